@@ -1,0 +1,89 @@
+"""Parse lengths and masses written with units ("52 ft", "1 3/8 in", "0.35 m", "15 oz") into SI.
+
+SI inside, always: court files and command-line displays may use feet and inches, everything past
+this module is metres and kilograms.
+"""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+
+METRE_PER = {
+    "m": 1.0,
+    "cm": 0.01,
+    "mm": 0.001,
+    "in": 0.0254,
+    "inch": 0.0254,
+    "inches": 0.0254,
+    "ft": 0.3048,
+    "foot": 0.3048,
+    "feet": 0.3048,
+}
+KILOGRAM_PER = {
+    "kg": 1.0,
+    "g": 0.001,
+    "oz": 0.028349523125,
+    "lb": 0.45359237,
+}
+FOOT = METRE_PER["ft"]
+INCH = METRE_PER["in"]
+
+# A number is an integer, decimal, fraction or mixed number: "52", "0.35", "3/8", "1 3/8", "-2".
+_NUMBER = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:\s+\d+/\d+)?|[-+]?\d+/\d+"
+_TERM = re.compile(rf"^\s*({_NUMBER})\s*([a-zA-Z]+)\s*")
+
+
+class UnitError(ValueError):
+    """A quantity string that cannot be read; the message names the value."""
+
+
+def _parse_number(text: str) -> float:
+    parts = text.split()
+    if len(parts) == 2:  # mixed number "1 3/8"
+        whole = Fraction(parts[0])
+        frac = Fraction(parts[1])
+        return float(whole - frac if whole < 0 else whole + frac)
+    return float(Fraction(parts[0]))
+
+
+def _parse(value: object, table: dict[str, float], kind: str) -> float:
+    if isinstance(value, bool):
+        raise UnitError(f"expected a {kind}, got {value!r}")
+    if isinstance(value, (int, float)):
+        return float(value)  # plain numbers are already SI
+    if not isinstance(value, str) or not value.strip():
+        raise UnitError(f"expected a {kind} such as '1 3/8 in' or a number in SI, got {value!r}")
+    rest = value.strip()
+    total = 0.0
+    terms = 0
+    # Compound quantities such as "20 ft 8 in" add up their terms.
+    while rest:
+        match = _TERM.match(rest)
+        if match is None:
+            raise UnitError(f"cannot read {kind} {value!r}")
+        unit = match.group(2).lower()
+        if unit not in table:
+            known = ", ".join(sorted(table))
+            raise UnitError(f"unknown unit {match.group(2)!r} in {value!r} (known: {known})")
+        total += _parse_number(match.group(1)) * table[unit]
+        rest = rest[match.end():]
+        terms += 1
+    if terms == 0:
+        raise UnitError(f"cannot read {kind} {value!r}")
+    return total
+
+
+def length(value: object) -> float:
+    """Return a length in metres from '52 ft', '1 3/8 in', '20 ft 8 in', '0.02 m' or a number (m)."""
+    return _parse(value, METRE_PER, "length")
+
+
+def mass(value: object) -> float:
+    """Return a mass in kilograms from '15 oz', '0.345 kg', '5 g' or a number (kg)."""
+    return _parse(value, KILOGRAM_PER, "mass")
+
+
+def format_length(metres: float, unit: str = "ft") -> str:
+    """Format a length in metres for display in the given unit ('ft', 'in', 'm', 'cm', 'mm')."""
+    return f"{metres / METRE_PER[unit]:.3f} {unit}"
