@@ -320,13 +320,29 @@ class Court:
         return replace(self, lines=tuple(lines), zones=tuple(zones), kill_lines=tuple(kills))
 
     def with_params(self, **overrides: float) -> "Court":
-        """A copy with some material parameters replaced (validated like the court file's)."""
+        """A copy with material parameters replaced (validated like the court file's).
+
+        A cushion, peg or hole restitution/friction/capture-speed override applies to every cushion,
+        peg or hole of the court, replacing the values the court file gave them one by one.
+        """
         params = dict(self.params)
+        given = {}
         for key, value in overrides.items():
             if value is None:
                 continue
-            params[key] = _check_param(f"params.{key}", key, value, where="parameters")
-        return replace(self, params=params)
+            given[key] = params[key] = _check_param(f"params.{key}", key, value, where="parameters")
+        cushions = tuple(
+            replace(c, restitution=given.get("cushion_restitution", c.restitution),
+                    friction=given.get("cushion_friction", c.friction))
+            for c in self.cushions
+        )
+        pegs = tuple(
+            replace(g, restitution=given.get("peg_restitution", g.restitution),
+                    friction=given.get("peg_friction", g.friction))
+            for g in self.pegs
+        )
+        holes = tuple(replace(h, capture_speed=given.get("hole_capture_speed", h.capture_speed)) for h in self.holes)
+        return replace(self, params=params, cushions=cushions, pegs=pegs, holes=holes)
 
     # ---- packing for numba -----------------------------------------------------------------------
     def judge_arrays(self) -> JudgeArrays:
