@@ -58,6 +58,103 @@ def cmd_judge(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_score(args: argparse.Namespace) -> int:
+    """Score one frame of a game from a board of resting discs, explaining each disc's value."""
+    from shuffle_sim.rules import default_court, horse_collar, score_board
+    from shuffle_sim.rules.board import load_board
+
+    board = load_board(args.board, default_court(args.game), args.game)
+    if args.side is not None and args.game != horse_collar.GAME:
+        raise UsageError(f"score: --side applies to {horse_collar.GAME} only (got game {args.game!r})")
+    if args.game == horse_collar.GAME:
+        frame = horse_collar.score_frame(board, side=args.side)
+    else:
+        frame = score_board(args.game, board)
+    if args.json:
+        print(json.dumps(frame.to_dict()))
+        return 0
+    end = f" (scoring end: {board.court.end})" if len(board.court.ends) > 1 else ""
+    print(f"{args.game} on court {board.court.name}{end}")
+    for d in frame.discs:
+        print(f"  ({d.x:.4f}, {d.y:.4f}) m  {d.team:8s} {d.value:4d}  {d.reason}")
+    if frame.void:
+        print(f"void: {frame.void}")
+    print("scores: " + ", ".join(f"{team} {points}" for team, points in frame.scores.items()))
+    return 0
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    """Run an experiment file: chunks in parallel, results (netCDF, Parquet) and plots on disk."""
+    from pathlib import Path
+
+    from shuffle_sim.experiment import run_experiment
+    from shuffle_sim.experiment_spec import load_experiment
+    from shuffle_sim.heatmap import save_plots
+
+    experiment = load_experiment(args.experiment)
+    out = Path(args.out) if args.out else Path("results") / experiment.name
+    dask = args.dask
+    if dask is not None:
+        try:
+            from dask.distributed import Client
+        except ImportError:
+            raise UsageError("run: --dask needs the optional extra: pip install 'shuffle_sim[dask]'") from None
+        try:
+            dask = Client(args.dask, timeout="10s")
+        except (OSError, TimeoutError) as exc:
+            raise UsageError(f"run: cannot reach the Dask scheduler at {args.dask!r} ({exc})") from None
+    try:
+        summary = run_experiment(experiment, out, resume=args.resume, workers=args.workers, dask=dask,
+                                 chunk_size=args.chunk_size, progress=not args.quiet)
+    finally:
+        if dask is not None:
+            dask.close()
+    plots = [] if args.no_plots else save_plots(summary.out)
+    print(f"{experiment.name}: {summary.n_shots:,} shots in {summary.n_chunks} chunks "
+          f"({summary.computed} computed, {summary.reused} reused) in {summary.seconds:.2f} s "
+          f"({summary.shots_per_second:,.0f} shots/s)")
+    print(f"results: {summary.grid_path}" + (f" and {summary.records_path}" if summary.records_path else ""))
+    for path in plots:
+        print(f"plot: {path}")
+    return 0
+
+
+def cmd_plot(args: argparse.Namespace) -> int:
+    """Redraw the plots of saved experiment results."""
+    from shuffle_sim.heatmap import save_plots
+
+    for path in save_plots(args.results, metrics=args.metric, out_dir=args.out):
+        print(f"plot: {path}")
+    return 0
+
+
+def cmd_bench_experiments(args: argparse.Namespace) -> int:
+    """Benchmark batch experiments (after JIT warm-up) and print the timings and ratios."""
+    from shuffle_sim.bench_experiments import run_benchmarks
+
+    run_benchmarks(as_json=args.json, quick=args.quick)
+    return 0
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    """Benchmark the physics kernel beside pymunk: single shots, half-rounds, JIT warm-up."""
+    from shuffle_sim.bench import FULL, QUICK, format_table, run_bench
+
+    results = run_bench(QUICK if args.quick else FULL)
+    print(json.dumps(results) if args.json else format_table(results))
+    return 0
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
+    return value
+
+
 # ---- parser and entry point ----------------------------------------------------------------------
 
 def build_parser() -> argparse.ArgumentParser:
@@ -74,12 +171,64 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=cmd_judge)
 
+    p = sub.add_parser("score", help="score one frame from a board of resting discs")
+    p.add_argument("game", choices=["deck", "horse-collar", "ricochet", "crokinole"], help="the game's rules")
+    p.add_argument("board", help='board JSON: {"court": ..., "discs": [{"x", "y", "team"}, ...]}; court optional')
+    p.add_argument("--side", default=None, help="horse-collar: the throwing side's name (default: the pucks' team)")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(func=cmd_score)
+
+    p = sub.add_parser("run", help="run a batch shot experiment (experiments/*.toml)")
+    p.add_argument("experiment", help="experiment file, e.g. experiments/deck-draw.toml")
+    p.add_argument("--out", default=None, help="results folder (default: results/NAME)")
+    p.add_argument("--resume", action="store_true", help="keep the finished chunks of an interrupted run")
+    where = p.add_mutually_exclusive_group()
+    where.add_argument("--workers", type=_positive_int, default=1,
+                       help="local worker processes, one numba thread each (default 1: this process, all threads)")
+    where.add_argument("--dask", metavar="ADDRESS", default=None, help="Dask scheduler address, e.g. tcp://host:8786")
+    p.add_argument("--chunk-size", type=_positive_int, default=None, help="shots per chunk (default: the file's, or 65536)")
+    p.add_argument("--no-plots", action="store_true", help="write results only")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=cmd_run)
+
+    p = sub.add_parser("plot", help="redraw the plots of saved experiment results")
+    p.add_argument("results", help="results folder (or its grid.nc)")
+    p.add_argument("--metric", action="append", default=None,
+                   help="metric to draw, e.g. expected_value, p_value:10, p_removed:target (repeatable)")
+    p.add_argument("--out", default=None, help="folder for the PNG files (default: the results folder)")
+    p.set_defaults(func=cmd_plot)
+
+    p = sub.add_parser("bench-experiments", help="benchmark batch experiments and Dask scale-out")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.add_argument("--quick", action="store_true", help="smaller sizes (a smoke run, not the benchmark)")
+    p.set_defaults(func=cmd_bench_experiments)
+
+    p = sub.add_parser("bench", help="benchmark the physics kernel beside pymunk (shots, half-rounds, JIT)")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.add_argument("--quick", action="store_true", help="tiny sizes and no JIT probe (a smoke run, not the benchmark)")
+    p.set_defaults(func=cmd_bench)
+
     return parser
+
+
+#: Options whose value is a point: "--disc -0.2,0.3" must read as a value, not as an option.
+_POINT_OPTIONS = ("--disc",)
+
+
+def _attach_negative_points(argv: list[str]) -> list[str]:
+    """Turn ``--disc -0.2,0.3`` into ``--disc=-0.2,0.3`` (argparse takes "-0.2,0.3" for an option)."""
+    out: list[str] = []
+    for token in argv:
+        if out and out[-1] in _POINT_OPTIONS and token[:1] == "-" and token[1:2].isdigit() | (token[1:2] == "."):
+            out[-1] = f"{out[-1]}={token}"
+        else:
+            out.append(token)
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args = parser.parse_args(_attach_negative_points(list(sys.argv[1:] if argv is None else argv)))
     try:
         return args.func(args)
     except (CourtError, UsageError, ValueError, FileNotFoundError) as exc:

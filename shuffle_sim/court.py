@@ -486,7 +486,10 @@ class _Reader:
                 self.fail(where, f"unknown key (allowed: {', '.join(sorted(allowed))})", data[k])
         for k in sorted(required):
             if k not in data:
-                self.fail(f"{key}.{k}" if key else k, "missing required key", show_value=False)
+                if key:
+                    self.fail(f"{key}.{k}", f"missing required key in [{key}]", data)
+                self.fail(k, "missing required key at the top level (keys given: {})".format(", ".join(data)),
+                          show_value=False)
 
     def length(self, value: Any, key: str, positive: bool = False, nonnegative: bool = False) -> float:
         try:
@@ -654,7 +657,7 @@ def parse_court(data: dict, path: str = "<court>") -> Court:
             r.fail(key, "needs either from and to, or circle", item)
         if has_seg:
             if "from" not in item or "to" not in item:
-                r.fail(f"{key}.{'to' if 'from' in item else 'from'}", "missing required key", show_value=False)
+                r.fail(f"{key}.{'to' if 'from' in item else 'from'}", f"missing required key in [{key}]", item)
             a = r.point(item["from"], f"{key}.from")
             b = r.point(item["to"], f"{key}.to")
             if a == b:

@@ -69,15 +69,19 @@ class Scene:
     def n_discs(self) -> int:
         return len(self.x)
 
-    def validate(self) -> "Scene":
-        """Raise ``SceneError`` for non-finite values, discs off the surface or overlapping discs."""
+    def validate(self, allow_off_surface: bool = False) -> "Scene":
+        """Raise ``SceneError`` for non-finite values, discs off the surface or overlapping discs.
+
+        ``allow_off_surface``: accept discs off the surface (a board of resting discs to score, where a
+        disc in an alley, gutter or ditch is legitimate: it has fallen).
+        """
         for name in ("x", "y", "vx", "vy", "omega"):
             arr = getattr(self, name)
             bad = np.flatnonzero(~np.isfinite(arr))
             if bad.size:
                 k = int(bad[0])
                 raise SceneError(f"{self.source}: discs[{k}].{name} must be finite (got {arr[k]!r})")
-        for k in range(self.n_discs):
+        for k in range(0 if allow_off_surface else self.n_discs):
             if not self.court.on_surface(float(self.x[k]), float(self.y[k])):
                 raise SceneError(
                     f"{self.source}: discs[{k}] at x={self.x[k]!r}, y={self.y[k]!r} is off the surface of "
@@ -100,7 +104,8 @@ class Scene:
 
     # ---- files -----------------------------------------------------------------------------------
     @classmethod
-    def from_dict(cls, data: Any, source: str = "<scene>", base_dir: str | os.PathLike | None = None) -> "Scene":
+    def from_dict(cls, data: Any, source: str = "<scene>", base_dir: str | os.PathLike | None = None,
+                  allow_off_surface: bool = False) -> "Scene":
         """Build and validate a scene from the JSON structure documented in this module."""
         if not isinstance(data, dict):
             raise SceneError(f"{source}: a scene must be a JSON object (got {type(data).__name__})")
@@ -145,7 +150,7 @@ class Scene:
                 columns[key].append(float(value))
             teams.append(str(disc.get("team", "A")))
         scene = cls(court=court, team=teams, source=source, **{k: np.array(v, dtype=np.float64) for k, v in columns.items()})
-        return scene.validate()
+        return scene.validate(allow_off_surface=allow_off_surface)
 
     @classmethod
     def from_json(cls, path: str | os.PathLike) -> "Scene":

@@ -66,7 +66,11 @@ def _parse(value: object, table: dict[str, float], kind: str) -> float:
         if unit not in table:
             known = ", ".join(sorted(table))
             raise UnitError(f"unknown unit {match.group(2)!r} in {value!r} (known: {known})")
-        total += _parse_number(match.group(1)) * table[unit]
+        try:
+            number = _parse_number(match.group(1))
+        except ZeroDivisionError:
+            raise UnitError(f"division by zero in {kind} {value!r}") from None
+        total += number * table[unit]
         rest = rest[match.end():]
         terms += 1
     if terms == 0:
@@ -86,4 +90,6 @@ def mass(value: object) -> float:
 
 def format_length(metres: float, unit: str = "ft") -> str:
     """Format a length in metres for display in the given unit ('ft', 'in', 'm', 'cm', 'mm')."""
+    if unit not in METRE_PER:
+        raise UnitError(f"unknown unit {unit!r} (known: {', '.join(sorted(METRE_PER))})")
     return f"{metres / METRE_PER[unit]:.3f} {unit}"

@@ -1,0 +1,173 @@
+"""Closed-form motion of a sliding, spinning disc between events, and the kernel's state layout.
+
+Between events a sliding disc feels only kinetic Coulomb friction with the surface: a constant
+deceleration ``a = mu g`` opposite its velocity, independent of mass. It therefore moves on a
+straight line, and the distance slid ``tau`` seconds after a reference instant is
+
+    s(tau) = v tau - a tau^2 / 2        until it stops at tau = v / a, after s = v^2 / (2 a).
+
+Spin decays at its own constant rate ``alpha = (4/3) mu g / r``: the friction torque of a uniform
+disc pressing evenly on its face, (2/3) mu m g r, over the moment of inertia m r^2 / 2. Translation
+and spin are decoupled in this basic model (see the package docstring for what that leaves out).
+
+State is a structure of arrays: ``st[ROW, i]`` (float64) and ``ist[ROW, i]`` (int64) with one column
+per disc. A disc's motion is stored as a reference state at time ``T0`` (position, direction of
+travel, speed, spin) and evaluated lazily, so a disc not involved in an event is never touched and
+every prediction made from its reference stays exact.
+"""
+
+from __future__ import annotations
+
+import math
+
+from numba import njit
+
+from shuffle_sim.physics.events import STATUS_FALLEN, STATUS_HOLED
+
+# Rows of the float state ``st``: the reference state at time T0 and the disc's pending events.
+PX = 0  # reference position (m)
+PY = 1
+UX = 2  # unit direction of travel (meaningless at rest)
+UY = 3
+SPEED = 4  # speed at T0 (m/s), 0 at rest
+OMEGA = 5  # spin at T0 (rad/s, counter-clockwise seen from above)
+T0 = 6  # reference time (s)
+T_STOP = 7  # absolute time the disc stops sliding (inf if it never does, T0 at rest)
+T_SPIN = 8  # absolute time its spin stops (inf if not spinning)
+T_NEXT = 9  # time of its next boundary event (stop, cushion, peg, fall, hole)
+T_KILL = 10  # time it becomes dead by a kill line (inf if never)
+N_FLOAT_ROWS = 11
+
+# Rows of the integer state ``ist``.
+STATUS = 0  # events.STATUS_*
+DEAD = 1  # 1 once dead (kill line, killing cushion)
+NEXT_KIND = 2  # kind of the boundary event at T_NEXT
+NEXT_B = 3  # its b (cushion, peg, hole index; -1)
+KILL_B = 4  # index of the kill line at T_KILL
+N_INT_ROWS = 5
+
+#: Below this speed (m/s) or spin (rad/s) a disc is at rest: impulses leave rounding residues of
+#: about 1e-17 that would otherwise each cost a stop event.
+REST_SPEED = 1e-12
+
+
+@njit(cache=True, error_model="numpy")
+def travelled(speed, decel, tau):
+    """Distance slid ``tau`` seconds after a reference speed ``speed``: v tau - a tau^2/2, held at the stop."""
+    if decel <= 0.0:
+        return speed * tau
+    if decel * tau >= speed:  # past the stop at tau = v / a
+        return speed * speed / (2.0 * decel)
+    return tau * (speed - 0.5 * decel * tau)
+
+
+@njit(cache=True, error_model="numpy")
+def time_to_slide(speed, decel, s):
+    """Time to slide a distance ``s`` (at most the stopping distance) from speed ``speed``.
+
+    The smaller root of a t^2/2 - v t + s = 0, written as 2 s / (v + sqrt(v^2 - 2 a s)), which is
+    exact to rounding for every s including s = 0 and the stopping distance (where it gives v / a).
+    """
+    disc = speed * speed - 2.0 * decel * s
+    if disc < 0.0:
+        disc = 0.0
+    return 2.0 * s / (speed + math.sqrt(disc))
+
+
+@njit(cache=True, error_model="numpy")
+def stopping_distance(speed, decel):
+    """v^2 / (2 a); infinite without friction."""
+    if decel <= 0.0:
+        return math.inf if speed > 0.0 else 0.0
+    return speed * speed / (2.0 * decel)
+
+
+@njit(cache=True, error_model="numpy")
+def spin_after(omega, spin_decel, tau):
+    """Spin ``tau`` seconds after a reference spin ``omega``, decaying at ``spin_decel`` to zero."""
+    drop = spin_decel * tau
+    if omega > 0.0:
+        return omega - drop if omega > drop else 0.0
+    return omega + drop if -omega > drop else 0.0
+
+
+@njit(cache=True, error_model="numpy")
+def position_at(st, i, t, decel):
+    """Centre of disc ``i`` at absolute time ``t`` (>= its reference time)."""
+    s = travelled(st[SPEED, i], decel, t - st[T0, i])
+    return st[PX, i] + st[UX, i] * s, st[PY, i] + st[UY, i] * s
+
+
+@njit(cache=True, error_model="numpy")
+def speed_at(st, i, t, decel):
+    """Speed of disc ``i`` at absolute time ``t``."""
+    v = st[SPEED, i] - decel * (t - st[T0, i])
+    return v if v > 0.0 else 0.0
+
+
+@njit(cache=True, error_model="numpy")
+def set_reference(st, i, t, x, y, vx, vy, omega, decel, spin_decel):
+    """Give disc ``i`` a new reference state at time ``t``; returns True if it slides.
+
+    Speeds and spins below ``REST_SPEED`` are set to exactly zero. The caller sets the status.
+    """
+    speed = math.sqrt(vx * vx + vy * vy)
+    st[PX, i] = x
+    st[PY, i] = y
+    st[T0, i] = t
+    if speed <= REST_SPEED:
+        st[SPEED, i] = 0.0
+        st[UX, i] = 0.0
+        st[UY, i] = 0.0
+        st[T_STOP, i] = t
+    else:
+        st[SPEED, i] = speed
+        st[UX, i] = vx / speed
+        st[UY, i] = vy / speed
+        st[T_STOP, i] = t + speed / decel if decel > 0.0 else math.inf
+    if abs(omega) <= REST_SPEED:
+        omega = 0.0
+    st[OMEGA, i] = omega
+    if omega == 0.0:
+        st[T_SPIN, i] = math.inf
+    else:
+        st[T_SPIN, i] = t + abs(omega) / spin_decel if spin_decel > 0.0 else math.inf
+    return speed > REST_SPEED
+
+
+@njit(cache=True, error_model="numpy")
+def sample_trajectories(seg_t, seg_disc, seg_state, seg_status, n_discs, times, decel, out):
+    """Positions of every disc at each of ``times`` from a trajectory log, in closed form.
+
+    ``seg_*`` lists motion segments in time order: from ``seg_t[k]`` disc ``seg_disc[k]`` starts at
+    ``seg_state[k] = (x, y, vx, vy, omega)`` with status ``seg_status[k]``. A disc is NaN before its
+    first segment and from a fallen or holed segment on. ``out`` is (T, N, 2).
+    """
+    n_seg = seg_t.shape[0]
+    for i in range(n_discs):
+        k = -1  # the disc's current segment
+        nxt = 0  # scan position for the disc's next segment
+        for f in range(times.shape[0]):
+            t = times[f]
+            while nxt < n_seg and seg_t[nxt] <= t:
+                if seg_disc[nxt] == i:
+                    k = nxt
+                nxt += 1
+            if k < 0:
+                out[f, i, 0] = math.nan
+                out[f, i, 1] = math.nan
+                continue
+            if seg_status[k] == STATUS_FALLEN or seg_status[k] == STATUS_HOLED:
+                out[f, i, 0] = math.nan
+                out[f, i, 1] = math.nan
+                continue
+            vx = seg_state[k, 2]
+            vy = seg_state[k, 3]
+            speed = math.sqrt(vx * vx + vy * vy)
+            s = travelled(speed, decel, t - seg_t[k])
+            if speed > 0.0:
+                out[f, i, 0] = seg_state[k, 0] + vx / speed * s
+                out[f, i, 1] = seg_state[k, 1] + vy / speed * s
+            else:
+                out[f, i, 0] = seg_state[k, 0]
+                out[f, i, 1] = seg_state[k, 1]

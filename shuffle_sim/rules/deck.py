@@ -1,0 +1,193 @@
+"""Deck shuffleboard (MSA rules, seeds 000 and 001): a half-round's score, what a shot does, the lag.
+
+- ``score_half_round``: both sides score all their own discs at the target end (no cancellation):
+  10, 8 or 7 for a disc entirely inside its zone touching no line, -10 for the 10-off area, 0 on a
+  line (D-2) or outside the diagram; dead discs are worth nothing (C-4b, C-20 to C-23).
+- ``shot_effect``: what one shot's outcome does before the next shot: dead discs removed at once
+  (over the backstop or touching it, C-20; past the far baseline, C-21, C-22; into the alley, C-21,
+  C-23; short of the far dead line, C-4b, unless the "left in play" option of the MSA note is on),
+  and the dead-disc replay rule C-20a read from the shot's contact log.
+- ``lag_winner``: the lag for colour choice (C-2).
+
+Game and match flow live in ``deck_game``; penalty table I in ``deck_penalties``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterable, Sequence
+
+import numpy as np
+
+from shuffle_sim.court import Court
+from shuffle_sim.judge import Judgement, lag_distance
+from shuffle_sim.rules.common import (
+    Board,
+    DiscScore,
+    FrameScore,
+    RulesError,
+    check_choice,
+    check_contacts,
+    touching_phrase,
+)
+
+GAME = "deck"
+DEFAULT_COURT = "deck"
+YELLOW = "yellow"
+BLACK = "black"
+COLOURS = (YELLOW, BLACK)
+DISCS_PER_HALF_ROUND = 8
+#: What happens to a disc that stops short of the far dead line (C-4b and its note).
+SHORT_DISC_OPTIONS = ("removed", "left in play")
+#: The court file's dead zones, by name, and what to say about a disc resting in one.
+SHORT_ZONE = "short of the dead line"
+PAST_BASELINE_ZONE = "past the baseline"
+#: Rule that penalises a dead disc touching a live one (C-20a), applied to the shooter.
+DEAD_DISC_RULE = "C-20a"
+
+
+def other_colour(colour: str) -> str:
+    check_choice(colour, "colour", COLOURS)
+    return BLACK if colour == YELLOW else YELLOW
+
+
+@dataclass(frozen=True)
+class ShotEffect:
+    """What one shot's outcome does to the half-round before the next shot.
+
+    ``remove``: disc indices taken off the court at once, with ``why`` giving each one's reason.
+    ``penalty``: a rule id charged to the shooter (C-20a), or None. ``ends_half_round``: the
+    half-round stops here; ``replay``: and is played over (C-20a before the eighth disc).
+    """
+
+    remove: tuple[int, ...] = ()
+    why: dict[int, str] = field(default_factory=dict)
+    penalty: str | None = None
+    ends_half_round: bool = False
+    replay: bool = False
+
+
+def _fallen_reason(court: Court, x: float, y: float) -> str:
+    xmin, ymin, xmax, ymax = court.bounds
+    if xmin <= x <= xmax:
+        return "off the end of the court: dead (C-20, C-21)"
+    return "off the side of the court into the alley: dead (C-21, C-23)"
+
+
+def disc_reason(judgement: Judgement, i: int, short_discs: str = "removed") -> tuple[int, str]:
+    """A disc's worth at the target end and the sentence that explains it (value, reason)."""
+    court = judgement.court
+    x, y = float(judgement.x[i]), float(judgement.y[i])
+    if judgement.fallen[i]:
+        return 0, _fallen_reason(court, x, y)
+    zone = judgement.zone_name(i)
+    touching = judgement.touching_names(i)
+    if judgement.dead[i]:
+        if zone == SHORT_ZONE:
+            if short_discs == "left in play":
+                return 0, "short of the far dead line: left in play, scores nothing (C-4b note)"
+            return 0, "short of the far dead line: dead (C-4b)"
+        if zone == PAST_BASELINE_ZONE:
+            return 0, "past the far baseline: dead (C-21, C-22)"
+        return 0, f"in the {zone} area: dead"
+    value = int(judgement.value[i])
+    lines = {ln.name: ln for ln in court.judged_lines}
+    scoring_lines = [n for n in touching if lines[n].touch_value is not None]
+    if scoring_lines:
+        return value, f"touching {touching_phrase(scoring_lines)}: scores nothing (D-2)"
+    if value < 0:
+        return value, "10-off"
+    if value > 0:
+        return value, f"in the {value} zone, touching no line"
+    if touching:
+        return 0, f"touching {touching_phrase(touching)}: in play (C-4b note), scores nothing"
+    return 0, "outside the scoring diagram: scores nothing"
+
+
+def score_half_round(board: Board, short_discs: str = "removed", teams: Sequence[str] = ()) -> FrameScore:
+    """Score a half-round's resting discs at the target end: each side scores all its own discs (D-2).
+
+    ``board.court`` must be the court at the target end (``court.for_end("foot")`` when shooting from
+    the head). ``teams`` lists sides to report even with no disc on the board.
+    """
+    check_choice(short_discs, "short_discs", SHORT_DISC_OPTIONS)
+    judgement = board.judge()
+    scores = {t: 0 for t in [*teams, *board.teams()]}
+    discs = []
+    for i in range(len(board)):
+        value, reason = disc_reason(judgement, i, short_discs)
+        scores[board.team[i]] += value
+        discs.append(DiscScore(float(board.x[i]), float(board.y[i]), board.team[i], value, reason))
+    return FrameScore(scores=scores, discs=tuple(discs), void=None)
+
+
+def dead_disc_touched_live(contacts: Iterable[Sequence]) -> bool:
+    """C-20a: whether a dead disc touched a live one during the shot (directly or via another dead disc)."""
+    return any(bool(c[2]) != bool(c[3]) for c in contacts)
+
+
+def shot_effect(
+    board: Board,
+    shot_number: int,
+    contacts: Iterable[Sequence] = (),
+    killed: Iterable[int] = (),
+    short_discs: str = "removed",
+) -> ShotEffect:
+    """What a shot's outcome does before the next shot.
+
+    ``board``: the discs at rest after the shot, at the target end. ``shot_number``: 1 to 8 within the
+    half-round. ``contacts``: the shot's disc-disc contacts ``(a, b, a_dead, b_dead)`` in time order.
+    ``killed``: discs made dead during the shot that position alone cannot show (touched the
+    backstop and rebounded onto the court, C-20).
+    """
+    check_choice(short_discs, "short_discs", SHORT_DISC_OPTIONS)
+    if isinstance(shot_number, bool) or not isinstance(shot_number, int) or not 1 <= shot_number <= 8:
+        raise RulesError(f"shot_number must be 1 to {DISCS_PER_HALF_ROUND} (got {shot_number!r})")
+    n = len(board)
+    contacts = check_contacts(contacts, n)
+    judgement = board.judge()
+    why: dict[int, str] = {}
+    for k in killed:
+        k = int(k)
+        if not 0 <= k < n:
+            raise RulesError(f"killed must hold disc indices in 0..{n - 1} (got {k})")
+        why[k] = "touched the backstop: dead, removed before further play (C-20)"
+    for i in range(n):
+        if i in why or not judgement.dead[i]:
+            continue
+        if judgement.zone_name(i) == SHORT_ZONE and short_discs == "left in play":
+            continue
+        why[i] = disc_reason(judgement, i, short_discs)[1]
+    remove = tuple(sorted(why))
+    if dead_disc_touched_live(contacts):
+        last = shot_number == DISCS_PER_HALF_ROUND
+        return ShotEffect(remove=remove, why=why, penalty=DEAD_DISC_RULE, ends_half_round=True, replay=not last)
+    return ShotEffect(remove=remove, why=why)
+
+
+def lag_winner(
+    court: Court,
+    first: tuple[float, float],
+    second: tuple[float, float],
+    second_touched_first: bool = False,
+    line: str = "dead line",
+    end: str | None = "foot",
+) -> int | None:
+    """The lag for colour choice (C-2): 0 if the first disc (yellow) wins, 1 if the second, None on a tie.
+
+    Each side's last disc is shot to the far dead line; the one nearer the line wins, measured centre
+    to centre of line when touching it, otherwise edge of disc to edge of line
+    (``judge.lag_distance``). If the second (black) disc touches or moves the first, the first wins.
+    A tie in distance (None) is lagged again.
+    """
+    if second_touched_first:
+        return 0
+    d_first = lag_distance(court, float(first[0]), float(first[1]), line=line, end=end)
+    d_second = lag_distance(court, float(second[0]), float(second[1]), line=line, end=end)
+    if not (np.isfinite(d_first) and np.isfinite(d_second)):
+        raise RulesError(f"lag discs must be finite positions (got {first!r} and {second!r})")
+    if d_first < d_second:
+        return 0
+    if d_second < d_first:
+        return 1
+    return None

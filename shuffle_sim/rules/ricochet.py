@@ -1,0 +1,186 @@
+"""Ricochet shuffleboard (seed 004): short weights removed, closest-weights-only scoring, game to 15 or 21.
+
+- A coin toss picks who starts and from which side. Weights alternate until all eight are played;
+  each is slid from the front toward the back bumper and rebounds onto the other half.
+- A weight that stops before the scoring area (or falls off) is removed before the next weight.
+- Values come from the court file: the zone between lines, a weight on a line scores the smaller
+  number, it must clear the first line completely to score, and a weight overhanging the front edge
+  scores 5.
+- Only one player scores a round: the one whose weight is nearest the front edge scores each of their
+  weights nearer than every opponent weight. Nearness is the distance from the front edge to the
+  weight's nearest point (``judge.edge_nearness``; negative for an overhang). Equal nearness: neither
+  scores from that depth on.
+- The next round is played from the other side; the player who scored last starts it (option: shoots
+  last instead). A player who reaches or passes 15 (or 21) at the end of a round wins.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass
+from typing import Mapping, Sequence
+
+from shuffle_sim.judge import HANGER_NONE, Judgement, edge_nearness
+from shuffle_sim.rules.common import (
+    Board,
+    DiscScore,
+    FrameScore,
+    RulesError,
+    Turn,
+    check_choice,
+    check_int,
+    check_side_names,
+    touching_phrase,
+)
+
+GAME = "ricochet"
+DEFAULT_COURT = "ricochet"
+WEIGHTS_PER_ROUND = 8
+FRONT_EDGE = "front edge"
+SIDES = ("left", "right")
+GAME_POINTS = (15, 21)
+
+
+def weight_reason(judgement: Judgement, i: int) -> tuple[int, str]:
+    """A weight's own worth and its explanation, before the closest-weights rule."""
+    if judgement.fallen[i]:
+        return 0, "off the table: dead"
+    if judgement.dead[i]:
+        return 0, "short of the scoring area: removed"
+    value = int(judgement.value[i])
+    if judgement.hanger[i] != HANGER_NONE:
+        return value, f"overhanging the front edge: {value}"
+    touching = judgement.touching_names(i)
+    if touching and value == 0:
+        return 0, f"touching {touching_phrase(touching)}: has not cleared it, scores nothing"
+    if touching:
+        return value, f"touching {touching_phrase(touching)}: counts {value}"
+    return value, f"in the {value} zone"
+
+
+def shot_removals(board: Board) -> dict[int, str]:
+    """Weights removed at once after a shot (before the next weight): short ones and fallen ones."""
+    judgement = board.judge()
+    return {i: weight_reason(judgement, i)[1] for i in range(len(board)) if judgement.dead[i]}
+
+
+def score_round(board: Board, teams: Sequence[str] = (), front_edge: str = FRONT_EDGE) -> FrameScore:
+    """Score a round's resting weights by the closest-weights rule (seed 004, examples A and B)."""
+    judgement = board.judge()
+    n = len(board)
+    worth = [weight_reason(judgement, i) for i in range(n)]
+    live = [i for i in range(n) if not judgement.dead[i]]
+    near = {i: edge_nearness(board.court, float(board.x[i]), float(board.y[i]), front_edge) for i in live}
+    scores = {t: 0 for t in [*teams, *board.teams()]}
+    best = {}
+    for i in live:
+        t = board.team[i]
+        best[t] = min(best.get(t, math.inf), near[i])
+    scorer = None
+    if best:
+        nearest = min(best.values())
+        leaders = [t for t, d in best.items() if d == nearest]
+        if len(leaders) == 1:
+            scorer = leaders[0]
+    discs = []
+    for i in range(n):
+        value, reason = worth[i]
+        team = board.team[i]
+        if i in near:
+            others = [d for t, d in best.items() if t != team]
+            threshold = min(others) if others else math.inf
+            if scorer is None:
+                value, reason = 0, f"{reason}, but level with the nearest opposing weight: nobody scores"
+            elif team != scorer:
+                value, reason = 0, f"{reason}, but {scorer} has the nearest weight: scores nothing"
+            elif near[i] < threshold:
+                reason = f"{reason}, nearer than every opposing weight: scores"
+            elif near[i] == threshold:
+                value, reason = 0, f"{reason}, but level with an opposing weight: scores nothing"
+            else:
+                value, reason = 0, f"{reason}, but behind an opposing weight: scores nothing"
+        scores[team] += value
+        discs.append(DiscScore(float(board.x[i]), float(board.y[i]), team, value, reason))
+    return FrameScore(scores=scores, discs=tuple(discs), void=None)
+
+
+def coin_toss(rng: random.Random, players: Sequence[str] = ("A", "B")) -> tuple[str, str]:
+    """The toss winner and the side they start from (seed 004: the winner also picks the side)."""
+    players = check_side_names(players, "players")
+    return players[rng.randrange(len(players))], SIDES[rng.randrange(2)]
+
+
+@dataclass(frozen=True)
+class RicochetOptions:
+    game_point: int = 15
+    scorer_starts: bool = True  # False: the player who scored last shoots last in the next round
+
+    def __post_init__(self) -> None:
+        check_int(self.game_point, "game_point", allowed=GAME_POINTS)
+
+
+@dataclass(frozen=True)
+class RoundEntry:
+    number: int
+    side: str
+    starter: str
+    points: dict[str, int]
+
+
+class RicochetGame:
+    """A game between two players; ``starter`` and ``start_side`` come from the coin toss."""
+
+    def __init__(self, players: Sequence[str] = ("A", "B"), starter: str | None = None, start_side: str = "left",
+                 options: RicochetOptions = RicochetOptions()):
+        self.players = check_side_names(players, "players")
+        if len(self.players) != 2:
+            raise RulesError(f"players: ricochet is a game for two (got {self.players!r})")
+        starter = self.players[0] if starter is None else starter
+        self.starter = check_choice(starter, "starter", self.players)
+        self.side = check_choice(start_side, "start_side", SIDES)
+        self.options = options
+        self.scores = {p: 0 for p in self.players}
+        self.scoreboard: list[RoundEntry] = []
+        self.last_scorer: str | None = None
+        self.over = False
+        self.winner: str | None = None
+
+    def _other(self, player: str) -> str:
+        return self.players[1] if player == self.players[0] else self.players[0]
+
+    def turns(self) -> tuple[Turn, ...]:
+        """The next round's eight weights, alternating from the round's starter, all from one side."""
+        if self.over:
+            raise RulesError(f"the game is over (won by {self.winner})")
+        order = (self.starter, self._other(self.starter))
+        return tuple(Turn(team=order[k % 2], player=0, shot=k + 1, end="front", side=self.side)
+                     for k in range(WEIGHTS_PER_ROUND))
+
+    def record_round(self, points: Mapping[str, int] | FrameScore) -> RoundEntry:
+        """Post a round's points (only one player may score) and set up the next round."""
+        if self.over:
+            raise RulesError(f"the game is over (won by {self.winner})")
+        if isinstance(points, FrameScore):
+            points = points.scores
+        by_player = {p: 0 for p in self.players}
+        for p, v in points.items():
+            check_choice(p, "points player", self.players)
+            by_player[p] += check_int(v, f"points[{p!r}]", minimum=0)
+        scorers = [p for p, v in by_player.items() if v > 0]
+        if len(scorers) > 1:
+            raise RulesError(f"points: only one player can score a round (got {by_player})")
+        entry = RoundEntry(number=len(self.scoreboard), side=self.side, starter=self.starter, points=by_player)
+        self.scoreboard.append(entry)
+        for p, v in by_player.items():
+            self.scores[p] += v
+        if scorers:
+            self.last_scorer = scorers[0]
+            if self.scores[self.last_scorer] >= self.options.game_point:
+                self.over = True
+                self.winner = self.last_scorer
+                return entry
+        self.side = SIDES[1 - SIDES.index(self.side)]
+        if self.last_scorer is not None:
+            self.starter = self.last_scorer if self.options.scorer_starts else self._other(self.last_scorer)
+        return entry
