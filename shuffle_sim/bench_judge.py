@@ -15,7 +15,7 @@ import time
 import numpy as np
 
 from shuffle_sim.court import load_court
-from shuffle_sim.judge import MIXED, judge_batch, judge_grid, judge_prepare, GRID_DISCS_PER_CELL, GRID_MAX_CELLS
+from shuffle_sim.judge import GRID_DISCS_PER_CELL, GRID_MAX_CELLS, MIXED, judge_batch, judge_grid, judge_prepare
 from shuffle_sim.units import FOOT
 
 DEFAULT_N = 4_000_000

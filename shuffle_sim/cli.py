@@ -145,6 +145,87 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return 0
 
 
+def _disc_with_team(text: str) -> tuple[float, float, str | None]:
+    parts = [part.strip() for part in text.split(",")]
+    try:
+        if len(parts) not in (2, 3):
+            raise ValueError
+        x, y = float(parts[0]), float(parts[1])
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected X,Y or X,Y,TEAM (metres), got {text!r}") from None
+    return x, y, (parts[2] or None) if len(parts) == 3 else None
+
+
+def _zoom(text: str):
+    if "," not in text:
+        return text
+    try:
+        box = tuple(float(v) for v in text.split(","))
+    except ValueError:
+        box = ()
+    if len(box) != 4:
+        raise argparse.ArgumentTypeError(f"expected an end's name or XMIN,YMIN,XMAX,YMAX in metres, got {text!r}")
+    return box
+
+
+def cmd_draw(args: argparse.Namespace) -> int:
+    """Draw a court to scale into an image file, with discs labelled by their judged value."""
+    from pathlib import Path
+
+    from shuffle_sim.plot import plot_court
+
+    court = load_court(args.court)
+    # Discs without a team alternate between the game's two sides, in the order given.
+    discs = [(x, y, team or "AB"[k % 2]) for k, (x, y, team) in enumerate(args.disc or [])]
+    out = Path(args.output)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    plot_court(court, out, discs=discs or None, end=args.end, zoom=args.zoom, dpi=args.dpi)
+    print(f"wrote {out}")
+    return 0
+
+
+def cmd_bench_judge(args: argparse.Namespace) -> int:
+    """Benchmark judge_batch on the deck court: discs per second on one thread and on all."""
+    from shuffle_sim.bench_judge import format_report, run_bench
+
+    report = run_bench(n=args.n, repeats=args.repeats)
+    print(json.dumps(report) if args.json else format_report(report))
+    return 0
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    """Run a scene file to rest; print the final discs, the contact log and the judging.
+
+    Exit status 1 (with the results printed) when the scene hits its event bound.
+    """
+    from shuffle_sim.physics import STATUS_NAMES, sample_positions, simulate
+    from shuffle_sim.scene import Scene
+
+    scene = Scene.from_json(args.scene)
+    result = simulate(scene, max_events=args.max_events)
+    if args.plot or args.animate:
+        from shuffle_sim import plot
+
+        times, positions = sample_positions(result, args.frames)
+        if args.plot:
+            plot.plot_trajectories(scene.court, times, positions, scene.team, args.plot)
+        if args.animate:
+            plot.animate_trajectories(scene.court, times, positions, scene.team, args.animate)
+    if args.json:
+        print(json.dumps(result.to_json()))
+    else:
+        print(f"{scene.court.name}: {len(result.events)} events, at rest after {result.t_end:.3f} s")
+        for i, rec in enumerate(result.judging()):
+            status = STATUS_NAMES[int(result.status[i])]
+            standing = "dead" if rec["dead"] else "live"
+            print(f"  disc {i} ({scene.team[i]}): ({result.x[i]:.4f}, {result.y[i]:.4f}) m  {status:6s} "
+                  f"{standing}  value {rec['value']}  zone {rec['zone'] or '-'}")
+    if not result.ok:
+        print(f"shuffle-sim: simulate: stopped at the event bound ({args.max_events} events)", file=sys.stderr)
+        return 1
+    return 0
+
+
 def _positive_int(text: str) -> int:
     try:
         value = int(text)
@@ -203,10 +284,36 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--quick", action="store_true", help="smaller sizes (a smoke run, not the benchmark)")
     p.set_defaults(func=cmd_bench_experiments)
 
+    p = sub.add_parser("draw", help="draw a court to scale (PNG, SVG or PDF), optionally with judged discs")
+    p.add_argument("court", help="court name or path to a court file")
+    p.add_argument("-o", "--output", required=True, help="image file to write, e.g. docs/courts/deck.png")
+    p.add_argument("--disc", action="append", type=_disc_with_team, metavar="X,Y[,TEAM]",
+                   help="a disc centre in metres and its team (repeatable); labelled with its judged value")
+    p.add_argument("--end", default=None, help="scoring end the discs are judged at (deck: foot or head)")
+    p.add_argument("--zoom", type=_zoom, default=None, metavar="END|XMIN,YMIN,XMAX,YMAX",
+                   help="show one scoring end (deck: foot or head; other courts: default) or a box in metres")
+    p.add_argument("--dpi", type=_positive_int, default=150, help="resolution of a PNG (default 150)")
+    p.set_defaults(func=cmd_draw)
+
+    p = sub.add_parser("bench-judge", help="benchmark judge_batch on the deck court (discs per second)")
+    p.add_argument("--n", type=_positive_int, default=4_000_000, help="discs per run (default 4,000,000)")
+    p.add_argument("--repeats", type=_positive_int, default=5, help="runs per thread count; the best counts")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(func=cmd_bench_judge)
+
     p = sub.add_parser("bench", help="benchmark the physics kernel beside pymunk (shots, half-rounds, JIT)")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.add_argument("--quick", action="store_true", help="tiny sizes and no JIT probe (a smoke run, not the benchmark)")
     p.set_defaults(func=cmd_bench)
+
+    p = sub.add_parser("simulate", help="run a scene file (JSON) to rest and judge it")
+    p.add_argument("scene", help='scene JSON: {"court": ..., "discs": [{"x", "y", "vx", "vy", "omega", "team"}]}')
+    p.add_argument("--json", action="store_true", help="print JSON: discs, events and judging")
+    p.add_argument("--max-events", type=_positive_int, default=10_000, help="event bound (default 10,000)")
+    p.add_argument("--plot", default=None, metavar="OUT.png", help="draw the trajectories to an image file")
+    p.add_argument("--animate", default=None, metavar="OUT.gif", help="animate the trajectories to a GIF")
+    p.add_argument("--frames", type=_positive_int, default=200, help="frames for --plot/--animate (default 200)")
+    p.set_defaults(func=cmd_simulate)
 
     return parser
 
@@ -219,7 +326,7 @@ def _attach_negative_points(argv: list[str]) -> list[str]:
     """Turn ``--disc -0.2,0.3`` into ``--disc=-0.2,0.3`` (argparse takes "-0.2,0.3" for an option)."""
     out: list[str] = []
     for token in argv:
-        if out and out[-1] in _POINT_OPTIONS and token[:1] == "-" and token[1:2].isdigit() | (token[1:2] == "."):
+        if out and out[-1] in _POINT_OPTIONS and token[:1] == "-" and (token[1:2].isdigit() or token[1:2] == "."):
             out[-1] = f"{out[-1]}={token}"
         else:
             out.append(token)

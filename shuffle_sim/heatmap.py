@@ -6,6 +6,9 @@ title and shot count in the title. The court (``shuffle_sim.plot.draw_court``) i
 with the shot's start, the swept directions or aim points, and the board's resting discs; a map over
 aim points on the court (``target_x`` x ``target_y``) is drawn on the court itself.
 
+Figures are ``matplotlib.figure.Figure`` objects on an Agg canvas (no ``pyplot``: nothing here
+depends on or changes the interactive backend); notebooks display them as they are.
+
 Metrics are the data variables of the results: ``expected_value``, ``p_dead``, ... and, for those
 with an extra dimension, ``p_value:10`` (probability that the shot disc is worth 10) or
 ``p_removed:NAME`` (probability that the board disc NAME is removed).
@@ -19,21 +22,17 @@ import os
 import tomllib
 from pathlib import Path
 
-import matplotlib
+import numpy as np
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.colors import TwoSlopeNorm
+from matplotlib.figure import Figure
+from matplotlib.ticker import MaxNLocator
 
-matplotlib.use("Agg")  # files only: no window is ever opened
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-from matplotlib.colors import TwoSlopeNorm  # noqa: E402
-from matplotlib.patches import Circle  # noqa: E402
+from shuffle_sim.court import Court, parse_court
+from shuffle_sim.experiment_spec import ExperimentError
+from shuffle_sim.experiment_store import ResultsDir, open_results
+from shuffle_sim.plot import draw_court, draw_discs
 
-from shuffle_sim.court import Court, parse_court  # noqa: E402
-from shuffle_sim.experiment_spec import ExperimentError  # noqa: E402
-from shuffle_sim.experiment_store import ResultsDir, open_results  # noqa: E402
-from shuffle_sim.plot import draw_court  # noqa: E402
-
-TEAM_COLOURS = {"yellow": "#f2c200", "black": "#222222", "red": "#c62828", "blue": "#1565c0",
-                "white": "#f5f5f5", "A": "#1565c0", "B": "#c62828"}
 DPI = 110
 
 
@@ -127,11 +126,8 @@ def _coordinates(ds, dim: str) -> tuple[np.ndarray, list[str] | None]:
 
 
 def _draw_board_and_shot(ax, ds, court: Court, axes: list[str]) -> None:
-    r = float(ds.attrs.get("disc_radius", court.disc_radius))
     if "board_x" in ds.coords:
-        for x, y, team in zip(ds["board_x"].values, ds["board_y"].values, ds["board_team"].values):
-            ax.add_patch(Circle((x, y), r, facecolor=TEAM_COLOURS.get(str(team), "#888888"), edgecolor="black",
-                                linewidth=0.6, zorder=5))
+        draw_discs(ax, court, ds["board_x"].values, ds["board_y"].values, [str(t) for t in ds["board_team"].values])
     sx, sy = float(ds.attrs["shot_start_x"]), float(ds.attrs["shot_start_y"])
     ax.plot([sx], [sy], marker="o", color="tab:red", markersize=4, zorder=6)
     target = ds.attrs.get("shot_target", "none")
@@ -190,11 +186,13 @@ def plot_metric(ds, metric: str, x: str | None = None, y: str | None = None, sel
     xmin, ymin, xmax, ymax = court.bounds
     tall = (ymax - ymin) / max(xmax - xmin, 1e-9)
     if on_court:
-        fig, court_ax = plt.subplots(figsize=(7.5, 7.0))
-        ax = court_ax
+        fig = Figure(figsize=(7.5, 7.0), layout="constrained")
+        ax = court_ax = fig.subplots()
     else:
-        ratio = [3.2, min(1.6, max(0.5, 3.0 / tall))]
-        fig, (ax, court_ax) = plt.subplots(1, 2, figsize=(11, 6.2), gridspec_kw={"width_ratios": ratio})
+        ratio = [3.2, min(1.6, max(0.55, 3.0 / tall))]
+        fig = Figure(figsize=(11, 6.2), layout="constrained")
+        ax, court_ax = fig.subplots(1, 2, gridspec_kw={"width_ratios": ratio})
+    FigureCanvasAgg(fig)
 
     values = np.asarray(data.values, dtype=np.float64)
     if y is not None:
@@ -237,10 +235,13 @@ def plot_metric(ds, metric: str, x: str | None = None, y: str | None = None, sel
 
     if not on_court:
         draw_court(court_ax, court)
-        court_ax.set_title(court.title.split(",")[0], fontsize=9)
+        court_ax.set_title(f"{court.name} ({court.end} end)" if len(court.ends) > 1 else court.name, fontsize=9)
+        court_ax.set_xlabel("x (m)", fontsize=8)
+        court_ax.set_ylabel("y (m)", fontsize=8)
+        court_ax.xaxis.set_major_locator(MaxNLocator(2 if tall > 8 else 3 if tall > 3 else 5))
+        court_ax.tick_params(labelsize=7)
     _draw_board_and_shot(court_ax, ds, court, [d for d in (x, y) if d])
     fig.suptitle(_title(ds, metric, fixed), fontsize=11)
-    fig.tight_layout()
     return fig
 
 
@@ -276,6 +277,5 @@ def save_plots(results: str | os.PathLike, metrics: list[str] | None = None, out
                                                   with_axes=names.count(spec["metric"]) > 1)
         path = out / name
         fig.savefig(path, dpi=DPI)
-        plt.close(fig)
         paths.append(path)
     return paths

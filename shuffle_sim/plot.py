@@ -229,7 +229,7 @@ def draw_court(ax, court: Court, end: str | None = None) -> None:
     ``end`` picks the end whose dead areas are hatched (default: the court's current end); the
     scoring diagrams of every end are drawn.
     """
-    from matplotlib.patches import Circle, Polygon, Rectangle, Wedge
+    from matplotlib.patches import Circle, Polygon, Wedge
 
     judged, diagrams = _diagrams(court, end)
     r = court.disc_radius

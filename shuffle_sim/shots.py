@@ -1,15 +1,17 @@
 """Batch API: many independent shots simulated to rest and judged in one numba call.
 
 ``simulate_shots(court, x, y, vx, vy, omega, board=...)`` plays each shot (one disc launched among the
-resting discs of ``board``) through the physics kernel and judges every disc where it stops, all in
-one parallel numba loop: Python is called once per batch, never per shot. The loop runs over chunks
-of shots; each chunk allocates its scratch state once and reuses it for every shot in it. Shots are
-independent and written to their own rows, so results are bit-identical whatever the thread count
-or chunking.
+resting discs of ``board``) through the physics kernel and judges every disc where it stops, in one
+numba call: Python is called once per batch, never per shot. The shots run in a parallel loop over
+chunks; each chunk allocates its scratch state once and reuses it for all its shots, and the
+kernel's event loop is inlined into that loop. Then every rest position is judged in one parallel
+pass (``shuffle_sim.judge.judge_many``). Shots are independent and each writes its own rows, so
+results are bit-identical whatever the thread count or chunking.
 
-Judging merges two verdicts: the judge's, from the rest position (``shuffle_sim.judge``), and the
-kernel's standing, made while the disc moved (past a kill line, off a killing cushion: dead wherever
-it stops, MSA C-20, C-21). A fallen disc is dead and worth 0; a holed disc is worth its hole's value.
+Judging merges two verdicts: the judge's, from the rest position, and the kernel's standing, made
+while the disc moved (past a kill line, off a killing cushion: dead wherever it stops, MSA C-20,
+C-21). A fallen disc is dead and worth 0; a holed disc lies at the hole's centre and is worth the
+hole's value.
 """
 
 from __future__ import annotations
@@ -22,17 +24,26 @@ from numba import njit, prange
 
 from shuffle_sim.court import Court
 from shuffle_sim.geometry import point_in_closed_polygon
-from shuffle_sim.judge import HANGER_NONE, judge_one_prepared, judge_prepare
-from shuffle_sim.physics.events import STATUS_FALLEN, STATUS_REST
-from shuffle_sim.physics.kernel import disc_state, load_disc, obstacle_overlap, run_scene
-from shuffle_sim.physics.motion import DEAD, N_FLOAT_ROWS, N_INT_ROWS, STATUS
+from shuffle_sim.judge import HANGER_NONE, judge_many
+from shuffle_sim.physics.events import STATUS_FALLEN
+from shuffle_sim.physics.kernel import (
+    EV_COLUMNS,
+    H_RADIUS,
+    SEG_COLUMNS,
+    obstacle_overlap,
+    pack_court,
+    place_disc,
+    run_table,
+    state_at,
+)
+from shuffle_sim.physics.motion import DEAD, N_FLOAT_ROWS, N_INT_ROWS, STATUS, TOUCHED
 from shuffle_sim.physics.simulate import check_obstacles, obstacle_at_start
 from shuffle_sim.scene import OVERLAP_TOLERANCE, Scene, SceneError
 
 #: Shots per chunk of the parallel loop (one scratch allocation each).
 CHUNK = 256
 
-#: Reasons a shot cannot be played (``_shot_problem``).
+#: Why a shot cannot be played (``_shot_problem``).
 _OFF_SURFACE = 1
 _ON_BOARD_DISC = 2
 _ON_OBSTACLE = 3
@@ -53,83 +64,89 @@ class ShotBatch:
     ok: np.ndarray  # (N,) bool: False if the shot hit the event bound
 
 
-@njit(cache=True)
-def _on_surface(x, y, ja):
-    if ja.surface_kind == 1:
-        c = ja.surface_circle
-        return math.hypot(x - c[0], y - c[1]) <= c[2]
-    return point_in_closed_polygon(x, y, ja.surface_polygon, 0, ja.surface_polygon.shape[0])
-
-
-@njit(cache=True)
-def _shot_problem(ka, ja, board_x, board_y, x, y):
+@njit(cache=True, error_model="numpy", inline="always")
+def _shot_problem(table, surface_kind, surface_circle, surface_polygon, board_x, board_y, x, y):
     """0 if a shot disc can start at (x, y), else why not (off the surface, on a disc, on a cushion or peg)."""
-    if not _on_surface(x, y, ja):
+    if surface_kind == 1:
+        c = surface_circle
+        on_surface = (x - c[0]) ** 2 + (y - c[1]) ** 2 <= c[2] * c[2]
+    else:
+        on_surface = point_in_closed_polygon(x, y, surface_polygon, 0, surface_polygon.shape[0])
+    if not on_surface:
         return _OFF_SURFACE
-    limit = 2.0 * ka.disc_radius - OVERLAP_TOLERANCE
+    limit = 2.0 * table[0, H_RADIUS] - OVERLAP_TOLERANCE
     for j in range(board_x.shape[0]):
-        if math.hypot(x - board_x[j], y - board_y[j]) < limit:
+        if (x - board_x[j]) ** 2 + (y - board_y[j]) ** 2 < limit * limit:
             return _ON_BOARD_DISC
-    kind, _ = obstacle_overlap(ka, x, y, OVERLAP_TOLERANCE)
+    kind, _ = obstacle_overlap(table, x, y, OVERLAP_TOLERANCE)
     return _ON_OBSTACLE if kind >= 0 else 0
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, error_model="numpy")
+def _play_chunk(table, surface_kind, surface_circle, surface_polygon, board_x, board_y, xs, ys, vxs, vys, omegas,
+                max_events, start, stop, out_x, out_y, out_status, out_dead, out_touched, out_ok, problem):
+    """Play shots ``start`` to ``stop`` with one set of scratch arrays (the kernel's loop inlined)."""
+    n_board = board_x.shape[0]
+    n_discs = n_board + 1
+    st = np.empty((N_FLOAT_ROWS, n_discs))
+    ist = np.empty((N_INT_ROWS, n_discs), np.int64)
+    pair_t = np.empty((n_discs, n_discs))
+    no_log = np.empty((0, max(EV_COLUMNS, SEG_COLUMNS)))
+    for k in range(start, stop):
+        problem[k] = _shot_problem(table, surface_kind, surface_circle, surface_polygon, board_x, board_y, xs[k],
+                                   ys[k])
+        if problem[k] != 0:
+            out_ok[k] = False
+            for i in range(n_discs):  # placeholders, judged but never returned
+                out_x[k, i] = xs[k]
+                out_y[k, i] = ys[k]
+                out_status[k, i] = STATUS_FALLEN
+            continue
+        for j in range(n_board):
+            place_disc(table, st, ist, j, board_x[j], board_y[j], 0.0, 0.0, 0.0)
+        place_disc(table, st, ist, n_board, xs[k], ys[k], vxs[k], vys[k], omegas[k])
+        _, _, ok, t_end, _ = run_table(table, st, ist, pair_t, no_log, no_log, max_events)
+        out_ok[k] = ok
+        for i in range(n_discs):
+            x, y, _, _, _ = state_at(table, st, ist, i, t_end)
+            out_x[k, i] = x
+            out_y[k, i] = y
+            out_status[k, i] = ist[STATUS, i]
+            out_dead[k, i] = ist[DEAD, i] != 0
+            out_touched[k, i] = ist[TOUCHED, i] != 0
+
+
+@njit(cache=True, error_model="numpy", parallel=True)
 def _play_shots(ka, ja, board_x, board_y, xs, ys, vxs, vys, omegas, max_events,
                 out_x, out_y, out_status, out_dead, out_value, out_zone, out_hanger, out_touched, out_ok, problem):
     n_shots = xs.shape[0]
-    n_board = board_x.shape[0]
-    n_discs = n_board + 1
-    prepared = judge_prepare(ja)
-    # The board as it stands: a disc that ends where it started keeps this judgement.
-    board_value = np.empty(n_board, np.int64)
-    board_zone = np.empty(n_board, np.int64)
-    board_dead = np.empty(n_board, np.bool_)
-    board_hanger = np.empty(n_board, np.int8)
-    for j in range(n_board):
-        v, z, _, d, h, _, _ = judge_one_prepared(board_x[j], board_y[j], ja, prepared)
-        board_value[j] = v
-        board_zone[j] = z
-        board_dead[j] = d
-        board_hanger[j] = h
+    table = pack_court(ka)
+    surface_kind = ja.surface_kind
+    surface_circle = ja.surface_circle
+    surface_polygon = ja.surface_polygon
     for c in prange((n_shots + CHUNK - 1) // CHUNK):
-        st = np.empty((N_FLOAT_ROWS, n_discs))
-        ist = np.empty((N_INT_ROWS, n_discs), np.int64)
-        pair_t = np.empty((n_discs, n_discs))
-        touched = np.empty(n_discs, np.bool_)
-        no_ev_t = np.empty(0)
-        no_ev_i = np.empty((0, 5), np.int64)
-        no_seg_i = np.empty((0, 2), np.int64)
-        no_seg_f = np.empty((0, 5))
-        for k in range(c * CHUNK, min(n_shots, (c + 1) * CHUNK)):
-            problem[k] = _shot_problem(ka, ja, board_x, board_y, xs[k], ys[k])
-            if problem[k] != 0:
-                out_ok[k] = False
-                continue
-            for j in range(n_board):
-                load_disc(ka, st, ist, j, board_x[j], board_y[j], 0.0, 0.0, 0.0)
-            load_disc(ka, st, ist, n_board, xs[k], ys[k], vxs[k], vys[k], omegas[k])
-            _, _, ok, t_end, _ = run_scene(ka, st, ist, pair_t, touched, no_ev_t, no_ev_i, no_ev_t, no_seg_i,
-                                           no_seg_f, max_events)
-            out_ok[k] = ok
-            for i in range(n_discs):
-                x, y, _, _, _ = disc_state(ka, st, ist, i, t_end)
-                status = ist[STATUS, i]
-                out_x[k, i] = x
-                out_y[k, i] = y
-                out_status[k, i] = status
-                out_touched[k, i] = touched[i]
-                if status == STATUS_FALLEN:
-                    value, zone, dead, hanger = 0, -1, True, HANGER_NONE
-                elif i < n_board and status == STATUS_REST and x == board_x[i] and y == board_y[i]:
-                    value, zone, dead, hanger = board_value[i], board_zone[i], board_dead[i], board_hanger[i]
-                else:
-                    value, zone, _, dead, hanger, _, _ = judge_one_prepared(x, y, ja, prepared)
-                dead = dead or ist[DEAD, i] != 0
-                out_dead[k, i] = dead
-                out_value[k, i] = 0 if dead else value
-                out_zone[k, i] = zone
-                out_hanger[k, i] = hanger
+        _play_chunk(table, surface_kind, surface_circle, surface_polygon, board_x, board_y, xs, ys, vxs, vys, omegas,
+                    max_events, c * CHUNK, min(n_shots, (c + 1) * CHUNK), out_x, out_y, out_status, out_dead,
+                    out_touched, out_ok, problem)
+    # Judge every rest position in one parallel pass, then merge in the kernel's verdicts.
+    n = n_shots * (board_x.shape[0] + 1)
+    value = out_value.reshape(n)
+    zone = out_zone.reshape(n)
+    hanger = out_hanger.reshape(n)
+    judged_dead = np.empty(n, np.bool_)
+    judge_many(out_x.reshape(n), out_y.reshape(n), ja, value, zone, np.empty(n, np.uint64), judged_dead, hanger,
+               np.empty(n, np.bool_), np.empty(n, np.bool_))
+    status = out_status.reshape(n)
+    dead = out_dead.reshape(n)
+    for m in prange(n):
+        if status[m] == STATUS_FALLEN:
+            zone[m] = -1
+            hanger[m] = HANGER_NONE
+            dead[m] = True
+        else:
+            dead[m] = dead[m] or judged_dead[m]
+        if dead[m]:
+            value[m] = 0
 
 
 def _column(values, name: str, n: int | None) -> np.ndarray:
@@ -139,7 +156,7 @@ def _column(values, name: str, n: int | None) -> np.ndarray:
     bad = np.flatnonzero(~np.isfinite(arr))
     if bad.size:
         k = int(bad[0])
-        raise ValueError(f"{name}[{k}] must be finite (got {arr[k]!r})")
+        raise ValueError(f"{name}[{k}] must be finite (got {float(arr[k])!r})")
     return arr
 
 
@@ -148,10 +165,10 @@ def simulate_shots(court: Court, x, y, vx, vy, omega, board: Scene | None = None
     """Play N shots, each one disc launched at (x, y) with (vx, vy, omega), among ``board``'s discs.
 
     ``x`` .. ``omega`` are arrays (N,) in SI (m, m/s, rad/s). ``board`` holds resting discs present
-    in every shot (their velocities are ignored); its court must be ``court``'s layout. ``end`` picks
-    the scoring end (deck: which kill lines and which diagram). Each shot runs to rest or to
-    ``max_events`` events (then its ``ok`` is False). Raises ``ValueError`` (``SceneError``) naming
-    the field and index for non-finite values, a shot off the surface, on a board disc or on a
+    in every shot (its velocities are ignored; its positions are taken on ``court``). ``end`` picks
+    the scoring end (deck: which kill line and which diagram). Each shot runs to rest or to
+    ``max_events`` events (then its ``ok`` is False). Raises ``ValueError`` naming the field and index
+    for non-finite values, and ``SceneError`` for a shot off the surface, on a board disc or on a
     cushion or peg.
     """
     court = court.for_end(end)
@@ -164,12 +181,12 @@ def simulate_shots(court: Court, x, y, vx, vy, omega, board: Scene | None = None
         board_x = np.empty(0)
         board_y = np.empty(0)
     else:
-        board_scene = Scene(court=court, x=board.x, y=board.y, vx=np.zeros(board.n_discs),
-                            vy=np.zeros(board.n_discs), omega=np.zeros(board.n_discs), team=list(board.team),
-                            source="board")
-        board_scene.validate()
-        check_obstacles(court, board_scene.x, board_scene.y, "board discs")
-        board_x, board_y = board_scene.x, board_scene.y
+        k = board.n_discs
+        resting = Scene(court=court, x=board.x, y=board.y, vx=np.zeros(k), vy=np.zeros(k), omega=np.zeros(k),
+                        team=list(board.team), source="board")
+        resting.validate()
+        check_obstacles(court, resting.x, resting.y, "board discs")
+        board_x, board_y = resting.x, resting.y
     d = board_x.size + 1
     out = dict(
         x=np.empty((n, d)),
@@ -189,11 +206,11 @@ def simulate_shots(court: Court, x, y, vx, vy, omega, board: Scene | None = None
     bad = np.flatnonzero(problem)
     if bad.size:
         k = int(bad[0])
-        where = f"shot {k} at x[{k}]={xs[k]!r}, y[{k}]={ys[k]!r}"
+        where = f"shot {k} at x[{k}]={float(xs[k])!r}, y[{k}]={float(ys[k])!r}"
         if problem[k] == _OFF_SURFACE:
             raise SceneError(f"{where} is off the surface of court {court.name!r}")
         if problem[k] == _ON_BOARD_DISC:
             j = int(np.argmin(np.hypot(board_x - xs[k], board_y - ys[k])))
-            raise SceneError(f"{where} overlaps board disc {j} at x={board_x[j]!r}, y={board_y[j]!r}")
+            raise SceneError(f"{where} overlaps board disc {j} at x={float(board_x[j])!r}, y={float(board_y[j])!r}")
         raise SceneError(f"{where} overlaps {obstacle_at_start(court, xs[k], ys[k])} at the start")
     return ShotBatch(**out)

@@ -97,3 +97,18 @@ def test_installed_console_script_prints_the_same_json(capsys):
     bad = subprocess.run([*prefix, "judge", "nowhere.toml", "--disc", "0,1"], capture_output=True, text=True,
                          timeout=300, check=False)
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "no such court file" in bad.stderr
+
+
+def test_bench_judge_command_reports_rates(capsys):
+    # A smoke run of the benchmark command (small n): it reports, it does not assert a speed.
+    assert main(["bench-judge", "--n", "20000", "--repeats", "1", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["court"] == "deck" and report["n"] == 20000 and report["threads"][0] == 1
+    assert report["rate_1_thread"] > 0 and report["rate_all_threads"] > 0
+    assert report["identical_across_threads"] is True
+    assert 0.0 < report["plain_cell_fraction"] < 1.0
+    assert main(["bench-judge", "--n", "5000", "--repeats", "1"]) == 0
+    text = capsys.readouterr().out
+    assert "1 thread" in text and "M discs/s" in text and "target 20 M/s" in text
+    with pytest.raises(SystemExit):
+        main(["bench-judge", "--n", "0"])

@@ -106,3 +106,14 @@ def test_courts_found_through_the_environment(tmp_path, monkeypatch):
     monkeypatch.setenv("SHUFFLE_SIM_COURTS", str(tmp_path))
     assert "my-ricochet" in list_courts()
     assert load_court("my-ricochet").name == "my-ricochet"
+
+
+def test_format_readme_documents_every_key():
+    from shuffle_sim.court import _TOP_KEYS, PARAM_DEFAULTS
+
+    text = (court_path("deck").parent / "README.md").read_text()
+    for key in sorted(_TOP_KEYS | set(PARAM_DEFAULTS)):
+        assert f"`{key}" in text or f"[{key}]" in text or f"[[{key}]]" in text, key
+    for key in ("touch_value", "touch_dead", "touch_alive", "judged", "overhang", "rotate_about", "capture_radius",
+                "kills", "start_deg"):
+        assert key in text, key

@@ -2,18 +2,13 @@
 
 from __future__ import annotations
 
-import matplotlib
+import numpy as np
+import pytest
 
-matplotlib.use("Agg")
-
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-import pytest  # noqa: E402
-
-from shuffle_sim.experiment import build_dataset  # noqa: E402
-from shuffle_sim.experiment_spec import ExperimentError, parse_experiment, possible_values  # noqa: E402
-from shuffle_sim.experiment_store import ResultsDir  # noqa: E402
-from shuffle_sim.heatmap import metric_data, plot_metric, save_plots  # noqa: E402
+from shuffle_sim.experiment import build_dataset
+from shuffle_sim.experiment_spec import ExperimentError, parse_experiment, possible_values
+from shuffle_sim.experiment_store import ResultsDir
+from shuffle_sim.heatmap import metric_data, plot_metric, save_plots
 
 DECK = """
 name = "map"
@@ -72,7 +67,6 @@ def test_heat_map_shows_the_data_with_names_and_units():
     x0, x1 = heat.get_xlim()
     assert x0 == pytest.approx(-2.25) and x1 == pytest.approx(-0.75)
     assert court_ax.lines  # the shot's start and directions on the court
-    plt.close(fig)
 
 
 def test_expected_value_with_negative_values_is_centred_on_zero():
@@ -82,7 +76,6 @@ def test_expected_value_with_negative_values_is_centred_on_zero():
     mesh = fig.axes[0].collections[0]
     assert mesh.norm.vcenter == 0.0
     assert fig.axes[2].get_ylabel() == "expected value of the shot disc (points)"
-    plt.close(fig)
 
 
 def test_skill_axis_draws_bars_of_the_values():
@@ -106,7 +99,6 @@ outcomes = ["p_holed"]
     np.testing.assert_allclose(heights, ds["p_holed"].values)
     assert [t.get_text() for t in ax.get_xticklabels()] == ["exact", "novice", "top competitive"]
     assert ax.get_ylabel() == "probability the shot disc is holed"
-    plt.close(fig)
 
 
 def test_aim_point_map_is_drawn_on_the_court():
@@ -133,7 +125,6 @@ outcomes = ["p_holed"]
     meshes = [c for c in ax.collections if hasattr(c, "get_array") and c.get_array() is not None
               and np.asarray(c.get_array()).size == expected.size]
     np.testing.assert_allclose(np.asarray(meshes[-1].get_array()).reshape(expected.shape), expected)
-    plt.close(fig)
 
 
 def test_metric_errors_are_clear():

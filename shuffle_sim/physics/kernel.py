@@ -17,12 +17,25 @@ which conserves momentum, cannot add energy, and stops them together, still touc
 The loop is bounded by ``max_events``; a scene that reaches the bound returns ``ok = False`` with
 the state at the last event.
 
+The court comes packed into one array, the *table* (``pack_court``): a header row of scalars
+(radius, decelerations, disc restitution and friction), then one row per feature (edge, cushion,
+peg, hole, kill line) with its kind, the index the event log reports and its numbers. numba passes
+every array argument with an atomic reference-count increment and decrement, and for a lone disc
+those cost more than its physics; one table instead of seven court arrays keeps them few. The
+batch API packs the court once per batch and calls ``run_table`` per shot; ``run_scene`` takes the
+court's ``KernelArrays`` and packs it per call. Everything is compiled with
+``error_model="numpy"`` (a division by zero gives inf or NaN instead of raising); every division
+whose divisor can vanish is guarded where it matters.
+
 Arrays (see ``motion`` for the state rows):
-  st (N_FLOAT_ROWS, N) float64, ist (N_INT_ROWS, N) int64 state; pair_t (N, N) pair impact times
-  (upper triangle); touched (N,) bool, set for discs that took part in a disc-disc impact;
-  ev_t (E,) / ev_i (E, 5) event log: time; kind, a, b, a_dead, b_dead (standing before the event);
-  seg_t (S,) / seg_i (S, 2) / seg_f (S, 5) trajectory log: from time t, disc and status; x, y, vx,
-  vy, omega. Zero-length logs record nothing (the batch API's case).
+  st (N_FLOAT_ROWS, N) float64 and ist (N_INT_ROWS, N) int64: the discs' state;
+  pair_t (N, N) float64: pair impact times (upper triangle);
+  ev (E, EV_COLUMNS) float64: the event log, one event per row: time, kind, a, b, a_dead, b_dead
+  (standing just before the event);
+  seg (S, SEG_COLUMNS) float64: the trajectory log, one motion segment per row: from time t, disc,
+  status, x, y, vx, vy, omega, and the number of the processed event that started it (-1 at the
+  start). One event may start several segments (a disc-disc impact, a group moving as one).
+A log with no rows records nothing (the batch API's case); the integers in the logs are exact.
 """
 
 from __future__ import annotations
@@ -50,6 +63,7 @@ from shuffle_sim.physics.events import (
 from shuffle_sim.physics.motion import (
     DEAD,
     KILL_B,
+    MOVED,
     NEXT_B,
     NEXT_KIND,
     OMEGA,
@@ -62,6 +76,7 @@ from shuffle_sim.physics.motion import (
     T_NEXT,
     T_SPIN,
     T_STOP,
+    TOUCHED,
     UX,
     UY,
     position_at,
@@ -70,6 +85,7 @@ from shuffle_sim.physics.motion import (
     spin_after,
     stopping_distance,
     time_to_slide,
+    travelled,
 )
 from shuffle_sim.physics.resolve import disc_disc_impulse, fixed_body_impulse
 from shuffle_sim.physics.toi import (
@@ -89,6 +105,26 @@ from shuffle_sim.physics.toi import (
 #: Touching discs pushed together by friction with a normal speed below this (m/s) move on as one.
 PUSH_MERGE_SPEED = 1e-3
 
+# ---- the packed court ------------------------------------------------------------------------------
+TABLE_COLUMNS = 10
+# Row 0, the header.
+H_RADIUS = 0
+H_DECEL = 1  # mu g
+H_SPIN_DECEL = 2  # (4/3) mu g / r
+H_RESTITUTION = 3  # disc-disc
+H_FRICTION = 4  # disc-disc
+# Feature rows: the kind, the index the event log reports, then the feature's numbers from column F.
+F_KIND = 0
+F_INDEX = 1
+F = 2
+EDGE_SEGMENT = 0  # x0, y0, x1, y1 (surface on the left)
+EDGE_CIRCLE = 1  # cx, cy, R (surface inside)
+CUSHION_SEGMENT = 2  # x0, y0, x1, y1, half thickness, e, friction, kills
+CUSHION_CIRCLE = 3  # cx, cy, R, e, friction, kills (hit from inside)
+PEG = 4  # cx, cy, radius, e, friction
+HOLE = 5  # cx, cy, capture radius, capture speed
+KILL_LINE = 6  # px, py, nx, ny: dead once (centre - p) . n > 0
+
 
 @njit(cache=True, error_model="numpy")
 def decelerations(mu, gravity, radius):
@@ -97,13 +133,50 @@ def decelerations(mu, gravity, radius):
     return decel, 4.0 / 3.0 * decel / radius
 
 
+@njit(cache=True, error_model="numpy", inline="always")
+def _pack_rows(table, row, kind, source, width, first_index):
+    for k in range(source.shape[0]):
+        table[row, F_KIND] = kind
+        table[row, F_INDEX] = first_index + k
+        for c in range(width):
+            table[row, F + c] = source[k, c]
+        row += 1
+    return row
+
+
 @njit(cache=True, error_model="numpy")
-def load_disc(ka, st, ist, i, x, y, vx, vy, omega):
-    """Put disc ``i`` at (x, y) with its launch velocity and spin at time 0, alive, on court ``ka``."""
+def pack_court(ka):
+    """The court's ``KernelArrays`` as one table: a header row, then one row per feature."""
+    n_rows = (1 + ka.fall_segments.shape[0] + ka.fall_circles.shape[0] + ka.cushion_segments.shape[0]
+              + ka.cushion_circles.shape[0] + ka.pegs.shape[0] + ka.holes.shape[0] + ka.kill_lines.shape[0])
+    table = np.zeros((n_rows, TABLE_COLUMNS))
     decel, spin_decel = decelerations(ka.mu, ka.gravity, ka.disc_radius)
-    moving = set_reference(st, i, 0.0, x, y, vx, vy, omega, decel, spin_decel)
+    table[0, H_RADIUS] = ka.disc_radius
+    table[0, H_DECEL] = decel
+    table[0, H_SPIN_DECEL] = spin_decel
+    table[0, H_RESTITUTION] = ka.disc_restitution
+    table[0, H_FRICTION] = ka.disc_friction
+    row = _pack_rows(table, 1, EDGE_SEGMENT, ka.fall_segments, 4, 0)
+    row = _pack_rows(table, row, EDGE_CIRCLE, ka.fall_circles, 3, 0)
+    row = _pack_rows(table, row, CUSHION_SEGMENT, ka.cushion_segments, 8, 0)
+    row = _pack_rows(table, row, CUSHION_CIRCLE, ka.cushion_circles, 6, ka.cushion_segments.shape[0])
+    row = _pack_rows(table, row, PEG, ka.pegs, 5, 0)
+    row = _pack_rows(table, row, HOLE, ka.holes, 4, 0)
+    _pack_rows(table, row, KILL_LINE, ka.kill_lines, 4, 0)
+    for r in range(1, n_rows):  # edges are not reported by index
+        if table[r, F_KIND] == EDGE_SEGMENT or table[r, F_KIND] == EDGE_CIRCLE:
+            table[r, F_INDEX] = -1
+    return table
+
+
+@njit(cache=True, error_model="numpy")
+def place_disc(table, st, ist, i, x, y, vx, vy, omega):
+    """Put disc ``i`` at (x, y) with its launch velocity and spin at time 0, alive."""
+    moving = set_reference(st, i, 0.0, x, y, vx, vy, omega, table[0, H_DECEL], table[0, H_SPIN_DECEL])
     ist[STATUS, i] = STATUS_MOVING if moving else STATUS_REST
     ist[DEAD, i] = 0
+    ist[TOUCHED, i] = 0
+    ist[MOVED, i] = 0
     st[T_NEXT, i] = math.inf
     st[T_KILL, i] = math.inf
     ist[NEXT_KIND, i] = -1
@@ -111,41 +184,68 @@ def load_disc(ka, st, ist, i, x, y, vx, vy, omega):
     ist[KILL_B, i] = -1
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, error_model="numpy")
 def _state(st, ist, i, t, decel, spin_decel):
+    """(x, y, vx, vy, omega) of disc ``i`` at time ``t`` (>= the time of its last event)."""
     x, y = position_at(st, i, t, decel)
     speed = speed_at(st, i, t, decel) if ist[STATUS, i] == STATUS_MOVING else 0.0
     return x, y, st[UX, i] * speed, st[UY, i] * speed, spin_after(st[OMEGA, i], spin_decel, t - st[T0, i])
 
 
 @njit(cache=True, error_model="numpy")
+def state_at(table, st, ist, i, t):
+    """(x, y, vx, vy, omega) of disc ``i`` at time ``t`` (>= the time of its last event)."""
+    return _state(st, ist, i, t, table[0, H_DECEL], table[0, H_SPIN_DECEL])
+
+
+@njit(cache=True, error_model="numpy")
+def load_disc(ka, st, ist, i, x, y, vx, vy, omega):
+    """``place_disc`` for a court given as ``KernelArrays``."""
+    decel, spin_decel = decelerations(ka.mu, ka.gravity, ka.disc_radius)
+    moving = set_reference(st, i, 0.0, x, y, vx, vy, omega, decel, spin_decel)
+    ist[STATUS, i] = STATUS_MOVING if moving else STATUS_REST
+    ist[DEAD, i] = 0
+    ist[TOUCHED, i] = 0
+    ist[MOVED, i] = 0
+    st[T_NEXT, i] = math.inf
+    st[T_KILL, i] = math.inf
+    ist[NEXT_KIND, i] = -1
+    ist[NEXT_B, i] = -1
+    ist[KILL_B, i] = -1
+
+
+@njit(cache=True, error_model="numpy")
 def disc_state(ka, st, ist, i, t):
-    """(x, y, vx, vy, omega) of disc ``i`` at time ``t`` (>= the time of its last event) on court ``ka``."""
+    """``state_at`` for a court given as ``KernelArrays``."""
     decel, spin_decel = decelerations(ka.mu, ka.gravity, ka.disc_radius)
     return _state(st, ist, i, t, decel, spin_decel)
 
 
 @njit(cache=True, error_model="numpy")
-def obstacle_overlap(ka, x, y, tolerance):
+def obstacle_overlap(table, x, y, tolerance):
     """(kind, index) of the first cushion or peg a disc at (x, y) overlaps by more than ``tolerance``.
 
-    ``ka`` is the court's ``KernelArrays``; ``kind`` is DISC_CUSHION (index as in the event log) or
-    DISC_PEG; (-1, -1) when there is none.
+    ``kind`` is DISC_CUSHION or DISC_PEG with the index the event log uses; (-1, -1) when there is
+    none. Touching is not overlapping.
     """
-    r = ka.disc_radius
-    seg = ka.cushion_segments
-    for k in range(seg.shape[0]):
-        if point_segment_distance(x, y, seg[k, 0], seg[k, 1], seg[k, 2], seg[k, 3]) < r + seg[k, 4] - tolerance:
-            return DISC_CUSHION, k
-    circ = ka.cushion_circles
-    for k in range(circ.shape[0]):
-        if math.sqrt((x - circ[k, 0]) ** 2 + (y - circ[k, 1]) ** 2) > circ[k, 2] - r + tolerance:
-            return DISC_CUSHION, seg.shape[0] + k
-    pegs = ka.pegs
-    for k in range(pegs.shape[0]):
-        if math.sqrt((x - pegs[k, 0]) ** 2 + (y - pegs[k, 1]) ** 2) < r + pegs[k, 2] - tolerance:
-            return DISC_PEG, k
-    return -1, -1
+    r = table[0, H_RADIUS]
+    for row in range(1, table.shape[0]):
+        f = table[row, F_KIND]
+        g0 = table[row, F]
+        g1 = table[row, F + 1]
+        g2 = table[row, F + 2]
+        if f == CUSHION_SEGMENT:
+            d = point_segment_distance(x, y, g0, g1, g2, table[row, F + 3])
+            overlap = d < r + table[row, F + 4] - tolerance
+        elif f == CUSHION_CIRCLE:
+            overlap = math.sqrt((x - g0) ** 2 + (y - g1) ** 2) > g2 - r + tolerance
+        elif f == PEG:
+            overlap = math.sqrt((x - g0) ** 2 + (y - g1) ** 2) < r + g2 - tolerance
+        else:
+            continue
+        if overlap:
+            return (DISC_PEG if f == PEG else DISC_CUSHION), np.int64(table[row, F_INDEX])
+    return -1, np.int64(-1)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -153,84 +253,86 @@ def obstacle_overlap(ka, x, y, tolerance):
 
 
 @njit(cache=True, error_model="numpy", inline="always")
-def _predict_boundary(st, ist, i, decel, r, fall_segments, fall_circles, cushion_segments, cushion_circles,
-                      pegs, holes):
-    """Disc i's next stop, cushion, peg, fall or hole event along its current path (from T0)."""
+def _predict_disc(table, st, ist, i):
+    """Disc i's next boundary event (stop, cushion, peg, fall, hole) and kill-line crossing.
+
+    Along its current path from T0. ``NEXT_B`` and ``KILL_B`` hold the feature's table row. Each
+    shape is tested only against the part of the path before the earliest event found so far.
+    """
+    st[T_NEXT, i] = math.inf
+    ist[NEXT_KIND, i] = -1
+    st[T_KILL, i] = math.inf
+    status = ist[STATUS, i]
+    if status >= STATUS_FALLEN:
+        return
     t0 = st[T0, i]
     qx = st[PX, i]
     qy = st[PY, i]
-    status = ist[STATUS, i]
-    st[T_NEXT, i] = math.inf
-    ist[NEXT_KIND, i] = -1
-    ist[NEXT_B, i] = -1
-    if status == STATUS_REST:
-        for k in range(holes.shape[0]):  # a disc at rest over a hole drops in at once
-            if holes[k, 3] > 0.0 and (qx - holes[k, 0]) ** 2 + (qy - holes[k, 1]) ** 2 <= holes[k, 2] ** 2:
-                st[T_NEXT, i] = t0
-                ist[NEXT_KIND, i] = HOLED
-                ist[NEXT_B, i] = k
-                return
-        return
-    if status != STATUS_MOVING:
-        return
     ux = st[UX, i]
     uy = st[UY, i]
     speed = st[SPEED, i]
-    best = stopping_distance(speed, decel)
-    kind = STOP if math.isfinite(best) else -1
+    r = table[0, H_RADIUS]
+    decel = table[0, H_DECEL]
+    moving = status == STATUS_MOVING
+    alive = ist[DEAD, i] == 0
+    reach = stopping_distance(speed, decel) if moving else 0.0
+    best = reach
+    kind = STOP if moving and math.isfinite(reach) else -1
     b = -1
-    for k in range(fall_segments.shape[0]):
-        s = edge_crossing(qx, qy, ux, uy, fall_segments[k, 0], fall_segments[k, 1], fall_segments[k, 2], fall_segments[k, 3], best)
-        if s < best:
-            best, kind, b = s, FALL, -1
-    for k in range(fall_circles.shape[0]):
-        s = circle_exit(qx, qy, ux, uy, fall_circles[k, 0], fall_circles[k, 1], fall_circles[k, 2])
-        if s < best:
-            best, kind, b = s, FALL, -1
-    for k in range(cushion_segments.shape[0]):
-        s = capsule_entry(qx, qy, ux, uy, speed, cushion_segments[k, 0], cushion_segments[k, 1], cushion_segments[k, 2], cushion_segments[k, 3], r + cushion_segments[k, 4], best)
-        if s < best:
-            best, kind, b = s, DISC_CUSHION, k
-    for k in range(cushion_circles.shape[0]):
-        s = circle_exit_contact(qx, qy, ux, uy, speed, cushion_circles[k, 0], cushion_circles[k, 1], cushion_circles[k, 2] - r)
-        if s < best:
-            best, kind, b = s, DISC_CUSHION, cushion_segments.shape[0] + k
-    for k in range(pegs.shape[0]):
-        s = circle_entry(qx, qy, ux, uy, speed, pegs[k, 0], pegs[k, 1], r + pegs[k, 2], best)
-        if s < best:
-            best, kind, b = s, DISC_PEG, k
-    for k in range(holes.shape[0]):
-        s = hole_capture(qx, qy, ux, uy, speed, decel, holes[k, 0], holes[k, 1], holes[k, 2], holes[k, 3])
-        if s < best:
-            best, kind, b = s, HOLED, k
-    if kind == -1:
-        return
-    st[T_NEXT, i] = st[T_STOP, i] if kind == STOP else t0 + time_to_slide(speed, decel, best)
-    ist[NEXT_KIND, i] = kind
-    ist[NEXT_B, i] = b
-
-
-@njit(cache=True, error_model="numpy", inline="always")
-def _predict_kill(st, ist, i, decel, kill_lines):
-    """When a live disc i passes a kill line along its current path (at once if already past)."""
-    st[T_KILL, i] = math.inf
-    ist[KILL_B, i] = -1
-    if ist[DEAD, i] != 0 or ist[STATUS, i] >= STATUS_FALLEN:
-        return
-    speed = st[SPEED, i]
-    reach = stopping_distance(speed, decel)
-    best = math.inf
-    for k in range(kill_lines.shape[0]):
-        s = line_passing(st[PX, i], st[PY, i], st[UX, i], st[UY, i], kill_lines[k, 0], kill_lines[k, 1], kill_lines[k, 2], kill_lines[k, 3])
-        # Passing the line exactly where the disc stops leaves it on the line, not past it.
-        if s < best and (s == 0.0 or s < reach):
+    kill = math.inf
+    kill_b = -1
+    for row in range(1, table.shape[0]):
+        f = table[row, F_KIND]
+        g0 = table[row, F]
+        g1 = table[row, F + 1]
+        g2 = table[row, F + 2]
+        g3 = table[row, F + 3]
+        s = math.inf
+        event = -1
+        if f == KILL_LINE:
+            if alive:
+                s_kill = line_passing(qx, qy, ux, uy, g0, g1, g2, g3)
+                # Passing the line exactly where the disc stops leaves it on the line, not past it.
+                if s_kill < kill and (s_kill == 0.0 or s_kill < reach):
+                    kill = s_kill
+                    kill_b = row
+        elif f == HOLE:
+            if moving:
+                s = hole_capture(qx, qy, ux, uy, speed, decel, g0, g1, g2, g3)
+            elif g3 > 0.0 and (qx - g0) ** 2 + (qy - g1) ** 2 <= g2 * g2:
+                s = 0.0  # at rest over the hole: it drops in at once
+            event = HOLED
+        elif not moving:
+            continue
+        elif f == EDGE_SEGMENT:
+            s = edge_crossing(qx, qy, ux, uy, g0, g1, g2, g3, best)
+            event = FALL
+        elif f == EDGE_CIRCLE:
+            s = circle_exit(qx, qy, ux, uy, g0, g1, g2)
+            event = FALL
+        elif f == CUSHION_SEGMENT:
+            s = capsule_entry(qx, qy, ux, uy, speed, g0, g1, g2, g3, r + table[row, F + 4], best)
+            event = DISC_CUSHION
+        elif f == CUSHION_CIRCLE:
+            s = circle_exit_contact(qx, qy, ux, uy, speed, g0, g1, g2 - r)
+            event = DISC_CUSHION
+        elif f == PEG:
+            s = circle_entry(qx, qy, ux, uy, speed, g0, g1, r + g2, best)
+            event = DISC_PEG
+        if s < best or (s == 0.0 and kind == -1):
             best = s
-            ist[KILL_B, i] = k
-    if math.isfinite(best):
-        st[T_KILL, i] = st[T0, i] + time_to_slide(speed, decel, best)
+            kind = event
+            b = row
+    if kind != -1:
+        st[T_NEXT, i] = st[T_STOP, i] if kind == STOP else t0 + time_to_slide(speed, decel, best)
+        ist[NEXT_KIND, i] = kind
+        ist[NEXT_B, i] = b
+    if kill_b >= 0:
+        st[T_KILL, i] = t0 + time_to_slide(speed, decel, kill)
+        ist[KILL_B, i] = kill_b
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, error_model="numpy")
 def _predict_pair(st, ist, i, j, now, decel, contact):
     """Time of the next impact of discs i and j after ``now`` (inf if none while they slide).
 
@@ -275,52 +377,134 @@ def _predict_pair(st, ist, i, j, now, decel, contact):
 
 
 # --------------------------------------------------------------------------------------------------
-# Logs (inlined: they are a few stores each)
+# Logs (inlined: a few stores each)
 
 
-@njit(error_model="numpy", inline="always")
-def _log_event(ev_t, ev_i, n, t, kind, a, b, a_dead, b_dead):
-    if n < ev_t.shape[0]:
-        ev_t[n] = t
-        ev_i[n, 0] = kind
-        ev_i[n, 1] = a
-        ev_i[n, 2] = b
-        ev_i[n, 3] = a_dead
-        ev_i[n, 4] = b_dead
+#: Columns of the event log and of the trajectory log.
+EV_COLUMNS = 6
+SEG_COLUMNS = 9
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def _log_event(ev, n, t, kind, a, b, a_dead, b_dead):
+    if n < ev.shape[0]:
+        ev[n, 0] = t
+        ev[n, 1] = kind
+        ev[n, 2] = a
+        ev[n, 3] = b
+        ev[n, 4] = a_dead
+        ev[n, 5] = b_dead
         return n + 1
     return n
 
 
-@njit(error_model="numpy", inline="always")
-def _log_segment(st, ist, seg_t, seg_i, seg_f, n, i, t, decel, spin_decel):
-    if n < seg_t.shape[0]:
+@njit(cache=True, error_model="numpy", inline="always")
+def _log_segment(st, ist, seg, n, i, t, decel, spin_decel, event):
+    if n < seg.shape[0]:
         x, y, vx, vy, w = _state(st, ist, i, t, decel, spin_decel)
-        seg_t[n] = t
-        seg_i[n, 0] = i
-        seg_i[n, 1] = ist[STATUS, i]
-        seg_f[n, 0] = x
-        seg_f[n, 1] = y
-        seg_f[n, 2] = vx
-        seg_f[n, 3] = vy
-        seg_f[n, 4] = w
+        seg[n, 0] = t
+        seg[n, 1] = i
+        seg[n, 2] = ist[STATUS, i]
+        seg[n, 3] = x
+        seg[n, 4] = y
+        seg[n, 5] = vx
+        seg[n, 6] = vy
+        seg[n, 7] = w
+        seg[n, 8] = event
         return n + 1
     return n
+
+
+@njit(cache=True, error_model="numpy")
+def sample_trajectories(seg, n_discs, times, decel, out):
+    """Every disc's centre at each of ``times``, in closed form from a trajectory log ``seg``.
+
+    ``out`` is (T, N, 2). A disc is NaN before its first segment and once it has fallen or been
+    holed. ``times`` must be sorted.
+    """
+    for i in range(n_discs):
+        k = -1  # the row of the disc's current segment
+        nxt = 0  # the next row to look at
+        for f in range(times.shape[0]):
+            t = times[f]
+            while nxt < seg.shape[0] and seg[nxt, 0] <= t:
+                if seg[nxt, 1] == i:
+                    k = nxt
+                nxt += 1
+            if k < 0 or seg[k, 2] == STATUS_FALLEN or seg[k, 2] == STATUS_HOLED:
+                out[f, i, 0] = math.nan
+                out[f, i, 1] = math.nan
+                continue
+            vx = seg[k, 5]
+            vy = seg[k, 6]
+            speed = math.sqrt(vx * vx + vy * vy)
+            s = travelled(speed, decel, t - seg[k, 0])
+            out[f, i, 0] = seg[k, 3] + (vx / speed * s if speed > 0.0 else 0.0)
+            out[f, i, 1] = seg[k, 4] + (vy / speed * s if speed > 0.0 else 0.0)
 
 
 # --------------------------------------------------------------------------------------------------
 # Applying events
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, error_model="numpy")
 def _restart(st, ist, i, t, x, y, vx, vy, w, decel, spin_decel):
     """New motion for disc i from time t (after an impulse or a stop)."""
     moving = set_reference(st, i, t, x, y, vx, vy, w, decel, spin_decel)
     ist[STATUS, i] = STATUS_MOVING if moving else STATUS_REST
 
 
-@njit(cache=True, error_model="numpy", inline="always")
-def _disc_disc(st, ist, a, b, t, decel, spin_decel, r, e, mu_c):
-    """Collide discs a and b at time t; merge them if friction keeps pushing them together."""
+@njit(cache=True, error_model="numpy")
+def _merge_pushing_group(st, ist, t, decel, spin_decel, contact):
+    """Give every disc marked MOVED, and every sliding disc touching one of them without clearly
+    leaving it (transitively), their common velocity: their momentum over their number.
+
+    Averaging conserves momentum and cannot add kinetic energy. The group then slides as one, every
+    member on the same line at the same speed, and stops at once, still touching.
+    """
+    n = st.shape[1]
+    grew = True
+    while grew:
+        grew = False
+        for k in range(n):
+            if ist[MOVED, k] != 0 or ist[STATUS, k] != STATUS_MOVING:
+                continue
+            xk, yk, vxk, vyk, _ = _state(st, ist, k, t, decel, spin_decel)
+            for m in range(n):
+                if ist[MOVED, m] == 0:
+                    continue
+                xm, ym, vxm, vym, _ = _state(st, ist, m, t, decel, spin_decel)
+                dx = xk - xm
+                dy = yk - ym
+                dist = math.sqrt(dx * dx + dy * dy)
+                if dist - contact <= CONTACT_GAP and (vxk - vxm) * dx + (vyk - vym) * dy < PUSH_MERGE_SPEED * dist:
+                    ist[MOVED, k] = 1
+                    grew = True
+                    break
+    count = 0
+    sum_x = 0.0
+    sum_y = 0.0
+    for k in range(n):
+        if ist[MOVED, k] != 0:
+            _, _, vx, vy, _ = _state(st, ist, k, t, decel, spin_decel)
+            sum_x += vx
+            sum_y += vy
+            count += 1
+    for k in range(n):
+        if ist[MOVED, k] != 0:
+            x, y, _, _, w = _state(st, ist, k, t, decel, spin_decel)
+            _restart(st, ist, k, t, x, y, sum_x / count, sum_y / count, w, decel, spin_decel)
+
+
+@njit(cache=True, error_model="numpy")
+def _disc_disc(table, st, ist, a, b, t):
+    """Collide discs a and b at time t and mark the discs whose motion changed (MOVED).
+
+    If their friction keeps pushing the two together, they and the sliding discs touching them move
+    on as one (``_merge_pushing_group``).
+    """
+    decel = table[0, H_DECEL]
+    spin_decel = table[0, H_SPIN_DECEL]
     xa, ya, vax, vay, wa = _state(st, ist, a, t, decel, spin_decel)
     xb, yb, vbx, vby, wb = _state(st, ist, b, t, decel, spin_decel)
     dx = xb - xa
@@ -328,10 +512,15 @@ def _disc_disc(st, ist, a, b, t, decel, spin_decel, r, e, mu_c):
     dist = math.sqrt(dx * dx + dy * dy)
     nx = dx / dist
     ny = dy / dist
-    vax, vay, wa, vbx, vby, wb = disc_disc_impulse(vax, vay, wa, vbx, vby, wb, nx, ny, r, e, mu_c)
+    vax, vay, wa, vbx, vby, wb = disc_disc_impulse(vax, vay, wa, vbx, vby, wb, nx, ny, table[0, H_RADIUS],
+                                                   table[0, H_RESTITUTION], table[0, H_FRICTION])
+    _restart(st, ist, a, t, xa, ya, vax, vay, wa, decel, spin_decel)
+    _restart(st, ist, b, t, xb, yb, vbx, vby, wb, decel, spin_decel)
+    ist[MOVED, a] = 1
+    ist[MOVED, b] = 1
     speed_a = math.sqrt(vax * vax + vay * vay)
     speed_b = math.sqrt(vbx * vbx + vby * vby)
-    if decel > 0.0 and speed_a > 0.0 and speed_b > 0.0:
+    if decel > 0.0 and ist[STATUS, a] == STATUS_MOVING and ist[STATUS, b] == STATUS_MOVING:
         gx = vbx - vax
         gy = vby - vay
         if gx * nx + gy * ny < PUSH_MERGE_SPEED:
@@ -340,73 +529,68 @@ def _disc_disc(st, ist, a, b, t, decel, spin_decel, r, e, mu_c):
             ay = 0.5 * decel * (vay / speed_a - vby / speed_b)
             # Curvature of |d|^2 at contact: negative means the contact keeps closing.
             if gx * gx + gy * gy + 2.0 * (ax * dx + ay * dy) < 0.0:
-                vax = 0.5 * (vax + vbx)
-                vay = 0.5 * (vay + vby)
-                vbx = vax
-                vby = vay
-    _restart(st, ist, a, t, xa, ya, vax, vay, wa, decel, spin_decel)
-    _restart(st, ist, b, t, xb, yb, vbx, vby, wb, decel, spin_decel)
+                _merge_pushing_group(st, ist, t, decel, spin_decel, 2.0 * table[0, H_RADIUS])
 
 
-@njit(cache=True, error_model="numpy", inline="always")
-def _disc_fixed(st, ist, i, is_peg, k, t, decel, spin_decel, r, cushion_segments, cushion_circles, pegs):
-    """Bounce disc i off peg k or cushion k at time t; returns True if that cushion kills."""
+@njit(cache=True, error_model="numpy")
+def _disc_fixed(table, st, ist, i, row, t):
+    """Bounce disc i off the cushion or peg in table row ``row`` at time t; True if it kills."""
+    decel = table[0, H_DECEL]
+    spin_decel = table[0, H_SPIN_DECEL]
     xi, yi, vx, vy, w = _state(st, ist, i, t, decel, spin_decel)
-    n_seg = cushion_segments.shape[0]
-    if is_peg:
-        nx = xi - pegs[k, 0]
-        ny = yi - pegs[k, 1]
-        e, mu_c, kills = pegs[k, 3], pegs[k, 4], 0.0
-    elif k < n_seg:
+    f = table[row, F_KIND]
+    g0 = table[row, F]
+    g1 = table[row, F + 1]
+    if f == CUSHION_SEGMENT:
         # Normal from the nearest point of the cushion's segment to the centre.
-        ex = cushion_segments[k, 2] - cushion_segments[k, 0]
-        ey = cushion_segments[k, 3] - cushion_segments[k, 1]
-        u = min(max(((xi - cushion_segments[k, 0]) * ex + (yi - cushion_segments[k, 1]) * ey) / (ex * ex + ey * ey), 0.0), 1.0)
-        nx = xi - (cushion_segments[k, 0] + u * ex)
-        ny = yi - (cushion_segments[k, 1] + u * ey)
-        e, mu_c, kills = cushion_segments[k, 5], cushion_segments[k, 6], cushion_segments[k, 7]
-    else:
-        nx = cushion_circles[k - n_seg, 0] - xi
-        ny = cushion_circles[k - n_seg, 1] - yi
-        e, mu_c, kills = cushion_circles[k - n_seg, 3], cushion_circles[k - n_seg, 4], cushion_circles[k - n_seg, 5]
+        ex = table[row, F + 2] - g0
+        ey = table[row, F + 3] - g1
+        u = min(max(((xi - g0) * ex + (yi - g1) * ey) / (ex * ex + ey * ey), 0.0), 1.0)
+        nx = xi - (g0 + u * ex)
+        ny = yi - (g1 + u * ey)
+        e, mu_c, kills = table[row, F + 5], table[row, F + 6], table[row, F + 7]
+    elif f == CUSHION_CIRCLE:
+        nx = g0 - xi
+        ny = g1 - yi
+        e, mu_c, kills = table[row, F + 3], table[row, F + 4], table[row, F + 5]
+    else:  # a peg
+        nx = xi - g0
+        ny = yi - g1
+        e, mu_c, kills = table[row, F + 3], table[row, F + 4], 0.0
     norm = math.sqrt(nx * nx + ny * ny)
-    vx, vy, w = fixed_body_impulse(vx, vy, w, nx / norm, ny / norm, r, e, mu_c)
+    vx, vy, w = fixed_body_impulse(vx, vy, w, nx / norm, ny / norm, table[0, H_RADIUS], e, mu_c)
     _restart(st, ist, i, t, xi, yi, vx, vy, w, decel, spin_decel)
     return kills != 0.0
 
 
-@njit(cache=True, error_model="numpy")
-def run_scene(ka, st, ist, pair_t, touched, ev_t, ev_i, seg_t, seg_i, seg_f, max_events):
-    """Run the discs loaded into ``st``/``ist`` (see ``load_disc``) until every one is at rest or gone.
+# --------------------------------------------------------------------------------------------------
+# The loop
 
-    ``ka`` is the court's ``KernelArrays``. Returns (events logged, segments logged, ok, end time,
-    events processed); ``ok`` is False if ``max_events`` events were processed before the end.
+
+@njit(cache=True, error_model="numpy", inline="always")
+def run_table(table, st, ist, pair_t, ev, seg, max_events):
+    """Run the discs placed in ``st``/``ist`` (``place_disc``) until every one is at rest or gone.
+
+    ``table`` is the packed court (``pack_court``). Returns (events logged, segments logged, ok,
+    end time, events processed); ``ok`` is False if ``max_events`` events were processed before the
+    end. Logged cushion, peg, hole and kill-line indices are those of ``KernelArrays``.
     """
-    r = ka.disc_radius
-    decel, spin_decel = decelerations(ka.mu, ka.gravity, r)
-    fall_segments = ka.fall_segments
-    fall_circles = ka.fall_circles
-    cushion_segments = ka.cushion_segments
-    cushion_circles = ka.cushion_circles
-    pegs = ka.pegs
-    holes = ka.holes
-    kill_lines = ka.kill_lines
+    decel = table[0, H_DECEL]
+    spin_decel = table[0, H_SPIN_DECEL]
+    contact = 2.0 * table[0, H_RADIUS]
     n = st.shape[1]
     now = 0.0
     # Counters start as int64 values, not literals, so each helper compiles for one signature.
     n_ev = np.int64(0)
     n_seg = np.int64(0)
     for i in range(n):
-        touched[i] = False
-        n_seg = _log_segment(st, ist, seg_t, seg_i, seg_f, n_seg, i, now, decel, spin_decel)
-        _predict_boundary(st, ist, i, decel, r, fall_segments, fall_circles, cushion_segments, cushion_circles,
-                          pegs, holes)
-        _predict_kill(st, ist, i, decel, kill_lines)
+        n_seg = _log_segment(st, ist, seg, n_seg, i, now, decel, spin_decel, -1)
+        _predict_disc(table, st, ist, i)
     for i in range(n):
         for j in range(i + 1, n):
-            pair_t[i, j] = _predict_pair(st, ist, i, j, now, decel, 2.0 * r)
+            pair_t[i, j] = _predict_pair(st, ist, i, j, now, decel, contact)
     ok = True
-    processed = 0
+    processed = np.int64(0)
     while True:
         t = math.inf
         kind = np.int64(-1)
@@ -431,50 +615,79 @@ def run_scene(ka, st, ist, pair_t, touched, ev_t, ev_i, seg_t, seg_i, seg_f, max
         processed += 1
         if t > now:
             now = t
-        b_dead = ist[DEAD, b] if kind == DISC_DISC else 0
-        n_ev = _log_event(ev_t, ev_i, n_ev, now, kind, a, b, ist[DEAD, a], b_dead)
-        moved = a  # the disc whose motion changed (also b after a disc-disc impact)
+        # b is a disc, a table row, or -1; the log reports discs and the rows' own indices.
         if kind == DISC_DISC:
-            touched[a] = True
-            touched[b] = True
-            _disc_disc(st, ist, a, b, now, decel, spin_decel, r, ka.disc_restitution, ka.disc_friction)
-            n_seg = _log_segment(st, ist, seg_t, seg_i, seg_f, n_seg, b, now, decel, spin_decel)
+            b_logged = b
+            b_dead = ist[DEAD, b]
+        else:
+            b_logged = np.int64(table[b, F_INDEX]) if b >= 0 else b
+            b_dead = 0
+        event_row = n_ev
+        n_ev = _log_event(ev, n_ev, now, kind, a, b_logged, ist[DEAD, a], b_dead)
+        if kind == KILLED:
+            ist[DEAD, a] = 1
+            st[T_KILL, a] = math.inf
+            continue
+        if kind == SPIN_STOP:
+            # Zero, not the decayed reference spin: alpha * (|w| / alpha) may miss |w| by a rounding.
+            st[OMEGA, a] = 0.0
+            st[T_SPIN, a] = math.inf
+            continue
+        # The remaining kinds change the motion of disc a, or of the discs a disc-disc impact marks.
+        ist[MOVED, a] = 1
+        if kind == DISC_DISC:
+            ist[TOUCHED, a] = 1
+            ist[TOUCHED, b] = 1
+            _disc_disc(table, st, ist, a, b, now)
         elif kind == DISC_CUSHION or kind == DISC_PEG:
-            kills = _disc_fixed(st, ist, a, kind == DISC_PEG, b, now, decel, spin_decel, r, cushion_segments,
-                                cushion_circles, pegs)
-            if kills and ist[DEAD, a] == 0:
+            if _disc_fixed(table, st, ist, a, b, now) and ist[DEAD, a] == 0:
                 ist[DEAD, a] = 1
-                n_ev = _log_event(ev_t, ev_i, n_ev, now, KILLED, a, -1, 0, 0)
+                n_ev = _log_event(ev, n_ev, now, KILLED, a, -1, 0, 0)
         elif kind == STOP:
             x, y, _, _, w = _state(st, ist, a, now, decel, spin_decel)
             _restart(st, ist, a, now, x, y, 0.0, 0.0, w, decel, spin_decel)
-        elif kind == FALL or kind == HOLED:
-            # Out of play: a fallen disc where it crossed the edge, a holed one at the hole's centre.
+        else:  # FALL or HOLED: out of play where it crossed the edge, or at the hole's centre
             x, y = position_at(st, a, now, decel)
             if kind == HOLED:
-                x = holes[b, 0]
-                y = holes[b, 1]
+                x = table[b, F]
+                y = table[b, F + 1]
             set_reference(st, a, now, x, y, 0.0, 0.0, 0.0, decel, spin_decel)
             ist[STATUS, a] = STATUS_FALLEN if kind == FALL else STATUS_HOLED
-        elif kind == KILLED:
-            ist[DEAD, a] = 1
-            st[T_KILL, a] = math.inf
-            moved = -1
-        else:  # SPIN_STOP: the reference spin already decays to exactly zero by then
-            st[T_SPIN, a] = math.inf
-            moved = -1
-        if moved < 0:
-            continue
-        n_seg = _log_segment(st, ist, seg_t, seg_i, seg_f, n_seg, a, now, decel, spin_decel)
         # Predict again everything about the discs whose motion changed, and their pairs.
-        for m in range(2 if kind == DISC_DISC else 1):
-            i = a if m == 0 else b
-            _predict_boundary(st, ist, i, decel, r, fall_segments, fall_circles, cushion_segments, cushion_circles,
-                              pegs, holes)
-            _predict_kill(st, ist, i, decel, kill_lines)
+        for i in range(n):
+            if ist[MOVED, i] == 0:
+                continue
+            ist[MOVED, i] = 0
+            n_seg = _log_segment(st, ist, seg, n_seg, i, now, decel, spin_decel, event_row)
+            _predict_disc(table, st, ist, i)
             for k in range(n):
                 if k < i:
-                    pair_t[k, i] = _predict_pair(st, ist, k, i, now, decel, 2.0 * r)
+                    pair_t[k, i] = _predict_pair(st, ist, k, i, now, decel, contact)
                 elif k > i:
-                    pair_t[i, k] = _predict_pair(st, ist, i, k, now, decel, 2.0 * r)
+                    pair_t[i, k] = _predict_pair(st, ist, i, k, now, decel, contact)
     return n_ev, n_seg, ok, now, processed
+
+
+@njit(cache=True, error_model="numpy")
+def run_scene(ka, st, ist, pair_t, touched, ev_t, ev_i, seg_t, seg_i, seg_f, max_events):
+    """``run_table`` for a court given as ``KernelArrays``, with the logs split into columns.
+
+    ``touched`` (N,) bool; ``ev_t`` (E,) and ``ev_i`` (E, 5) int64: kind, a, b, a_dead, b_dead;
+    ``seg_t`` (S,), ``seg_i`` (S, 2) int64: disc, status, ``seg_f`` (S, 5): x, y, vx, vy, omega.
+    """
+    ev = np.empty((ev_t.shape[0], EV_COLUMNS))
+    seg = np.empty((seg_t.shape[0], SEG_COLUMNS))
+    n_ev, n_seg, ok, t_end, processed = run_table(pack_court(ka), st, ist, pair_t, ev, seg, max_events)
+    for i in range(st.shape[1]):
+        touched[i] = ist[TOUCHED, i] != 0
+    for k in range(n_ev):
+        ev_t[k] = ev[k, 0]
+        for c in range(5):
+            ev_i[k, c] = np.int64(ev[k, 1 + c])
+    for k in range(n_seg):
+        seg_t[k] = seg[k, 0]
+        seg_i[k, 0] = np.int64(seg[k, 1])
+        seg_i[k, 1] = np.int64(seg[k, 2])
+        for c in range(5):
+            seg_f[k, c] = seg[k, 3 + c]
+    return n_ev, n_seg, ok, t_end, processed

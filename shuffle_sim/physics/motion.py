@@ -22,8 +22,6 @@ import math
 
 from numba import njit
 
-from shuffle_sim.physics.events import STATUS_FALLEN, STATUS_HOLED
-
 # Rows of the float state ``st``: the reference state at time T0 and the disc's pending events.
 PX = 0  # reference position (m)
 PY = 1
@@ -42,9 +40,11 @@ N_FLOAT_ROWS = 11
 STATUS = 0  # events.STATUS_*
 DEAD = 1  # 1 once dead (kill line, killing cushion)
 NEXT_KIND = 2  # kind of the boundary event at T_NEXT
-NEXT_B = 3  # its b (cushion, peg, hole index; -1)
-KILL_B = 4  # index of the kill line at T_KILL
-N_INT_ROWS = 5
+NEXT_B = 3  # its b: the kernel's court table row of the cushion, peg, hole or edge
+KILL_B = 4  # the table row of the kill line at T_KILL
+TOUCHED = 5  # 1 once another disc has touched it
+MOVED = 6  # scratch: 1 while the disc's motion has changed and its events are not yet predicted again
+N_INT_ROWS = 7
 
 #: Below this speed (m/s) or spin (rad/s) a disc is at rest: impulses leave rounding residues of
 #: about 1e-17 that would otherwise each cost a stop event.
@@ -68,6 +68,8 @@ def time_to_slide(speed, decel, s):
     The smaller root of a t^2/2 - v t + s = 0, written as 2 s / (v + sqrt(v^2 - 2 a s)), which is
     exact to rounding for every s including s = 0 and the stopping distance (where it gives v / a).
     """
+    if s <= 0.0:
+        return 0.0
     disc = speed * speed - 2.0 * decel * s
     if disc < 0.0:
         disc = 0.0
@@ -133,41 +135,3 @@ def set_reference(st, i, t, x, y, vx, vy, omega, decel, spin_decel):
     else:
         st[T_SPIN, i] = t + abs(omega) / spin_decel if spin_decel > 0.0 else math.inf
     return speed > REST_SPEED
-
-
-@njit(cache=True, error_model="numpy")
-def sample_trajectories(seg_t, seg_disc, seg_state, seg_status, n_discs, times, decel, out):
-    """Positions of every disc at each of ``times`` from a trajectory log, in closed form.
-
-    ``seg_*`` lists motion segments in time order: from ``seg_t[k]`` disc ``seg_disc[k]`` starts at
-    ``seg_state[k] = (x, y, vx, vy, omega)`` with status ``seg_status[k]``. A disc is NaN before its
-    first segment and from a fallen or holed segment on. ``out`` is (T, N, 2).
-    """
-    n_seg = seg_t.shape[0]
-    for i in range(n_discs):
-        k = -1  # the disc's current segment
-        nxt = 0  # scan position for the disc's next segment
-        for f in range(times.shape[0]):
-            t = times[f]
-            while nxt < n_seg and seg_t[nxt] <= t:
-                if seg_disc[nxt] == i:
-                    k = nxt
-                nxt += 1
-            if k < 0:
-                out[f, i, 0] = math.nan
-                out[f, i, 1] = math.nan
-                continue
-            if seg_status[k] == STATUS_FALLEN or seg_status[k] == STATUS_HOLED:
-                out[f, i, 0] = math.nan
-                out[f, i, 1] = math.nan
-                continue
-            vx = seg_state[k, 2]
-            vy = seg_state[k, 3]
-            speed = math.sqrt(vx * vx + vy * vy)
-            s = travelled(speed, decel, t - seg_t[k])
-            if speed > 0.0:
-                out[f, i, 0] = seg_state[k, 0] + vx / speed * s
-                out[f, i, 1] = seg_state[k, 1] + vy / speed * s
-            else:
-                out[f, i, 0] = seg_state[k, 0]
-                out[f, i, 1] = seg_state[k, 1]

@@ -20,8 +20,18 @@ from shuffle_sim.physics.events import (
     STATUS_FALLEN,
     STATUS_NAMES,
 )
-from shuffle_sim.physics.kernel import disc_state, load_disc, obstacle_overlap, run_scene
-from shuffle_sim.physics.motion import N_FLOAT_ROWS, N_INT_ROWS, DEAD, STATUS, sample_trajectories
+from shuffle_sim.physics.kernel import (
+    EV_COLUMNS,
+    H_DECEL,
+    SEG_COLUMNS,
+    obstacle_overlap,
+    pack_court,
+    place_disc,
+    run_table,
+    sample_trajectories,
+    state_at,
+)
+from shuffle_sim.physics.motion import DEAD, N_FLOAT_ROWS, N_INT_ROWS, STATUS
 from shuffle_sim.scene import OVERLAP_TOLERANCE, Scene, SceneError
 
 
@@ -61,13 +71,35 @@ class EventLog:
 
 @dataclass(frozen=True)
 class Trajectories:
-    """Piecewise motion: from ``t[k]`` disc ``disc[k]`` slides from ``state[k]`` = (x, y, vx, vy, omega)."""
+    """Piecewise motion, exact: the kernel's trajectory log and the deceleration mu g.
 
-    t: np.ndarray  # float64 (S,)
-    disc: np.ndarray  # int64 (S,)
-    status: np.ndarray  # int64 (S,)
-    state: np.ndarray  # float64 (S, 5)
-    decel: float  # mu g
+    Row k: from time ``t[k]`` disc ``disc[k]`` slides with status ``status[k]`` from ``state[k]``
+    = (x, y, vx, vy, omega), on a straight line until its next row. ``event[k]`` is the row of the
+    event log whose event started it (-1 for the initial state).
+    """
+
+    log: np.ndarray  # (S, 9) float64: t, disc, status, x, y, vx, vy, omega, event
+    decel: float
+
+    @property
+    def t(self) -> np.ndarray:
+        return self.log[:, 0]
+
+    @property
+    def disc(self) -> np.ndarray:
+        return self.log[:, 1].astype(np.int64)
+
+    @property
+    def status(self) -> np.ndarray:
+        return self.log[:, 2].astype(np.int64)
+
+    @property
+    def state(self) -> np.ndarray:
+        return self.log[:, 3:8]
+
+    @property
+    def event(self) -> np.ndarray:
+        return self.log[:, 8].astype(np.int64)
 
 
 @dataclass
@@ -123,7 +155,7 @@ class SimResult:
 
 def obstacle_at_start(court: Court, x: float, y: float) -> str | None:
     """The cushion or peg that a disc at (x, y) overlaps (touching is allowed), as "the peg 'pegs 3'"."""
-    kind, index = obstacle_overlap(court.kernel_arrays(), float(x), float(y), OVERLAP_TOLERANCE)
+    kind, index = obstacle_overlap(pack_court(court.kernel_arrays()), float(x), float(y), OVERLAP_TOLERANCE)
     if kind < 0:
         return None
     if kind == DISC_CUSHION:
@@ -136,7 +168,7 @@ def check_obstacles(court: Court, xs: np.ndarray, ys: np.ndarray, what: str = "d
     for k in range(len(xs)):
         body = obstacle_at_start(court, xs[k], ys[k])
         if body is not None:
-            raise SceneError(f"{what}[{k}] at x={xs[k]!r}, y={ys[k]!r} overlaps {body} at the start")
+            raise SceneError(f"{what}[{k}] at x={float(xs[k])!r}, y={float(ys[k])!r} overlaps {body} at the start")
 
 
 def _cushion_order(court: Court) -> np.ndarray:
@@ -157,39 +189,32 @@ def simulate(scene: Scene, max_events: int = 10_000) -> SimResult:
     scene.validate()
     court = scene.court
     check_obstacles(court, scene.x, scene.y, f"{scene.source}: discs")
-    ka = court.kernel_arrays()
+    table = pack_court(court.kernel_arrays())
     n = scene.n_discs
     st = np.empty((N_FLOAT_ROWS, n))
     ist = np.empty((N_INT_ROWS, n), dtype=np.int64)
     for i in range(n):
-        load_disc(ka, st, ist, i, scene.x[i], scene.y[i], scene.vx[i], scene.vy[i], scene.omega[i])
+        place_disc(table, st, ist, i, scene.x[i], scene.y[i], scene.vx[i], scene.vy[i], scene.omega[i])
     # Each processed event logs at most two events and two trajectory segments.
     capacity = 2 * int(max_events) + n
-    ev_t = np.empty(capacity)
-    ev_i = np.empty((capacity, 5), dtype=np.int64)
-    seg_t = np.empty(capacity)
-    seg_i = np.empty((capacity, 2), dtype=np.int64)
-    seg_f = np.empty((capacity, 5))
-    touched = np.empty(n, dtype=np.bool_)
+    ev = np.empty((capacity, EV_COLUMNS))
+    seg = np.empty((capacity, SEG_COLUMNS))
     pair_t = np.full((n, n), np.inf)
-    n_ev, n_seg, ok, t_end, _ = run_scene(ka, st, ist, pair_t, touched, ev_t, ev_i, seg_t, seg_i, seg_f, int(max_events))
+    n_ev, n_seg, ok, t_end, _ = run_table(table, st, ist, pair_t, ev, seg, int(max_events))
 
-    final = np.array([disc_state(ka, st, ist, i, t_end) for i in range(n)]).reshape(n, 5)
-    kind = ev_i[:n_ev, 0].astype(np.int32)
-    b = ev_i[:n_ev, 2].astype(np.int32)
+    final = np.array([state_at(table, st, ist, i, t_end) for i in range(n)]).reshape(n, 5)
+    ev = ev[:n_ev]
+    kind = ev[:, 1].astype(np.int32)
+    b = ev[:, 3].astype(np.int32)
     cushion = kind == DISC_CUSHION
     b[cushion] = _cushion_order(court)[b[cushion]]
     events = EventLog(
-        t=ev_t[:n_ev].copy(),
+        t=ev[:, 0].copy(),
         kind=kind,
-        a=ev_i[:n_ev, 1].astype(np.int32),
+        a=ev[:, 2].astype(np.int32),
         b=b,
-        a_dead=ev_i[:n_ev, 3].astype(np.bool_),
-        b_dead=ev_i[:n_ev, 4].astype(np.bool_),
-    )
-    trajectories = Trajectories(
-        t=seg_t[:n_seg].copy(), disc=seg_i[:n_seg, 0].copy(), status=seg_i[:n_seg, 1].copy(),
-        state=seg_f[:n_seg].copy(), decel=float(ka.mu * ka.gravity),
+        a_dead=ev[:, 4] != 0,
+        b_dead=ev[:, 5] != 0,
     )
     return SimResult(
         scene=scene,
@@ -202,7 +227,7 @@ def simulate(scene: Scene, max_events: int = 10_000) -> SimResult:
         dead=ist[DEAD].astype(np.bool_),
         ok=bool(ok),
         events=events,
-        trajectories=trajectories,
+        trajectories=Trajectories(log=seg[:n_seg].copy(), decel=float(table[0, H_DECEL])),
         t_end=float(t_end),
     )
 
@@ -216,7 +241,6 @@ def sample_positions(result: SimResult, n_frames: int = 200) -> tuple[np.ndarray
     if isinstance(n_frames, bool) or not isinstance(n_frames, (int, np.integer)) or n_frames < 1:
         raise ValueError(f"n_frames must be a positive integer (got {n_frames!r})")
     times = np.linspace(0.0, result.t_end, int(n_frames))
-    tr = result.trajectories
     positions = np.empty((len(times), result.scene.n_discs, 2))
-    sample_trajectories(tr.t, tr.disc, tr.state, tr.status, result.scene.n_discs, times, tr.decel, positions)
+    sample_trajectories(result.trajectories.log, result.scene.n_discs, times, result.trajectories.decel, positions)
     return times, positions
