@@ -16,7 +16,6 @@ hole's value.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -28,22 +27,20 @@ from shuffle_sim.judge import HANGER_NONE, judge_many
 from shuffle_sim.physics.events import STATUS_FALLEN
 from shuffle_sim.physics.kernel import (
     EV_COLUMNS,
-    H_RADIUS,
     SEG_COLUMNS,
-    obstacle_overlap,
-    pack_court,
     place_disc,
     run_table,
     state_at,
 )
 from shuffle_sim.physics.motion import DEAD, N_FLOAT_ROWS, N_INT_ROWS, STATUS, TOUCHED
 from shuffle_sim.physics.simulate import check_obstacles, obstacle_at_start
+from shuffle_sim.physics.table import H_RADIUS, obstacle_overlap, pack_court
 from shuffle_sim.scene import OVERLAP_TOLERANCE, Scene, SceneError
 
 #: Shots per chunk of the parallel loop (one scratch allocation each).
 CHUNK = 256
 
-#: Why a shot cannot be played (``_shot_problem``).
+#: Why a shot cannot be played (``_check_shots``).
 _OFF_SURFACE = 1
 _ON_BOARD_DISC = 2
 _ON_OBSTACLE = 3
@@ -64,22 +61,29 @@ class ShotBatch:
     ok: np.ndarray  # (N,) bool: False if the shot hit the event bound
 
 
-@njit(cache=True, error_model="numpy", inline="always")
-def _shot_problem(table, surface_kind, surface_circle, surface_polygon, board_x, board_y, x, y):
-    """0 if a shot disc can start at (x, y), else why not (off the surface, on a disc, on a cushion or peg)."""
-    if surface_kind == 1:
-        c = surface_circle
-        on_surface = (x - c[0]) ** 2 + (y - c[1]) ** 2 <= c[2] * c[2]
-    else:
-        on_surface = point_in_closed_polygon(x, y, surface_polygon, 0, surface_polygon.shape[0])
-    if not on_surface:
-        return _OFF_SURFACE
+@njit(cache=True, error_model="numpy")
+def _check_shots(table, surface_kind, surface_circle, surface_polygon, board_x, board_y, xs, ys, start, stop,
+                 problem):
+    """Why each shot ``start`` to ``stop`` cannot start where it is (off the surface, on a board disc,
+    on a cushion or peg), or 0; in one call, so that the arrays are passed once per chunk."""
     limit = 2.0 * table[0, H_RADIUS] - OVERLAP_TOLERANCE
-    for j in range(board_x.shape[0]):
-        if (x - board_x[j]) ** 2 + (y - board_y[j]) ** 2 < limit * limit:
-            return _ON_BOARD_DISC
-    kind, _ = obstacle_overlap(table, x, y, OVERLAP_TOLERANCE)
-    return _ON_OBSTACLE if kind >= 0 else 0
+    for k in range(start, stop):
+        x = xs[k]
+        y = ys[k]
+        if surface_kind == 1:
+            c = surface_circle
+            on_surface = (x - c[0]) ** 2 + (y - c[1]) ** 2 <= c[2] * c[2]
+        else:
+            on_surface = point_in_closed_polygon(x, y, surface_polygon, 0, surface_polygon.shape[0])
+        problem[k] = 0
+        if not on_surface:
+            problem[k] = _OFF_SURFACE
+            continue
+        for j in range(board_x.shape[0]):
+            if (x - board_x[j]) ** 2 + (y - board_y[j]) ** 2 < limit * limit:
+                problem[k] = _ON_BOARD_DISC
+        if problem[k] == 0 and obstacle_overlap(table, x, y, OVERLAP_TOLERANCE)[0] >= 0:
+            problem[k] = _ON_OBSTACLE
 
 
 @njit(cache=True, error_model="numpy")
@@ -92,9 +96,9 @@ def _play_chunk(table, surface_kind, surface_circle, surface_polygon, board_x, b
     ist = np.empty((N_INT_ROWS, n_discs), np.int64)
     pair_t = np.empty((n_discs, n_discs))
     no_log = np.empty((0, max(EV_COLUMNS, SEG_COLUMNS)))
+    _check_shots(table, surface_kind, surface_circle, surface_polygon, board_x, board_y, xs, ys, start, stop,
+                 problem)
     for k in range(start, stop):
-        problem[k] = _shot_problem(table, surface_kind, surface_circle, surface_polygon, board_x, board_y, xs[k],
-                                   ys[k])
         if problem[k] != 0:
             out_ok[k] = False
             for i in range(n_discs):  # placeholders, judged but never returned
@@ -188,17 +192,17 @@ def simulate_shots(court: Court, x, y, vx, vy, omega, board: Scene | None = None
         check_obstacles(court, resting.x, resting.y, "board discs")
         board_x, board_y = resting.x, resting.y
     d = board_x.size + 1
-    out = dict(
-        x=np.empty((n, d)),
-        y=np.empty((n, d)),
-        status=np.empty((n, d), np.int8),
-        dead=np.empty((n, d), np.bool_),
-        value=np.empty((n, d), np.int64),
-        zone=np.empty((n, d), np.int64),
-        hanger=np.empty((n, d), np.int8),
-        touched=np.empty((n, d), np.bool_),
-        ok=np.empty(n, np.bool_),
-    )
+    out = {
+        "x": np.empty((n, d)),
+        "y": np.empty((n, d)),
+        "status": np.empty((n, d), np.int8),
+        "dead": np.empty((n, d), np.bool_),
+        "value": np.empty((n, d), np.int64),
+        "zone": np.empty((n, d), np.int64),
+        "hanger": np.empty((n, d), np.int8),
+        "touched": np.empty((n, d), np.bool_),
+        "ok": np.empty(n, np.bool_),
+    }
     problem = np.zeros(n, np.int8)
     _play_shots(court.kernel_arrays(), court.judge_arrays(), board_x, board_y, xs, ys, vxs, vys, omegas,
                 int(max_events), out["x"], out["y"], out["status"], out["dead"], out["value"], out["zone"],

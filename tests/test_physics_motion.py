@@ -8,7 +8,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from shuffle_sim.court import load_court
-from shuffle_sim.physics import FALL, STATUS_FALLEN, STATUS_REST, STOP, SPIN_STOP, sample_positions, simulate
+from shuffle_sim.physics import (
+    FALL,
+    SPIN_STOP,
+    STATUS_FALLEN,
+    STATUS_REST,
+    STOP,
+    sample_positions,
+    simulate,
+)
 from shuffle_sim.physics.motion import spin_after, time_to_slide, travelled
 from shuffle_sim.scene import Scene
 

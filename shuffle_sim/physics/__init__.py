@@ -24,19 +24,23 @@ The model, in plain words
 
 How it is computed
 ------------------
-Event-driven (``kernel``): the earliest of all predicted events is applied, and only what it changed
-is predicted again. Times of impact are exact (``toi``): linear and quadratic equations for a disc
-against anything fixed, a quartic with isolated, polished roots for two sliding discs. Touching
-discs that approach are resolved at once, so a Newton's cradle passes its momentum down the line in
-one impulse per pair.
+Event-driven (``kernel``): the earliest of all predicted events (``predict``) is applied, and only
+what it changed is predicted again. Times of impact are exact (``toi``): linear and quadratic
+equations for a disc against anything fixed, a quartic with isolated, polished roots for two
+sliding discs. Touching discs that approach are resolved at once, so a Newton's cradle passes its
+momentum down the line in one impulse per pair. The court reaches the kernel packed in one array
+(``table``); ``motion`` holds the closed-form motion and the state layout, ``events`` the codes.
 
 Limits
 ------
 * Translation and spin are decoupled (above); no rolling, no curl, no surface variations.
 * Impacts are pairwise and instantaneous: simultaneous impacts become a quick sequence of pairwise
   impulses, so a perfectly symmetric triple collision may come out slightly asymmetric.
-* Discs left touching and pushed together by their friction move on as one (``kernel``), a
-  stand-in for the sustained contact force real discs exchange.
+* Discs left touching and pushed together by their friction (both sliding, barely separating)
+  move on as one, with any sliding discs touching them: a stand-in for the sustained contact force
+  real discs exchange, which this impulse model does not have (``kernel``).
+* Contacts have tolerances of 1e-9 m and 1e-9 m/s, and a pushed contact may overlap by 1e-10 m
+  before it is resolved again (``toi``).
 * Fallen discs leave play at the edge; gutters, alleys and ditches are not simulated beyond that.
 * Every court has one disc size and mass; discs are uniform (I = m r^2 / 2).
 """

@@ -1,31 +1,29 @@
 """The event loop: run a scene to rest exactly, one event at a time (numba, no Python inside).
 
 Every disc keeps its next boundary event (stop, cushion, peg, edge, hole), its next kill-line
-crossing and its spin stop; every pair of discs keeps its next impact. The loop takes the earliest
-of all of them, moves only the discs it involves to that instant (closed form), applies the event,
-and predicts again only what that event changed: the involved discs' own events and their pairs.
-Predictions for everyone else stay valid because their reference states are untouched.
+crossing and its spin stop; every pair of discs keeps its next impact (``predict``). The loop takes
+the earliest of all of them, moves only the discs it involves to that instant (closed form,
+``motion``), applies the event (impulses: ``resolve``), and predicts again only what that event
+changed: the involved discs' own events and their pairs. Predictions for everyone else stay valid
+because their reference states are untouched.
 
 Events at the same instant are taken one after another (pairs in contact and approaching are due
 at once; see ``toi``), so simultaneous impacts become a short sequence of pairwise impulses.
 
-Two discs left touching and pushed together by their friction (both sliding, the contact closing
-while the normal speed is below ``PUSH_MERGE_SPEED``) would otherwise bounce ever faster and closer
-(inelastic collapse). They move on as one instead: both take their common centre-of-mass velocity,
-which conserves momentum, cannot add energy, and stops them together, still touching.
+Discs left touching and pushed together by their friction (both sliding, the contact closing while
+the normal speed is below ``PUSH_MERGE_SPEED``) would otherwise bounce ever faster and closer
+(inelastic collapse). They move on as one instead, together with the sliding discs that touch them:
+all take their common centre-of-mass velocity, which conserves momentum, cannot add energy, and
+stops them together, still touching.
 
 The loop is bounded by ``max_events``; a scene that reaches the bound returns ``ok = False`` with
 the state at the last event.
 
-The court comes packed into one array, the *table* (``pack_court``): a header row of scalars
-(radius, decelerations, disc restitution and friction), then one row per feature (edge, cushion,
-peg, hole, kill line) with its kind, the index the event log reports and its numbers. numba passes
-every array argument with an atomic reference-count increment and decrement, and for a lone disc
-those cost more than its physics; one table instead of seven court arrays keeps them few. The
-batch API packs the court once per batch and calls ``run_table`` per shot; ``run_scene`` takes the
-court's ``KernelArrays`` and packs it per call. Everything is compiled with
-``error_model="numpy"`` (a division by zero gives inf or NaN instead of raising); every division
-whose divisor can vanish is guarded where it matters.
+The court comes as a packed table (``table``). ``run_table`` is inlined into its callers: the batch
+API runs it once per shot, and a real call would pass its arrays with atomic reference counting
+each time. ``run_scene`` takes the court's ``KernelArrays`` and separate log columns and packs them
+per call. Everything is compiled with ``error_model="numpy"`` (a division by zero gives inf or NaN
+instead of raising); every division whose divisor can vanish is guarded where it matters.
 
 Arrays (see ``motion`` for the state rows):
   st (N_FLOAT_ROWS, N) float64 and ist (N_INT_ROWS, N) int64: the discs' state;
@@ -33,7 +31,7 @@ Arrays (see ``motion`` for the state rows):
   ev (E, EV_COLUMNS) float64: the event log, one event per row: time, kind, a, b, a_dead, b_dead
   (standing just before the event);
   seg (S, SEG_COLUMNS) float64: the trajectory log, one motion segment per row: from time t, disc,
-  status, x, y, vx, vy, omega, and the number of the processed event that started it (-1 at the
+  status, x, y, vx, vy, omega, and the row of the event log whose event started it (-1 at the
   start). One event may start several segments (a disc-disc impact, a group moving as one).
 A log with no rows records nothing (the batch API's case); the integers in the logs are exact.
 """
@@ -45,7 +43,6 @@ import math
 import numpy as np
 from numba import njit
 
-from shuffle_sim.geometry import point_segment_distance
 from shuffle_sim.physics.events import (
     DISC_CUSHION,
     DISC_DISC,
@@ -67,15 +64,11 @@ from shuffle_sim.physics.motion import (
     NEXT_B,
     NEXT_KIND,
     OMEGA,
-    PX,
-    PY,
-    SPEED,
     STATUS,
     T0,
     T_KILL,
     T_NEXT,
     T_SPIN,
-    T_STOP,
     TOUCHED,
     UX,
     UY,
@@ -83,96 +76,33 @@ from shuffle_sim.physics.motion import (
     set_reference,
     speed_at,
     spin_after,
-    stopping_distance,
-    time_to_slide,
     travelled,
 )
+from shuffle_sim.physics.predict import predict_disc, predict_pair
 from shuffle_sim.physics.resolve import disc_disc_impulse, fixed_body_impulse
-from shuffle_sim.physics.toi import (
-    APPROACH_TOL,
-    CONTACT_GAP,
-    OVERLAP_SLACK,
-    capsule_entry,
-    circle_entry,
-    circle_exit,
-    circle_exit_contact,
-    edge_crossing,
-    hole_capture,
-    line_passing,
-    quartic_entry,
+from shuffle_sim.physics.table import (
+    CUSHION_CIRCLE,
+    CUSHION_SEGMENT,
+    F_INDEX,
+    F_KIND,
+    H_DECEL,
+    H_FRICTION,
+    H_RADIUS,
+    H_RESTITUTION,
+    H_SPIN_DECEL,
+    F,
+    decelerations,
+    pack_court,
 )
+from shuffle_sim.physics.toi import CONTACT_GAP
 
 #: Touching discs pushed together by friction with a normal speed below this (m/s) move on as one.
 PUSH_MERGE_SPEED = 1e-3
 
-# ---- the packed court ------------------------------------------------------------------------------
-TABLE_COLUMNS = 10
-# Row 0, the header.
-H_RADIUS = 0
-H_DECEL = 1  # mu g
-H_SPIN_DECEL = 2  # (4/3) mu g / r
-H_RESTITUTION = 3  # disc-disc
-H_FRICTION = 4  # disc-disc
-# Feature rows: the kind, the index the event log reports, then the feature's numbers from column F.
-F_KIND = 0
-F_INDEX = 1
-F = 2
-EDGE_SEGMENT = 0  # x0, y0, x1, y1 (surface on the left)
-EDGE_CIRCLE = 1  # cx, cy, R (surface inside)
-CUSHION_SEGMENT = 2  # x0, y0, x1, y1, half thickness, e, friction, kills
-CUSHION_CIRCLE = 3  # cx, cy, R, e, friction, kills (hit from inside)
-PEG = 4  # cx, cy, radius, e, friction
-HOLE = 5  # cx, cy, capture radius, capture speed
-KILL_LINE = 6  # px, py, nx, ny: dead once (centre - p) . n > 0
-
 
 @njit(cache=True, error_model="numpy")
-def decelerations(mu, gravity, radius):
-    """Sliding deceleration mu g (m/s^2) and spin deceleration (4/3) mu g / r (rad/s^2)."""
-    decel = mu * gravity
-    return decel, 4.0 / 3.0 * decel / radius
-
-
-@njit(cache=True, error_model="numpy", inline="always")
-def _pack_rows(table, row, kind, source, width, first_index):
-    for k in range(source.shape[0]):
-        table[row, F_KIND] = kind
-        table[row, F_INDEX] = first_index + k
-        for c in range(width):
-            table[row, F + c] = source[k, c]
-        row += 1
-    return row
-
-
-@njit(cache=True, error_model="numpy")
-def pack_court(ka):
-    """The court's ``KernelArrays`` as one table: a header row, then one row per feature."""
-    n_rows = (1 + ka.fall_segments.shape[0] + ka.fall_circles.shape[0] + ka.cushion_segments.shape[0]
-              + ka.cushion_circles.shape[0] + ka.pegs.shape[0] + ka.holes.shape[0] + ka.kill_lines.shape[0])
-    table = np.zeros((n_rows, TABLE_COLUMNS))
-    decel, spin_decel = decelerations(ka.mu, ka.gravity, ka.disc_radius)
-    table[0, H_RADIUS] = ka.disc_radius
-    table[0, H_DECEL] = decel
-    table[0, H_SPIN_DECEL] = spin_decel
-    table[0, H_RESTITUTION] = ka.disc_restitution
-    table[0, H_FRICTION] = ka.disc_friction
-    row = _pack_rows(table, 1, EDGE_SEGMENT, ka.fall_segments, 4, 0)
-    row = _pack_rows(table, row, EDGE_CIRCLE, ka.fall_circles, 3, 0)
-    row = _pack_rows(table, row, CUSHION_SEGMENT, ka.cushion_segments, 8, 0)
-    row = _pack_rows(table, row, CUSHION_CIRCLE, ka.cushion_circles, 6, ka.cushion_segments.shape[0])
-    row = _pack_rows(table, row, PEG, ka.pegs, 5, 0)
-    row = _pack_rows(table, row, HOLE, ka.holes, 4, 0)
-    _pack_rows(table, row, KILL_LINE, ka.kill_lines, 4, 0)
-    for r in range(1, n_rows):  # edges are not reported by index
-        if table[r, F_KIND] == EDGE_SEGMENT or table[r, F_KIND] == EDGE_CIRCLE:
-            table[r, F_INDEX] = -1
-    return table
-
-
-@njit(cache=True, error_model="numpy")
-def place_disc(table, st, ist, i, x, y, vx, vy, omega):
-    """Put disc ``i`` at (x, y) with its launch velocity and spin at time 0, alive."""
-    moving = set_reference(st, i, 0.0, x, y, vx, vy, omega, table[0, H_DECEL], table[0, H_SPIN_DECEL])
+def _place(st, ist, i, x, y, vx, vy, omega, decel, spin_decel):
+    moving = set_reference(st, i, 0.0, x, y, vx, vy, omega, decel, spin_decel)
     ist[STATUS, i] = STATUS_MOVING if moving else STATUS_REST
     ist[DEAD, i] = 0
     ist[TOUCHED, i] = 0
@@ -182,6 +112,12 @@ def place_disc(table, st, ist, i, x, y, vx, vy, omega):
     ist[NEXT_KIND, i] = -1
     ist[NEXT_B, i] = -1
     ist[KILL_B, i] = -1
+
+
+@njit(cache=True, error_model="numpy")
+def place_disc(table, st, ist, i, x, y, vx, vy, omega):
+    """Put disc ``i`` at (x, y) with its launch velocity and spin at time 0, alive."""
+    _place(st, ist, i, x, y, vx, vy, omega, table[0, H_DECEL], table[0, H_SPIN_DECEL])
 
 
 @njit(cache=True, error_model="numpy")
@@ -202,16 +138,7 @@ def state_at(table, st, ist, i, t):
 def load_disc(ka, st, ist, i, x, y, vx, vy, omega):
     """``place_disc`` for a court given as ``KernelArrays``."""
     decel, spin_decel = decelerations(ka.mu, ka.gravity, ka.disc_radius)
-    moving = set_reference(st, i, 0.0, x, y, vx, vy, omega, decel, spin_decel)
-    ist[STATUS, i] = STATUS_MOVING if moving else STATUS_REST
-    ist[DEAD, i] = 0
-    ist[TOUCHED, i] = 0
-    ist[MOVED, i] = 0
-    st[T_NEXT, i] = math.inf
-    st[T_KILL, i] = math.inf
-    ist[NEXT_KIND, i] = -1
-    ist[NEXT_B, i] = -1
-    ist[KILL_B, i] = -1
+    _place(st, ist, i, x, y, vx, vy, omega, decel, spin_decel)
 
 
 @njit(cache=True, error_model="numpy")
@@ -219,161 +146,6 @@ def disc_state(ka, st, ist, i, t):
     """``state_at`` for a court given as ``KernelArrays``."""
     decel, spin_decel = decelerations(ka.mu, ka.gravity, ka.disc_radius)
     return _state(st, ist, i, t, decel, spin_decel)
-
-
-@njit(cache=True, error_model="numpy")
-def obstacle_overlap(table, x, y, tolerance):
-    """(kind, index) of the first cushion or peg a disc at (x, y) overlaps by more than ``tolerance``.
-
-    ``kind`` is DISC_CUSHION or DISC_PEG with the index the event log uses; (-1, -1) when there is
-    none. Touching is not overlapping.
-    """
-    r = table[0, H_RADIUS]
-    for row in range(1, table.shape[0]):
-        f = table[row, F_KIND]
-        g0 = table[row, F]
-        g1 = table[row, F + 1]
-        g2 = table[row, F + 2]
-        if f == CUSHION_SEGMENT:
-            d = point_segment_distance(x, y, g0, g1, g2, table[row, F + 3])
-            overlap = d < r + table[row, F + 4] - tolerance
-        elif f == CUSHION_CIRCLE:
-            overlap = math.sqrt((x - g0) ** 2 + (y - g1) ** 2) > g2 - r + tolerance
-        elif f == PEG:
-            overlap = math.sqrt((x - g0) ** 2 + (y - g1) ** 2) < r + g2 - tolerance
-        else:
-            continue
-        if overlap:
-            return (DISC_PEG if f == PEG else DISC_CUSHION), np.int64(table[row, F_INDEX])
-    return -1, np.int64(-1)
-
-
-# --------------------------------------------------------------------------------------------------
-# Predictions
-
-
-@njit(cache=True, error_model="numpy", inline="always")
-def _predict_disc(table, st, ist, i):
-    """Disc i's next boundary event (stop, cushion, peg, fall, hole) and kill-line crossing.
-
-    Along its current path from T0. ``NEXT_B`` and ``KILL_B`` hold the feature's table row. Each
-    shape is tested only against the part of the path before the earliest event found so far.
-    """
-    st[T_NEXT, i] = math.inf
-    ist[NEXT_KIND, i] = -1
-    st[T_KILL, i] = math.inf
-    status = ist[STATUS, i]
-    if status >= STATUS_FALLEN:
-        return
-    t0 = st[T0, i]
-    qx = st[PX, i]
-    qy = st[PY, i]
-    ux = st[UX, i]
-    uy = st[UY, i]
-    speed = st[SPEED, i]
-    r = table[0, H_RADIUS]
-    decel = table[0, H_DECEL]
-    moving = status == STATUS_MOVING
-    alive = ist[DEAD, i] == 0
-    reach = stopping_distance(speed, decel) if moving else 0.0
-    best = reach
-    kind = STOP if moving and math.isfinite(reach) else -1
-    b = -1
-    kill = math.inf
-    kill_b = -1
-    for row in range(1, table.shape[0]):
-        f = table[row, F_KIND]
-        g0 = table[row, F]
-        g1 = table[row, F + 1]
-        g2 = table[row, F + 2]
-        g3 = table[row, F + 3]
-        s = math.inf
-        event = -1
-        if f == KILL_LINE:
-            if alive:
-                s_kill = line_passing(qx, qy, ux, uy, g0, g1, g2, g3)
-                # Passing the line exactly where the disc stops leaves it on the line, not past it.
-                if s_kill < kill and (s_kill == 0.0 or s_kill < reach):
-                    kill = s_kill
-                    kill_b = row
-        elif f == HOLE:
-            if moving:
-                s = hole_capture(qx, qy, ux, uy, speed, decel, g0, g1, g2, g3)
-            elif g3 > 0.0 and (qx - g0) ** 2 + (qy - g1) ** 2 <= g2 * g2:
-                s = 0.0  # at rest over the hole: it drops in at once
-            event = HOLED
-        elif not moving:
-            continue
-        elif f == EDGE_SEGMENT:
-            s = edge_crossing(qx, qy, ux, uy, g0, g1, g2, g3, best)
-            event = FALL
-        elif f == EDGE_CIRCLE:
-            s = circle_exit(qx, qy, ux, uy, g0, g1, g2)
-            event = FALL
-        elif f == CUSHION_SEGMENT:
-            s = capsule_entry(qx, qy, ux, uy, speed, g0, g1, g2, g3, r + table[row, F + 4], best)
-            event = DISC_CUSHION
-        elif f == CUSHION_CIRCLE:
-            s = circle_exit_contact(qx, qy, ux, uy, speed, g0, g1, g2 - r)
-            event = DISC_CUSHION
-        elif f == PEG:
-            s = circle_entry(qx, qy, ux, uy, speed, g0, g1, r + g2, best)
-            event = DISC_PEG
-        if s < best or (s == 0.0 and kind == -1):
-            best = s
-            kind = event
-            b = row
-    if kind != -1:
-        st[T_NEXT, i] = st[T_STOP, i] if kind == STOP else t0 + time_to_slide(speed, decel, best)
-        ist[NEXT_KIND, i] = kind
-        ist[NEXT_B, i] = b
-    if kill_b >= 0:
-        st[T_KILL, i] = t0 + time_to_slide(speed, decel, kill)
-        ist[KILL_B, i] = kill_b
-
-
-@njit(cache=True, error_model="numpy")
-def _predict_pair(st, ist, i, j, now, decel, contact):
-    """Time of the next impact of discs i and j after ``now`` (inf if none while they slide).
-
-    ``contact`` is the distance of the centres at contact, 2 r.
-    """
-    si = ist[STATUS, i]
-    sj = ist[STATUS, j]
-    if si >= STATUS_FALLEN or sj >= STATUS_FALLEN:
-        return math.inf
-    moving_i = si == STATUS_MOVING
-    moving_j = sj == STATUS_MOVING
-    if not (moving_i or moving_j):
-        return math.inf
-    if moving_i and moving_j:
-        xi, yi = position_at(st, i, now, decel)
-        xj, yj = position_at(st, j, now, decel)
-        vi = speed_at(st, i, now, decel)
-        vj = speed_at(st, j, now, decel)
-        cx = xj - xi
-        cy = yj - yi
-        bx = vj * st[UX, j] - vi * st[UX, i]
-        by = vj * st[UY, j] - vi * st[UY, i]
-        ax = 0.5 * decel * (st[UX, i] - st[UX, j])
-        ay = 0.5 * decel * (st[UY, i] - st[UY, j])
-        dist = math.sqrt(cx * cx + cy * cy)
-        radius = contact
-        if dist - contact <= CONTACT_GAP:
-            if bx * cx + by * cy < -APPROACH_TOL * dist:
-                return now
-            radius = min(contact, dist) - OVERLAP_SLACK
-        window = min(st[T_STOP, i], st[T_STOP, j]) - now
-        return now + quartic_entry(cx, cy, bx, by, ax, ay, radius, window)
-    mover = i if moving_i else j
-    fixed = j if moving_i else i
-    qx, qy = position_at(st, mover, now, decel)
-    speed = speed_at(st, mover, now, decel)
-    reach = stopping_distance(speed, decel)
-    s = circle_entry(qx, qy, st[UX, mover], st[UY, mover], speed, st[PX, fixed], st[PY, fixed], contact, reach)
-    if s > reach:
-        return math.inf
-    return now + time_to_slide(speed, decel, s)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -585,10 +357,10 @@ def run_table(table, st, ist, pair_t, ev, seg, max_events):
     n_seg = np.int64(0)
     for i in range(n):
         n_seg = _log_segment(st, ist, seg, n_seg, i, now, decel, spin_decel, -1)
-        _predict_disc(table, st, ist, i)
+        predict_disc(table, st, ist, i)
     for i in range(n):
         for j in range(i + 1, n):
-            pair_t[i, j] = _predict_pair(st, ist, i, j, now, decel, contact)
+            pair_t[i, j] = predict_pair(st, ist, i, j, now, decel, contact)
     ok = True
     processed = np.int64(0)
     while True:
@@ -613,8 +385,7 @@ def run_table(table, st, ist, pair_t, ev, seg, max_events):
             ok = False
             break
         processed += 1
-        if t > now:
-            now = t
+        now = max(now, t)
         # b is a disc, a table row, or -1; the log reports discs and the rows' own indices.
         if kind == DISC_DISC:
             b_logged = b
@@ -659,12 +430,12 @@ def run_table(table, st, ist, pair_t, ev, seg, max_events):
                 continue
             ist[MOVED, i] = 0
             n_seg = _log_segment(st, ist, seg, n_seg, i, now, decel, spin_decel, event_row)
-            _predict_disc(table, st, ist, i)
+            predict_disc(table, st, ist, i)
             for k in range(n):
                 if k < i:
-                    pair_t[k, i] = _predict_pair(st, ist, k, i, now, decel, contact)
+                    pair_t[k, i] = predict_pair(st, ist, k, i, now, decel, contact)
                 elif k > i:
-                    pair_t[i, k] = _predict_pair(st, ist, i, k, now, decel, contact)
+                    pair_t[i, k] = predict_pair(st, ist, i, k, now, decel, contact)
     return n_ev, n_seg, ok, now, processed
 
 

@@ -71,8 +71,7 @@ def time_to_slide(speed, decel, s):
     if s <= 0.0:
         return 0.0
     disc = speed * speed - 2.0 * decel * s
-    if disc < 0.0:
-        disc = 0.0
+    disc = max(disc, 0.0)
     return 2.0 * s / (speed + math.sqrt(disc))
 
 
@@ -104,7 +103,7 @@ def position_at(st, i, t, decel):
 def speed_at(st, i, t, decel):
     """Speed of disc ``i`` at absolute time ``t``."""
     v = st[SPEED, i] - decel * (t - st[T0, i])
-    return v if v > 0.0 else 0.0
+    return max(0.0, v)
 
 
 @njit(cache=True, error_model="numpy")

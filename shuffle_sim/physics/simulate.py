@@ -22,16 +22,14 @@ from shuffle_sim.physics.events import (
 )
 from shuffle_sim.physics.kernel import (
     EV_COLUMNS,
-    H_DECEL,
     SEG_COLUMNS,
-    obstacle_overlap,
-    pack_court,
     place_disc,
     run_table,
     sample_trajectories,
     state_at,
 )
 from shuffle_sim.physics.motion import DEAD, N_FLOAT_ROWS, N_INT_ROWS, STATUS
+from shuffle_sim.physics.table import H_DECEL, obstacle_overlap, pack_court
 from shuffle_sim.scene import OVERLAP_TOLERANCE, Scene, SceneError
 
 
@@ -55,7 +53,7 @@ class EventLog:
     def __len__(self) -> int:
         return len(self.t)
 
-    def contacts(self) -> "EventLog":
+    def contacts(self) -> EventLog:
         """Only the contacts: disc-disc, disc-cushion and disc-peg events."""
         keep = np.isin(self.kind, (DISC_DISC, DISC_CUSHION, DISC_PEG))
         return EventLog(*(getattr(self, f)[keep] for f in ("t", "kind", "a", "b", "a_dead", "b_dead")))
@@ -104,7 +102,11 @@ class Trajectories:
 
 @dataclass
 class SimResult:
-    """A scene run to rest: final state, contact log and trajectories."""
+    """A scene run to rest: final state, contact log and trajectories.
+
+    Final centres: a disc at rest where it stopped, a fallen disc where its centre crossed the edge,
+    a holed disc at the hole's centre. Velocities and spins are zero unless ``ok`` is False.
+    """
 
     scene: Scene
     x: np.ndarray
@@ -195,10 +197,10 @@ def simulate(scene: Scene, max_events: int = 10_000) -> SimResult:
     ist = np.empty((N_INT_ROWS, n), dtype=np.int64)
     for i in range(n):
         place_disc(table, st, ist, i, scene.x[i], scene.y[i], scene.vx[i], scene.vy[i], scene.omega[i])
-    # Each processed event logs at most two events and two trajectory segments.
-    capacity = 2 * int(max_events) + n
-    ev = np.empty((capacity, EV_COLUMNS))
-    seg = np.empty((capacity, SEG_COLUMNS))
+    # Each processed event logs at most two events, and starts a segment for each disc it moves: two
+    # for an impact, all of a group of discs moving on as one. (np.empty only reserves the pages.)
+    ev = np.empty((2 * int(max_events), EV_COLUMNS))
+    seg = np.empty((n + int(max_events) * max(2, n), SEG_COLUMNS))
     pair_t = np.full((n, n), np.inf)
     n_ev, n_seg, ok, t_end, _ = run_table(table, st, ist, pair_t, ev, seg, int(max_events))
 

@@ -60,7 +60,7 @@ def _circle_entry(d2, b, rho):
     if disc < 0.0:
         return math.inf
     s = c / (-b + math.sqrt(disc))  # the smaller root, without cancellation
-    return s if s > 0.0 else 0.0
+    return max(0.0, s)
 
 
 @njit(cache=True, error_model="numpy")
@@ -71,11 +71,10 @@ def circle_exit(qx, qy, ux, uy, cx, cy, rho):
     b = dx * ux + dy * uy
     c = dx * dx + dy * dy - rho * rho
     disc = b * b - c
-    if disc < 0.0:
-        disc = 0.0
+    disc = max(disc, 0.0)
     sq = math.sqrt(disc)
     s = -c / (b + sq) if b > 0.0 else -b + sq
-    return s if s > 0.0 else 0.0
+    return max(0.0, s)
 
 
 @njit(cache=True, error_model="numpy")
@@ -151,8 +150,7 @@ def capsule_entry(qx, qy, ux, uy, speed, x0, y0, x1, y1, rho, reach):
         target = min(rho, height) - OVERLAP_SLACK
     if rate < 0.0:
         s = (height - target) / -rate
-        if s < 0.0:
-            s = 0.0
+        s = max(s, 0.0)
         a = along + s * slide
         if 0.0 <= a <= length:
             return s
@@ -181,7 +179,7 @@ def edge_crossing(qx, qy, ux, uy, x0, y0, x1, y1, reach):
     length2 = ex * ex + ey * ey
     if inward < 0.0 and inward * inward > EDGE_TOL * EDGE_TOL * length2:
         return math.inf  # beyond this edge's line elsewhere: not a crossing of this edge
-    s = (inward if inward > 0.0 else 0.0) / -rate
+    s = (max(0.0, inward)) / -rate
     if s > reach:
         return math.inf
     a = (qx - x0) * ex + (qy - y0) * ey + s * (ux * ex + uy * ey)  # along, times the length
@@ -228,7 +226,7 @@ def hole_capture(qx, qy, ux, uy, speed, decel, cx, cy, capture_radius, capture_s
             return math.inf
         s_in = c / (-b + sq)
         s_out = -b + sq
-    s = s_in if s_in > s_slow else s_slow
+    s = max(s_slow, s_in)
     return s if s <= s_out else math.inf
 
 

@@ -1,0 +1,112 @@
+"""The court packed for the kernel: one float array, the *table*.
+
+Row 0 is a header of scalars (disc radius, sliding and spin decelerations, disc-disc restitution
+and friction); each further row is one feature of the court: its kind, the index the event log
+reports for it, then its numbers. The kernel loops over the rows once per prediction.
+
+Why one array: numba passes every array argument of a call with an atomic reference-count
+increment and decrement, and for a lone disc those cost more than its physics. One table instead
+of the seven arrays of ``court.KernelArrays`` keeps them few. ``pack_court`` builds it once per
+scene or batch.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from shuffle_sim.physics.events import DISC_CUSHION, DISC_PEG
+
+TABLE_COLUMNS = 10
+# Row 0, the header.
+H_RADIUS = 0
+H_DECEL = 1  # mu g
+H_SPIN_DECEL = 2  # (4/3) mu g / r
+H_RESTITUTION = 3  # disc-disc
+H_FRICTION = 4  # disc-disc
+# Feature rows: the kind, the index the event log reports, then the feature's numbers from column F.
+F_KIND = 0
+F_INDEX = 1
+F = 2
+EDGE_SEGMENT = 0  # x0, y0, x1, y1 (surface on the left)
+EDGE_CIRCLE = 1  # cx, cy, R (surface inside)
+CUSHION_SEGMENT = 2  # x0, y0, x1, y1, half thickness, e, friction, kills
+CUSHION_CIRCLE = 3  # cx, cy, R, e, friction, kills (hit from inside)
+PEG = 4  # cx, cy, radius, e, friction
+HOLE = 5  # cx, cy, capture radius, capture speed
+KILL_LINE = 6  # px, py, nx, ny: dead once (centre - p) . n > 0
+
+
+@njit(cache=True, error_model="numpy")
+def decelerations(mu, gravity, radius):
+    """Sliding deceleration mu g (m/s^2) and spin deceleration (4/3) mu g / r (rad/s^2)."""
+    decel = mu * gravity
+    return decel, 4.0 / 3.0 * decel / radius
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def _pack_rows(table, row, kind, source, width, first_index):
+    for k in range(source.shape[0]):
+        table[row, F_KIND] = kind
+        table[row, F_INDEX] = first_index + k
+        for c in range(width):
+            table[row, F + c] = source[k, c]
+        row += 1
+    return row
+
+
+@njit(cache=True, error_model="numpy")
+def pack_court(ka):
+    """The court's ``KernelArrays`` as one table: a header row, then one row per feature."""
+    n_rows = (1 + ka.fall_segments.shape[0] + ka.fall_circles.shape[0] + ka.cushion_segments.shape[0]
+              + ka.cushion_circles.shape[0] + ka.pegs.shape[0] + ka.holes.shape[0] + ka.kill_lines.shape[0])
+    table = np.zeros((n_rows, TABLE_COLUMNS))
+    decel, spin_decel = decelerations(ka.mu, ka.gravity, ka.disc_radius)
+    table[0, H_RADIUS] = ka.disc_radius
+    table[0, H_DECEL] = decel
+    table[0, H_SPIN_DECEL] = spin_decel
+    table[0, H_RESTITUTION] = ka.disc_restitution
+    table[0, H_FRICTION] = ka.disc_friction
+    row = _pack_rows(table, 1, EDGE_SEGMENT, ka.fall_segments, 4, 0)
+    row = _pack_rows(table, row, EDGE_CIRCLE, ka.fall_circles, 3, 0)
+    row = _pack_rows(table, row, CUSHION_SEGMENT, ka.cushion_segments, 8, 0)
+    row = _pack_rows(table, row, CUSHION_CIRCLE, ka.cushion_circles, 6, ka.cushion_segments.shape[0])
+    row = _pack_rows(table, row, PEG, ka.pegs, 5, 0)
+    row = _pack_rows(table, row, HOLE, ka.holes, 4, 0)
+    _pack_rows(table, row, KILL_LINE, ka.kill_lines, 4, 0)
+    for r in range(1, n_rows):  # edges are not reported by index
+        if table[r, F_KIND] == EDGE_SEGMENT or table[r, F_KIND] == EDGE_CIRCLE:
+            table[r, F_INDEX] = -1
+    return table
+
+
+@njit(cache=True, error_model="numpy")
+def obstacle_overlap(table, x, y, tolerance):
+    """(kind, index) of the first cushion or peg a disc at (x, y) overlaps by more than ``tolerance``.
+
+    ``kind`` is DISC_CUSHION or DISC_PEG with the index the event log uses; (-1, -1) when there is
+    none. Touching is not overlapping.
+    """
+    r = table[0, H_RADIUS]
+    for row in range(1, table.shape[0]):
+        f = table[row, F_KIND]
+        if f != CUSHION_SEGMENT and f != CUSHION_CIRCLE and f != PEG:
+            continue
+        dx = x - table[row, F]
+        dy = y - table[row, F + 1]
+        if f == CUSHION_SEGMENT:
+            # Squared distance to the segment.
+            ex = table[row, F + 2] - table[row, F]
+            ey = table[row, F + 3] - table[row, F + 1]
+            u = min(max((dx * ex + dy * ey) / (ex * ex + ey * ey), 0.0), 1.0)
+            reach = r + table[row, F + 4] - tolerance
+            overlap = reach > 0.0 and (dx - u * ex) ** 2 + (dy - u * ey) ** 2 < reach * reach
+        elif f == CUSHION_CIRCLE:
+            reach = table[row, F + 2] - r + tolerance
+            overlap = reach < 0.0 or dx * dx + dy * dy > reach * reach
+        else:
+            reach = r + table[row, F + 2] - tolerance
+            overlap = reach > 0.0 and dx * dx + dy * dy < reach * reach
+        if overlap:
+            return (DISC_PEG if f == PEG else DISC_CUSHION), np.int64(table[row, F_INDEX])
+    return -1, np.int64(-1)
