@@ -399,35 +399,45 @@ def judge_grid(a, prepared, n_cells):
     return x0, y0, size, nx, ny, codes
 
 
+@njit(cache=True)
+def judge_index(a, prepared, n_discs):
+    """The grid of plain cells for a batch of ``n_discs`` discs, sized as ``judge_many`` sizes it.
+
+    Returns (x0, y0, 1 / cell size, nx, ny, codes) for ``judge_point``; a batch too small for a grid
+    gets an empty one (nx = ny = 0), and every disc takes the full procedure.
+    """
+    x0, y0, size, nx, ny, codes = judge_grid(a, prepared, min(GRID_MAX_CELLS, n_discs // GRID_DISCS_PER_CELL))
+    return x0, y0, 1.0 / size, nx, ny, codes
+
+
+@njit(cache=True, inline="always")
+def judge_point(x, y, a, prepared, index):
+    """Judge one disc centre with the grid of plain cells ``index = judge_index(...)``.
+
+    Returns what ``judge_one_prepared`` returns, and the same values: a centre in a plain cell takes
+    its cell's judgement (the zone's value, or dead in a dead zone), any other the full procedure.
+    """
+    gx0, gy0, inverse, nx, ny, codes = index
+    code = MIXED
+    fx = (x - gx0) * inverse
+    fy = (y - gy0) * inverse
+    if fx >= 0.0 and fy >= 0.0 and fx < nx and fy < ny:
+        code = codes[int(fy) * nx + int(fx)]
+    if code != MIXED:
+        if code >= 0 and a.zone_dead[code]:
+            return 0, code, np.uint64(0), True, HANGER_NONE, False, False
+        return (a.zone_value[code] if code >= 0 else 0), code, np.uint64(0), False, HANGER_NONE, False, False
+    return judge_one_prepared(x, y, a, prepared)
+
+
 @njit(cache=True, parallel=True)
 def judge_many(xs, ys, a, value, zone, touching, dead, hanger, fallen, holed):
     """Judge every (xs[i], ys[i]) into the output arrays, in parallel over discs."""
     prepared = judge_prepare(a)
     n = xs.shape[0]
-    gx0, gy0, size, nx, ny, codes = judge_grid(a, prepared, min(GRID_MAX_CELLS, n // GRID_DISCS_PER_CELL))
-    inverse = 1.0 / size
+    index = judge_index(a, prepared, n)
     for i in prange(n):
-        x = xs[i]
-        y = ys[i]
-        code = MIXED
-        fx = (x - gx0) * inverse
-        fy = (y - gy0) * inverse
-        if fx >= 0.0 and fy >= 0.0 and fx < nx and fy < ny:
-            code = codes[int(fy) * nx + int(fx)]
-        if code != MIXED:
-            zone[i] = code
-            touching[i] = 0
-            hanger[i] = HANGER_NONE
-            fallen[i] = False
-            holed[i] = False
-            if code >= 0 and a.zone_dead[code]:
-                dead[i] = True
-                value[i] = 0
-            else:
-                dead[i] = False
-                value[i] = a.zone_value[code] if code >= 0 else 0
-            continue
-        v, z, t, d, h, f, o = judge_one_prepared(x, y, a, prepared)
+        v, z, t, d, h, f, o = judge_point(xs[i], ys[i], a, prepared, index)
         value[i] = v
         zone[i] = z
         touching[i] = t

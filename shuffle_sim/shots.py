@@ -23,8 +23,9 @@ from numba import njit, prange
 
 from shuffle_sim.court import Court
 from shuffle_sim.geometry import point_in_closed_polygon
-from shuffle_sim.judge import HANGER_NONE, judge_many
+from shuffle_sim.judge import HANGER_NONE, judge_index, judge_point, judge_prepare
 from shuffle_sim.physics.events import STATUS_FALLEN
+from shuffle_sim.physics.lone import run_lone
 from shuffle_sim.physics.kernel import (
     EV_COLUMNS,
     SEG_COLUMNS,
@@ -61,50 +62,76 @@ class ShotBatch:
     ok: np.ndarray  # (N,) bool: False if the shot hit the event bound
 
 
-@njit(cache=True, error_model="numpy")
-def _check_shots(table, surface_kind, surface_circle, surface_polygon, board_x, board_y, xs, ys, start, stop,
-                 problem):
-    """Why each shot ``start`` to ``stop`` cannot start where it is (off the surface, on a board disc,
-    on a cushion or peg), or 0; in one call, so that the arrays are passed once per chunk."""
+@njit(cache=True, error_model="numpy", inline="always")
+def _shot_problem(table, ja, board_x, board_y, x, y):
+    """Why a shot cannot start at (x, y): off the surface, on a board disc, on a cushion or peg; or 0."""
+    if ja.surface_kind == 1:
+        c = ja.surface_circle
+        on_surface = (x - c[0]) ** 2 + (y - c[1]) ** 2 <= c[2] * c[2]
+    else:
+        on_surface = point_in_closed_polygon(x, y, ja.surface_polygon, 0, ja.surface_polygon.shape[0])
+    if not on_surface:
+        return _OFF_SURFACE
     limit = 2.0 * table[0, H_RADIUS] - OVERLAP_TOLERANCE
-    for k in range(start, stop):
-        x = xs[k]
-        y = ys[k]
-        if surface_kind == 1:
-            c = surface_circle
-            on_surface = (x - c[0]) ** 2 + (y - c[1]) ** 2 <= c[2] * c[2]
-        else:
-            on_surface = point_in_closed_polygon(x, y, surface_polygon, 0, surface_polygon.shape[0])
-        problem[k] = 0
-        if not on_surface:
-            problem[k] = _OFF_SURFACE
-            continue
-        for j in range(board_x.shape[0]):
-            if (x - board_x[j]) ** 2 + (y - board_y[j]) ** 2 < limit * limit:
-                problem[k] = _ON_BOARD_DISC
-        if problem[k] == 0 and obstacle_overlap(table, x, y, OVERLAP_TOLERANCE)[0] >= 0:
-            problem[k] = _ON_OBSTACLE
+    for j in range(board_x.shape[0]):
+        if (x - board_x[j]) ** 2 + (y - board_y[j]) ** 2 < limit * limit:
+            return _ON_BOARD_DISC
+    if obstacle_overlap(table, x, y, OVERLAP_TOLERANCE)[0] >= 0:
+        return _ON_OBSTACLE
+    return 0
 
 
-@njit(cache=True, error_model="numpy")
-def _play_chunk(table, surface_kind, surface_circle, surface_polygon, board_x, board_y, xs, ys, vxs, vys, omegas,
-                max_events, start, stop, out_x, out_y, out_status, out_dead, out_touched, out_ok, problem):
-    """Play shots ``start`` to ``stop`` with one set of scratch arrays (the kernel's loop inlined)."""
+@njit(cache=True, error_model="numpy", inline="always")
+def _judge_rest(ja, prepared, index, x, y, status, kernel_dead):
+    """(value, zone, hanger, dead) of a disc that ended at (x, y) with ``status`` and the kernel's
+    standing: the judge's verdict merged with the kernel's (module docstring)."""
+    value, zone, _, judged_dead, hanger, _, _ = judge_point(x, y, ja, prepared, index)
+    if status == STATUS_FALLEN:
+        return 0, -1, HANGER_NONE, True
+    if kernel_dead or judged_dead:
+        return 0, zone, hanger, True
+    return value, zone, hanger, False
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def _play_chunk(table, ja, prepared, index, board_x, board_y, xs, ys, vxs, vys, omegas, max_events, start, stop,
+                out_x, out_y, out_status, out_dead, out_value, out_zone, out_hanger, out_touched, out_ok, problem):
+    """Play and judge shots ``start`` to ``stop``: a lone disc in scalars (``lone``), shots among board
+    discs through the kernel's loop with one set of scratch arrays for the chunk."""
     n_board = board_x.shape[0]
     n_discs = n_board + 1
-    st = np.empty((N_FLOAT_ROWS, n_discs))
-    ist = np.empty((N_INT_ROWS, n_discs), np.int64)
-    pair_t = np.empty((n_discs, n_discs))
+    st = np.empty((N_FLOAT_ROWS, n_discs if n_board > 0 else 0))
+    ist = np.empty((N_INT_ROWS, n_discs if n_board > 0 else 0), np.int64)
+    pair_t = np.empty((n_discs, n_discs) if n_board > 0 else (0, 0))
     no_log = np.empty((0, max(EV_COLUMNS, SEG_COLUMNS)))
-    _check_shots(table, surface_kind, surface_circle, surface_polygon, board_x, board_y, xs, ys, start, stop,
-                 problem)
     for k in range(start, stop):
-        if problem[k] != 0:
+        why = _shot_problem(table, ja, board_x, board_y, xs[k], ys[k])
+        problem[k] = why
+        if why != 0:  # placeholders, never returned: simulate_shots raises
             out_ok[k] = False
-            for i in range(n_discs):  # placeholders, judged but never returned
+            for i in range(n_discs):
                 out_x[k, i] = xs[k]
                 out_y[k, i] = ys[k]
                 out_status[k, i] = STATUS_FALLEN
+                out_dead[k, i] = True
+                out_value[k, i] = 0
+                out_zone[k, i] = -1
+                out_hanger[k, i] = HANGER_NONE
+                out_touched[k, i] = False
+            continue
+        if n_board == 0:
+            x, y, _, _, _, status, dead, ok, _, _ = run_lone(table, xs[k], ys[k], vxs[k], vys[k], omegas[k],
+                                                             max_events)
+            out_ok[k] = ok
+            value, zone, hanger, dead = _judge_rest(ja, prepared, index, x, y, status, dead)
+            out_x[k, 0] = x
+            out_y[k, 0] = y
+            out_status[k, 0] = status
+            out_dead[k, 0] = dead
+            out_value[k, 0] = value
+            out_zone[k, 0] = zone
+            out_hanger[k, 0] = hanger
+            out_touched[k, 0] = False
             continue
         for j in range(n_board):
             place_disc(table, st, ist, j, board_x[j], board_y[j], 0.0, 0.0, 0.0)
@@ -113,10 +140,15 @@ def _play_chunk(table, surface_kind, surface_circle, surface_polygon, board_x, b
         out_ok[k] = ok
         for i in range(n_discs):
             x, y, _, _, _ = state_at(table, st, ist, i, t_end)
+            status = ist[STATUS, i]
+            value, zone, hanger, dead = _judge_rest(ja, prepared, index, x, y, status, ist[DEAD, i] != 0)
             out_x[k, i] = x
             out_y[k, i] = y
-            out_status[k, i] = ist[STATUS, i]
-            out_dead[k, i] = ist[DEAD, i] != 0
+            out_status[k, i] = status
+            out_dead[k, i] = dead
+            out_value[k, i] = value
+            out_zone[k, i] = zone
+            out_hanger[k, i] = hanger
             out_touched[k, i] = ist[TOUCHED, i] != 0
 
 
@@ -125,32 +157,12 @@ def _play_shots(ka, ja, board_x, board_y, xs, ys, vxs, vys, omegas, max_events,
                 out_x, out_y, out_status, out_dead, out_value, out_zone, out_hanger, out_touched, out_ok, problem):
     n_shots = xs.shape[0]
     table = pack_court(ka)
-    surface_kind = ja.surface_kind
-    surface_circle = ja.surface_circle
-    surface_polygon = ja.surface_polygon
+    prepared = judge_prepare(ja)
+    index = judge_index(ja, prepared, n_shots * (board_x.shape[0] + 1))
     for c in prange((n_shots + CHUNK - 1) // CHUNK):
-        _play_chunk(table, surface_kind, surface_circle, surface_polygon, board_x, board_y, xs, ys, vxs, vys, omegas,
-                    max_events, c * CHUNK, min(n_shots, (c + 1) * CHUNK), out_x, out_y, out_status, out_dead,
-                    out_touched, out_ok, problem)
-    # Judge every rest position in one parallel pass, then merge in the kernel's verdicts.
-    n = n_shots * (board_x.shape[0] + 1)
-    value = out_value.reshape(n)
-    zone = out_zone.reshape(n)
-    hanger = out_hanger.reshape(n)
-    judged_dead = np.empty(n, np.bool_)
-    judge_many(out_x.reshape(n), out_y.reshape(n), ja, value, zone, np.empty(n, np.uint64), judged_dead, hanger,
-               np.empty(n, np.bool_), np.empty(n, np.bool_))
-    status = out_status.reshape(n)
-    dead = out_dead.reshape(n)
-    for m in prange(n):
-        if status[m] == STATUS_FALLEN:
-            zone[m] = -1
-            hanger[m] = HANGER_NONE
-            dead[m] = True
-        else:
-            dead[m] = dead[m] or judged_dead[m]
-        if dead[m]:
-            value[m] = 0
+        _play_chunk(table, ja, prepared, index, board_x, board_y, xs, ys, vxs, vys, omegas, max_events, c * CHUNK,
+                    min(n_shots, (c + 1) * CHUNK), out_x, out_y, out_status, out_dead, out_value, out_zone,
+                    out_hanger, out_touched, out_ok, problem)
 
 
 def _column(values, name: str, n: int | None) -> np.ndarray:

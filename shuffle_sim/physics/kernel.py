@@ -304,12 +304,10 @@ def _disc_disc(table, st, ist, a, b, t):
                 _merge_pushing_group(st, ist, t, decel, spin_decel, 2.0 * table[0, H_RADIUS])
 
 
-@njit(cache=True, error_model="numpy")
-def _disc_fixed(table, st, ist, i, row, t):
-    """Bounce disc i off the cushion or peg in table row ``row`` at time t; True if it kills."""
-    decel = table[0, H_DECEL]
-    spin_decel = table[0, H_SPIN_DECEL]
-    xi, yi, vx, vy, w = _state(st, ist, i, t, decel, spin_decel)
+@njit(cache=True, error_model="numpy", inline="always")
+def fixed_body_bounce(table, row, xi, yi, vx, vy, w):
+    """Bounce a disc at (xi, yi) moving at (vx, vy) with spin w off the cushion or peg in table row
+    ``row``; returns its new (vx, vy, w) and whether the body kills (MSA C-20)."""
     f = table[row, F_KIND]
     g0 = table[row, F]
     g1 = table[row, F + 1]
@@ -331,8 +329,18 @@ def _disc_fixed(table, st, ist, i, row, t):
         e, mu_c, kills = table[row, F + 3], table[row, F + 4], 0.0
     norm = math.sqrt(nx * nx + ny * ny)
     vx, vy, w = fixed_body_impulse(vx, vy, w, nx / norm, ny / norm, table[0, H_RADIUS], e, mu_c)
+    return vx, vy, w, kills != 0.0
+
+
+@njit(cache=True, error_model="numpy")
+def _disc_fixed(table, st, ist, i, row, t):
+    """Bounce disc i off the cushion or peg in table row ``row`` at time t; True if it kills."""
+    decel = table[0, H_DECEL]
+    spin_decel = table[0, H_SPIN_DECEL]
+    xi, yi, vx, vy, w = _state(st, ist, i, t, decel, spin_decel)
+    vx, vy, w, kills = fixed_body_bounce(table, row, xi, yi, vx, vy, w)
     _restart(st, ist, i, t, xi, yi, vx, vy, w, decel, spin_decel)
-    return kills != 0.0
+    return kills
 
 
 # --------------------------------------------------------------------------------------------------

@@ -106,31 +106,50 @@ def speed_at(st, i, t, decel):
     return max(0.0, v)
 
 
+@njit(cache=True, error_model="numpy", inline="always")
+def reference_state(t, x, y, vx, vy, omega, decel, spin_decel):
+    """A reference state at time ``t`` from a position, velocity and spin, in scalars.
+
+    Returns (ux, uy, speed, omega, t_stop, t_spin): the unit direction of travel (0, 0 at rest), the
+    speed and spin with values below ``REST_SPEED`` set to exactly zero, and the absolute times the
+    disc stops sliding (``t`` at rest) and stops spinning (inf if it does not spin). The disc slides
+    if ``speed`` > 0. ``set_reference`` stores this in the state arrays; the lone-disc loop
+    (``lone``) keeps it in locals.
+    """
+    speed = math.sqrt(vx * vx + vy * vy)
+    if speed <= REST_SPEED:
+        speed = 0.0
+        ux = 0.0
+        uy = 0.0
+        t_stop = t
+    else:
+        ux = vx / speed
+        uy = vy / speed
+        t_stop = t + speed / decel if decel > 0.0 else math.inf
+    if abs(omega) <= REST_SPEED:
+        omega = 0.0
+    if omega == 0.0:
+        t_spin = math.inf
+    else:
+        t_spin = t + abs(omega) / spin_decel if spin_decel > 0.0 else math.inf
+    return ux, uy, speed, omega, t_stop, t_spin
+
+
 @njit(cache=True, error_model="numpy")
 def set_reference(st, i, t, x, y, vx, vy, omega, decel, spin_decel):
     """Give disc ``i`` a new reference state at time ``t``; returns True if it slides.
 
-    Speeds and spins below ``REST_SPEED`` are set to exactly zero. The caller sets the status.
+    Speeds and spins below ``REST_SPEED`` are set to exactly zero (``reference_state``). The caller
+    sets the status.
     """
-    speed = math.sqrt(vx * vx + vy * vy)
+    ux, uy, speed, omega, t_stop, t_spin = reference_state(t, x, y, vx, vy, omega, decel, spin_decel)
     st[PX, i] = x
     st[PY, i] = y
     st[T0, i] = t
-    if speed <= REST_SPEED:
-        st[SPEED, i] = 0.0
-        st[UX, i] = 0.0
-        st[UY, i] = 0.0
-        st[T_STOP, i] = t
-    else:
-        st[SPEED, i] = speed
-        st[UX, i] = vx / speed
-        st[UY, i] = vy / speed
-        st[T_STOP, i] = t + speed / decel if decel > 0.0 else math.inf
-    if abs(omega) <= REST_SPEED:
-        omega = 0.0
+    st[UX, i] = ux
+    st[UY, i] = uy
+    st[SPEED, i] = speed
+    st[T_STOP, i] = t_stop
     st[OMEGA, i] = omega
-    if omega == 0.0:
-        st[T_SPIN, i] = math.inf
-    else:
-        st[T_SPIN, i] = t + abs(omega) / spin_decel if spin_decel > 0.0 else math.inf
-    return speed > REST_SPEED
+    st[T_SPIN, i] = t_spin
+    return speed > 0.0

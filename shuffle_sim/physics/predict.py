@@ -68,28 +68,20 @@ from shuffle_sim.physics.toi import (
 
 
 @njit(cache=True, error_model="numpy", inline="always")
-def predict_disc(table, st, ist, i):
-    """Disc i's next boundary event (stop, cushion, peg, fall, hole) and kill-line crossing.
+def predict_path(table, qx, qy, ux, uy, speed, moving, alive, t0, t_stop):
+    """The next boundary event (stop, cushion, peg, fall, hole) and kill-line crossing of a path.
 
-    Along its current path from T0. ``NEXT_B`` and ``KILL_B`` hold the feature's table row. Each
-    shape is tested only against the part of the path before the earliest event found so far.
+    The path is a disc's reference state, in scalars: from (qx, qy) at time ``t0`` along (ux, uy)
+    at ``speed``, sliding if ``moving``, stopping at ``t_stop``; kill lines count only if ``alive``.
+    Returns (t_next, kind, b, t_kill, kill_b): the time, kind and table row of the boundary event
+    (inf, -1, -1 if none) and the time and table row of the kill-line crossing (inf, -1 if none).
+
+    Every shape is solved in arc length s along the path (``toi``), and only the earliest is turned
+    into a time. Each shape is tested only against the part of the path before the earliest event
+    found so far.
     """
-    st[T_NEXT, i] = math.inf
-    ist[NEXT_KIND, i] = -1
-    st[T_KILL, i] = math.inf
-    status = ist[STATUS, i]
-    if status >= STATUS_FALLEN:
-        return
-    t0 = st[T0, i]
-    qx = st[PX, i]
-    qy = st[PY, i]
-    ux = st[UX, i]
-    uy = st[UY, i]
-    speed = st[SPEED, i]
     r = table[0, H_RADIUS]
     decel = table[0, H_DECEL]
-    moving = status == STATUS_MOVING
-    alive = ist[DEAD, i] == 0
     reach = stopping_distance(speed, decel) if moving else 0.0
     best = reach
     kind = STOP if moving and math.isfinite(reach) else -1
@@ -138,12 +130,35 @@ def predict_disc(table, st, ist, i):
             best = s
             kind = event
             b = row
+    t_next = math.inf
     if kind != -1:
-        st[T_NEXT, i] = st[T_STOP, i] if kind == STOP else t0 + time_to_slide(speed, decel, best)
+        t_next = t_stop if kind == STOP else t0 + time_to_slide(speed, decel, best)
+    t_kill = t0 + time_to_slide(speed, decel, kill) if kill_b >= 0 else math.inf
+    return t_next, kind, b, t_kill, kill_b
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def predict_disc(table, st, ist, i):
+    """Disc i's next boundary event (stop, cushion, peg, fall, hole) and kill-line crossing.
+
+    Along its current path from T0 (``predict_path``). ``NEXT_B`` and ``KILL_B`` hold the
+    feature's table row; NEXT_B and KILL_B are left as they were when there is no such event.
+    """
+    st[T_NEXT, i] = math.inf
+    ist[NEXT_KIND, i] = -1
+    st[T_KILL, i] = math.inf
+    status = ist[STATUS, i]
+    if status >= STATUS_FALLEN:
+        return
+    t_next, kind, b, t_kill, kill_b = predict_path(table, st[PX, i], st[PY, i], st[UX, i], st[UY, i],
+                                                   st[SPEED, i], status == STATUS_MOVING, ist[DEAD, i] == 0,
+                                                   st[T0, i], st[T_STOP, i])
+    if kind != -1:
+        st[T_NEXT, i] = t_next
         ist[NEXT_KIND, i] = kind
         ist[NEXT_B, i] = b
     if kill_b >= 0:
-        st[T_KILL, i] = t0 + time_to_slide(speed, decel, kill)
+        st[T_KILL, i] = t_kill
         ist[KILL_B, i] = kill_b
 
 

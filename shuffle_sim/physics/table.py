@@ -80,7 +80,7 @@ def pack_court(ka):
     return table
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def obstacle_overlap(table, x, y, tolerance):
     """(kind, index) of the first cushion or peg a disc at (x, y) overlaps by more than ``tolerance``.
 

@@ -1,0 +1,127 @@
+"""The event loop for one disc alone on the court, its state in local variables (numba).
+
+A lone disc, with no other disc on the court, is the batch API's commonest case: a draw or a shot
+at an empty board. It is the kernel's own event loop (``kernel.run_table``) with one disc, and gives
+bit-identical results (final state, status, standing, event count, end time): the same predictions
+(``predict.predict_path``: every boundary shape solved in arc length along the straight path, the
+earliest turned into a time), the same event order and tie-breaks, the same impulses
+(``kernel.fixed_body_bounce``) and the same event bound. Only the bookkeeping differs: the disc's
+reference state lives in scalars instead of the state arrays, there are no pairs to predict and no
+logs to write, and nothing is passed to a non-inlined function as an array, so a shot costs no
+reference counting at all.
+
+``run_lone`` is inlined into its caller (the batch loop calls it once per shot).
+"""
+
+from __future__ import annotations
+
+import math
+
+from numba import njit
+
+from shuffle_sim.physics.events import (
+    DISC_CUSHION,
+    DISC_PEG,
+    FALL,
+    HOLED,
+    KILLED,
+    SPIN_STOP,
+    STATUS_FALLEN,
+    STATUS_HOLED,
+    STATUS_MOVING,
+    STATUS_REST,
+    STOP,
+)
+from shuffle_sim.physics.kernel import fixed_body_bounce
+from shuffle_sim.physics.motion import reference_state, spin_after, travelled
+from shuffle_sim.physics.predict import predict_path
+from shuffle_sim.physics.table import H_DECEL, H_SPIN_DECEL, F
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def run_lone(table, x, y, vx, vy, omega, max_events):
+    """Run one disc launched at (x, y) with (vx, vy, omega) at time 0 until it rests or leaves play.
+
+    ``table`` is the packed court (``table.pack_court``). Returns (x, y, vx, vy, omega, status,
+    dead, ok, t_end, processed): the disc's state at the end time ``t_end`` (the time of the last
+    event), its ``events.STATUS_*``, whether it is dead (kill line, killing cushion), ``ok`` False if
+    ``max_events`` events were processed before the end, and the number of events processed; all as
+    ``run_table`` and ``state_at`` give them for a scene of this one disc.
+    """
+    decel = table[0, H_DECEL]
+    spin_decel = table[0, H_SPIN_DECEL]
+    # The reference state: from (px, py) at time t0 along (ux, uy) at speed, spin omega.
+    px = x
+    py = y
+    t0 = 0.0
+    ux, uy, speed, omega, t_stop, t_spin = reference_state(t0, px, py, vx, vy, omega, decel, spin_decel)
+    status = STATUS_MOVING if speed > 0.0 else STATUS_REST
+    dead = False
+    t_next, next_kind, next_b, t_kill, kill_b = predict_path(table, px, py, ux, uy, speed, status == STATUS_MOVING,
+                                                             True, t0, t_stop)
+    now = 0.0
+    ok = True
+    processed = 0
+    while True:
+        # The earliest event, ties going the kernel's way: boundary, kill line, spin stop.
+        t = math.inf
+        kind = -1
+        b = -1
+        if t_next < t:
+            t, kind, b = t_next, next_kind, next_b
+        if t_kill < t:
+            t, kind, b = t_kill, KILLED, kill_b
+        if t_spin < t:
+            t, kind, b = t_spin, SPIN_STOP, -1
+        if kind == -1:
+            break
+        if processed >= max_events:
+            ok = False
+            break
+        processed += 1
+        now = max(now, t)
+        if kind == KILLED:
+            dead = True
+            t_kill = math.inf
+            continue
+        if kind == SPIN_STOP:
+            # Zero, not the decayed reference spin (as the kernel does).
+            omega = 0.0
+            t_spin = math.inf
+            continue
+        # Where the disc is now, and how fast it moves and spins (the kernel's ``_state``).
+        slid = travelled(speed, decel, now - t0)
+        qx = px + ux * slid
+        qy = py + uy * slid
+        v = max(0.0, speed - decel * (now - t0)) if status == STATUS_MOVING else 0.0
+        w = spin_after(omega, spin_decel, now - t0)
+        if kind == DISC_CUSHION or kind == DISC_PEG:
+            new_vx, new_vy, new_w, kills = fixed_body_bounce(table, b, qx, qy, ux * v, uy * v, w)
+            dead = dead or kills
+        elif kind == STOP:
+            new_vx, new_vy, new_w = 0.0, 0.0, w
+        else:  # FALL or HOLED: out of play where it crossed the edge, or at the hole's centre
+            if kind == HOLED:
+                qx = table[b, F]
+                qy = table[b, F + 1]
+            new_vx, new_vy, new_w = 0.0, 0.0, 0.0
+        px = qx
+        py = qy
+        t0 = now
+        ux, uy, speed, omega, t_stop, t_spin = reference_state(t0, px, py, new_vx, new_vy, new_w, decel, spin_decel)
+        if kind == FALL:
+            status = STATUS_FALLEN
+        elif kind == HOLED:
+            status = STATUS_HOLED
+        else:
+            status = STATUS_MOVING if speed > 0.0 else STATUS_REST
+        if status == STATUS_FALLEN or status == STATUS_HOLED:
+            t_next = math.inf
+            t_kill = math.inf
+        else:
+            t_next, next_kind, next_b, t_kill, kill_b = predict_path(table, px, py, ux, uy, speed,
+                                                                     status == STATUS_MOVING, not dead, t0, t_stop)
+    slid = travelled(speed, decel, now - t0)
+    v = max(0.0, speed - decel * (now - t0)) if status == STATUS_MOVING else 0.0
+    return (px + ux * slid, py + uy * slid, ux * v, uy * v, spin_after(omega, spin_decel, now - t0), status, dead,
+            ok, now, processed)
