@@ -20,7 +20,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from shuffle_sim import units
+from shuffle_sim.tables import TableReader
 
 #: Marker in ``line_touch_value`` for a line that does not change a touching disc's value.
 NO_TOUCH_VALUE = np.iinfo(np.int64).max
@@ -464,59 +464,11 @@ _REQUIRED_TOP = {"name", "game", "frame", "disc", "materials", "surface"}
 _GAMES = {"deck", "horse-collar", "ricochet", "crokinole", "custom"}
 
 
-class _Reader:
+class _Reader(TableReader):
     """Reads one court file and raises ``CourtError`` naming the file, the key and the value."""
 
     def __init__(self, path: str):
-        self.path = path
-
-    def fail(self, key: str, message: str, value: Any = None, show_value: bool = True) -> None:
-        shown = f" (got {value!r})" if show_value else ""
-        raise CourtError(f"{self.path}: {key}: {message}{shown}")
-
-    def table(self, data: Any, key: str) -> dict:
-        if not isinstance(data, dict):
-            self.fail(key, "must be a table", data)
-        return data
-
-    def keys(self, data: dict, key: str, allowed: set[str], required: set[str] = frozenset()) -> None:
-        for k in data:
-            if k not in allowed:
-                where = f"{key}.{k}" if key else k
-                self.fail(where, f"unknown key (allowed: {', '.join(sorted(allowed))})", data[k])
-        for k in sorted(required):
-            if k not in data:
-                if key:
-                    self.fail(f"{key}.{k}", f"missing required key in [{key}]", data)
-                self.fail(k, "missing required key at the top level (keys given: {})".format(", ".join(data)),
-                          show_value=False)
-
-    def length(self, value: Any, key: str, positive: bool = False, nonnegative: bool = False) -> float:
-        try:
-            metres = units.length(value)
-        except units.UnitError as exc:
-            self.fail(key, str(exc), value, show_value=False)
-        if not math.isfinite(metres):
-            self.fail(key, "must be finite", value)
-        if positive and metres <= 0:
-            self.fail(key, "must be positive", value)
-        if nonnegative and metres < 0:
-            self.fail(key, "must not be negative", value)
-        return metres
-
-    def mass(self, value: Any, key: str) -> float:
-        try:
-            kg = units.mass(value)
-        except units.UnitError as exc:
-            self.fail(key, str(exc), value, show_value=False)
-        if not (math.isfinite(kg) and kg > 0):
-            self.fail(key, "must be a positive mass", value)
-        return kg
-
-    def point(self, value: Any, key: str) -> tuple[float, float]:
-        if not isinstance(value, list) or len(value) != 2:
-            self.fail(key, "must be a point [x, y]", value)
-        return self.length(value[0], f"{key}[0]"), self.length(value[1], f"{key}[1]")
+        super().__init__(path, CourtError)
 
     def ring(self, value: Any, key: str) -> np.ndarray:
         """A closed polygon outline: the last point repeats the first; returned open and CCW."""
@@ -532,27 +484,6 @@ class _Reader:
         if _self_intersects(pts):
             self.fail(key, "outline crosses itself", value)
         return pts if area2 > 0 else pts[::-1].copy()
-
-    def integer(self, value: Any, key: str) -> int:
-        if isinstance(value, bool) or not isinstance(value, int):
-            self.fail(key, "must be an integer", value)
-        return value
-
-    def boolean(self, value: Any, key: str) -> bool:
-        if not isinstance(value, bool):
-            self.fail(key, "must be true or false", value)
-        return value
-
-    def string(self, value: Any, key: str) -> str:
-        if not isinstance(value, str) or not value:
-            self.fail(key, "must be a non-empty string", value)
-        return value
-
-    def array(self, data: dict, key: str) -> list[dict]:
-        items = data.get(key, [])
-        if not isinstance(items, list):
-            self.fail(key, "must be an array of tables ([[...]])", items)
-        return [self.table(item, f"{key}[{i}]") for i, item in enumerate(items)]
 
     def circle(self, value: Any, key: str) -> tuple[float, float, float]:
         value = self.table(value, key)

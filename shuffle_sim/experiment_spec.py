@@ -33,10 +33,11 @@ from typing import Any
 
 import numpy as np
 
-from shuffle_sim import __version__, units
+from shuffle_sim import __version__
 from shuffle_sim.court import Court, CourtError, court_path, load_court
 from shuffle_sim.noise import EXACT, NoiseError, NoiseModel, parse_noise, skill_preset
 from shuffle_sim.scene import Scene, SceneError
+from shuffle_sim.tables import TableReader
 
 
 class ExperimentError(ValueError):
@@ -201,53 +202,11 @@ def _skill_model(game: str, name: str) -> NoiseModel:
     return skill_preset(game, name)
 
 
-class _Reader:
+class _Reader(TableReader):
+    """Reads one experiment file and raises ``ExperimentError`` naming the file, the key and the value."""
+
     def __init__(self, path: str):
-        self.path = path
-
-    def fail(self, key: str, message: str, value: Any = None, show_value: bool = True) -> None:
-        shown = f" (got {value!r})" if show_value else ""
-        raise ExperimentError(f"{self.path}: {key}: {message}{shown}")
-
-    def table(self, value: Any, key: str) -> dict:
-        if not isinstance(value, dict):
-            self.fail(key, "must be a table", value)
-        return value
-
-    def keys(self, data: dict, key: str, allowed: set[str], required: set[str] = frozenset()) -> None:
-        for k in data:
-            if k not in allowed:
-                where = f"{key}.{k}" if key else k
-                self.fail(where, f"unknown key (allowed: {', '.join(sorted(allowed))})", data[k])
-        for k in sorted(required):
-            if k not in data:
-                self.fail(f"{key}.{k}" if key else k, "missing required key", show_value=False)
-
-    def integer(self, value: Any, key: str, minimum: int) -> int:
-        if isinstance(value, bool) or not isinstance(value, int):
-            self.fail(key, "must be an integer", value)
-        if value < minimum:
-            self.fail(key, f"must be at least {minimum}", value)
-        return value
-
-    def number(self, value: Any, key: str) -> float:
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-            self.fail(key, "must be a finite number", value)
-        return float(value)
-
-    def string(self, value: Any, key: str) -> str:
-        if not isinstance(value, str) or not value:
-            self.fail(key, "must be a non-empty string", value)
-        return value
-
-    def length(self, value: Any, key: str) -> float:
-        try:
-            metres = units.length(value)
-        except units.UnitError as exc:
-            self.fail(key, str(exc), show_value=False)
-        if not math.isfinite(metres):
-            self.fail(key, "must be finite", value)
-        return metres
+        super().__init__(path, ExperimentError)
 
     def parameter(self, name: str, value: Any, key: str) -> float:
         """One value of a numeric shot parameter, in SI (direction in degrees: converted by the caller)."""
@@ -258,11 +217,6 @@ class _Reader:
         if name == "speed" and number < 0:
             self.fail(key, "a speed must not be negative", value)
         return number
-
-    def point(self, value: Any, key: str) -> tuple[float, float]:
-        if not isinstance(value, list) or len(value) != 2:
-            self.fail(key, "must be a point [x, y]", value)
-        return self.length(value[0], f"{key}[0]"), self.length(value[1], f"{key}[1]")
 
 
 def _axis(r: _Reader, name: str, spec: Any, game: str) -> Axis:
