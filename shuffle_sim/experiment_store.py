@@ -42,6 +42,17 @@ RNG_DESCRIPTION = (
 )
 
 
+def _publish(tmp: str | Path, path: Path) -> None:
+    """Rename a finished temporary file into place, readable like any file the user writes.
+
+    ``tempfile.mkstemp`` creates files readable by their owner only; results are meant to be shared.
+    """
+    umask = os.umask(0)
+    os.umask(umask)
+    os.chmod(tmp, 0o666 & ~umask)
+    os.replace(tmp, path)
+
+
 def _atomic_write_bytes(path: Path, write) -> None:
     """Write a file through ``write(fileobj)`` to a temporary name beside it, then rename it into place."""
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
@@ -50,7 +61,7 @@ def _atomic_write_bytes(path: Path, write) -> None:
             write(fh)
             fh.flush()
             os.fsync(fh.fileno())
-        os.replace(tmp, path)
+        _publish(tmp, path)
     except BaseException:
         if os.path.exists(tmp):
             os.unlink(tmp)
@@ -180,7 +191,7 @@ class ResultsDir:
         os.close(fd)
         try:
             dataset.to_netcdf(tmp, engine="h5netcdf")
-            os.replace(tmp, self.grid_path)
+            _publish(tmp, self.grid_path)
         finally:
             if os.path.exists(tmp):
                 os.unlink(tmp)
