@@ -193,6 +193,61 @@ def cmd_bench_judge(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_play(args: argparse.Namespace) -> int:
+    """Play a whole simulated game or match: the scoreboard frame by frame, then the scorecard on disk."""
+    from pathlib import Path
+
+    from shuffle_sim.play import SIDES, check_game_length, check_seed, frame_line, play, players_from, write_scorecard
+
+    players = players_from(args.game, args.players)
+    check_game_length(args.game, args.game_length)
+    check_seed(args.seed)
+    out = Path(args.out) if args.out else Path("results") / f"play-{args.game}-seed{args.seed}"
+    what = "match" if args.match else "game"
+    print(f"{args.game} {what}, seed {args.seed}: " + ", ".join(f"{s} {p.name}" for s, p in players.items()))
+
+    def on_frame(number: int, frame) -> None:
+        if frame.number == 1:
+            print(f"game {number}")
+        print(frame_line(frame, SIDES))
+
+    def on_game(game) -> None:
+        roles = ", ".join(f"{s} {r}" for s, r in game.roles.items())
+        totals = ", ".join(f"{s} {game.totals[s]}" for s in game.sides)
+        result = f"won by {game.winner}" if game.winner else ("tied" if game.finished else "unfinished")
+        print(f"game {game.number} ({roles}): {result}, {totals}")
+
+    record = play(args.game, tuple(players.values()), seed=args.seed, match=args.match,
+                  game_length=args.game_length, on_frame=on_frame if not args.quiet else None, on_game=on_game)
+    for note in record.notes:
+        print(note)
+    if args.match:
+        wins = ", ".join(f"{s} {n}" for s, n in record.wins.items())
+        print(f"match: {'won by ' + record.winner if record.winner else 'no winner'} (games won: {wins})")
+    paths = write_scorecard(record, out, pictures=not args.no_pictures)
+    print(f"scorecard: {paths[0]} and {paths[1]}" + (f"; {len(paths) - 2} frame pictures in {out}" if len(paths) > 2 else ""))
+    return 0
+
+
+def cmd_bench_games(args: argparse.Namespace) -> int:
+    """Benchmark whole simulated deck games to 75 (numba engine) beside the rules-layer driver."""
+    from shuffle_sim.bench_games import FULL, QUICK, format_report, run_bench
+
+    report = run_bench(QUICK if args.quick else FULL)
+    print(json.dumps(report) if args.json else format_report(report))
+    return 0
+
+
+_PLAYERS_HELP = (
+    "the two players, sides A and B, as A,B (one name alone plays both sides). Each is SKILL[-STRATEGY]: "
+    "SKILL a skill preset of the game from shuffle_sim/skills.toml (deck, horse-collar, ricochet: novice, "
+    "average, expert; crokinole: novice, average-competitive, top-competitive; any game: exact, no noise); "
+    "STRATEGY plan (the fixed plan, the default) or ev (expected value over simulated candidate shots; evN "
+    "weighs each candidate over N sampled errors, default 24). Default: expert-ev,expert-plan "
+    "(crokinole: top-competitive-ev,top-competitive-plan)"
+)
+
+
 def cmd_simulate(args: argparse.Namespace) -> int:
     """Run a scene file to rest; print the final discs, the contact log and the judging.
 
@@ -314,6 +369,28 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--animate", default=None, metavar="OUT.gif", help="animate the trajectories to a GIF")
     p.add_argument("--frames", type=_positive_int, default=200, help="frames for --plot/--animate (default 200)")
     p.set_defaults(func=cmd_simulate)
+
+    p = sub.add_parser("play", help="play a whole simulated game or match; write its scorecard and pictures",
+                       description="Play a whole simulated game (or match) between two simulated players, print "
+                                   "the scoreboard frame by frame, and write scorecard.json, scorecard.csv and a "
+                                   "picture of each frame's final board (gameG-frameFF.png) into --out.")
+    p.add_argument("game", choices=["deck", "horse-collar", "ricochet", "crokinole"], help="the game")
+    p.add_argument("--players", default=None, metavar="A,B", help=_PLAYERS_HELP)
+    p.add_argument("--seed", type=int, default=0, help="seed of the players' execution errors (default 0)")
+    p.add_argument("--match", action="store_true",
+                   help="play a match: deck best of three (lag for game 3), crokinole the category's games "
+                        "(singles 10), horse collar and ricochet best of three")
+    p.add_argument("--out", default=None, help="folder for the scorecard and pictures (default results/play-GAME-seedN)")
+    p.add_argument("--game-length", type=_positive_int, default=None, metavar="N",
+                   help="game point (deck 75, horse-collar 51, ricochet 15 or 21) or rounds (crokinole 4)")
+    p.add_argument("--no-pictures", action="store_true", help="write the scorecard only")
+    p.add_argument("--quiet", action="store_true", help="print game results only, not every frame")
+    p.set_defaults(func=cmd_play)
+
+    p = sub.add_parser("bench-games", help="benchmark whole simulated deck games to 75 per second (numba engine)")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.add_argument("--quick", action="store_true", help="small sizes (a smoke run, not the benchmark)")
+    p.set_defaults(func=cmd_bench_games)
 
     return parser
 

@@ -13,8 +13,11 @@ rows (``csv_rows``), one row per frame and side.
 from __future__ import annotations
 
 import math
+from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import wraps
 
+import numba
 import numpy as np
 
 from shuffle_sim.court import Court
@@ -100,7 +103,7 @@ class ShotRecord:
     launch: dict
 
     @classmethod
-    def of(cls, number: int, team: str, player: str, decision: Decision, played: Launch) -> "ShotRecord":
+    def of(cls, number: int, team: str, player: str, decision: Decision, played: Launch) -> ShotRecord:
         return cls(number, team, player, decision.intent.label, decision.expected, played.to_dict())
 
     def to_dict(self) -> dict:
@@ -191,3 +194,26 @@ class MatchRecord:
                         "total": f.totals.get(side, 0), "note": f.note,
                     })
         return rows
+
+
+def single_threaded(function):
+    """Run ``function`` under ``one_numba_thread`` (the game drivers: many tiny numba calls)."""
+
+    @wraps(function)
+    def wrapper(*args, **kwargs):
+        with one_numba_thread():
+            return function(*args, **kwargs)
+
+    return wrapper
+
+
+@contextmanager
+def one_numba_thread():
+    """Run numba on one thread for a while: a game calls it for a few discs at a time, and waking a
+    thread pool for each call costs more than the work (results do not depend on the thread count)."""
+    previous = numba.get_num_threads()
+    numba.set_num_threads(1)
+    try:
+        yield
+    finally:
+        numba.set_num_threads(previous)

@@ -5,7 +5,7 @@ and execute a shot in the canonical frame (``play_deck_engine``: from the head t
 diagram), turns the launch to the real end when the half-round is shot from the foot, runs the
 board to rest with the physics kernel at the game's target end (``court.for_end``), and tells the
 rules what happened (``DeckHalfRound.after_shot`` with the contacts and the discs killed by the
-backstop; ``finish`` after the eighth disc). The fast engine ``play_deck_engine.play_deck_games``
+backstop; ``finish`` after the eighth disc). The fast engine ``play_deck_engine.deck_games_kernel``
 plays fixed-plan games the same way in numba; this driver is its oracle.
 
 ``DeckTactics`` is what deck players know: the fixed plan (``play_deck_engine.deck_plan``), the
@@ -16,13 +16,19 @@ discs in front of the triangle), and a shot's value: own minus opponent's points
 
 from __future__ import annotations
 
-from typing import Callable, Mapping
+from collections.abc import Callable, Mapping
 
 import numpy as np
 
 from shuffle_sim.court import Court, load_court
 from shuffle_sim.judge import judge_prepare, lag_distance
-from shuffle_sim.play_common import FrameRecord, GameRecord, ShotRecord, shoot
+from shuffle_sim.play_common import (
+    FrameRecord,
+    GameRecord,
+    ShotRecord,
+    shoot,
+    single_threaded,
+)
 from shuffle_sim.play_deck_engine import (
     BLACK_CODE,
     MAX_HALF_ROUNDS,
@@ -34,7 +40,17 @@ from shuffle_sim.play_deck_engine import (
     deck_plan,
     deck_setup,
 )
-from shuffle_sim.players import Draw, Guard, Hide, Launch, Player, ShotContext, TakeOut, execute, half_turn
+from shuffle_sim.players import (
+    Draw,
+    Guard,
+    Hide,
+    Launch,
+    Player,
+    ShotContext,
+    TakeOut,
+    execute,
+    half_turn,
+)
 from shuffle_sim.rules.common import Board
 from shuffle_sim.rules.deck import BLACK, YELLOW, score_half_round
 from shuffle_sim.rules.deck_game import DeckGame, DeckMatch, DeckOptions
@@ -136,6 +152,7 @@ def _board_records(frame) -> list[dict]:
     return [{"x": d.x, "y": d.y, "team": d.team, "value": d.value, "reason": d.reason} for d in frame.discs]
 
 
+@single_threaded
 def play_deck_game(game: DeckGame, players: Mapping[str, Player], seed: int, game_index: int = 0,
                    court: Court | None = None, number: int = 1, max_half_rounds: int = MAX_HALF_ROUNDS,
                    on_frame: Callable[[FrameRecord], None] | None = None,
@@ -208,6 +225,7 @@ def play_deck_game(game: DeckGame, players: Mapping[str, Player], seed: int, gam
                       winner=game.winner, finished=game.over)
 
 
+@single_threaded
 def play_lag(match: DeckMatch, players: Mapping[str, Player], seed: int, court: Court | None = None,
              attempts: int = 20) -> tuple[str, list[str]]:
     """Shoot the lag for the third game's colours (C-2) until it has a winner; returns (winner, notes).

@@ -14,7 +14,7 @@ Two pieces that the Python driver (``shuffle_sim.play_deck``) shares with the fa
   8, the 7 on the shooter's side, the other 7 (a spot is free when no disc's centre lies within a
   disc diameter of it); with none free, draw to the 10 anyway.
 
-``play_deck_games`` plays whole singles games to a game point, one game per ``prange`` iteration,
+``deck_games_kernel`` (``run_deck_games`` from Python) plays whole singles games to a game point, one game per ``prange`` iteration,
 Python never called per shot: each half-round's eight shots (plan -> launch
 (``players.straight_launch``) -> execution errors from the game's counter-based stream
 (``players.shot_normals``) -> the physics kernel's own functions -> removal of dead, fallen and
@@ -38,7 +38,14 @@ from shuffle_sim.court import Court, load_court
 from shuffle_sim.judge import judge_one_prepared, judge_prepare
 from shuffle_sim.noise import STREAM_PLAY
 from shuffle_sim.physics.events import DISC_DISC, STATUS_FALLEN
-from shuffle_sim.physics.kernel import EV_COLUMNS, SEG_COLUMNS, pack_court, place_disc, run_table, state_at
+from shuffle_sim.physics.kernel import (
+    EV_COLUMNS,
+    SEG_COLUMNS,
+    pack_court,
+    place_disc,
+    run_table,
+    state_at,
+)
 from shuffle_sim.physics.motion import DEAD, N_FLOAT_ROWS, N_INT_ROWS, STATUS, TOUCHED
 from shuffle_sim.players import (
     Stance,
@@ -165,10 +172,17 @@ def deck_plan(bx, by, colour_of, value, n, colour, spots, takeout_extra, radius)
 
 
 @njit(cache=True)
+def value_and_dead(x, y, ja, prepared):
+    """A resting disc's judged value and dead standing (one compiled call site for the judge)."""
+    judged = judge_one_prepared(x, y, ja, prepared)
+    return judged[0], judged[3]
+
+
+@njit(cache=True)
 def canonical_values(bx, by, n, ja, prepared, out):
     """Judged value of each of the first ``n`` discs of a canonical board (foot end) into ``out``."""
     for i in range(n):
-        out[i] = judge_one_prepared(bx[i], by[i], ja, prepared)[0]
+        out[i] = value_and_dead(bx[i], by[i], ja, prepared)[0]
 
 
 # --------------------------------------------------------------------------------------------------
@@ -187,7 +201,7 @@ def _stance_array(sign, setup_numbers):
 
 
 @njit(cache=True)
-def play_deck_game(foot_table, head_table, ja_foot, ja_head, setup_numbers, spots, sd, k0, k1, game_index,
+def deck_game_kernel(foot_table, head_table, ja_foot, ja_head, setup_numbers, spots, sd, k0, k1, game_index,
                    game_point, max_half_rounds, max_events, entries):
     """Play one singles game, side 0 on yellow; fill ``entries`` (scoreboard rows, ``ENTRY_COLUMNS``).
 
@@ -237,8 +251,8 @@ def play_deck_game(foot_table, head_table, ja_foot, ja_head, setup_numbers, spot
                 else:
                     cx[i] = bx[i]
                     cy[i] = by[i]
-            kind, ax, ay, extra, exclude = deck_plan(cx, cy, colour_of, value, n, colour, spots[0 if sign > 0 else 1],
-                                                     takeout_extra, radius)
+            _, ax, ay, extra, exclude = deck_plan(cx, cy, colour_of, value, n, colour,
+                                                  spots[0 if sign > 0 else 1], takeout_extra, radius)
             stance = _stance_array(sign, setup_numbers)
             t = clearest_start(stance, preferred, samples, ax, ay, cx[:n], cy[:n], reach[:n], exclude)
             _, _, vx, vy = straight_launch(stance, t, ax, ay, extra, decel)
@@ -286,16 +300,16 @@ def play_deck_game(foot_table, head_table, ja_foot, ja_head, setup_numbers, spot
                 if moved:
                     x, y, _, _, _ = state_at(table, st, ist, i, t_end)
                     if head_target:
-                        if judge_one_prepared(x, y, ja_head, prep_head)[3]:
-                            continue
+                        dead = value_and_dead(x, y, ja_head, prep_head)[1]
                         qx, qy = half_turn(px, py, x, y)
                     else:
-                        if judge_one_prepared(x, y, ja_foot, prep_foot)[3]:
-                            continue
+                        dead = value_and_dead(x, y, ja_foot, prep_foot)[1]
                         qx, qy = x, y
+                    if dead:
+                        continue
                     bx[kept] = x
                     by[kept] = y
-                    value[kept] = judge_one_prepared(qx, qy, ja_foot, prep_foot)[0]
+                    value[kept] = value_and_dead(qx, qy, ja_foot, prep_foot)[0]
                 else:
                     bx[kept] = bx[i]
                     by[kept] = by[i]
@@ -321,9 +335,9 @@ def play_deck_game(foot_table, head_table, ja_foot, ja_head, setup_numbers, spot
             points = np.zeros(2, np.int64)
             for i in range(n):
                 if head_target:
-                    points[colour_of[i]] += judge_one_prepared(bx[i], by[i], ja_head, prep_head)[0]
+                    points[colour_of[i]] += value_and_dead(bx[i], by[i], ja_head, prep_head)[0]
                 else:
-                    points[colour_of[i]] += judge_one_prepared(bx[i], by[i], ja_foot, prep_foot)[0]
+                    points[colour_of[i]] += value_and_dead(bx[i], by[i], ja_foot, prep_foot)[0]
             row[3] = points[0]
             row[4] = points[1]
             scores[0] += points[0]
@@ -342,11 +356,11 @@ def play_deck_game(foot_table, head_table, ja_foot, ja_head, setup_numbers, spot
 
 
 @njit(cache=True, parallel=True)
-def play_deck_games(foot_table, head_table, ja_foot, ja_head, setup_numbers, spots, sd, k0, k1, first_game,
+def deck_games_kernel(foot_table, head_table, ja_foot, ja_head, setup_numbers, spots, sd, k0, k1, first_game,
                     game_point, max_half_rounds, max_events, entries, n_entries, scores, winners, shots):
     """Play ``winners.size`` independent games (game indices first_game, first_game + 1, ...) in parallel."""
     for g in prange(winners.shape[0]):
-        used, a, b, w, s = play_deck_game(foot_table, head_table, ja_foot, ja_head, setup_numbers, spots, sd, k0,
+        used, a, b, w, s = deck_game_kernel(foot_table, head_table, ja_foot, ja_head, setup_numbers, spots, sd, k0,
                                           k1, first_game + g, game_point, max_half_rounds, max_events, entries[g])
         n_entries[g] = used
         scores[g, 0] = a
@@ -401,7 +415,7 @@ def run_deck_games(court: Court, noise: np.ndarray, seed: int, n_games: int, fir
         winners=np.zeros(n_games, np.int64),
         shots=np.zeros(n_games, np.int64),
     )
-    play_deck_games(pack_court(foot.kernel_arrays()), pack_court(head.kernel_arrays()), foot.judge_arrays(),
+    deck_games_kernel(pack_court(foot.kernel_arrays()), pack_court(head.kernel_arrays()), foot.judge_arrays(),
                     head.judge_arrays(), setup_numbers(setup), setup.spots, noise, k0, k1, int(first_game),
                     int(game_point), int(max_half_rounds), MAX_EVENTS, out.entries, out.n_entries, out.scores,
                     out.winners, out.shots)

@@ -10,7 +10,8 @@ shoots from), and its velocity and spin.
   v^2 / (2 mu g), so a draw to a point d metres away needs v0 = sqrt(2 mu g d), and a take-out
   aimed at a disc's centre with ``extra`` metres to spare needs sqrt(2 mu g (d + extra)) (DESIGN.md
   section 3). The start is the point of the stance whose straight path keeps clearest of the discs
-  and pegs in the way (``clearest_start``), the stance's preferred point when its path is clear.
+  and pegs in the way, and of holes a slow disc would drop into (``clearest_start``); the stance's
+  preferred point when its path is clear.
 - Banks are solved numerically with the physics kernel: damped Newton iterations on (angle,
   speed), the Jacobian by finite differences, from the mirror-image guess (``solve_bank``).
 
@@ -66,10 +67,8 @@ STANCE_ARC = 1
 #: A path at least this far (m) from every obstacle is clear: among clear starts the one nearest the
 #: stance's preferred point is taken.
 CLEAR_PATH = 0.02
-#: Strategy names in the player syntax.
-STRATEGIES = ("plan", "ev")
 #: Candidate-shot samples of the expected-value player unless its name says otherwise ("ev16").
-DEFAULT_EV_SAMPLES = 12
+DEFAULT_EV_SAMPLES = 24
 
 
 # --------------------------------------------------------------------------------------------------
@@ -132,8 +131,7 @@ def clearest_start(stance, preferred, samples, aim_x, aim_y, ox, oy, reach, excl
                 blocked = True
                 break
             gap = point_segment_distance(ox[i], oy[i], px, py, aim_x, aim_y) - reach[i]
-            if gap < score:
-                score = gap
+            score = min(score, gap)
         if blocked:
             continue
         off = abs(t - preferred)
@@ -166,8 +164,7 @@ def perturb(stance, t, vx, vy, omega, z_speed, z_direction, z_spin, z_start, sd_
     plus sd z, start moved sd z metres along the stance (kept on it). Zero deviations change nothing."""
     if sd_speed != 0.0 or sd_direction != 0.0:
         gain = 1.0 + sd_speed * z_speed
-        if gain < 0.0:
-            gain = 0.0
+        gain = max(gain, 0.0)
         turn = sd_direction * z_direction
         c = math.cos(turn)
         s = math.sin(turn)
@@ -302,11 +299,11 @@ class Launch:
 class Tactics(Protocol):
     """What a game's players know: the fixed plan, the candidate shots, and what an outcome is worth."""
 
-    def plan(self, ctx: "ShotContext") -> "Intent": ...
+    def plan(self, ctx: ShotContext) -> Intent: ...
 
-    def candidates(self, ctx: "ShotContext") -> list["Intent"]: ...
+    def candidates(self, ctx: ShotContext) -> list[Intent]: ...
 
-    def evaluate(self, ctx: "ShotContext", batch: ShotBatch) -> np.ndarray:
+    def evaluate(self, ctx: ShotContext, batch: ShotBatch) -> np.ndarray:
         """Value to the shooter of each shot outcome of ``batch`` (own minus opponent's frame score)."""
         ...
 
@@ -355,12 +352,14 @@ class ShotContext:
         return self.court.disc_radius
 
     def obstacles(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Centres and reaches of what a path must clear: the board's discs (2 r; index = board index), then pegs."""
+        """Centres and reaches of what a path must clear: the board's discs (2 r; index = board index),
+        pegs (r + their radius) and holes (their capture radius: a slow disc passing over one drops in)."""
         r = self.court.disc_radius
-        pegs = self.court.pegs
-        ox = np.concatenate([self.board_x, [p.x for p in pegs]])
-        oy = np.concatenate([self.board_y, [p.y for p in pegs]])
-        reach = np.concatenate([np.full(self.n_discs, 2.0 * r), [r + p.radius for p in pegs]])
+        pegs, holes = self.court.pegs, self.court.holes
+        ox = np.concatenate([self.board_x, [p.x for p in pegs], [h.x for h in holes]])
+        oy = np.concatenate([self.board_y, [p.y for p in pegs], [h.y for h in holes]])
+        reach = np.concatenate([np.full(self.n_discs, 2.0 * r), [r + p.radius for p in pegs],
+                                [h.capture_radius for h in holes]])
         return ox, oy, reach
 
     def board_scene(self) -> Scene | None:
@@ -542,13 +541,23 @@ class Bank(Intent):
     label: str = "bank"
 
     def aim(self, ctx: ShotContext) -> Launch:
-        t = ctx.stance.preferred
-        sx, sy = ctx.stance.point(t)
+        """Solve from the preferred start, then from the others nearest it first, until one reaches."""
+        stance = ctx.stance
         ox, oy, reach = ctx.obstacles()
-        if not start_is_free(ctx.stance.array, t, ox, oy, reach):
-            raise PlayerError("bank: the stance's start is blocked by a disc")
-        vx, vy = solve_bank(ctx.court, (sx, sy), (self.x, self.y), self.extra, self.cushion)
-        return Launch(float(t), sx, sy, vx, vy, 0.0)
+        starts = sorted({stance.preferred, *(k / (stance.samples - 1) for k in range(stance.samples))},
+                        key=lambda t: (abs(t - stance.preferred), t))
+        problem = "every start on the stance is blocked by a disc"
+        for t in starts:
+            if not start_is_free(stance.array, t, ox, oy, reach):
+                continue
+            sx, sy = stance.point(t)
+            try:
+                vx, vy = solve_bank(ctx.court, (sx, sy), (self.x, self.y), self.extra, self.cushion)
+            except PlayerError as exc:
+                problem = str(exc)
+                continue
+            return Launch(float(t), sx, sy, vx, vy, 0.0)
+        raise PlayerError(f"bank to ({self.x:.3f}, {self.y:.3f}) m: {problem}")
 
 
 def zone_spot(court: Court, zone: str, step: float = 0.002, x_range: tuple[float, float] | None = None
@@ -635,7 +644,7 @@ def _bank_residual(court: Court, sx: float, sy: float, angle: float, speed: floa
 
 
 def solve_bank(court: Court, start: tuple[float, float], target: tuple[float, float], extra: float = 0.0,
-               cushion: str = "back bumper", max_iter: int = 40) -> tuple[float, float]:
+               cushion: str = "back bumper", max_iter: int = 30) -> tuple[float, float]:
     """Launch velocity from ``start`` that banks off ``cushion`` and stops at ``target`` (or passes
     through it with ``extra`` metres of slide to spare), found with the physics kernel.
 
@@ -652,7 +661,10 @@ def solve_bank(court: Court, start: tuple[float, float], target: tuple[float, fl
     key = (court.source_path, court.end, tuple(sorted(court.params.items())), float(start[0]), float(start[1]),
            float(target[0]), float(target[1]), float(extra), cushion)
     if key in _bank_cache:
-        return _bank_cache[key]
+        cached = _bank_cache[key]
+        if isinstance(cached, PlayerError):
+            raise cached
+        return cached
     c = court.cushions[names.index(cushion)]
     if c.kind != "segment":
         raise PlayerError(f"bank: cushion {cushion!r} must be straight")
@@ -693,7 +705,7 @@ def solve_bank(court: Court, start: tuple[float, float], target: tuple[float, fl
         except np.linalg.LinAlgError:
             break
         size = float(np.hypot(*residual))
-        for _ in range(12):  # halve the step until the miss shrinks
+        for _ in range(10):  # halve the step until the miss shrinks
             trial_angle, trial_speed = angle + step[0], max(speed + step[1], 1e-6)
             trial = _bank_residual(free, sx, sy, trial_angle, trial_speed, tx, ty, extra)
             if float(np.hypot(*trial)) < size:
@@ -703,8 +715,10 @@ def solve_bank(court: Court, start: tuple[float, float], target: tuple[float, fl
         else:
             break
     if float(np.hypot(*residual)) > BANK_ACCEPT:
-        raise PlayerError(f"bank: no launch from ({sx:.3f}, {sy:.3f}) m reaches ({tx:.3f}, {ty:.3f}) m off "
-                          f"{cushion!r} (best miss {float(np.hypot(*residual)):.3g} m)")
+        _bank_cache[key] = PlayerError(
+            f"bank: no launch from ({sx:.3f}, {sy:.3f}) m reaches ({tx:.3f}, {ty:.3f}) m off {cushion!r} "
+            f"(best miss {float(np.hypot(*residual)):.3g} m)")
+        raise _bank_cache[key]
     velocity = (speed * math.sin(angle), speed * math.cos(angle))
     _bank_cache[key] = velocity
     return velocity
@@ -744,6 +758,7 @@ class Decision:
     considered: int = 1
 
 
+@dataclass(frozen=True)
 class FixedPlan:
     """Plays the game's fixed plan (``Tactics.plan``): no look-ahead, no simulation."""
 
@@ -754,6 +769,7 @@ class FixedPlan:
         return Decision(intent, intent.aim(ctx))
 
 
+@dataclass(frozen=True)
 class ExpectedValue:
     """Plays the candidate shot with the best expected value for the frame.
 
@@ -766,13 +782,14 @@ class ExpectedValue:
     """
 
     name = "ev"
+    samples: int = DEFAULT_EV_SAMPLES
 
-    def __init__(self, samples: int = DEFAULT_EV_SAMPLES):
-        if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
-            raise PlayerError(f"samples must be a positive integer (got {samples!r})")
-        self.samples = samples
+    def __post_init__(self) -> None:
+        if isinstance(self.samples, bool) or not isinstance(self.samples, int) or self.samples < 1:
+            raise PlayerError(f"samples must be a positive integer (got {self.samples!r})")
 
-    def weigh(self, ctx: ShotContext, skill: NoiseModel, intents: list[Intent]) -> tuple[list[Intent], list[Launch], np.ndarray]:
+    def weigh(self, ctx: ShotContext, skill: NoiseModel, intents: list[Intent]
+              ) -> tuple[list[Intent], list[Launch], np.ndarray]:
         """Aim the intents and return those that could be aimed, their launches and mean values."""
         aimed, launches = [], []
         for intent in intents:
@@ -790,9 +807,9 @@ class ExpectedValue:
         n = len(aimed) * n_samples
         out = [np.empty(n) for _ in range(5)]
         ox, oy, reach = ctx.obstacles()
-        column = lambda name: np.array([getattr(launch, name) for launch in launches], dtype=np.float64)  # noqa: E731
-        _perturb_batch(ctx.stance.array, column("t"), column("vx"), column("vy"), column("omega"), z,
-                       noise_vector(skill), ox, oy, reach, *out)
+        ts, vxs, vys, ws = (np.array([getattr(launch, name) for launch in launches], dtype=np.float64)
+                            for name in ("t", "vx", "vy", "omega"))
+        _perturb_batch(ctx.stance.array, ts, vxs, vys, ws, z, noise_vector(skill), ox, oy, reach, *out)
         batch = simulate_shots(ctx.court, *out, board=ctx.board_scene())
         values = np.asarray(ctx.tactics.evaluate(ctx, batch), dtype=np.float64).reshape(len(aimed), n_samples)
         return aimed, launches, values.mean(axis=1)

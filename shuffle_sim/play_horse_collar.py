@@ -1,0 +1,139 @@
+"""Horse collar played through the rules layer (``rules.horse_collar``): tactics and games.
+
+One side throws all eight pucks of a frame from its own end; every frame is planned and run in the
+shooter's own frame (the court file's frame; the table is symmetric). Pucks start from the near end
+(``STANCE_Y``) anywhere across the table. Pucks that fall into a gutter leave play but stay on the
+frame's card (judged fallen: worth nothing); pucks short of the foul line stay on the table and void
+the frame (seed 003), so they remain obstacles.
+
+Tactics: the fixed plan draws to the middle of the 3 zone in the first free lane (``LANES``); the
+expected-value player also weighs draws to other 3 and 2 spots, hangers over the far end (13) and
+at its corners (26). A frame's value is its score by the rules: nothing unless a puck is worth 3 or
+more, nothing if a puck has not cleared the foul line, otherwise the sum of the pucks; a frame not
+yet opened by a 3 is weighed by the chance that a later puck opens it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+
+import numpy as np
+
+from shuffle_sim.court import Court, load_court
+from shuffle_sim.physics import STATUS_FALLEN
+from shuffle_sim.play_common import (
+    FrameRecord,
+    GameRecord,
+    ShotRecord,
+    shoot,
+    single_threaded,
+)
+from shuffle_sim.players import Draw, Hanger, Player, ShotContext, Stance, zone_spot
+from shuffle_sim.rules.common import Board
+from shuffle_sim.rules.horse_collar import (
+    OPENING_VALUE,
+    PUCKS_PER_FRAME,
+    HorseCollarGame,
+    score_frame,
+)
+from shuffle_sim.shots import ShotBatch
+from shuffle_sim.units import INCH
+
+#: Pucks start this far from the near end of the surface (m).
+STANCE_Y = 0.15
+#: Lateral positions (m) of the fixed plan's 3-zone draws, in order of preference.
+LANES = (0.0, -3.5 * INCH, 3.5 * INCH, -7.0 * INCH, 7.0 * INCH)
+#: The chance that one puck opens a frame (scores 3 or more): about an expert's draws to the 3.
+OPEN_CHANCE = 0.5
+#: A game still going after this many frames stops unfinished.
+MAX_FRAMES = 200
+
+
+class HorseCollarTactics:
+    """Horse collar tactics in the shooter's frame."""
+
+    def __init__(self, court: Court):
+        self.court = court
+        xmin, _, xmax, _ = court.bounds
+        margin = court.disc_radius + 0.5 * INCH
+        self.stance = Stance("segment", (xmin + margin, STANCE_Y, xmax - margin, STANCE_Y), 0.5, 9)
+        self.three_y = zone_spot(court, "3")[1]
+        self.two_y = zone_spot(court, "2")[1]
+
+    def _free(self, ctx: ShotContext, x: float, y: float) -> bool:
+        limit = 2.0 * ctx.radius
+        return not np.any((ctx.board_x - x) ** 2 + (ctx.board_y - y) ** 2 < limit * limit)
+
+    def plan(self, ctx: ShotContext):
+        for x in LANES:
+            if self._free(ctx, x, self.three_y):
+                return Draw(x, self.three_y, label=f"draw to the 3 ({x / INCH:+.1f} in)")
+        return Draw(LANES[0], self.three_y, label="draw to the 3 (+0.0 in)")
+
+    def candidates(self, ctx: ShotContext) -> list:
+        out = [Draw(x, self.three_y, label=f"draw to the 3 ({x / INCH:+.1f} in)") for x in LANES]
+        out += [Draw(x, self.two_y, label=f"draw to the 2 ({x / INCH:+.1f} in)") for x in LANES[:3]]
+        out += [Hanger(0, along=a, label=f"hanger over the end ({a:.2f} across)") for a in (0.3, 0.5, 0.7)]
+        out += [Hanger(c, label=f"corner hanger ({'right' if c > 0 else 'left'})") for c in (1, -1)]
+        return out
+
+    def evaluate(self, ctx: ShotContext, batch: ShotBatch) -> np.ndarray:
+        """The frame's score by the rules, weighed by the chance that it will count: a puck short of
+        the foul line stays on the table and voids the frame for good; a frame not yet opened by a 3
+        counts only if one of the k pucks still to come opens it, 1 - (1 - OPEN_CHANCE)^k."""
+        short = (batch.dead & (batch.status != STATUS_FALLEN)).any(axis=1)
+        opened = (batch.value >= OPENING_VALUE).any(axis=1)
+        left = PUCKS_PER_FRAME - (ctx.turn.shot if ctx.turn is not None else PUCKS_PER_FRAME)
+        weight = np.where(opened, 1.0, 1.0 - (1.0 - OPEN_CHANCE) ** left)
+        return np.where(short, 0.0, batch.value.sum(axis=1) * weight)
+
+
+@single_threaded
+def play_horse_collar_game(game: HorseCollarGame, players: Mapping[str, Player], seed: int, game_index: int = 0,
+                           court: Court | None = None, number: int = 1, max_frames: int = MAX_FRAMES,
+                           on_frame: Callable[[FrameRecord], None] | None = None) -> GameRecord:
+    """Play ``game`` to its end (``players`` by side name); shot k of the game uses noise stream k."""
+    court = court or load_court("horse-collar")
+    tactics = HorseCollarTactics(court)
+    frames: list[FrameRecord] = []
+    shot = 0
+    while not game.over and len(game.scoreboard) < max_frames:
+        turns = game.turns()
+        side = turns[0].team
+        xs: list[float] = []
+        ys: list[float] = []
+        gutter: list[tuple[float, float]] = []
+        shots: list[ShotRecord] = []
+        for turn in turns:
+            ctx = ShotContext(court=court, stance=tactics.stance, board_x=np.array(xs), board_y=np.array(ys),
+                              board_team=tuple([side] * len(xs)), shooter=side, tactics=tactics, seed=seed,
+                              game_index=game_index, shot=shot, turn=turn)
+            player = players[side]
+            decision, played = player.play(ctx)
+            shot += 1
+            shots.append(ShotRecord.of(shot, side, player.name, decision, played))
+            outcome = shoot(court, xs, ys, played)
+            xs = [float(outcome.x[i]) for i in range(len(outcome.x)) if not outcome.fallen[i]]
+            ys = [float(outcome.y[i]) for i in range(len(outcome.y)) if not outcome.fallen[i]]
+            gutter += [(float(outcome.x[i]), float(outcome.y[i])) for i in np.flatnonzero(outcome.fallen)]
+        all_x = xs + [g[0] for g in gutter]
+        all_y = ys + [g[1] for g in gutter]
+        frame = score_frame(Board(court, np.array(all_x), np.array(all_y), tuple([side] * len(all_x))), side=side)
+        entry = game.record_frame(frame)
+        record = FrameRecord(
+            number=entry.number + 1,
+            label=f"frame {entry.number + 1}: {side} throws from the {turns[0].end}",
+            score={s: (entry.points if s == side else 0) for s in game.sides},
+            points={s: (entry.points if s == side else 0) for s in game.sides},
+            totals=dict(game.scores),
+            board=[d.to_dict() for d in frame.discs],
+            end=None,
+            note=entry.void or "",
+            shots=shots,
+        )
+        frames.append(record)
+        if on_frame is not None:
+            on_frame(record)
+    roles = {game.sides[0]: "throws first", game.sides[1]: "hammer"}
+    return GameRecord(number=number, sides=game.sides, roles=roles, frames=frames, totals=dict(game.scores),
+                      winner=game.winner, finished=game.over)
