@@ -39,6 +39,7 @@ import numba
 import numpy as np
 from numba import njit, prange
 
+from shuffle_sim.timing import best_rate, with_threads
 from shuffle_sim.court import Court, load_court
 from shuffle_sim.physics.events import STATUS_MOVING, STATUS_REST
 from shuffle_sim.physics.kernel import disc_state, load_disc, run_scene
@@ -217,25 +218,6 @@ def pymunk_half_round(court: Court, shots: np.ndarray, dt: float = PYMUNK_DT, re
 
 # ---- timing ----------------------------------------------------------------------------------------
 
-def _rate(run, count: int, repeats: int) -> float:
-    """Best items per second of ``repeats`` runs of ``run()`` over ``count`` items."""
-    best = math.inf
-    for _ in range(repeats):
-        began = time.perf_counter()
-        run()
-        best = min(best, time.perf_counter() - began)
-    return count / best
-
-
-def _with_threads(threads: int, measure):
-    previous = numba.get_num_threads()
-    numba.set_num_threads(threads)
-    try:
-        return measure()
-    finally:
-        numba.set_num_threads(previous)
-
-
 def _kernel_single_shot_runner(court: Court, shots: np.ndarray):
     from shuffle_sim.shots import simulate_shots
 
@@ -325,8 +307,8 @@ def run_bench(sizes: BenchSizes = FULL, court: Court | None = None) -> dict:
     singles = single_shots(court, sizes.single_shots)
     run_singles = _kernel_single_shot_runner(court, singles)
     _kernel_single_shot_runner(court, singles[:16])()  # compile (or load) before the clock starts
-    one = _with_threads(1, lambda: _rate(run_singles, len(singles), sizes.repeats))
-    everyone = _with_threads(cores, lambda: _rate(run_singles, len(singles), sizes.repeats))
+    one = with_threads(1, lambda: best_rate(run_singles, len(singles), sizes.repeats))
+    everyone = with_threads(cores, lambda: best_rate(run_singles, len(singles), sizes.repeats))
     pymunk_rate, _ = _pymunk_single_shot_rate(court, singles, sizes.pymunk_budget_s)
     results["single_shot"] = {"kernel_per_s": everyone, "kernel_1thread_per_s": one, "pymunk_per_s": pymunk_rate,
                               "ratio": everyone / pymunk_rate}
@@ -334,8 +316,8 @@ def run_bench(sizes: BenchSizes = FULL, court: Court | None = None) -> dict:
     rounds = half_round_shots(court, sizes.half_rounds)
     kernel_half_rounds(court, rounds[:2])  # compile (or load) before the clock starts
     run_rounds = lambda: kernel_half_rounds(court, rounds)  # noqa: E731
-    one = _with_threads(1, lambda: _rate(run_rounds, len(rounds), sizes.repeats))
-    everyone = _with_threads(cores, lambda: _rate(run_rounds, len(rounds), sizes.repeats))
+    one = with_threads(1, lambda: best_rate(run_rounds, len(rounds), sizes.repeats))
+    everyone = with_threads(cores, lambda: best_rate(run_rounds, len(rounds), sizes.repeats))
     pymunk_rate, _ = _pymunk_half_round_rate(court, rounds, sizes.pymunk_budget_s)
     results["half_round"] = {"kernel_per_s": everyone, "kernel_1thread_per_s": one, "pymunk_per_s": pymunk_rate,
                              "ratio": everyone / pymunk_rate}

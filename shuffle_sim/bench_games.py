@@ -15,13 +15,13 @@ it; it prints the numbers.
 from __future__ import annotations
 
 import json
-import math
 import time
 from dataclasses import dataclass
 
 import numba
 import numpy as np
 
+from shuffle_sim.timing import best_rate, with_threads
 from shuffle_sim.court import load_court
 from shuffle_sim.play_deck_engine import run_deck_games
 from shuffle_sim.players import noise_vector, parse_players
@@ -40,22 +40,6 @@ FULL = GamesBenchSizes()
 QUICK = GamesBenchSizes(games=100, repeats=1, python_games=1)
 
 
-def _best_rate(run, count: int, repeats: int) -> float:
-    best = math.inf
-    for _ in range(repeats):
-        began = time.perf_counter()
-        run()
-        best = min(best, time.perf_counter() - began)
-    return count / best
-
-
-def _with_threads(threads: int, measure):
-    previous = numba.get_num_threads()
-    numba.set_num_threads(threads)
-    try:
-        return measure()
-    finally:
-        numba.set_num_threads(previous)
 
 
 def run_bench(sizes: GamesBenchSizes = FULL, skill: str = "average", seed: int = 0) -> dict:
@@ -74,8 +58,8 @@ def run_bench(sizes: GamesBenchSizes = FULL, skill: str = "average", seed: int =
         last[:] = [run_deck_games(court, noise, seed, sizes.games)]
 
     cores = numba.config.NUMBA_NUM_THREADS
-    everyone = _with_threads(cores, lambda: _best_rate(run, sizes.games, sizes.repeats))
-    one = _with_threads(1, lambda: _best_rate(run, sizes.games, sizes.repeats))
+    everyone = with_threads(cores, lambda: best_rate(run, sizes.games, sizes.repeats))
+    one = with_threads(1, lambda: best_rate(run, sizes.games, sizes.repeats))
     games = last[0]
     by_side = dict(zip(("A", "B"), players))
     with one_numba_thread():
