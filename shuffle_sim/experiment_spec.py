@@ -80,6 +80,11 @@ OUTCOMES = {
     "expected_margin": (True, "expected frame margin (shooter - opponent)"),
     "p_removed": (True, "probability the board disc is removed"),
 }
+#: Outcomes computed as each side's sum of judged values: a frame score only in games where every
+#: disc of both sides scores on its own (deck, RULES.md). Horse collar ("a 3 before anything
+#: counts"), ricochet (closest weights only) and crokinole (the hit rule) need their rules layer.
+FRAME_SCORE_OUTCOMES = ("expected_score", "expected_opponent_score", "expected_margin")
+FRAME_SCORE_GAMES = frozenset({"deck"})
 DEFAULT_OUTCOMES = ("expected_value", "p_value", "p_dead", "p_hanger", "p_holed")
 
 DEFAULT_CHUNK_SIZE = 65536
@@ -466,6 +471,10 @@ def parse_experiment(text: str, path: str = "<experiment>", base_dir: str | os.P
             r.fail(f"collect.outcomes[{i}]", f"unknown outcome (known: {', '.join(OUTCOMES)})", o)
         if OUTCOMES[o][0] and board is None:
             r.fail(f"collect.outcomes[{i}]", "needs a [board] of resting discs", o)
+        if o in FRAME_SCORE_OUTCOMES and court.game not in FRAME_SCORE_GAMES:
+            r.fail(f"collect.outcomes[{i}]",
+                   f"frame scores are each side's sum of judged values, which is the frame score under "
+                   f"{', '.join(sorted(FRAME_SCORE_GAMES))} rules only, not {court.game!r}", o)
     records = collect.get("records", False)
     if not isinstance(records, bool):
         r.fail("collect.records", "must be true or false", records)

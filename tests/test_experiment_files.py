@@ -232,3 +232,19 @@ start = "1 in"
     np.testing.assert_allclose(shots.spin, spin, rtol=1e-12)
     np.testing.assert_allclose(shots.start_x, start_x, rtol=1e-12, atol=1e-15)
     np.testing.assert_allclose(shots.start_y, start_y, rtol=1e-13)
+
+
+def test_frame_score_outcomes_are_refused_for_games_whose_frames_are_not_sums(tmp_path):
+    """Horse collar frames need a 3 first, so a plain sum of values is not a frame score there."""
+    from shuffle_sim.experiment_spec import ExperimentError, load_experiment
+
+    path = tmp_path / "hc.toml"
+    path.write_text(
+        'name = "hc"\ncourt = "horse-collar"\nseed = 1\nsamples = 1\n'
+        '[shot]\nstart = [0.0, 0.1]\nspeed = 2.0\ndirection = 0.0\nteam = "red"\n'
+        '[grid]\nspeed = [2.0, 2.1]\n'
+        '[board]\ndiscs = [{ name = "blue 3", team = "blue", x = 0.0, y = 6.24 }]\n'
+        '[collect]\noutcomes = ["expected_value", "expected_margin"]\n'
+    )
+    with pytest.raises(ExperimentError, match=r"collect\.outcomes\[1\].*deck rules only.*'expected_margin'"):
+        load_experiment(path)
