@@ -22,7 +22,7 @@ import numpy as np
 
 from shuffle_sim.court import Court
 from shuffle_sim.physics import DISC_DISC, STATUS_FALLEN, SimResult, simulate
-from shuffle_sim.players import Decision, Launch
+from shuffle_sim.players import Decision, Launch, ShotContext
 from shuffle_sim.rules.common import Contact
 from shuffle_sim.scene import Scene
 
@@ -85,6 +85,13 @@ def shoot(court: Court, board_x, board_y, launch: Launch, team: list[str] | None
     contacts = [Contact(int(ev.a[k]), int(ev.b[k]), bool(ev.a_dead[k]), bool(ev.b_dead[k]))
                 for k in range(len(ev)) if ev.kind[k] == DISC_DISC]
     return ShotOutcome(result, x, y, fallen, result.dead.copy(), contacts)
+
+
+def play_turn(player, ctx: ShotContext, board_x, board_y, shots: list) -> ShotOutcome:
+    """Let ``player`` choose and execute its shot in ``ctx``, record it in ``shots``, run it to rest."""
+    decision, played = player.play(ctx)
+    shots.append(ShotRecord.of(ctx.shot + 1, ctx.shooter, player.name, decision, played))
+    return shoot(ctx.court, board_x, board_y, played)
 
 
 # --------------------------------------------------------------------------------------------------

@@ -27,7 +27,7 @@ from shuffle_sim.play_common import (
     FrameRecord,
     GameRecord,
     ShotRecord,
-    shoot,
+    play_turn,
     single_threaded,
 )
 from shuffle_sim.players import Draw, Open20, Player, ShotContext, Stance, TakeOut
@@ -140,11 +140,8 @@ def play_crokinole_game(game: CrokinoleGame, players: Mapping[str, Player], seed
             ctx = ShotContext(court=court, stance=tactics.stance(turn.end), board_x=np.array(xs),
                               board_y=np.array(ys), board_team=tuple(teams), shooter=turn.team, tactics=tactics,
                               seed=seed, game_index=game_index, shot=shot, turn=turn, info={"seat": turn.end})
-            player = players[turn.team]
-            decision, played = player.play(ctx)
+            outcome = play_turn(players[turn.team], ctx, xs, ys, shots)
             shot += 1
-            shots.append(ShotRecord.of(shot, turn.team, player.name, decision, played))
-            outcome = shoot(court, xs, ys, played)
             after = Board(court, outcome.x, outcome.y, tuple(teams + [turn.team]))
             result = judge_shot(after, turn.team, len(xs), [True] * len(xs) + [False], outcome.contacts)
             for side, count in result.twenties.items():

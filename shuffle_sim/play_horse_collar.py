@@ -25,7 +25,7 @@ from shuffle_sim.play_common import (
     FrameRecord,
     GameRecord,
     ShotRecord,
-    shoot,
+    play_turn,
     single_threaded,
 )
 from shuffle_sim.players import Draw, Hanger, Player, ShotContext, Stance, zone_spot
@@ -108,11 +108,8 @@ def play_horse_collar_game(game: HorseCollarGame, players: Mapping[str, Player],
             ctx = ShotContext(court=court, stance=tactics.stance, board_x=np.array(xs), board_y=np.array(ys),
                               board_team=tuple([side] * len(xs)), shooter=side, tactics=tactics, seed=seed,
                               game_index=game_index, shot=shot, turn=turn)
-            player = players[side]
-            decision, played = player.play(ctx)
+            outcome = play_turn(players[side], ctx, xs, ys, shots)
             shot += 1
-            shots.append(ShotRecord.of(shot, side, player.name, decision, played))
-            outcome = shoot(court, xs, ys, played)
             xs = [float(outcome.x[i]) for i in range(len(outcome.x)) if not outcome.fallen[i]]
             ys = [float(outcome.y[i]) for i in range(len(outcome.y)) if not outcome.fallen[i]]
             gutter += [(float(outcome.x[i]), float(outcome.y[i])) for i in np.flatnonzero(outcome.fallen)]

@@ -25,7 +25,7 @@ from shuffle_sim.play_common import (
     FrameRecord,
     GameRecord,
     ShotRecord,
-    shoot,
+    play_turn,
     single_threaded,
 )
 from shuffle_sim.players import (
@@ -171,11 +171,8 @@ def play_ricochet_game(game: RicochetGame, players: Mapping[str, Player], seed: 
             ctx = ShotContext(court=court, stance=tactics.stance(turn.side), board_x=np.array(xs),
                               board_y=np.array(ys), board_team=tuple(teams), shooter=turn.team, tactics=tactics,
                               seed=seed, game_index=game_index, shot=shot, turn=turn, info={"side": turn.side})
-            player = players[turn.team]
-            decision, played = player.play(ctx)
+            outcome = play_turn(players[turn.team], ctx, xs, ys, shots)
             shot += 1
-            shots.append(ShotRecord.of(shot, turn.team, player.name, decision, played))
-            outcome = shoot(court, xs, ys, played)
             after = Board(court, outcome.x, outcome.y, tuple(teams + [turn.team]))
             removed = shot_removals(after)
             keep = [i for i in range(len(after)) if i not in removed]
