@@ -3,8 +3,11 @@
 Three measurements, all on the deck court (``courts/deck.toml``, mu = 0.016):
 
 (a) ``single_shot``: single-disc draws from the head toward the foot 10 on the empty court, to rest.
-    The kernel runs them through its batch API (``shuffle_sim.shots.simulate_shots``); pymunk runs
-    them one scene at a time.
+    The kernel runs them through its batch API (``shuffle_sim.shots.simulate_shots``), 2,000,000 to
+    a batch, writing into one set of result arrays reused from batch to batch (``out=``), as a loop
+    of batches would; ``kernel_new_arrays_per_s`` is the rate on all cores with new result arrays
+    for every batch (the system's zeroing of fresh pages costs about a tenth). Pymunk runs them one
+    scene at a time.
 (b) ``half_round``: eight shots in turn, each run until everything rests, shot k starting among the
     discs the earlier shots left at rest (fallen discs are gone). The shots are a fixed set of draws
     and take-outs (``HALF_ROUND_SHOTS``) that collide with each other; the kernel runs a batch of
@@ -218,11 +221,16 @@ def pymunk_half_round(court: Court, shots: np.ndarray, dt: float = PYMUNK_DT, re
 
 # ---- timing ----------------------------------------------------------------------------------------
 
-def _kernel_single_shot_runner(court: Court, shots: np.ndarray):
-    from shuffle_sim.shots import simulate_shots
+def _kernel_single_shot_runner(court: Court, shots: np.ndarray, reuse_arrays: bool = True):
+    """A call that plays ``shots`` in one ``simulate_shots`` batch: into one reused ``ShotBatch``, as a
+    loop of batches would (``out=``), or into new arrays each time with ``reuse_arrays`` False."""
+    from shuffle_sim.shots import ShotBatch, simulate_shots
 
     columns = [np.ascontiguousarray(shots[:, k]) for k in range(5)]
-    return lambda: simulate_shots(court, *columns)
+    if not reuse_arrays:
+        return lambda: simulate_shots(court, *columns)
+    out = ShotBatch.empty(len(shots), 1)
+    return lambda: simulate_shots(court, *columns, out=out)
 
 
 def _pymunk_single_shot_rate(court: Court, shots: np.ndarray, budget_s: float) -> tuple[float, int]:
@@ -297,8 +305,9 @@ def run_bench(sizes: BenchSizes = FULL, court: Court | None = None) -> dict:
     """Run the benchmark and return ``{"single_shot": {...}, "half_round": {...}, "jit": {...}}``.
 
     Each of ``single_shot`` and ``half_round`` holds ``kernel_per_s`` (all cores),
-    ``kernel_1thread_per_s``, ``pymunk_per_s`` and ``ratio`` (kernel on all cores over pymunk).
-    ``jit`` holds ``cold_s`` and ``warm_s`` (absent with ``sizes.jit`` False).
+    ``kernel_1thread_per_s``, ``pymunk_per_s`` and ``ratio`` (kernel on all cores over pymunk);
+    ``single_shot`` also ``kernel_new_arrays_per_s`` (module docstring). ``jit`` holds ``cold_s`` and
+    ``warm_s`` (absent with ``sizes.jit`` False).
     """
     court = load_court("deck") if court is None else court
     cores = numba.config.NUMBA_NUM_THREADS
@@ -309,9 +318,11 @@ def run_bench(sizes: BenchSizes = FULL, court: Court | None = None) -> dict:
     _kernel_single_shot_runner(court, singles[:16])()  # compile (or load) before the clock starts
     one = with_threads(1, lambda: best_rate(run_singles, len(singles), sizes.repeats))
     everyone = with_threads(cores, lambda: best_rate(run_singles, len(singles), sizes.repeats))
+    run_fresh = _kernel_single_shot_runner(court, singles, reuse_arrays=False)
+    fresh = with_threads(cores, lambda: best_rate(run_fresh, len(singles), sizes.repeats))
     pymunk_rate, _ = _pymunk_single_shot_rate(court, singles, sizes.pymunk_budget_s)
     results["single_shot"] = {"kernel_per_s": everyone, "kernel_1thread_per_s": one, "pymunk_per_s": pymunk_rate,
-                              "ratio": everyone / pymunk_rate}
+                              "ratio": everyone / pymunk_rate, "kernel_new_arrays_per_s": fresh}
 
     rounds = half_round_shots(court, sizes.half_rounds)
     kernel_half_rounds(court, rounds[:2])  # compile (or load) before the clock starts
@@ -336,6 +347,9 @@ def format_table(results: dict) -> str:
         row = results[key]
         lines.append(f"{label:24s}{row['kernel_per_s']:18,.0f}{row['kernel_1thread_per_s']:18,.0f}"
                      f"{row['pymunk_per_s']:16,.2f}{row['ratio']:12,.0f}")
+    if "kernel_new_arrays_per_s" in results["single_shot"]:
+        lines.append(f"single-disc shots into new result arrays each batch: "
+                     f"{results['single_shot']['kernel_new_arrays_per_s']:,.0f}/s on {cores} cores")
     if "jit" in results:
         lines.append(f"JIT first simulate in a fresh process: cold cache {results['jit']['cold_s']:.2f} s, "
                      f"warm cache {results['jit']['warm_s']:.2f} s")

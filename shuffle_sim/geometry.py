@@ -5,6 +5,11 @@ centre segment (a painted line); a circular line is an annulus ``width`` wide. A
 line when its circle meets the band (distance from the disc's centre to the band <= radius, within
 ``TOUCH_TOLERANCE``), so a disc exactly tangent to a line's edge touches it. Every predicate here is
 checked against Shapely (GEOS) in ``tests/test_geometry_oracle.py``.
+
+Compilation: the band distances, on every judged disc's hot path, are inlined into their callers;
+the others are ordinary calls (LLVM inlines the small ones), which keeps the judging loops quick to
+compile. The polygon tests take an array and are compiled without reference counting
+(``_nrt=False``: they allocate nothing), so calling them costs no atomic updates.
 """
 
 from __future__ import annotations
@@ -20,7 +25,7 @@ from numba import njit
 TOUCH_TOLERANCE = 1e-12
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def point_segment_distance(px, py, x0, y0, x1, y1):
     """Euclidean distance from (px, py) to the segment (x0, y0)-(x1, y1)."""
     dx = x1 - x0
@@ -48,8 +53,9 @@ def segment_frame(x0, y0, x1, y1):
 
 
 @njit(cache=True, inline="always")
-def band_distance_framed(px, py, x0, y0, ux, uy, length, half_width):
-    """``band_distance`` for a segment given by its start, unit direction and length."""
+def _band_offsets(px, py, x0, y0, ux, uy, length, half_width):
+    """How far (px, py) lies beyond a band's ends (along the segment) and beyond its sides (across it),
+    each 0 where it lies within: the two legs of its distance to the band."""
     rx = px - x0
     ry = py - y0
     u = rx * ux + ry * uy
@@ -62,12 +68,38 @@ def band_distance_framed(px, py, x0, y0, ux, uy, length, half_width):
     dv = v - half_width
     if dv < 0.0:
         dv = 0.0
+    return du, dv
+
+
+@njit(cache=True, inline="always")
+def band_distance_framed(px, py, x0, y0, ux, uy, length, half_width):
+    """``band_distance`` for a segment given by its start, unit direction and length."""
+    du, dv = _band_offsets(px, py, x0, y0, ux, uy, length, half_width)
     # hypot(a, 0) is exactly |a| (C99 Annex F); skipping the call there changes no result.
     if du == 0.0:
         return dv
     if dv == 0.0:
         return du
     return math.hypot(du, dv)
+
+
+@njit(cache=True, inline="always")
+def band_within_framed(px, py, x0, y0, ux, uy, length, half_width, reach):
+    """``band_distance_framed(...) <= reach``, the same answer, skipping the ``hypot`` where the squared
+    distance already decides it by far more than rounding (a relative 1e-9)."""
+    du, dv = _band_offsets(px, py, x0, y0, ux, uy, length, half_width)
+    if du == 0.0:
+        return dv <= reach
+    if dv == 0.0:
+        return du <= reach
+    squared = du * du + dv * dv
+    limit = reach * reach
+    if squared > 1e-200 and limit > 1e-200:  # both far from underflow, where rounding is relative
+        if squared < limit * (1.0 - 1e-9):
+            return True
+        if squared > limit * (1.0 + 1e-9):
+            return False
+    return math.hypot(du, dv) <= reach
 
 
 @njit(cache=True, inline="always")
@@ -81,13 +113,13 @@ def band_distance(px, py, x0, y0, x1, y1, half_width):
     return band_distance_framed(px, py, x0, y0, ux, uy, length, half_width)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def disc_touches_band(cx, cy, r, x0, y0, x1, y1, half_width):
     """Whether a disc of radius r at (cx, cy) meets a straight line's band (tangency counts)."""
     return band_distance(cx, cy, x0, y0, x1, y1, half_width) <= r + TOUCH_TOLERANCE
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def disc_touches_ring(cx, cy, r, ox, oy, radius, half_width):
     """Whether a disc meets a circular line of the given radius and half width (an annulus).
 
@@ -102,14 +134,14 @@ def disc_touches_ring(cx, cy, r, ox, oy, radius, half_width):
             and rho + r >= radius - half_width - TOUCH_TOLERANCE)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def ring_distance(cx, cy, ox, oy, radius, half_width):
     """Distance from a point to a circular line's band (zero inside the band)."""
     d = abs(math.hypot(cx - ox, cy - oy) - radius) - half_width
     return d if d > 0.0 else 0.0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def point_in_polygon(px, py, vertices, start, stop):
     """Crossing-number test of (px, py) against the ring ``vertices[start:stop]`` (open, any orientation).
 
@@ -131,7 +163,7 @@ def point_in_polygon(px, py, vertices, start, stop):
     return inside
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def point_on_segment(px, py, x0, y0, x1, y1):
     """Whether (px, py) lies on the segment: inside its box and with a cross product of exactly zero.
 
@@ -144,7 +176,7 @@ def point_on_segment(px, py, x0, y0, x1, y1):
     return (x1 - x0) * (py - y0) - (y1 - y0) * (px - x0) == 0.0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def point_in_closed_polygon(px, py, vertices, start, stop):
     """Like ``point_in_polygon``, but a point on the boundary counts as inside."""
     if point_in_polygon(px, py, vertices, start, stop):
@@ -163,7 +195,7 @@ def point_in_polygon_or_on_boundary(px, py, vertices):
     return point_in_closed_polygon(px, py, vertices, 0, vertices.shape[0])
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def point_in_annulus(px, py, ox, oy, inner, outer):
     """Whether (px, py) lies in inner <= distance < outer from (ox, oy) (inner 0: a full circle)."""
     rho = math.hypot(px - ox, py - oy)

@@ -3,19 +3,33 @@
 ``simulate_shots(court, x, y, vx, vy, omega, board=...)`` plays each shot (one disc launched among the
 resting discs of ``board``) through the physics kernel and judges every disc where it stops, in one
 numba call: Python is called once per batch, never per shot. The shots run in a parallel loop over
-chunks; each chunk allocates its scratch state once and reuses it for all its shots, and the
-kernel's event loop is inlined into that loop. Then every rest position is judged in one parallel
-pass (``shuffle_sim.judge.judge_many``). Shots are independent and each writes its own rows, so
-results are bit-identical whatever the thread count or chunking.
+chunks of ``CHUNK`` shots. Shots are independent and each writes its own rows, so results are
+bit-identical whatever the thread count or chunking.
+
+Two paths, each compiled on first use:
+
+* On an empty board (the commonest batch: draws, aim and speed sweeps) each shot is a lone disc,
+  played by the lone-disc event loop (``physics.lone``: the kernel's loop for one disc, its state in
+  local variables) and judged at once where it stops (``judge.judge_point``), so no rest position
+  makes a second trip through memory. The chunk loop is compiled without reference counting
+  (``_nrt=False``): it allocates nothing, and counting references to the court's arrays for every
+  shot, atomically, would cost more than the shot's physics.
+* Among board discs, each chunk allocates its scratch state once and reuses it for all its shots,
+  with the kernel's event loop inlined; then every rest position is judged in one parallel pass.
+
+Both judge with the judge's grid of cells for the batch (``judge.cached_judge_index``), built once
+per court and batch size and reused by later batches.
 
 Judging merges two verdicts: the judge's, from the rest position, and the kernel's standing, made
 while the disc moved (past a kill line, off a killing cushion: dead wherever it stops, MSA C-20,
 C-21). A fallen disc is dead and worth 0; a holed disc lies at the hole's centre and is worth the
 hole's value.
-"""
 
+Performance: ``shuffle-sim bench`` (``single_shot``) measures the empty-board path.
+"""
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -23,7 +37,7 @@ from numba import njit, prange
 
 from shuffle_sim.court import Court
 from shuffle_sim.geometry import point_in_closed_polygon
-from shuffle_sim.judge import HANGER_NONE, judge_index, judge_point, judge_prepare
+from shuffle_sim.judge import HANGER_NONE, cached_judge_index, judge_point, judge_ranges, surely_on_surface
 from shuffle_sim.physics.events import STATUS_FALLEN
 from shuffle_sim.physics.lone import run_lone
 from shuffle_sim.physics.kernel import (
@@ -45,6 +59,7 @@ CHUNK = 256
 _OFF_SURFACE = 1
 _ON_BOARD_DISC = 2
 _ON_OBSTACLE = 3
+_NOT_FINITE = 4
 
 
 @dataclass
@@ -61,11 +76,43 @@ class ShotBatch:
     touched: np.ndarray  # (N, D) bool: touched by another disc during the shot
     ok: np.ndarray  # (N,) bool: False if the shot hit the event bound
 
+    #: Each field's dtype, and whether it has a column per disc (else one entry per shot).
+    LAYOUT = {"x": (np.float64, True), "y": (np.float64, True), "status": (np.int8, True), "dead": (np.bool_, True),
+              "value": (np.int64, True), "zone": (np.int64, True), "hanger": (np.int8, True),
+              "touched": (np.bool_, True), "ok": (np.bool_, False)}
+
+    @classmethod
+    def empty(cls, n_shots: int, n_discs: int) -> "ShotBatch":
+        """Uninitialised arrays for ``n_shots`` shots of ``n_discs`` discs each."""
+        return cls(**{name: np.empty((n_shots, n_discs) if per_disc else n_shots, dtype)
+                      for name, (dtype, per_disc) in cls.LAYOUT.items()})
+
+    def check_fits(self, n_shots: int, n_discs: int) -> None:
+        """Raise ``ValueError`` naming the field unless every array has the shape and dtype of
+        ``ShotBatch.empty(n_shots, n_discs)`` and can be written in place (C-contiguous, writeable)."""
+        for name, (dtype, per_disc) in self.LAYOUT.items():
+            arr = getattr(self, name)
+            shape = (n_shots, n_discs) if per_disc else (n_shots,)
+            if not isinstance(arr, np.ndarray) or arr.shape != shape or arr.dtype != dtype:
+                got = f"{arr.dtype} {arr.shape}" if isinstance(arr, np.ndarray) else type(arr).__name__
+                raise ValueError(f"out.{name} must be an array of {np.dtype(dtype)} with shape {shape} (got {got})")
+            if not (arr.flags.c_contiguous and arr.flags.writeable):
+                raise ValueError(f"out.{name} must be C-contiguous and writeable")
+
 
 @njit(cache=True, error_model="numpy", inline="always")
-def _shot_problem(table, ja, board_x, board_y, x, y):
-    """Why a shot cannot start at (x, y): off the surface, on a board disc, on a cushion or peg; or 0."""
-    if ja.surface_kind == 1:
+def _shot_problem(table, ja, index, board_x, board_y, x, y, vx, vy, omega):
+    """Why a shot cannot be played: a value not finite, a start off the surface, on a board disc or
+    on a cushion or peg; or 0.
+
+    The judge's grid ``index`` answers "on the surface" for most starts without the exact test.
+    """
+    if not (math.isfinite(x) and math.isfinite(y) and math.isfinite(vx) and math.isfinite(vy)
+            and math.isfinite(omega)):
+        return _NOT_FINITE
+    if surely_on_surface(x, y, index):
+        on_surface = True
+    elif ja.surface_kind == 1:
         c = ja.surface_circle
         on_surface = (x - c[0]) ** 2 + (y - c[1]) ** 2 <= c[2] * c[2]
     else:
@@ -94,44 +141,65 @@ def _judge_rest(ja, prepared, index, x, y, status, kernel_dead):
 
 
 @njit(cache=True, error_model="numpy", inline="always")
-def _play_chunk(table, ja, prepared, index, board_x, board_y, xs, ys, vxs, vys, omegas, max_events, start, stop,
-                out_x, out_y, out_status, out_dead, out_value, out_zone, out_hanger, out_touched, out_ok, problem):
-    """Play and judge shots ``start`` to ``stop``: a lone disc in scalars (``lone``), shots among board
-    discs through the kernel's loop with one set of scratch arrays for the chunk."""
+def _fill_unplayable(k, n_discs, x, y, out_x, out_y, out_status, out_dead, out_value, out_zone, out_hanger,
+                     out_touched, out_ok):
+    """Placeholders for a shot that cannot be played (never returned: ``simulate_shots`` raises)."""
+    out_ok[k] = False
+    for i in range(n_discs):
+        out_x[k, i] = x
+        out_y[k, i] = y
+        out_status[k, i] = STATUS_FALLEN
+        out_dead[k, i] = True
+        out_value[k, i] = 0
+        out_zone[k, i] = -1
+        out_hanger[k, i] = HANGER_NONE
+        out_touched[k, i] = False
+
+
+@njit(cache=True, error_model="numpy", _nrt=False)
+def _play_lone_chunk(table, ja, prepared, index, board_x, board_y, xs, ys, vxs, vys, omegas, max_events, start, stop,
+                     out_x, out_y, out_status, out_dead, out_value, out_zone, out_hanger, out_touched, out_ok, problem):
+    """Play and judge shots ``start`` to ``stop`` on an empty board (``board_x`` and ``board_y`` are
+    empty): the lone disc in scalars (``lone``), judged where it ends."""
+    for k in range(start, stop):
+        why = _shot_problem(table, ja, index, board_x, board_y, xs[k], ys[k], vxs[k], vys[k], omegas[k])
+        problem[k] = why
+        if why != 0:
+            _fill_unplayable(k, 1, xs[k], ys[k], out_x, out_y, out_status, out_dead, out_value, out_zone, out_hanger,
+                             out_touched, out_ok)
+            continue
+        x, y, _, _, _, status, dead, ok, _, _ = run_lone(table, xs[k], ys[k], vxs[k], vys[k], omegas[k], max_events)
+        value, zone, hanger, dead = _judge_rest(ja, prepared, index, x, y, status, dead)
+        out_ok[k] = ok
+        out_x[k, 0] = x
+        out_y[k, 0] = y
+        out_status[k, 0] = status
+        out_dead[k, 0] = dead
+        out_value[k, 0] = value
+        out_zone[k, 0] = zone
+        out_hanger[k, 0] = hanger
+        out_touched[k, 0] = False
+
+
+@njit(cache=True, error_model="numpy", _nrt=False)
+def _play_board_chunk(table, ja, index, board_x, board_y, xs, ys, vxs, vys, omegas, max_events, start, stop, st, ist,
+                      pair_t, no_log, out_x, out_y, out_status, out_dead, out_touched, out_ok, problem):
+    """Play shots ``start`` to ``stop`` among the board's discs, through the kernel's loop with the
+    chunk's scratch arrays ``st``, ``ist``, ``pair_t`` and an empty log ``no_log``; judging follows
+    in one pass over every rest position."""
     n_board = board_x.shape[0]
     n_discs = n_board + 1
-    st = np.empty((N_FLOAT_ROWS, n_discs if n_board > 0 else 0))
-    ist = np.empty((N_INT_ROWS, n_discs if n_board > 0 else 0), np.int64)
-    pair_t = np.empty((n_discs, n_discs) if n_board > 0 else (0, 0))
-    no_log = np.empty((0, max(EV_COLUMNS, SEG_COLUMNS)))
     for k in range(start, stop):
-        why = _shot_problem(table, ja, board_x, board_y, xs[k], ys[k])
+        why = _shot_problem(table, ja, index, board_x, board_y, xs[k], ys[k], vxs[k], vys[k], omegas[k])
         problem[k] = why
-        if why != 0:  # placeholders, never returned: simulate_shots raises
+        if why != 0:  # placeholders, judged but never returned: simulate_shots raises
             out_ok[k] = False
             for i in range(n_discs):
                 out_x[k, i] = xs[k]
                 out_y[k, i] = ys[k]
                 out_status[k, i] = STATUS_FALLEN
                 out_dead[k, i] = True
-                out_value[k, i] = 0
-                out_zone[k, i] = -1
-                out_hanger[k, i] = HANGER_NONE
                 out_touched[k, i] = False
-            continue
-        if n_board == 0:
-            x, y, _, _, _, status, dead, ok, _, _ = run_lone(table, xs[k], ys[k], vxs[k], vys[k], omegas[k],
-                                                             max_events)
-            out_ok[k] = ok
-            value, zone, hanger, dead = _judge_rest(ja, prepared, index, x, y, status, dead)
-            out_x[k, 0] = x
-            out_y[k, 0] = y
-            out_status[k, 0] = status
-            out_dead[k, 0] = dead
-            out_value[k, 0] = value
-            out_zone[k, 0] = zone
-            out_hanger[k, 0] = hanger
-            out_touched[k, 0] = False
             continue
         for j in range(n_board):
             place_disc(table, st, ist, j, board_x[j], board_y[j], 0.0, 0.0, 0.0)
@@ -140,44 +208,73 @@ def _play_chunk(table, ja, prepared, index, board_x, board_y, xs, ys, vxs, vys, 
         out_ok[k] = ok
         for i in range(n_discs):
             x, y, _, _, _ = state_at(table, st, ist, i, t_end)
-            status = ist[STATUS, i]
-            value, zone, hanger, dead = _judge_rest(ja, prepared, index, x, y, status, ist[DEAD, i] != 0)
             out_x[k, i] = x
             out_y[k, i] = y
-            out_status[k, i] = status
-            out_dead[k, i] = dead
-            out_value[k, i] = value
-            out_zone[k, i] = zone
-            out_hanger[k, i] = hanger
+            out_status[k, i] = ist[STATUS, i]
+            out_dead[k, i] = ist[DEAD, i] != 0
             out_touched[k, i] = ist[TOUCHED, i] != 0
 
 
 @njit(cache=True, error_model="numpy", parallel=True)
-def _play_shots(ka, ja, board_x, board_y, xs, ys, vxs, vys, omegas, max_events,
-                out_x, out_y, out_status, out_dead, out_value, out_zone, out_hanger, out_touched, out_ok, problem):
+def _play_lone_shots(ka, ja, prepared, index, board_x, board_y, xs, ys, vxs, vys, omegas, max_events,
+                     out_x, out_y, out_status, out_dead, out_value, out_zone, out_hanger, out_touched, out_ok, problem):
+    """Play and judge every shot on an empty board, in parallel over chunks of ``CHUNK`` shots."""
     n_shots = xs.shape[0]
     table = pack_court(ka)
-    prepared = judge_prepare(ja)
-    index = judge_index(ja, prepared, n_shots * (board_x.shape[0] + 1))
     for c in prange((n_shots + CHUNK - 1) // CHUNK):
-        _play_chunk(table, ja, prepared, index, board_x, board_y, xs, ys, vxs, vys, omegas, max_events, c * CHUNK,
-                    min(n_shots, (c + 1) * CHUNK), out_x, out_y, out_status, out_dead, out_value, out_zone,
-                    out_hanger, out_touched, out_ok, problem)
+        _play_lone_chunk(table, ja, prepared, index, board_x, board_y, xs, ys, vxs, vys, omegas, max_events,
+                         c * CHUNK, min(n_shots, (c + 1) * CHUNK), out_x, out_y, out_status, out_dead, out_value,
+                         out_zone, out_hanger, out_touched, out_ok, problem)
+
+
+@njit(cache=True, error_model="numpy", parallel=True)
+def _play_board_shots(ka, ja, prepared, index, board_x, board_y, xs, ys, vxs, vys, omegas, max_events,
+                      out_x, out_y, out_status, out_dead, out_value, out_zone, out_hanger, out_touched, out_ok,
+                      problem):
+    """Play every shot among the board's discs in parallel over chunks of ``CHUNK`` shots, then judge
+    every rest position in one parallel pass and merge in the kernel's verdicts."""
+    n_shots = xs.shape[0]
+    n_discs = board_x.shape[0] + 1
+    table = pack_court(ka)
+    for c in prange((n_shots + CHUNK - 1) // CHUNK):
+        st = np.empty((N_FLOAT_ROWS, n_discs))
+        ist = np.empty((N_INT_ROWS, n_discs), np.int64)
+        pair_t = np.empty((n_discs, n_discs))
+        no_log = np.empty((0, max(EV_COLUMNS, SEG_COLUMNS)))
+        _play_board_chunk(table, ja, index, board_x, board_y, xs, ys, vxs, vys, omegas, max_events, c * CHUNK,
+                          min(n_shots, (c + 1) * CHUNK), st, ist, pair_t, no_log, out_x, out_y, out_status, out_dead,
+                          out_touched, out_ok, problem)
+    n = n_shots * n_discs
+    value = out_value.reshape(n)
+    zone = out_zone.reshape(n)
+    hanger = out_hanger.reshape(n)
+    judged_dead = np.empty(n, np.bool_)
+    judge_ranges(out_x.reshape(n), out_y.reshape(n), ja, prepared, index, value, zone, np.empty(n, np.uint64),
+                 judged_dead, hanger, np.empty(n, np.bool_), np.empty(n, np.bool_))
+    status = out_status.reshape(n)
+    dead = out_dead.reshape(n)
+    for m in prange(n):
+        if status[m] == STATUS_FALLEN:
+            zone[m] = -1
+            hanger[m] = HANGER_NONE
+            dead[m] = True
+        else:
+            dead[m] = dead[m] or judged_dead[m]
+        if dead[m]:
+            value[m] = 0
 
 
 def _column(values, name: str, n: int | None) -> np.ndarray:
+    """One input column as a contiguous float64 array of ``n`` entries (finiteness is checked by the
+    kernel, in its parallel loop, rather than in a serial pass here)."""
     arr = np.ascontiguousarray(values, dtype=np.float64).reshape(-1)
     if n is not None and arr.size != n:
         raise ValueError(f"{name} must have one entry per shot ({n}), got {arr.size}")
-    bad = np.flatnonzero(~np.isfinite(arr))
-    if bad.size:
-        k = int(bad[0])
-        raise ValueError(f"{name}[{k}] must be finite (got {float(arr[k])!r})")
     return arr
 
 
 def simulate_shots(court: Court, x, y, vx, vy, omega, board: Scene | None = None, end: str | None = None,
-                   max_events: int = 10_000) -> ShotBatch:
+                   max_events: int = 10_000, out: ShotBatch | None = None) -> ShotBatch:
     """Play N shots, each one disc launched at (x, y) with (vx, vy, omega), among ``board``'s discs.
 
     ``x`` .. ``omega`` are arrays (N,) in SI (m, m/s, rad/s). ``board`` holds resting discs present
@@ -186,6 +283,12 @@ def simulate_shots(court: Court, x, y, vx, vy, omega, board: Scene | None = None
     ``max_events`` events (then its ``ok`` is False). Raises ``ValueError`` naming the field and index
     for non-finite values, and ``SceneError`` for a shot off the surface, on a board disc or on a
     cushion or peg.
+
+    ``out``, a ``ShotBatch`` of the same N and D (say from an earlier call, or ``ShotBatch.empty``),
+    receives the results instead of new arrays and is returned: a loop that plays batch after batch
+    reuses one set of arrays and skips allocating (and the system zeroing) fresh memory each time,
+    about a tenth of the time of a single-disc batch. Its contents are overwritten even when a bad
+    shot raises.
     """
     court = court.for_end(end)
     if isinstance(max_events, bool) or not isinstance(max_events, (int, np.integer)) or max_events < 1:
@@ -204,24 +307,23 @@ def simulate_shots(court: Court, x, y, vx, vy, omega, board: Scene | None = None
         check_obstacles(court, resting.x, resting.y, "board discs")
         board_x, board_y = resting.x, resting.y
     d = board_x.size + 1
-    out = {
-        "x": np.empty((n, d)),
-        "y": np.empty((n, d)),
-        "status": np.empty((n, d), np.int8),
-        "dead": np.empty((n, d), np.bool_),
-        "value": np.empty((n, d), np.int64),
-        "zone": np.empty((n, d), np.int64),
-        "hanger": np.empty((n, d), np.int8),
-        "touched": np.empty((n, d), np.bool_),
-        "ok": np.empty(n, np.bool_),
-    }
-    problem = np.zeros(n, np.int8)
-    _play_shots(court.kernel_arrays(), court.judge_arrays(), board_x, board_y, xs, ys, vxs, vys, omegas,
-                int(max_events), out["x"], out["y"], out["status"], out["dead"], out["value"], out["zone"],
-                out["hanger"], out["touched"], out["ok"], problem)
+    if out is None:
+        out = ShotBatch.empty(n, d)
+    else:
+        out.check_fits(n, d)
+    problem = np.empty(n, np.int8)
+    ja = court.judge_arrays()
+    prepared, index = cached_judge_index(ja, n * d)
+    play = _play_lone_shots if d == 1 else _play_board_shots  # each compiles on first use only
+    play(court.kernel_arrays(), ja, prepared, index, board_x, board_y, xs, ys, vxs, vys, omegas, int(max_events),
+         out.x, out.y, out.status, out.dead, out.value, out.zone, out.hanger, out.touched, out.ok, problem)
     bad = np.flatnonzero(problem)
     if bad.size:
         k = int(bad[0])
+        if problem[k] == _NOT_FINITE:
+            for values, name in ((xs, "x"), (ys, "y"), (vxs, "vx"), (vys, "vy"), (omegas, "omega")):
+                if not np.isfinite(values[k]):
+                    raise ValueError(f"{name}[{k}] must be finite (got {float(values[k])!r})")
         where = f"shot {k} at x[{k}]={float(xs[k])!r}, y[{k}]={float(ys[k])!r}"
         if problem[k] == _OFF_SURFACE:
             raise SceneError(f"{where} is off the surface of court {court.name!r}")
@@ -229,4 +331,4 @@ def simulate_shots(court: Court, x, y, vx, vy, omega, board: Scene | None = None
             j = int(np.argmin(np.hypot(board_x - xs[k], board_y - ys[k])))
             raise SceneError(f"{where} overlaps board disc {j} at x={float(board_x[j])!r}, y={float(board_y[j])!r}")
         raise SceneError(f"{where} overlaps {obstacle_at_start(court, xs[k], ys[k])} at the start")
-    return ShotBatch(**out)
+    return out

@@ -158,3 +158,41 @@ def test_bad_board_is_rejected():
     b.y[1] = b.y[0]
     with pytest.raises(SceneError, match="overlap"):
         simulate_shots(DECK, [0.0], [1.0], [0.0], [1.0], [0.0], board=b)
+
+
+FIELDS = ("x", "y", "status", "dead", "value", "zone", "hanger", "touched", "ok")
+
+
+@pytest.mark.parametrize("with_board", [False, True])
+def test_results_written_into_a_reused_batch_are_the_same(with_board):
+    shots = deck_shots(300, seed=5)
+    kwargs = {"board": board()} if with_board else {}
+    fresh = simulate_shots(DECK, *shots, **kwargs)
+    out = ShotBatch.empty(300, fresh.x.shape[1])
+    for field in FIELDS:  # stale contents from "an earlier batch": every entry must be overwritten
+        getattr(out, field).view(np.uint8)[...] = 0xA5
+    returned = simulate_shots(DECK, *shots, out=out, **kwargs)
+    assert returned is out
+    for field in FIELDS:
+        np.testing.assert_array_equal(getattr(out, field), getattr(fresh, field))
+    other = deck_shots(300, seed=6)
+    again = simulate_shots(DECK, *other, out=out, **kwargs)
+    for field in FIELDS:
+        np.testing.assert_array_equal(getattr(again, field), getattr(simulate_shots(DECK, *other, **kwargs), field))
+
+
+@pytest.mark.parametrize(
+    "field, replacement, message",
+    [
+        ("x", np.empty((5, 2)), r"out\.x must be an array of float64 with shape \(4, 1\) \(got float64 \(5, 2\)\)"),
+        ("value", np.empty((4, 1), np.int32), r"out\.value must be an array of int64 with shape \(4, 1\) \(got int32"),
+        ("ok", [True] * 4, r"out\.ok must be an array of bool with shape \(4,\) \(got list\)"),
+        ("zone", np.empty((8, 1), np.int64)[::2], r"out\.zone must be C-contiguous and writeable"),
+        ("dead", np.broadcast_to(np.zeros(1, np.bool_), (4, 1)), r"out\.dead must be C-contiguous and writeable"),
+    ],
+)
+def test_a_batch_that_does_not_fit_is_named(field, replacement, message):
+    out = ShotBatch.empty(4, 1)
+    setattr(out, field, replacement)
+    with pytest.raises(ValueError, match=message):
+        simulate_shots(DECK, *deck_shots(4), out=out)

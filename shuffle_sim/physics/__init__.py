@@ -28,8 +28,9 @@ Event-driven (``kernel``): the earliest of all predicted events (``predict``) is
 what it changed is predicted again. Times of impact are exact (``toi``): linear and quadratic
 equations for a disc against anything fixed, a quartic with isolated, polished roots for two
 sliding discs. Touching discs that approach are resolved at once, so a Newton's cradle passes its
-momentum down the line in one impulse per pair. The court reaches the kernel packed in one array
-(``table``); ``motion`` holds the closed-form motion and the state layout, ``events`` the codes.
+momentum down the line in one impulse per pair. A lone disc (a shot at an empty board) runs the
+same loop with its state in local variables (``lone``). The court reaches the kernel packed in one
+array (``table``); ``motion`` holds the closed-form motion and the state layout, ``events`` the codes.
 
 Limits
 ------

@@ -20,9 +20,10 @@ The loop is bounded by ``max_events``; a scene that reaches the bound returns ``
 the state at the last event.
 
 The court comes as a packed table (``table``). ``run_table`` is inlined into its callers: the batch
-API runs it once per shot, and a real call would pass its arrays with atomic reference counting
-each time. ``run_scene`` takes the court's ``KernelArrays`` and separate log columns and packs them
-per call. Everything is compiled with ``error_model="numpy"`` (a division by zero gives inf or NaN
+API runs it once per shot among board discs, and a real call would pass its arrays with atomic
+reference counting each time. (A shot on an empty board takes ``lone.run_lone``, this loop for one
+disc with its state in local variables: the same results, bit for bit.) ``run_scene`` takes the
+court's ``KernelArrays`` and separate log columns and packs them per call. Everything is compiled with ``error_model="numpy"`` (a division by zero gives inf or NaN
 instead of raising); every division whose divisor can vanish is guarded where it matters.
 
 Arrays (see ``motion`` for the state rows):
@@ -363,15 +364,28 @@ def run_table(table, st, ist, pair_t, ev, seg, max_events):
     # Counters start as int64 values, not literals, so each helper compiles for one signature.
     n_ev = np.int64(0)
     n_seg = np.int64(0)
+    # Every path is new at the start: each disc is marked MOVED and predicted at the top of the loop,
+    # the one place that predicts (the prediction is inlined, so one call site keeps compiling short).
     for i in range(n):
-        n_seg = _log_segment(st, ist, seg, n_seg, i, now, decel, spin_decel, -1)
-        predict_disc(table, st, ist, i)
-    for i in range(n):
-        for j in range(i + 1, n):
-            pair_t[i, j] = predict_pair(st, ist, i, j, now, decel, contact)
+        ist[MOVED, i] = 1
+    event_row = np.int64(-1)
     ok = True
     processed = np.int64(0)
     while True:
+        # Predict again everything about the discs whose motion changed, and their pairs: a pair of
+        # two such discs once, when its first disc is predicted.
+        for i in range(n):
+            if ist[MOVED, i] == 0:
+                continue
+            n_seg = _log_segment(st, ist, seg, n_seg, i, now, decel, spin_decel, event_row)
+            predict_disc(table, st, ist, i)
+            for k in range(n):
+                if k < i and ist[MOVED, k] == 0:
+                    pair_t[k, i] = predict_pair(st, ist, k, i, now, decel, contact)
+                elif k > i:
+                    pair_t[i, k] = predict_pair(st, ist, i, k, now, decel, contact)
+        for i in range(n):
+            ist[MOVED, i] = 0
         t = math.inf
         kind = np.int64(-1)
         a = np.int64(-1)
@@ -432,18 +446,6 @@ def run_table(table, st, ist, pair_t, ev, seg, max_events):
                 y = table[b, F + 1]
             set_reference(st, a, now, x, y, 0.0, 0.0, 0.0, decel, spin_decel)
             ist[STATUS, a] = STATUS_FALLEN if kind == FALL else STATUS_HOLED
-        # Predict again everything about the discs whose motion changed, and their pairs.
-        for i in range(n):
-            if ist[MOVED, i] == 0:
-                continue
-            ist[MOVED, i] = 0
-            n_seg = _log_segment(st, ist, seg, n_seg, i, now, decel, spin_decel, event_row)
-            predict_disc(table, st, ist, i)
-            for k in range(n):
-                if k < i:
-                    pair_t[k, i] = predict_pair(st, ist, k, i, now, decel, contact)
-                elif k > i:
-                    pair_t[i, k] = predict_pair(st, ist, i, k, now, decel, contact)
     return n_ev, n_seg, ok, now, processed
 
 

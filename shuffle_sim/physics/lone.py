@@ -57,12 +57,24 @@ def run_lone(table, x, y, vx, vy, omega, max_events):
     ux, uy, speed, omega, t_stop, t_spin = reference_state(t0, px, py, vx, vy, omega, decel, spin_decel)
     status = STATUS_MOVING if speed > 0.0 else STATUS_REST
     dead = False
-    t_next, next_kind, next_b, t_kill, kill_b = predict_path(table, px, py, ux, uy, speed, status == STATUS_MOVING,
-                                                             True, t0, t_stop)
+    t_next = math.inf
+    next_kind = -1
+    next_b = -1
+    t_kill = math.inf
+    kill_b = -1
     now = 0.0
     ok = True
     processed = 0
+    predict = True  # the path changed: predict its events again (one call site keeps the code small)
     while True:
+        if predict:
+            predict = False
+            if status == STATUS_FALLEN or status == STATUS_HOLED:
+                t_next = math.inf
+                t_kill = math.inf
+            else:
+                t_next, next_kind, next_b, t_kill, kill_b = predict_path(table, px, py, ux, uy, speed,
+                                                                         status == STATUS_MOVING, not dead, t0, t_stop)
         # The earliest event, ties going the kernel's way: boundary, kill line, spin stop.
         t = math.inf
         kind = -1
@@ -115,13 +127,9 @@ def run_lone(table, x, y, vx, vy, omega, max_events):
             status = STATUS_HOLED
         else:
             status = STATUS_MOVING if speed > 0.0 else STATUS_REST
-        if status == STATUS_FALLEN or status == STATUS_HOLED:
-            t_next = math.inf
-            t_kill = math.inf
-        else:
-            t_next, next_kind, next_b, t_kill, kill_b = predict_path(table, px, py, ux, uy, speed,
-                                                                     status == STATUS_MOVING, not dead, t0, t_stop)
-    slid = travelled(speed, decel, now - t0)
+        predict = True
+    # At rest ``travelled`` gives exactly 0 (by a division): skipped.
+    slid = travelled(speed, decel, now - t0) if speed != 0.0 else 0.0
     v = max(0.0, speed - decel * (now - t0)) if status == STATUS_MOVING else 0.0
     return (px + ux * slid, py + uy * slid, ux * v, uy * v, spin_after(omega, spin_decel, now - t0), status, dead,
             ok, now, processed)

@@ -116,7 +116,8 @@ def reference_state(t, x, y, vx, vy, omega, decel, spin_decel):
     if ``speed`` > 0. ``set_reference`` stores this in the state arrays; the lone-disc loop
     (``lone``) keeps it in locals.
     """
-    speed = math.sqrt(vx * vx + vy * vy)
+    # At rest (a stop, a fall) the square root is skipped: it would give exactly 0.
+    speed = math.sqrt(vx * vx + vy * vy) if vx != 0.0 or vy != 0.0 else 0.0
     if speed <= REST_SPEED:
         speed = 0.0
         ux = 0.0

@@ -56,13 +56,13 @@ from shuffle_sim.physics.toi import (
     APPROACH_TOL,
     CONTACT_GAP,
     OVERLAP_SLACK,
-    capsule_entry,
+    capsule_entry_framed,
     circle_entry,
     circle_exit,
     circle_exit_contact,
     edge_crossing,
     hole_capture,
-    line_passing,
+    line_passing_within,
     quartic_entry,
 )
 
@@ -78,7 +78,8 @@ def predict_path(table, qx, qy, ux, uy, speed, moving, alive, t0, t_stop):
 
     Every shape is solved in arc length s along the path (``toi``), and only the earliest is turned
     into a time. Each shape is tested only against the part of the path before the earliest event
-    found so far.
+    found so far. The kernel's loop (``predict_disc``) and the lone-disc loop (``lone``) both predict
+    with this one function, which is why they agree bit for bit.
     """
     r = table[0, H_RADIUS]
     decel = table[0, H_DECEL]
@@ -98,7 +99,7 @@ def predict_path(table, qx, qy, ux, uy, speed, moving, alive, t0, t_stop):
         event = -1
         if f == KILL_LINE:
             if alive:
-                s_kill = line_passing(qx, qy, ux, uy, g0, g1, g2, g3)
+                s_kill = line_passing_within(qx, qy, ux, uy, g0, g1, g2, g3, reach)
                 # Passing the line exactly where the disc stops leaves it on the line, not past it.
                 if s_kill < kill and (s_kill == 0.0 or s_kill < reach):
                     kill = s_kill
@@ -118,7 +119,8 @@ def predict_path(table, qx, qy, ux, uy, speed, moving, alive, t0, t_stop):
             s = circle_exit(qx, qy, ux, uy, g0, g1, g2)
             event = FALL
         elif f == CUSHION_SEGMENT:
-            s = capsule_entry(qx, qy, ux, uy, speed, g0, g1, g2, g3, r + table[row, F + 4], best)
+            s = capsule_entry_framed(qx, qy, ux, uy, speed, g0, g1, g2, g3, table[row, F + 8], table[row, F + 9],
+                                     table[row, F + 10], r + table[row, F + 4], best)
             event = DISC_CUSHION
         elif f == CUSHION_CIRCLE:
             s = circle_exit_contact(qx, qy, ux, uy, speed, g0, g1, g2 - r)
@@ -142,7 +144,7 @@ def predict_disc(table, st, ist, i):
     """Disc i's next boundary event (stop, cushion, peg, fall, hole) and kill-line crossing.
 
     Along its current path from T0 (``predict_path``). ``NEXT_B`` and ``KILL_B`` hold the
-    feature's table row; NEXT_B and KILL_B are left as they were when there is no such event.
+    feature's table row (left unchanged, and unused, while ``T_NEXT`` or ``T_KILL`` is inf).
     """
     st[T_NEXT, i] = math.inf
     ist[NEXT_KIND, i] = -1

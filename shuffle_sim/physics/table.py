@@ -7,7 +7,8 @@ reports for it, then its numbers. The kernel loops over the rows once per predic
 Why one array: numba passes every array argument of a call with an atomic reference-count
 increment and decrement, and for a lone disc those cost more than its physics. One table instead
 of the seven arrays of ``court.KernelArrays`` keeps them few. ``pack_court`` builds it once per
-scene or batch.
+scene or batch, and computes there what every prediction would otherwise compute again (a cushion
+segment's unit direction and length).
 """
 
 from __future__ import annotations
@@ -16,8 +17,9 @@ import numpy as np
 from numba import njit
 
 from shuffle_sim.physics.events import DISC_CUSHION, DISC_PEG
+from shuffle_sim.physics.toi import segment_frame
 
-TABLE_COLUMNS = 10
+TABLE_COLUMNS = 13
 # Row 0, the header.
 H_RADIUS = 0
 H_DECEL = 1  # mu g
@@ -30,11 +32,15 @@ F_INDEX = 1
 F = 2
 EDGE_SEGMENT = 0  # x0, y0, x1, y1 (surface on the left)
 EDGE_CIRCLE = 1  # cx, cy, R (surface inside)
-CUSHION_SEGMENT = 2  # x0, y0, x1, y1, half thickness, e, friction, kills
+CUSHION_SEGMENT = 2  # x0, y0, x1, y1, half thickness, e, friction, kills, then its frame: ux, uy, length
 CUSHION_CIRCLE = 3  # cx, cy, R, e, friction, kills (hit from inside)
 PEG = 4  # cx, cy, radius, e, friction
 HOLE = 5  # cx, cy, capture radius, capture speed
 KILL_LINE = 6  # px, py, nx, ny: dead once (centre - p) . n > 0
+
+#: Slack (m) of the shortcuts that skip a shape far from a point: far above rounding (about 1e-15 m
+#: on a 16 m court), so a shortcut never skips what the exact test would find.
+PRUNE_MARGIN = 1e-9
 
 
 @njit(cache=True, error_model="numpy")
@@ -77,6 +83,12 @@ def pack_court(ka):
     for r in range(1, n_rows):  # edges are not reported by index
         if table[r, F_KIND] == EDGE_SEGMENT or table[r, F_KIND] == EDGE_CIRCLE:
             table[r, F_INDEX] = -1
+        if table[r, F_KIND] == CUSHION_SEGMENT:
+            # The frame ``toi.capsule_entry`` would compute on every prediction, computed once.
+            ux, uy, length = segment_frame(table[r, F], table[r, F + 1], table[r, F + 2], table[r, F + 3])
+            table[r, F + 8] = ux
+            table[r, F + 9] = uy
+            table[r, F + 10] = length
     return table
 
 
@@ -95,11 +107,19 @@ def obstacle_overlap(table, x, y, tolerance):
         dx = x - table[row, F]
         dy = y - table[row, F + 1]
         if f == CUSHION_SEGMENT:
-            # Squared distance to the segment.
-            ex = table[row, F + 2] - table[row, F]
-            ey = table[row, F + 3] - table[row, F + 1]
-            u = min(max((dx * ex + dy * ey) / (ex * ex + ey * ey), 0.0), 1.0)
             reach = r + table[row, F + 4] - tolerance
+            x0 = table[row, F]
+            y0 = table[row, F + 1]
+            x1 = table[row, F + 2]
+            y1 = table[row, F + 3]
+            # Farther than reach from the segment's bounding box: clear of it (a shortcut only).
+            far = reach + PRUNE_MARGIN
+            if x < min(x0, x1) - far or x > max(x0, x1) + far or y < min(y0, y1) - far or y > max(y0, y1) + far:
+                continue
+            # Squared distance to the segment.
+            ex = x1 - x0
+            ey = y1 - y0
+            u = min(max((dx * ex + dy * ey) / (ex * ex + ey * ey), 0.0), 1.0)
             overlap = reach > 0.0 and (dx - u * ex) ** 2 + (dy - u * ey) ** 2 < reach * reach
         elif f == CUSHION_CIRCLE:
             reach = table[row, F + 2] - r + tolerance

@@ -43,6 +43,11 @@ OVERLAP_SLACK = 1e-10
 EDGE_TOL = 1e-9
 
 _EPS = 2.220446049250313e-16
+
+# The solvers of a cushion segment, an edge and a kill line are inlined (``inline="always"``) into
+# the prediction loop (``predict.predict_path``): a real call there spills every live register, which
+# cost a lone shot more than the solvers themselves. The other solvers are rarer and stay calls, to
+# keep compile times short.
 _MAX_ITER = 100
 
 
@@ -120,6 +125,15 @@ def circle_exit_contact(qx, qy, ux, uy, speed, cx, cy, rho):
     return circle_exit(qx, qy, ux, uy, cx, cy, rho)
 
 
+@njit(cache=True, error_model="numpy", inline="always")
+def segment_frame(x0, y0, x1, y1):
+    """Unit direction (ux, uy) and length of the segment (x0, y0)-(x1, y1), as ``capsule_entry`` uses them."""
+    ex = x1 - x0
+    ey = y1 - y0
+    length = math.sqrt(ex * ex + ey * ey)
+    return ex / length, ey / length, length
+
+
 @njit(cache=True, error_model="numpy")
 def capsule_entry(qx, qy, ux, uy, speed, x0, y0, x1, y1, rho, reach):
     """First s where the centre comes within rho of the segment (x0, y0)-(x1, y1): a capsule.
@@ -128,11 +142,14 @@ def capsule_entry(qx, qy, ux, uy, speed, x0, y0, x1, y1, rho, reach):
     capped by a circle at each end. It is convex, so a path crossing the band's flat side within the
     segment's length enters there; otherwise it can only enter through the cap on that side.
     """
-    ex = x1 - x0
-    ey = y1 - y0
-    length = math.sqrt(ex * ex + ey * ey)
-    ex /= length
-    ey /= length
+    ex, ey, length = segment_frame(x0, y0, x1, y1)
+    return capsule_entry_framed(qx, qy, ux, uy, speed, x0, y0, x1, y1, ex, ey, length, rho, reach)
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def capsule_entry_framed(qx, qy, ux, uy, speed, x0, y0, x1, y1, ex, ey, length, rho, reach):
+    """``capsule_entry`` with the segment's frame given: unit direction (ex, ey) and length
+    (``segment_frame``), so that a kernel can compute it once per court instead of per prediction."""
     rx = qx - x0
     ry = qy - y0
     across = -rx * ey + ry * ex
@@ -163,7 +180,7 @@ def capsule_entry(qx, qy, ux, uy, speed, x0, y0, x1, y1, rho, reach):
     return circle_entry(qx, qy, ux, uy, speed, x1, y1, rho, reach)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def edge_crossing(qx, qy, ux, uy, x0, y0, x1, y1, reach):
     """First s where the centre crosses the edge (x0, y0)-(x1, y1) outward (surface on its left).
 
@@ -179,6 +196,8 @@ def edge_crossing(qx, qy, ux, uy, x0, y0, x1, y1, reach):
     length2 = ex * ex + ey * ey
     if inward < 0.0 and inward * inward > EDGE_TOL * EDGE_TOL * length2:
         return math.inf  # beyond this edge's line elsewhere: not a crossing of this edge
+    if surely_beyond(max(0.0, inward), reach, -rate):
+        return math.inf
     s = (max(0.0, inward)) / -rate
     if s > reach:
         return math.inf
@@ -187,6 +206,30 @@ def edge_crossing(qx, qy, ux, uy, x0, y0, x1, y1, reach):
         return s
     tol = EDGE_TOL * math.sqrt(length2)
     return s if -tol <= a <= length2 + tol else math.inf
+
+
+@njit(cache=True, error_model="numpy")
+def surely_beyond(distance, reach, rate):
+    """Whether distance / rate > reach for certain (distance >= 0, rate > 0), told without dividing.
+
+    A shortcut for the solvers below, which reject events beyond ``reach``: the quotient is only
+    computed when this says no. The relative slack of 1e-9 dwarfs the product's rounding, and the
+    test declines when the product is so small (subnormal) that its rounding is not relative.
+    """
+    far = reach * rate
+    return far > 1e-290 and distance > far * (1.0 + 1e-9)
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def line_passing_within(qx, qy, ux, uy, px, py, nx, ny, reach):
+    """``line_passing``, or inf when the passing is certainly beyond ``reach`` (then without a division)."""
+    sigma = (qx - px) * nx + (qy - py) * ny
+    if sigma > 0.0:
+        return 0.0
+    rate = ux * nx + uy * ny
+    if rate <= 0.0 or surely_beyond(-sigma, reach, rate):
+        return math.inf
+    return -sigma / rate
 
 
 @njit(cache=True, error_model="numpy")
