@@ -113,6 +113,9 @@ def cmd_run(args: argparse.Namespace) -> int:
     print(f"{experiment.name}: {summary.n_shots:,} shots in {summary.n_chunks} chunks "
           f"({summary.computed} computed, {summary.reused} reused) in {summary.seconds:.2f} s "
           f"({summary.shots_per_second:,.0f} shots/s)")
+    if summary.failed:
+        print(f"left out: {summary.failed:,} shots not played (sampled start off the surface or on a disc) or not "
+              f"finished (event bound); per cell in the variable 'failed'")
     print(f"results: {summary.grid_path}" + (f" and {summary.records_path}" if summary.records_path else ""))
     for path in plots:
         print(f"plot: {path}")

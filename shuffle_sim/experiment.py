@@ -157,8 +157,10 @@ def compute_chunk(experiment: Experiment, index: int, chunk_size: int, numba_thr
     start, stop = chunk_range(experiment, index, chunk_size)
     shots = executed_shots(experiment, start, stop)
     vx, vy = shots.velocities()
+    # A sampled start off the surface or on a disc is a shot no player could take: not played, and
+    # counted with the failed shots of its cell.
     batch = simulate_shots(experiment.court, shots.start_x, shots.start_y, vx, vy, shots.spin,
-                           board=experiment.board, end=experiment.end)
+                           board=experiment.board, end=experiment.end, bad_starts="skip")
 
     samples = experiment.samples
     cell_start = start // samples
@@ -197,6 +199,7 @@ def compute_chunk(experiment: Experiment, index: int, chunk_size: int, numba_thr
             record_hanger=np.asarray(batch.hanger[:, -1], dtype=np.int8),
             record_holed=shot_status == STATUS_HOLED,
             record_ok=np.asarray(batch.ok, dtype=bool),
+            record_played=np.asarray(batch.played, dtype=bool),
         )
         if experiment.board is not None:
             value = batch.value.astype(np.int64)
@@ -259,7 +262,8 @@ def build_dataset(experiment: Experiment, sums: dict[str, np.ndarray]):
         variables = {
             "shots": (dims, shots, {"long_name": "shots judged", "units": "1"}),
             "failed": (dims, sums["failed"].reshape(shape),
-                       {"long_name": "shots the kernel could not finish (excluded)", "units": "1"}),
+                       {"long_name": "shots not played (sampled start off the surface or on a disc) or not "
+                                     "finished within the event bound (excluded)", "units": "1"}),
         }
         makers = {
             "expected_value": lambda: mean("value_sum"),
@@ -359,6 +363,7 @@ class RunSummary:
     complete: bool
     grid_path: Path | None
     records_path: Path | None
+    failed: int = 0  # shots left out of the outcomes: not played (start) or not finished (event bound)
 
     @property
     def shots_per_second(self) -> float:
@@ -494,4 +499,4 @@ def run_experiment(
                     records=records_path.name if records_path else None)
     results.write_manifest(manifest)
     return RunSummary(results.path, experiment.n_shots, n_chunks, computed, len(finished), seconds, True,
-                      grid_path, records_path)
+                      grid_path, records_path, int(sums["failed"].sum()))

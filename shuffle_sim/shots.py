@@ -25,6 +25,9 @@ while the disc moved (past a kill line, off a killing cushion: dead wherever it 
 C-21). A fallen disc is dead and worth 0; a holed disc lies at the hole's centre and is worth the
 hole's value.
 
+Results go to new arrays, or into a ``ShotBatch`` passed as ``out`` (a loop of equal batches reuses
+one set of arrays and skips the system's zeroing of fresh memory).
+
 Performance: ``shuffle-sim bench`` (``single_shot``) measures the empty-board path.
 """
 from __future__ import annotations
@@ -38,7 +41,7 @@ from numba import njit, prange
 from shuffle_sim.court import Court
 from shuffle_sim.geometry import point_in_closed_polygon
 from shuffle_sim.judge import HANGER_NONE, cached_judge_index, judge_point, judge_ranges, surely_on_surface
-from shuffle_sim.physics.events import STATUS_FALLEN
+from shuffle_sim.physics.events import STATUS_FALLEN, STATUS_REST
 from shuffle_sim.physics.lone import run_lone
 from shuffle_sim.physics.kernel import (
     EV_COLUMNS,
@@ -74,12 +77,13 @@ class ShotBatch:
     zone: np.ndarray  # (N, D) int64: judged zone index (court.zone_names), -1 for none
     hanger: np.ndarray  # (N, D) int8: 0 none, 1 end, 2 corner
     touched: np.ndarray  # (N, D) bool: touched by another disc during the shot
-    ok: np.ndarray  # (N,) bool: False if the shot hit the event bound
+    ok: np.ndarray  # (N,) bool: the shot was played and ended before the event bound
+    played: np.ndarray  # (N,) bool: False for a shot skipped for its start (``bad_starts="skip"``)
 
     #: Each field's dtype, and whether it has a column per disc (else one entry per shot).
     LAYOUT = {"x": (np.float64, True), "y": (np.float64, True), "status": (np.int8, True), "dead": (np.bool_, True),
               "value": (np.int64, True), "zone": (np.int64, True), "hanger": (np.int8, True),
-              "touched": (np.bool_, True), "ok": (np.bool_, False)}
+              "touched": (np.bool_, True), "ok": (np.bool_, False), "played": (np.bool_, False)}
 
     @classmethod
     def empty(cls, n_shots: int, n_discs: int) -> "ShotBatch":
@@ -141,36 +145,46 @@ def _judge_rest(ja, prepared, index, x, y, status, kernel_dead):
 
 
 @njit(cache=True, error_model="numpy", inline="always")
-def _fill_unplayable(k, n_discs, x, y, out_x, out_y, out_status, out_dead, out_value, out_zone, out_hanger,
-                     out_touched, out_ok):
-    """Placeholders for a shot that cannot be played (never returned: ``simulate_shots`` raises)."""
-    out_ok[k] = False
-    for i in range(n_discs):
-        out_x[k, i] = x
-        out_y[k, i] = y
-        out_status[k, i] = STATUS_FALLEN
-        out_dead[k, i] = True
-        out_value[k, i] = 0
-        out_zone[k, i] = -1
-        out_hanger[k, i] = HANGER_NONE
+def _fill_unplayed(k, board_x, board_y, x, y, out_x, out_y, out_status, out_dead, out_touched, out_ok, out_played):
+    """The rows of a shot that is not played (its start is off the surface or on a disc, cushion or
+    peg): the board's discs at rest where they lie, the shot disc out of play at its start (fallen,
+    dead), ``ok`` and ``played`` False. Judging follows as for any shot."""
+    n_board = board_x.shape[0]
+    for i in range(n_board):
+        out_x[k, i] = board_x[i]
+        out_y[k, i] = board_y[i]
+        out_status[k, i] = STATUS_REST
+        out_dead[k, i] = False
         out_touched[k, i] = False
+    out_x[k, n_board] = x
+    out_y[k, n_board] = y
+    out_status[k, n_board] = STATUS_FALLEN
+    out_dead[k, n_board] = True
+    out_touched[k, n_board] = False
+    out_ok[k] = False
+    out_played[k] = False
 
 
 @njit(cache=True, error_model="numpy", _nrt=False)
 def _play_lone_chunk(table, ja, prepared, index, board_x, board_y, xs, ys, vxs, vys, omegas, max_events, start, stop,
-                     out_x, out_y, out_status, out_dead, out_value, out_zone, out_hanger, out_touched, out_ok, problem):
+                     out_x, out_y, out_status, out_dead, out_value, out_zone, out_hanger, out_touched, out_ok,
+                     out_played, problem):
     """Play and judge shots ``start`` to ``stop`` on an empty board (``board_x`` and ``board_y`` are
     empty): the lone disc in scalars (``lone``), judged where it ends."""
     for k in range(start, stop):
         why = _shot_problem(table, ja, index, board_x, board_y, xs[k], ys[k], vxs[k], vys[k], omegas[k])
         problem[k] = why
         if why != 0:
-            _fill_unplayable(k, 1, xs[k], ys[k], out_x, out_y, out_status, out_dead, out_value, out_zone, out_hanger,
-                             out_touched, out_ok)
+            _fill_unplayed(k, board_x, board_y, xs[k], ys[k], out_x, out_y, out_status, out_dead, out_touched, out_ok,
+                           out_played)
+            out_value[k, 0] = 0
+            out_zone[k, 0] = -1
+            out_hanger[k, 0] = HANGER_NONE
             continue
         x, y, _, _, _, status, dead, ok, _, _ = run_lone(table, xs[k], ys[k], vxs[k], vys[k], omegas[k], max_events)
         value, zone, hanger, dead = _judge_rest(ja, prepared, index, x, y, status, dead)
         out_ok[k] = ok
+        out_played[k] = True
         out_x[k, 0] = x
         out_y[k, 0] = y
         out_status[k, 0] = status
@@ -183,7 +197,7 @@ def _play_lone_chunk(table, ja, prepared, index, board_x, board_y, xs, ys, vxs, 
 
 @njit(cache=True, error_model="numpy", _nrt=False)
 def _play_board_chunk(table, ja, index, board_x, board_y, xs, ys, vxs, vys, omegas, max_events, start, stop, st, ist,
-                      pair_t, no_log, out_x, out_y, out_status, out_dead, out_touched, out_ok, problem):
+                      pair_t, no_log, out_x, out_y, out_status, out_dead, out_touched, out_ok, out_played, problem):
     """Play shots ``start`` to ``stop`` among the board's discs, through the kernel's loop with the
     chunk's scratch arrays ``st``, ``ist``, ``pair_t`` and an empty log ``no_log``; judging follows
     in one pass over every rest position."""
@@ -192,20 +206,16 @@ def _play_board_chunk(table, ja, index, board_x, board_y, xs, ys, vxs, vys, omeg
     for k in range(start, stop):
         why = _shot_problem(table, ja, index, board_x, board_y, xs[k], ys[k], vxs[k], vys[k], omegas[k])
         problem[k] = why
-        if why != 0:  # placeholders, judged but never returned: simulate_shots raises
-            out_ok[k] = False
-            for i in range(n_discs):
-                out_x[k, i] = xs[k]
-                out_y[k, i] = ys[k]
-                out_status[k, i] = STATUS_FALLEN
-                out_dead[k, i] = True
-                out_touched[k, i] = False
+        if why != 0:
+            _fill_unplayed(k, board_x, board_y, xs[k], ys[k], out_x, out_y, out_status, out_dead, out_touched, out_ok,
+                           out_played)
             continue
         for j in range(n_board):
             place_disc(table, st, ist, j, board_x[j], board_y[j], 0.0, 0.0, 0.0)
         place_disc(table, st, ist, n_board, xs[k], ys[k], vxs[k], vys[k], omegas[k])
         _, _, ok, t_end, _ = run_table(table, st, ist, pair_t, no_log, no_log, max_events)
         out_ok[k] = ok
+        out_played[k] = True
         for i in range(n_discs):
             x, y, _, _, _ = state_at(table, st, ist, i, t_end)
             out_x[k, i] = x
@@ -217,20 +227,21 @@ def _play_board_chunk(table, ja, index, board_x, board_y, xs, ys, vxs, vys, omeg
 
 @njit(cache=True, error_model="numpy", parallel=True)
 def _play_lone_shots(ka, ja, prepared, index, board_x, board_y, xs, ys, vxs, vys, omegas, max_events,
-                     out_x, out_y, out_status, out_dead, out_value, out_zone, out_hanger, out_touched, out_ok, problem):
+                     out_x, out_y, out_status, out_dead, out_value, out_zone, out_hanger, out_touched, out_ok,
+                     out_played, problem):
     """Play and judge every shot on an empty board, in parallel over chunks of ``CHUNK`` shots."""
     n_shots = xs.shape[0]
     table = pack_court(ka)
     for c in prange((n_shots + CHUNK - 1) // CHUNK):
         _play_lone_chunk(table, ja, prepared, index, board_x, board_y, xs, ys, vxs, vys, omegas, max_events,
                          c * CHUNK, min(n_shots, (c + 1) * CHUNK), out_x, out_y, out_status, out_dead, out_value,
-                         out_zone, out_hanger, out_touched, out_ok, problem)
+                         out_zone, out_hanger, out_touched, out_ok, out_played, problem)
 
 
 @njit(cache=True, error_model="numpy", parallel=True)
 def _play_board_shots(ka, ja, prepared, index, board_x, board_y, xs, ys, vxs, vys, omegas, max_events,
                       out_x, out_y, out_status, out_dead, out_value, out_zone, out_hanger, out_touched, out_ok,
-                      problem):
+                      out_played, problem):
     """Play every shot among the board's discs in parallel over chunks of ``CHUNK`` shots, then judge
     every rest position in one parallel pass and merge in the kernel's verdicts."""
     n_shots = xs.shape[0]
@@ -243,7 +254,7 @@ def _play_board_shots(ka, ja, prepared, index, board_x, board_y, xs, ys, vxs, vy
         no_log = np.empty((0, max(EV_COLUMNS, SEG_COLUMNS)))
         _play_board_chunk(table, ja, index, board_x, board_y, xs, ys, vxs, vys, omegas, max_events, c * CHUNK,
                           min(n_shots, (c + 1) * CHUNK), st, ist, pair_t, no_log, out_x, out_y, out_status, out_dead,
-                          out_touched, out_ok, problem)
+                          out_touched, out_ok, out_played, problem)
     n = n_shots * n_discs
     value = out_value.reshape(n)
     zone = out_zone.reshape(n)
@@ -274,15 +285,20 @@ def _column(values, name: str, n: int | None) -> np.ndarray:
 
 
 def simulate_shots(court: Court, x, y, vx, vy, omega, board: Scene | None = None, end: str | None = None,
-                   max_events: int = 10_000, out: ShotBatch | None = None) -> ShotBatch:
+                   max_events: int = 10_000, out: ShotBatch | None = None, bad_starts: str = "raise") -> ShotBatch:
     """Play N shots, each one disc launched at (x, y) with (vx, vy, omega), among ``board``'s discs.
 
     ``x`` .. ``omega`` are arrays (N,) in SI (m, m/s, rad/s). ``board`` holds resting discs present
     in every shot (its velocities are ignored; its positions are taken on ``court``). ``end`` picks
     the scoring end (deck: which kill line and which diagram). Each shot runs to rest or to
     ``max_events`` events (then its ``ok`` is False). Raises ``ValueError`` naming the field and index
-    for non-finite values, and ``SceneError`` for a shot off the surface, on a board disc or on a
-    cushion or peg.
+    for non-finite values.
+
+    A shot whose start lies off the surface, on a board disc or on a cushion or peg raises
+    ``SceneError`` naming the shot, or with ``bad_starts="skip"`` is not played: its ``played`` and
+    ``ok`` are False, the board's discs stay at rest where they lie and the shot disc is out of play
+    at its start (fallen, dead, worth 0). Skipping suits sampled starts (execution noise near an
+    edge or a disc) that a player could not have taken; the experiment runner counts them as failed.
 
     ``out``, a ``ShotBatch`` of the same N and D (say from an earlier call, or ``ShotBatch.empty``),
     receives the results instead of new arrays and is returned: a loop that plays batch after batch
@@ -291,6 +307,8 @@ def simulate_shots(court: Court, x, y, vx, vy, omega, board: Scene | None = None
     shot raises.
     """
     court = court.for_end(end)
+    if bad_starts not in ("raise", "skip"):
+        raise ValueError(f"bad_starts must be 'raise' or 'skip' (got {bad_starts!r})")
     if isinstance(max_events, bool) or not isinstance(max_events, (int, np.integer)) or max_events < 1:
         raise ValueError(f"max_events must be a positive integer (got {max_events!r})")
     xs = _column(x, "x", None)
@@ -316,8 +334,11 @@ def simulate_shots(court: Court, x, y, vx, vy, omega, board: Scene | None = None
     prepared, index = cached_judge_index(ja, n * d)
     play = _play_lone_shots if d == 1 else _play_board_shots  # each compiles on first use only
     play(court.kernel_arrays(), ja, prepared, index, board_x, board_y, xs, ys, vxs, vys, omegas, int(max_events),
-         out.x, out.y, out.status, out.dead, out.value, out.zone, out.hanger, out.touched, out.ok, problem)
+         out.x, out.y, out.status, out.dead, out.value, out.zone, out.hanger, out.touched, out.ok, out.played,
+         problem)
     bad = np.flatnonzero(problem)
+    if bad.size and bad_starts == "skip":
+        bad = np.flatnonzero(problem == _NOT_FINITE)
     if bad.size:
         k = int(bad[0])
         if problem[k] == _NOT_FINITE:

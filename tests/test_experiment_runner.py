@@ -208,3 +208,41 @@ def test_cli_run_and_plot(tmp_path, capsys):
         main(["run", str(path), "--workers", "0"])
     assert exit_info.value.code == 2
     assert "expected a positive integer, got '0'" in capsys.readouterr().err
+
+
+def test_sampled_starts_off_the_surface_are_counted_as_failed_not_fatal(tmp_path):
+    """Start noise near the edge (or a start axis reaching past it) sends some starts off the court:
+    those shots are not played and count in their cell's ``failed``, and the run goes on."""
+    text = """
+name = "edge"
+court = "deck"
+seed = 5
+samples = 40
+chunk_size = 64
+[shot]
+start = ["0 ft", "7.25 ft"]
+direction = 0.0
+[grid]
+start_x = ["0 ft", "2.9 ft", "3.5 ft"]
+speed = [2.0, 2.2]
+[noise]
+start = "1 in"
+[collect]
+outcomes = ["expected_value"]
+records = true
+"""
+    exp = parse_experiment(text, "edge.toml")
+    summary = run_experiment(exp, tmp_path, progress=False)
+    ds = open_results(tmp_path)
+    records = open_records(tmp_path)
+    shots = ds["shots"].values
+    failed = ds["failed"].values
+    np.testing.assert_array_equal(shots + failed, 40)
+    assert summary.failed == failed.sum()
+    assert failed[0].sum() == 0  # from the centre line every start is on the court
+    assert 0 < failed[1].min() and failed[1].max() < 40  # 2.9 ft: an inch from the 3 ft edge, some fall off
+    assert (failed[2] == 40).all() and np.isnan(ds["expected_value"].values[2]).all()  # 3.5 ft: all off
+    half_width = 3 * 0.3048
+    off = np.abs(records["start_x"].to_numpy()) > half_width
+    np.testing.assert_array_equal(~records["played"].to_numpy(), off)
+    assert not records["ok"].to_numpy()[off].any()

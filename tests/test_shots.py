@@ -196,3 +196,41 @@ def test_a_batch_that_does_not_fit_is_named(field, replacement, message):
     setattr(out, field, replacement)
     with pytest.raises(ValueError, match=message):
         simulate_shots(DECK, *deck_shots(4), out=out)
+
+
+def test_skipped_starts_leave_the_board_as_it_lay_and_play_the_rest():
+    b = board()
+    shots = [np.array(s) for s in deck_shots(6, seed=8)]
+    shots[0][1] = 5.0  # off the surface
+    shots[0][3], shots[1][3] = b.x[0] + 0.01, b.y[0]  # on board disc 0
+    batch = simulate_shots(DECK, *shots, board=b, bad_starts="skip")
+    assert list(batch.played) == [True, False, True, False, True, True]
+    assert not batch.ok[1] and not batch.ok[3]
+    for k in (1, 3):
+        np.testing.assert_array_equal(batch.x[k, :3], b.x)
+        np.testing.assert_array_equal(batch.y[k, :3], b.y)
+        assert list(batch.status[k]) == [STATUS_REST] * 3 + [STATUS_FALLEN]
+        assert batch.dead[k, 3] and batch.value[k, 3] == 0 and batch.zone[k, 3] == -1 and not batch.touched[k].any()
+        resting = judge_batch(DECK, b.x, b.y)
+        np.testing.assert_array_equal(batch.value[k, :3], resting.value)
+    played = [0, 2, 4, 5]
+    alone = simulate_shots(DECK, *(s[played] for s in shots), board=b)
+    for field in FIELDS:
+        np.testing.assert_array_equal(getattr(batch, field)[played], getattr(alone, field))
+    assert alone.played.all()
+
+
+def test_a_skipped_start_on_the_empty_board_and_bad_values_still_raise():
+    shots = [np.array(s) for s in deck_shots(3, seed=9)]
+    shots[0][2] = -2.0  # off the surface
+    batch = simulate_shots(DECK, *shots, bad_starts="skip")
+    assert list(batch.played) == [True, True, False] and list(batch.ok) == [True, True, False]
+    assert batch.status[2, 0] == STATUS_FALLEN and batch.dead[2, 0] and batch.value[2, 0] == 0
+    assert (batch.x[2, 0], batch.y[2, 0]) == (-2.0, shots[1][2])
+    with pytest.raises(SceneError, match=r"shot 2 .* is off the surface"):
+        simulate_shots(DECK, *shots)
+    shots[3][1] = math.nan
+    with pytest.raises(ValueError, match=r"vy\[1\] must be finite"):
+        simulate_shots(DECK, *shots, bad_starts="skip")
+    with pytest.raises(ValueError, match="bad_starts must be 'raise' or 'skip'"):
+        simulate_shots(DECK, *shots, bad_starts="ignore")

@@ -22,9 +22,12 @@ the state at the last event.
 The court comes as a packed table (``table``). ``run_table`` is inlined into its callers: the batch
 API runs it once per shot among board discs, and a real call would pass its arrays with atomic
 reference counting each time. (A shot on an empty board takes ``lone.run_lone``, this loop for one
-disc with its state in local variables: the same results, bit for bit.) ``run_scene`` takes the
-court's ``KernelArrays`` and separate log columns and packs them per call. Everything is compiled with ``error_model="numpy"`` (a division by zero gives inf or NaN
-instead of raising); every division whose divisor can vanish is guarded where it matters.
+disc with its state in local variables: the same results, bit for bit.) Its predictions are
+inlined too, so the loop predicts in one place: at the start every disc counts as moved. Inlined
+code is compiled once per call site, and one site keeps the first compile short. ``run_scene``
+takes the court's ``KernelArrays`` and separate log columns and packs them per call. Everything
+is compiled with ``error_model="numpy"`` (a division by zero gives inf or NaN instead of raising);
+every division whose divisor can vanish is guarded where it matters.
 
 Arrays (see ``motion`` for the state rows):
   st (N_FLOAT_ROWS, N) float64 and ist (N_INT_ROWS, N) int64: the discs' state;
