@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 
 from shuffle_sim.court import CourtError, list_courts, load_court
@@ -422,6 +423,11 @@ def main(argv: list[str] | None = None) -> int:
         message = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         print(f"shuffle-sim: error: {message}", file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        # The reader went away (``shuffle-sim courts | head``): stop quietly, as a Unix filter does.
+        # Standard output is pointed at /dev/null so that Python's flush at exit raises nothing.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
 
 
 if __name__ == "__main__":

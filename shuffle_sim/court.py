@@ -50,11 +50,15 @@ class CourtError(ValueError):
 
 
 def _courts_dirs() -> list[Path]:
+    """Where court names are looked up, in order: the folders of ``SHUFFLE_SIM_COURTS``, the project's
+    ``courts/`` (a source checkout or an editable install), and ``shuffle_sim/courts`` (a wheel)."""
     dirs = []
     env = os.environ.get("SHUFFLE_SIM_COURTS")
     if env:
         dirs.extend(Path(p) for p in env.split(os.pathsep) if p)
-    dirs.append(Path(__file__).resolve().parent.parent / "courts")
+    package = Path(__file__).resolve().parent
+    dirs.append(package.parent / "courts")
+    dirs.append(package / "courts")
     return dirs
 
 

@@ -112,3 +112,12 @@ def test_bench_judge_command_reports_rates(capsys):
     assert "1 thread" in text and "M discs/s" in text and "target 20 M/s" in text
     with pytest.raises(SystemExit):
         main(["bench-judge", "--n", "0"])
+
+
+def test_a_reader_that_goes_away_ends_the_command_quietly():
+    """``shuffle-sim courts | head -1``: the pipe closes before the command writes; no traceback."""
+    proc = subprocess.Popen([sys.executable, "-m", "shuffle_sim.cli", "courts"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE)
+    proc.stdout.close()  # before the interpreter has even started: every write meets a closed pipe
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 0 and err == b""
