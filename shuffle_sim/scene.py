@@ -40,6 +40,19 @@ class SceneError(ValueError):
     """A scene that cannot be simulated; the message names the disc and the field."""
 
 
+
+def read_json_file(path: Path, what: str) -> Any:
+    """The parsed JSON of a scene or board file; ``SceneError`` naming the file if it cannot be read
+    or is not JSON (``what`` says which kind of file, for the message)."""
+    try:
+        text = path.read_text()
+    except OSError as exc:
+        raise SceneError(f"{path}: cannot read {what} ({exc.strerror})") from None
+    try:
+        return json.loads(text, parse_constant=lambda c: float(c))
+    except json.JSONDecodeError as exc:
+        raise SceneError(f"{path}: not valid JSON: {exc}") from None
+
 @dataclass
 class Scene:
     """A court and a set of discs with initial positions, velocities and spins (SI)."""
@@ -156,15 +169,7 @@ class Scene:
     def from_json(cls, path: str | os.PathLike) -> "Scene":
         """Load and validate a scene file; errors name the file."""
         path = Path(path)
-        try:
-            text = path.read_text()
-        except OSError as exc:
-            raise SceneError(f"{path}: cannot read scene file ({exc.strerror})") from None
-        try:
-            data = json.loads(text, parse_constant=lambda c: float(c))
-        except json.JSONDecodeError as exc:
-            raise SceneError(f"{path}: not valid JSON: {exc}") from None
-        return cls.from_dict(data, source=str(path), base_dir=path.parent)
+        return cls.from_dict(read_json_file(path, "scene file"), source=str(path), base_dir=path.parent)
 
     def to_dict(self) -> dict:
         """The scene as JSON data (the court by its file path, params as the court's materials)."""

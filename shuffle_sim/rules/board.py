@@ -12,13 +12,12 @@ file, the disc and the field.
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 from typing import Any
 
 from shuffle_sim.rules.common import Board, RulesError
-from shuffle_sim.scene import Scene, SceneError
+from shuffle_sim.scene import Scene, SceneError, read_json_file
 
 MOTION_KEYS = ("vx", "vy", "omega")
 
@@ -49,12 +48,5 @@ def board_from_dict(data: Any, default_court: str, game: str, source: str = "<bo
 def load_board(path: str | os.PathLike, default_court: str, game: str) -> Board:
     """Read a board file; errors name the file."""
     path = Path(path)
-    try:
-        text = path.read_text()
-    except OSError as exc:
-        raise SceneError(f"{path}: cannot read board file ({exc.strerror})") from None
-    try:
-        data = json.loads(text, parse_constant=lambda c: float(c))
-    except json.JSONDecodeError as exc:
-        raise SceneError(f"{path}: not valid JSON: {exc}") from None
-    return board_from_dict(data, default_court, game, source=str(path), base_dir=path.parent)
+    return board_from_dict(read_json_file(path, "board file"), default_court, game, source=str(path),
+                           base_dir=path.parent)
