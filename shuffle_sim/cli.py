@@ -13,6 +13,7 @@ import os
 import sys
 
 from shuffle_sim.court import CourtError, list_courts, load_court
+from shuffle_sim.games import game_names, games
 
 
 class UsageError(ValueError):
@@ -88,9 +89,9 @@ def cmd_run(args: argparse.Namespace) -> int:
     """Run an experiment file: chunks in parallel, results (netCDF, Parquet) and plots on disk."""
     from pathlib import Path
 
-    from shuffle_sim.experiment import run_experiment
-    from shuffle_sim.experiment_spec import load_experiment
-    from shuffle_sim.heatmap import save_plots
+    from shuffle_sim.experiment.runner import run_experiment
+    from shuffle_sim.experiment.spec import load_experiment
+    from shuffle_sim.experiment.heatmaps import save_plots
 
     experiment = load_experiment(args.experiment)
     out = Path(args.out) if args.out else Path("results") / experiment.name
@@ -125,7 +126,7 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 def cmd_plot(args: argparse.Namespace) -> int:
     """Redraw the plots of saved experiment results."""
-    from shuffle_sim.heatmap import save_plots
+    from shuffle_sim.experiment.heatmaps import save_plots
 
     for path in save_plots(args.results, metrics=args.metric, out_dir=args.out):
         print(f"plot: {path}")
@@ -134,7 +135,7 @@ def cmd_plot(args: argparse.Namespace) -> int:
 
 def cmd_bench_experiments(args: argparse.Namespace) -> int:
     """Benchmark batch experiments (after JIT warm-up) and print the timings and ratios."""
-    from shuffle_sim.bench_experiments import run_benchmarks
+    from shuffle_sim.bench.experiments import run_benchmarks
 
     run_benchmarks(as_json=args.json, quick=args.quick)
     return 0
@@ -142,7 +143,7 @@ def cmd_bench_experiments(args: argparse.Namespace) -> int:
 
 def cmd_bench(args: argparse.Namespace) -> int:
     """Benchmark the physics kernel beside pymunk: single shots, half-rounds, JIT warm-up."""
-    from shuffle_sim.bench import FULL, QUICK, format_table, run_bench
+    from shuffle_sim.bench.kernel import FULL, QUICK, format_table, run_bench
 
     results = run_bench(QUICK if args.quick else FULL)
     print(json.dumps(results) if args.json else format_table(results))
@@ -190,7 +191,7 @@ def cmd_draw(args: argparse.Namespace) -> int:
 
 def cmd_bench_judge(args: argparse.Namespace) -> int:
     """Benchmark judge_batch on the deck court: discs per second on one thread and on all."""
-    from shuffle_sim.bench_judge import format_report, run_bench
+    from shuffle_sim.bench.judge import format_report, run_bench
 
     report = run_bench(n=args.n, repeats=args.repeats)
     print(json.dumps(report) if args.json else format_report(report))
@@ -235,21 +236,29 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 def cmd_bench_games(args: argparse.Namespace) -> int:
     """Benchmark whole simulated deck games to 75 (numba engine) beside the rules-layer driver."""
-    from shuffle_sim.bench_games import FULL, QUICK, format_report, run_bench
+    from shuffle_sim.bench.games import FULL, QUICK, format_report, run_bench
 
     report = run_bench(QUICK if args.quick else FULL)
     print(json.dumps(report) if args.json else format_report(report))
     return 0
 
 
-_PLAYERS_HELP = (
-    "the two players, sides A and B, as A,B (one name alone plays both sides). Each is SKILL[-STRATEGY]: "
-    "SKILL a skill preset of the game from shuffle_sim/skills.toml (deck, horse-collar, ricochet: novice, "
-    "average, expert; crokinole: novice, average-competitive, top-competitive; any game: exact, no noise); "
-    "STRATEGY plan (the fixed plan, the default) or ev (expected value over simulated candidate shots; evN "
-    "weighs each candidate over N sampled errors, default 24). Default: expert-ev,expert-plan "
-    "(crokinole: top-competitive-ev,top-competitive-plan)"
-)
+def _players_help() -> str:
+    """The --players help, with each game's skill presets and default players from the data files."""
+    import tomllib
+    from pathlib import Path
+
+    with open(Path(__file__).resolve().parent / "skills.toml", "rb") as fh:
+        skills = tomllib.load(fh)
+    by_names: dict[str, list[str]] = {}
+    for game in game_names():
+        by_names.setdefault(", ".join(n.replace(" ", "-") for n in skills.get(game, {})), []).append(game)
+    presets = "; ".join(f"{', '.join(g)}: {names}" for names, g in by_names.items())
+    defaults = "; ".join(f"{name}: {entry.default_players}" for name, entry in games().items())
+    return ("the two players, sides A and B, as A,B (one name alone plays both sides). Each is SKILL[-STRATEGY]: "
+            f"SKILL a skill preset of the game from shuffle_sim/skills.toml ({presets}; any game: exact, no noise); "
+            "STRATEGY plan (the fixed plan, the default) or ev (expected value over simulated candidate shots; evN "
+            f"weighs each candidate over N sampled errors, default 24). Default: {defaults}")
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
@@ -312,7 +321,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_judge)
 
     p = sub.add_parser("score", help="score one frame from a board of resting discs")
-    p.add_argument("game", choices=["deck", "horse-collar", "ricochet", "crokinole"], help="the game's rules")
+    p.add_argument("game", choices=game_names(), help="the game's rules")
     p.add_argument("board", help='board JSON: {"court": ..., "discs": [{"x", "y", "team"}, ...]}; court optional')
     p.add_argument("--side", default=None, help="horse-collar: the throwing side's name (default: the pucks' team)")
     p.add_argument("--json", action="store_true", help="print JSON")
@@ -378,8 +387,8 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Play a whole simulated game (or match) between two simulated players, print "
                                    "the scoreboard frame by frame, and write scorecard.json, scorecard.csv and a "
                                    "picture of each frame's final board (gameG-frameFF.png) into --out.")
-    p.add_argument("game", choices=["deck", "horse-collar", "ricochet", "crokinole"], help="the game")
-    p.add_argument("--players", default=None, metavar="A,B", help=_PLAYERS_HELP)
+    p.add_argument("game", choices=game_names(), help="the game")
+    p.add_argument("--players", default=None, metavar="A,B", help=_players_help())
     p.add_argument("--seed", type=int, default=0, help="seed of the players' execution errors (default 0)")
     p.add_argument("--match", action="store_true",
                    help="play a match: deck best of three (lag for game 3), crokinole the category's games "

@@ -34,7 +34,7 @@ from shuffle_sim import units
 #: Streams: separate families of draws, so adding a distribution never shifts the noise draws.
 STREAM_EXECUTION = 0
 STREAM_DISTRIBUTIONS = 1
-#: Simulated games (``shuffle_sim.players``): counter = (game index, stream, shot number in the game,
+#: Simulated games (``shuffle_sim.play.players``): counter = (game index, stream, shot number in the game,
 #: sample). STREAM_PLAY holds the execution errors of the shots played; STREAM_PLAYER_SAMPLES the
 #: errors a player imagines when weighing candidate shots.
 STREAM_PLAY = 2

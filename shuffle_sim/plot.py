@@ -20,6 +20,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from shuffle_sim.court import Court
+from shuffle_sim.games import games
 from shuffle_sim.judge import judge_batch
 from shuffle_sim.units import FOOT, INCH
 
@@ -34,17 +35,10 @@ TEAM_COLOURS = {
     "white": "#f5f5f5",
     "green": "#2e7d32",
 }
-#: The two sides' colours of each game, given in turn to teams with other names (A, B, ...).
-GAME_TEAMS = {
-    "deck": ("yellow", "black"),
-    "horse-collar": ("red", "blue"),
-    "ricochet": ("blue", "red"),
-    "crokinole": ("light", "dark"),
-}
 #: Colours after the game's two (a third team, or a court of game "custom").
 FALLBACK_COLOURS = ("#00897b", "#8e24aa", "#f4511e", "#3949ab", "#7cb342", "#6d4c41", "#d81b60", "#546e7a")
 
-SURFACE_COLOURS = {"deck": "#d9d4c5", "horse-collar": "#e6c88f", "ricochet": "#e9d3a4", "crokinole": "#f0dcaa"}
+SURFACE_COLOUR = "#e0e0e0"  # a court of game "custom"
 GUTTER_COLOUR = "#5f5f5f"
 LINE_COLOUR = "#1b1b1b"
 CUSHION_COLOUR = "#6d4c2f"
@@ -63,7 +57,8 @@ def team_colours(court: Court, teams: Sequence[str]) -> list[str]:
     """One colour per disc: a named colour team keeps its colour, other teams get the game's pair in
     order of first appearance, then ``FALLBACK_COLOURS``."""
     named = {t for t in teams if str(t).lower() in TEAM_COLOURS}
-    free = [c for c in GAME_TEAMS.get(court.game, ()) if c not in {str(t).lower() for t in named}]
+    sides = games()[court.game].sides if court.game in games() else ()
+    free = [c for c in sides if c not in {str(t).lower() for t in named}]
     palette = [TEAM_COLOURS[c] for c in free] + list(FALLBACK_COLOURS)
     assigned: dict[str, str] = {}
     out = []
@@ -112,9 +107,8 @@ def _band_polygon(x0, y0, x1, y1, half_width):
 
 def _outward(edge) -> tuple[float, float]:
     """Unit normal of a straight edge pointing off the surface (the surface is on the left)."""
-    x0, y0, x1, y1 = edge.geom
-    length = math.hypot(x1 - x0, y1 - y0)
-    return (y1 - y0) / length, -(x1 - x0) / length
+    nx, ny = edge.inward_normal()
+    return -nx, -ny
 
 
 def _gutter_width(court: Court) -> float:
@@ -234,7 +228,7 @@ def draw_court(ax, court: Court, end: str | None = None) -> None:
     judged, diagrams = _diagrams(court, end)
     r = court.disc_radius
     gutter = _gutter_width(court)
-    surface_colour = SURFACE_COLOURS.get(court.game, "#e0e0e0")
+    surface_colour = games()[court.game].surface_colour if court.game in games() else SURFACE_COLOUR
 
     # Gutters, alleys and the ditch: strips beyond each edge where a disc falls, named, with the
     # hanger value of an edge a disc may overhang for points.

@@ -40,7 +40,9 @@ from numba import njit, prange
 
 from shuffle_sim.court import Court
 from shuffle_sim.geometry import point_in_closed_polygon
-from shuffle_sim.judge import HANGER_NONE, cached_judge_index, judge_point, judge_ranges, surely_on_surface
+from shuffle_sim.judge.batch import cached_judge_index, judge_ranges
+from shuffle_sim.judge.grid import judge_point, surely_on_surface
+from shuffle_sim.judge.kernels import HANGER_NONE
 from shuffle_sim.physics.events import STATUS_FALLEN, STATUS_REST
 from shuffle_sim.physics.lone import run_lone
 from shuffle_sim.physics.kernel import (
@@ -54,6 +56,8 @@ from shuffle_sim.physics.motion import DEAD, N_FLOAT_ROWS, N_INT_ROWS, STATUS, T
 from shuffle_sim.physics.simulate import check_obstacles, obstacle_at_start
 from shuffle_sim.physics.table import H_RADIUS, obstacle_overlap, pack_court
 from shuffle_sim.scene import OVERLAP_TOLERANCE, Scene, SceneError
+from shuffle_sim.judge.packing import judge_arrays
+from shuffle_sim.physics.packing import kernel_arrays
 
 #: Shots per chunk of the parallel loop (one scratch allocation each).
 CHUNK = 256
@@ -330,10 +334,10 @@ def simulate_shots(court: Court, x, y, vx, vy, omega, board: Scene | None = None
     else:
         out.check_fits(n, d)
     problem = np.empty(n, np.int8)
-    ja = court.judge_arrays()
+    ja = judge_arrays(court)
     prepared, index = cached_judge_index(ja, n * d)
     play = _play_lone_shots if d == 1 else _play_board_shots  # each compiles on first use only
-    play(court.kernel_arrays(), ja, prepared, index, board_x, board_y, xs, ys, vxs, vys, omegas, int(max_events),
+    play(kernel_arrays(court), ja, prepared, index, board_x, board_y, xs, ys, vxs, vys, omegas, int(max_events),
          out.x, out.y, out.status, out.dead, out.value, out.zone, out.hanger, out.touched, out.ok, out.played,
          problem)
     bad = np.flatnonzero(problem)

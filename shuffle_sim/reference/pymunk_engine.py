@@ -50,6 +50,7 @@ import pymunk
 from shuffle_sim.court import Court
 from shuffle_sim.physics.events import STATUS_FALLEN, STATUS_HOLED, STATUS_MOVING, STATUS_REST
 from shuffle_sim.scene import Scene
+from shuffle_sim.physics.packing import kernel_arrays
 
 #: Chipmunk lets contacts overlap this much (m) before pushing them apart (its default is 0.1).
 DEFAULT_COLLISION_SLOP = 1e-4
@@ -232,16 +233,15 @@ class ReferenceTable:
         for k, edge in enumerate(self.court.edges):
             if edge.kind == "segment":
                 x0, y0, x1, y1 = edge.geom
-                length = math.hypot(x1 - x0, y1 - y0)
-                # The surface is on the left of from -> to; the outside is on the right.
-                ox, oy = (y1 - y0) / length * reach, -(x1 - x0) / length * reach
+                nx, ny = edge.inward_normal()
+                ox, oy = -nx * reach, -ny * reach
                 quad = [(x0, y0), (x1, y1), (x1 + ox, y1 + oy), (x0 + ox, y0 + oy)]
                 regions.append((pymunk.Poly(static, quad, radius=0.0), _FALL, k))
             else:
                 cx, cy, radius, _ = edge.geom
                 for quad in _outside_of_circle(cx, cy, radius, reach):
                     regions.append((pymunk.Poly(static, quad, radius=0.0), _FALL, k))
-        kernel = self.court.kernel_arrays()
+        kernel = kernel_arrays(self.court)
         for k, (px, py, nx, ny) in enumerate(kernel.kill_lines):
             tx, ty = -ny * reach, nx * reach
             quad = [(px - tx, py - ty), (px + tx, py + ty), (px + tx + nx * reach, py + ty + ny * reach),

@@ -17,30 +17,24 @@ module              what it does
 
 from __future__ import annotations
 
-from typing import Callable
-
-from shuffle_sim.rules import crokinole, deck, horse_collar, ricochet
+from shuffle_sim.games import GameEntry, UnknownGameError, get_game
 from shuffle_sim.rules.common import Board, Contact, DiscScore, FrameScore, RulesError, Turn
 
-#: Game name -> (default court, frame scorer of a resting board).
-GAMES: dict[str, tuple[str, Callable[[Board], FrameScore]]] = {
-    deck.GAME: (deck.DEFAULT_COURT, deck.score_half_round),
-    horse_collar.GAME: (horse_collar.DEFAULT_COURT, horse_collar.score_frame),
-    ricochet.GAME: (ricochet.DEFAULT_COURT, ricochet.score_round),
-    crokinole.GAME: (crokinole.DEFAULT_COURT, crokinole.score_round),
-}
+def _entry(game: str) -> GameEntry:
+    try:
+        return get_game(game)
+    except UnknownGameError as exc:
+        raise RulesError(str(exc)) from None
 
 
 def default_court(game: str) -> str:
-    if game not in GAMES:
-        raise RulesError(f"game must be one of {', '.join(GAMES)} (got {game!r})")
-    return GAMES[game][0]
+    """The court a game is played on unless a board names another (the registry's ``court``)."""
+    return _entry(game).court
 
 
 def score_board(game: str, board: Board) -> FrameScore:
-    """Score one frame of ``game`` from a board of resting discs."""
-    default_court(game)
-    return GAMES[game][1](board)
+    """Score one frame of ``game`` from a board of resting discs (the registry's ``scorer``)."""
+    return _entry(game).scorer()(board)
 
 
 __all__ = [
@@ -48,7 +42,6 @@ __all__ = [
     "Contact",
     "DiscScore",
     "FrameScore",
-    "GAMES",
     "RulesError",
     "Turn",
     "default_court",

@@ -21,7 +21,8 @@ import random
 from dataclasses import dataclass
 from typing import Mapping, Sequence
 
-from shuffle_sim.judge import HANGER_NONE, Judgement, edge_nearness
+from shuffle_sim.judge import Judgement, edge_nearness
+from shuffle_sim.judge.kernels import HANGER_NONE
 from shuffle_sim.rules.common import (
     Board,
     DiscScore,

@@ -1,0 +1,13 @@
+"""Benchmarks, one module each, run by the command line (``shuffle-sim bench*``); they print rates and
+ratios measured side by side in one run and are not tests (the machines are shared and noisy).
+
+==================  =======================================================================
+module              what it does
+==================  =======================================================================
+``kernel``          the physics kernel beside pymunk: single shots, half-rounds, JIT times
+``judge``           judging classifications per second, one thread and all
+``games``           whole simulated deck games per second (numba engine vs rules driver)
+``experiments``     batch experiments end to end, and Dask scale-out
+``timing``          the timing helpers they share (best rate, thread count)
+==================  =======================================================================
+"""

@@ -1,0 +1,263 @@
+"""The court model: a court or table as frozen records in SI units, in the court's own frame.
+
+A ``Court`` holds the surface outline, edges where discs fall, cushions, pegs, holes, lines (with
+width and what touching them does), zones (with values), rule lines, the disc and the materials,
+for the scoring end it is set to (``for_end``). Geometry that follows from the data lives here too
+(an edge's inward normal, the surface's bounds, whether a centre is on the surface), so that no
+caller computes it again. Loading and validating court files is ``shuffle_sim.court.loading``; packing
+a court into flat arrays for numba is the judging and physics packages' business.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+
+from shuffle_sim.court.errors import CourtError
+from shuffle_sim.court.materials import check_param
+
+
+
+
+
+# --------------------------------------------------------------------------------------------------
+# The model
+
+
+@dataclass(frozen=True)
+class Line:
+    """A painted line: a straight band (flat ends) or a circular band, ``width`` wide."""
+
+    name: str
+    kind: str  # "segment" or "circle"
+    geom: tuple[float, float, float, float]  # segment x0, y0, x1, y1; circle cx, cy, R, 0
+    width: float
+    touch_value: int | None = None  # a touching disc is worth at most the lowest of these
+    touch_dead: bool = False  # touching it makes the disc dead
+    touch_alive: bool = False  # touching it keeps alive a disc whose centre lies in a dead zone
+    judged: bool = True  # False: drawn only (deck separation triangle, crokinole quadrant lines)
+
+
+@dataclass(frozen=True)
+class Zone:
+    """A scoring area, decided by the disc's centre (lines on its border are handled by touching)."""
+
+    name: str
+    value: int
+    kind: str  # "polygon" or "annulus" (a circle is an annulus with inner radius 0)
+    polygon: np.ndarray | None = None  # (n, 2) open ring, counter-clockwise
+    annulus: tuple[float, float, float, float] | None = None  # cx, cy, inner, outer
+    dead: bool = False
+
+
+@dataclass(frozen=True)
+class Edge:
+    """Where the surface ends: a disc whose centre crosses it falls; before that it overhangs."""
+
+    name: str
+    kind: str  # "segment" (surface on its left, walking from -> to) or "circle" (surface inside)
+    geom: tuple[float, float, float, float]
+    overhang: str = "none"  # "end", "side" or "none": what overhanging it means for hangers
+
+    def inward_normal(self, x: float = 0.0, y: float = 0.0) -> tuple[float, float]:
+        """The unit normal pointing onto the surface: a straight edge's left normal (the surface is on
+        the left of from -> to), or toward a circular edge's centre from (x, y)."""
+        if self.kind == "segment":
+            x0, y0, x1, y1 = self.geom
+            length = math.hypot(x1 - x0, y1 - y0)
+            return -(y1 - y0) / length, (x1 - x0) / length
+        cx, cy = self.geom[0], self.geom[1]
+        rho = math.hypot(x - cx, y - cy)
+        return ((cx - x) / rho, (cy - y) / rho) if rho > 0 else (-1.0, 0.0)
+
+
+@dataclass(frozen=True)
+class Cushion:
+    """A bumper, backstop or rail: a segment (a capsule of the given thickness) or a circle hit from inside."""
+
+    name: str
+    kind: str  # "segment" or "circle"
+    geom: tuple[float, float, float, float]
+    thickness: float
+    restitution: float
+    friction: float
+    kills: bool = False  # touching it makes a disc dead (deck backstop, MSA C-20)
+
+
+@dataclass(frozen=True)
+class Peg:
+    name: str
+    x: float
+    y: float
+    radius: float
+    restitution: float
+    friction: float
+
+
+@dataclass(frozen=True)
+class Hole:
+    name: str
+    x: float
+    y: float
+    radius: float
+    capture_radius: float
+    capture_speed: float
+    value: int
+
+
+@dataclass(frozen=True)
+class KillLine:
+    """A rule line: a moving disc entirely past it (in direction ``past``) becomes dead."""
+
+    line: str
+    point: tuple[float, float]  # a point of the line's far edge, shifted by nothing yet
+    normal: tuple[float, float]  # unit vector pointing "past"
+    half_width: float
+
+
+@dataclass(frozen=True)
+class Court:
+    """A court or table, in SI units and in the court's own frame (see ``frame``)."""
+
+    name: str
+    game: str
+    title: str
+    source_path: str
+    frame: dict[str, str]
+    sources: tuple[str, ...]
+    disc_radius: float
+    disc_thickness: float
+    disc_mass: float
+    params: dict[str, float]
+    surface_kind: str  # "polygon" or "circle"
+    surface_polygon: np.ndarray | None
+    surface_circle: tuple[float, float, float] | None
+    edges: tuple[Edge, ...]
+    cushions: tuple[Cushion, ...]
+    pegs: tuple[Peg, ...]
+    holes: tuple[Hole, ...]
+    lines: tuple[Line, ...]
+    zones: tuple[Zone, ...]
+    kill_lines: tuple[KillLine, ...]
+    hanger_end_value: int | None
+    hanger_corner_value: int | None
+    ends: dict[str, tuple[float, float] | None] = field(default_factory=dict)
+    end: str = "default"
+
+    # ---- derived views ---------------------------------------------------------------------------
+    def line(self, name: str) -> Line:
+        for line in self.lines:
+            if line.name == name:
+                return line
+        raise KeyError(f"court {self.name!r} has no line {name!r}")
+
+    def edge(self, name: str) -> Edge:
+        for edge in self.edges:
+            if edge.name == name:
+                return edge
+        raise KeyError(f"court {self.name!r} has no edge {name!r}")
+
+    @property
+    def judged_lines(self) -> tuple[Line, ...]:
+        return tuple(line for line in self.lines if line.judged)
+
+    @property
+    def zone_names(self) -> list[str]:
+        """Zone names as judged: the zones, then the holes (a holed disc's zone is the hole)."""
+        return [z.name for z in self.zones] + [h.name for h in self.holes]
+
+    @property
+    def bounds(self) -> tuple[float, float, float, float]:
+        """xmin, ymin, xmax, ymax of the playing surface."""
+        if self.surface_kind == "circle":
+            cx, cy, r = self.surface_circle
+            return cx - r, cy - r, cx + r, cy + r
+        p = self.surface_polygon
+        return float(p[:, 0].min()), float(p[:, 1].min()), float(p[:, 0].max()), float(p[:, 1].max())
+
+    def for_end(self, end: str | None) -> "Court":
+        """The court with its scoring diagram (zones, lines, rule lines) at the named end.
+
+        A court file describes the diagram at its default end; another end is that diagram turned half
+        a turn about the point given in ``[ends]`` (the deck court's head end). Physical features
+        (surface, edges, cushions, pegs, holes) stay where they are.
+        """
+        if end is None or end == self.end:
+            return self
+        if end not in self.ends:
+            known = ", ".join(self.ends) or self.end
+            raise CourtError(f"{self.source_path}: court {self.name!r} has no end {end!r} (ends: {known})")
+        # Back to the end described as written, then on to the requested one (half turns undo themselves).
+        court = self
+        for pivot in (self.ends.get(self.end), self.ends[end]):
+            if pivot is not None:
+                court = court._half_turned(pivot)
+        return replace(court, end=end)
+
+    def _half_turned(self, pivot: tuple[float, float]) -> "Court":
+        px, py = pivot
+
+        def turn(x, y):
+            return 2.0 * px - x, 2.0 * py - y
+
+        lines = []
+        for ln in self.lines:
+            if ln.kind == "segment":
+                a = turn(ln.geom[0], ln.geom[1])
+                b = turn(ln.geom[2], ln.geom[3])
+                lines.append(replace(ln, geom=(a[0], a[1], b[0], b[1])))
+            else:
+                c = turn(ln.geom[0], ln.geom[1])
+                lines.append(replace(ln, geom=(c[0], c[1], ln.geom[2], 0.0)))
+        zones = []
+        for z in self.zones:
+            if z.kind == "polygon":
+                # A half turn is a rotation: the ring stays counter-clockwise.
+                zones.append(replace(z, polygon=np.column_stack(turn(z.polygon[:, 0], z.polygon[:, 1]))))
+            else:
+                c = turn(z.annulus[0], z.annulus[1])
+                zones.append(replace(z, annulus=(c[0], c[1], z.annulus[2], z.annulus[3])))
+        kills = [
+            replace(k, point=turn(*k.point), normal=(-k.normal[0], -k.normal[1])) for k in self.kill_lines
+        ]
+        return replace(self, lines=tuple(lines), zones=tuple(zones), kill_lines=tuple(kills))
+
+    def with_params(self, **overrides: float) -> "Court":
+        """A copy with material parameters replaced (validated like the court file's).
+
+        A cushion, peg or hole restitution/friction/capture-speed override applies to every cushion,
+        peg or hole of the court, replacing the values the court file gave them one by one.
+        """
+        params = dict(self.params)
+        given = {}
+        for key, value in overrides.items():
+            if value is None:
+                continue
+            given[key] = params[key] = check_param(f"params.{key}", key, value, where="parameters")
+        cushions = tuple(
+            replace(c, restitution=given.get("cushion_restitution", c.restitution),
+                    friction=given.get("cushion_friction", c.friction))
+            for c in self.cushions
+        )
+        pegs = tuple(
+            replace(g, restitution=given.get("peg_restitution", g.restitution),
+                    friction=given.get("peg_friction", g.friction))
+            for g in self.pegs
+        )
+        holes = tuple(replace(h, capture_speed=given.get("hole_capture_speed", h.capture_speed)) for h in self.holes)
+        return replace(self, params=params, cushions=cushions, pegs=pegs, holes=holes)
+
+    def on_surface(self, x: float, y: float) -> bool:
+        """Whether a centre at (x, y) lies on the playing surface (edges included)."""
+        if self.surface_kind == "circle":
+            cx, cy, r = self.surface_circle
+            return math.hypot(x - cx, y - cy) <= r
+        return _point_in_polygon(x, y, self.surface_polygon)
+
+
+def _point_in_polygon(x: float, y: float, poly: np.ndarray) -> bool:
+    from shuffle_sim.geometry import point_in_polygon_or_on_boundary
+
+    return bool(point_in_polygon_or_on_boundary(x, y, np.ascontiguousarray(poly, dtype=np.float64)))

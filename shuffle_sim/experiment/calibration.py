@@ -1,0 +1,96 @@
+"""Calibrate a skill preset by simulation: scale its noise until a shot is made at a published rate.
+
+Used for the crokinole presets: tournament players make about 55 % ("average competitive") and 65 %
+("top competitive") of open 20s. Keeping the preset's proportions between speed and direction errors,
+one factor scales all its standard deviations; the make rate falls as the factor grows, so a bisection
+on the factor (on a log scale, with the same random draws at every step: common random numbers) finds
+the factor that gives the rate::
+
+    python -m shuffle_sim.experiment.calibration experiments/crokinole-open20.toml \\
+        --skill "average competitive" --rate 0.55
+    python -m shuffle_sim.experiment.calibration experiments/crokinole-open20.toml --check
+
+The first prints the calibrated standard deviations (to copy into ``shuffle_sim/skills.toml``); the
+second prints the make rate of every preset on the experiment's skill axis.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+from dataclasses import replace
+
+from shuffle_sim.experiment.runner import compute_chunk
+from shuffle_sim.experiment.spec import Experiment, load_experiment
+from shuffle_sim.noise import NoiseModel
+
+OUTCOME_FIELDS = {"holed": "holed", "hanger": "hanger", "dead": "dead"}
+
+
+def make_rate(experiment: Experiment, model: NoiseModel, shots: int, outcome: str = "holed") -> float:
+    """Fraction of ``shots`` noisy repetitions of the experiment's nominal shot that end ``outcome``.
+
+    The experiment's grid is dropped: every shot is its nominal shot played with ``model``.
+    """
+    single = replace(experiment, axes=(), distributions=(), noise=model, samples=shots, records=False)
+    sums = compute_chunk(single, 0, shots)
+    judged = int(sums["shots"].sum())
+    return int(sums[OUTCOME_FIELDS[outcome]].sum()) / judged if judged else float("nan")
+
+
+def calibrate_scale(experiment: Experiment, base: NoiseModel, rate: float, shots: int = 20000,
+                    outcome: str = "holed", tolerance: float = 0.002, low: float = 1e-2, high: float = 1e2,
+                    max_steps: int = 40) -> tuple[float, float]:
+    """The factor ``s`` for which ``base.scaled(s)`` makes ``outcome`` at ``rate``; returns (s, rate found)."""
+    if not 0.0 < rate < 1.0:
+        raise ValueError(f"rate must lie strictly between 0 and 1 (got {rate!r})")
+    lo, hi = math.log(low), math.log(high)
+    rate_lo = make_rate(experiment, base.scaled(low), shots, outcome)
+    rate_hi = make_rate(experiment, base.scaled(high), shots, outcome)
+    if not rate_hi <= rate <= rate_lo:
+        raise ValueError(f"rate {rate} is not between {rate_hi:.4f} (noise x{high:g}) and {rate_lo:.4f} (noise x{low:g})")
+    mid_rate = rate_lo
+    for _ in range(max_steps):
+        mid = (lo + hi) / 2
+        mid_rate = make_rate(experiment, base.scaled(math.exp(mid)), shots, outcome)
+        if abs(mid_rate - rate) <= tolerance:
+            break
+        if mid_rate > rate:
+            lo = mid
+        else:
+            hi = mid
+    return math.exp(mid), mid_rate
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m shuffle_sim.experiment.calibration", description=__doc__.splitlines()[0])
+    parser.add_argument("experiment", help="experiment file whose nominal shot is calibrated on")
+    parser.add_argument("--skill", help="skill preset to calibrate (its proportions are kept)")
+    parser.add_argument("--rate", type=float, help="make rate to reach, e.g. 0.55")
+    parser.add_argument("--outcome", choices=sorted(OUTCOME_FIELDS), default="holed")
+    parser.add_argument("--shots", type=int, default=20000, help="shots per evaluation (default 20000)")
+    parser.add_argument("--check", action="store_true", help="print the rate of every preset on the skill axis")
+    args = parser.parse_args(argv)
+    experiment = load_experiment(args.experiment)
+    skills = {m.name: m for m in experiment.skill_models()}
+    if args.check:
+        for name, model in skills.items():
+            rate = make_rate(experiment, model, args.shots, args.outcome)
+            print(f"{name:22s} {args.outcome} rate {rate:.4f} over {args.shots} shots")
+        return 0
+    if args.skill not in skills or args.rate is None:
+        parser.error(f"give --skill (one of: {', '.join(skills)}) and --rate, or --check")
+    base = skills[args.skill]
+    scale, found = calibrate_scale(experiment, base, args.rate, args.shots, args.outcome)
+    model = base.scaled(scale)
+    print(f"{args.skill}: noise x{scale:.4f} gives {args.outcome} rate {found:.4f} (goal {args.rate}) over "
+          f"{args.shots} shots")
+    print(f"  speed = {model.speed:.4f}\n  direction = {math.degrees(model.direction):.4f}"
+          + (f"\n  spin = {model.spin:.4f}" if model.spin else "")
+          + (f'\n  start = "{model.start:.5f} m"' if model.start else ""))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,281 @@
+"""Outcome maps of batch experiments (matplotlib), drawn from saved results with the court alongside.
+
+A map shows one metric of ``grid.nc`` over one or two grid axes: a heat map for two axes (a bar or
+line chart for one), units on the axes, a colour bar named after the quantity, and the experiment's
+title and shot count in the title. The court (``shuffle_sim.plot.draw_court``) is drawn beside it
+with the shot's start, the swept directions or aim points, and the board's resting discs; a map over
+aim points on the court (``target_x`` x ``target_y``) is drawn on the court itself.
+
+Figures are ``matplotlib.figure.Figure`` objects on an Agg canvas (no ``pyplot``: nothing here
+depends on or changes the interactive backend); notebooks display them as they are.
+
+Metrics are the data variables of the results: ``expected_value``, ``p_dead``, ... and, for those
+with an extra dimension, ``p_value:10`` (probability that the shot disc is worth 10) or
+``p_removed:NAME`` (probability that the board disc NAME is removed).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import tomllib
+from pathlib import Path
+
+import numpy as np
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.colors import TwoSlopeNorm
+from matplotlib.figure import Figure
+from matplotlib.ticker import MaxNLocator
+
+from shuffle_sim.court import Court, parse_court
+from shuffle_sim.experiment.spec import ExperimentError
+from shuffle_sim.experiment.store import ResultsDir, open_results
+from shuffle_sim.plot import draw_court, draw_discs
+
+DPI = 110
+
+
+def metric_data(ds, metric: str):
+    """The ``xarray.DataArray`` of a metric name (``p_value:10`` and ``p_removed:NAME`` select a label)."""
+    name, _, label = metric.partition(":")
+    if name not in ds.data_vars:
+        known = [v for v in ds.data_vars if v not in ("shots", "failed")]
+        raise ExperimentError(f"no metric {name!r} in these results (metrics: {', '.join(known)}; "
+                              "p_value and p_removed take a label, e.g. p_value:10)")
+    data = ds[name]
+    extra = [d for d in data.dims if d in ("value", "board_disc")]
+    if extra and not label:
+        labels = ", ".join(f"{name}:{v}" for v in ds[extra[0]].values.tolist())
+        raise ExperimentError(f"metric {name!r} needs a label: one of {labels}")
+    if label and not extra:
+        raise ExperimentError(f"metric {name!r} takes no ':' label (got {metric!r})")
+    if extra:
+        dim = extra[0]
+        key = label
+        if dim == "value":
+            try:
+                key = int(label)
+            except ValueError:
+                raise ExperimentError(f"metric {metric!r}: the value after ':' must be an integer") from None
+        if key not in ds[dim].values.tolist():
+            labels = ", ".join(str(v) for v in ds[dim].values.tolist())
+            raise ExperimentError(f"metric {metric!r}: no {dim} {label!r} (choose from {labels})")
+        data = data.sel({dim: key})
+    return data
+
+
+def metric_label(ds, metric: str) -> str:
+    """The quantity's name and unit for a colour bar, e.g. 'probability of value 10'."""
+    data = metric_data(ds, metric)
+    name, _, label = metric.partition(":")
+    text = data.attrs.get("long_name", name)
+    if name == "p_value":
+        text = f"probability the shot disc is worth {label}"
+    elif name == "p_removed":
+        text = f"probability that board disc '{label}' is removed"
+    unit = data.attrs.get("units", "")
+    return f"{text} ({unit})" if unit and unit != "1" else text
+
+
+def results_court(ds) -> Court:
+    """The court the results were computed on, rebuilt from the court file stored with them."""
+    court = parse_court(tomllib.loads(ds.attrs["court_file"]), f"{ds.attrs.get('court_name', 'court')} (stored)")
+    return court.for_end(ds.attrs.get("court_end"))
+
+
+def _axis_label(ds, dim: str) -> str:
+    attrs = ds[dim].attrs
+    unit = attrs.get("units")
+    return f"{attrs.get('long_name', dim)} ({unit})" if unit else attrs.get("long_name", dim)
+
+
+def _title(ds, metric: str, fixed: dict) -> str:
+    shots = int(ds.attrs.get("n_shots", int(ds["shots"].sum())))
+    samples = ds.attrs.get("samples_per_cell")
+    per = f", {samples} per cell" if samples else ""
+    where = "".join(f", {k} = {v}" for k, v in fixed.items())
+    return f"{ds.attrs.get('title', '')}\n{metric}: {shots:,} shots{per}{where}"
+
+
+def _colour_norm(values: np.ndarray, metric: str):
+    finite = values[np.isfinite(values)]
+    lo = float(finite.min()) if finite.size else 0.0
+    hi = float(finite.max()) if finite.size else 1.0
+    if metric.startswith("p_"):
+        return "viridis", None, 0.0, max(hi, 1e-9)
+    if lo < 0 < hi:
+        return "RdBu_r", TwoSlopeNorm(vmin=lo, vcenter=0.0, vmax=hi), None, None
+    return "viridis", None, lo, hi if hi > lo else lo + 1e-9
+
+
+def _edges(centres: np.ndarray) -> np.ndarray:
+    """Cell edges around sorted cell centres (half-way between neighbours)."""
+    c = np.asarray(centres, dtype=np.float64)
+    if c.size == 1:
+        return np.array([c[0] - 0.5, c[0] + 0.5])
+    mid = (c[1:] + c[:-1]) / 2
+    return np.concatenate([[c[0] - (mid[0] - c[0])], mid, [c[-1] + (c[-1] - mid[-1])]])
+
+
+def _coordinates(ds, dim: str) -> tuple[np.ndarray, list[str] | None]:
+    values = ds[dim].values
+    if values.dtype.kind in "US" or values.dtype == object:
+        return np.arange(len(values), dtype=np.float64), [str(v) for v in values]
+    return values.astype(np.float64), None
+
+
+def _draw_board_and_shot(ax, ds, court: Court, axes: list[str]) -> None:
+    if "board_x" in ds.coords:
+        draw_discs(ax, court, ds["board_x"].values, ds["board_y"].values, [str(t) for t in ds["board_team"].values])
+    sx, sy = float(ds.attrs["shot_start_x"]), float(ds.attrs["shot_start_y"])
+    ax.plot([sx], [sy], marker="o", color="tab:red", markersize=4, zorder=6)
+    target = ds.attrs.get("shot_target", "none")
+    if target != "none" and not {"target_x", "target_y"} <= set(axes):
+        tx, ty = (float(v) for v in target.split())
+        ax.plot([sx, tx], [sy, ty], color="tab:red", linewidth=0.8, linestyle="--", zorder=6)
+        ax.plot([tx], [ty], marker="x", color="tab:red", markersize=6, zorder=6)
+    elif "direction" in axes:
+        # The swept directions, out to where the fastest swept shot would stop on a bare surface.
+        speeds = ds["speed"].values if "speed" in ds.coords else np.array([1.0])
+        reach = float(np.max(speeds)) ** 2 / (2 * float(ds.attrs["mu"]) * float(ds.attrs["gravity"]))
+        xmin, ymin, xmax, ymax = court.bounds
+        reach = min(reach, 2 * math.hypot(xmax - xmin, ymax - ymin))
+        for deg in (float(ds["direction"].min()), float(ds["direction"].max())):
+            a = math.radians(deg)
+            ax.plot([sx, sx + reach * math.sin(a)], [sy, sy + reach * math.cos(a)], color="tab:red",
+                    linewidth=0.7, zorder=6)
+
+
+def plot_metric(ds, metric: str, x: str | None = None, y: str | None = None, select: dict | None = None,
+                court: Court | None = None):
+    """A figure of ``metric`` over grid axes ``x`` (and ``y``), with the court alongside.
+
+    Axes default to the first two grid axes; every other grid axis needs a value in ``select``
+    (nearest grid value; its first value when omitted, named in the title).
+    """
+    data = metric_data(ds, metric)
+    grid_dims = [d for d in data.dims]
+    if not grid_dims:
+        raise ExperimentError(f"metric {metric!r} has no grid axis to plot over")
+    x = x or grid_dims[0]
+    if y is None and x == grid_dims[0] and len(grid_dims) > 1:
+        y = grid_dims[1]
+    for name in (x, y):
+        if name is not None and name not in grid_dims:
+            raise ExperimentError(f"{name!r} is not a grid axis of these results ({', '.join(grid_dims)})")
+    select = dict(select or {})
+    fixed = {}
+    for dim in grid_dims:
+        if dim in (x, y):
+            continue
+        if dim in select:
+            value = select[dim]
+            coord = ds[dim].values
+            if coord.dtype.kind in "fi":
+                value = coord[int(np.argmin(np.abs(coord - float(value))))]
+            data = data.sel({dim: value})
+        else:
+            value = ds[dim].values[0]
+            data = data.isel({dim: 0})
+        fixed[dim] = value.item() if hasattr(value, "item") else value
+    court = court or results_court(ds)
+    label = metric_label(ds, metric)
+    on_court = y is not None and {x, y} in ({"target_x", "target_y"}, {"start_x", "start_y"})
+
+    xmin, ymin, xmax, ymax = court.bounds
+    tall = (ymax - ymin) / max(xmax - xmin, 1e-9)
+    if on_court:
+        fig = Figure(figsize=(7.5, 7.0), layout="constrained")
+        ax = court_ax = fig.subplots()
+    else:
+        ratio = [3.2, min(1.6, max(0.55, 3.0 / tall))]
+        fig = Figure(figsize=(11, 6.2), layout="constrained")
+        ax, court_ax = fig.subplots(1, 2, gridspec_kw={"width_ratios": ratio})
+    FigureCanvasAgg(fig)
+
+    values = np.asarray(data.values, dtype=np.float64)
+    if y is not None:
+        arr = data.transpose(y, x).values.astype(np.float64)
+        xs, xticks = _coordinates(ds, x)
+        ys, yticks = _coordinates(ds, y)
+        cmap, norm, vmin, vmax = _colour_norm(values, metric)
+        if on_court:
+            draw_court(ax, court)
+        mesh = ax.pcolormesh(_edges(xs), _edges(ys), arr, cmap=cmap, norm=norm, vmin=vmin, vmax=vmax,
+                             shading="flat", alpha=0.85 if on_court else 1.0, zorder=4 if on_court else 1)
+        bar = fig.colorbar(mesh, ax=ax, shrink=0.9)
+        bar.set_label(label)
+        if xticks:
+            ax.set_xticks(xs, xticks)
+        if yticks:
+            ax.set_yticks(ys, yticks)
+        ax.set_xlabel(_axis_label(ds, x))
+        ax.set_ylabel(_axis_label(ds, y))
+        if on_court:
+            pad_x = 0.25 * (xs.max() - xs.min() + 1e-3)
+            pad_y = 0.25 * (ys.max() - ys.min() + 1e-3)
+            ax.set_xlim(max(xmin, xs.min() - pad_x), min(xmax, xs.max() + pad_x))
+            ax.set_ylim(max(ymin, ys.min() - pad_y), min(ymax, ys.max() + pad_y))
+            ax.set_aspect("equal")
+    else:
+        xs, xticks = _coordinates(ds, x)
+        if xticks:
+            ax.bar(xs, values, color="tab:blue")
+            ax.set_xticks(xs, xticks)
+            for xi, v in zip(xs, values):
+                ax.annotate(f"{v:.3g}", (xi, v), ha="center", va="bottom", fontsize=9)
+        else:
+            ax.plot(xs, values, marker="o", markersize=3, color="tab:blue")
+        ax.set_xlabel(_axis_label(ds, x))
+        ax.set_ylabel(label)
+        if metric.startswith("p_"):
+            ax.set_ylim(0, max(1e-9, float(np.nanmax(values)) * 1.15))
+        ax.grid(alpha=0.3)
+
+    if not on_court:
+        draw_court(court_ax, court)
+        court_ax.set_title(f"{court.name} ({court.end} end)" if len(court.ends) > 1 else court.name, fontsize=9)
+        court_ax.set_xlabel("x (m)", fontsize=8)
+        court_ax.set_ylabel("y (m)", fontsize=8)
+        court_ax.xaxis.set_major_locator(MaxNLocator(2 if tall > 8 else 3 if tall > 3 else 5))
+        court_ax.tick_params(labelsize=7)
+    _draw_board_and_shot(court_ax, ds, court, [d for d in (x, y) if d])
+    fig.suptitle(_title(ds, metric, fixed), fontsize=11)
+    return fig
+
+
+def plot_file_name(metric: str, x: str | None = None, y: str | None = None, with_axes: bool = False) -> str:
+    """The default PNG name of a plot: the metric ('p_value:10' -> 'p_value-10.png')."""
+    base = metric.replace(":", "-").replace("/", "-").replace(" ", "_")
+    if with_axes:
+        base += "".join(f"-{a}" for a in (x, y) if a)
+    return f"{base}.png"
+
+
+def save_plots(results: str | os.PathLike, metrics: list[str] | None = None, out_dir: str | os.PathLike | None = None,
+               dataset=None) -> list[Path]:
+    """Draw plots of a results folder into PNG files; returns their paths.
+
+    Without ``metrics``: the plots the experiment file lists (or expected value over the first two
+    axes when it lists none). With ``metrics``: each one over the first two grid axes.
+    """
+    ds = dataset if dataset is not None else open_results(results)
+    out = Path(out_dir) if out_dir is not None else ResultsDir(results).path
+    if metrics:
+        specs = [{"metric": m} for m in metrics]
+    else:
+        specs = json.loads(ds.attrs.get("plots", "[]")) or [{"metric": next(
+            (v for v in ("expected_value", "p_holed", "p_hanger") if v in ds.data_vars), "shots")}]
+    out.mkdir(parents=True, exist_ok=True)
+    names = [s["metric"] for s in specs]
+    court = results_court(ds)
+    paths = []
+    for spec in specs:
+        fig = plot_metric(ds, spec["metric"], spec.get("x"), spec.get("y"), spec.get("select"), court=court)
+        name = spec.get("file") or plot_file_name(spec["metric"], spec.get("x"), spec.get("y"),
+                                                  with_axes=names.count(spec["metric"]) > 1)
+        path = out / name
+        fig.savefig(path, dpi=DPI)
+        paths.append(path)
+    return paths

@@ -1,0 +1,223 @@
+"""Crokinole played through the rules layer (``rules.crokinole``): tactics, games and matches.
+
+A player shoots from the 5 line (the shooting line, radius 12 in) anywhere in their quadrant: the
+quarter of the line centred on their seat (south at -y, then clockwise west, north, east), and
+takes the start whose straight path keeps clearest of pegs and discs (``players.clearest_start``).
+After each shot the hit rule and the open-shot rule are applied (``judge_shot``): 20s are set aside
+at once and counted for the round, fouls and dead discs removed.
+
+Tactics: the fixed plan takes out the opponent disc nearest the centre when there is one, and
+otherwise shoots for the open 20. The expected-value player also weighs take-outs of every
+opponent disc at two speeds, draws into the 15 circle on the far side of the hole and draws to
+hide behind the pegs, valued as the round would score now: own minus opponent's total, with the
+shot's fouls applied (a shot that hits no opponent disc loses itself and the shooter's discs it
+moved; an open shot must end in or touching the 15 line, or in the hole).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+
+import numpy as np
+
+from shuffle_sim.court import Court, load_court
+from shuffle_sim.physics import STATUS_HOLED
+from shuffle_sim.play.loop import FramePlay, GamePlay, play_game
+from shuffle_sim.play.matches import SIDES, finish_match, frame_callback, single_game
+from shuffle_sim.play.records import FrameRecord, GameRecord, MatchRecord, ShotRecord
+from shuffle_sim.play.shooting import ShotOutcome, single_threaded
+from shuffle_sim.play.players import Draw, Open20, Player, ShotContext, Stance, TakeOut
+from shuffle_sim.rules.common import Board, Turn
+from shuffle_sim.rules.crokinole import (
+    FIFTEEN_LINE,
+    GAME,
+    CrokinoleGame,
+    CrokinoleMatch,
+    CrokinoleOptions,
+    judge_shot,
+    score_round,
+)
+from shuffle_sim.shots import ShotBatch
+from shuffle_sim.units import INCH
+
+#: Seat directions (degrees, counter-clockwise from +x): the player sits beyond the board this way.
+SEAT_ANGLES = {"south": 270.0, "west": 180.0, "north": 90.0, "east": 0.0}
+SHOOTING_LINE = "5 line"
+#: Slides to spare past a disc (m) of take-outs: the fixed plan's is the first.
+TAKEOUT_EXTRAS = (0.1, 0.3)
+#: Draw targets of the expected-value player: radius (m) and angle from the seat's far side (degrees).
+FIFTEEN_SPOTS = ((2.2 * INCH, 0.0), (2.2 * INCH, 40.0), (2.2 * INCH, -40.0))
+PEG_HIDE_GAP = 0.2 * INCH
+MAX_ROUNDS = 50
+
+
+class CrokinoleTactics:
+    """Crokinole tactics; ``ctx.info["seat"]`` names the shooter's seat."""
+
+    def __init__(self, court: Court):
+        self.court = court
+        line = court.line(SHOOTING_LINE)
+        self.centre = (line.geom[0], line.geom[1])
+        self.shooting_radius = line.geom[2]
+        fifteen = court.line(FIFTEEN_LINE)
+        self.fifteen_reach = fifteen.geom[2] + fifteen.width / 2 + court.disc_radius
+        self.stances = {}
+        for seat, degrees in SEAT_ANGLES.items():
+            a = math.radians(degrees)
+            self.stances[seat] = Stance("arc", (*self.centre, self.shooting_radius, a - math.pi / 4, a + math.pi / 4),
+                                        0.5, 13)
+
+    def stance(self, seat: str) -> Stance:
+        return self.stances[seat]
+
+    def _radius(self, x, y):
+        return np.hypot(np.asarray(x) - self.centre[0], np.asarray(y) - self.centre[1])
+
+    def plan(self, ctx: ShotContext):
+        opponents = [i for i in range(ctx.n_discs) if ctx.board_team[i] != ctx.shooter]
+        if opponents:
+            radii = self._radius(ctx.board_x[opponents], ctx.board_y[opponents])
+            target = opponents[int(np.argmin(radii))]
+            return TakeOut(target, TAKEOUT_EXTRAS[0], label=f"take out disc {target}")
+        return Open20()
+
+    def candidates(self, ctx: ShotContext) -> list:
+        out: list = [Open20()]
+        seat = math.radians(SEAT_ANGLES[ctx.info["seat"]])
+        for radius, degrees in FIFTEEN_SPOTS:
+            a = seat + math.pi + math.radians(degrees)
+            out.append(Draw(self.centre[0] + radius * math.cos(a), self.centre[1] + radius * math.sin(a),
+                            label=f"draw into the 15 ({degrees:+.0f} deg)"))
+        r = ctx.radius
+        for peg in self.court.pegs:
+            a = math.atan2(peg.y - self.centre[1], peg.x - self.centre[0])
+            behind = math.hypot(peg.x - self.centre[0], peg.y - self.centre[1]) + peg.radius + r + PEG_HIDE_GAP
+            # Pegs on the shooter's side of the board only: the far ones cannot be reached behind.
+            if math.cos(a - seat) > 0.0:
+                out.append(Draw(self.centre[0] + behind * math.cos(a), self.centre[1] + behind * math.sin(a),
+                                label=f"hide behind {peg.name}"))
+        for i in range(ctx.n_discs):
+            if ctx.board_team[i] != ctx.shooter:
+                for extra in TAKEOUT_EXTRAS:
+                    out.append(TakeOut(i, extra, label=f"take out disc {i}, {extra} m to spare"))
+        return out
+
+    def evaluate(self, ctx: ShotContext, batch: ShotBatch) -> np.ndarray:
+        teams = ctx.teams()
+        own = teams == ctx.shooter
+        shot = batch.x.shape[1] - 1
+        value = batch.value.copy()
+        if (~own).any():
+            hit = batch.touched[:, ~own].any(axis=1)
+            lost = ~hit[:, None] & own[None, :] & (batch.touched | (np.arange(own.size) == shot)[None, :])
+            value[lost] = 0
+        else:
+            holed = batch.status[:, shot] == STATUS_HOLED
+            inside = self._radius(batch.x[:, shot], batch.y[:, shot]) <= self.fifteen_reach
+            value[~(holed | inside), shot] = 0
+        return (value[:, own].sum(axis=1) - value[:, ~own].sum(axis=1)).astype(np.float64)
+
+
+class CrokinoleFrame(FramePlay):
+    """One round: shooters in seat order; after each shot the hit and open-shot rules (``judge_shot``)
+    set 20s aside and remove fouls and dead discs."""
+
+    def __init__(self, court: Court, tactics: CrokinoleTactics, game: CrokinoleGame):
+        super().__init__(court)
+        self.tactics = tactics
+        self.game = game
+        self.all_turns = game.turns()
+        self.turns = iter(self.all_turns)
+        self.twenties = {s: 0 for s in game.sides}
+        self.fouls: list[str] = []
+        self.shot = 0
+
+    def next_turn(self) -> Turn | None:
+        return next(self.turns, None)
+
+    def context(self, turn: Turn, shot: int, seed: int, game_index: int) -> ShotContext:
+        self.shot = shot + 1
+        bx, by = self.board_arrays()
+        return ShotContext(court=self.court, stance=self.tactics.stance(turn.end), board_x=bx, board_y=by,
+                           board_team=tuple(self.teams), shooter=turn.team, tactics=self.tactics, seed=seed,
+                           game_index=game_index, shot=shot, turn=turn, info={"seat": turn.end})
+
+    def after_shot(self, turn: Turn, outcome: ShotOutcome) -> None:
+        n = len(self.xs)
+        after = Board(self.court, outcome.x, outcome.y, tuple(self.teams + [turn.team]))
+        result = judge_shot(after, turn.team, n, [True] * n + [False], outcome.contacts)
+        for side, count in result.twenties.items():
+            self.twenties[side] += count
+        if result.foul:
+            self.fouls.append(f"shot {self.shot} ({turn.team}): {result.foul}")
+        self.keep(outcome, list(after.team), result.remove)
+
+    def finish(self, shots: list[ShotRecord]) -> FrameRecord:
+        game, first = self.game, self.all_turns[0]
+        frame = score_round(Board(self.court, *self.board_arrays(), tuple(self.teams)), twenties=self.twenties,
+                            teams=game.sides)
+        entry = game.record_round(frame, self.twenties)
+        return FrameRecord(
+            number=entry.number,
+            label=f"round {entry.number}: {first.team} starts from the {first.end}",
+            score=dict(entry.totals),
+            points=dict(entry.points),
+            totals=dict(game.scores),
+            board=[d.to_dict() for d in frame.discs],
+            end=None,
+            note="; ".join(self.fouls),
+            twenties=dict(entry.twenties),
+            shots=shots,
+        )
+
+
+class CrokinolePlay(GamePlay):
+    def __init__(self, game: CrokinoleGame, court: Court):
+        self.game = game
+        self.sides = game.sides
+        self.court = court
+        self.tactics = CrokinoleTactics(court)
+
+    def frames_posted(self) -> int:
+        return len(self.game.rounds)
+
+    def new_frame(self) -> CrokinoleFrame:
+        return CrokinoleFrame(self.court, self.tactics, self.game)
+
+    def roles(self) -> dict[str, str]:
+        game = self.game
+        return {s: ", ".join(seat for side, _, seat in game.seats if side == s) for s in game.sides}
+
+
+@single_threaded
+def play_crokinole_game(game: CrokinoleGame, players: Mapping[str, Player], seed: int, game_index: int = 0,
+                        court: Court | None = None, number: int = 1, max_rounds: int = MAX_ROUNDS,
+                        on_frame: Callable[[FrameRecord], None] | None = None) -> GameRecord:
+    """Play ``game`` to its end (``players`` by side name); shot k of the game uses noise stream k."""
+    play = CrokinolePlay(game, court or load_court("crokinole"))
+    return play_game(play, players, seed, game_index, number, max_rounds, on_frame)
+
+
+def play_match(players: Mapping[str, Player], seed: int, match: bool, length: int | None,
+               on_frame=None, on_game=None) -> MatchRecord:
+    """A singles game of 4 rounds (``length`` rounds), A shooting first; a match is the category's
+    number of games (singles: 10), the first shooter alternating."""
+    options = CrokinoleOptions() if length is None else CrokinoleOptions(rounds=length)
+    if not match:
+        return single_game(GAME, play_crokinole_game, CrokinoleGame(SIDES, options), players, seed, on_frame,
+                           on_game)
+    crokinole_match = CrokinoleMatch(SIDES, options)
+    games = []
+    while not crokinole_match.over:
+        number = len(games) + 1
+        game = crokinole_match.next_game()
+        record = play_crokinole_game(game, players, seed, number - 1, number=number,
+                                     on_frame=frame_callback(on_frame, number))
+        crokinole_match.record_game(game)
+        games.append(record)
+        if on_game:
+            on_game(record)
+    notes = ["match points: " + ", ".join(f"{s} {p}" for s, p in crokinole_match.points.items()),
+             "20s: " + ", ".join(f"{s} {n}" for s, n in crokinole_match.twenties.items())]
+    return finish_match(GAME, seed, True, games, crokinole_match.winner, dict(crokinole_match.wins), notes)

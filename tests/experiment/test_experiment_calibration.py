@@ -1,0 +1,42 @@
+"""The crokinole skill presets make open 20s at the published rates (55 % and 65 %), by simulation."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from shuffle_sim.experiment.calibration import calibrate_scale, make_rate
+from shuffle_sim.experiment.spec import load_experiment
+from shuffle_sim.noise import EXACT, skill_preset
+
+OPEN20 = Path(__file__).resolve().parents[2] / "experiments" / "crokinole-open20.toml"
+SHOTS = 8000  # standard error about 0.55 percentage points
+
+
+@pytest.fixture(scope="module")
+def open20():
+    return load_experiment(OPEN20)
+
+
+@pytest.mark.parametrize("skill, rate", [("average competitive", 0.55), ("top competitive", 0.65)])
+def test_presets_make_open_20s_at_the_published_rates(open20, skill, rate):
+    made = make_rate(open20, skill_preset("crokinole", skill), SHOTS)
+    assert made == pytest.approx(rate, abs=0.025), "recalibrate: see experiments/README.md"
+
+
+def test_rates_order_by_skill(open20):
+    rates = [make_rate(open20, m, 4000) for m in
+             (EXACT, skill_preset("crokinole", "top competitive"), skill_preset("crokinole", "average competitive"),
+              skill_preset("crokinole", "novice"))]
+    assert rates[0] == 1.0  # the nominal shot is a 20
+    assert rates == sorted(rates, reverse=True)
+
+
+def test_calibration_finds_the_scale_of_a_preset(open20):
+    base = skill_preset("crokinole", "top competitive")
+    scale, found = calibrate_scale(open20, base.scaled(0.5), 0.65, shots=4000, tolerance=0.005)
+    assert found == pytest.approx(0.65, abs=0.005)
+    assert scale == pytest.approx(2.0, rel=0.15)  # undoes the halving
+    with pytest.raises(ValueError, match="strictly between 0 and 1"):
+        calibrate_scale(open20, base, 1.0)

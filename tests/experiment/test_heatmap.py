@@ -1,0 +1,151 @@
+"""Outcome maps: the drawn data is the results' data, the right way round, named and with units."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from shuffle_sim.experiment.runner import build_dataset
+from shuffle_sim.experiment.spec import ExperimentError, parse_experiment, possible_values
+from shuffle_sim.experiment.store import ResultsDir
+from shuffle_sim.experiment.heatmaps import metric_data, plot_metric, save_plots
+
+DECK = """
+name = "map"
+title = "Synthetic map"
+court = "deck"
+samples = 10
+[shot]
+start = ["9 in", "7.25 ft"]
+[grid]
+speed = { from = 1.6, to = 1.9, steps = 4 }
+direction = { from = -2.0, to = -1.0, steps = 3 }
+[collect]
+outcomes = ["expected_value", "p_value", "p_dead"]
+[[plots]]
+metric = "p_value:10"
+x = "direction"
+y = "speed"
+"""
+
+
+def _synthetic(text: str, seed: int = 0):
+    """A results dataset with known per-cell sums (no simulation): every cell's counts add up to its shots."""
+    exp = parse_experiment(text, "synthetic.toml")
+    rng = np.random.default_rng(seed)
+    values = possible_values(exp.court)
+    counts = rng.multinomial(exp.samples, np.full(len(values), 1 / len(values)), size=exp.n_cells)
+    sums = {
+        "shots": counts.sum(axis=1),
+        "failed": np.zeros(exp.n_cells, dtype=np.int64),
+        "value_sum": counts @ values,
+        "value_counts": counts,
+        "dead": counts[:, list(values).index(0)],
+        "hanger": np.zeros(exp.n_cells, dtype=np.int64),
+        "corner_hanger": np.zeros(exp.n_cells, dtype=np.int64),
+        "holed": rng.integers(0, exp.samples + 1, exp.n_cells),
+        "score_sum": np.zeros(exp.n_cells, dtype=np.int64),
+        "opponent_sum": np.zeros(exp.n_cells, dtype=np.int64),
+        "removed": np.zeros((exp.n_cells, 0), dtype=np.int64),
+    }
+    return exp, build_dataset(exp, sums)
+
+
+def test_heat_map_shows_the_data_with_names_and_units():
+    exp, ds = _synthetic(DECK)
+    fig = plot_metric(ds, "p_value:10", x="direction", y="speed")
+    heat, court_ax, bar = fig.axes[0], fig.axes[1], fig.axes[2]
+    assert heat.get_xlabel() == "direction (from +y toward +x) (deg)"
+    assert heat.get_ylabel() == "launch speed (m/s)"
+    assert bar.get_ylabel() == "probability the shot disc is worth 10"
+    title = fig._suptitle.get_text()
+    assert "Synthetic map" in title and "120 shots" in title and "10 per cell" in title
+    mesh = heat.collections[0]
+    expected = ds["p_value"].sel(value=10).transpose("speed", "direction").values
+    np.testing.assert_allclose(np.asarray(mesh.get_array()).reshape(expected.shape), expected)
+    # Cells are centred on the grid values.
+    x0, x1 = heat.get_xlim()
+    assert x0 == pytest.approx(-2.25) and x1 == pytest.approx(-0.75)
+    assert court_ax.lines  # the shot's start and directions on the court
+
+
+def test_expected_value_with_negative_values_is_centred_on_zero():
+    exp, ds = _synthetic(DECK)
+    ds["expected_value"][0, 0] = -5.0
+    fig = plot_metric(ds, "expected_value")
+    mesh = fig.axes[0].collections[0]
+    assert mesh.norm.vcenter == 0.0
+    assert fig.axes[2].get_ylabel() == "expected value of the shot disc (points)"
+
+
+def test_skill_axis_draws_bars_of_the_values():
+    text = """
+name = "c"
+title = "Open 20"
+court = "crokinole"
+samples = 50
+[shot]
+start = ["0 in", "-12 in"]
+target = ["0 in", "0 in"]
+[grid]
+skill = ["exact", "novice", "top competitive"]
+[collect]
+outcomes = ["p_holed"]
+"""
+    exp, ds = _synthetic(text)
+    fig = plot_metric(ds, "p_holed", x="skill")
+    ax = fig.axes[0]
+    heights = [p.get_height() for p in ax.patches]
+    np.testing.assert_allclose(heights, ds["p_holed"].values)
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["exact", "novice", "top competitive"]
+    assert ax.get_ylabel() == "probability the shot disc is holed"
+
+
+def test_aim_point_map_is_drawn_on_the_court():
+    text = """
+name = "aim"
+title = "Aim points"
+court = "crokinole"
+samples = 5
+[shot]
+start = ["0 in", "-12 in"]
+target = ["0 in", "0 in"]
+[grid]
+target_x = { from = "-2 in", to = "2 in", steps = 5 }
+target_y = { from = "-2 in", to = "2 in", steps = 4 }
+[collect]
+outcomes = ["p_holed"]
+"""
+    exp, ds = _synthetic(text)
+    fig = plot_metric(ds, "p_holed", x="target_x", y="target_y")
+    assert len(fig.axes) == 2  # the court with the map on it, and the colour bar
+    ax = fig.axes[0]
+    assert ax.get_xlabel() == "aim point x (m)" and ax.get_aspect() == 1.0
+    expected = ds["p_holed"].transpose("target_y", "target_x").values
+    meshes = [c for c in ax.collections if hasattr(c, "get_array") and c.get_array() is not None
+              and np.asarray(c.get_array()).size == expected.size]
+    np.testing.assert_allclose(np.asarray(meshes[-1].get_array()).reshape(expected.shape), expected)
+
+
+def test_metric_errors_are_clear():
+    exp, ds = _synthetic(DECK)
+    with pytest.raises(ExperimentError, match="no metric 'p_win'"):
+        metric_data(ds, "p_win")
+    with pytest.raises(ExperimentError, match="needs a label: one of p_value:-10, p_value:0"):
+        metric_data(ds, "p_value")
+    with pytest.raises(ExperimentError, match="no value '11'"):
+        metric_data(ds, "p_value:11")
+    with pytest.raises(ExperimentError, match="takes no ':' label"):
+        metric_data(ds, "p_dead:3")
+    with pytest.raises(ExperimentError, match="'spin' is not a grid axis"):
+        plot_metric(ds, "p_dead", x="spin")
+
+
+def test_save_plots_writes_the_experiments_plots(tmp_path):
+    exp, ds = _synthetic(DECK)
+    ResultsDir(tmp_path).write_dataset(ds)
+    paths = save_plots(tmp_path)
+    assert [p.name for p in paths] == ["p_value-10.png"]
+    assert paths[0].stat().st_size > 20_000
+    paths = save_plots(tmp_path, metrics=["p_dead", "expected_value"], out_dir=tmp_path / "more")
+    assert sorted(p.name for p in paths) == ["expected_value.png", "p_dead.png"]
