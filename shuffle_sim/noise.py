@@ -114,15 +114,20 @@ def _uniforms_kernel(k0, k1, first, stream, out):
                 out[i, s + 3] = word_to_uniform(w3)
 
 
+@njit(cache=True, inline="always")
+def box_muller(u1, u2):
+    """Two independent standard normals from two uniforms in (0, 1] (Box and Muller, 1958)."""
+    radius = math.sqrt(-2.0 * math.log(u1))
+    angle = 2.0 * math.pi * u2
+    return radius * math.cos(angle), radius * math.sin(angle)
+
+
 @njit(cache=True, parallel=True)
 def _box_muller_kernel(u, out):
     n, slots = u.shape
     for i in prange(n):
         for m in range(slots // 2):
-            radius = math.sqrt(-2.0 * math.log(u[i, 2 * m]))
-            angle = 2.0 * math.pi * u[i, 2 * m + 1]
-            out[i, 2 * m] = radius * math.cos(angle)
-            out[i, 2 * m + 1] = radius * math.sin(angle)
+            out[i, 2 * m], out[i, 2 * m + 1] = box_muller(u[i, 2 * m], u[i, 2 * m + 1])
 
 
 def seed_key(seed: int) -> tuple[np.uint64, np.uint64]:

@@ -43,21 +43,27 @@ from shuffle_sim.geometry import point_in_closed_polygon
 from shuffle_sim.judge.batch import cached_judge_index, judge_ranges
 from shuffle_sim.judge.grid import judge_point, surely_on_surface
 from shuffle_sim.judge.kernels import HANGER_NONE
-from shuffle_sim.physics.events import STATUS_FALLEN, STATUS_REST
-from shuffle_sim.physics.lone import run_lone
-from shuffle_sim.physics.kernel import (
+from shuffle_sim.judge.packing import judge_arrays
+from shuffle_sim.physics.packing import court_table
+from shuffle_sim.physics.simulate import check_obstacles, obstacle_at_start
+from shuffle_sim.physics.surface import (
+    DEAD,
     EV_COLUMNS,
+    H_RADIUS,
+    N_FLOAT_ROWS,
+    N_INT_ROWS,
     SEG_COLUMNS,
+    STATUS,
+    STATUS_FALLEN,
+    STATUS_REST,
+    TOUCHED,
+    obstacle_overlap,
     place_disc,
+    run_lone,
     run_table,
     state_at,
 )
-from shuffle_sim.physics.motion import DEAD, N_FLOAT_ROWS, N_INT_ROWS, STATUS, TOUCHED
-from shuffle_sim.physics.simulate import check_obstacles, obstacle_at_start
-from shuffle_sim.physics.table import H_RADIUS, obstacle_overlap, pack_court
 from shuffle_sim.scene import OVERLAP_TOLERANCE, Scene, SceneError
-from shuffle_sim.judge.packing import judge_arrays
-from shuffle_sim.physics.packing import kernel_arrays
 
 #: Shots per chunk of the parallel loop (one scratch allocation each).
 CHUNK = 256
@@ -230,12 +236,11 @@ def _play_board_chunk(table, ja, index, board_x, board_y, xs, ys, vxs, vys, omeg
 
 
 @njit(cache=True, error_model="numpy", parallel=True)
-def _play_lone_shots(ka, ja, prepared, index, board_x, board_y, xs, ys, vxs, vys, omegas, max_events,
+def _play_lone_shots(table, ja, prepared, index, board_x, board_y, xs, ys, vxs, vys, omegas, max_events,
                      out_x, out_y, out_status, out_dead, out_value, out_zone, out_hanger, out_touched, out_ok,
                      out_played, problem):
     """Play and judge every shot on an empty board, in parallel over chunks of ``CHUNK`` shots."""
     n_shots = xs.shape[0]
-    table = pack_court(ka)
     for c in prange((n_shots + CHUNK - 1) // CHUNK):
         _play_lone_chunk(table, ja, prepared, index, board_x, board_y, xs, ys, vxs, vys, omegas, max_events,
                          c * CHUNK, min(n_shots, (c + 1) * CHUNK), out_x, out_y, out_status, out_dead, out_value,
@@ -243,14 +248,13 @@ def _play_lone_shots(ka, ja, prepared, index, board_x, board_y, xs, ys, vxs, vys
 
 
 @njit(cache=True, error_model="numpy", parallel=True)
-def _play_board_shots(ka, ja, prepared, index, board_x, board_y, xs, ys, vxs, vys, omegas, max_events,
+def _play_board_shots(table, ja, prepared, index, board_x, board_y, xs, ys, vxs, vys, omegas, max_events,
                       out_x, out_y, out_status, out_dead, out_value, out_zone, out_hanger, out_touched, out_ok,
                       out_played, problem):
     """Play every shot among the board's discs in parallel over chunks of ``CHUNK`` shots, then judge
     every rest position in one parallel pass and merge in the kernel's verdicts."""
     n_shots = xs.shape[0]
     n_discs = board_x.shape[0] + 1
-    table = pack_court(ka)
     for c in prange((n_shots + CHUNK - 1) // CHUNK):
         st = np.empty((N_FLOAT_ROWS, n_discs))
         ist = np.empty((N_INT_ROWS, n_discs), np.int64)
@@ -337,7 +341,7 @@ def simulate_shots(court: Court, x, y, vx, vy, omega, board: Scene | None = None
     ja = judge_arrays(court)
     prepared, index = cached_judge_index(ja, n * d)
     play = _play_lone_shots if d == 1 else _play_board_shots  # each compiles on first use only
-    play(kernel_arrays(court), ja, prepared, index, board_x, board_y, xs, ys, vxs, vys, omegas, int(max_events),
+    play(court_table(court), ja, prepared, index, board_x, board_y, xs, ys, vxs, vys, omegas, int(max_events),
          out.x, out.y, out.status, out.dead, out.value, out.zone, out.hanger, out.touched, out.ok, out.played,
          problem)
     bad = np.flatnonzero(problem)

@@ -44,11 +44,19 @@ from numba import njit, prange
 
 from shuffle_sim.bench.timing import best_rate, with_threads
 from shuffle_sim.court import Court, load_court
-from shuffle_sim.physics.events import STATUS_MOVING, STATUS_REST
-from shuffle_sim.physics.kernel import disc_state, load_disc, run_scene
-from shuffle_sim.physics.motion import DEAD, N_FLOAT_ROWS, N_INT_ROWS, STATUS
-from shuffle_sim.units import FOOT
 from shuffle_sim.physics.packing import kernel_arrays
+from shuffle_sim.physics.surface import (
+    DEAD,
+    N_FLOAT_ROWS,
+    N_INT_ROWS,
+    STATUS,
+    STATUS_MOVING,
+    STATUS_REST,
+    disc_state,
+    load_disc,
+    run_scene,
+)
+from shuffle_sim.units import FOOT
 
 #: Pymunk's time step in the benchmark (s).
 PYMUNK_DT = 1e-3

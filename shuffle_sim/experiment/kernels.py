@@ -20,7 +20,13 @@ import math
 import numpy as np
 from numba import njit, prange
 
-from shuffle_sim.noise import STREAM_DISTRIBUTIONS, STREAM_EXECUTION, word_to_uniform, philox4x64
+from shuffle_sim.noise import (
+    STREAM_DISTRIBUTIONS,
+    STREAM_EXECUTION,
+    box_muller,
+    philox4x64,
+    word_to_uniform,
+)
 
 #: Parameter codes in ``build_shots`` (axis_param, dist_param).
 P_SPEED, P_DIRECTION, P_SPIN, P_START_X, P_START_Y, P_TARGET_X, P_TARGET_Y, P_SKILL = range(8)
@@ -50,13 +56,6 @@ def _uniform_slot(shot, stream, slot, k0, k1):
     """Uniform number ``slot`` of a shot's stream: word slot % 4 of Philox block slot // 4."""
     w0, w1, w2, w3 = philox4x64(shot, np.uint64(stream), np.uint64(slot // 4), np.uint64(0), k0, k1)
     return word_to_uniform(_word(w0, w1, w2, w3, slot % 4))
-
-
-@njit(cache=True, inline="always")
-def _box_muller(u1, u2):
-    radius = math.sqrt(-2.0 * math.log(u1))
-    angle = 2.0 * math.pi * u2
-    return radius * math.cos(angle), radius * math.sin(angle)
 
 
 @njit(cache=True, inline="always")
@@ -116,7 +115,7 @@ def build_shots(first, samples, grid_shape, axis_param, axis_values, nominal, di
                 value = dist_a[j] + (dist_b[j] - dist_a[j]) * u1
             else:
                 u2 = _uniform_slot(shot, STREAM_DISTRIBUTIONS, 2 * j + 1, k0, k1)
-                z, _ = _box_muller(u1, u2)
+                z, _ = box_muller(u1, u2)
                 value = dist_a[j] + dist_b[j] * z
             speed, direction, spin, sx, sy, tx, ty, skill = _assign(
                 dist_param[j], value, speed, direction, spin, sx, sy, tx, ty, skill)
@@ -131,10 +130,10 @@ def build_shots(first, samples, grid_shape, axis_param, axis_values, nominal, di
             speed = 0.0
         if with_noise:
             w0, w1, w2, w3 = philox4x64(shot, np.uint64(STREAM_EXECUTION), np.uint64(0), np.uint64(0), k0, k1)
-            z0, z1 = _box_muller(word_to_uniform(w0), word_to_uniform(w1))
-            z2, z3 = _box_muller(word_to_uniform(w2), word_to_uniform(w3))
+            z0, z1 = box_muller(word_to_uniform(w0), word_to_uniform(w1))
+            z2, z3 = box_muller(word_to_uniform(w2), word_to_uniform(w3))
             w0, w1, w2, w3 = philox4x64(shot, np.uint64(STREAM_EXECUTION), np.uint64(1), np.uint64(0), k0, k1)
-            z4, _ = _box_muller(word_to_uniform(w0), word_to_uniform(w1))
+            z4, _ = box_muller(word_to_uniform(w0), word_to_uniform(w1))
             speed = speed * (1.0 + skill_sd[skill, 0] * z0)
             if speed < 0.0:
                 speed = 0.0

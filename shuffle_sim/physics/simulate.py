@@ -29,9 +29,9 @@ from shuffle_sim.physics.kernel import (
     state_at,
 )
 from shuffle_sim.physics.motion import DEAD, N_FLOAT_ROWS, N_INT_ROWS, STATUS
-from shuffle_sim.physics.table import H_DECEL, obstacle_overlap, pack_court
+from shuffle_sim.physics.table import H_DECEL, obstacle_overlap
 from shuffle_sim.scene import OVERLAP_TOLERANCE, Scene, SceneError
-from shuffle_sim.physics.packing import kernel_arrays
+from shuffle_sim.physics.packing import court_table
 
 
 @dataclass(frozen=True)
@@ -158,7 +158,7 @@ class SimResult:
 
 def obstacle_at_start(court: Court, x: float, y: float) -> str | None:
     """The cushion or peg that a disc at (x, y) overlaps (touching is allowed), as "the peg 'pegs 3'"."""
-    kind, index = obstacle_overlap(pack_court(kernel_arrays(court)), float(x), float(y), OVERLAP_TOLERANCE)
+    kind, index = obstacle_overlap(court_table(court), float(x), float(y), OVERLAP_TOLERANCE)
     if kind < 0:
         return None
     if kind == DISC_CUSHION:
@@ -192,7 +192,7 @@ def simulate(scene: Scene, max_events: int = 10_000) -> SimResult:
     scene.validate()
     court = scene.court
     check_obstacles(court, scene.x, scene.y, f"{scene.source}: discs")
-    table = pack_court(kernel_arrays(court))
+    table = court_table(court)
     n = scene.n_discs
     st = np.empty((N_FLOAT_ROWS, n))
     ist = np.empty((N_INT_ROWS, n), dtype=np.int64)

@@ -36,17 +36,23 @@ from numba import njit, prange
 
 from shuffle_sim.court import Court, load_court
 from shuffle_sim.judge.kernels import judge_one_prepared, judge_prepare
+from shuffle_sim.judge.packing import judge_arrays
 from shuffle_sim.noise import STREAM_PLAY
-from shuffle_sim.physics.events import DISC_DISC, STATUS_FALLEN
-from shuffle_sim.physics.kernel import (
+from shuffle_sim.physics.packing import court_table
+from shuffle_sim.physics.surface import (
+    DEAD,
+    DISC_DISC,
     EV_COLUMNS,
+    N_FLOAT_ROWS,
+    N_INT_ROWS,
     SEG_COLUMNS,
-    pack_court,
+    STATUS,
+    STATUS_FALLEN,
+    TOUCHED,
     place_disc,
     run_table,
     state_at,
 )
-from shuffle_sim.physics.motion import DEAD, N_FLOAT_ROWS, N_INT_ROWS, STATUS, TOUCHED
 from shuffle_sim.play.players import (
     Stance,
     clearest_start,
@@ -58,8 +64,6 @@ from shuffle_sim.play.players import (
     straight_launch,
     zone_spot,
 )
-from shuffle_sim.judge.packing import judge_arrays
-from shuffle_sim.physics.packing import kernel_arrays
 
 YELLOW_CODE = 0
 BLACK_CODE = 1
@@ -417,7 +421,7 @@ def run_deck_games(court: Court, noise: np.ndarray, seed: int, n_games: int, fir
         winners=np.zeros(n_games, np.int64),
         shots=np.zeros(n_games, np.int64),
     )
-    deck_games_kernel(pack_court(kernel_arrays(foot)), pack_court(kernel_arrays(head)), judge_arrays(foot),
+    deck_games_kernel(court_table(foot), court_table(head), judge_arrays(foot),
                     judge_arrays(head), setup_numbers(setup), setup.spots, noise, k0, k1, int(first_game),
                     int(game_point), int(max_half_rounds), MAX_EVENTS, out.entries, out.n_entries, out.scores,
                     out.winners, out.shots)

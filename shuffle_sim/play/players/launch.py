@@ -17,6 +17,7 @@ from shuffle_sim.geometry import point_segment_distance
 from shuffle_sim.noise import (
     STREAM_PLAYER_SAMPLES,
     NoiseModel,
+    box_muller,
     philox4x64,
     word_to_uniform,
 )
@@ -135,13 +136,6 @@ def perturb(stance, t, vx, vy, omega, z_speed, z_direction, z_spin, z_start, sd_
     return t, vx, vy, omega
 
 
-@njit(cache=True, inline="always")
-def _box_muller(u1, u2):
-    radius = math.sqrt(-2.0 * math.log(u1))
-    angle = 2.0 * math.pi * u2
-    return radius * math.cos(angle), radius * math.sin(angle)
-
-
 @njit(cache=True)
 def shot_normals(k0, k1, game, stream, shot, sample):
     """Four standard normals for one shot: speed, direction, spin, start (in that order).
@@ -150,8 +144,8 @@ def shot_normals(k0, k1, game, stream, shot, sample):
     four words (``shuffle_sim.noise``): a pure function of its arguments.
     """
     w0, w1, w2, w3 = philox4x64(np.uint64(game), np.uint64(stream), np.uint64(shot), np.uint64(sample), k0, k1)
-    z0, z1 = _box_muller(word_to_uniform(w0), word_to_uniform(w1))
-    z2, z3 = _box_muller(word_to_uniform(w2), word_to_uniform(w3))
+    z0, z1 = box_muller(word_to_uniform(w0), word_to_uniform(w1))
+    z2, z3 = box_muller(word_to_uniform(w2), word_to_uniform(w3))
     return z0, z1, z2, z3
 
 
