@@ -167,7 +167,6 @@ def normals(seed: int, first_shot: int, n_shots: int, slots: int, stream: int = 
 
 #: Execution-noise slots in the ``STREAM_EXECUTION`` normals of a shot (``experiment_kernels``).
 SLOT_SPEED, SLOT_DIRECTION, SLOT_SPIN, SLOT_START_X, SLOT_START_Y = range(5)
-EXECUTION_SLOTS = 5
 
 
 @dataclass(frozen=True)

@@ -45,7 +45,7 @@ from shuffle_sim.judge.grid import judge_point, surely_on_surface
 from shuffle_sim.judge.kernels import HANGER_NONE
 from shuffle_sim.judge.packing import judge_arrays
 from shuffle_sim.physics.packing import court_table
-from shuffle_sim.physics.simulate import check_obstacles, obstacle_at_start
+from shuffle_sim.physics.simulate import check_max_events, check_obstacles, obstacle_at_start
 from shuffle_sim.physics.surface import (
     DEAD,
     EV_COLUMNS,
@@ -317,8 +317,7 @@ def simulate_shots(court: Court, x, y, vx, vy, omega, board: Scene | None = None
     court = court.for_end(end)
     if bad_starts not in ("raise", "skip"):
         raise ValueError(f"bad_starts must be 'raise' or 'skip' (got {bad_starts!r})")
-    if isinstance(max_events, bool) or not isinstance(max_events, (int, np.integer)) or max_events < 1:
-        raise ValueError(f"max_events must be a positive integer (got {max_events!r})")
+    max_events = check_max_events(max_events)
     xs = _column(x, "x", None)
     n = xs.size
     ys, vxs, vys, omegas = (_column(v, name, n) for v, name in ((y, "y"), (vx, "vx"), (vy, "vy"), (omega, "omega")))

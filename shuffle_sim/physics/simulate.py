@@ -181,14 +181,20 @@ def _cushion_order(court: Court) -> np.ndarray:
     return np.array(order, dtype=np.int32)
 
 
+def check_max_events(max_events) -> int:
+    """The event bound of a run, a positive integer; ``ValueError`` naming the value otherwise."""
+    if isinstance(max_events, bool) or not isinstance(max_events, (int, np.integer)) or max_events < 1:
+        raise ValueError(f"max_events must be a positive integer (got {max_events!r})")
+    return int(max_events)
+
+
 def simulate(scene: Scene, max_events: int = 10_000) -> SimResult:
     """Run ``scene`` until every disc is at rest, fallen or holed (or ``max_events`` events).
 
     Raises ``SceneError`` for a scene that cannot be run: non-finite values, discs off the surface,
     overlapping each other or a cushion or peg at the start; ``ValueError`` for a bad ``max_events``.
     """
-    if isinstance(max_events, bool) or not isinstance(max_events, (int, np.integer)) or max_events < 1:
-        raise ValueError(f"max_events must be a positive integer (got {max_events!r})")
+    max_events = check_max_events(max_events)
     scene.validate()
     court = scene.court
     check_obstacles(court, scene.x, scene.y, f"{scene.source}: discs")
