@@ -219,9 +219,9 @@ def kernel_half_rounds(court: Court, shots: np.ndarray, max_events: int = MAX_EV
 
 def pymunk_half_round(court: Court, shots: np.ndarray, dt: float = PYMUNK_DT, record_events: bool = False):
     """Play one half-round (S, 5) in pymunk on one table; returns the ``ReferenceResult``."""
-    from shuffle_sim.reference import ReferenceTable
+    from shuffle_sim.reference import PymunkCourt
 
-    table = ReferenceTable(court, dt, record_events=record_events)
+    table = PymunkCourt(court, dt, record_events=record_events)
     for shot in shots:
         table.add_disc(*shot)
         table.run()
@@ -244,12 +244,12 @@ def _kernel_single_shot_runner(court: Court, shots: np.ndarray, reuse_arrays: bo
 
 def _pymunk_single_shot_rate(court: Court, shots: np.ndarray, budget_s: float) -> tuple[float, int]:
     """Shots per second in pymunk, one scene per shot, timing as many as fit in ``budget_s``."""
-    from shuffle_sim.reference import ReferenceTable
+    from shuffle_sim.reference import PymunkCourt
 
     done = 0
     began = time.perf_counter()
     while done < len(shots) and (done < 2 or time.perf_counter() - began < budget_s):
-        table = ReferenceTable(court, PYMUNK_DT, record_events=False)
+        table = PymunkCourt(court, PYMUNK_DT, record_events=False)
         table.add_disc(*shots[done])
         table.run()
         done += 1

@@ -10,9 +10,9 @@ from shuffle_sim.reference.pymunk_engine import (
     STATUS_HOLED,
     STATUS_MOVING,
     STATUS_REST,
+    PymunkCourt,
     ReferenceEvent,
     ReferenceResult,
-    ReferenceTable,
     simulate_reference,
 )
 
@@ -23,6 +23,6 @@ __all__ = [
     "STATUS_REST",
     "ReferenceEvent",
     "ReferenceResult",
-    "ReferenceTable",
+    "PymunkCourt",
     "simulate_reference",
 ]

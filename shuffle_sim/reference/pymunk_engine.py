@@ -48,9 +48,14 @@ import numpy as np
 import pymunk
 
 from shuffle_sim.court import Court
-from shuffle_sim.physics.events import STATUS_FALLEN, STATUS_HOLED, STATUS_MOVING, STATUS_REST
-from shuffle_sim.scene import Scene
+from shuffle_sim.physics.events import (
+    STATUS_FALLEN,
+    STATUS_HOLED,
+    STATUS_MOVING,
+    STATUS_REST,
+)
 from shuffle_sim.physics.packing import kernel_arrays
+from shuffle_sim.scene import Scene
 
 #: Chipmunk lets contacts overlap this much (m) before pushing them apart (its default is 0.1).
 DEFAULT_COLLISION_SLOP = 1e-4
@@ -127,7 +132,7 @@ def _check_positive(name: str, value: float) -> float:
     return value
 
 
-class ReferenceTable:
+class PymunkCourt:
     """A court in a pymunk space, to which discs are added and which runs until everything rests.
 
     Discs stay in the space between runs, so a half-round is: add the first shot, ``run()``, add the
@@ -502,7 +507,7 @@ def simulate_reference(
     validated first (``SceneError`` for non-finite values, discs off the surface or overlapping).
     """
     scene.validate()
-    table = ReferenceTable(scene.court, dt, collision_slop=collision_slop, iterations=iterations, sleep=sleep,
+    table = PymunkCourt(scene.court, dt, collision_slop=collision_slop, iterations=iterations, sleep=sleep,
                            rest_check_every=rest_check_every, record_events=record_events)
     for k in range(scene.n_discs):
         table.add_disc(scene.x[k], scene.y[k], scene.vx[k], scene.vy[k], scene.omega[k])

@@ -27,7 +27,7 @@ from shuffle_sim.reference import (
     STATUS_HOLED,
     STATUS_MOVING,
     STATUS_REST,
-    ReferenceTable,
+    PymunkCourt,
     simulate_reference,
 )
 from shuffle_sim.reference.pymunk_engine import RAIL_SEGMENTS
@@ -140,7 +140,7 @@ def test_spin_decays_at_four_thirds_mu_g_over_r(deck):
     dt = 5e-4
     omega0 = 12.0
     scene = make_scene(deck, [0.0], [3.0], [0.0], [0.0], [omega0])
-    table = ReferenceTable(deck, dt, rest_check_every=1)
+    table = PymunkCourt(deck, dt, rest_check_every=1)
     table.add_disc(0.0, 3.0, omega=omega0)
     alpha = (4.0 / 3.0) * 0.1 * deck.params["gravity"] / deck.disc_radius
     assert table.run()
@@ -192,7 +192,7 @@ def test_perfectly_elastic_oblique_impact_splits_at_right_angles(deck):
     court = deck.with_params(disc_restitution=1.0)
     r = court.disc_radius
     pa, pb = np.array([0.05, 2.0]), np.array([0.0, 2.5])
-    table = ReferenceTable(court, 2.5e-4)
+    table = PymunkCourt(court, 2.5e-4)
     table.add_disc(*pa, 0.0, 2.0)
     table.add_disc(*pb)
     assert table.run()
@@ -324,7 +324,7 @@ def test_disc_falls_into_the_alley_when_its_centre_crosses_the_side(deck):
 
 def test_a_fallen_disc_leaves_the_court(deck):
     """A later disc passes where the fallen one crossed: nothing is left there to hit."""
-    table = ReferenceTable(deck, 1e-3)
+    table = PymunkCourt(deck, 1e-3)
     table.add_disc(2.9 * FOOT, 3.0, 0.5, 0.0)
     table.run()
     fallen = table.result()
@@ -361,7 +361,7 @@ def test_slow_disc_over_the_hole_drops_in(crokinole):
     assert (res.x[0], res.y[0], res.vx[0], res.vy[0], res.omega[0]) == (hole.x, hole.y, 0.0, 0.0, 0.0)
     assert [ev.kind for ev in res.events] == ["holed"]
     # It was over the hole and slow enough when it dropped: re-run it to that instant.
-    table = ReferenceTable(crokinole, 1e-3)
+    table = PymunkCourt(crokinole, 1e-3)
     table.add_disc(0.0, -0.2, 0.0, 0.75)
     table.run(max_time=res.events[0].time - 1.5e-3)  # all steps before the one that found it
     before = table.result()
@@ -385,7 +385,7 @@ def test_half_round_on_a_table_matches_the_closed_form(deck):
     dt = 2.5e-4
     decel = 0.1 * deck.params["gravity"]
     r = deck.disc_radius
-    table = ReferenceTable(deck, dt)
+    table = PymunkCourt(deck, dt)
     assert table.add_disc(0.0, 2.0, 0.0, 1.5) == 0
     assert table.run()
     first = table.result()
@@ -421,11 +421,11 @@ def test_max_time_ends_a_run_still_moving(deck):
 @pytest.mark.parametrize("bad", [0.0, -1e-3, float("nan"), float("inf")])
 def test_bad_time_step_is_named(deck, bad):
     with pytest.raises(ValueError, match="dt"):
-        ReferenceTable(deck, bad)
+        PymunkCourt(deck, bad)
 
 
 def test_bad_disc_value_is_named(deck):
-    table = ReferenceTable(deck)
+    table = PymunkCourt(deck)
     with pytest.raises(ValueError, match=r"disc 0: vy"):
         table.add_disc(0.0, 1.0, 0.0, float("nan"))
 
