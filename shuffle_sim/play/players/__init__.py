@@ -42,12 +42,57 @@ A ``Player`` is a skill and a strategy; ``parse_players`` reads the command line
 "expert-ev,novice-plan" syntax.
 """
 
-from shuffle_sim.play.players.context import Launch, PlayerError, ShotContext, Stance, Tactics
-from shuffle_sim.play.players.launch import CLEAR_PATH, STANCE_ARC, STANCE_SEGMENT, clearest_start, half_turn, noise_vector, perturb, shot_normals, stance_length, stance_point, start_is_free, straight_launch
-from shuffle_sim.play.players.intents import Bank, Draw, Guard, Hanger, Hide, Intent, Open20, TakeOut
-from shuffle_sim.play.players.aiming import BANK_ACCEPT, BANK_TOLERANCE, hanger_point, solve_bank, zone_spot
-from shuffle_sim.play.players.strategies import DEFAULT_EV_SAMPLES, Decision, ExpectedValue, FixedPlan, execute
-from shuffle_sim.play.players.presets import Player, parse_player, parse_players, skills_for
+from shuffle_sim.play.players.aiming import (
+    BANK_ACCEPT,
+    BANK_TOLERANCE,
+    hanger_point,
+    solve_bank,
+    zone_spot,
+)
+from shuffle_sim.play.players.context import (
+    Intent,
+    Launch,
+    PlayerError,
+    ShotContext,
+    Stance,
+    Tactics,
+)
+from shuffle_sim.play.players.intents import (
+    Bank,
+    Draw,
+    Guard,
+    Hanger,
+    Hide,
+    Open20,
+    TakeOut,
+)
+from shuffle_sim.play.players.launch import (
+    CLEAR_PATH,
+    STANCE_ARC,
+    STANCE_SEGMENT,
+    clearest_start,
+    half_turn,
+    noise_vector,
+    perturb,
+    shot_normals,
+    stance_length,
+    stance_point,
+    start_is_free,
+    straight_launch,
+)
+from shuffle_sim.play.players.presets import (
+    Player,
+    parse_player,
+    parse_players,
+    skills_for,
+)
+from shuffle_sim.play.players.strategies import (
+    DEFAULT_EV_SAMPLES,
+    Decision,
+    ExpectedValue,
+    FixedPlan,
+    execute,
+)
 
 __all__ = [
     "BANK_ACCEPT",

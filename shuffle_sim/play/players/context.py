@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 import numpy as np
 
@@ -20,9 +20,6 @@ from shuffle_sim.play.players.launch import (
 from shuffle_sim.rules.common import Turn
 from shuffle_sim.scene import Scene
 from shuffle_sim.shots import ShotBatch
-
-if TYPE_CHECKING:
-    from shuffle_sim.play.players.intents import Intent
 
 
 class PlayerError(ValueError):
@@ -84,6 +81,15 @@ class Launch:
 
     def to_dict(self) -> dict:
         return {"x": self.x, "y": self.y, "vx": self.vx, "vy": self.vy, "omega": self.omega}
+
+
+class Intent:
+    """A shot as a player means it; ``aim`` gives its noise-free launch."""
+
+    label: str = "shot"
+
+    def aim(self, ctx: ShotContext) -> Launch:
+        raise NotImplementedError
 
 
 class Tactics(Protocol):

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from shuffle_sim.play.players.aiming import hanger_point, solve_bank
-from shuffle_sim.play.players.context import Launch, PlayerError, ShotContext
+from shuffle_sim.play.players.context import Intent, Launch, PlayerError, ShotContext
 from shuffle_sim.play.players.launch import (
     clearest_start,
     start_is_free,
@@ -19,15 +19,6 @@ from shuffle_sim.play.players.launch import (
 
 # --------------------------------------------------------------------------------------------------
 # Intents
-
-
-class Intent:
-    """A shot as a player means it; ``aim`` gives its noise-free launch."""
-
-    label: str = "shot"
-
-    def aim(self, ctx: ShotContext) -> Launch:
-        raise NotImplementedError
 
 
 def _straight(ctx: ShotContext, aim_x: float, aim_y: float, extra: float, exclude: int, what: str) -> Launch:

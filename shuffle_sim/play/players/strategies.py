@@ -14,8 +14,7 @@ from shuffle_sim.noise import (
     NoiseModel,
     seed_key,
 )
-from shuffle_sim.play.players.context import Launch, PlayerError, ShotContext
-from shuffle_sim.play.players.intents import Intent
+from shuffle_sim.play.players.context import Intent, Launch, PlayerError, ShotContext
 from shuffle_sim.play.players.launch import (
     _perturb_batch,
     _sample_normals,
