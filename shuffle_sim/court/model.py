@@ -249,6 +249,16 @@ class Court:
         holes = tuple(replace(h, capture_speed=given.get("hole_capture_speed", h.capture_speed)) for h in self.holes)
         return replace(self, params=params, cushions=cushions, pegs=pegs, holes=holes)
 
+    def memo(self, key: str, build):
+        """``build(self)``, computed once per court object and kept on it: the packings of the judging
+        and physics kernels (``judge.packing``, ``physics.packing``). A changed court is a new object
+        (``for_end``, ``with_params``), so it never meets a stale packing."""
+        memo = self.__dict__.setdefault("_memo", {})
+        found = memo.get(key)
+        if found is None:
+            found = memo[key] = build(self)
+        return found
+
     def on_surface(self, x: float, y: float) -> bool:
         """Whether a centre at (x, y) lies on the playing surface (edges included)."""
         if self.surface_kind == "circle":

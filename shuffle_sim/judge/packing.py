@@ -49,11 +49,7 @@ class JudgeArrays(NamedTuple):
 
 def judge_arrays(court: Court) -> JudgeArrays:
     """The judging arrays of ``court`` at its current end, packed on first use and kept on the court."""
-    packed = court.__dict__.get("_judge_arrays")
-    if packed is None:
-        packed = pack_judge_arrays(court)
-        object.__setattr__(court, "_judge_arrays", packed)
-    return packed
+    return court.memo("judge_arrays", pack_judge_arrays)
 
 
 def pack_judge_arrays(court: Court) -> JudgeArrays:

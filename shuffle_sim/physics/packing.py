@@ -34,22 +34,14 @@ class KernelArrays(NamedTuple):
 
 def kernel_arrays(court: Court) -> KernelArrays:
     """The kernel arrays of ``court`` at its current end, packed on first use and kept on the court."""
-    packed = court.__dict__.get("_kernel_arrays")
-    if packed is None:
-        packed = pack_kernel_arrays(court)
-        object.__setattr__(court, "_kernel_arrays", packed)
-    return packed
+    return court.memo("kernel_arrays", pack_kernel_arrays)
 
 
 def court_table(court: Court) -> np.ndarray:
     """The kernel's table of ``court`` (``physics.table.pack_court``), packed once per court object."""
     from shuffle_sim.physics.table import pack_court
 
-    table = court.__dict__.get("_kernel_table")
-    if table is None:
-        table = pack_court(kernel_arrays(court))
-        object.__setattr__(court, "_kernel_table", table)
-    return table
+    return court.memo("kernel_table", lambda c: pack_court(kernel_arrays(c)))
 
 
 def pack_kernel_arrays(court: Court) -> KernelArrays:
