@@ -2,8 +2,9 @@
 
 Every weight of a round is slid from the front edge of the round's half (``Turn.side``: the left
 half is x < 0) toward the back bumper and rebounds onto the other half, so every launch is a bank
-(``players.Bank``, solved with the kernel). Weights that stop short of the scoring area or fall off
-are removed after each shot (``shot_removals``).
+(``players.Bank``, solved with the kernel). The round scores on the other half (``scoring_half``):
+weights that stop short of the scoring area, fall off, or rest off the scoring half are removed
+after each shot (``shot_removals``).
 
 Tactics: the fixed plan takes out the opponent's weight nearest the front edge when the opponent
 holds the round (their weight is the nearest) and a bank can reach it, else banks to the middle of
@@ -42,7 +43,9 @@ from shuffle_sim.rules.ricochet import (
     FRONT_EDGE,
     RicochetGame,
     coin_toss,
+    score_only_far_half,
     score_round,
+    scoring_half,
     shot_removals,
 )
 from shuffle_sim.shots import ShotBatch
@@ -136,6 +139,8 @@ class RicochetTactics:
     def evaluate(self, ctx: ShotContext, batch: ShotBatch) -> np.ndarray:
         teams = ctx.teams()
         own = teams == ctx.shooter
+        start_x = -1.0 if ctx.info["side"] == "left" else 1.0  # weights off the other half are removed
+        score_only_far_half(np.full(batch.x.shape[0], start_x), batch.x, batch.value, batch.dead, batch.hanger)
         live = ~batch.dead
         near = np.where(live, self.nearness(batch.x, batch.y), np.inf)
         own_best = np.where(own, near, np.inf).min(axis=1)
@@ -174,16 +179,17 @@ def play_ricochet_game(game: RicochetGame, players: Mapping[str, Player], seed: 
             outcome = play_turn(players[turn.team], ctx, xs, ys, shots)
             shot += 1
             after = Board(court, outcome.x, outcome.y, tuple(teams + [turn.team]))
-            removed = shot_removals(after)
+            removed = shot_removals(after, scoring_half(turn.side))
             keep = [i for i in range(len(after)) if i not in removed]
             xs = [float(outcome.x[i]) for i in keep]
             ys = [float(outcome.y[i]) for i in keep]
             teams = [after.team[i] for i in keep]
-        frame = score_round(Board(court, np.array(xs), np.array(ys), tuple(teams)), teams=game.players)
+        frame = score_round(Board(court, np.array(xs), np.array(ys), tuple(teams)), teams=game.players,
+                            half=game.scoring_half)
         entry = game.record_round(frame)
         record = FrameRecord(
             number=entry.number + 1,
-            label=f"round {entry.number + 1}: from the {entry.side} half, {entry.starter} starts",
+            label=f"round {entry.number + 1}: from the {entry.side} half onto the {entry.half}, {entry.starter} starts",
             score=dict(entry.points),
             points=dict(entry.points),
             totals=dict(game.scores),
