@@ -20,7 +20,7 @@ from typing import Iterable, Sequence
 import numpy as np
 
 from shuffle_sim.court import Court
-from shuffle_sim.judge import Judgement, lag_distance
+from shuffle_sim.judge import Judgement, lag_distance, line_distance
 from shuffle_sim.rules.common import (
     Board,
     DiscScore,
@@ -175,19 +175,31 @@ def lag_winner(
 ) -> int | None:
     """The lag for colour choice (C-2): 0 if the first disc (yellow) wins, 1 if the second, None on a tie.
 
-    Each side's last disc is shot to the far dead line; the one nearer the line wins, measured centre
-    to centre of line when touching it, otherwise edge of disc to edge of line
-    (``judge.lag_distance``). If the second (black) disc touches or moves the first, the first wins.
-    A tie in distance (None) is lagged again.
+    Each side's last disc is shot to the far dead line; "the disc nearest the line" wins. C-2 measures
+    centre of disc to centre of line when the disc touches the line, otherwise edge of disc to edge of
+    line (``judge.lag_distance``). Read literally, a disc clear of the line by half an inch would beat
+    one touching it 3.4 in off centre; read with common sense (as the project does), a disc touching
+    the line always beats one clear of it, two touching discs compare centre distances and two clear
+    discs compare edge gaps (``lag_key``). If the second (black) disc touches or moves the first, the
+    first wins. A tie (None) is lagged again.
     """
     if second_touched_first:
         return 0
-    d_first = lag_distance(court, float(first[0]), float(first[1]), line=line, end=end)
-    d_second = lag_distance(court, float(second[0]), float(second[1]), line=line, end=end)
-    if not (np.isfinite(d_first) and np.isfinite(d_second)):
-        raise RulesError(f"lag discs must be finite positions (got {first!r} and {second!r})")
-    if d_first < d_second:
+    k_first = lag_key(court, first, line, end)
+    k_second = lag_key(court, second, line, end)
+    if k_first < k_second:
         return 0
-    if d_second < d_first:
+    if k_second < k_first:
         return 1
     return None
+
+
+def lag_key(court: Court, disc: tuple[float, float], line: str = "dead line", end: str | None = "foot") -> tuple[int, float]:
+    """A lag disc's standing, smaller is nearer (C-2): (0, centre distance) when it touches the line,
+    (1, edge gap) when it is clear of it."""
+    x, y = float(disc[0]), float(disc[1])
+    if not (np.isfinite(x) and np.isfinite(y)):
+        raise RulesError(f"lag discs must be finite positions (got {disc!r})")
+    target = court.for_end(end)
+    touching = line_distance(target, x, y, line) == 0.0
+    return (0 if touching else 1, lag_distance(court, x, y, line=line, end=end))
