@@ -122,7 +122,16 @@ def score_half_round(board: Board, short_discs: str = "removed", teams: Sequence
 
 
 def dead_disc_touched_live(contacts: Iterable[Sequence]) -> bool:
-    """C-20a: whether a dead disc touched a live one during the shot (directly or via another dead disc)."""
+    """C-20a: whether a disc that was already dead touched a live one during the shot.
+
+    "If a dead disc rebounds or ricochets and touches a live disc, or causes another dead disc to
+    touch a live disc": a contact counts when, at the moment it happened, one disc was dead (it had
+    touched the backstop, C-20, or was entirely past the far baseline, C-21) and the other live. The
+    standing is the contact log's (``Contact.a_dead``, ``b_dead``: as the kernel logs it just before
+    the contact), never the standing at the end of the shot: a live disc knocked past the baseline by
+    the contact dies after it, which is no rebound. A chain of dead discs reaching a live one shows
+    as its last contact, dead on live.
+    """
     return any(bool(c[2]) != bool(c[3]) for c in contacts)
 
 
