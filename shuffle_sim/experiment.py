@@ -47,8 +47,8 @@ from shuffle_sim.experiment_kernels import (
     reduce_chunk,
 )
 from shuffle_sim.noise import seed_key
-from shuffle_sim.scene import speed_for_distance
 from shuffle_sim.rules import ricochet
+from shuffle_sim.scene import speed_for_distance
 from shuffle_sim.shots import simulate_shots
 
 #: Per-cell integer sums a chunk returns; assembled by adding (exact in any order).

@@ -49,7 +49,6 @@ from shuffle_sim.physics.kernel import (
     state_at,
 )
 from shuffle_sim.physics.motion import DEAD, N_FLOAT_ROWS, N_INT_ROWS, STATUS, TOUCHED
-from shuffle_sim.rules.deck import legal_start_span
 from shuffle_sim.players import (
     Stance,
     clearest_start,
@@ -61,6 +60,7 @@ from shuffle_sim.players import (
     straight_launch,
     zone_spot,
 )
+from shuffle_sim.rules.deck import legal_start_span
 
 YELLOW_CODE = 0
 BLACK_CODE = 1

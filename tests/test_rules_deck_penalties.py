@@ -211,7 +211,7 @@ def test_shooting_from_opponents_half_without_touching_removes_the_disc_and_play
     """Seed 000, rule C-3b, second paragraph: "If player shoots his or her disc from opponent's
     respective half, and live disc is not touched: Penalty 10-Off, that disc is removed from court and
     play continues." """
-    game, half = _at_game_point_then("C-3b.2", live_disc_touched=False)
+    _, half = _at_game_point_then("C-3b.2", live_disc_touched=False)
     assert not half.ended and half.penalties[-1].points_off == 10 and half.penalties[-1].remove_shot_disc
     plain = assess("C-3b", "yellow", court_at_offence(), live_disc_touched=False)
     assert not plain.remove_shot_disc  # first paragraph: the opponent's disc goes back to its start
