@@ -62,20 +62,27 @@ def cmd_judge(args: argparse.Namespace) -> int:
 
 def cmd_score(args: argparse.Namespace) -> int:
     """Score one frame of a game from a board of resting discs, explaining each disc's value."""
-    from shuffle_sim.rules import default_court, horse_collar, score_board
+    from shuffle_sim.rules import default_court, horse_collar, ricochet, score_board
     from shuffle_sim.rules.board import load_board
 
     board = load_board(args.board, default_court(args.game), args.game)
     if args.side is not None and args.game != horse_collar.GAME:
         raise UsageError(f"score: --side applies to {horse_collar.GAME} only (got game {args.game!r})")
+    if args.half is not None and args.game != ricochet.GAME:
+        raise UsageError(f"score: --half applies to {ricochet.GAME} only (got game {args.game!r})")
+    half = None
     if args.game == horse_collar.GAME:
         frame = horse_collar.score_frame(board, side=args.side)
+    elif args.game == ricochet.GAME:
+        half = ricochet.round_half(board, args.half)
+        frame = ricochet.score_round(board, half=half)
     else:
         frame = score_board(args.game, board)
     if args.json:
         print(json.dumps(frame.to_dict()))
         return 0
     end = f" (scoring end: {board.court.end})" if len(board.court.ends) > 1 else ""
+    end += f" (scoring half: {half})" if half is not None else ""
     print(f"{args.game} on court {board.court.name}{end}")
     for d in frame.discs:
         print(f"  ({d.x:.4f}, {d.y:.4f}) m  {d.team:8s} {d.value:4d}  {d.reason}")
@@ -324,6 +331,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("game", choices=game_names(), help="the game's rules")
     p.add_argument("board", help='board JSON: {"court": ..., "discs": [{"x", "y", "team"}, ...]}; court optional')
     p.add_argument("--side", default=None, help="horse-collar: the throwing side's name (default: the pucks' team)")
+    p.add_argument("--half", default=None, choices=["left", "right"],
+                   help='ricochet: the half the round scores on, opposite the half the weights are slid from '
+                        '(overrides the board\'s "half"; default: the one half the weights in play lie on)')
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=cmd_score)
 

@@ -47,6 +47,7 @@ from shuffle_sim.experiment.kernels import (
     reduce_chunk,
 )
 from shuffle_sim.noise import seed_key
+from shuffle_sim.rules import ricochet
 from shuffle_sim.scene import speed_for_distance
 from shuffle_sim.shots import simulate_shots
 
@@ -161,6 +162,8 @@ def compute_chunk(experiment: Experiment, index: int, chunk_size: int, numba_thr
     # counted with the failed shots of its cell.
     batch = simulate_shots(experiment.court, shots.start_x, shots.start_y, vx, vy, shots.spin,
                            board=experiment.board, end=experiment.end, bad_starts="skip")
+    if experiment.court.game == ricochet.GAME:  # a round scores on the half opposite the start (seed 004)
+        ricochet.score_only_far_half(shots.start_x, batch.x, batch.value, batch.dead, batch.hanger)
 
     samples = experiment.samples
     cell_start = start // samples

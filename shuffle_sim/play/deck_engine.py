@@ -6,8 +6,10 @@ Two pieces that the Python driver (``shuffle_sim.play.deck``) shares with the fa
   the *canonical frame*: the court as written, shooting from the head toward the foot diagram (a
   board at the head end is turned half a turn about the court's centre first, as
   ``Court.for_end`` turns the diagram). The stance is the middle of the head 10-off area across the
-  shooter's half (MSA C-3: yellow from the right half at the head, the left half at the foot); the
-  draw targets are the best spots of the 10, 8 and 7 zones (``players.zone_spot``).
+  shooter's half (MSA C-3: yellow from the right half at the head, the left half at the foot),
+  legal from end to end (C-4, C-4a, C-4b: within the half, touching none of its lines, the
+  separation triangle included; ``rules.deck.legal_start_span``); the draw targets are the best
+  spots of the 10, 8 and 7 zones (``players.zone_spot``).
 - ``deck_plan``: the fixed plan, compiled. If the opponent has a disc that scores (7, 8 or 10),
   take out the best one (the first in board order on a tie) with ``takeout_extra`` metres of slide
   to spare; otherwise draw to the first free spot of: the 10, the 8 on the shooter's side, the other
@@ -64,6 +66,7 @@ from shuffle_sim.play.players import (
     straight_launch,
     zone_spot,
 )
+from shuffle_sim.rules.deck import legal_start_span
 
 YELLOW_CODE = 0
 BLACK_CODE = 1
@@ -109,31 +112,23 @@ class DeckSetup:
         return self.spots[0 if sign > 0 else 1]
 
 
-def _half_width(polygon: np.ndarray, y: float) -> float:
-    """Largest |x| where the horizontal line at y meets a polygon's outline."""
-    best = 0.0
-    n = len(polygon)
-    for k in range(n):
-        (x0, y0), (x1, y1) = polygon[k], polygon[(k + 1) % n]
-        if (y0 - y) * (y1 - y) <= 0 and y0 != y1:
-            best = max(best, abs(x0 + (y - y0) * (x1 - x0) / (y1 - y0)))
-    return best
-
-
 @lru_cache(maxsize=8)
 def _setup(source_path: str, params: tuple) -> DeckSetup:
     court = load_court(source_path).with_params(**dict(params)).for_end("foot")
     pivot = court.ends["head"]
     ten_off = next(z for z in court.zones if z.value < 0 and z.kind == "polygon")
     y_far = 0.5 * (ten_off.polygon[:, 1].min() + ten_off.polygon[:, 1].max())
-    width = max(ln.width for ln in court.lines)
-    margin = court.disc_radius + width
+    stance_y = 2.0 * pivot[1] - y_far
+    # Only legal starts (C-4, C-4a, C-4b): the stance keeps half the widest line's width clear of
+    # every line of the shooter's half of the 10-off area, the separation triangle included.
+    clearance = 0.5 * max(ln.width for ln in court.lines)
+    spans = [legal_start_span(court, stance_y, clearance, "head", side) for side in ("right", "left")]
     spots = np.array([[zone_spot(court, name)[:2] for name in SPOT_ZONES[sign]] for sign in (1, -1)])
     return DeckSetup(
         court=court,
-        stance_y=2.0 * pivot[1] - y_far,
-        stance_lo=margin,
-        stance_hi=_half_width(ten_off.polygon, y_far) - margin,
+        stance_y=stance_y,
+        stance_lo=max(lo for lo, _ in spans),
+        stance_hi=min(hi for _, hi in spans),
         preferred=0.5,
         samples=9,
         spots=spots,

@@ -2,8 +2,9 @@
 
 Every weight of a round is slid from the front edge of the round's half (``Turn.side``: the left
 half is x < 0) toward the back bumper and rebounds onto the other half, so every launch is a bank
-(``players.Bank``, solved with the kernel). Weights that stop short of the scoring area or fall off
-are removed after each shot (``shot_removals``).
+(``players.Bank``, solved with the kernel). The round scores on the other half (``scoring_half``):
+weights that stop short of the scoring area, fall off, or rest off the scoring half are removed
+after each shot (``shot_removals``).
 
 Tactics: the fixed plan takes out the opponent's weight nearest the front edge when the opponent
 holds the round (their weight is the nearest) and a bank can reach it, else banks to the middle of
@@ -40,7 +41,9 @@ from shuffle_sim.rules.ricochet import (
     RicochetGame,
     RicochetOptions,
     coin_toss,
+    score_only_far_half,
     score_round,
+    scoring_half,
     shot_removals,
 )
 from shuffle_sim.shots import ShotBatch
@@ -133,6 +136,8 @@ class RicochetTactics:
     def evaluate(self, ctx: ShotContext, batch: ShotBatch) -> np.ndarray:
         teams = ctx.teams()
         own = teams == ctx.shooter
+        start_x = -1.0 if ctx.info["side"] == "left" else 1.0  # weights off the other half are removed
+        score_only_far_half(np.full(batch.x.shape[0], start_x), batch.x, batch.value, batch.dead, batch.hanger)
         live = ~batch.dead
         near = np.where(live, self.nearness(batch.x, batch.y), np.inf)
         own_best = np.where(own, near, np.inf).min(axis=1)
@@ -169,15 +174,16 @@ class RicochetFrame(FramePlay):
 
     def after_shot(self, turn: Turn, outcome: ShotOutcome) -> None:
         after = Board(self.court, outcome.x, outcome.y, tuple(self.teams + [turn.team]))
-        self.keep(outcome, list(after.team), shot_removals(after))
+        self.keep(outcome, list(after.team), shot_removals(after, scoring_half(turn.side)))
 
     def finish(self, shots: list[ShotRecord]) -> FrameRecord:
         game = self.game
-        frame = score_round(Board(self.court, *self.board_arrays(), tuple(self.teams)), teams=game.players)
+        frame = score_round(Board(self.court, *self.board_arrays(), tuple(self.teams)), teams=game.players,
+                            half=game.scoring_half)
         entry = game.record_round(frame)
         return FrameRecord(
             number=entry.number + 1,
-            label=f"round {entry.number + 1}: from the {entry.side} half, {entry.starter} starts",
+            label=f"round {entry.number + 1}: from the {entry.side} half onto the {entry.half}, {entry.starter} starts",
             score=dict(entry.points),
             points=dict(entry.points),
             totals=dict(game.scores),

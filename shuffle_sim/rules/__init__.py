@@ -5,11 +5,11 @@ module              what it does
 ==================  =======================================================================
 ``common``          Board, Turn, Contact, DiscScore, FrameScore, RulesError
 ``board``           read a board of resting discs to score (``shuffle-sim score``)
-``deck``            deck half-round scoring, shot effects (removals, C-20a), the lag (C-2)
+``deck``            deck half-round scoring, shot effects (C-20a), lag (C-2), legal starts
 ``deck_penalties``  MSA penalty table I (data) and compound/displacement penalties
 ``deck_game``       deck game and match flow (C-1, C-3, D-3, D-4)
 ``horse_collar``    horse collar frame scoring and the game to 51 with the hammer
-``ricochet``        ricochet scoring (closest weights only) and the game to 15 or 21
+``ricochet``        ricochet scoring (far half, closest weights only), the game to 15 or 21
 ``crokinole``       crokinole shots (hit and open-shot rules), rounds, games, matches
 ``standings``       crokinole standings, tie-breakers and shoot-outs
 ==================  =======================================================================

@@ -6,6 +6,9 @@ absent or zero). A disc off the surface is accepted: it has fallen (alley, gutte
 
     {"court": "deck", "end": "foot", "discs": [{"x": 0.3, "y": 12.9, "team": "yellow"}, ...]}
 
+A ricochet board may also say which half the round scores on: ``"half": "left"`` (x < 0) or
+``"right"`` (seed 004: the weights rebound onto the half opposite the one they are slid from).
+
 Validation (finite numbers, known keys, discs not overlapping) is the scene's, so errors name the
 file, the disc and the field.
 """
@@ -16,10 +19,12 @@ import os
 from pathlib import Path
 from typing import Any
 
-from shuffle_sim.rules.common import Board, RulesError
+from shuffle_sim.rules.common import HALVES, Board, RulesError
 from shuffle_sim.scene import Scene, SceneError, read_json_file
 
 MOTION_KEYS = ("vx", "vy", "omega")
+#: Games whose boards may name the half a round scores on (``"half"``).
+HALF_GAMES = ("ricochet",)
 
 
 def board_from_dict(data: Any, default_court: str, game: str, source: str = "<board>",
@@ -28,6 +33,11 @@ def board_from_dict(data: Any, default_court: str, game: str, source: str = "<bo
     if not isinstance(data, dict):
         raise SceneError(f"{source}: a board must be a JSON object (got {type(data).__name__})")
     data = dict(data)
+    half = None
+    if game in HALF_GAMES and "half" in data:
+        half = data.pop("half")
+        if half not in HALVES:
+            raise SceneError(f"{source}: half: must be one of {', '.join(HALVES)} (got {half!r})")
     data.setdefault("court", default_court)
     discs = data.get("discs")
     if isinstance(discs, list):
@@ -42,7 +52,7 @@ def board_from_dict(data: Any, default_court: str, game: str, source: str = "<bo
     court = scene.court
     if court.game not in (game, "custom"):
         raise RulesError(f"{source}: court: {court.name!r} is a {court.game} court, not a {game} court")
-    return Board(court=court, x=scene.x, y=scene.y, team=tuple(scene.team))
+    return Board(court=court, x=scene.x, y=scene.y, team=tuple(scene.team), half=half)
 
 
 def load_board(path: str | os.PathLike, default_court: str, game: str) -> Board:

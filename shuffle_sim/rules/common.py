@@ -25,6 +25,10 @@ from shuffle_sim.court import Court
 from shuffle_sim.judge import Judgement, judge_batch
 
 
+#: The halves of a court split at x = 0, as a player at the court's front or head sees them.
+HALVES = ("left", "right")
+
+
 class RulesError(ValueError):
     """A rules call that cannot be honoured; the message names the argument and the value."""
 
@@ -90,12 +94,18 @@ class FrameScore:
 
 @dataclass(frozen=True)
 class Board:
-    """Resting discs on a court (at its scoring end): centres in metres and a team label per disc."""
+    """Resting discs on a court (at its scoring end): centres in metres and a team label per disc.
+
+    ``half``: the half of the court a frame scores on, for games whose frames score on one half
+    (ricochet: ``"left"``, x < 0, or ``"right"``); None where the game has no such half or it is
+    not known.
+    """
 
     court: Court
     x: np.ndarray
     y: np.ndarray
     team: tuple[str, ...]
+    half: str | None = None
 
     def __post_init__(self) -> None:
         x = np.ascontiguousarray(np.atleast_1d(np.asarray(self.x, dtype=np.float64)))
@@ -108,13 +118,15 @@ class Board:
         object.__setattr__(self, "x", x)
         object.__setattr__(self, "y", y)
         object.__setattr__(self, "team", team)
+        if self.half is not None and self.half not in HALVES:
+            raise RulesError(f"board: half must be one of {', '.join(HALVES)} (got {self.half!r})")
 
     @classmethod
-    def of(cls, court: Court, discs: Iterable[tuple[float, float, str]]) -> "Board":
+    def of(cls, court: Court, discs: Iterable[tuple[float, float, str]], half: str | None = None) -> "Board":
         """A board from ``(x, y, team)`` triples."""
         rows = list(discs)
         return cls(court, np.array([r[0] for r in rows], dtype=np.float64),
-                   np.array([r[1] for r in rows], dtype=np.float64), tuple(r[2] for r in rows))
+                   np.array([r[1] for r in rows], dtype=np.float64), tuple(r[2] for r in rows), half)
 
     def __len__(self) -> int:
         return int(self.x.size)
@@ -131,7 +143,7 @@ class Board:
         """The board with the given discs removed (the rest keep their order)."""
         drop = set(int(i) for i in indices)
         keep = [i for i in range(len(self)) if i not in drop]
-        return Board(self.court, self.x[keep], self.y[keep], tuple(self.team[i] for i in keep))
+        return Board(self.court, self.x[keep], self.y[keep], tuple(self.team[i] for i in keep), self.half)
 
 
 class GameFlow(Protocol):

@@ -8,19 +8,23 @@
   C-23; short of the far dead line, C-4b, unless the "left in play" option of the MSA note is on),
   and the dead-disc replay rule C-20a read from the shot's contact log.
 - ``lag_winner``: the lag for colour choice (C-2).
+- ``start_fault``: whether a disc may be placed and played from a spot (C-4, C-4a, C-4b): within the
+  shooter's half of the 10-off area at the shooting end, touching none of its lines, the separation
+  triangle included; ``legal_start_span``: the legal spots along a line across that half.
 
 Game and match flow live in ``deck_game``; penalty table I in ``deck_penalties``.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
 import numpy as np
 
 from shuffle_sim.court import Court
-from shuffle_sim.judge import Judgement, lag_distance
+from shuffle_sim.judge import Judgement, judge_batch, lag_distance, line_distance
 from shuffle_sim.rules.common import (
     Board,
     DiscScore,
@@ -122,7 +126,16 @@ def score_half_round(board: Board, short_discs: str = "removed", teams: Sequence
 
 
 def dead_disc_touched_live(contacts: Iterable[Sequence]) -> bool:
-    """C-20a: whether a dead disc touched a live one during the shot (directly or via another dead disc)."""
+    """C-20a: whether a disc that was already dead touched a live one during the shot.
+
+    "If a dead disc rebounds or ricochets and touches a live disc, or causes another dead disc to
+    touch a live disc": a contact counts when, at the moment it happened, one disc was dead (it had
+    touched the backstop, C-20, or was entirely past the far baseline, C-21) and the other live. The
+    standing is the contact log's (``Contact.a_dead``, ``b_dead``: as the kernel logs it just before
+    the contact), never the standing at the end of the shot: a live disc knocked past the baseline by
+    the contact dies after it, which is no rebound. A chain of dead discs reaching a live one shows
+    as its last contact, dead on live.
+    """
     return any(bool(c[2]) != bool(c[3]) for c in contacts)
 
 
@@ -175,19 +188,114 @@ def lag_winner(
 ) -> int | None:
     """The lag for colour choice (C-2): 0 if the first disc (yellow) wins, 1 if the second, None on a tie.
 
-    Each side's last disc is shot to the far dead line; the one nearer the line wins, measured centre
-    to centre of line when touching it, otherwise edge of disc to edge of line
-    (``judge.lag_distance``). If the second (black) disc touches or moves the first, the first wins.
-    A tie in distance (None) is lagged again.
+    Each side's last disc is shot to the far dead line; "the disc nearest the line" wins. C-2 measures
+    centre of disc to centre of line when the disc touches the line, otherwise edge of disc to edge of
+    line (``judge.lag_distance``). Read literally, a disc clear of the line by half an inch would beat
+    one touching it 3.4 in off centre; read with common sense (as the project does), a disc touching
+    the line always beats one clear of it, two touching discs compare centre distances and two clear
+    discs compare edge gaps (``lag_key``). If the second (black) disc touches or moves the first, the
+    first wins. A tie (None) is lagged again.
     """
     if second_touched_first:
         return 0
-    d_first = lag_distance(court, float(first[0]), float(first[1]), line=line, end=end)
-    d_second = lag_distance(court, float(second[0]), float(second[1]), line=line, end=end)
-    if not (np.isfinite(d_first) and np.isfinite(d_second)):
-        raise RulesError(f"lag discs must be finite positions (got {first!r} and {second!r})")
-    if d_first < d_second:
+    k_first = lag_key(court, first, line, end)
+    k_second = lag_key(court, second, line, end)
+    if k_first < k_second:
         return 0
-    if d_second < d_first:
+    if k_second < k_first:
         return 1
     return None
+
+
+def lag_key(court: Court, disc: tuple[float, float], line: str = "dead line", end: str | None = "foot") -> tuple[int, float]:
+    """A lag disc's standing, smaller is nearer (C-2): (0, centre distance) when it touches the line,
+    (1, edge gap) when it is clear of it."""
+    x, y = float(disc[0]), float(disc[1])
+    if not (np.isfinite(x) and np.isfinite(y)):
+        raise RulesError(f"lag discs must be finite positions (got {disc!r})")
+    target = court.for_end(end)
+    touching = line_distance(target, x, y, line) == 0.0
+    return (0 if touching else 1, lag_distance(court, x, y, line=line, end=end))
+
+
+# --------------------------------------------------------------------------------------------------
+# Legal starts (C-3, C-4, C-4a, C-4b)
+
+SIDES = ("right", "left")
+
+
+def half_sign(end: str, side: str) -> int:
+    """The sign of x on the ``side`` half of the 10-off area, as seen by a shooter at ``end`` facing the
+    other end (C-3): the right half is +x at the head and -x at the foot."""
+    check_choice(side, "side", SIDES)
+    return 1 if (side == "right") == (end == "head") else -1
+
+
+def _ten_off_zone(court: Court) -> int:
+    for k, zone in enumerate(court.zones):
+        if zone.value < 0:
+            return k
+    raise RulesError(f"court {court.name!r} has no 10-off zone (a zone of negative value)")
+
+
+def start_fault(court: Court, x: float, y: float, end: str = "head", side: str = "right") -> str | None:
+    """Why a disc at (x, y) may not be placed and played from there, or None when it may.
+
+    C-4: "Players shall place their four (4) discs within and not touching lines of their respective
+    half of 10-Off area"; C-4a, C-4b: a disc played touching the front or back line, a side line or the
+    triangle is penalised. The spot must lie in the 10-off area of the shooting end ``end``, on the
+    shooter's half (``side``, seen by the shooter, C-3), touching no line -- the separation triangle,
+    which judging ignores (D-2), included. Judged by the judging layer on the court at ``end``.
+    """
+    target = court.for_end(end)
+    sign = half_sign(end, side)
+    judgement = judge_batch(target, [x], [y])
+    if int(judgement.zone[0]) != _ten_off_zone(target):
+        return "outside the 10-off area (C-4)"
+    if sign * x <= 0.0:
+        return f"not on the {side} half of the 10-off area (C-4)"
+    touching = judgement.touching_names(0)
+    touching += [ln.name for ln in target.lines if not ln.judged and line_distance(target, x, y, ln.name) == 0.0]
+    if touching:
+        return f"touching {touching_phrase(touching)} (C-4, C-4a, C-4b)"
+    return None
+
+
+def legal_start_span(court: Court, y: float, clearance: float, end: str = "head",
+                     side: str = "right") -> tuple[float, float]:
+    """The |x| range of the legal starts (``start_fault``) on the line across the ``side`` half of the
+    10-off area at ``y``, each at least ``clearance`` (m) clear of every line as well.
+
+    The half of the 10-off area is bounded across by the straight lines that cross the horizontal at
+    ``y``: the separation triangle (inside) and the side of the triangle (outside); the disc keeps
+    ``r + w/2 + clearance`` from each, measured square to the line. Raises ``RulesError`` when no
+    legal start is left, or when an end of the span is not legal by ``start_fault``.
+    """
+    if not clearance > 0.0:
+        raise RulesError(f"clearance must be positive: a disc just touching a line is not clear of it (got {clearance!r})")
+    target = court.for_end(end)
+    sign = half_sign(end, side)
+    r = target.disc_radius
+    crossings = []
+    for ln in target.lines:
+        if ln.kind != "segment":
+            continue
+        x0, y0, x1, y1 = ln.geom
+        if not min(y0, y1) < y < max(y0, y1):
+            continue
+        xc = x0 + (y - y0) * (x1 - x0) / (y1 - y0)
+        keep = (r + ln.width / 2 + clearance) * math.hypot(x1 - x0, y1 - y0) / abs(y1 - y0)
+        if sign * xc > 0.0:
+            crossings.append((sign * xc, keep))
+    if not crossings:
+        raise RulesError(f"court {target.name!r}: no line bounds the {side} half of the 10-off area at y = {y!r}")
+    crossings.sort()
+    inner = crossings[0][0] + crossings[0][1] if len(crossings) > 1 else r + clearance
+    outer = crossings[-1][0] - crossings[-1][1]
+    if not inner < outer:
+        raise RulesError(f"court {target.name!r}: no legal start on the {side} half of the 10-off area at y = {y!r}")
+    for ax in (inner, outer):
+        fault = start_fault(target, sign * ax, y, end, side)
+        if fault is not None:
+            raise RulesError(f"court {target.name!r}: the start ({sign * ax!r}, {y!r}) is {fault}")
+    return inner, outer

@@ -6,17 +6,20 @@
 - Singles (walking): both players walk to the other end after each half-round and the colour lead
   changes (C-3c). Doubles: partners stay at opposite ends (player 0 of each side at the head, player 1
   at the foot) and the lead changes only after both ends are played, a round (C-3d).
-- Game to 75 (or 50, 100, any agreed number) or a fixed number of frames (12, 16, 24, 36; C-1),
-  a frame being a half-round. A game ends after a half-round in which a side is at or over game point
-  and ahead; all discs of a half-round are played first (D-3). A tie at or over game point (or after
-  the last frame) plays on one full round in singles, two in doubles, then the higher score wins even
-  below game point; still tied, the same again (D-4). A fixed-frame game may switch colours at half
-  way (C-1).
+- Game to 75 (or 50, 100, any agreed number), a fixed number of frames (12, 16, 24, 36), or a number
+  of frames or game point, whichever comes first ("12 or 16 frame game or 75"; C-1), a frame being a
+  half-round. A game ends after a half-round in which a side is at or over game point and ahead (or
+  after the last frame, the higher score winning); all discs of a half-round are played first (D-3).
+  A tie at or over game point (or after the last frame) plays on one full round in singles, two in
+  doubles, then the higher score wins even below game point; still tied, the same again (D-4). 24-
+  and 36-frame games switch colours at half way (C-1; an option for other even frame counts).
 - Match: best two of three; the side with the lower line number plays game 1 with yellow, game 2 with
   black, and a lag decides the colour choice for a third game (C-1a, C-2; ``deck.lag_winner``).
 - Penalties (``deck_penalties``) are posted with the half-round in which they happen; a compound
-  penalty voids the half-round, credits the opponent and replays it unless the offender's opponent has
-  reached game point, judged with the credit posted. C-20a (``deck.shot_effect``) replays the
+  penalty voids the half-round, credits the opponent and replays it -- unless the rule says "unless
+  game point has been reached by offender's opponent" (C-10, C-13, C-15, C-18, the second paragraph
+  of C-3b) and the opponent has, judged with the credit posted. The first paragraph of C-3b (a live
+  disc touched after shooting the opponent's disc) is always played over. C-20a (``deck.shot_effect``) replays the
   half-round with 10-off to the shooter; on the eighth disc there is no replay and the 10-off is the
   only score of the half-round.
 
@@ -49,15 +52,27 @@ ENDS = ("head", "foot")
 TIE_EXTENSION = {"singles": 2, "doubles": 4}
 
 
+#: Fixed-frame games whose sides switch colours at half way unless told otherwise (C-1: "One single
+#: 24 or 36 frame game with teams switching colors at the half way point").
+SWITCH_AT_HALF_FRAMES = (24, 36)
+
+
 @dataclass(frozen=True)
 class DeckOptions:
-    """Settings of a deck game. ``frames`` set: a fixed number of frames instead of ``game_point``."""
+    """Settings of a deck game (C-1).
+
+    ``frames`` set: a fixed number of frames (half-rounds) instead of ``game_point``; with
+    ``frames_or_game_point`` as well, whichever comes first ("12 or 16 frame game or 75").
+    ``switch_colours_at_half``: the sides swap colours after half the frames; None (the default)
+    follows C-1: on for 24- and 36-frame games, off otherwise.
+    """
 
     format: str = "singles"
     game_point: int = 75
     frames: int | None = None
     short_discs: str = "removed"
-    switch_colours_at_half: bool = False
+    switch_colours_at_half: bool | None = None
+    frames_or_game_point: bool = False
 
     def __post_init__(self) -> None:
         check_choice(self.format, "format", FORMATS)
@@ -65,8 +80,26 @@ class DeckOptions:
         if self.frames is not None:
             check_int(self.frames, "frames", minimum=1)
         check_choice(self.short_discs, "short_discs", SHORT_DISC_OPTIONS)
+        if self.switch_colours_at_half is not None and not isinstance(self.switch_colours_at_half, bool):
+            raise RulesError(f"switch_colours_at_half must be true, false or None (got {self.switch_colours_at_half!r})")
         if self.switch_colours_at_half and (self.frames is None or self.frames % 2):
             raise RulesError(f"switch_colours_at_half needs an even number of frames (got frames={self.frames!r})")
+        if not isinstance(self.frames_or_game_point, bool):
+            raise RulesError(f"frames_or_game_point must be true or false (got {self.frames_or_game_point!r})")
+        if self.frames_or_game_point and self.frames is None:
+            raise RulesError("frames_or_game_point needs a number of frames (got frames=None)")
+
+    @property
+    def switches_colours(self) -> bool:
+        """Whether the sides swap colours at half way (C-1)."""
+        if self.switch_colours_at_half is not None:
+            return self.switch_colours_at_half
+        return self.frames in SWITCH_AT_HALF_FRAMES
+
+    @property
+    def plays_to_game_point(self) -> bool:
+        """Whether game point ends the game (a game to points, or frames or points, whichever first)."""
+        return self.frames is None or self.frames_or_game_point
 
 
 @dataclass(frozen=True)
@@ -152,8 +185,9 @@ class DeckGame:
         the penalties assessed during it (offenders named by colour).
 
         With a compound penalty, ``points`` must be None: the board is voided and the penalty's credit
-        is the opponent's score; the half-round is then replayed unless the offender's opponent has
-        reached game point. ``replay=True`` posts only the penalties (C-20a) and replays the half-round.
+        is the opponent's score; the half-round is then replayed, unless the rule has the game-point
+        exception (C-10, C-13, C-15, C-18, C-3b.2) and the offender's opponent has reached game point
+        (with the credit posted). The first paragraph of C-3b is always replayed. ``replay=True`` posts only the penalties (C-20a) and replays the half-round.
         """
         self._check_not_over()
         penalties = tuple(penalties)
@@ -175,8 +209,9 @@ class DeckGame:
                 by_side[self.opponent(offender)] += p.credit
         if compound:
             opponent = self.opponent(self.side_of(compound[0].offender))
-            reached = self.options.frames is None and self.scores[opponent] + by_side[opponent] >= self.options.game_point
-            replay = replay or not reached
+            reached = self.game_point_applies() and \
+                self.scores[opponent] + by_side[opponent] >= self.options.game_point
+            replay = replay or not (compound[0].game_point_exception and reached)
         entry = HalfRoundEntry(
             number=self.completed,
             shooting_end=self.shooting_end(),
@@ -193,18 +228,22 @@ class DeckGame:
             self._after_half_round()
         return entry
 
+    def game_point_applies(self) -> bool:
+        """Whether reaching game point ends the game (``DeckOptions.plays_to_game_point``)."""
+        return self.options.plays_to_game_point
+
     def _after_half_round(self) -> None:
         o = self.options
-        if o.switch_colours_at_half and self.completed == o.frames // 2:
+        if o.switches_colours and self.completed == o.frames // 2:
             self._side_of = {YELLOW: self._side_of[BLACK], BLACK: self._side_of[YELLOW]}
         a, b = (self.scores[s] for s in self.sides)
         extension = TIE_EXTENSION[o.format]
         if self._extension_until is not None:
             decide = self.completed >= self._extension_until
-        elif o.frames is not None:
-            decide = self.completed >= o.frames
         else:
-            decide = max(a, b) >= o.game_point
+            # C-1: a number of frames, a game point, or both ("12 or 16 frame game or 75"): whichever first.
+            decide = (o.frames is not None and self.completed >= o.frames) or \
+                (o.plays_to_game_point and max(a, b) >= o.game_point)
         if not decide:
             return
         if a != b:

@@ -3,10 +3,14 @@
 The table lives in ``data/msa_penalties.toml``: one record per rule with its points (5-off or
 10-off) and flags for the penalties that do more than take points:
 
-- compound (C-3b when a live disc was touched, C-10, C-13, C-15, C-18): the offender loses the
-  penalty plus 10 for every 10-off disc he has on the court; his good discs do not count; the
-  opponent is credited with his good discs (10-offs excepted); the half-round is played over unless
-  the offender's opponent has reached game point (decided by the game, ``deck_game``).
+- compound (C-3b, both paragraphs, when a live disc was touched; C-10, C-13, C-15, C-18): the
+  offender loses the penalty plus 10 for every 10-off disc he has on the court; his good discs do
+  not count; the opponent is credited with his good discs (10-offs excepted); the half-round is
+  played over. The rules that say "unless game point has been reached by offender's opponent"
+  (C-10, C-13, C-15, C-18 and the second paragraph of C-3b, table id C-3b.2) carry the
+  ``game_point_exception`` flag: their half-round is not played over once the offender's opponent has
+  reached game point (decided by the game, ``deck_game``). The first paragraph of C-3b (shooting the
+  opponent's disc) has no such words: its half-round is always played over.
 - displacement (rules 4b and 17, table ids C-4c and C-17): the shot disc is removed, the opponent is
   credited with the score of his discs it displaced, all displaced discs are removed, and the
   offender's displaced 10-offs are deducted from his score (rule 16, C-16, deducts those alone).
@@ -26,8 +30,8 @@ from shuffle_sim.rules.common import Board, RulesError
 TABLE_PATH = Path(__file__).resolve().parent / "data" / "msa_penalties.toml"
 TEN_OFF = -10
 COMPOUND_CONDITIONS = ("always", "live disc touched")
-_FLAGS = ("compound", "removes_shot_disc", "credits_displaced", "deducts_displaced_10_offs", "suspended",
-          "disqualifies")
+_FLAGS = ("compound", "game_point_exception", "removes_shot_disc", "credits_displaced", "deducts_displaced_10_offs",
+          "suspended", "disqualifies")
 _KEYS = {"rule", "description", "points", "compound_if", *_FLAGS}
 
 
@@ -40,6 +44,7 @@ class Penalty:
     points: int
     compound: bool = False
     compound_if: str = "always"
+    game_point_exception: bool = False
     removes_shot_disc: bool = False
     credits_displaced: bool = False
     deducts_displaced_10_offs: bool = False
@@ -53,7 +58,8 @@ class PenaltyAssessment:
 
     ``points_off``: taken from the offender's score (the table's 5 or 10, plus 10 per 10-off disc
     taken with it). ``credit``: added to the offender's opponent's score. ``compound``: the half-round
-    is voided (no other disc counts) and played over unless the opponent has reached game point.
+    is voided (no other disc counts) and played over -- unless ``game_point_exception`` and the
+    offender's opponent has reached game point.
     ``remove``: indices (in the board given to ``assess``) of discs taken off the court now;
     ``remove_shot_disc``: the offending shot disc comes off too.
     """
@@ -63,6 +69,7 @@ class PenaltyAssessment:
     points_off: int
     credit: int = 0
     compound: bool = False
+    game_point_exception: bool = False
     remove: tuple[int, ...] = ()
     remove_shot_disc: bool = False
     disqualifies: bool = False
@@ -107,6 +114,8 @@ def load_penalty_table(path: str | Path = TABLE_PATH) -> dict[str, Penalty]:
         compound_if = rec.get("compound_if", "always")
         if compound_if not in COMPOUND_CONDITIONS:
             raise RulesError(f"{key}.compound_if: must be one of {', '.join(COMPOUND_CONDITIONS)} (got {compound_if!r})")
+        if flags["game_point_exception"] and not flags["compound"]:
+            raise RulesError(f"{key}.game_point_exception: only a compound penalty is played over (set compound = true)")
         if points == 0 and not flags["disqualifies"]:
             raise RulesError(f"{key}.points: only a disqualification may take no points (got 0)")
         table[rule] = Penalty(rule=rule, description=str(rec["description"]), points=points,
@@ -145,8 +154,8 @@ def assess(
     ``board``: the discs on the court at the target end, labelled by team -- at the moment of the
     offence for a compound penalty ("prior to the offense", C-13, C-15; "before second disc was
     played", C-18), before the offending shot for a displacement penalty. ``displaced``: indices in
-    ``board`` of the discs the offending shot displaced. ``live_disc_touched``: for C-3b, whether a
-    live disc was touched (only then is it compound).
+    ``board`` of the discs the offending shot displaced. ``live_disc_touched``: for C-3b and C-3b.2,
+    whether a live disc was touched (only then is it compound).
     """
     p = penalty(rule)
     if p.suspended and not allow_suspended:
@@ -174,6 +183,7 @@ def assess(
             points_off=p.points + 10 * ten_offs,
             credit=sum(v for v in theirs if v > 0),
             compound=True,
+            game_point_exception=p.game_point_exception,
         )
 
     points_off = p.points

@@ -1,8 +1,12 @@
 """Ricochet shuffleboard (seed 004): short weights removed, closest-weights-only scoring, game to 15 or 21.
 
 - A coin toss picks who starts and from which side. Weights alternate until all eight are played;
-  each is slid from the front toward the back bumper and rebounds onto the other half.
-- A weight that stops before the scoring area (or falls off) is removed before the next weight.
+  each is slid from the front toward the back bumper and "bounces off the back bumper onto the other
+  side of the table playing surface" (seed 004).
+- The scoring half of a round is the half opposite the one the weights are slid from (the left half
+  is x < 0). A weight that comes to rest "before entering the scoring surface area" is removed before
+  the next weight: one short of the first line, one that falls off, and one that never rebounded onto
+  the scoring half (its centre rests on the half it was slid along, or on the centre line).
 - Values come from the court file: the zone between lines, a weight on a line scores the smaller
   number, it must clear the first line completely to score, and a weight overhanging the front edge
   scores 5.
@@ -21,9 +25,12 @@ import random
 from dataclasses import dataclass
 from typing import Mapping, Sequence
 
+import numpy as np
+
 from shuffle_sim.judge import Judgement, edge_nearness
 from shuffle_sim.judge.kernels import HANGER_NONE
 from shuffle_sim.rules.common import (
+    HALVES,
     Board,
     DiscScore,
     FrameScore,
@@ -39,8 +46,62 @@ GAME = "ricochet"
 DEFAULT_COURT = "ricochet"
 WEIGHTS_PER_ROUND = 8
 FRONT_EDGE = "front edge"
-SIDES = ("left", "right")
+SIDES = HALVES
 GAME_POINTS = (15, 21)
+
+
+def scoring_half(slid_from: str) -> str:
+    """The half a round scores on: the weights rebound onto the half opposite the one they are slid from."""
+    check_choice(slid_from, "side", SIDES)
+    return SIDES[1 - SIDES.index(slid_from)]
+
+
+def half_of(x: float) -> str | None:
+    """The half a weight's centre rests on (left: x < 0), or None on the centre line x = 0."""
+    return "left" if x < 0 else "right" if x > 0 else None
+
+
+def round_half(board: Board, half: str | None = None) -> str | None:
+    """The scoring half of a board: ``half`` if given, else ``board.half``, else the one half every
+    weight in play lies on (weights judged dead or fallen say nothing: they are removed whatever the
+    half). Raises ``RulesError`` when the weights in play lie on both halves. None: no weight in play
+    lies on a half, so none scores whichever half it is.
+    """
+    if half is not None:
+        return check_choice(half, "half", SIDES)
+    if board.half is not None:
+        return board.half
+    judgement = board.judge()
+    found = {half_of(float(board.x[i])) for i in range(len(board)) if not judgement.dead[i]} - {None}
+    if len(found) > 1:
+        raise RulesError("half: weights lie on both halves of the table, so the scoring half is not known; "
+                         "give it (--half left|right, or \"half\" in the board file)")
+    return found.pop() if found else None
+
+
+def off_half_reason(x: float, half: str | None) -> str:
+    """Why a weight resting outside the scoring half scores nothing."""
+    where = "on the centre line" if half_of(x) is None else f"on the {half_of(x)} half"
+    target = f"the {half} half" if half is not None else "the scoring half"
+    return f"{where}: never rebounded onto {target}, removed"
+
+
+def scoring_half_mask(start_x, x) -> np.ndarray:
+    """Which weights rest on the scoring half of their shot: x (shots, weights) of resting centres,
+    start_x (shots,) of the shot weight's start. A shot started on the left half (x < 0) scores on
+    the right half and the other way round; a start on the centre line gives no scoring half."""
+    start = np.asarray(start_x, dtype=np.float64).reshape(-1, 1)
+    return np.asarray(x, dtype=np.float64) * start < 0.0
+
+
+def score_only_far_half(start_x, x, value, dead, hanger) -> None:
+    """Apply the scoring half to judged batch arrays in place (shots x weights): every weight off the
+    scoring half of its shot (``scoring_half_mask``) is dead, worth 0 and no hanger (seed 004: it has
+    not entered the scoring surface area and is removed)."""
+    off = ~scoring_half_mask(start_x, x)
+    value[off] = 0
+    dead[off] = True
+    hanger[off] = HANGER_NONE
 
 
 def weight_reason(judgement: Judgement, i: int) -> tuple[int, str]:
@@ -60,18 +121,39 @@ def weight_reason(judgement: Judgement, i: int) -> tuple[int, str]:
     return value, f"in the {value} zone"
 
 
-def shot_removals(board: Board) -> dict[int, str]:
-    """Weights removed at once after a shot (before the next weight): short ones and fallen ones."""
+def _worth(board: Board, half: str | None) -> tuple[list[tuple[int, str]], list[int]]:
+    """Each weight's own worth and reason, and the weights in play (alive and on the scoring half)."""
     judgement = board.judge()
-    return {i: weight_reason(judgement, i)[1] for i in range(len(board)) if judgement.dead[i]}
+    worth, live = [], []
+    for i in range(len(board)):
+        x = float(board.x[i])
+        if judgement.dead[i]:
+            worth.append(weight_reason(judgement, i))
+        elif half_of(x) != half or half is None:
+            worth.append((0, off_half_reason(x, half)))
+        else:
+            worth.append(weight_reason(judgement, i))
+            live.append(i)
+    return worth, live
 
 
-def score_round(board: Board, teams: Sequence[str] = (), front_edge: str = FRONT_EDGE) -> FrameScore:
-    """Score a round's resting weights by the closest-weights rule (seed 004, examples A and B)."""
-    judgement = board.judge()
+def shot_removals(board: Board, half: str | None = None) -> dict[int, str]:
+    """Weights removed at once after a shot (before the next weight): short ones, fallen ones, and
+    ones resting off the scoring half (``round_half`` of ``half``: the round's scoring half)."""
+    worth, live = _worth(board, round_half(board, half))
+    keep = set(live)
+    return {i: worth[i][1] for i in range(len(board)) if i not in keep}
+
+
+def score_round(board: Board, teams: Sequence[str] = (), front_edge: str = FRONT_EDGE,
+                half: str | None = None) -> FrameScore:
+    """Score a round's resting weights by the closest-weights rule (seed 004, examples A and B).
+
+    ``half``: the round's scoring half (``round_half``: else ``board.half``, else the one half the
+    weights in play lie on). Weights off it score nothing and take no part in the nearness contest.
+    """
+    worth, live = _worth(board, round_half(board, half))
     n = len(board)
-    worth = [weight_reason(judgement, i) for i in range(n)]
-    live = [i for i in range(n) if not judgement.dead[i]]
     near = {i: edge_nearness(board.court, float(board.x[i]), float(board.y[i]), front_edge) for i in live}
     scores = {t: 0 for t in [*teams, *board.teams()]}
     best = {}
@@ -95,6 +177,8 @@ def score_round(board: Board, teams: Sequence[str] = (), front_edge: str = FRONT
                 value, reason = 0, f"{reason}, but level with the nearest opposing weight: nobody scores"
             elif team != scorer:
                 value, reason = 0, f"{reason}, but {scorer} has the nearest weight: scores nothing"
+            elif near[i] < threshold and value == 0:
+                reason = f"{reason} (though nearer than every opposing weight)"
             elif near[i] < threshold:
                 reason = f"{reason}, nearer than every opposing weight: scores"
             elif near[i] == threshold:
@@ -124,9 +208,14 @@ class RicochetOptions:
 @dataclass(frozen=True)
 class RoundEntry:
     number: int
-    side: str
+    side: str  # the half the weights were slid from
     starter: str
     points: dict[str, int]
+
+    @property
+    def half(self) -> str:
+        """The half the round scored on."""
+        return scoring_half(self.side)
 
 
 class RicochetGame:
@@ -146,6 +235,11 @@ class RicochetGame:
         self.last_scorer: str | None = None
         self.over = False
         self.winner: str | None = None
+
+    @property
+    def scoring_half(self) -> str:
+        """The half the next round scores on: opposite the half its weights are slid from."""
+        return scoring_half(self.side)
 
     def _other(self, player: str) -> str:
         return self.players[1] if player == self.players[0] else self.players[0]

@@ -6,8 +6,11 @@ Tied players are separated:
 - after the first round-robin playoffs (``stage="playoff"``): head-to-head (the points each tied player
   scored in the games between the tied players; with more than two tied, the higher head-to-head total
   places higher and the rest are separated again by the same procedure among themselves), then the most
-  20s in that playoff round, then a shoot-out;
-- in the preliminaries (``stage="preliminary"``): the most 20s first, then a shoot-out.
+  20s "between tied players in that playoff round" (the 20s each made in the games between the tied
+  players; option: all their 20s of the round), then a shoot-out;
+- in the preliminaries (``stage="preliminary"``): the most 20s first (all the 20s of the games given:
+  head-to-head "does not work in preliminary matches", tied players need not have met), then a
+  shoot-out.
 
 A shoot-out: every tied player shoots the category's number of shots (singles 12, other categories 6)
 at the 20 from the same spot, each disc removed after its shot; the top scorer advances; players still
@@ -25,6 +28,8 @@ from shuffle_sim.rules.crokinole import category
 
 STAGES = ("playoff", "preliminary")
 TWENTIES_SCOPES = ("round", "between tied")
+#: The 20s a stage counts unless told otherwise (seed 002, tie-breaking a) ii) and b)).
+DEFAULT_TWENTIES_SCOPE = {"playoff": "between tied", "preliminary": "round"}
 
 
 @dataclass(frozen=True)
@@ -103,15 +108,17 @@ def standings(
     stage: str = "playoff",
     category_name: str = "singles",
     make_twenties: Callable[[str, int], int] | None = None,
-    twenties_scope: str = "round",
+    twenties_scope: str | None = None,
 ) -> list[Standing]:
     """Rank the players of ``records`` by points with the tie-breakers of ``stage``.
 
-    ``twenties_scope``: "round" counts each tied player's 20s over all the records (that playoff
-    round); "between tied" counts only the 20s made in games between the tied players.
-    ``make_twenties`` is needed only when a shoot-out is.
+    ``twenties_scope``: "between tied" counts only the 20s made in games between the tied players
+    (the playoff default: "most 20's between tied players in that playoff round", seed 002);
+    "round" counts each tied player's 20s over all the records (the preliminary default). None takes
+    the stage's default. ``make_twenties`` is needed only when a shoot-out is.
     """
     check_choice(stage, "stage", STAGES)
+    twenties_scope = DEFAULT_TWENTIES_SCOPE[stage] if twenties_scope is None else twenties_scope
     check_choice(twenties_scope, "twenties_scope", TWENTIES_SCOPES)
     shots = category(category_name).shootout_shots
     records = list(records)

@@ -246,3 +246,34 @@ records = true
     off = np.abs(records["start_x"].to_numpy()) > half_width
     np.testing.assert_array_equal(~records["played"].to_numpy(), off)
     assert not records["ok"].to_numpy()[off].any()
+
+
+def test_ricochet_experiments_score_only_the_half_opposite_the_start(tmp_path):
+    """Seed 004: a weight "bounces off the back bumper onto the other side of the table playing surface";
+    one that comes to rest "before entering the scoring surface area" is removed. Straight slides that
+    stop short of the bumper rest on the half they started from: dead, worth nothing, from either half;
+    banks onto the other half score."""
+    text = """
+name = "ricochet-straight"
+court = "ricochet"
+samples = 2
+[shot]
+start = ["7.5 in", "1.1 in"]
+direction = 0.0
+[grid]
+start_x = ["-7.5 in", "7.5 in"]
+speed = { from = 0.45, to = 0.75, steps = 7 }
+[collect]
+outcomes = ["expected_value", "p_dead"]
+"""
+    exp = parse_experiment(text, "ricochet-straight.toml")
+    run_experiment(exp, tmp_path, progress=False)
+    ds = open_results(tmp_path)
+    assert (ds["expected_value"].values == 0.0).all() and (ds["p_dead"].values == 1.0).all()
+    bank = text.replace("ricochet-straight", "ricochet-bank").replace("direction = 0.0", "") \
+        .replace('start_x = ["-7.5 in", "7.5 in"]\nspeed = { from = 0.45, to = 0.75, steps = 7 }',
+                 'speed = { from = 2.0, to = 3.6, steps = 17 }\ndirection = { from = -14.0, to = -1.0, steps = 14 }')
+    exp = parse_experiment(bank, "ricochet-bank.toml")
+    run_experiment(exp, tmp_path / "bank", progress=False)
+    ds = open_results(tmp_path / "bank")
+    assert ds["expected_value"].values.max() > 0.0

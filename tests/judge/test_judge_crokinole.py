@@ -62,12 +62,27 @@ def test_ditch_is_dead(rho_in):
     assert_judged(BOARD, 13 * IN, 0.0, value=0, dead=True, zone="outside the 5 line")
 
 
-@pytest.mark.parametrize("deg", [0.0, 90.0, 180.0, 270.0])
+@pytest.mark.parametrize("deg", [45.0, 135.0, 225.0, 315.0])
 def test_quadrant_lines_are_ignored(deg):
     # Right on a quadrant line between the 10 and 5 lines: a 5, touching no judged line.
     assert_judged(BOARD, *polar(10.0, deg), value=5, zone="5", touching=[], dead=False)
     assert {ln.name for ln in BOARD.lines if not ln.judged} == {
-        "quadrant line east", "quadrant line north", "quadrant line west", "quadrant line south"}
+        "quadrant line north-east", "quadrant line north-west", "quadrant line south-west", "quadrant line south-east"}
+
+
+def test_quadrant_lines_run_between_the_seats():
+    """A player sits facing the middle of a quadrant, so the quadrant lines run 45 degrees off the seat
+    directions (between seats, never through a shooting area) and the pegs 22.5 degrees off the lines."""
+    seats = (0.0, 90.0, 180.0, 270.0)  # east, north, west, south
+    pegs = [math.degrees(math.atan2(p.y, p.x)) % 360 for p in BOARD.pegs]
+    assert len(pegs) == 8
+    for ln in (ln for ln in BOARD.lines if ln.name.startswith("quadrant line")):
+        x0, y0, x1, y1 = ln.geom
+        angle = math.degrees(math.atan2(y1, x1)) % 360
+        assert math.degrees(math.atan2(y0, x0)) % 360 == pytest.approx(angle)
+        assert min(abs((angle - s + 180) % 360 - 180) for s in seats) == pytest.approx(45.0)
+        assert min(abs((angle - p + 180) % 360 - 180) for p in pegs) == pytest.approx(22.5)
+        assert math.hypot(x0, y0) == pytest.approx(8 * IN) and math.hypot(x1, y1) == pytest.approx(12 * IN)
 
 
 @settings(max_examples=300, deadline=None)

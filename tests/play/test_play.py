@@ -11,7 +11,7 @@ import pytest
 
 from shuffle_sim.cli import main
 from shuffle_sim.court import load_court
-from shuffle_sim.play import SIDES, play
+from shuffle_sim.play.matches import SIDES, play
 from shuffle_sim.play.deck import play_deck_game
 from shuffle_sim.play.deck_engine import ENTRY_COLUMNS, deck_setup, run_deck_games
 from shuffle_sim.play.players import noise_vector, parse_players
@@ -266,3 +266,35 @@ def test_ricochet_coin_toss_follows_the_seed():
     tosses = {(g.starter, g.side) for g in (new_game(s, 0, SIDES, RicochetOptions()) for s in range(20))}
     assert len(tosses) > 1
     assert new_game(3, 1, SIDES, RicochetOptions()).starter == new_game(3, 1, SIDES, RicochetOptions()).starter
+
+
+class _WeakSlider:
+    """A ricochet player who slides every weight straight ahead at 0.6 m/s: it stops at about 11.4 in
+    on the half it was slid along, never reaching the bumper."""
+
+    name = "weak"
+
+    def play(self, ctx):
+        from shuffle_sim.play.players import Decision, Draw, Launch
+
+        x, y = ctx.stance.point(ctx.stance.preferred)
+        launch = Launch(ctx.stance.preferred, x, y, 0.0, 0.6)
+        return Decision(Draw(x, 0.29, label="weak slide"), launch), launch
+
+
+def test_ricochet_games_score_only_on_each_rounds_far_half():
+    """Seed 004: weights are slid from one side and bounce "onto the other side of the table playing
+    surface"; "If a weight comes to rest before entering the scoring surface area, it must be removed
+    from the playing surface before the opponent plays the next weight." The weak slider's weights
+    stay on their own half: each is removed and never scores."""
+    from shuffle_sim.play.ricochet import play_ricochet_game
+
+    (plan, _) = parse_players("ricochet", "average-plan,average-plan")
+    game = RicochetGame(("A", "B"), starter="A", start_side="left", options=RicochetOptions())
+    g = play_ricochet_game(game, {"A": _WeakSlider(), "B": plan}, seed=2)
+    assert g.winner == "B" and g.totals["A"] == 0
+    for frame in g.frames:
+        slid, scored = ("left", "right") if "from the left half onto the right" in frame.label else ("right", "left")
+        assert f"from the {slid} half onto the {scored}" in frame.label
+        sign = 1 if scored == "right" else -1
+        assert all(disc["team"] == "B" and disc["x"] * sign > 0 for disc in frame.board), frame.label

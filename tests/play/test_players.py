@@ -131,8 +131,9 @@ def test_clearest_start_goes_around_a_blocking_disc():
     stance = SETUP.stance(1)
     aim = (0.0, 36.9 * FOOT)
     start = stance.point(stance.preferred)
-    # A disc right on the preferred line of fire, half way.
-    blocker = (0.5 * (start[0] + aim[0]), 0.5 * (start[1] + aim[1]))
+    # A disc right on the preferred line of fire, a third of the way. (Half way, every legal start's
+    # path grazes it: the stance keeps clear of the separation triangle, C-4.)
+    blocker = (start[0] + (aim[0] - start[0]) / 3, start[1] + (aim[1] - start[1]) / 3)
     t = clearest_start(stance.array, stance.preferred, stance.samples, *aim, np.array([blocker[0]]),
                        np.array([blocker[1]]), np.array([2 * DECK.disc_radius]), -1)
     assert t != stance.preferred

@@ -69,7 +69,7 @@ def test_horse_collar_hanger_reason(tmp_path, capsys):
 
 
 def test_ricochet_example_b(tmp_path, capsys):
-    weights = [(-5, 3, "blue"), (5, 9, "blue"), (-5, 13, "red"), (5, 20, "red"), (0, 40, "red")]
+    weights = [(5, 3, "blue"), (10, 9, "blue"), (5, 13, "red"), (10, 20, "red"), (0, 40, "red")]
     board = {"discs": [{"x": x * IN, "y": y * IN, "team": t} for x, y, t in weights]}
     status, out, _ = score(tmp_path, capsys, "ricochet", board, "--json")
     result = json.loads(out)
@@ -116,3 +116,23 @@ def test_unknown_game_and_missing_file(tmp_path, capsys):
     assert exc.value.code == 2
     assert main(["score", "deck", str(tmp_path / "missing.json")]) == 2
     assert "cannot read board file" in capsys.readouterr().err
+
+
+def test_ricochet_half_from_the_board_the_option_or_the_weights(tmp_path, capsys):
+    """Seed 004: weights are slid along one half and bounce "onto the other side"; only that half scores."""
+    weights = [(-5, 3, "red"), (5, 9, "blue")]
+    board = {"discs": [{"x": x * IN, "y": y * IN, "team": t} for x, y, t in weights]}
+    status, _, err = score(tmp_path, capsys, "ricochet", board)
+    assert status == 2 and err.count("\n") == 1 and "--half left|right" in err
+    status, out, _ = score(tmp_path, capsys, "ricochet", board, "--json", "--half", "right")
+    assert status == 0 and json.loads(out)["scores"] == {"red": 0, "blue": 3}
+    status, out, _ = score(tmp_path, capsys, "ricochet", {**board, "half": "left"}, "--json")
+    assert status == 0 and json.loads(out)["scores"] == {"red": 4, "blue": 0}
+    status, out, _ = score(tmp_path, capsys, "ricochet", {**board, "half": "left"}, "--half", "right")
+    assert status == 0 and "(scoring half: right)" in out and "scores: red 0, blue 3" in out
+    status, _, err = score(tmp_path, capsys, "ricochet", {**board, "half": "up"})
+    assert status == 2 and "half: must be one of left, right" in err
+    status, _, err = score(tmp_path, capsys, "deck", {"discs": [], "half": "left"})
+    assert status == 2 and "half: unknown key" in err
+    status, _, err = score(tmp_path, capsys, "deck", {"discs": []}, "--half", "left")
+    assert status == 2 and "--half applies to ricochet only" in err

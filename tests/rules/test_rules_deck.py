@@ -143,11 +143,23 @@ def test_shot_effect_checks_its_input():
 DEAD_LINE_Y = 32 * FT
 
 
-def test_lag_touching_disc_measured_centre_to_centre():
-    touching = (0.0, DEAD_LINE_Y + 0.05)  # touches: centre 5 cm from the line's centre
-    near_miss = (0.2, DEAD_LINE_Y - (R + HALF_LINE + 0.006))  # clear of it by 6 mm, edge to edge
-    assert lag_winner(COURT, touching, near_miss) == 1
-    assert lag_winner(COURT, near_miss, touching) == 0
+def test_lag_a_touching_disc_beats_a_clear_one():
+    """Seed 000, C-2: "the disc nearest the line determines who shall have color choice. The measurement
+    is from center of disc to center of line, EXCEPT if the disc is not touching the line, it shall be
+    measured from the edge of the disc closest to the line to the edge of the line closes to disc."
+    Read with common sense: a disc touching the line is nearer it than any disc clear of it -- here a
+    disc touching it 3.4 in off centre against one missing it by half an inch."""
+    touching = (0.0, DEAD_LINE_Y + 3.4 * IN)  # touches: centre 3.4 in from the line's centre
+    near_miss = (0.2, DEAD_LINE_Y - (R + HALF_LINE + 0.5 * IN))  # clear of it by 0.5 in, edge to edge
+    assert lag_winner(COURT, touching, near_miss) == 0
+    assert lag_winner(COURT, near_miss, touching) == 1
+
+
+def test_lag_touching_discs_compare_centres_and_clear_discs_compare_gaps():
+    """Seed 000, C-2: centre of disc to centre of line when touching; edge to edge when not."""
+    assert lag_winner(COURT, (0.0, DEAD_LINE_Y + 3.0 * IN), (0.3, DEAD_LINE_Y - 1.0 * IN)) == 1
+    assert lag_winner(COURT, (0.0, DEAD_LINE_Y + R + HALF_LINE + 0.4 * IN),
+                      (0.3, DEAD_LINE_Y - (R + HALF_LINE + 0.3 * IN))) == 1
 
 
 def test_lag_black_touching_yellow_gives_yellow_the_choice():
@@ -174,3 +186,5 @@ def test_lag_is_symmetric_and_prefers_the_nearer_disc(a, b):
         assert backward == 1 - forward
     if abs(a) + 1e-9 < abs(b) and abs(b) <= R + HALF_LINE:
         assert forward == 0  # both measured centre to centre while touching
+    if abs(a) <= R + HALF_LINE - 1e-9 < abs(b) - 2e-9:
+        assert forward == 0  # touching beats clear, however near the clear one is

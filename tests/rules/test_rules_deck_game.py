@@ -125,6 +125,43 @@ def test_fixed_frame_game_and_colour_switch_at_half():
     assert game.over and game.winner == "B" and game.completed == 26
 
 
+@pytest.mark.parametrize("frames", [24, 36])
+def test_24_and_36_frame_games_switch_colours_at_half_way_by_default(frames):
+    """Seed 000, C-1: "One single 24 or 36 frame game with teams switching colors at the half way point." """
+    game = DeckGame("A", "B", DeckOptions(frames=frames))
+    for k in range(frames):
+        assert game.side_of("yellow") == ("A" if k < frames // 2 else "B")
+        game.record_half_round({"yellow": 7, "black": 0})
+    assert game.scores == {"A": 7 * frames // 2, "B": 7 * frames // 2}  # each side had yellow half the game
+    assert not game.over  # tied after the last frame: D-4
+    kept = DeckGame("A", "B", DeckOptions(frames=24, switch_colours_at_half=False))
+    for _ in range(24):
+        kept.record_half_round({"yellow": 7, "black": 0})
+    assert kept.side_of("yellow") == "A" and kept.over and kept.winner == "A"
+
+
+def test_twelve_and_sixteen_frame_games_keep_their_colours():
+    """Seed 000, C-1: only the 24 and 36 frame games switch colours at half way."""
+    assert not DeckOptions(frames=12).switches_colours and not DeckOptions(frames=16).switches_colours
+    assert DeckOptions(frames=16, switch_colours_at_half=True).switches_colours
+
+
+@pytest.mark.parametrize("frames", [12, 16])
+def test_frames_or_game_point_whichever_comes_first(frames):
+    """Seed 000, C-1: "Best two-out-of-three 12 or 16 frame game or 75." """
+    options = DeckOptions(frames=frames, game_point=75, frames_or_game_point=True)
+    early = DeckGame("A", "B", options)  # 10 a frame for yellow: 80 after 8 frames, before the last frame
+    while not early.over:
+        early.record_half_round({"yellow": 10, "black": 0})
+    assert early.completed == 8 and early.winner == "A"
+    late = DeckGame("A", "B", options)  # 3 a frame: the frames run out first
+    while not late.over:
+        late.record_half_round({"yellow": 3, "black": 1})
+    assert late.completed == frames and late.winner == "A" and late.scores["A"] < 75
+    with pytest.raises(RulesError, match="frames_or_game_point needs a number of frames"):
+        DeckOptions(frames_or_game_point=True)
+
+
 def test_fixed_frame_game_without_tie_ends_at_its_frame_count():
     game = DeckGame("A", "B", DeckOptions(frames=12))
     for _ in range(12):
@@ -300,10 +337,10 @@ def oracle_end(scoreboard, options, sides=("A", "B")):
         a, b = totals[sides[0]], totals[sides[1]]
         if decision_at is not None:
             due = completed == decision_at
-        elif options.frames is not None:
-            due = completed == options.frames
         else:
-            due = a >= options.game_point or b >= options.game_point
+            due = options.frames is not None and completed == options.frames
+            if options.frames is None or options.frames_or_game_point:
+                due = due or a >= options.game_point or b >= options.game_point
         if due:
             if a != b:
                 return index, sides[0] if a > b else sides[1]
@@ -311,12 +348,13 @@ def oracle_end(scoreboard, options, sides=("A", "B")):
     return None, None
 
 
-game_options = st.builds(
+game_options = st.sampled_from([None, None, 12, 16, 24, 36]).flatmap(lambda frames: st.builds(
     DeckOptions,
     format=st.sampled_from(["singles", "doubles"]),
     game_point=st.sampled_from([50, 75, 100]),
-    frames=st.sampled_from([None, None, 12, 16, 24, 36]),
-)
+    frames=st.just(frames),
+    frames_or_game_point=st.just(False) if frames is None else st.booleans(),
+))
 
 
 @settings(max_examples=150, deadline=None)

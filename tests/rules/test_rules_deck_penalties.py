@@ -15,14 +15,16 @@ TABLE_I = {  # rule id -> points, as printed at the end of seed 000
     "C-9": 5, "C-9a": 5, "C-10": 10, "C-11": 10, "C-12": 10, "C-13": 10, "C-14": 5, "C-15": 10, "C-16": 10,
     "C-17": 10, "C-18": 10, "C-19": 10, "C-20a": 10, "C-20b": 10, "C-20c": 10, "C-25": 0, "D-2": 5,
     "F-1a": 10, "F-1c": 10, "F-2": 10,
+    "C-3b.2": 10,  # the second paragraph of rule 3b, which the table folds into C-3b
 }
 
 
 def test_table_holds_every_record_of_table_one():
     table = penalty_table()
     assert {rule: p.points for rule, p in table.items()} == TABLE_I
-    assert {rule for rule, p in table.items() if p.compound} == {"C-3b", "C-10", "C-13", "C-15", "C-18"}
-    assert table["C-3b"].compound_if == "live disc touched"
+    assert {rule for rule, p in table.items() if p.compound} == {"C-3b", "C-3b.2", "C-10", "C-13", "C-15", "C-18"}
+    assert table["C-3b"].compound_if == table["C-3b.2"].compound_if == "live disc touched"
+    assert {rule for rule, p in table.items() if p.game_point_exception} == {"C-3b.2", "C-10", "C-13", "C-15", "C-18"}
     assert table["C-20c"].suspended and table["C-25"].disqualifies
 
 
@@ -33,6 +35,8 @@ def test_table_holds_every_record_of_table_one():
      r"penalty\[1\]\.rule: duplicate rule"),
     ('[[penalty]]\nrule = "X-1"\npoints = 5\n', r"penalty\[0\]\.description: missing required key"),
     ('[[penalty]]\nrule = "X-1"\ndescription = "d"\npoints = 5\ncompound = "yes"\n', r"penalty\[0\]\.compound: must be true or false"),
+    ('[[penalty]]\nrule = "X-1"\ndescription = "d"\npoints = 5\ngame_point_exception = true\n',
+     r"penalty\[0\]\.game_point_exception: only a compound penalty"),
 ])
 def test_bad_table_files_name_the_record_and_key(tmp_path, text, message):
     path = tmp_path / "table.toml"
@@ -76,7 +80,7 @@ def court_at_offence():
     ])
 
 
-@pytest.mark.parametrize("rule", ["C-10", "C-13", "C-15", "C-18", "C-3b"])
+@pytest.mark.parametrize("rule", ["C-10", "C-13", "C-15", "C-18", "C-3b", "C-3b.2"])
 def test_compound_penalty_takes_ten_offs_voids_and_credits(rule):
     """Offender: 10 plus his two 10-offs; his 10 and 7 void; opponent credited his 8 (10-off excepted)."""
     charge = assess(rule, "yellow", court_at_offence())
@@ -166,3 +170,48 @@ def test_points_with_a_compound_penalty_are_refused():
     charge = assess("C-10", "yellow", court_at_offence())
     with pytest.raises(RulesError, match="points=None"):
         game.record_half_round({"yellow": 10}, [charge])
+
+
+def _at_game_point_then(rule, **kwargs):
+    """Black (B) at 70 of 75; yellow (A) commits ``rule`` touching a live disc: B is credited 8 (78)."""
+    game = DeckGame("A", "B", DeckOptions(game_point=75))
+    game.record_half_round({"yellow": 0, "black": 70})
+    half = game.half_round()
+    half.penalize(rule, "yellow", court_at_offence(), **kwargs)
+    return game, half
+
+
+def test_shooting_opponents_disc_touching_a_live_disc_is_replayed_even_at_game_point():
+    """Seed 000, rule C-3b, first paragraph: "If a LIVE disc is touched, PENALTY - 10 Off; plus any
+    10-Offs offender had on the court; good disc of the offender does not count. Opponent's good disc
+    shall be credited to opponent's score (excepting any 10-Offs) and the Half-Round shall be played
+    over." -- no "unless game point has been reached" here, so the replay stands at game point."""
+    game, half = _at_game_point_then("C-3b")
+    assert half.entry.replayed and half.entry.penalties == (("A", "C-3b", 30),)
+    assert game.scores == {"A": -30, "B": 78}
+    assert not game.over and game.completed == 1  # the same half-round is played again
+    assert game.half_round().turns[0].colour == "black"
+
+
+def test_shooting_from_opponents_half_touching_a_live_disc_is_not_replayed_at_game_point():
+    """Seed 000, rule C-3b, second paragraph: "If a live disc is touched, penalty 10-Off, plus any
+    10-Offs the offender had on the court [...] and the frame shall be played over, unless game point
+    has been reached by offender's opponent." """
+    game, half = _at_game_point_then("C-3b.2")
+    assert not half.entry.replayed and half.entry.penalties == (("A", "C-3b.2", 30),)
+    assert game.over and game.winner == "B"
+    below = DeckGame("A", "B", DeckOptions(game_point=75))
+    below.record_half_round({"yellow": 0, "black": 50})
+    below_half = below.half_round()
+    below_half.penalize("C-3b.2", "yellow", court_at_offence())
+    assert below_half.entry.replayed and not below.over
+
+
+def test_shooting_from_opponents_half_without_touching_removes_the_disc_and_play_continues():
+    """Seed 000, rule C-3b, second paragraph: "If player shoots his or her disc from opponent's
+    respective half, and live disc is not touched: Penalty 10-Off, that disc is removed from court and
+    play continues." """
+    _, half = _at_game_point_then("C-3b.2", live_disc_touched=False)
+    assert not half.ended and half.penalties[-1].points_off == 10 and half.penalties[-1].remove_shot_disc
+    plain = assess("C-3b", "yellow", court_at_offence(), live_disc_touched=False)
+    assert not plain.remove_shot_disc  # first paragraph: the opponent's disc goes back to its start

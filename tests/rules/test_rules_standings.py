@@ -55,12 +55,24 @@ def test_preliminaries_use_most_twenties_first():
     assert order(standings(records, stage="preliminary")) == ["Bob", "Ann", "Cy"]  # 20s: Bob 5, Ann 1
 
 
-def test_twenties_between_tied_players_option():
+def test_twenties_between_tied_players_is_the_playoff_default():
+    """Seed 002, tie-breaking a) ii): "if still tied player with most 20's between tied players in that
+    playoff round will placed higher." Ann and Bob drew with one 20 each: the 20s Bob made against Cy
+    do not count, so they stay tied and shoot it out; counting the whole round is an option."""
     records = [GameRecord("Ann", "Bob", 4, 4, 1, 1), GameRecord("Ann", "Cy", 8, 0, 0, 0),
                GameRecord("Bob", "Cy", 8, 0, 5, 0)]
-    assert order(standings(records, twenties_scope="round"))[:2] == ["Bob", "Ann"]
+    with pytest.raises(RulesError, match="shoot-out needs make_twenties"):
+        standings(records)
     with pytest.raises(RulesError, match="shoot-out needs make_twenties"):
         standings(records, twenties_scope="between tied")
+    assert order(standings(records, twenties_scope="round"))[:2] == ["Bob", "Ann"]
+    split = [GameRecord("Ann", "Bob", 4, 4, 1, 3), GameRecord("Ann", "Cy", 8, 0, 6, 0),
+             GameRecord("Bob", "Cy", 8, 0, 0, 0)]
+    rows = standings(split)  # between them Bob made 3 and Ann 1; over the round Ann made 7
+    assert order(rows)[:2] == ["Bob", "Ann"] and rows[0].decided_by == "20s"
+    assert order(standings(split, twenties_scope="round"))[:2] == ["Ann", "Bob"]
+    with pytest.raises(RulesError, match="twenties_scope"):
+        standings(split, twenties_scope="all")
 
 
 def test_shoot_out_breaks_a_tie_that_nothing_else_breaks():
