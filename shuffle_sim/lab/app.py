@@ -31,7 +31,6 @@ from bokeh.models import (
     Slider,
     TextInput,
 )
-from bokeh.palettes import YlOrRd9
 from bokeh.plotting import figure
 
 from shuffle_sim.court import Court, list_courts, load_court
@@ -47,8 +46,26 @@ from shuffle_sim.plot import team_colours, zoom_box
 
 PLAYBACK_SPEEDS = ["0.5", "1", "2", "4", "8"]
 DEFAULT_COPIES = 10_000
-FIGURE_HEIGHT = 720
+#: The court's frame on the page (CSS pixels); its ranges always keep this aspect, so metres are
+#: as long across as along and discs stay round.
+FRAME_HEIGHT = 640
+FRAME_WIDTH = 560
 FIGURE_WIDTH = 640
+#: The density map: light yellow and faint where few copies rest, to opaque dark red at the most.
+DENSITY_PALETTE = [
+    "#%02x%02x%02x%02x" % (round(255 + f * (189 - 255)), round(237 + f * (0 - 237)), round(160 + f * (38 - 160)),
+                           round(70 + f * (240 - 70)))
+    for f in (k / 255 for k in range(256))
+]
+
+
+def to_aspect(box: tuple[float, float, float, float]) -> tuple[float, float, float, float]:
+    """``box`` (xmin, ymin, xmax, ymax) widened about its centre to the frame's aspect."""
+    x0, y0, x1, y1 = box
+    scale = max((x1 - x0) / FRAME_WIDTH, (y1 - y0) / FRAME_HEIGHT)
+    cx, cy = 0.5 * (x0 + x1), 0.5 * (y0 + y1)
+    hw, hh = 0.5 * scale * FRAME_WIDTH, 0.5 * scale * FRAME_HEIGHT
+    return cx - hw, cy - hh, cx + hw, cy + hh
 
 
 @dataclass
@@ -82,8 +99,8 @@ class LabApp:
     # ---- page -------------------------------------------------------------------------------------
     def build(self) -> None:
         court = self.court
-        x0, y0, x1, y1 = court_extent(court)
-        fig = figure(name="court", height=FIGURE_HEIGHT, width=FIGURE_WIDTH, match_aspect=True,
+        x0, y0, x1, y1 = to_aspect(court_extent(court))
+        fig = figure(name="court", frame_height=FRAME_HEIGHT, frame_width=FRAME_WIDTH,
                      x_range=(x0, x1), y_range=(y0, y1), tools="pan,wheel_zoom,reset,save",
                      active_scroll="wheel_zoom", title=f"{court.title} ({court.name}, scoring end: {court.end})",
                      x_axis_label="x (m)", y_axis_label="y (m)", output_backend="canvas")
@@ -94,9 +111,9 @@ class LabApp:
         r = court.disc_radius
 
         self.density = ColumnDataSource(name="density", data=dict(image=[], x=[], y=[], dw=[], dh=[]))
-        mapper = LinearColorMapper(palette=list(reversed(YlOrRd9)), low=0.0, high=1.0, nan_color=(0, 0, 0, 0))
+        mapper = LinearColorMapper(palette=DENSITY_PALETTE, low=0.0, high=1.0, nan_color=(0, 0, 0, 0))
         fig.image(image="image", x="x", y="y", dw="dw", dh="dh", source=self.density, color_mapper=mapper,
-                  global_alpha=0.75)
+                  global_alpha=0.85)
         self.starts_source = ColumnDataSource(data=dict(xs=[s.polyline()[0] for s in self.starts],
                                                         ys=[s.polyline()[1] for s in self.starts]))
         fig.multi_line("xs", "ys", source=self.starts_source, line_color="#2e7d32", line_width=3, line_alpha=0.6)
@@ -195,7 +212,9 @@ class LabApp:
         clear_copies.on_click(self.guarded(self.clear_copies))
 
         self.upload = FileInput(accept=".json,application/json", name="upload")
+        self.last_upload: tuple[str, str] | None = None
         self.upload.on_change("value", self.guarded(self.uploaded))
+        self.upload.on_change("filename", self.guarded(self.uploaded))
         self.files = ColumnDataSource(name="files", data=dict(board=[""], scene=[""], board_why=[""],
                                                               scene_why=[""]))
         self.message = Div(name="message", text="", width=FIGURE_WIDTH)
@@ -362,12 +381,15 @@ class LabApp:
         return self.court.params["mu"] * self.court.params["gravity"]
 
     def start_moved(self) -> None:
-        """A new start: keep the typed speed and direction if any, else aim at the court's centre."""
+        """A new start: keep the typed speed and direction if any, else aim at the middle of the
+        scoring diagram: its centre on a round board, straight down the court from the start on others."""
         sx, sy = self.start_xy()
         self.write(self.start_point, dict(x=[sx], y=[sy]))
         if not self.speed_input.value or not self.direction_input.value:
             zx0, zy0, zx1, zy1 = zoom_box(self.court, self.court.end) if self.court.ends else self.court.bounds
             tx, ty = 0.5 * (zx0 + zx1), 0.5 * (zy0 + zy1)
+            if self.court.surface_kind != "circle":
+                tx = sx
             distance = math.hypot(tx - sx, ty - sy)
             self.syncing = True
             try:
@@ -446,6 +468,7 @@ class LabApp:
 
     def view_changed(self, attr, old, new) -> None:
         box = court_extent(self.court) if new == "whole court" else zoom_box(self.court, new.removesuffix(" end"))
+        box = to_aspect(box)
         self.fig.x_range.start, self.fig.x_range.end = box[0], box[2]
         self.fig.y_range.start, self.fig.y_range.end = box[1], box[3]
 
@@ -506,10 +529,16 @@ class LabApp:
         self.write(self.files, dict(board=[board], scene=[scene], board_why=[""], scene_why=[why]))
 
     def uploaded(self, attr, old, new) -> None:
-        if not new:
+        """A file arrived: its content and its name come as two changes, in either order; read it
+        once both are here."""
+        try:
+            name, content = self.upload.filename, self.upload.value
+        except ValueError:  # the other half has not arrived yet (Bokeh's "unset value")
             return
-        name = self.upload.filename or "uploaded file"
-        loaded = parse_upload(name, new, self.court)
+        if not content or not name or (name, content) == self.last_upload:
+            return
+        self.last_upload = (name, content)
+        loaded = parse_upload(name, content, self.court)
         what = "scene (board and shot)" if loaded.aim is not None else "board"
         self.rebuild(court=str(loaded.court.source_path), end=loaded.court.end, discs=loaded.discs, aim=loaded.aim,
                      message=f"loaded {what} from {name}: {len(loaded.discs)} resting disc(s)")

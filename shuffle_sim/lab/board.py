@@ -85,8 +85,13 @@ class LabBoard:
     # ---- edits ------------------------------------------------------------------------------------
     def checked(self, discs: list[Disc]) -> list[Disc]:
         """``discs`` if every disc can rest where it is; else ``LabError`` naming the first that cannot
-        (a holed disc may lie in its hole, over the hole's edge, as the kernel leaves it)."""
-        for k, d in enumerate(discs):
+        (a holed disc may lie in its hole, over the hole's edge, as the kernel leaves it). Discs new
+        or moved since the current board are checked first, so the message names the one just put
+        down."""
+        current = set(self.discs)
+        order = sorted(range(len(discs)), key=lambda k: discs[k] in current)
+        for k in order:
+            d = discs[k]
             if in_hole(self.court, d.x, d.y) and self.court.on_surface(d.x, d.y):
                 continue
             problem = disc_problem(self.court, discs, k)

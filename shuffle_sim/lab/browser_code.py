@@ -44,7 +44,7 @@ function step(now) {
   const f = done ? 0.0 : pos - k;
   const xs = [], ys = [];
   for (let i = 0; i < n; i++) { xs.push(at(k, f, i, "x")); ys.push(at(k, f, i, "y")); }
-  moving.data_source.data = {x: xs, y: ys, colour: colours};
+  moving.data_source.setv({data: {x: xs, y: ys, colour: colours}}, {sync: false});
   const alpha = [];
   for (let m = 0; m < marks_t.length; m++) { alpha.push(marks_t[m] <= ts ? 1.0 : 0.0); }
   marks.data.alpha = alpha;
