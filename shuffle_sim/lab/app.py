@@ -102,7 +102,8 @@ class LabApp:
         x0, y0, x1, y1 = to_aspect(court_extent(court))
         fig = figure(name="court", frame_height=FRAME_HEIGHT, frame_width=FRAME_WIDTH,
                      x_range=(x0, x1), y_range=(y0, y1), tools="pan,wheel_zoom,reset,save",
-                     active_scroll="wheel_zoom", title=f"{court.title} ({court.name}, scoring end: {court.end})",
+                     active_scroll="wheel_zoom",
+                     title=court.title + (f" (scoring end: {court.end})" if len(court.ends) > 1 else ""),
                      x_axis_label="x (m)", y_axis_label="y (m)", output_backend="canvas")
         fig.grid.visible = False
         fig.background_fill_color = "#fafafa"

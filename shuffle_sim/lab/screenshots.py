@@ -1,9 +1,10 @@
 """Screenshots of the lab on each of the four courts, for the documentation (``docs/lab/``).
 
 Each court's page is opened in headless Chromium, a few discs are placed by clicking the court (in
-the game's best zones, alternating teams), and a batch of noisy copies of the default shot is run at the game's most skilled preset,
-so the picture shows the judged discs, the frame score, the aim arrow and the density map. The deck
-is shown at its scoring end (the whole court is a thin strip on a screen).
+the game's best zones, alternating teams where both sides play in a frame), and noisy copies of the
+default shot are run at the game's most skilled preset, so the picture shows the judged discs, the
+frame score, the aim arrow and the density map. The deck and the horse collar table are shown at
+their scoring end (a whole one is a thin strip on a screen).
 
 ``python -m shuffle_sim.lab.screenshots [OUT_DIR]`` writes ``lab-COURT.png`` (default ``docs/lab``).
 """
@@ -22,8 +23,10 @@ COURTS = ("deck", "horse-collar", "ricochet", "crokinole")
 DISCS = 4
 #: Noisy copies drawn on each screenshot.
 COPIES = 10_000
-#: The view each court's screenshot uses.
-VIEWS = {"deck": "foot end"}
+#: The view each court's screenshot uses (the long courts: their scoring end).
+VIEWS = {"deck": "foot end", "horse-collar": "default end"}
+#: Games where one side throws every puck of a frame (horse collar): the discs get one team.
+ONE_SIDE_FRAMES = {"horse-collar"}
 
 
 def disc_spots(court_name: str, n: int = DISCS) -> list[tuple[float, float]]:
@@ -66,7 +69,7 @@ def make_screenshots(out_dir: str | Path, courts=COURTS, copies: int = COPIES, b
                 page.settle()
             teams = page.model("team_select", "options")
             for k, (x, y) in enumerate(disc_spots(name)):
-                page.set_value("team_select", teams[k % 2])
+                page.set_value("team_select", teams[0 if name in ONE_SIDE_FRAMES else k % 2])
                 page.settle(0.1)
                 page.click_at(x, y)
             page.set_value("skill", page.model("skill", "options")[-1])  # the most skilled preset
