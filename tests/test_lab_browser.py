@@ -15,13 +15,7 @@ import sys
 
 import pytest
 
-pytest.importorskip("bokeh")
-pytest.importorskip("playwright")
-
-from shuffle_sim.lab.browser import LabPage, chromium, chromium_path, lab_server  # noqa: E402
-
-if chromium_path() is None:
-    pytest.fail("Chromium is missing: apt-get install chromium (.ci/run installs it)", pytrace=False)
+from shuffle_sim.lab.browser import LabPage, chromium, chromium_path, lab_server
 
 
 @pytest.fixture(scope="module")
@@ -32,6 +26,8 @@ def server():
 
 @pytest.fixture(scope="module")
 def browser():
+    if chromium_path() is None:
+        pytest.fail("Chromium is missing: apt-get install chromium (.ci/run installs it)", pytrace=False)
     with chromium() as b:
         yield b
 
@@ -201,3 +197,17 @@ def test_screenshot_script_writes_one_picture_per_court(server, browser, tmp_pat
     for p in paths:
         data = p.read_bytes()
         assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 20_000
+
+
+def test_saved_board_is_read_by_shuffle_sim_score(page, tmp_path):
+    lab = page("crokinole")
+    lab.click_at(0.0, 0.05)
+    lab.click_at(0.0, -0.14)
+    with lab.page.expect_download() as download:
+        lab.click_button("Save board (JSON)")
+    path = tmp_path / "board.json"
+    download.value.save_as(path)
+    scored = cli("score", "crokinole", str(path), "--json")
+    assert scored.returncode == 0, scored.stderr
+    assert json.loads(scored.stdout)["scores"] == {"light": 25}
+    assert "light 25" in lab.model("score", "text")

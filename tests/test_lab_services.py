@@ -11,20 +11,18 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-pytest.importorskip("bokeh")
-
-from shuffle_sim.cli import main  # noqa: E402
-from shuffle_sim.court import load_court  # noqa: E402
-from shuffle_sim.judge import judge_batch  # noqa: E402
-from shuffle_sim.lab.board import Disc, LabBoard, LabError  # noqa: E402
-from shuffle_sim.lab.files import board_json, parse_text, parse_upload, scene_json  # noqa: E402
-from shuffle_sim.lab.shots import Aim, max_speed, noisy_copies, play_shot  # noqa: E402
-from shuffle_sim.lab.starts import legal_starts  # noqa: E402
-from shuffle_sim.noise import NoiseModel, skill_preset  # noqa: E402
-from shuffle_sim.physics import simulate  # noqa: E402
-from shuffle_sim.rules import score_board  # noqa: E402
-from shuffle_sim.rules.board import board_from_dict  # noqa: E402
-from shuffle_sim.scene import Scene  # noqa: E402
+from shuffle_sim.cli import main
+from shuffle_sim.court import load_court
+from shuffle_sim.judge import judge_batch
+from shuffle_sim.lab.board import Disc, LabBoard, LabError
+from shuffle_sim.lab.files import board_json, parse_text, parse_upload, scene_json
+from shuffle_sim.lab.shots import Aim, max_speed, noisy_copies, play_shot
+from shuffle_sim.lab.starts import legal_starts
+from shuffle_sim.noise import NoiseModel, skill_preset
+from shuffle_sim.physics import simulate
+from shuffle_sim.rules import score_board
+from shuffle_sim.rules.board import board_from_dict
+from shuffle_sim.scene import Scene
 
 CROKINOLE = load_court("crokinole")
 DECK = load_court("deck")
@@ -167,3 +165,28 @@ def test_lab_command_refuses_a_bad_court_before_listening(capsys):
     assert main(["lab", "--court", "no-such-court", "--no-browser", "--port", "5999"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("shuffle-sim: error:") and "no-such-court" in err and len(err.splitlines()) == 1
+
+
+def test_the_app_builds_outside_a_server_as_in_a_notebook_and_its_callbacks_keep_going():
+    from bokeh.document import Document
+
+    from shuffle_sim.lab.app import LabOptions, make_document
+
+    doc = Document()
+    make_document(LabOptions(court="crokinole"))(doc)
+    app_message = doc.get_model_by_name("message")
+    discs = doc.get_model_by_name("discs")
+    discs.data = dict(x=[0.0], y=[0.05], team=["light"], colour=["#f3dfb3"])  # as the drawing tool adds one
+    assert doc.get_model_by_name("labels").data["text"] == ["15"]
+    discs.data = dict(x=[0.0, 0.5], y=[0.05, 0.0], team=["light", "light"], colour=["#f3dfb3"] * 2)
+    assert "off the surface" in app_message.text and "put back" in app_message.text
+    assert list(discs.data["x"]) == [0.0]
+    tip = doc.get_model_by_name("tip")
+    speed, direction = doc.get_model_by_name("speed"), doc.get_model_by_name("direction")
+    start = legal_starts(CROKINOLE)[0].point(0.5)
+    tip.data = dict(x=[start[0]], y=[start[1] + 0.2])  # the arrow dragged 0.2 m straight up
+    decel = CROKINOLE.params["mu"] * CROKINOLE.params["gravity"]
+    assert float(speed.value) == pytest.approx(math.sqrt(2 * decel * 0.2), rel=1e-4)
+    assert float(direction.value) == pytest.approx(90.0)
+    speed.value = "fast"
+    assert "shot speed must be a number (got 'fast')" in app_message.text

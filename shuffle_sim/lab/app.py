@@ -485,15 +485,15 @@ class LabApp:
         for i in range(scene.n_discs):
             data[f"x{i}"] = played.positions[:, i, 0]
             data[f"y{i}"] = played.positions[:, i, 1]
+        marks = played.marks
+        self.write(self.marks, dict(x=[m["x"] for m in marks], y=[m["y"] for m in marks], t=[m["t"] for m in marks],
+                                    kind=[m["kind"] for m in marks], alpha=[0.0] * len(marks)))
+        self.write(self.anim, data)  # first to the page: the animation starts as soon as it arrives
         finite = np.isfinite(played.positions[:, :, 0])
         self.write(self.paths, dict(xs=[played.positions[finite[:, i], i, 0] for i in range(scene.n_discs)],
                                     ys=[played.positions[finite[:, i], i, 1] for i in range(scene.n_discs)],
                                     colour=colours))
-        marks = played.marks
-        self.write(self.marks, dict(x=[m["x"] for m in marks], y=[m["y"] for m in marks], t=[m["t"] for m in marks],
-                                    kind=[m["kind"] for m in marks], alpha=[0.0] * len(marks)))
         self.refresh_board()
-        self.write(self.anim, data)
         gone = len(played.removed)
         self.say(f"shot played: {len(played.result.events)} events, at rest after {played.result.t_end:.2f} s"
                  + (f"; {gone} disc{'s' if gone > 1 else ''} fell or died and left the board" if gone else ""))

@@ -16,6 +16,8 @@ from __future__ import annotations
 import math
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
 
 import numba
 import numpy as np
@@ -85,12 +87,11 @@ class LabBoard:
     # ---- edits ------------------------------------------------------------------------------------
     def checked(self, discs: list[Disc]) -> list[Disc]:
         """``discs`` if every disc can rest where it is; else ``LabError`` naming the first that cannot
-        (a holed disc may lie in its hole, over the hole's edge, as the kernel leaves it). Discs new
-        or moved since the current board are checked first, so the message names the one just put
-        down."""
+        (a holed disc may lie in its hole, over the hole's edge, as the kernel leaves it). Only the
+        discs new or moved since the current board are checked (against every disc), so the message
+        names the one just put down."""
         current = set(self.discs)
-        order = sorted(range(len(discs)), key=lambda k: discs[k] in current)
-        for k in order:
+        for k in [k for k in range(len(discs)) if discs[k] not in current]:  # the others were checked
             d = discs[k]
             if in_hole(self.court, d.x, d.y) and self.court.on_surface(d.x, d.y):
                 continue
@@ -147,7 +148,8 @@ class LabBoard:
         """One ``shuffle-sim judge`` record per disc: x, y, value, zone, touching, dead, hanger."""
         if not self.discs:
             return []
-        return judge_batch(self.court, self.xs, self.ys).records()
+        with numba_threads(1):
+            return judge_batch(self.court, self.xs, self.ys).records()
 
     def frame_score(self):
         """The frame score under the game's rules (``rules.score_board``), or None for a court of a
@@ -162,11 +164,16 @@ class LabBoard:
 
 def court_reference(court: Court) -> str:
     """How a file names the court: its name when it is one of the known courts, else its path."""
+    return _court_reference(court.name, str(court.source_path))
+
+
+@lru_cache(maxsize=64)
+def _court_reference(name: str, source_path: str) -> str:
     from shuffle_sim.court import court_path, list_courts
 
-    if court.name in list_courts() and str(court_path(court.name)) == str(court.source_path):
-        return court.name
-    return str(court.source_path)
+    if name in list_courts() and Path(court_path(name)).resolve() == Path(source_path).resolve():
+        return name
+    return source_path
 
 
 def frame_score(court: Court, xs, ys, teams):

@@ -20,7 +20,7 @@ import statistics
 from shuffle_sim.lab.browser import LabPage, chromium, lab_server
 
 COURT = "crokinole"
-BOARD = ((0.0, 0.1), (0.09, 0.02), (-0.06, -0.12))
+BOARD = ((0.0, 0.1), (0.15, 0.02), (-0.06, -0.14))
 SHOT = {"speed": "1.1", "direction": "92", "spin": "0"}
 
 
