@@ -211,3 +211,34 @@ def test_saved_board_is_read_by_shuffle_sim_score(page, tmp_path):
     assert scored.returncode == 0, scored.stderr
     assert json.loads(scored.stdout)["scores"] == {"light": 25}
     assert "light 25" in lab.model("score", "text")
+
+
+def test_the_other_scoring_end_is_judged_as_shuffle_sim_judge_judges_it(page):
+    lab = page("deck")
+    lab.set_value("end_select", "head")
+    lab.wait_for("labModel('court') && labModel('court').title.text.includes('scoring end: head')")
+    lab.wait_for("labModel('court') && Bokeh.index.find_one(labModel('court')) != null")
+    lab.set_value("view_select", "head end")
+    lab.settle()
+    for x, y in ((0.0, 4.5), (-0.2, 3.6)):
+        lab.click_at(x, y)
+    discs = lab.model("discs", "data")
+    args = [arg for x, y in zip(discs["x"], discs["y"]) for arg in ("--disc", f"{x!r},{y!r}")]
+    judged = json.loads(cli("judge", "deck", "--end", "head", "--json", *args).stdout)["discs"]
+    assert lab.model("labels", "data")["text"] == [str(r["value"]) for r in judged]
+    assert [r["value"] for r in judged] == [10, 8]
+    assert lab.model("start_select", "value").startswith("foot 10-off")
+
+
+def test_a_selected_disc_is_deleted_and_undo_brings_it_back(page):
+    lab = page("crokinole")
+    lab.click_at(0.0, 0.05)
+    lab.click_at(0.0, -0.14)
+    lab.click_at(0.0, -0.14)  # a click on a disc selects it
+    lab.click_button("Delete selected disc")
+    lab.settle()
+    assert lab.model("discs", "data")["y"] == pytest.approx([0.05], abs=0.003)
+    assert lab.model("labels", "data")["text"] == ["15"]
+    lab.click_button("Undo")
+    lab.settle()
+    assert lab.model("discs", "data")["y"] == pytest.approx([0.05, -0.14], abs=0.003)
