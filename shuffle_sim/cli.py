@@ -291,6 +291,8 @@ def cmd_lab(args: argparse.Namespace) -> int:
         from shuffle_sim.lab.server import serve
     except ImportError as exc:
         raise UsageError(f"lab: needs the optional extra: pip install 'shuffle_sim[lab]' ({exc})") from None
+    if not 1 <= args.port <= 65535:
+        raise UsageError(f"lab: --port must be from 1 to 65535 (got {args.port})")
     try:
         serve(court=args.court, end=args.end, port=args.port, host=args.host, open_browser=not args.no_browser)
     except OSError as exc:

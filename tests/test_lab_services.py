@@ -161,10 +161,15 @@ def test_every_legal_start_lies_on_the_surface(court):
                 assert turned.on_surface(*start.point(t)), (end, start.name, t)
 
 
-def test_lab_command_refuses_a_bad_court_before_listening(capsys):
-    assert main(["lab", "--court", "no-such-court", "--no-browser", "--port", "5999"]) == 2
+@pytest.mark.parametrize("args, message", [
+    (["--court", "no-such-court"], "no-such-court"),
+    (["--end", "middle"], "has no end 'middle'"),
+    (["--port", "70000"], "--port must be from 1 to 65535"),
+])
+def test_lab_command_refuses_bad_options_before_listening(capsys, args, message):
+    assert main(["lab", "--no-browser", *args]) == 2
     err = capsys.readouterr().err
-    assert err.startswith("shuffle-sim: error:") and "no-such-court" in err and len(err.splitlines()) == 1
+    assert err.startswith("shuffle-sim: error:") and message in err and len(err.splitlines()) == 1
 
 
 def test_the_app_builds_outside_a_server_as_in_a_notebook_and_its_callbacks_keep_going():

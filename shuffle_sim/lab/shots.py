@@ -125,7 +125,7 @@ class ShotPlay:
     scene: Scene
     result: object  # physics.SimResult
     times: np.ndarray  # (T,)
-    positions: np.ndarray  # (T, N, 2); NaN once a disc has fallen or been holed... (holed: see below)
+    positions: np.ndarray  # (T, N, 2); NaN once a disc has left the surface, but the last row is the rest state
     marks: list[dict]  # {"t", "x", "y", "kind", "disc"}
     board_after: list[Disc]
     removed: list[int]  # scene discs that left the board (fell or were killed)
