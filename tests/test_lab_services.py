@@ -195,3 +195,18 @@ def test_the_app_builds_outside_a_server_as_in_a_notebook_and_its_callbacks_keep
     assert float(direction.value) == pytest.approx(90.0)
     speed.value = "fast"
     assert "shot speed must be a number (got 'fast')" in app_message.text
+
+
+def test_show_lab_displays_the_app_in_a_notebook_cell():
+    import nbclient
+    import nbformat
+
+    book = nbformat.v4.new_notebook()
+    book.cells.append(nbformat.v4.new_code_cell('from shuffle_sim.lab import show_lab\nshow_lab("crokinole")'))
+    nbclient.NotebookClient(book, timeout=300, kernel_name="python3").execute()
+    outputs = book.cells[0].outputs
+    assert not [o for o in outputs if o.get("output_type") == "error"]
+    kinds = {key for o in outputs for key in o.get("data", {})}
+    assert {"application/vnd.bokehjs_load.v0+json", "application/vnd.bokehjs_exec.v0+json"} <= kinds
+    page = "".join(o.get("data", {}).get("text/html", "") for o in outputs)
+    assert "autoload.js" in page and "bokeh-absolute-url=http://localhost:" in page  # the kernel's server

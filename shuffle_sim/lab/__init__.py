@@ -31,8 +31,9 @@ def show_lab(court: str = "deck", end: str | None = None, notebook_url: str = "l
     ``notebook_url`` is the address the notebook is served at (as Bokeh's ``show`` needs it).
     """
     from bokeh.io import output_notebook, show
+    from bokeh.resources import INLINE
 
     from shuffle_sim.lab.app import LabOptions, make_document
 
-    output_notebook(hide_banner=True)
+    output_notebook(resources=INLINE, hide_banner=True)  # BokehJS from the package: works offline
     show(make_document(LabOptions(court=court, end=end)), notebook_url=notebook_url)
