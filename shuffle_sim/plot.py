@@ -53,6 +53,12 @@ MAX_FRAMES = 400
 
 # ---- colours --------------------------------------------------------------------------------------
 
+def surface_colour_of(court: Court) -> str:
+    """The playing surface's colour: the game's (the registry's ``surface_colour``), else a neutral grey."""
+    entry = games().get(court.game)
+    return entry.surface_colour if entry is not None else SURFACE_COLOUR
+
+
 def team_colours(court: Court, teams: Sequence[str]) -> list[str]:
     """One colour per disc: a named colour team keeps its colour, other teams get the game's pair in
     order of first appearance, then ``FALLBACK_COLOURS``."""
@@ -228,7 +234,7 @@ def draw_court(ax, court: Court, end: str | None = None) -> None:
     judged, diagrams = _diagrams(court, end)
     r = court.disc_radius
     gutter = _gutter_width(court)
-    surface_colour = games()[court.game].surface_colour if court.game in games() else SURFACE_COLOUR
+    surface_colour = surface_colour_of(court)
 
     # Gutters, alleys and the ditch: strips beyond each edge where a disc falls, named, with the
     # hanger value of an edge a disc may overhang for points.

@@ -221,3 +221,9 @@ def play_match(players: Mapping[str, Player], seed: int, match: bool, length: in
     notes = ["match points: " + ", ".join(f"{s} {p}" for s, p in crokinole_match.points.items()),
              "20s: " + ", ".join(f"{s} {n}" for s, n in crokinole_match.twenties.items())]
     return finish_match(GAME, seed, True, games, crokinole_match.winner, dict(crokinole_match.wins), notes)
+
+
+def named_stances(court: Court) -> list[tuple[str, Stance]]:
+    """Where a crokinole shooter may shoot from: the shooting arc (the 5 line) in front of each seat."""
+    tactics = CrokinoleTactics(court)
+    return [(f"{seat} seat (5 line)", tactics.stance(seat)) for seat in SEAT_ANGLES]

@@ -23,10 +23,7 @@ import numpy as np
 from shuffle_sim.court import Court, load_court
 from shuffle_sim.judge import lag_distance
 from shuffle_sim.judge.kernels import judge_prepare
-from shuffle_sim.play.loop import FramePlay, GamePlay, play_game
-from shuffle_sim.play.matches import SIDES, finish_match, frame_callback, single_game
-from shuffle_sim.play.records import FrameRecord, GameRecord, MatchRecord, ShotRecord
-from shuffle_sim.play.shooting import ShotOutcome, shoot, single_threaded
+from shuffle_sim.judge.packing import judge_arrays
 from shuffle_sim.play.deck_engine import (
     BLACK_CODE,
     MAX_HALF_ROUNDS,
@@ -38,6 +35,8 @@ from shuffle_sim.play.deck_engine import (
     deck_plan,
     deck_setup,
 )
+from shuffle_sim.play.loop import FramePlay, GamePlay, play_game
+from shuffle_sim.play.matches import SIDES, finish_match, frame_callback, single_game
 from shuffle_sim.play.players import (
     Draw,
     Guard,
@@ -45,15 +44,17 @@ from shuffle_sim.play.players import (
     Launch,
     Player,
     ShotContext,
+    Stance,
     TakeOut,
     execute,
     half_turn,
 )
+from shuffle_sim.play.records import FrameRecord, GameRecord, MatchRecord, ShotRecord
+from shuffle_sim.play.shooting import ShotOutcome, shoot, single_threaded
 from shuffle_sim.rules.common import Board, Turn
 from shuffle_sim.rules.deck import BLACK, GAME, YELLOW, score_half_round
 from shuffle_sim.rules.deck_game import DeckGame, DeckMatch, DeckOptions
 from shuffle_sim.shots import ShotBatch
-from shuffle_sim.judge.packing import judge_arrays
 
 COLOUR_CODES = {YELLOW: YELLOW_CODE, BLACK: BLACK_CODE}
 #: Take-out speeds the expected-value player weighs (m of slide to spare past the disc).
@@ -315,3 +316,19 @@ def play_match(players: Mapping[str, Player], seed: int, match: bool, length: in
             return finish_match(GAME, seed, True, games, None, dict(deck_match.wins), notes)
         deck_match.record_game(game)
     return finish_match(GAME, seed, True, games, deck_match.winner, dict(deck_match.wins), notes)
+
+
+def named_stances(court: Court) -> list[tuple[str, Stance]]:
+    """Where a deck shooter may put the disc down, in the court's frame at its scoring end: either half
+    of the 10-off area at the other end, seen by the shooter (MSA C-3, C-4), as the players use them."""
+    setup = deck_setup(court)
+    stances = [("head 10-off, right half", setup.stance(1)), ("head 10-off, left half", setup.stance(-1))]
+    if court.end != "head":
+        return stances
+    px, py = setup.pivot
+    turned = []
+    for name, s in stances:
+        x0, y0, x1, y1 = s.geom
+        turned.append((name.replace("head 10-off", "foot 10-off"),
+                       Stance("segment", (2 * px - x0, 2 * py - y0, 2 * px - x1, 2 * py - y1), s.preferred, s.samples)))
+    return turned

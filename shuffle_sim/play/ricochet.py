@@ -226,3 +226,9 @@ def play_match(players: Mapping[str, Player], seed: int, match: bool, length: in
     options = RicochetOptions() if length is None else RicochetOptions(game_point=length)
     return best_of_three(GAME, lambda number: new_game(seed, number - 1, SIDES, options), play_ricochet_game,
                          players, seed, match, on_frame, on_game)
+
+
+def named_stances(court: Court) -> list[tuple[str, Stance]]:
+    """Where a ricochet weight is slid from: the left or right half of the front of the table."""
+    tactics = RicochetTactics(court)
+    return [(f"front, {side} half", tactics.stance(side)) for side in ("left", "right")]

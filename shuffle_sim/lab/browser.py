@@ -1,0 +1,189 @@
+"""Headless Chromium for the lab's browser tests and screenshots, driven by Playwright.
+
+Playwright's own browser download is not used: the system's Chromium (Debian's ``chromium``
+package, ``/usr/bin/chromium``) is launched, headless and without background network traffic.
+``lab_server`` runs ``shuffle-sim lab`` in a child process on a free loopback port and stops it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+CHROMIUM = os.environ.get("SHUFFLE_SIM_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+#: Seconds to wait for the server to answer (it imports numba and warms the kernels up first).
+START_TIMEOUT = 120.0
+
+
+def chromium_path() -> str | None:
+    """The Chromium executable, or None when it is not installed."""
+    if Path(CHROMIUM).is_file():
+        return CHROMIUM
+    return shutil.which("chromium")
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@contextlib.contextmanager
+def lab_server(court: str = "deck", port: int | None = None):
+    """Run ``shuffle-sim lab --no-browser`` on a free port; yield the page's URL; stop it after."""
+    port = port or free_port()
+    env = dict(os.environ)
+    root = str(Path(__file__).resolve().parents[2])
+    env["PYTHONPATH"] = root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    proc = subprocess.Popen([sys.executable, "-m", "shuffle_sim.cli", "lab", "--court", court, "--port", str(port),
+                             "--no-browser"], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    url = f"http://127.0.0.1:{port}/lab"
+    try:
+        deadline = time.monotonic() + START_TIMEOUT
+        while True:
+            if proc.poll() is not None:
+                raise RuntimeError(f"the lab server exited early:\n{proc.stdout.read()}")
+            try:
+                with urllib.request.urlopen(url, timeout=2) as response:
+                    if response.status == 200:
+                        break
+            except OSError:
+                pass
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"the lab server did not answer at {url} within {START_TIMEOUT:.0f} s")
+            time.sleep(0.2)
+        yield url, proc
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+@contextlib.contextmanager
+def chromium():
+    """A headless Chromium browser (Playwright), closed after."""
+    from playwright.sync_api import sync_playwright
+
+    path = chromium_path()
+    if path is None:
+        raise RuntimeError(f"Chromium not found at {CHROMIUM} (Debian: apt-get install chromium)")
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=path, args=CHROMIUM_ARGS, headless=True)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+#: Where a data point (metres) lies on the page (CSS pixels), through the figure's own scales.
+_TO_PAGE = """
+([x, y]) => {
+  const plot = labModel('court');
+  const view = Bokeh.index.find_one(plot);
+  const box = view.canvas_view.el.getBoundingClientRect();
+  return [box.left + view.frame.x_scale.compute(x), box.top + view.frame.y_scale.compute(y)];
+}
+"""
+_READY = ("() => window.Bokeh && Bokeh.documents.length > 0 && labModel('court') != null"
+          " && Bokeh.index.find_one(labModel('court')) != null")
+#: Note when any click happens (capture phase: widgets live in shadow roots), for latencies; and
+#: ``labModel(name)``: the model of that name among the page's current roots (after the lab rebuilds
+#: its page for another court or a loaded file, the browser may still hold the old models a while).
+_INIT_SCRIPT = """
+document.addEventListener('click', () => { window.labClickAt = performance.now(); }, true);
+window.labModel = (name) => {
+  const doc = Bokeh.documents[0];
+  const roots = typeof doc.roots === 'function' ? doc.roots() : doc.roots;
+  for (const root of roots) {
+    if (root.name === name) { return root; }
+    for (const m of root.references()) { if (m.name === name) { return m; } }
+  }
+  return null;
+};
+"""
+
+
+class LabPage:
+    """One browser page of the lab, with the few moves its tests and screenshots need.
+
+    ``errors`` collects console errors and uncaught page errors from the moment the page opens.
+    """
+
+    def __init__(self, browser, url: str, court: str | None = None, width: int = 1400, height: int = 920):
+        self.page = browser.new_page(viewport={"width": width, "height": height})
+        self.errors: list[str] = []
+        self.page.on("console", lambda m: self.errors.append(f"{m.text} ({m.location})") if m.type == "error" else None)
+        self.page.on("pageerror", lambda e: self.errors.append(e.stack or str(e)))
+        self.page.add_init_script(_INIT_SCRIPT)
+        self.page.goto(url + (f"?court={court}" if court else ""))
+        self.page.wait_for_function(_READY, timeout=60_000)
+        self.settle()
+
+    def close(self) -> None:
+        self.page.close()
+
+    def settle(self, seconds: float = 0.3) -> None:
+        """Let the server's answers to the last moves arrive (the page is otherwise idle)."""
+        self.page.wait_for_timeout(int(seconds * 1000))
+
+    def model(self, name: str, attr: str):
+        """A property of the page's model called ``name`` (sources' ``data`` come back as plain lists)."""
+        return self.page.evaluate(
+            """([name, attr]) => {
+                 const m = labModel(name);
+                 const v = m[attr];
+                 if (attr != 'data') { return v; }
+                 const out = {};
+                 for (const [k, col] of (v instanceof Map ? v : Object.entries(v))) { out[k] = Array.from(col); }
+                 return out;
+               }""", [name, attr])
+
+    def set_value(self, name: str, value) -> None:
+        """Set a widget's value as typing or choosing it does (the change goes to the server)."""
+        self.page.evaluate("([name, value]) => { labModel(name).value = value; }",
+                           [name, value])
+
+    def to_page(self, x: float, y: float) -> tuple[float, float]:
+        px, py = self.page.evaluate(_TO_PAGE, [x, y])
+        return float(px), float(py)
+
+    def click_at(self, x: float, y: float) -> None:
+        self.page.mouse.click(*self.to_page(x, y))
+        self.settle()
+
+    def drag(self, start: tuple[float, float], end: tuple[float, float], steps: int = 12, pause: float = 0.03,
+             during=None) -> None:
+        """Drag with the mouse from one court point to another; ``during(k)`` runs after each step."""
+        (px, py), (qx, qy) = self.to_page(*start), self.to_page(*end)
+        mouse = self.page.mouse
+        mouse.move(px, py)
+        mouse.down()
+        for k in range(1, steps + 1):
+            mouse.move(px + (qx - px) * k / steps, py + (qy - py) * k / steps)
+            self.page.wait_for_timeout(int(pause * 1000))
+            if during is not None:
+                during(k)
+        mouse.up()
+        self.settle()
+
+    def click_button(self, label: str) -> None:
+        self.page.get_by_role("button", name=label, exact=True).click()
+
+    def message(self) -> str:
+        return self.model("message", "text") or ""
+
+    def wait_for(self, condition: str, timeout: float = 30.0) -> None:
+        """Wait until a JavaScript expression is true."""
+        self.page.wait_for_function(f"() => {condition}", timeout=int(timeout * 1000))

@@ -1,0 +1,244 @@
+"""The shot lab in a real browser: Debian's Chromium driven by Playwright, against ``shuffle-sim lab``.
+
+One server (a child process on a free loopback port) and one browser serve the whole module; each
+test opens its own page, so each has its own session. What the page shows is checked against the
+command line: disc values against ``shuffle-sim judge``, a shot's rest positions against
+``shuffle-sim simulate``.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import subprocess
+import sys
+
+import pytest
+
+from shuffle_sim.lab.browser import LabPage, chromium, chromium_path, lab_server
+
+
+@pytest.fixture(scope="module")
+def server():
+    with lab_server("crokinole") as (url, proc):
+        yield url, proc
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if chromium_path() is None:
+        pytest.fail("Chromium is missing: apt-get install chromium (.ci/run installs it)", pytrace=False)
+    with chromium() as b:
+        yield b
+
+
+@pytest.fixture
+def page(server, browser):
+    pages = []
+
+    def open_page(court: str = "crokinole") -> LabPage:
+        p = LabPage(browser, server[0], court=court)
+        pages.append(p)
+        return p
+
+    yield open_page
+    for p in pages:
+        assert not p.errors, f"console errors: {p.errors}"
+        p.close()
+
+
+def cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "shuffle_sim.cli", *args], capture_output=True, text=True, check=False)
+
+
+def test_page_loads_without_console_errors(page):
+    for court in ("crokinole", "deck"):
+        lab = page(court)
+        title = lab.page.evaluate("() => labModel('court').title.text")
+        assert title.startswith(("Crokinole", "Deck"))
+        assert "Frame score" in lab.model("score", "text")
+        assert lab.errors == []
+
+
+def test_clicked_discs_show_the_values_shuffle_sim_judge_gives(page):
+    lab = page("crokinole")
+    for x, y in ((0.0, 0.05), (0.0, 0.14), (0.0, -0.24), (0.17, 0.0)):
+        lab.click_at(x, y)
+    discs = lab.model("discs", "data")
+    labels = lab.model("labels", "data")["text"]
+    assert len(discs["x"]) == 4
+    args = [arg for x, y in zip(discs["x"], discs["y"]) for arg in ("--disc", f"{x!r},{y!r}")]
+    judged = json.loads(cli("judge", "crokinole", "--json", *args).stdout)["discs"]
+    expected = ["dead" if r["dead"] else f"{r['value']}{' H' if r['hanger'] else ''}" for r in judged]
+    assert labels == expected
+    assert sorted({r["value"] for r in judged}) == [5, 10, 15]  # the clicks landed in three zones
+    table = lab.model("judgement", "text")
+    for k, r in enumerate(judged):
+        assert f'data-index="{k}" data-value="{r["value"]}"' in table
+
+
+def test_dragging_a_disc_across_a_line_changes_its_value_live(page):
+    lab = page("crokinole")
+    lab.click_at(0.0, -0.11)  # the 10 ring
+    assert lab.model("labels", "data")["text"] == ["10"]
+    seen = []
+    lab.drag((0.0, -0.11), (0.0, -0.05), during=lambda k: seen.append(lab.model("labels", "data")["text"][0]))
+    assert lab.model("labels", "data")["text"] == ["15"]
+    assert "15" in seen  # the label changed while the mouse button was still down
+    y = lab.model("discs", "data")["y"][0]
+    assert y == pytest.approx(-0.05, abs=0.01)
+    assert "crokinole rules" in lab.model("score", "text") and "15" in lab.model("score", "text")
+
+
+def test_shot_animation_ends_at_the_rest_positions_of_shuffle_sim_simulate(page, tmp_path):
+    lab = page("crokinole")
+    lab.click_at(0.0, 0.06)
+    lab.click_at(0.05, 0.17)
+    lab.set_value("speed", "1.3")
+    lab.set_value("direction", "91")
+    lab.set_value("spin", "2")
+    lab.set_value("playback", "8")
+    lab.settle()
+    scene = lab.model("files", "data")["scene"][0]
+    path = tmp_path / "scene.json"
+    path.write_text(scene)
+    simulated = json.loads(cli("simulate", str(path), "--json").stdout)
+    lab.click_button("Shoot")
+    lab.wait_for("(window.labAnimationsDone || 0) >= 1")
+    rest = lab.page.evaluate("() => window.labLastRest")
+    assert len(rest["x"]) == len(simulated["discs"]) == 3
+    for k, disc in enumerate(simulated["discs"]):
+        assert rest["x"][k] == pytest.approx(disc["x"], abs=1e-12)
+        assert rest["y"][k] == pytest.approx(disc["y"], abs=1e-12)
+    before = json.loads(scene)["discs"][0]
+    after = simulated["discs"][0]
+    assert math.hypot(after["x"] - before["x"], after["y"] - before["y"]) > 0.01  # the shot hit the first disc
+    marks = lab.model("marks", "data")
+    assert "impact" in marks["kind"] and all(a == 1.0 for a in marks["alpha"])
+    lab.click_button("Undo")
+    lab.settle()
+    assert len(lab.model("discs", "data")["x"]) == 2
+
+
+def test_noisy_copies_draw_the_density_and_the_outcomes(page):
+    lab = page("crokinole")
+    lab.click_at(0.0, 0.1)
+    lab.page.evaluate("() => { window.labDensityReceived = null; }")
+    lab.click_button("Run noisy copies")
+    lab.wait_for("window.labDensityReceived != null")
+    image = lab.page.evaluate("() => Array.from(labModel('density').data.image[0])")
+    cells = [v for v in image if v == v]  # NaN where no copy rested
+    assert cells and max(cells) == 1.0 and len(cells) > 20
+    text = lab.model("copies", "text")
+    assert "10,000</span> copies" in text and "frame score after the shot" in text
+
+
+def test_bad_input_shows_a_message_and_the_server_keeps_running(page, server, tmp_path):
+    lab = page("crokinole")
+    bad = tmp_path / "board.json"
+    bad.write_text('{"court": "crokinole", "discs": [{"x": 0.0, "y": ')
+    lab.page.locator("input[type=file]").set_input_files(str(bad))
+    lab.wait_for("labModel('message').text.includes('not valid JSON')")
+    assert "board.json" in lab.message() and "Traceback" not in lab.message()
+
+    lab.click_at(0.36, 0.36)  # beyond the ditch: off the surface
+    assert "off the surface" in lab.message()
+    assert lab.model("discs", "data")["x"] == []
+
+    lab.click_at(0.0, 0.1)
+    lab.click_at(0.0, -0.2)
+    lab.drag((0.0, -0.2), (0.0, 0.11))  # dropped on the first disc
+    assert "disc 1" in lab.message() and "lies on disc 0" in lab.message() and "put back" in lab.message()
+    assert lab.model("discs", "data")["y"] == pytest.approx([0.1, -0.2], abs=0.003)
+
+    lab.set_value("speed", "500")
+    lab.settle()
+    lab.click_button("Shoot")
+    lab.settle(0.5)
+    assert "shot speed 500 m/s is impossible" in lab.message()
+
+    assert server[1].poll() is None  # the server runs on
+    lab.click_at(0.15, 0.0)
+    assert len(lab.model("discs", "data")["x"]) == 3
+
+
+def test_upload_of_a_scene_restores_the_board_and_the_shot(page, tmp_path):
+    lab = page("crokinole")
+    scene = {"court": "crokinole", "discs": [{"x": 0.0, "y": 0.12, "team": "dark"},
+                                             {"x": 0.0, "y": -0.3048, "vy": 1.2, "team": "light"}]}
+    path = tmp_path / "scene.json"
+    path.write_text(json.dumps(scene))
+    lab.page.locator("input[type=file]").set_input_files(str(path))
+    lab.wait_for("labModel('message') && "
+                 "labModel('message').text.includes('loaded scene')")
+    lab.settle()
+    assert lab.model("discs", "data")["y"] == [0.12]
+    assert float(lab.model("speed", "value")) == pytest.approx(1.2)
+    assert float(lab.model("direction", "value")) == pytest.approx(90.0)
+
+
+def test_latency_is_measured_from_the_browser(server, browser):
+    from shuffle_sim.lab.latency import measure
+
+    lab = LabPage(browser, server[0], court="crokinole")
+    try:
+        result = measure(lab, shots=2, copies=1, n_copies=10_000)
+    finally:
+        lab.close()
+    print(f"\nlab latency: {result}")
+    assert 0 < result["shot_median_s"] < 30 and 0 < result["copies_median_s"] < 30
+
+
+def test_screenshot_script_writes_one_picture_per_court(server, browser, tmp_path):
+    from shuffle_sim.lab.screenshots import COURTS, make_screenshots
+
+    paths = make_screenshots(tmp_path, copies=2000, browser=browser, url=server[0])
+    assert [p.name for p in paths] == [f"lab-{c}.png" for c in COURTS]
+    for p in paths:
+        data = p.read_bytes()
+        assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 20_000
+
+
+def test_saved_board_is_read_by_shuffle_sim_score(page, tmp_path):
+    lab = page("crokinole")
+    lab.click_at(0.0, 0.05)
+    lab.click_at(0.0, -0.14)
+    with lab.page.expect_download() as download:
+        lab.click_button("Save board (JSON)")
+    path = tmp_path / "board.json"
+    download.value.save_as(path)
+    scored = cli("score", "crokinole", str(path), "--json")
+    assert scored.returncode == 0, scored.stderr
+    assert json.loads(scored.stdout)["scores"] == {"light": 25}
+    assert "light 25" in lab.model("score", "text")
+
+
+def test_the_other_scoring_end_is_judged_as_shuffle_sim_judge_judges_it(page):
+    lab = page("deck")
+    lab.set_value("end_select", "head")
+    lab.wait_for("labModel('court') && labModel('court').title.text.includes('scoring end: head')")
+    lab.wait_for("labModel('court') && Bokeh.index.find_one(labModel('court')) != null")
+    lab.set_value("view_select", "head end")
+    lab.settle()
+    for x, y in ((0.0, 4.5), (-0.2, 3.6)):
+        lab.click_at(x, y)
+    discs = lab.model("discs", "data")
+    args = [arg for x, y in zip(discs["x"], discs["y"]) for arg in ("--disc", f"{x!r},{y!r}")]
+    judged = json.loads(cli("judge", "deck", "--end", "head", "--json", *args).stdout)["discs"]
+    assert lab.model("labels", "data")["text"] == [str(r["value"]) for r in judged]
+    assert [r["value"] for r in judged] == [10, 8]
+    assert lab.model("start_select", "value").startswith("foot 10-off")
+
+
+def test_a_selected_disc_is_deleted_and_undo_brings_it_back(page):
+    lab = page("crokinole")
+    lab.click_at(0.0, 0.05)
+    lab.click_at(0.0, -0.14)
+    lab.click_at(0.0, -0.14)  # a click on a disc selects it
+    lab.click_button("Delete selected disc")
+    lab.settle()
+    assert lab.model("discs", "data")["y"] == pytest.approx([0.05], abs=0.003)
+    assert lab.model("labels", "data")["text"] == ["15"]
+    lab.click_button("Undo")
+    lab.settle()
+    assert lab.model("discs", "data")["y"] == pytest.approx([0.05, -0.14], abs=0.003)
