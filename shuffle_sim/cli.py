@@ -243,6 +243,20 @@ def cmd_bench_games(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_bench_players(args: argparse.Namespace) -> int:
+    """Play a few games per game type and preset; report shot mix and success rates by intent."""
+    from shuffle_sim.bench.players import FULL, QUICK, format_report, run_bench
+
+    sizes = QUICK if args.quick else FULL
+    if args.games is not None:
+        from dataclasses import replace
+
+        sizes = replace(sizes, games=args.games)
+    report = run_bench(sizes, tuple(args.game) if args.game else None, seed=args.seed)
+    print(json.dumps(report) if args.json else format_report(report))
+    return 0
+
+
 def _players_help() -> str:
     """The --players help, with each game's skill presets and default players from the data files."""
     import tomllib
@@ -404,6 +418,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print JSON")
     p.add_argument("--quick", action="store_true", help="small sizes (a smoke run, not the benchmark)")
     p.set_defaults(func=cmd_bench_games)
+
+    p = sub.add_parser("bench-players", help="play games per game type and preset; shot mix and success by intent")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.add_argument("--quick", action="store_true", help="one short game per preset (a smoke run)")
+    p.add_argument("--games", type=_positive_int, default=None, metavar="N", help="games per preset (default 3)")
+    p.add_argument("--game", action="append", choices=game_names(), help="only this game (repeatable)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the first game (game g uses seed + g)")
+    p.set_defaults(func=cmd_bench_players)
 
     return parser
 

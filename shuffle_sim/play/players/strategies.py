@@ -5,7 +5,7 @@ best mean value by the game's rules is played)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -53,6 +53,11 @@ def execute(ctx: ShotContext, launch: Launch, skill: NoiseModel) -> Launch:
 # Strategies and players
 
 
+def with_skill(ctx: ShotContext, skill: NoiseModel) -> ShotContext:
+    """``ctx`` as seen by a shooter of ``skill`` (intents that aim under the shooter's errors read it)."""
+    return ctx if ctx.skill is skill else replace(ctx, skill=skill)
+
+
 @dataclass(frozen=True)
 class Decision:
     """A chosen shot: the intent, its noise-free launch, and (expected-value player) what it was worth."""
@@ -70,6 +75,7 @@ class FixedPlan:
     name = "plan"
 
     def choose(self, ctx: ShotContext, skill: NoiseModel) -> Decision:
+        ctx = with_skill(ctx, skill)
         intent = ctx.tactics.plan(ctx)
         return Decision(intent, intent.aim(ctx))
 
@@ -96,6 +102,7 @@ class ExpectedValue:
     def weigh(self, ctx: ShotContext, skill: NoiseModel, intents: list[Intent]
               ) -> tuple[list[Intent], list[Launch], np.ndarray]:
         """Aim the intents and return those that could be aimed, their launches and mean values."""
+        ctx = with_skill(ctx, skill)
         aimed, launches = [], []
         for intent in intents:
             try:
@@ -120,6 +127,7 @@ class ExpectedValue:
         return aimed, launches, values.mean(axis=1)
 
     def choose(self, ctx: ShotContext, skill: NoiseModel) -> Decision:
+        ctx = with_skill(ctx, skill)
         intents, launches, means = self.weigh(ctx, skill, ctx.tactics.candidates(ctx))
         if not intents:
             return FixedPlan().choose(ctx, skill)
