@@ -10,9 +10,10 @@ model's closed form v0 = sqrt(2 mu g (d + extra))).
 
 ``Shot`` is solved with the physics kernel, as the ricochet bank is: a grid of launches (starts on
 the arc x aims across the discs in reach x speeds) is simulated noise-free in one batch call, each
-outcome is checked against the shot's goal (``goal_met``), and the launch kept is the one whose
-neighbours on the grid (the next aims either side, the same start and speed) also meet the goal
-most often: the middle of the widest band of working aims, so that small errors keep it working.
+outcome is checked against the shot's goal (``goal_met``) and the hit rule (an opponent disc
+touched), and the launch kept is the one that meets its goal noise-free and whose neighbours along
+the aim (same start and speed), weighted by the shooter's direction error, most often meet the goal
+and the hit rule: the middle of the widest band of working aims, so that small errors keep it working.
 """
 
 from __future__ import annotations
@@ -255,15 +256,20 @@ class Shot(Intent):
         met = goal_met(self.goal, batch, ctx.n_discs, i, self.second) & batch.ok
         if not met.any():
             return None
+        opponents = np.array([team != ctx.shooter for team in ctx.board_team] + [False])
+        hit = batch.touched[:, opponents].any(axis=1)
         sigma = max(direction_sd(ctx), math.radians(0.3))
         best, best_score, offset = None, -1.0, 0
         for row, n in zip(rows, sizes):
             g = met[offset:offset + n].astype(np.float64)
+            h = hit[offset:offset + n].astype(np.float64)
             step = float(row[4][1] - row[4][0]) if n > 1 else 1.0
-            width = max(1, int(math.ceil(2.0 * sigma / step)))
+            width = max(1, int(math.ceil(3.0 * sigma / step)))
             lags = np.arange(-width, width + 1)
             kernel = np.exp(-0.5 * (lags * step / sigma) ** 2)
-            smooth = np.convolve(g, kernel / kernel.sum())[width:width + n]
+            kernel /= kernel.sum()
+            # the chance the goal is met, and that the hit rule is, under the direction error
+            smooth = np.convolve(g, kernel)[width:width + n] + np.convolve(h, kernel)[width:width + n]
             smooth[g == 0.0] = -1.0
             a = int(np.argmax(smooth))
             if smooth[a] > best_score + 1e-12:
