@@ -99,9 +99,10 @@ class ExpectedValue:
         if isinstance(self.samples, bool) or not isinstance(self.samples, int) or self.samples < 1:
             raise PlayerError(f"samples must be a positive integer (got {self.samples!r})")
 
-    def weigh(self, ctx: ShotContext, skill: NoiseModel, intents: list[Intent]
-              ) -> tuple[list[Intent], list[Launch], np.ndarray]:
-        """Aim the intents and return those that could be aimed, their launches and mean values."""
+    def outcomes(self, ctx: ShotContext, skill: NoiseModel, intents: list[Intent]
+                 ) -> tuple[list[Intent], list[Launch], np.ndarray]:
+        """Aim the intents; return those that could be aimed, their launches, and the value of every
+        sampled execution (candidates x samples)."""
         ctx = with_skill(ctx, skill)
         aimed, launches = [], []
         for intent in intents:
@@ -111,7 +112,7 @@ class ExpectedValue:
                 continue
             aimed.append(intent)
         if not aimed:
-            return [], [], np.empty(0)
+            return [], [], np.empty((0, 0))
         n_samples = 1 if skill.is_exact else self.samples
         k0, k1 = seed_key(ctx.seed)
         z = np.empty((n_samples, 4))
@@ -124,7 +125,13 @@ class ExpectedValue:
         _perturb_batch(ctx.stance.array, ts, vxs, vys, ws, z, noise_vector(skill), ox, oy, reach, *out)
         batch = simulate_shots(ctx.court, *out, board=ctx.board_scene())
         values = np.asarray(ctx.tactics.evaluate(ctx, batch), dtype=np.float64).reshape(len(aimed), n_samples)
-        return aimed, launches, values.mean(axis=1)
+        return aimed, launches, values
+
+    def weigh(self, ctx: ShotContext, skill: NoiseModel, intents: list[Intent]
+              ) -> tuple[list[Intent], list[Launch], np.ndarray]:
+        """Aim the intents and return those that could be aimed, their launches and mean values."""
+        aimed, launches, values = self.outcomes(ctx, skill, intents)
+        return aimed, launches, (values.mean(axis=1) if aimed else np.empty(0))
 
     def choose(self, ctx: ShotContext, skill: NoiseModel) -> Decision:
         ctx = with_skill(ctx, skill)
