@@ -12,7 +12,8 @@ against what the shot meant:
 - a take-out: crokinole, the hit rule (an opponent disc in the chain of discs the shot set moving);
   other games, the target no longer scores (fallen, dead or worth nothing);
 - an open 20: the disc holed; a hanger: the disc a hanger;
-- a draw, guard, hide or bank to a spot: the disc at rest within a disc diameter of the spot.
+- a draw, guard, hide or bank to a spot: the disc at rest within a disc diameter of the spot, or
+  scoring what the spot scores (a draw to the 10 that stops in the 10).
 
 Crokinole also reports take-outs by line (``repertoire.visibility`` of the target from the
 shooter's arc before the shot: 1 clear, between 0 and 1 partly hidden, 0 fully hidden), the
@@ -103,15 +104,20 @@ class Tally:
         self.made[kind] += int(ok)
 
 
-def _near(out, k: int, x: float, y: float, radius: float) -> bool:
-    return not out.fallen[k] and not out.dead[k] and math.hypot(out.x[k] - x, out.y[k] - y) <= 2.0 * radius
+def _near(ctx, out, k: int, x: float, y: float) -> bool:
+    """A draw made: the disc rests within a disc diameter of the spot, or scores what the spot scores."""
+    if out.fallen[k] or out.dead[k]:
+        return False
+    if math.hypot(out.x[k] - x, out.y[k] - y) <= 2.0 * ctx.radius:
+        return True
+    judged = judge_batch(ctx.court, np.array([out.x[k], x]), np.array([out.y[k], y]))
+    return bool(not judged.dead[0] and judged.value[1] > 0 and judged.value[0] == judged.value[1])
 
 
 def judge_shot_outcome(game: str, ctx, intent, played, tally: Tally) -> None:
     """Replay the shot as played from the board the shooter saw and count it under its kind."""
     out = shoot(ctx.court, ctx.board_x, ctx.board_y, played)
     k = ctx.n_discs
-    r = ctx.radius
     kind = shot_kind(intent)
     tally.shots += 1
     opponents = [i for i in range(k) if ctx.board_team[i] != ctx.shooter]
@@ -152,9 +158,9 @@ def judge_shot_outcome(game: str, ctx, intent, played, tally: Tally) -> None:
         judged = judge_batch(ctx.court, out.x, out.y)
         tally.add(kind, bool(judged.hanger[k] > 0 and not out.dead[k]))
     elif isinstance(intent, (Guard, Hide)):
-        tally.add(kind, _near(out, k, *intent.point(ctx), r))
+        tally.add(kind, _near(ctx, out, k, *intent.point(ctx)))
     elif isinstance(intent, (Draw, Bank)):
-        tally.add(kind, _near(out, k, intent.x, intent.y, r))
+        tally.add(kind, _near(ctx, out, k, intent.x, intent.y))
     else:
         raise TypeError(f"bench-players: no success test for a {type(intent).__name__} shot")
 

@@ -450,3 +450,18 @@ def test_stance_and_intent_errors_name_the_field():
         Open20().aim(deck_ctx())
     with pytest.raises(PlayerError, match="end edge"):
         hanger_point(DECK)
+
+
+def test_lumpy_payoffs_are_weighed_over_the_games_minimum_samples():
+    from shuffle_sim.play.horse_collar import HorseCollarTactics
+
+    court = load_court("horse-collar")
+    tactics = HorseCollarTactics(court)
+    ctx = ShotContext(court, tactics.stance, [], [], (), "A", tactics)
+    _, _, values = ExpectedValue(8).outcomes(ctx, skills_for("horse-collar")["expert"], tactics.candidates(ctx)[:2])
+    assert values.shape == (2, tactics.min_samples)
+    # a player asking for fewer samples weighs the shots exactly as one asking for the minimum
+    skill = skills_for("horse-collar")["expert"]
+    few = ExpectedValue(8).weigh(ctx, skill, tactics.candidates(ctx))[2]
+    enough = ExpectedValue(tactics.min_samples).weigh(ctx, skill, tactics.candidates(ctx))[2]
+    assert np.array_equal(few, enough)

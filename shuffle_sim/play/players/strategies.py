@@ -113,7 +113,9 @@ class ExpectedValue:
             aimed.append(intent)
         if not aimed:
             return [], [], np.empty((0, 0))
-        n_samples = 1 if skill.is_exact else self.samples
+        # A game whose payoffs are lumpy (a rare 26-point corner hanger) asks for more samples
+        # (``Tactics.min_samples``): with few, the luckiest rare shot looks best (the winner's curse).
+        n_samples = 1 if skill.is_exact else max(self.samples, int(getattr(ctx.tactics, "min_samples", 0)))
         k0, k1 = seed_key(ctx.seed)
         z = np.empty((n_samples, 4))
         _sample_normals(k0, k1, np.uint64(ctx.game_index), np.uint64(ctx.shot), n_samples, z)
