@@ -462,7 +462,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("bench-players", help="play games per game type and preset; shot mix and success by intent")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.add_argument("--quick", action="store_true", help="one short game per preset (a smoke run)")
-    p.add_argument("--games", type=_positive_int, default=None, metavar="N", help="games per preset (default 3)")
+    p.add_argument("--games", type=_positive_int, default=None, metavar="N", help="games per preset (default 5)")
     p.add_argument("--game", action="append", choices=game_names(), help="only this game (repeatable)")
     p.add_argument("--seed", type=int, default=0, help="seed of the first game (game g uses seed + g)")
     p.set_defaults(func=cmd_bench_players)

@@ -56,7 +56,7 @@ ALL_TAKEOUTS_TARGET = 0.85
 
 @dataclass(frozen=True)
 class PlayersBenchSizes:
-    games: int = 3
+    games: int = 5
     #: Game length per game (None: the game's own): short deck/horse-collar games keep the run short.
     lengths: tuple[tuple[str, int | None], ...] = (("deck", 21), ("horse-collar", 21), ("ricochet", 15),
                                                    ("crokinole", None))

@@ -1,17 +1,21 @@
 """Crokinole played through the rules layer (``rules.crokinole``): tactics, games and matches.
 
 A player shoots from the 5 line (the shooting line, radius 12 in) anywhere in their quadrant: the
-quarter of the line centred on their seat (south at -y, then clockwise west, north, east), and
-takes the start whose straight path keeps clearest of pegs and discs (``players.clearest_start``).
-After each shot the hit rule and the open-shot rule are applied (``judge_shot``): 20s are set aside
-at once and counted for the round, fouls and dead discs removed.
+quarter of the line centred on their seat (south at -y, then clockwise west, north, east). After
+each shot the hit rule and the open-shot rule are applied (``judge_shot``): 20s are set aside at
+once and counted for the round, fouls and dead discs removed.
 
-Tactics: the fixed plan takes out the opponent disc nearest the centre when there is one, and
-otherwise shoots for the open 20. The expected-value player also weighs take-outs of every
-opponent disc at two speeds, draws into the 15 circle on the far side of the hole and draws to
-hide behind the pegs, valued as the round would score now: own minus opponent's total, with the
-shot's fouls applied (a shot that hits no opponent disc loses itself and the shooter's discs it
-moved; an open shot must end in or touching the 15 line, or in the hole).
+Tactics: the fixed plan takes out the opponent disc it is likeliest to hit along its clearest line
+from the arc (``repertoire.Strike``: the start and aim with the best chance under the shooter's
+own direction error), with a carom off a peg or a disc when every opponent disc is hidden; on a
+board without opponent discs it shoots the open 20. The expected-value player weighs the
+repertoire (``players.repertoire``): straight take-outs of every opponent disc at two speeds,
+take-out and stick, roll off, roll into the 15 or 20, double take-outs and caroms for the discs
+nearest the centre, the open 20, draws into the 15 and behind the pegs. An outcome is valued as the
+round would score now (own minus opponent's total, with the shot's fouls applied: a shot that hits
+no opponent disc loses itself and the shooter's discs it moved; an open shot must end in or touching
+the 15 line, or in the hole), less what the opponent's next shot is likely to take: a disc of the
+shooter's on a closed board, or an open 20 on a board left open.
 """
 
 from __future__ import annotations

@@ -33,3 +33,31 @@ def test_cli_json(capsys):
     (results,) = report["results"].values()
     assert set(results) == {"expert-ev4", "expert-plan"}
     assert all(s["shots"] > 0 for s in results.values())
+
+
+def test_noise_free_shots_are_counted_as_made():
+    import math
+
+    from shuffle_sim.bench.players import Tally, judge_shot_outcome
+    from shuffle_sim.court import load_court
+    from shuffle_sim.play.crokinole import CrokinoleTactics
+    from shuffle_sim.play.horse_collar import HorseCollarTactics
+    from shuffle_sim.play.players import Hanger, ShotContext
+    from shuffle_sim.units import INCH
+
+    tally = Tally()
+    court = load_court("horse-collar")
+    tactics = HorseCollarTactics(court)
+    ctx = ShotContext(court, tactics.stance, [], [], (), "A", tactics)
+    hanger = Hanger(0, label="hanger over the end (0.50 across)")
+    judge_shot_outcome("horse-collar", ctx, hanger, hanger.aim(ctx), tally)
+    board = load_court("crokinole")
+    croki = CrokinoleTactics(board)
+    ctx = ShotContext(board, croki.stance("south"), [6 * INCH * math.cos(0.3)], [6 * INCH * math.sin(0.3)], ("B",),
+                      "A", croki, info={"seat": "south"})
+    for intent in (Strike(0, 0.1), Shot("stick", 0), Open20()):
+        judge_shot_outcome("crokinole", ctx, intent, intent.aim(ctx), tally)
+    assert dict(tally.attempts) == {"hanger over the end": 1, "take-out": 1, "take-out and stick": 1, "open 20": 1}
+    # the open 20 with an opponent disc on the board is no take-out and drops in all the same
+    assert dict(tally.made) == {"hanger over the end": 1, "take-out": 1, "take-out and stick": 1, "open 20": 1}
+    assert tally.hits == [2, 2] and tally.lines["clear"] == [2, 2]

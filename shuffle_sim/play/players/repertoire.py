@@ -212,7 +212,8 @@ class Shot(Intent):
             if j == i:
                 raise PlayerError(f"double take-out: second must differ from target (both {i})")
         key = (self.goal, i, self.second, ctx.stance.geom, ctx.board_x.tobytes(), ctx.board_y.tobytes(),
-               ctx.board_team, ctx.shooter, direction_sd(ctx), id(ctx.court))
+               ctx.board_team, ctx.shooter, direction_sd(ctx), ctx.court.source_path, ctx.court.end,
+               tuple(sorted(ctx.court.params.items())))
         if key not in _shot_cache:
             if len(_shot_cache) > 4096:
                 _shot_cache.clear()
