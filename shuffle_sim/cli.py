@@ -13,7 +13,7 @@ import os
 import sys
 
 from shuffle_sim.court import CourtError, list_courts, load_court
-from shuffle_sim.games import game_names, games
+from shuffle_sim.games import game_names, games, get_game
 
 
 class UsageError(ValueError):
@@ -250,6 +250,45 @@ def cmd_bench_games(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_advise(args: argparse.Namespace) -> int:
+    """Rank the candidate shots for a board: expected frame value, success probability, spread."""
+    from shuffle_sim.play.advisor import advise, plot_advice
+    from shuffle_sim.play.players import parse_player
+    from shuffle_sim.rules import default_court
+    from shuffle_sim.rules.board import load_board
+
+    board = load_board(args.board, default_court(args.game), args.game)
+    player = parse_player(args.game, args.player or get_game(args.game).default_players.split(",")[0])
+    ctx, advice = advise(args.game, board, player, shooter=args.shooter, position=args.position)
+    if args.plot:
+        plot_advice(ctx, advice, args.plot, best=args.best)
+    if args.json:
+        print(json.dumps({"game": args.game, "player": player.name, "shooter": ctx.shooter,
+                          "shots": [a.to_dict() for a in advice]}))
+        return 0
+    print(f"{args.game}: {len(advice)} candidate shots for {ctx.shooter} ({player.name}), best first")
+    print(f"  {'shot':48s} {'expected':>8s} {'success':>8s} {'spread':>7s}")
+    for a in advice:
+        print(f"  {a.intent.label[:48]:48s} {a.expected:+8.2f} {a.success:8.0%} {a.spread:7.2f}")
+    if args.plot:
+        print(f"picture: {args.plot}")
+    return 0
+
+
+def cmd_bench_players(args: argparse.Namespace) -> int:
+    """Play a few games per game type and preset; report shot mix and success rates by intent."""
+    from shuffle_sim.bench.players import FULL, QUICK, format_report, run_bench
+
+    sizes = QUICK if args.quick else FULL
+    if args.games is not None:
+        from dataclasses import replace
+
+        sizes = replace(sizes, games=args.games)
+    report = run_bench(sizes, tuple(args.game) if args.game else None, seed=args.seed)
+    print(json.dumps(report) if args.json else format_report(report))
+    return 0
+
+
 def _players_help() -> str:
     """The --players help, with each game's skill presets and default players from the data files."""
     import tomllib
@@ -437,6 +476,29 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)")
     p.add_argument("--no-browser", action="store_true", help="do not open the page in the default browser")
     p.set_defaults(func=cmd_lab)
+
+    p = sub.add_parser("advise", help="rank the candidate shots for a board (expected value, success, spread)")
+    p.add_argument("game", choices=game_names(), help="the game")
+    p.add_argument("board", help="board file (JSON, as for score): the resting discs")
+    p.add_argument("--player", default=None, metavar="SKILL[-ev[N]]",
+                   help="the shooter's skill preset (default: the game's first default player)")
+    p.add_argument("--shooter", default=None, metavar="TEAM",
+                   help="the shooter's team label in the board file (default: the game's first side)")
+    p.add_argument("--from", dest="position", default=None, metavar="POSITION",
+                   help="where the shooter shoots from: crokinole seat (south, west, north, east), ricochet "
+                        "half (left, right), deck half of the 10-off area (right, left)")
+    p.add_argument("--best", type=_positive_int, default=3, metavar="N", help="shots drawn by --plot (default 3)")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.add_argument("--plot", default=None, metavar="FILE", help="draw the board and the best shots (PNG, SVG, PDF)")
+    p.set_defaults(func=cmd_advise)
+
+    p = sub.add_parser("bench-players", help="play games per game type and preset; shot mix and success by intent")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.add_argument("--quick", action="store_true", help="one short game per preset (a smoke run)")
+    p.add_argument("--games", type=_positive_int, default=None, metavar="N", help="games per preset (default 5)")
+    p.add_argument("--game", action="append", choices=game_names(), help="only this game (repeatable)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the first game (game g uses seed + g)")
+    p.set_defaults(func=cmd_bench_players)
 
     return parser
 

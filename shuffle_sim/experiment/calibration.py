@@ -26,6 +26,7 @@ from shuffle_sim.experiment.spec import Experiment, load_experiment
 from shuffle_sim.noise import NoiseModel
 
 OUTCOME_FIELDS = {"holed": "holed", "hanger": "hanger", "dead": "dead"}
+VARY_FIELDS = ("speed", "direction", "spin", "start")
 
 
 def make_rate(experiment: Experiment, model: NoiseModel, shots: int, outcome: str = "holed") -> float:
@@ -39,21 +40,32 @@ def make_rate(experiment: Experiment, model: NoiseModel, shots: int, outcome: st
     return int(sums[OUTCOME_FIELDS[outcome]].sum()) / judged if judged else float("nan")
 
 
+def scaled(base: NoiseModel, factor: float, vary: str | None = None) -> NoiseModel:
+    """``base`` with every standard deviation times ``factor``, or only the one named by ``vary``."""
+    if vary is None:
+        return base.scaled(factor)
+    if vary not in VARY_FIELDS:
+        raise ValueError(f"vary must be one of {', '.join(VARY_FIELDS)} (got {vary!r})")
+    return replace(base, **{vary: getattr(base, vary) * factor})
+
+
 def calibrate_scale(experiment: Experiment, base: NoiseModel, rate: float, shots: int = 20000,
                     outcome: str = "holed", tolerance: float = 0.002, low: float = 1e-2, high: float = 1e2,
-                    max_steps: int = 40) -> tuple[float, float]:
-    """The factor ``s`` for which ``base.scaled(s)`` makes ``outcome`` at ``rate``; returns (s, rate found)."""
+                    max_steps: int = 40, vary: str | None = None) -> tuple[float, float]:
+    """The factor ``s`` for which ``base.scaled(s)`` makes ``outcome`` at ``rate``; returns (s, rate found).
+    With ``vary`` ("speed", "direction", ...) only that standard deviation is scaled: the others are
+    fixed by other figures (crokinole: direction by take-out accuracy, docs/players.md)."""
     if not 0.0 < rate < 1.0:
         raise ValueError(f"rate must lie strictly between 0 and 1 (got {rate!r})")
     lo, hi = math.log(low), math.log(high)
-    rate_lo = make_rate(experiment, base.scaled(low), shots, outcome)
-    rate_hi = make_rate(experiment, base.scaled(high), shots, outcome)
+    rate_lo = make_rate(experiment, scaled(base, low, vary), shots, outcome)
+    rate_hi = make_rate(experiment, scaled(base, high, vary), shots, outcome)
     if not rate_hi <= rate <= rate_lo:
         raise ValueError(f"rate {rate} is not between {rate_hi:.4f} (noise x{high:g}) and {rate_lo:.4f} (noise x{low:g})")
     mid_rate = rate_lo
     for _ in range(max_steps):
         mid = (lo + hi) / 2
-        mid_rate = make_rate(experiment, base.scaled(math.exp(mid)), shots, outcome)
+        mid_rate = make_rate(experiment, scaled(base, math.exp(mid), vary), shots, outcome)
         if abs(mid_rate - rate) <= tolerance:
             break
         if mid_rate > rate:
@@ -71,6 +83,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--outcome", choices=sorted(OUTCOME_FIELDS), default="holed")
     parser.add_argument("--shots", type=int, default=20000, help="shots per evaluation (default 20000)")
     parser.add_argument("--check", action="store_true", help="print the rate of every preset on the skill axis")
+    parser.add_argument("--vary", choices=VARY_FIELDS, default=None,
+                        help="scale only this standard deviation (the others kept as the preset gives them)")
     args = parser.parse_args(argv)
     experiment = load_experiment(args.experiment)
     skills = {m.name: m for m in experiment.skill_models()}
@@ -82,9 +96,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.skill not in skills or args.rate is None:
         parser.error(f"give --skill (one of: {', '.join(skills)}) and --rate, or --check")
     base = skills[args.skill]
-    scale, found = calibrate_scale(experiment, base, args.rate, args.shots, args.outcome)
-    model = base.scaled(scale)
-    print(f"{args.skill}: noise x{scale:.4f} gives {args.outcome} rate {found:.4f} (goal {args.rate}) over "
+    scale, found = calibrate_scale(experiment, base, args.rate, args.shots, args.outcome, vary=args.vary)
+    model = scaled(base, scale, args.vary)
+    print(f"{args.skill}: {args.vary or 'noise'} x{scale:.4f} gives {args.outcome} rate {found:.4f} (goal {args.rate}) over "
           f"{args.shots} shots")
     print(f"  speed = {model.speed:.4f}\n  direction = {math.degrees(model.direction):.4f}"
           + (f"\n  spin = {model.spin:.4f}" if model.spin else "")

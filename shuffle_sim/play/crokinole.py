@@ -1,17 +1,21 @@
 """Crokinole played through the rules layer (``rules.crokinole``): tactics, games and matches.
 
 A player shoots from the 5 line (the shooting line, radius 12 in) anywhere in their quadrant: the
-quarter of the line centred on their seat (south at -y, then clockwise west, north, east), and
-takes the start whose straight path keeps clearest of pegs and discs (``players.clearest_start``).
-After each shot the hit rule and the open-shot rule are applied (``judge_shot``): 20s are set aside
-at once and counted for the round, fouls and dead discs removed.
+quarter of the line centred on their seat (south at -y, then clockwise west, north, east). After
+each shot the hit rule and the open-shot rule are applied (``judge_shot``): 20s are set aside at
+once and counted for the round, fouls and dead discs removed.
 
-Tactics: the fixed plan takes out the opponent disc nearest the centre when there is one, and
-otherwise shoots for the open 20. The expected-value player also weighs take-outs of every
-opponent disc at two speeds, draws into the 15 circle on the far side of the hole and draws to
-hide behind the pegs, valued as the round would score now: own minus opponent's total, with the
-shot's fouls applied (a shot that hits no opponent disc loses itself and the shooter's discs it
-moved; an open shot must end in or touching the 15 line, or in the hole).
+Tactics: the fixed plan takes out the opponent disc it is likeliest to hit along its clearest line
+from the arc (``repertoire.Strike``: the start and aim with the best chance under the shooter's
+own direction error), with a carom off a peg or a disc when every opponent disc is hidden; on a
+board without opponent discs it shoots the open 20. The expected-value player weighs the
+repertoire (``players.repertoire``): straight take-outs of every opponent disc at two speeds,
+take-out and stick, roll off, roll into the 15 or 20, double take-outs and caroms for the discs
+nearest the centre, the open 20, draws into the 15 and behind the pegs. An outcome is valued as the
+round would score now (own minus opponent's total, with the shot's fouls applied: a shot that hits
+no opponent disc loses itself and the shooter's discs it moved; an open shot must end in or touching
+the 15 line, or in the hole), less what the opponent's next shot is likely to take: a disc of the
+shooter's on a closed board, or an open 20 on a board left open.
 """
 
 from __future__ import annotations
@@ -27,7 +31,9 @@ from shuffle_sim.play.loop import FramePlay, GamePlay, play_game
 from shuffle_sim.play.matches import SIDES, finish_match, frame_callback, single_game
 from shuffle_sim.play.records import FrameRecord, GameRecord, MatchRecord, ShotRecord
 from shuffle_sim.play.shooting import ShotOutcome, single_threaded
-from shuffle_sim.play.players import Draw, Open20, Player, ShotContext, Stance, TakeOut
+from shuffle_sim.play.players import Draw, Open20, Player, ShotContext, Stance
+from shuffle_sim.play.players import PlayerError
+from shuffle_sim.play.players.repertoire import Shot, Strike, strike_line, visibility
 from shuffle_sim.rules.common import Board, Turn
 from shuffle_sim.rules.crokinole import (
     FIFTEEN_LINE,
@@ -44,11 +50,19 @@ from shuffle_sim.units import INCH
 #: Seat directions (degrees, counter-clockwise from +x): the player sits beyond the board this way.
 SEAT_ANGLES = {"south": 270.0, "west": 180.0, "north": 90.0, "east": 0.0}
 SHOOTING_LINE = "5 line"
-#: Slides to spare past a disc (m) of take-outs: the fixed plan's is the first.
-TAKEOUT_EXTRAS = (0.1, 0.3)
+#: How far past the board's edge (m) a take-out would send its disc struck full on (``Strike``):
+#: the fixed plan's is the first.
+TAKEOUT_EXTRAS = (0.15, 0.05)
 #: Draw targets of the expected-value player: radius (m) and angle from the seat's far side (degrees).
 FIFTEEN_SPOTS = ((2.2 * INCH, 0.0), (2.2 * INCH, 40.0), (2.2 * INCH, -40.0))
 PEG_HIDE_GAP = 0.2 * INCH
+#: Opponent discs (nearest the centre first) the expected-value player weighs kernel-aimed shots on.
+KERNEL_TARGETS = 3
+#: What the expected-value player expects of the opponent's next shot: a take-out of a disc of its
+#: own hits this often, an open 20 on a board left open drops this often (the top-competitive
+#: figures of docs/players.md).
+NEXT_HIT_RATE = 0.9
+NEXT_OPEN20_RATE = 0.65
 MAX_ROUNDS = 50
 
 
@@ -75,35 +89,76 @@ class CrokinoleTactics:
         return np.hypot(np.asarray(x) - self.centre[0], np.asarray(y) - self.centre[1])
 
     def plan(self, ctx: ShotContext):
+        """Take out the opponent disc with the best chance of a hit along its clearest line (the one
+        nearest the centre among equals); a carom when every opponent disc is hidden from the arc;
+        on a board without opponent discs, the open 20."""
         opponents = [i for i in range(ctx.n_discs) if ctx.board_team[i] != ctx.shooter]
-        if opponents:
-            radii = self._radius(ctx.board_x[opponents], ctx.board_y[opponents])
-            target = opponents[int(np.argmin(radii))]
-            return TakeOut(target, TAKEOUT_EXTRAS[0], label=f"take out disc {target}")
-        return Open20()
+        if not opponents:
+            return Open20()
+        radii = self._radius(ctx.board_x[opponents], ctx.board_y[opponents])
+        extra = TAKEOUT_EXTRAS[0]
+        chances = [strike_line(ctx, i)[3] for i in opponents]
+        best = max(range(len(opponents)), key=lambda k: (round(chances[k], 3), -radii[k]))
+        if chances[best] > 0.0:
+            return Strike(opponents[best], extra, label=f"take out disc {opponents[best]}")
+        for k in np.argsort(radii, kind="stable"):
+            carom = Shot("carom", opponents[k], label=f"carom onto disc {opponents[k]}")
+            try:
+                carom.aim(ctx)  # solved once here, then from the cache
+                return carom
+            except PlayerError:
+                continue
+        return self.hide(ctx)[0]  # nothing can reach an opponent disc: the shot is lost, hide it
+
+    def hide(self, ctx: ShotContext) -> list:
+        """Draws to rest just behind each peg on the shooter's side of the board."""
+        seat = math.radians(SEAT_ANGLES[ctx.info["seat"]])
+        out = []
+        for peg in self.court.pegs:
+            a = math.atan2(peg.y - self.centre[1], peg.x - self.centre[0])
+            behind = math.hypot(peg.x - self.centre[0], peg.y - self.centre[1]) + peg.radius + ctx.radius + PEG_HIDE_GAP
+            # Pegs on the shooter's side of the board only: the far ones cannot be reached behind.
+            if math.cos(a - seat) > 0.0:
+                out.append(Draw(self.centre[0] + behind * math.cos(a), self.centre[1] + behind * math.sin(a),
+                                label=f"hide behind {peg.name}"))
+        return out
 
     def candidates(self, ctx: ShotContext) -> list:
+        """The repertoire (``players.repertoire``): on an open board the open 20, draws into the 15 and
+        behind the pegs; against opponent discs, straight take-outs of each at two speeds, and for the
+        ``KERNEL_TARGETS`` nearest the centre the kernel-aimed take-out and stick, roll off and roll
+        into the 15 or 20, double take-outs of their pairs, and caroms onto those not in clear view."""
         out: list = [Open20()]
         seat = math.radians(SEAT_ANGLES[ctx.info["seat"]])
         for radius, degrees in FIFTEEN_SPOTS:
             a = seat + math.pi + math.radians(degrees)
             out.append(Draw(self.centre[0] + radius * math.cos(a), self.centre[1] + radius * math.sin(a),
                             label=f"draw into the 15 ({degrees:+.0f} deg)"))
-        r = ctx.radius
-        for peg in self.court.pegs:
-            a = math.atan2(peg.y - self.centre[1], peg.x - self.centre[0])
-            behind = math.hypot(peg.x - self.centre[0], peg.y - self.centre[1]) + peg.radius + r + PEG_HIDE_GAP
-            # Pegs on the shooter's side of the board only: the far ones cannot be reached behind.
-            if math.cos(a - seat) > 0.0:
-                out.append(Draw(self.centre[0] + behind * math.cos(a), self.centre[1] + behind * math.sin(a),
-                                label=f"hide behind {peg.name}"))
-        for i in range(ctx.n_discs):
-            if ctx.board_team[i] != ctx.shooter:
-                for extra in TAKEOUT_EXTRAS:
-                    out.append(TakeOut(i, extra, label=f"take out disc {i}, {extra} m to spare"))
+        out += self.hide(ctx)
+        opponents = [i for i in range(ctx.n_discs) if ctx.board_team[i] != ctx.shooter]
+        for i in opponents:
+            for extra in TAKEOUT_EXTRAS:
+                out.append(Strike(i, extra, label=f"take out disc {i}, {extra} m past the edge"))
+        radii = self._radius(ctx.board_x[opponents], ctx.board_y[opponents]) if opponents else np.empty(0)
+        near = [opponents[k] for k in np.argsort(radii, kind="stable")[:KERNEL_TARGETS]]
+        for i in near:
+            out.append(Shot("stick", i, label=f"take out disc {i} and stick"))
+            out.append(Shot("roll off", i, label=f"take out disc {i} and roll off"))
+            out.append(Shot("roll in", i, label=f"take out disc {i} and roll into the 15"))
+            if visibility(ctx, i) < 1.0:
+                out.append(Shot("carom", i, label=f"carom onto disc {i}"))
+        for a, i in enumerate(near):
+            for j in near[a + 1:]:
+                out.append(Shot("double", i, j, label=f"double take-out of discs {i} and {j}"))
         return out
 
     def evaluate(self, ctx: ShotContext, batch: ShotBatch) -> np.ndarray:
+        """The round as it would score now (own minus opponent's total, the shot's fouls applied: a
+        shot that hits no opponent disc loses itself and the shooter's discs it moved; an open shot
+        must end in or touching the 15 line, or in the hole), less what the opponent's next shot is
+        likely to take: on a board closed by a disc of the shooter's, the best of them
+        (``NEXT_HIT_RATE`` of its value); on a board left open, an open 20 (``NEXT_OPEN20_RATE`` of
+        20). Nothing is taken when the opponent has no shot left in the round."""
         teams = ctx.teams()
         own = teams == ctx.shooter
         shot = batch.x.shape[1] - 1
@@ -116,7 +171,14 @@ class CrokinoleTactics:
             holed = batch.status[:, shot] == STATUS_HOLED
             inside = self._radius(batch.x[:, shot], batch.y[:, shot]) <= self.fifteen_reach
             value[~(holed | inside), shot] = 0
-        return (value[:, own].sum(axis=1) - value[:, ~own].sum(axis=1)).astype(np.float64)
+        # 20s are set aside at once and cannot be taken; discs on the board can.
+        holed_all = batch.status == STATUS_HOLED
+        score = (value[:, own].sum(axis=1) - value[:, ~own].sum(axis=1)).astype(np.float64)
+        if ctx.info.get("opponent_shots_left", 0) > 0:
+            standing = np.where(own[None, :] & ~holed_all & (value > 0), value, 0)
+            closed = standing.max(axis=1) if standing.shape[1] else np.zeros(score.size)
+            score -= np.where(closed > 0, NEXT_HIT_RATE * closed, NEXT_OPEN20_RATE * 20.0)
+        return score
 
 
 class CrokinoleFrame(FramePlay):
@@ -132,16 +194,25 @@ class CrokinoleFrame(FramePlay):
         self.twenties = {s: 0 for s in game.sides}
         self.fouls: list[str] = []
         self.shot = 0
+        self.turn_index = 0
 
     def next_turn(self) -> Turn | None:
-        return next(self.turns, None)
+        turn = next(self.turns, None)
+        if turn is not None:
+            self.turn_index += 1
+        return turn
+
+    def opponent_shots_left(self, turn: Turn) -> int:
+        """Shots still to come in the round (after the current one) by the other side."""
+        return sum(1 for later in self.all_turns[self.turn_index:] if later.team != turn.team)
 
     def context(self, turn: Turn, shot: int, seed: int, game_index: int) -> ShotContext:
         self.shot = shot + 1
         bx, by = self.board_arrays()
         return ShotContext(court=self.court, stance=self.tactics.stance(turn.end), board_x=bx, board_y=by,
                            board_team=tuple(self.teams), shooter=turn.team, tactics=self.tactics, seed=seed,
-                           game_index=game_index, shot=shot, turn=turn, info={"seat": turn.end})
+                           game_index=game_index, shot=shot, turn=turn,
+                           info={"seat": turn.end, "opponent_shots_left": self.opponent_shots_left(turn)})
 
     def after_shot(self, turn: Turn, outcome: ShotOutcome) -> None:
         n = len(self.xs)

@@ -52,7 +52,7 @@ from shuffle_sim.units import INCH
 #: A weight starts this far beyond touching the front edge (m).
 STANCE_GAP = 0.001
 #: Slides to spare (m) of the expected-value player's take-outs; the fixed plan's is the first.
-TAKEOUT_EXTRAS = (0.1, 0.3)
+TAKEOUT_EXTRAS = (0.3, 0.1)
 MAX_ROUNDS = 200
 
 

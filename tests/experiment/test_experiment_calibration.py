@@ -40,3 +40,18 @@ def test_calibration_finds_the_scale_of_a_preset(open20):
     assert scale == pytest.approx(2.0, rel=0.15)  # undoes the halving
     with pytest.raises(ValueError, match="strictly between 0 and 1"):
         calibrate_scale(open20, base, 1.0)
+
+
+def test_calibration_can_vary_the_speed_error_alone(open20):
+    from dataclasses import replace
+
+    from shuffle_sim.experiment.calibration import scaled
+
+    base = skill_preset("crokinole", "top competitive")
+    start = replace(base, speed=0.1)
+    scale, found = calibrate_scale(open20, start, 0.65, shots=4000, tolerance=0.005, vary="speed")
+    assert found == pytest.approx(0.65, abs=0.005)
+    assert 0.1 * scale == pytest.approx(base.speed, rel=0.1)  # back to the preset's speed error
+    assert scaled(start, scale, "speed").direction == base.direction  # the direction is left alone
+    with pytest.raises(ValueError, match="vary must be one of"):
+        scaled(start, 2.0, "aim")

@@ -138,7 +138,9 @@ def test_whole_games_end_as_the_rules_say(game, players):
     record = play(game, players, seed=5)
     assert record.players == dict(zip(SIDES, players.split(",")))
     (g,) = record.games
-    assert g.finished and g.winner in SIDES and record.winner == g.winner
+    assert g.finished and record.winner == g.winner
+    # A crokinole game of four rounds may end level (2 points a round shared 1-1); others have a winner.
+    assert g.winner in SIDES or (game == "crokinole" and g.totals["A"] == g.totals["B"])
     running = {s: 0 for s in SIDES}
     for f in g.frames:
         for s in SIDES:
@@ -146,8 +148,9 @@ def test_whole_games_end_as_the_rules_say(game, players):
         assert f.totals == running
         assert f.shots and all(s.team in SIDES for s in f.shots)
     assert running == g.totals
-    loser = SIDES[1 - SIDES.index(g.winner)]
-    assert g.totals[g.winner] > g.totals[loser]
+    if g.winner is not None:
+        loser = SIDES[1 - SIDES.index(g.winner)]
+        assert g.totals[g.winner] > g.totals[loser]
     _replay_through_rules(game, g)
     if game == "crokinole":
         assert len(g.frames) == 4

@@ -14,6 +14,7 @@ from shuffle_sim.court import load_court
 from shuffle_sim.physics import STATUS_HOLED
 from shuffle_sim.play.shooting import shoot
 from shuffle_sim.play.crokinole import CrokinoleTactics
+from shuffle_sim.play.players.repertoire import Shot, Strike
 from shuffle_sim.play.deck import DeckTactics
 from shuffle_sim.play.deck_engine import deck_setup
 from shuffle_sim.play.horse_collar import HorseCollarTactics
@@ -286,7 +287,8 @@ def test_ev_respects_the_crokinole_hit_rule():
     intents, _, means = ev.weigh(ctx, EXACT, tactics.candidates(ctx))
     values = {i.label: m for i, m in zip(intents, means)}
     assert values["open 20"] == -10  # the 20 is removed for hitting nothing; B keeps its 10
-    assert isinstance(ev.choose(ctx, EXACT).intent, TakeOut)
+    chosen = ev.choose(ctx, EXACT).intent
+    assert isinstance(chosen, (Strike, Shot)) and chosen.target == 0
 
 
 def test_fixed_plans():
@@ -321,9 +323,13 @@ def _random_boards(rng, court, n_boards, n_discs, box):
 
 def _outcomes(ctx, n=24):
     """Outcomes of a few candidate shots (the first two and the last two) under novice errors."""
-    candidates = ctx.tactics.candidates(ctx)
-    intents = candidates[:2] + candidates[2:][-2:]
-    launches = [i.aim(ctx) for i in intents]
+    candidates = []
+    for intent in ctx.tactics.candidates(ctx):  # those that can be aimed on this board
+        try:
+            candidates.append((intent, intent.aim(ctx)))
+        except PlayerError:
+            continue
+    launches = [launch for _, launch in candidates[:2] + candidates[2:][-2:]]
     rows = []
     for s in range(n):
         for launch in launches:
@@ -445,3 +451,18 @@ def test_stance_and_intent_errors_name_the_field():
         Open20().aim(deck_ctx())
     with pytest.raises(PlayerError, match="end edge"):
         hanger_point(DECK)
+
+
+def test_lumpy_payoffs_are_weighed_over_the_games_minimum_samples():
+    from shuffle_sim.play.horse_collar import HorseCollarTactics
+
+    court = load_court("horse-collar")
+    tactics = HorseCollarTactics(court)
+    ctx = ShotContext(court, tactics.stance, [], [], (), "A", tactics)
+    _, _, values = ExpectedValue(8).outcomes(ctx, skills_for("horse-collar")["expert"], tactics.candidates(ctx)[:2])
+    assert values.shape == (2, tactics.min_samples)
+    # a player asking for fewer samples weighs the shots exactly as one asking for the minimum
+    skill = skills_for("horse-collar")["expert"]
+    few = ExpectedValue(8).weigh(ctx, skill, tactics.candidates(ctx))[2]
+    enough = ExpectedValue(tactics.min_samples).weigh(ctx, skill, tactics.candidates(ctx))[2]
+    assert np.array_equal(few, enough)

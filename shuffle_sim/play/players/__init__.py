@@ -7,6 +7,9 @@ module              what it does
 ``launch``          numba kernels: stances, clearest starts, straight launches, noise
 ``intents``         draw, take-out, guard, hide, open 20, hanger, bank
 ``aiming``          hanger points, zone spots and the bank solver
+``lines``           numba lines of fire: first contact, the clearest start and aim for a take-out
+``repertoire``      crokinole shots: ``Strike`` (straight take-out) and kernel-aimed ``Shot``
+                    (take-out and stick, roll off, roll in, double take-out, carom)
 ``strategies``      execution under noise; the fixed plan and the expected-value player
 ``presets``         ``Player`` and ``parse_players`` ("expert-ev,novice-plan")
 ==================  =======================================================================

@@ -11,6 +11,7 @@ from typing import Protocol
 import numpy as np
 
 from shuffle_sim.court import Court
+from shuffle_sim.noise import NoiseModel
 from shuffle_sim.play.players.launch import (
     STANCE_ARC,
     STANCE_SEGMENT,
@@ -126,6 +127,9 @@ class ShotContext:
     shot: int = 0
     turn: Turn | None = None
     info: dict = field(default_factory=dict)
+    #: The shooter's own execution noise, set by the strategy before aiming: intents that aim for the
+    #: clearest line under the shooter's errors (``repertoire``) read it; None aims as if noise-free.
+    skill: NoiseModel | None = None
 
     def __post_init__(self) -> None:
         self.board_x = np.ascontiguousarray(self.board_x, dtype=np.float64).reshape(-1)

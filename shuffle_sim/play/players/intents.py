@@ -102,17 +102,42 @@ class Hide(Intent):
         return _straight(ctx, x, y, 0.0, -1, f"hide behind disc {self.target}")
 
 
+def hole_overshoot(distance: float, capture_radius: float, capture_speed: float, decel: float) -> float:
+    """Slide (m) past a hole's centre that centres a straight shot's speed window on the hole.
+
+    A disc launched at v0 toward a hole ``distance`` metres away drops in when it reaches the capture
+    circle (v0^2 >= 2 a (d - rc)) and crosses it no faster than the capture speed
+    (v0^2 <= vc^2 + 2 a (d - rc)). A relative speed error multiplies v0, so the middle of the window
+    on a log scale, v0^2 = 2 a sqrt((d - rc) (d - rc + vc^2 / 2 a)), is the aim that tolerates the
+    largest error either way: a slide of sqrt(...) - d past the centre.
+    """
+    near = max(distance - capture_radius, 0.0)
+    return math.sqrt(near * (near + capture_speed * capture_speed / (2.0 * decel))) - distance
+
+
 @dataclass(frozen=True)
 class Open20(Intent):
-    """Crokinole: draw to rest on the 20 hole's centre (it drops in on the way: slower than capture)."""
+    """Crokinole: a straight shot over the 20 hole at the speed that centres its capture window
+    (``hole_overshoot``): short of it the disc stops on the board, too fast it crosses the hole."""
 
     label: str = "open 20"
+    kind = "open 20"
 
     def aim(self, ctx: ShotContext) -> Launch:
         if not ctx.court.holes:
             raise PlayerError(f"open 20: court {ctx.court.name!r} has no hole")
         hole = ctx.court.holes[0]
-        return _straight(ctx, hole.x, hole.y, 0.0, -1, "open 20")
+        ox, oy, reach = ctx.obstacles()
+        stance = ctx.stance
+        hole_index = ctx.n_discs + len(ctx.court.pegs)
+        t = clearest_start(stance.array, stance.preferred, stance.samples, hole.x, hole.y, ox, oy, reach, hole_index)
+        if t < 0.0:
+            raise PlayerError("open 20: every start on the stance is blocked by a disc")
+        sx, sy = stance.point(t)
+        extra = hole_overshoot(math.hypot(hole.x - sx, hole.y - sy), hole.capture_radius, hole.capture_speed,
+                               ctx.decel)
+        sx, sy, vx, vy = straight_launch(stance.array, t, hole.x, hole.y, extra, ctx.decel)
+        return Launch(float(t), float(sx), float(sy), float(vx), float(vy), 0.0)
 
 
 @dataclass(frozen=True)

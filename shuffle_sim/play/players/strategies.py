@@ -5,7 +5,7 @@ best mean value by the game's rules is played)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -52,6 +52,11 @@ def execute(ctx: ShotContext, launch: Launch, skill: NoiseModel) -> Launch:
 # Strategies and players
 
 
+def with_skill(ctx: ShotContext, skill: NoiseModel) -> ShotContext:
+    """``ctx`` as seen by a shooter of ``skill`` (intents that aim under the shooter's errors read it)."""
+    return ctx if ctx.skill is skill else replace(ctx, skill=skill)
+
+
 @dataclass(frozen=True)
 class Decision:
     """A chosen shot: the intent, its noise-free launch, and (expected-value player) what it was worth."""
@@ -69,6 +74,7 @@ class FixedPlan:
     name = "plan"
 
     def choose(self, ctx: ShotContext, skill: NoiseModel) -> Decision:
+        ctx = with_skill(ctx, skill)
         intent = ctx.tactics.plan(ctx)
         return Decision(intent, intent.aim(ctx))
 
@@ -92,9 +98,11 @@ class ExpectedValue:
         if isinstance(self.samples, bool) or not isinstance(self.samples, int) or self.samples < 1:
             raise PlayerError(f"samples must be a positive integer (got {self.samples!r})")
 
-    def weigh(self, ctx: ShotContext, skill: NoiseModel, intents: list[Intent]
-              ) -> tuple[list[Intent], list[Launch], np.ndarray]:
-        """Aim the intents and return those that could be aimed, their launches and mean values."""
+    def outcomes(self, ctx: ShotContext, skill: NoiseModel, intents: list[Intent]
+                 ) -> tuple[list[Intent], list[Launch], np.ndarray]:
+        """Aim the intents; return those that could be aimed, their launches, and the value of every
+        sampled execution (candidates x samples)."""
+        ctx = with_skill(ctx, skill)
         aimed, launches = [], []
         for intent in intents:
             try:
@@ -103,8 +111,10 @@ class ExpectedValue:
                 continue
             aimed.append(intent)
         if not aimed:
-            return [], [], np.empty(0)
-        n_samples = 1 if skill.is_exact else self.samples
+            return [], [], np.empty((0, 0))
+        # A game whose payoffs are lumpy (a rare 26-point corner hanger) asks for more samples
+        # (``Tactics.min_samples``): with few, the luckiest rare shot looks best (the winner's curse).
+        n_samples = 1 if skill.is_exact else max(self.samples, int(getattr(ctx.tactics, "min_samples", 0)))
         k0, k1 = seed_key(ctx.seed)
         z = np.empty((n_samples, 4))
         _sample_normals(k0, k1, np.uint64(ctx.game_index), np.uint64(ctx.shot), n_samples, z)
@@ -116,9 +126,16 @@ class ExpectedValue:
         _perturb_batch(ctx.stance.array, ts, vxs, vys, ws, z, noise_vector(skill), ox, oy, reach, *out)
         batch = simulate_shots(ctx.court, *out, board=ctx.board_scene())
         values = np.asarray(ctx.tactics.evaluate(ctx, batch), dtype=np.float64).reshape(len(aimed), n_samples)
-        return aimed, launches, values.mean(axis=1)
+        return aimed, launches, values
+
+    def weigh(self, ctx: ShotContext, skill: NoiseModel, intents: list[Intent]
+              ) -> tuple[list[Intent], list[Launch], np.ndarray]:
+        """Aim the intents and return those that could be aimed, their launches and mean values."""
+        aimed, launches, values = self.outcomes(ctx, skill, intents)
+        return aimed, launches, (values.mean(axis=1) if aimed else np.empty(0))
 
     def choose(self, ctx: ShotContext, skill: NoiseModel) -> Decision:
+        ctx = with_skill(ctx, skill)
         intents, launches, means = self.weigh(ctx, skill, ctx.tactics.candidates(ctx))
         if not intents:
             return FixedPlan().choose(ctx, skill)

@@ -1,0 +1,63 @@
+"""bench-players: the quick smoke run and its success tests."""
+
+import json
+
+from shuffle_sim.bench.players import QUICK, run_bench, shot_kind
+from shuffle_sim.cli import main
+from shuffle_sim.play.players import Draw, Open20
+from shuffle_sim.play.players.repertoire import Shot, Strike
+
+
+def test_shot_kinds_drop_disc_numbers_and_details():
+    assert shot_kind(Draw(0.0, 0.0, label="draw into the 15 (+40 deg)")) == "draw into the 15"
+    assert shot_kind(Draw(0.0, 0.0, label="bank to take out weight 2, 0.1 m to spare")) == "bank to take out weight"
+    assert shot_kind(Strike(3, 0.1, label="take out disc 3, 0.1 m past the edge")) == "take-out"
+    assert shot_kind(Shot("roll off", 1)) == "take-out and roll off"
+    assert shot_kind(Open20()) == "open 20"
+
+
+def test_quick_crokinole_run_counts_every_shot():
+    report = run_bench(QUICK, ("crokinole",))
+    for preset, s in report["results"]["crokinole"].items():
+        assert s["games"] == 1 and s["shots"] == 16  # one round, 8 discs a side
+        assert sum(v["attempts"] for v in s["by_intent"].values()) == s["shots"]
+        assert all(0 <= v["made"] <= v["attempts"] for v in s["by_intent"].values())
+        c = s["crokinole"]
+        assert sum(v["attempts"] for v in c["takeout_by_line"].values()) == c["takeouts"]
+        assert c["discs_left_per_round"] >= 0
+
+
+def test_cli_json(capsys):
+    assert main(["bench-players", "--quick", "--json", "--game", "horse-collar"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    (results,) = report["results"].values()
+    assert set(results) == {"expert-ev4", "expert-plan"}
+    assert all(s["shots"] > 0 for s in results.values())
+
+
+def test_noise_free_shots_are_counted_as_made():
+    import math
+
+    from shuffle_sim.bench.players import Tally, judge_shot_outcome
+    from shuffle_sim.court import load_court
+    from shuffle_sim.play.crokinole import CrokinoleTactics
+    from shuffle_sim.play.horse_collar import HorseCollarTactics
+    from shuffle_sim.play.players import Hanger, ShotContext
+    from shuffle_sim.units import INCH
+
+    tally = Tally()
+    court = load_court("horse-collar")
+    tactics = HorseCollarTactics(court)
+    ctx = ShotContext(court, tactics.stance, [], [], (), "A", tactics)
+    hanger = Hanger(0, label="hanger over the end (0.50 across)")
+    judge_shot_outcome("horse-collar", ctx, hanger, hanger.aim(ctx), tally)
+    board = load_court("crokinole")
+    croki = CrokinoleTactics(board)
+    ctx = ShotContext(board, croki.stance("south"), [6 * INCH * math.cos(0.3)], [6 * INCH * math.sin(0.3)], ("B",),
+                      "A", croki, info={"seat": "south"})
+    for intent in (Strike(0, 0.1), Shot("stick", 0), Open20()):
+        judge_shot_outcome("crokinole", ctx, intent, intent.aim(ctx), tally)
+    assert dict(tally.attempts) == {"hanger over the end": 1, "take-out": 1, "take-out and stick": 1, "open 20": 1}
+    # the open 20 with an opponent disc on the board is no take-out and drops in all the same
+    assert dict(tally.made) == {"hanger over the end": 1, "take-out": 1, "take-out and stick": 1, "open 20": 1}
+    assert tally.hits == [2, 2] and tally.lines["clear"] == [2, 2]
