@@ -25,18 +25,6 @@ from shuffle_sim.noise import EXACT
 from shuffle_sim.play.players import ExpectedValue, Intent, Launch, Player, PlayerError, ShotContext
 from shuffle_sim.rules.common import Board
 
-#: The positions a shooter can take, per game (the first is the default).
-POSITIONS = {
-    "crokinole": ("south", "west", "north", "east"),
-    "ricochet": ("left", "right"),
-    "deck": ("right", "left"),
-    "horse-collar": ("end",),
-}
-#: A crokinole shot is judged with this many opponent shots still to come in the round (a board
-#: left open then invites an open 20; see ``CrokinoleTactics.evaluate``).
-CROKINOLE_OPPONENT_SHOTS = 1
-
-
 @dataclass(frozen=True)
 class Advice:
     """One candidate shot, ranked: its intent, noise-free launch, and what it is worth."""
@@ -55,43 +43,20 @@ class Advice:
 
 
 def advice_context(game: str, board: Board, shooter: str | None = None, position: str | None = None) -> ShotContext:
-    """What a shooter of ``game`` sees on ``board`` from ``position`` (``POSITIONS``; default the first)."""
-    positions = POSITIONS.get(game)
-    if positions is None:
-        raise PlayerError(f"advise: game {game!r} has no shot advisor (known: {', '.join(POSITIONS)})")
+    """What a shooter of ``game`` sees on ``board`` from ``position``: the game's play module (the
+    registry's ``play``) names the positions (``POSITIONS``, the first the default) and builds the
+    context (``shooter_context``)."""
+    module = get_game(game).play_module()
+    positions = getattr(module, "POSITIONS", None)
+    if positions is None or not hasattr(module, "shooter_context"):
+        raise PlayerError(f"advise: game {game!r} has no shot advisor (its play module names no POSITIONS)")
     position = positions[0] if position is None else position
     if position not in positions:
         raise PlayerError(f"advise: position must be one of {', '.join(positions)} for {game} (got {position!r})")
     shooter = get_game(game).sides[0] if shooter is None else shooter
     if not isinstance(shooter, str) or not shooter:
         raise PlayerError(f"advise: shooter must be a team name (got {shooter!r})")
-    teams = tuple(board.team)
-    xs, ys = np.asarray(board.x, dtype=np.float64), np.asarray(board.y, dtype=np.float64)
-    court = board.court
-    if game == "crokinole":
-        from shuffle_sim.play.crokinole import CrokinoleTactics
-
-        tactics = CrokinoleTactics(court)
-        return ShotContext(court, tactics.stance(position), xs, ys, teams, shooter, tactics,
-                           info={"seat": position, "opponent_shots_left": CROKINOLE_OPPONENT_SHOTS})
-    if game == "ricochet":
-        from shuffle_sim.play.ricochet import RicochetTactics
-
-        tactics = RicochetTactics(court)
-        return ShotContext(court, tactics.stance(position), xs, ys, teams, shooter, tactics, info={"side": position})
-    if game == "horse-collar":
-        from shuffle_sim.play.horse_collar import HorseCollarTactics
-
-        tactics = HorseCollarTactics(court)
-        return ShotContext(court, tactics.stance, xs, ys, teams, shooter, tactics)
-    from shuffle_sim.play.deck import DeckTactics, _canonical
-    from shuffle_sim.play.deck_engine import deck_setup
-
-    setup = deck_setup(court)
-    bx, by = _canonical(setup, court.end == "head", list(xs), list(ys))
-    sign = 1 if position == "right" else -1
-    return ShotContext(setup.court, setup.stance(sign), bx, by, teams, shooter, DeckTactics(setup),
-                       info={"sign": sign})
+    return module.shooter_context(board, shooter, position)
 
 
 def advise(game: str, board: Board, player: Player, shooter: str | None = None, position: str | None = None,

@@ -298,3 +298,18 @@ def named_stances(court: Court) -> list[tuple[str, Stance]]:
     """Where a crokinole shooter may shoot from: the shooting arc (the 5 line) in front of each seat."""
     tactics = CrokinoleTactics(court)
     return [(f"{seat} seat (5 line)", tactics.stance(seat)) for seat in SEAT_ANGLES]
+
+
+#: Where a crokinole shooter may shoot from (the advisor's ``--from``); the first is the default.
+POSITIONS = tuple(SEAT_ANGLES)
+#: A shot is judged with this many opponent shots still to come in the round (a board left open then
+#: invites an open 20; see ``CrokinoleTactics.evaluate``).
+ADVICE_OPPONENT_SHOTS = 1
+
+
+def shooter_context(board: Board, shooter: str, position: str) -> ShotContext:
+    """What a crokinole shooter sees on ``board`` from the seat ``position`` (the shot advisor)."""
+    tactics = CrokinoleTactics(board.court)
+    return ShotContext(board.court, tactics.stance(position), np.asarray(board.x, dtype=np.float64),
+                       np.asarray(board.y, dtype=np.float64), tuple(board.team), shooter, tactics,
+                       info={"seat": position, "opponent_shots_left": ADVICE_OPPONENT_SHOTS})

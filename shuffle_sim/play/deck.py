@@ -332,3 +332,18 @@ def named_stances(court: Court) -> list[tuple[str, Stance]]:
         turned.append((name.replace("head 10-off", "foot 10-off"),
                        Stance("segment", (2 * px - x0, 2 * py - y0, 2 * px - x1, 2 * py - y1), s.preferred, s.samples)))
     return turned
+
+
+#: The half of the 10-off area a deck shooter shoots from, as the shooter sees it (the advisor's
+#: ``--from``); the first is the default.
+POSITIONS = ("right", "left")
+
+
+def shooter_context(board: Board, shooter: str, position: str) -> ShotContext:
+    """What a deck shooter sees on ``board`` from the half ``position`` of the 10-off area (the shot
+    advisor): the board in the canonical frame, toward the diagram at the board's scoring end."""
+    setup = deck_setup(board.court)
+    bx, by = _canonical(setup, board.court.end == "head", list(board.x), list(board.y))
+    sign = 1 if position == "right" else -1
+    return ShotContext(setup.court, setup.stance(sign), bx, by, tuple(board.team), shooter, DeckTactics(setup),
+                       info={"sign": sign})

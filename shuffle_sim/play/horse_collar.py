@@ -182,3 +182,14 @@ def play_match(players: Mapping[str, Player], seed: int, match: bool, length: in
 def named_stances(court: Court) -> list[tuple[str, Stance]]:
     """Where a horse collar shooter puts the puck down: across the near end of the table."""
     return [("near end", HorseCollarTactics(court).stance)]
+
+
+#: A horse collar shooter throws from the near end (the advisor's ``--from``).
+POSITIONS = ("end",)
+
+
+def shooter_context(board: Board, shooter: str, position: str) -> ShotContext:
+    """What a horse collar shooter sees on ``board`` from the near end (the shot advisor)."""
+    tactics = HorseCollarTactics(board.court)
+    return ShotContext(board.court, tactics.stance, np.asarray(board.x, dtype=np.float64),
+                       np.asarray(board.y, dtype=np.float64), tuple(board.team), shooter, tactics)

@@ -232,3 +232,15 @@ def named_stances(court: Court) -> list[tuple[str, Stance]]:
     """Where a ricochet weight is slid from: the left or right half of the front of the table."""
     tactics = RicochetTactics(court)
     return [(f"front, {side} half", tactics.stance(side)) for side in ("left", "right")]
+
+
+#: The half a ricochet weight may be slid from (the advisor's ``--from``); the first is the default.
+POSITIONS = ("left", "right")
+
+
+def shooter_context(board: Board, shooter: str, position: str) -> ShotContext:
+    """What a ricochet shooter sees on ``board`` sliding from the half ``position`` (the shot advisor)."""
+    tactics = RicochetTactics(board.court)
+    return ShotContext(board.court, tactics.stance(position), np.asarray(board.x, dtype=np.float64),
+                       np.asarray(board.y, dtype=np.float64), tuple(board.team), shooter, tactics,
+                       info={"side": position})
