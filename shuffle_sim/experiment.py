@@ -47,6 +47,7 @@ from shuffle_sim.experiment_kernels import (
     reduce_chunk,
 )
 from shuffle_sim.noise import seed_key
+from shuffle_sim.results_lock import folder_lock
 from shuffle_sim.scene import speed_for_distance
 from shuffle_sim.shots import simulate_shots
 
@@ -438,9 +439,21 @@ def run_experiment(
     interrupted run in ``out`` and computes only the others. ``stop_after`` stops after that many
     chunks have been written (a test hook that simulates an interruption); the summary then says
     ``complete=False`` and nothing is assembled.
+
+    The run holds the folder's lock from start to end (``results_lock``): a second run into the same
+    folder, resumed or not, raises ``FolderLocked`` naming the folder and the run that holds it.
     """
     if not isinstance(experiment, Experiment):
         experiment = load_experiment(experiment)
+    folder = out if out is not None else Path("results") / experiment.name
+    with folder_lock(folder):
+        return _run_locked(experiment, folder, resume=resume, workers=workers, dask=dask, chunk_size=chunk_size,
+                           progress=progress, stop_after=stop_after)
+
+
+def _run_locked(experiment: Experiment, out: str | os.PathLike, *, resume: bool, workers: int, dask,
+                chunk_size: int | None, progress: bool, stop_after: int | None) -> RunSummary:
+    """``run_experiment`` with the results folder's lock held."""
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise ExperimentError(f"workers must be a positive integer (got {workers!r})")
     if dask is not None and workers != 1:
