@@ -141,6 +141,9 @@ def cmd_run(args: argparse.Namespace) -> int:
     if summary.failed:
         print(f"left out: {summary.failed:,} shots not played (sampled start off the surface or on a disc) or not "
               f"finished (event bound); per cell in the variable 'failed'")
+    if summary.retried:
+        print(f"retried: chunk{'s' if len(summary.retried) > 1 else ''} {', '.join(map(str, summary.retried))} "
+              "(computed again after their Dask worker was lost)")
     print(f"results: {summary.grid_path}" + (f" and {summary.records_path}" if summary.records_path else ""))
     for path in plots:
         print(f"plot: {path}")
