@@ -209,3 +209,16 @@ def test_a_pinched_disc_with_little_restitution_ends_without_an_event_storm():
     assert set(result.status) <= {STATUS_REST, STATUS_FALLEN, STATUS_HOLED}
     _, counts = np.unique(result.events.t, return_counts=True)
     assert counts.max() < 300
+
+
+def test_a_pair_that_parts_and_returns_does_not_sink_deeper_each_time():
+    """Found by the fuzz: discs 6 and 9 of this scene, turned together by their friction, parted and
+    met again ten times; each meeting was predicted from the last one's overlap less 1e-10 m, so they
+    came to rest overlapping by 1.00000005e-9 m. A returning pair now collides at contact."""
+    scene = Scene.from_json(DATA / "overlap-ratchet-pair.json")
+    result = simulate(scene)
+    assert result.ok and result.status[6] == result.status[9] == STATUS_REST
+    meetings = np.flatnonzero((result.events.a == 6) & (result.events.b == 9))
+    assert len(meetings) >= 10
+    gap = np.hypot(result.x[6] - result.x[9], result.y[6] - result.y[9]) - 2 * scene.court.disc_radius
+    assert gap > -1e-12
