@@ -78,7 +78,7 @@ FAILURES = {
 # Drawing scenes
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _draw(k0, k1, scene, buf, used):
     """The next uniform in (0, 1) of scene ``scene``: ``buf`` holds a block of four, ``used[0]``
     counts the draws so far (block ``used // 4`` of counter (scene, STREAM_FUZZ, block, 0))."""
@@ -94,14 +94,14 @@ def _draw(k0, k1, scene, buf, used):
     return buf[slot]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _normal(k0, k1, scene, buf, used):
     u = _draw(k0, k1, scene, buf, used)
     v = _draw(k0, k1, scene, buf, used)
     return math.sqrt(-2.0 * math.log(u)) * math.cos(2.0 * math.pi * v)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _free(table, ja, xs, ys, k, n, x, y):
     """Whether a disc centred at (x, y) may start there: on the surface, clear of cushions, pegs and
     the scene's first ``n`` discs (touching allowed)."""

@@ -199,63 +199,66 @@ def _scene_problem(table, ja, xs, ys, vxs, vys, omegas, k, n):
     return 0, -1
 
 
+@njit(cache=True, error_model="numpy")
+def _run_scene(base, ja, gravity, xs, ys, vxs, vys, omegas, n_discs, materials, max_events, k, out_x, out_y, out_vx,
+               out_vy, out_omega, out_status, out_dead, out_ok, out_events, out_t_end, problem, problem_disc):
+    """Run scene ``k`` to rest (or the event bound) and write its rows.
+
+    The scene packs its own copy of the court ``base`` with its materials and allocates its own
+    state, sized to its discs; nothing is shared between scenes but the read-only inputs. (A plain
+    function called from the parallel loop: the kernel's loop inlined here compiles once, outside
+    the parallel transformation.)
+    """
+    n = n_discs[k]
+    width = xs.shape[1]
+    table = base.copy()
+    apply_materials(table, materials[k], gravity)
+    for i in range(width):
+        out_x[k, i] = np.nan
+        out_y[k, i] = np.nan
+        out_vx[k, i] = np.nan
+        out_vy[k, i] = np.nan
+        out_omega[k, i] = np.nan
+        out_status[k, i] = PADDING
+        out_dead[k, i] = False
+    why, disc = _scene_problem(table, ja, xs, ys, vxs, vys, omegas, k, n)
+    problem[k] = why
+    problem_disc[k] = disc
+    if why != 0:
+        out_ok[k] = False
+        out_events[k] = 0
+        out_t_end[k] = np.nan
+        return
+    st = np.empty((N_FLOAT_ROWS, n))
+    ist = np.empty((N_INT_ROWS, n), np.int64)
+    pair_t = np.empty((n, n))
+    no_log = np.empty((0, max(EV_COLUMNS, SEG_COLUMNS)))
+    for i in range(n):
+        place_disc(table, st, ist, i, xs[k, i], ys[k, i], vxs[k, i], vys[k, i], omegas[k, i])
+    _, _, ok, t_end, processed = run_table(table, st, ist, pair_t, no_log, no_log, max_events)
+    out_ok[k] = ok
+    out_events[k] = processed
+    out_t_end[k] = t_end
+    for i in range(n):
+        x, y, vx, vy, w = state_at(table, st, ist, i, t_end)
+        out_x[k, i] = x
+        out_y[k, i] = y
+        out_vx[k, i] = vx
+        out_vy[k, i] = vy
+        out_omega[k, i] = w
+        out_status[k, i] = ist[STATUS, i]
+        out_dead[k, i] = ist[DEAD, i] != 0
+
+
 @njit(cache=True, error_model="numpy", parallel=True)
 def _run_scenes(ka, ja, xs, ys, vxs, vys, omegas, n_discs, materials, max_events, out_x, out_y, out_vx, out_vy,
                 out_omega, out_status, out_dead, out_ok, out_events, out_t_end, problem, problem_disc):
-    """Run every scene to rest (or the event bound), in parallel over scenes.
-
-    Each scene packs its own copy of the court with its materials and allocates its own state, sized
-    to its discs; nothing is shared between scenes but the read-only inputs.
-    """
+    """Run every scene (``_run_scene``), in parallel over scenes."""
     base = pack_court(ka)
-    n_scenes, width = xs.shape
-    for k in prange(n_scenes):
-        n = n_discs[k]
-        table = base.copy()
-        apply_materials(table, materials[k], ka.gravity)
-        for i in range(n, width):
-            out_x[k, i] = np.nan
-            out_y[k, i] = np.nan
-            out_vx[k, i] = np.nan
-            out_vy[k, i] = np.nan
-            out_omega[k, i] = np.nan
-            out_status[k, i] = PADDING
-            out_dead[k, i] = False
-        why, disc = _scene_problem(table, ja, xs, ys, vxs, vys, omegas, k, n)
-        problem[k] = why
-        problem_disc[k] = disc
-        if why != 0:
-            for i in range(n):
-                out_x[k, i] = np.nan
-                out_y[k, i] = np.nan
-                out_vx[k, i] = np.nan
-                out_vy[k, i] = np.nan
-                out_omega[k, i] = np.nan
-                out_status[k, i] = PADDING
-                out_dead[k, i] = False
-            out_ok[k] = False
-            out_events[k] = 0
-            out_t_end[k] = np.nan
-            continue
-        st = np.empty((N_FLOAT_ROWS, n))
-        ist = np.empty((N_INT_ROWS, n), np.int64)
-        pair_t = np.empty((n, n))
-        no_log = np.empty((0, max(EV_COLUMNS, SEG_COLUMNS)))
-        for i in range(n):
-            place_disc(table, st, ist, i, xs[k, i], ys[k, i], vxs[k, i], vys[k, i], omegas[k, i])
-        _, _, ok, t_end, processed = run_table(table, st, ist, pair_t, no_log, no_log, max_events)
-        out_ok[k] = ok
-        out_events[k] = processed
-        out_t_end[k] = t_end
-        for i in range(n):
-            x, y, vx, vy, w = state_at(table, st, ist, i, t_end)
-            out_x[k, i] = x
-            out_y[k, i] = y
-            out_vx[k, i] = vx
-            out_vy[k, i] = vy
-            out_omega[k, i] = w
-            out_status[k, i] = ist[STATUS, i]
-            out_dead[k, i] = ist[DEAD, i] != 0
+    for k in prange(xs.shape[0]):
+        _run_scene(base, ja, ka.gravity, xs, ys, vxs, vys, omegas, n_discs, materials, max_events, k, out_x, out_y,
+                   out_vx, out_vy, out_omega, out_status, out_dead, out_ok, out_events, out_t_end, problem,
+                   problem_disc)
 
 
 def simulate_scenes(scenes: Scenes, max_events: int = 10_000) -> SceneBatch:
