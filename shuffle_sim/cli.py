@@ -8,9 +8,12 @@ status 2 and a one-line message on standard error; nothing already written is re
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
+import signal
 import sys
+import threading
 
 from shuffle_sim.court import CourtError, list_courts, load_court
 from shuffle_sim.games import game_names, games, get_game
@@ -26,6 +29,23 @@ def _point(text: str) -> tuple[float, float]:
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected X,Y in metres, got {text!r}") from None
     return x, y
+
+
+@contextlib.contextmanager
+def _sigterm_unwinds():
+    """Within the block, SIGTERM raises SystemExit(143) (so ``finally`` clauses run, as for Ctrl-C)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def _exit(signum, frame):
+        raise SystemExit(128 + signum)
+
+    previous = signal.signal(signal.SIGTERM, _exit)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 # ---- subcommands ---------------------------------------------------------------------------------
@@ -96,35 +116,42 @@ def cmd_run(args: argparse.Namespace) -> int:
     """Run an experiment file: chunks in parallel, results (netCDF, Parquet) and plots on disk."""
     from pathlib import Path
 
+    from shuffle_sim.experiment.heatmaps import save_plots
+    from shuffle_sim.experiment.lock import folder_lock
     from shuffle_sim.experiment.runner import run_experiment
     from shuffle_sim.experiment.spec import load_experiment
-    from shuffle_sim.experiment.heatmaps import save_plots
 
     experiment = load_experiment(args.experiment)
     out = Path(args.out) if args.out else Path("results") / experiment.name
-    dask = args.dask
-    if dask is not None:
-        try:
-            from dask.distributed import Client
-        except ImportError:
-            raise UsageError("run: --dask needs the optional extra: pip install 'shuffle_sim[dask]'") from None
-        try:
-            dask = Client(args.dask, timeout="10s")
-        except (OSError, TimeoutError) as exc:
-            raise UsageError(f"run: cannot reach the Dask scheduler at {args.dask!r} ({exc})") from None
-    try:
-        summary = run_experiment(experiment, out, resume=args.resume, workers=args.workers, dask=dask,
-                                 chunk_size=args.chunk_size, progress=not args.quiet)
-    finally:
+    # The folder's lock is held across the run and its plots, and given back however the command
+    # ends: SIGTERM becomes SystemExit here so that it unwinds like Ctrl-C does.
+    with _sigterm_unwinds(), folder_lock(out):
+        dask = args.dask
         if dask is not None:
-            dask.close()
-    plots = [] if args.no_plots else save_plots(summary.out)
+            try:
+                from dask.distributed import Client
+            except ImportError:
+                raise UsageError("run: --dask needs the optional extra: pip install 'shuffle_sim[dask]'") from None
+            try:
+                dask = Client(args.dask, timeout="10s")
+            except (OSError, TimeoutError) as exc:
+                raise UsageError(f"run: cannot reach the Dask scheduler at {args.dask!r} ({exc})") from None
+        try:
+            summary = run_experiment(experiment, out, resume=args.resume, workers=args.workers, dask=dask,
+                                     chunk_size=args.chunk_size, progress=not args.quiet)
+        finally:
+            if dask is not None:
+                dask.close()
+        plots = [] if args.no_plots else save_plots(summary.out)
     print(f"{experiment.name}: {summary.n_shots:,} shots in {summary.n_chunks} chunks "
           f"({summary.computed} computed, {summary.reused} reused) in {summary.seconds:.2f} s "
           f"({summary.shots_per_second:,.0f} shots/s)")
     if summary.failed:
         print(f"left out: {summary.failed:,} shots not played (sampled start off the surface or on a disc) or not "
               f"finished (event bound); per cell in the variable 'failed'")
+    if summary.retried:
+        print(f"retried: chunk{'s' if len(summary.retried) > 1 else ''} {', '.join(map(str, summary.retried))} "
+              "(computed again after their Dask worker was lost)")
     print(f"results: {summary.grid_path}" + (f" and {summary.records_path}" if summary.records_path else ""))
     for path in plots:
         print(f"plot: {path}")
@@ -209,7 +236,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     """Play a whole simulated game or match: the scoreboard frame by frame, then the scorecard on disk."""
     from pathlib import Path
 
-    from shuffle_sim.play import SIDES, check_game_length, check_seed, frame_line, play, players_from, write_scorecard
+    from shuffle_sim.play.matches import SIDES, check_game_length, check_seed, frame_line, play, players_from, write_scorecard
 
     players = players_from(args.game, args.players)
     check_game_length(args.game, args.game_length)

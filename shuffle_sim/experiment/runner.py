@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import sys
 import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass
@@ -47,6 +48,7 @@ from shuffle_sim.experiment.kernels import (
     reduce_chunk,
 )
 from shuffle_sim.noise import seed_key
+from shuffle_sim.experiment.lock import folder_lock
 from shuffle_sim.rules import ricochet
 from shuffle_sim.scene import speed_for_distance
 from shuffle_sim.shots import simulate_shots
@@ -367,6 +369,7 @@ class RunSummary:
     grid_path: Path | None
     records_path: Path | None
     failed: int = 0  # shots left out of the outcomes: not played (start) or not finished (event bound)
+    retried: tuple[int, ...] = ()  # chunks computed again because their Dask worker was lost
 
     @property
     def shots_per_second(self) -> float:
@@ -400,26 +403,39 @@ def _run_in_processes(experiment: Experiment, pending: list[int], chunk_size: in
                 future.cancel()
 
 
-def _run_on_dask(experiment: Experiment, pending: list[int], chunk_size: int, dask):
+def _run_on_dask(experiment: Experiment, pending: list[int], chunk_size: int, dask, on_retry=None):
+    """Chunks on a Dask cluster. A worker lost mid-run (killed, out of memory) takes its chunks with
+    it; the scheduler runs them again elsewhere, and ``on_retry(worker, chunks)`` hears which
+    (``dask_watch``). The experiment travels as a task, not as scattered data, so that the scheduler
+    can recompute it too if every worker holding it is lost."""
     from dask.distributed import Client, as_completed
 
+    from shuffle_sim.experiment.dask_watch import WorkerLossWatch
+
     client = dask if isinstance(dask, Client) else Client(dask)
+    index_of = {f"shuffle-sim-chunk-{index}-{experiment.fingerprint[:12]}-{chunk_size}": index for index in pending}
     try:
-        shared = client.scatter(experiment, broadcast=True)
-        futures = [client.submit(compute_chunk, shared, index, chunk_size, 1, key=f"shuffle-sim-chunk-{index}-"
-                                 f"{experiment.fingerprint[:12]}-{chunk_size}") for index in pending]
-        index_of = {f.key: i for f, i in zip(futures, pending)}
-        completed = as_completed(futures)
-        try:
-            for future in completed:
-                yield index_of[future.key], future.result()
-                future.release()
-        finally:
-            for future in futures:
-                future.cancel()
+        with WorkerLossWatch(client, index_of, on_retry) as watch:
+            shared = client.submit(_same, experiment, key=f"shuffle-sim-experiment-{experiment.fingerprint[:12]}")
+            futures = [client.submit(compute_chunk, shared, index, chunk_size, 1, key=key)
+                       for key, index in index_of.items()]
+            completed = as_completed(futures)
+            try:
+                for future in completed:
+                    watch.report()
+                    watch.done(future.key)
+                    yield index_of[future.key], future.result()
+                    future.release()
+            finally:
+                for future in futures:
+                    future.cancel()
     finally:
         if client is not dask:
             client.close()
+
+
+def _same(experiment: Experiment) -> Experiment:
+    return experiment
 
 
 def run_experiment(
@@ -441,9 +457,21 @@ def run_experiment(
     interrupted run in ``out`` and computes only the others. ``stop_after`` stops after that many
     chunks have been written (a test hook that simulates an interruption); the summary then says
     ``complete=False`` and nothing is assembled.
+
+    The run holds the folder's lock from start to end (``results_lock``): a second run into the same
+    folder, resumed or not, raises ``FolderLocked`` naming the folder and the run that holds it.
     """
     if not isinstance(experiment, Experiment):
         experiment = load_experiment(experiment)
+    folder = out if out is not None else Path("results") / experiment.name
+    with folder_lock(folder):
+        return _run_locked(experiment, folder, resume=resume, workers=workers, dask=dask, chunk_size=chunk_size,
+                           progress=progress, stop_after=stop_after)
+
+
+def _run_locked(experiment: Experiment, out: str | os.PathLike, *, resume: bool, workers: int, dask,
+                chunk_size: int | None, progress: bool, stop_after: int | None) -> RunSummary:
+    """``run_experiment`` with the results folder's lock held."""
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise ExperimentError(f"workers must be a positive integer (got {workers!r})")
     if dask is not None and workers != 1:
@@ -469,25 +497,37 @@ def run_experiment(
     bar = tqdm(total=experiment.n_shots, initial=done_shots, unit="shot", unit_scale=True, desc=experiment.name,
                disable=not progress, smoothing=0.1)
     computed = 0
+    retried: list[int] = []
+
+    def postfix() -> str:
+        return f"chunks {len(finished) + computed}/{n_chunks}" + (f", {len(retried)} retried" if retried else "")
+
+    def on_retry(worker: str, chunks: list[int]) -> None:
+        retried.extend(chunks)
+        if progress:
+            bar.write(f"{experiment.name}: lost Dask worker {worker}; computing again chunk"
+                      f"{'s' if len(chunks) > 1 else ''} {', '.join(map(str, chunks))}", file=sys.stderr)
+            bar.set_postfix_str(postfix())
+
     if dask is not None:
-        source = _run_on_dask(experiment, pending, chunk_size, dask)
+        source = _run_on_dask(experiment, pending, chunk_size, dask, on_retry)
     elif workers > 1:
         source = _run_in_processes(experiment, pending, chunk_size, workers)
     else:
         source = _run_in_process(experiment, pending, chunk_size)
     try:
-        bar.set_postfix_str(f"chunks {len(finished)}/{n_chunks}")
+        bar.set_postfix_str(postfix())
         for index, arrays in source:
             results.write_chunk(index, arrays, experiment.fingerprint, chunk_size)
             computed += 1
             start, stop = chunk_range(experiment, index, chunk_size)
             bar.update(stop - start)
-            bar.set_postfix_str(f"chunks {len(finished) + computed}/{n_chunks}")
+            bar.set_postfix_str(postfix())
             if stop_after is not None and computed >= stop_after and len(finished) + computed < n_chunks:
                 source.close()
                 bar.close()
                 return RunSummary(results.path, experiment.n_shots, n_chunks, computed, len(finished),
-                                  time.perf_counter() - began, False, None, None)
+                                  time.perf_counter() - began, False, None, None, retried=tuple(retried))
     finally:
         bar.close()
         if hasattr(source, "close"):
@@ -498,8 +538,8 @@ def run_experiment(
     records_path = _write_records(experiment, results, n_chunks) if experiment.records else None
     seconds = time.perf_counter() - began
     manifest.update(status="complete", seconds=round(seconds, 3), chunks_computed=computed,
-                    chunks_reused=len(finished), grid=grid_path.name,
+                    chunks_reused=len(finished), chunks_retried=sorted(retried), grid=grid_path.name,
                     records=records_path.name if records_path else None)
     results.write_manifest(manifest)
     return RunSummary(results.path, experiment.n_shots, n_chunks, computed, len(finished), seconds, True,
-                      grid_path, records_path, int(sums["failed"].sum()))
+                      grid_path, records_path, int(sums["failed"].sum()), tuple(retried))

@@ -42,6 +42,9 @@ Limits
   real discs exchange, which this impulse model does not have (``kernel``).
 * Contacts have tolerances of 1e-9 m and 1e-9 m/s, and a pushed contact may overlap by 1e-10 m
   before it is resolved again (``toi``).
+* A disc pinched between touching discs with little restitution can need thousands of pairwise
+  impulses at one instant; after 256 impacts at one instant the touching group moves on as one
+  (``kernel``), as a pushed group does.
 * Fallen discs leave play at the edge; gutters, alleys and ditches are not simulated beyond that.
 * Every court has one disc size and mass; discs are uniform (I = m r^2 / 2).
 """

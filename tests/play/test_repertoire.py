@@ -6,7 +6,6 @@ import numpy as np
 import pytest
 
 from shuffle_sim.court import load_court
-from shuffle_sim.noise import EXACT
 from shuffle_sim.physics import STATUS_FALLEN, STATUS_HOLED
 from shuffle_sim.play.crokinole import CrokinoleTactics
 from shuffle_sim.play.players import Open20, PlayerError, ShotContext, skills_for
