@@ -38,9 +38,10 @@ from shuffle_sim.lab import browser_code
 from shuffle_sim.lab.board import Disc, LabBoard, LabError, court_reference, team_names
 from shuffle_sim.lab.court_glyphs import court_extent, draw_court
 from shuffle_sim.lab.files import board_json, parse_upload, scene_json
-from shuffle_sim.lab.shots import Aim, max_speed, noisy_copies, play_shot
+from shuffle_sim.lab.shots import Aim, advise_board, max_speed, noisy_copies, play_shot
 from shuffle_sim.lab.starts import legal_starts
 from shuffle_sim.lab.view import (
+    advice_html,
     copies_html,
     density_image,
     judgement_html,
@@ -217,6 +218,8 @@ class LabApp:
         run_copies.on_click(self.guarded(self.run_copies))
         clear_copies = Button(label="Clear density", name="clear_copies")
         clear_copies.on_click(self.guarded(self.clear_copies))
+        advise = Button(label="Advise: rank the shots", name="advise", disabled=not presets)
+        advise.on_click(self.guarded(self.run_advice))
 
         self.upload = FileInput(accept=".json,application/json", name="upload")
         self.last_upload: tuple[str, str] | None = None
@@ -242,6 +245,7 @@ class LabApp:
         self.judgement = Div(name="judgement", text="", width=520)
         self.score = Div(name="score", text="", width=520)
         self.copies_div = Div(name="copies", text="", width=520)
+        self.advice_div = Div(name="advice", text="", width=520)
         help_text = Div(text="<b>Shot lab</b>: click the court to place a disc (toolbar: point-draw tool), drag "
                              "to move, select and press Backspace or <i>Delete selected</i> to remove. Aim with the "
                              "arrow tool (drag its tip) or type the speed and direction. The toolbar's save "
@@ -255,12 +259,13 @@ class LabApp:
             row(self.speed_input, self.direction_input, self.spin_input),
             row(shoot, self.playback),
             row(self.skill_select, self.copies_input),
-            row(run_copies, clear_copies),
+            row(run_copies, clear_copies, advise),
             row(Div(text="Load a board or scene:"), self.upload),
             row(save_board, save_scene),
             self.score,
             self.judgement,
             self.copies_div,
+            self.advice_div,
         )
         self.doc.title = "shuffle-sim shot lab"
         self.doc.add_root(row(column(fig, self.message), controls, name="lab"))
@@ -521,6 +526,18 @@ class LabApp:
         copies = noisy_copies(self.board, self.aim(), presets[self.skill_select.value], n)
         self.write(self.density, density_image(self.court, copies))
         self.copies_div.text = copies_html(copies, self.skill_select.value)
+
+    def run_advice(self) -> None:
+        """Rank the candidate shots for the board as ``shuffle-sim advise`` does, for the team chosen
+        in the team control shooting from the selected start, under the selected skill preset."""
+        presets = self.presets()
+        if self.skill_select.value not in presets:
+            raise LabError(f"no skill presets for game {self.court.game!r}")
+        position = self.start().position
+        if position is None:
+            raise LabError(f"no shot advisor for game {self.court.game!r}")
+        advice = advise_board(self.board, presets[self.skill_select.value], self.team_select.value, position)
+        self.advice_div.text = advice_html(advice, self.skill_select.value, self.team_select.value, position)
 
     def clear_copies(self) -> None:
         self.write(self.density, dict(image=[], x=[], y=[], dw=[], dh=[]))

@@ -246,3 +246,17 @@ def _score_copies(court: Court, batch, played: np.ndarray, teams: list[str], hal
     total = max(len(rows), 1)
     scores = {key: count / total for key, count in tally.most_common()}
     return scores, {team: s / total for team, s in sums.items()}, int(len(rows))
+
+
+def advise_board(board: LabBoard, skill, shooter: str, position: str) -> list:
+    """The candidate shots for the lab's board ranked as ``shuffle-sim advise`` ranks them
+    (``play.advisor.advise``): expected frame value, success probability and spread under ``skill``."""
+    from shuffle_sim.play.advisor import advise
+    from shuffle_sim.play.players import ExpectedValue, Player
+    from shuffle_sim.rules.common import Board
+
+    rules_board = Board(board.court, board.xs, board.ys, tuple(board.teams))
+    with one_numba_thread():
+        _, advice = advise(board.court.game, rules_board, Player(skill.name or "preset", skill, ExpectedValue()),
+                           shooter=shooter, position=position)
+    return advice

@@ -28,6 +28,7 @@ class Start:
     name: str
     kind: str
     geom: tuple[float, ...]
+    position: str | None = None  # the shooter's position in the game (seat, half), as the advisor names it
 
     def point(self, t: float) -> tuple[float, float]:
         """The point at parameter ``t`` in [0, 1] (clamped)."""
@@ -50,8 +51,8 @@ class Start:
         return math.degrees(math.atan2(y - sy, x - sx))
 
 
-def _from_stance(name: str, stance) -> Start:
-    return Start(name, stance.kind, tuple(float(v) for v in stance.geom))
+def _from_stance(name: str, stance, position: str | None = None) -> Start:
+    return Start(name, stance.kind, tuple(float(v) for v in stance.geom), position)
 
 
 def _custom(court: Court) -> list[Start]:
@@ -67,4 +68,4 @@ def legal_starts(court: Court) -> list[Start]:
     stances = getattr(entry.play_module(), "named_stances", None) if entry is not None else None
     if stances is None:
         return _custom(court)
-    return [_from_stance(name, stance) for name, stance in stances(court)]
+    return [_from_stance(name, stance, position) for position, name, stance in stances(court)]

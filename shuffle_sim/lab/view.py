@@ -88,3 +88,13 @@ def copies_html(copies, skill: str) -> str:
             f'<table class="values"><tr><th>shot disc value</th><th>probability</th></tr>{value_rows}</table>'
             f'<table class="scores"><tr><th>frame score after the shot (first {copies.scored:,} copies)</th>'
             f"<th>probability</th></tr>{score_rows}</table>mean frame score: {means or '-'}")
+
+
+def advice_html(advice, skill: str, shooter: str, position: str, rows: int = 8) -> str:
+    """The advisor's ranking (``play.advisor``): the best ``rows`` candidate shots."""
+    body = "".join(f"<tr><td>{k + 1}</td><td>{html.escape(a.intent.label)}</td><td>{a.expected:+.2f}</td>"
+                   f"<td>{a.success:.0%}</td><td>{a.spread:.2f}</td></tr>" for k, a in enumerate(advice[:rows]))
+    return (f"<b>Advice</b> for {html.escape(shooter)} from {html.escape(position)} ({html.escape(skill)}): "
+            f"{len(advice)} candidate shots"
+            '<table class="advice"><tr><th>#</th><th>shot</th><th>expected frame value</th><th>success</th>'
+            f"<th>spread</th></tr>{body}</table>")

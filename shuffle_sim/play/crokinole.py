@@ -294,10 +294,11 @@ def play_match(players: Mapping[str, Player], seed: int, match: bool, length: in
     return finish_match(GAME, seed, True, games, crokinole_match.winner, dict(crokinole_match.wins), notes)
 
 
-def named_stances(court: Court) -> list[tuple[str, Stance]]:
-    """Where a crokinole shooter may shoot from: the shooting arc (the 5 line) in front of each seat."""
+def named_stances(court: Court) -> list[tuple[str, str, Stance]]:
+    """Where a crokinole shooter may shoot from: the shooting arc (the 5 line) in front of each seat
+    (position, label, stance)."""
     tactics = CrokinoleTactics(court)
-    return [(f"{seat} seat (5 line)", tactics.stance(seat)) for seat in SEAT_ANGLES]
+    return [(seat, f"{seat} seat (5 line)", tactics.stance(seat)) for seat in SEAT_ANGLES]
 
 
 #: Where a crokinole shooter may shoot from (the advisor's ``--from``); the first is the default.

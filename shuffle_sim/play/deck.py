@@ -318,18 +318,19 @@ def play_match(players: Mapping[str, Player], seed: int, match: bool, length: in
     return finish_match(GAME, seed, True, games, deck_match.winner, dict(deck_match.wins), notes)
 
 
-def named_stances(court: Court) -> list[tuple[str, Stance]]:
+def named_stances(court: Court) -> list[tuple[str, str, Stance]]:
     """Where a deck shooter may put the disc down, in the court's frame at its scoring end: either half
-    of the 10-off area at the other end, seen by the shooter (MSA C-3, C-4), as the players use them."""
+    of the 10-off area at the other end, seen by the shooter (MSA C-3, C-4), as the players use them:
+    (position of ``POSITIONS``, label, stance)."""
     setup = deck_setup(court)
-    stances = [("head 10-off, right half", setup.stance(1)), ("head 10-off, left half", setup.stance(-1))]
+    stances = [("right", "head 10-off, right half", setup.stance(1)), ("left", "head 10-off, left half", setup.stance(-1))]
     if court.end != "head":
         return stances
     px, py = setup.pivot
     turned = []
-    for name, s in stances:
+    for position, name, s in stances:
         x0, y0, x1, y1 = s.geom
-        turned.append((name.replace("head 10-off", "foot 10-off"),
+        turned.append((position, name.replace("head 10-off", "foot 10-off"),
                        Stance("segment", (2 * px - x0, 2 * py - y0, 2 * px - x1, 2 * py - y1), s.preferred, s.samples)))
     return turned
 

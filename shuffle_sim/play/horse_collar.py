@@ -179,9 +179,10 @@ def play_match(players: Mapping[str, Player], seed: int, match: bool, length: in
     return best_of_three(GAME, make, play_horse_collar_game, players, seed, match, on_frame, on_game)
 
 
-def named_stances(court: Court) -> list[tuple[str, Stance]]:
-    """Where a horse collar shooter puts the puck down: across the near end of the table."""
-    return [("near end", HorseCollarTactics(court).stance)]
+def named_stances(court: Court) -> list[tuple[str, str, Stance]]:
+    """Where a horse collar shooter puts the puck down: across the near end of the table (position,
+    label, stance)."""
+    return [("end", "near end", HorseCollarTactics(court).stance)]
 
 
 #: A horse collar shooter throws from the near end (the advisor's ``--from``).

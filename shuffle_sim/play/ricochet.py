@@ -228,10 +228,11 @@ def play_match(players: Mapping[str, Player], seed: int, match: bool, length: in
                          players, seed, match, on_frame, on_game)
 
 
-def named_stances(court: Court) -> list[tuple[str, Stance]]:
-    """Where a ricochet weight is slid from: the left or right half of the front of the table."""
+def named_stances(court: Court) -> list[tuple[str, str, Stance]]:
+    """Where a ricochet weight is slid from: the left or right half of the front of the table (position,
+    label, stance)."""
     tactics = RicochetTactics(court)
-    return [(f"front, {side} half", tactics.stance(side)) for side in ("left", "right")]
+    return [(side, f"front, {side} half", tactics.stance(side)) for side in ("left", "right")]
 
 
 #: The half a ricochet weight may be slid from (the advisor's ``--from``); the first is the default.

@@ -37,10 +37,24 @@ import numpy as np
 from numba import njit, prange
 
 from shuffle_sim.court import Court
+from shuffle_sim.judge.packing import judge_arrays
 from shuffle_sim.noise import philox4x64, seed_key, word_to_uniform
-from shuffle_sim.physics.events import STATUS_FALLEN, STATUS_HOLED, STATUS_REST
-from shuffle_sim.physics.table import H_RADIUS, obstacle_overlap, pack_court
-from shuffle_sim.scene_batch import MATERIALS, SceneBatch, Scenes, on_surface, simulate_scenes
+from shuffle_sim.physics.packing import kernel_arrays
+from shuffle_sim.physics.scene_batch import (
+    MATERIALS,
+    SceneBatch,
+    Scenes,
+    on_surface,
+    simulate_scenes,
+)
+from shuffle_sim.physics.surface import (
+    H_RADIUS,
+    STATUS_FALLEN,
+    STATUS_HOLED,
+    STATUS_REST,
+    obstacle_overlap,
+    pack_court,
+)
 
 #: The most discs a fuzzed scene holds (the largest boards of the four games).
 MAX_DISCS = 16
@@ -209,7 +223,7 @@ def random_scenes(court: Court, n_scenes: int, seed: int, first: int = 0, max_di
     x, y, vx, vy, omega = (np.empty(shape) for _ in range(5))
     n_discs = np.empty(n_scenes, np.int64)
     materials = np.empty((n_scenes, len(MATERIALS)))
-    _draw_scenes(court.kernel_arrays(), court.judge_arrays(), np.array(court.bounds, dtype=np.float64),
+    _draw_scenes(kernel_arrays(court), judge_arrays(court), np.array(court.bounds, dtype=np.float64),
                  float(top_speed), k0, k1, np.int64(first), max_discs, x, y, vx, vy, omega, n_discs, materials)
     return Scenes(court=court, x=x, y=y, vx=vx, vy=vy, omega=omega, n_discs=n_discs, materials=materials)
 
@@ -249,7 +263,7 @@ def _check(ka, n_discs, ok, x, y, vx, vy, omega, status, codes):
 def check_scenes(scenes: Scenes, batch: SceneBatch) -> np.ndarray:
     """Per scene, ``PASSED`` or the first failure code (``FAILURES``) of its final state."""
     codes = np.empty(len(scenes), np.int8)
-    _check(scenes.court.kernel_arrays(), scenes.n_discs, batch.ok, batch.x, batch.y, batch.vx, batch.vy,
+    _check(kernel_arrays(scenes.court), scenes.n_discs, batch.ok, batch.x, batch.y, batch.vx, batch.vy,
            batch.omega, batch.status, codes)
     return codes
 

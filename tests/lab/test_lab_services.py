@@ -210,3 +210,37 @@ def test_show_lab_displays_the_app_in_a_notebook_cell():
     assert {"application/vnd.bokehjs_load.v0+json", "application/vnd.bokehjs_exec.v0+json"} <= kinds
     page = "".join(o.get("data", {}).get("text/html", "") for o in outputs)
     assert "autoload.js" in page and "bokeh-absolute-url=http://localhost:" in page  # the kernel's server
+
+
+
+def test_advice_in_the_lab_is_the_shot_advisors_ranking():
+    """The lab's advice panel ranks the shots as ``shuffle-sim advise`` does for the same board,
+    shooter, position and skill preset."""
+    from bokeh.document import Document
+    from bokeh.events import ButtonClick
+
+    from shuffle_sim.lab.app import LabOptions, make_document
+    from shuffle_sim.noise import skill_presets
+    from shuffle_sim.play.advisor import advise
+    from shuffle_sim.play.players import ExpectedValue, Player
+    from shuffle_sim.rules.common import Board
+
+    doc = Document()
+    make_document(LabOptions(court="crokinole"))(doc)
+    doc.get_model_by_name("discs").data = dict(x=[0.02, -0.1], y=[0.06, 0.12], team=["dark", "dark"],
+                                                colour=["#4e342e"] * 2)
+    doc.get_model_by_name("team_select").value = "light"
+    skill = doc.get_model_by_name("skill").value
+    button = doc.get_model_by_name("advise")
+    button._trigger_event(ButtonClick(button))
+    page = doc.get_model_by_name("advice").text
+
+    preset = skill_presets("crokinole")[skill]
+    board = Board(CROKINOLE, [0.02, -0.1], [0.06, 0.12], ("dark", "dark"))
+    _, expected = advise("crokinole", board, Player(preset.name, preset, ExpectedValue()), shooter="light",
+                         position="south")
+    assert "for light from south" in page
+    rows = page.split("<tr>")[2:]  # after the header row
+    assert len(rows) == min(8, len(expected))
+    for row, advice in zip(rows, expected):
+        assert advice.intent.label in row and f"{advice.expected:+.2f}" in row

@@ -38,7 +38,7 @@ from shuffle_sim.reference.fuzz import (
 )
 from shuffle_sim.physics import STATUS_FALLEN, STATUS_HOLED, STATUS_MOVING, STATUS_REST, simulate
 from shuffle_sim.scene import Scene, SceneError
-from shuffle_sim.scene_batch import MATERIALS, PADDING, Scenes, simulate_scenes
+from shuffle_sim.physics.scene_batch import MATERIALS, PADDING, Scenes, simulate_scenes
 
 COURTS = ("deck", "horse-collar", "ricochet", "crokinole")
 SCENES_PER_COURT = 25_000

@@ -144,8 +144,18 @@ def test_capsule_entry_matches_sampling(qx, qy, angle, x0, y0, x1, y1, rho):
     oracle = first_crossing(gap, 0.0, 10.0)
     if math.isinf(oracle):
         assert math.isinf(s) or abs(gap(np.array([s]))[0]) < 1e-9
+    elif math.isinf(s):
+        # A path that only grazes the capsule (tangent, never more than a hair inside) is no contact
+        # by the kernel's contact rule (``test_circle_entry_contact_rule``); a real entry must be found.
+        assert gap(np.linspace(0.0, 10.0, 20 * SAMPLES)).min() > -1e-9
     else:
         assert s == pytest.approx(oracle, abs=1e-7)
+
+
+def test_capsule_entry_grazing_along_the_side_is_no_contact():
+    """The case hypothesis found: a disc centre sliding parallel to a capsule's side at exactly the
+    contact distance touches it all along and never enters it."""
+    assert capsule_entry(0.0, 0.25, 1.0, 0.0, 1.0, 1.5, 0.0, 1.0, 0.0, 0.25, 10.0) == math.inf
 
 
 @settings(max_examples=300, deadline=None)

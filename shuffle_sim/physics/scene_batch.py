@@ -24,8 +24,16 @@ from numba import njit, prange
 
 from shuffle_sim.court import Court
 from shuffle_sim.geometry import point_in_closed_polygon
-from shuffle_sim.physics.kernel import EV_COLUMNS, SEG_COLUMNS, place_disc, run_table, state_at
+from shuffle_sim.judge.packing import judge_arrays
+from shuffle_sim.physics.kernel import (
+    EV_COLUMNS,
+    SEG_COLUMNS,
+    place_disc,
+    run_table,
+    state_at,
+)
 from shuffle_sim.physics.motion import DEAD, N_FLOAT_ROWS, N_INT_ROWS, STATUS
+from shuffle_sim.physics.packing import kernel_arrays
 from shuffle_sim.physics.simulate import obstacle_at_start
 from shuffle_sim.physics.table import (
     CUSHION_CIRCLE,
@@ -277,7 +285,7 @@ def simulate_scenes(scenes: Scenes, max_events: int = 10_000) -> SceneBatch:
     problem = np.empty(n, np.int8)
     problem_disc = np.empty(n, np.int64)
     court = scenes.court
-    _run_scenes(court.kernel_arrays(), court.judge_arrays(), scenes.x, scenes.y, scenes.vx, scenes.vy, scenes.omega,
+    _run_scenes(kernel_arrays(court), judge_arrays(court), scenes.x, scenes.y, scenes.vx, scenes.vy, scenes.omega,
                 scenes.n_discs, scenes.materials, int(max_events), out.x, out.y, out.vx, out.vy, out.omega,
                 out.status, out.dead, out.ok, out.events, out.t_end, problem, problem_disc)
     bad = np.flatnonzero(problem)
