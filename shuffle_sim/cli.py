@@ -12,7 +12,11 @@ import json
 import os
 import sys
 
-from shuffle_sim.court import CourtError, list_courts, load_court
+from shuffle_sim import __version__
+
+# Nothing heavier than the standard library is imported here: each subcommand imports what it uses,
+# so ``shuffle-sim --version`` and ``--help`` answer without loading NumPy or numba, and a run loads
+# only the kernels of its job.
 
 
 class UsageError(ValueError):
@@ -31,6 +35,8 @@ def _point(text: str) -> tuple[float, float]:
 
 def cmd_courts(args: argparse.Namespace) -> int:
     """List the courts found by name, with their game and title."""
+    from shuffle_sim.court import list_courts, load_court
+
     for name in list_courts():
         court = load_court(name)
         ends = ", ".join(court.ends)
@@ -40,6 +46,7 @@ def cmd_courts(args: argparse.Namespace) -> int:
 
 def cmd_judge(args: argparse.Namespace) -> int:
     """Judge resting discs at the given centres."""
+    from shuffle_sim.court import load_court
     from shuffle_sim.judge import judge_batch
 
     court = load_court(args.court, end=args.end)
@@ -176,6 +183,7 @@ def cmd_draw(args: argparse.Namespace) -> int:
     """Draw a court to scale into an image file, with discs labelled by their judged value."""
     from pathlib import Path
 
+    from shuffle_sim.court import load_court
     from shuffle_sim.plot import plot_court
 
     court = load_court(args.court)
@@ -299,6 +307,7 @@ def _positive_int(text: str) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="shuffle-sim", description=__doc__.splitlines()[0])
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("courts", help="list the courts and tables")
@@ -419,7 +428,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(_attach_negative_points(list(sys.argv[1:] if argv is None else argv)))
     try:
         return args.func(args)
-    except (CourtError, UsageError, ValueError, FileNotFoundError) as exc:
+    except (UsageError, ValueError, FileNotFoundError) as exc:  # CourtError and ExperimentError are ValueErrors
         message = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         print(f"shuffle-sim: error: {message}", file=sys.stderr)
         return 2
