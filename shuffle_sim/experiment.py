@@ -155,6 +155,13 @@ def compute_chunk(experiment: Experiment, index: int, chunk_size: int, numba_thr
 
         numba.set_num_threads(max(1, min(numba_threads, numba.config.NUMBA_NUM_THREADS)))
     start, stop = chunk_range(experiment, index, chunk_size)
+    if experiment.board is None and not experiment.records:
+        from shuffle_sim.experiment_lone import lone_chunk_sums
+
+        # The same sums from one numba call that builds, plays, judges and adds up the shots.
+        out = lone_chunk_sums(experiment, start, stop, chunk_size, possible_values(experiment.court), _shot_plan)
+        if out is not None:
+            return out
     shots = executed_shots(experiment, start, stop)
     vx, vy = shots.velocities()
     # A sampled start off the surface or on a disc is a shot no player could take: not played, and
@@ -211,20 +218,29 @@ def compute_chunk(experiment: Experiment, index: int, chunk_size: int, numba_thr
 # Assembly
 
 
-def _accumulate(experiment: Experiment, results: ResultsDir, n_chunks: int) -> dict[str, np.ndarray]:
+def _empty_sums(experiment: Experiment) -> dict[str, np.ndarray]:
     cells = experiment.n_cells
     n_values = len(possible_values(experiment.court))
     n_board = len(experiment.board_names)
     sums = {k: np.zeros(cells, dtype=np.int64) for k in _CELL_SUMS}
     sums["value_counts"] = np.zeros((cells, n_values), dtype=np.int64)
     sums["removed"] = np.zeros((cells, n_board), dtype=np.int64)
+    return sums
+
+
+def _add_chunk(sums: dict[str, np.ndarray], data: dict[str, np.ndarray]) -> None:
+    """Add one chunk's per-cell sums into the experiment's (integer sums: exact in any order)."""
+    c0 = int(data["cell_start"])
+    for name in list(_CELL_SUMS) + ["value_counts", "removed"]:
+        if name in data:
+            part = data[name]
+            sums[name][c0:c0 + len(part)] += part
+
+
+def _accumulate(experiment: Experiment, results: ResultsDir, n_chunks: int) -> dict[str, np.ndarray]:
+    sums = _empty_sums(experiment)
     for k in range(n_chunks):
-        data = results.read_chunk(k)
-        c0 = int(data["cell_start"])
-        for name in list(_CELL_SUMS) + ["value_counts", "removed"]:
-            if name in data:
-                part = data[name]
-                sums[name][c0:c0 + len(part)] += part
+        _add_chunk(sums, results.read_chunk(k))
     return sums
 
 
@@ -466,6 +482,10 @@ def run_experiment(
     bar = tqdm(total=experiment.n_shots, initial=done_shots, unit="shot", unit_scale=True, desc=experiment.name,
                disable=not progress, smoothing=0.1)
     computed = 0
+    # The sums of the chunks computed now are added as they come; only the reused ones are read back.
+    sums = _empty_sums(experiment)
+    for k in sorted(finished):
+        _add_chunk(sums, results.read_chunk(k))
     if dask is not None:
         source = _run_on_dask(experiment, pending, chunk_size, dask)
     elif workers > 1:
@@ -476,6 +496,7 @@ def run_experiment(
         bar.set_postfix_str(f"chunks {len(finished)}/{n_chunks}")
         for index, arrays in source:
             results.write_chunk(index, arrays, experiment.fingerprint, chunk_size)
+            _add_chunk(sums, arrays)
             computed += 1
             start, stop = chunk_range(experiment, index, chunk_size)
             bar.update(stop - start)
@@ -490,7 +511,6 @@ def run_experiment(
         if hasattr(source, "close"):
             source.close()
 
-    sums = _accumulate(experiment, results, n_chunks)
     grid_path = results.write_dataset(build_dataset(experiment, sums))
     records_path = _write_records(experiment, results, n_chunks) if experiment.records else None
     seconds = time.perf_counter() - began
