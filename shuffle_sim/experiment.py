@@ -477,6 +477,13 @@ def run_experiment(
     pending = [k for k in range(n_chunks) if k not in finished]
     done_shots = sum(min(chunk_size, experiment.n_shots - k * chunk_size) for k in finished)
 
+    if dask is None and pending:
+        # Compile (first run) or load the job's kernels before the clock of the progress display starts;
+        # local worker processes then load them from numba's cache.
+        from shuffle_sim.kernel_warmup import warm_up
+
+        warm_up(experiment, chunk_size, progress=progress)
+
     from tqdm import tqdm
 
     bar = tqdm(total=experiment.n_shots, initial=done_shots, unit="shot", unit_scale=True, desc=experiment.name,

@@ -83,66 +83,68 @@ def _play_block(first, start, stop, samples, grid_shape, axis_param, axis_values
         shot_flags[k] = flags
 
 
+@njit(cache=True, error_model="numpy", _nrt=False)
+def _sum_cell(c, first, n, samples, values, shot_value, shot_flags, shots, failed, value_sum, value_counts, dead_count,
+              hanger_count, corner_count, holed_count, first_bad, not_finite):
+    """Add the shots of row ``c`` of the chunk's cells (``reduce_chunk``'s sums for one disc)."""
+    cell = first // samples + np.uint64(c)
+    lo_shot = np.int64(max(cell * samples, first) - first)
+    hi_shot = np.int64(min((cell + np.uint64(1)) * samples, first + np.uint64(n)) - first)
+    n_values = values.shape[0]
+    for k in range(lo_shot, hi_shot):
+        flags = shot_flags[k]
+        if flags & FLAG_NOT_FINITE:
+            not_finite[c] += 1
+        if flags & FLAG_FAILED:
+            failed[c] += 1
+            continue
+        v = shot_value[k]
+        lo = 0
+        hi = n_values - 1
+        while lo < hi:  # binary search: values are sorted
+            mid = (lo + hi) // 2
+            if values[mid] < v:
+                lo = mid + 1
+            else:
+                hi = mid
+        if values[lo] != v:
+            first_bad[c] = min(first_bad[c], k)
+            continue
+        shots[c] += 1
+        value_sum[c] += v
+        value_counts[c, lo] += 1
+        if flags & FLAG_DEAD:
+            dead_count[c] += 1
+        if flags & FLAG_HANGER:
+            hanger_count[c] += 1
+        if flags & FLAG_CORNER_HANGER:
+            corner_count[c] += 1
+        if flags & FLAG_HOLED:
+            holed_count[c] += 1
+
+
 @njit(cache=True, error_model="numpy", parallel=True)
 def play_lone_chunk(first, n, samples, grid_shape, axis_param, axis_values, nominal, dist_param, dist_kind, dist_a,
                     dist_b, skill_sd, uses_target, speed_given, overshoot, stop_speed_per_root_metre, k0, k1,
-                    ka, ja, prepared, index, max_events, values, shot_value, shot_flags,
-                    shots, failed, value_sum, value_counts, dead_count, hanger_count, corner_count, holed_count):
+                    ka, ja, prepared, index, max_events, values, no_discs, shot_value, shot_flags,
+                    shots, failed, value_sum, value_counts, dead_count, hanger_count, corner_count, holed_count,
+                    first_bad, not_finite):
     """Play shots ``first`` .. ``first + n - 1`` with execution noise and add each judged outcome into
     the sums of its grid cell (row ``cell - first // samples``), as ``build_shots``, ``simulate_shots``
-    and ``reduce_chunk`` do together. ``shot_value`` and ``shot_flags`` (n) are scratch.
-
-    Returns (bad, not_finite): the first row whose judged value is not in the sorted ``values`` (-1 if
-    none) and the number of shots with a launch value that is not finite.
+    and ``reduce_chunk`` do together. ``no_discs`` is an empty float array; ``shot_value`` and
+    ``shot_flags`` (n) are scratch. Per row of cells, ``first_bad`` (filled with n) receives the
+    first shot whose judged value is not in the sorted ``values``, and ``not_finite`` counts the shots
+    with a launch value that is not finite.
     """
     table = pack_court(ka)
-    no_discs = np.empty(0)
     for c in prange((n + CHUNK - 1) // CHUNK):
         _play_block(first, c * CHUNK, min(n, (c + 1) * CHUNK), samples, grid_shape, axis_param, axis_values, nominal,
                     dist_param, dist_kind, dist_a, dist_b, skill_sd, uses_target, speed_given, overshoot,
                     stop_speed_per_root_metre, k0, k1, table, ja, prepared, index, no_discs, max_events, shot_value,
                     shot_flags)
-    cell_start = first // samples
-    n_cells = np.int64((first + np.uint64(n - 1)) // samples - cell_start) + 1
-    n_values = values.shape[0]
-    first_bad = np.full(n_cells, n, np.int64)
-    not_finite = np.zeros(n_cells, np.int64)
-    for c in prange(n_cells):
-        cell = cell_start + np.uint64(c)
-        lo_shot = max(cell * samples, first) - first
-        hi_shot = min((cell + np.uint64(1)) * samples, first + np.uint64(n)) - first
-        for k in range(np.int64(lo_shot), np.int64(hi_shot)):
-            flags = shot_flags[k]
-            if flags & FLAG_NOT_FINITE:
-                not_finite[c] += 1
-            if flags & FLAG_FAILED:
-                failed[c] += 1
-                continue
-            v = shot_value[k]
-            lo = 0
-            hi = n_values - 1
-            while lo < hi:  # binary search: values are sorted
-                mid = (lo + hi) // 2
-                if values[mid] < v:
-                    lo = mid + 1
-                else:
-                    hi = mid
-            if values[lo] != v:
-                first_bad[c] = min(first_bad[c], k)
-                continue
-            shots[c] += 1
-            value_sum[c] += v
-            value_counts[c, lo] += 1
-            if flags & FLAG_DEAD:
-                dead_count[c] += 1
-            if flags & FLAG_HANGER:
-                hanger_count[c] += 1
-            if flags & FLAG_CORNER_HANGER:
-                corner_count[c] += 1
-            if flags & FLAG_HOLED:
-                holed_count[c] += 1
-    bad = first_bad.min()
-    return (bad if bad < n else -1), not_finite.sum()
+    for c in prange(shots.shape[0]):
+        _sum_cell(np.int64(c), first, n, samples, values, shot_value, shot_flags, shots, failed, value_sum,
+                  value_counts, dead_count, hanger_count, corner_count, holed_count, first_bad, not_finite)
 
 
 #: Per process: the packed court, judge grid and shot plan of the last few experiments (by fingerprint).
@@ -162,6 +164,34 @@ def _plan(experiment, chunk_size: int, shot_plan) -> tuple:
     return found
 
 
+def lone_chunk_args(experiment, start: int, stop: int, plan, ka, ja, prepared, index, values: np.ndarray) -> tuple:
+    """The arguments of ``play_lone_chunk`` for shots ``start`` .. ``stop - 1``, with new sums (zero)."""
+    n = stop - start
+    samples = experiment.samples
+    n_local = (stop - 1) // samples - start // samples + 1 if n else 0
+    sums = [np.zeros(n_local, dtype=np.int64) for _ in range(3)] + [np.zeros((n_local, len(values)), dtype=np.int64)]
+    sums += [np.zeros(n_local, dtype=np.int64) for _ in range(4)]
+    return (np.uint64(start), n, plan["samples"], plan["grid_shape"], plan["axis_param"], plan["axis_values"],
+            plan["nominal"], plan["dist_param"], plan["dist_kind"], plan["dist_a"], plan["dist_b"], plan["skill_sd"],
+            plan["uses_target"], plan["speed_given"], plan["overshoot"], plan["stop_speed_per_root_metre"],
+            plan["k0"], plan["k1"], ka, ja, prepared, index, MAX_EVENTS, values, np.empty(0), np.empty(n, np.int64),
+            np.empty(n, np.int8), *sums, np.full(n_local, n, dtype=np.int64), np.zeros(n_local, dtype=np.int64))
+
+
+def compile_lone_kernel(experiment, shot_plan) -> None:
+    """Compile (or load) ``play_lone_chunk`` for this experiment's argument types without building the
+    judge's grid: stand-ins of the grid's types, and no shots. A second process runs this while the
+    first builds the grid (``kernel_warmup``), so that a first run compiles on both cores."""
+    from shuffle_sim.judge import CELL_COLUMNS
+
+    court = experiment.court.for_end(experiment.end)
+    prepared = (np.zeros((0, 3)), np.empty((0, 4)), np.empty((0, 4)), np.empty(4))
+    index = (0.0, 0.0, 1.0, 0, 0, np.empty((0, CELL_COLUMNS), np.int64))
+    values = np.zeros(1, dtype=np.int64)
+    play_lone_chunk(*lone_chunk_args(experiment, 0, 0, shot_plan(experiment), court.kernel_arrays(),
+                                     court.judge_arrays(), prepared, index, values))
+
+
 def lone_chunk_sums(experiment, start: int, stop: int, chunk_size: int, values: np.ndarray, shot_plan):
     """The per-cell sums of shots ``start`` .. ``stop - 1`` of an experiment on an empty board, as
     ``experiment.compute_chunk`` returns them; None when a launch value is not finite or a judged
@@ -170,22 +200,10 @@ def lone_chunk_sums(experiment, start: int, stop: int, chunk_size: int, values: 
     ``shot_plan(experiment)`` gives ``build_shots``'s arrays (``experiment._shot_plan``). The judge's
     grid is the one ``simulate_shots`` builds for a batch of ``chunk_size`` shots.
     """
-    plan, ka, ja, prepared, index = _plan(experiment, chunk_size, shot_plan)
-    n = stop - start
-    samples = experiment.samples
-    cell_start = start // samples
-    n_local = (stop - 1) // samples - cell_start + 1
-    out = {k: np.zeros(n_local, dtype=np.int64)
-           for k in ("shots", "failed", "value_sum", "dead", "hanger", "corner_hanger", "holed")}
-    out["value_counts"] = np.zeros((n_local, len(values)), dtype=np.int64)
-    bad, not_finite = play_lone_chunk(
-        np.uint64(start), n, plan["samples"], plan["grid_shape"], plan["axis_param"], plan["axis_values"],
-        plan["nominal"], plan["dist_param"], plan["dist_kind"], plan["dist_a"], plan["dist_b"], plan["skill_sd"],
-        plan["uses_target"], plan["speed_given"], plan["overshoot"], plan["stop_speed_per_root_metre"], plan["k0"],
-        plan["k1"], ka, ja, prepared, index, MAX_EVENTS, values, np.empty(n, np.int64), np.empty(n, np.int8),
-        out["shots"], out["failed"], out["value_sum"], out["value_counts"], out["dead"], out["hanger"],
-        out["corner_hanger"], out["holed"])
-    if not_finite or bad >= 0:
+    args = lone_chunk_args(experiment, start, stop, *_plan(experiment, chunk_size, shot_plan), values)
+    play_lone_chunk(*args)
+    shots, failed, value_sum, value_counts, dead, hanger, corner, holed, first_bad, not_finite = args[-10:]
+    if not_finite.any() or first_bad.min() < stop - start:
         return None
-    out["cell_start"] = np.array(cell_start, dtype=np.int64)
-    return out
+    return dict(shots=shots, failed=failed, value_sum=value_sum, dead=dead, hanger=hanger, corner_hanger=corner,
+                holed=holed, value_counts=value_counts, cell_start=np.array(start // experiment.samples, dtype=np.int64))
