@@ -117,7 +117,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     finally:
         if dask is not None:
             dask.close()
-    plots = [] if args.no_plots else save_plots(summary.out)
+    plots = [] if args.no_plots else save_plots(summary.out, dataset=summary.dataset)
     print(f"{experiment.name}: {summary.n_shots:,} shots in {summary.n_chunks} chunks "
           f"({summary.computed} computed, {summary.reused} reused) in {summary.seconds:.2f} s "
           f"({summary.shots_per_second:,.0f} shots/s)")
@@ -142,6 +142,14 @@ def cmd_plot(args: argparse.Namespace) -> int:
 def cmd_bench_experiments(args: argparse.Namespace) -> int:
     """Benchmark batch experiments (after JIT warm-up) and print the timings and ratios."""
     from shuffle_sim.bench_experiments import run_benchmarks
+
+    run_benchmarks(as_json=args.json, quick=args.quick)
+    return 0
+
+
+def cmd_bench_startup(args: argparse.Namespace) -> int:
+    """Benchmark what a user waits for: the main job warm and cold, the runner, --version, the plots."""
+    from shuffle_sim.bench_startup import run_benchmarks
 
     run_benchmarks(as_json=args.json, quick=args.quick)
     return 0
@@ -351,6 +359,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print JSON")
     p.add_argument("--quick", action="store_true", help="smaller sizes (a smoke run, not the benchmark)")
     p.set_defaults(func=cmd_bench_experiments)
+
+    p = sub.add_parser("bench-startup", help="benchmark start-up: main job warm vs bare imports, first run, runner")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.add_argument("--quick", action="store_true", help="one run each and no first run (a smoke run, not the benchmark)")
+    p.set_defaults(func=cmd_bench_startup)
 
     p = sub.add_parser("draw", help="draw a court to scale (PNG, SVG or PDF), optionally with judged discs")
     p.add_argument("court", help="court name or path to a court file")

@@ -21,7 +21,7 @@ import math
 import os
 import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator
 
@@ -380,6 +380,8 @@ class RunSummary:
     grid_path: Path | None
     records_path: Path | None
     failed: int = 0  # shots left out of the outcomes: not played (start) or not finished (event bound)
+    #: The grid outcomes as written to ``grid_path`` (an ``xarray.Dataset``), for plotting without reading them back.
+    dataset: object = field(default=None, repr=False, compare=False)
 
     @property
     def shots_per_second(self) -> float:
@@ -518,7 +520,8 @@ def run_experiment(
         if hasattr(source, "close"):
             source.close()
 
-    grid_path = results.write_dataset(build_dataset(experiment, sums))
+    dataset = build_dataset(experiment, sums)
+    grid_path = results.write_dataset(dataset)
     records_path = _write_records(experiment, results, n_chunks) if experiment.records else None
     seconds = time.perf_counter() - began
     manifest.update(status="complete", seconds=round(seconds, 3), chunks_computed=computed,
@@ -526,4 +529,4 @@ def run_experiment(
                     records=records_path.name if records_path else None)
     results.write_manifest(manifest)
     return RunSummary(results.path, experiment.n_shots, n_chunks, computed, len(finished), seconds, True,
-                      grid_path, records_path, int(sums["failed"].sum()))
+                      grid_path, records_path, int(sums["failed"].sum()), dataset)
