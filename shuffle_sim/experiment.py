@@ -389,6 +389,23 @@ class RunSummary:
 
 
 def _run_in_process(experiment: Experiment, pending: list[int], chunk_size: int) -> Iterator[tuple[int, dict]]:
+    if experiment.board is None and not experiment.records:
+        # Runs of consecutive chunks, up to about a million shots, in one numba call each (the same sums).
+        from shuffle_sim.experiment_lone import BATCH_SHOTS, lone_chunks_sums
+
+        values = possible_values(experiment.court)
+        per_call = max(1, BATCH_SHOTS // chunk_size)
+        k = 0
+        while k < len(pending):
+            group = [pending[k]]
+            while len(group) < per_call and k + len(group) < len(pending) and pending[k + len(group)] == group[-1] + 1:
+                group.append(pending[k + len(group)])
+            k += len(group)
+            found = lone_chunks_sums(experiment, group, chunk_size, values, _shot_plan)
+            if found is None:  # chunk by chunk, the general path reporting the bad shot
+                found = (compute_chunk(experiment, index, chunk_size) for index in group)
+            yield from zip(group, found)
+        return
     for index in pending:
         yield index, compute_chunk(experiment, index, chunk_size)
 

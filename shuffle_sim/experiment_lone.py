@@ -84,19 +84,17 @@ def _play_block(first, start, stop, samples, grid_shape, axis_param, axis_values
 
 
 @njit(cache=True, error_model="numpy", _nrt=False)
-def _sum_cell(c, first, n, samples, values, shot_value, shot_flags, shots, failed, value_sum, value_counts, dead_count,
-              hanger_count, corner_count, holed_count, first_bad, not_finite):
-    """Add the shots of row ``c`` of the chunk's cells (``reduce_chunk``'s sums for one disc)."""
-    cell = first // samples + np.uint64(c)
-    lo_shot = np.int64(max(cell * samples, first) - first)
-    hi_shot = np.int64(min((cell + np.uint64(1)) * samples, first + np.uint64(n)) - first)
+def _sum_row(r, lo_shot, hi_shot, values, shot_value, shot_flags, shots, failed, value_sum, value_counts, dead_count,
+             hanger_count, corner_count, holed_count, first_bad, not_finite):
+    """Add shots ``lo_shot`` .. ``hi_shot - 1`` (one grid cell's within one chunk) into row ``r`` of the
+    sums (``reduce_chunk``'s sums for one disc)."""
     n_values = values.shape[0]
     for k in range(lo_shot, hi_shot):
         flags = shot_flags[k]
         if flags & FLAG_NOT_FINITE:
-            not_finite[c] += 1
+            not_finite[r] += 1
         if flags & FLAG_FAILED:
-            failed[c] += 1
+            failed[r] += 1
             continue
         v = shot_value[k]
         lo = 0
@@ -108,33 +106,35 @@ def _sum_cell(c, first, n, samples, values, shot_value, shot_flags, shots, faile
             else:
                 hi = mid
         if values[lo] != v:
-            first_bad[c] = min(first_bad[c], k)
+            first_bad[r] = min(first_bad[r], k)
             continue
-        shots[c] += 1
-        value_sum[c] += v
-        value_counts[c, lo] += 1
+        shots[r] += 1
+        value_sum[r] += v
+        value_counts[r, lo] += 1
         if flags & FLAG_DEAD:
-            dead_count[c] += 1
+            dead_count[r] += 1
         if flags & FLAG_HANGER:
-            hanger_count[c] += 1
+            hanger_count[r] += 1
         if flags & FLAG_CORNER_HANGER:
-            corner_count[c] += 1
+            corner_count[r] += 1
         if flags & FLAG_HOLED:
-            holed_count[c] += 1
+            holed_count[r] += 1
 
 
 @njit(cache=True, error_model="numpy", parallel=True)
 def play_lone_chunk(first, n, samples, grid_shape, axis_param, axis_values, nominal, dist_param, dist_kind, dist_a,
                     dist_b, skill_sd, uses_target, speed_given, overshoot, stop_speed_per_root_metre, k0, k1,
-                    ka, ja, prepared, index, max_events, values, no_discs, shot_value, shot_flags,
+                    ka, ja, prepared, index, max_events, values, no_discs, shot_value, shot_flags, row_lo, row_hi,
                     shots, failed, value_sum, value_counts, dead_count, hanger_count, corner_count, holed_count,
                     first_bad, not_finite):
     """Play shots ``first`` .. ``first + n - 1`` with execution noise and add each judged outcome into
-    the sums of its grid cell (row ``cell - first // samples``), as ``build_shots``, ``simulate_shots``
-    and ``reduce_chunk`` do together. ``no_discs`` is an empty float array; ``shot_value`` and
-    ``shot_flags`` (n) are scratch. Per row of cells, ``first_bad`` (filled with n) receives the
-    first shot whose judged value is not in the sorted ``values``, and ``not_finite`` counts the shots
-    with a launch value that is not finite.
+    its row of sums, as ``build_shots``, ``simulate_shots`` and ``reduce_chunk`` do together.
+
+    Row r holds shots ``first + row_lo[r]`` .. ``first + row_hi[r] - 1``: one grid cell's shots within
+    one chunk, so that one call serves several chunks. ``no_discs`` is an empty float array;
+    ``shot_value`` and ``shot_flags`` (n) are scratch. Per row, ``first_bad`` (filled with n) receives
+    the first shot whose judged value is not in the sorted ``values``, and ``not_finite`` counts the
+    shots with a launch value that is not finite.
     """
     table = pack_court(ka)
     for c in prange((n + CHUNK - 1) // CHUNK):
@@ -142,13 +142,18 @@ def play_lone_chunk(first, n, samples, grid_shape, axis_param, axis_values, nomi
                     dist_param, dist_kind, dist_a, dist_b, skill_sd, uses_target, speed_given, overshoot,
                     stop_speed_per_root_metre, k0, k1, table, ja, prepared, index, no_discs, max_events, shot_value,
                     shot_flags)
-    for c in prange(shots.shape[0]):
-        _sum_cell(np.int64(c), first, n, samples, values, shot_value, shot_flags, shots, failed, value_sum,
-                  value_counts, dead_count, hanger_count, corner_count, holed_count, first_bad, not_finite)
+    for r in prange(row_lo.shape[0]):
+        _sum_row(np.int64(r), row_lo[r], row_hi[r], values, shot_value, shot_flags, shots, failed, value_sum,
+                 value_counts, dead_count, hanger_count, corner_count, holed_count, first_bad, not_finite)
 
 
-#: Per process: the packed court, judge grid and shot plan of the last few experiments (by fingerprint).
+#: Per process: the packed court, judge grid and shot plan of the last experiment (by fingerprint).
 _PLANS: dict = {}
+
+#: Shots per call of ``play_lone_chunk`` at most when it serves several chunks: each call is two
+#: parallel loops, and on a busy machine each loop waits for its slowest thread, so fewer, larger
+#: calls lose less.
+BATCH_SHOTS = 1 << 20
 
 
 def _plan(experiment, chunk_size: int, shot_plan) -> tuple:
@@ -164,18 +169,37 @@ def _plan(experiment, chunk_size: int, shot_plan) -> tuple:
     return found
 
 
-def lone_chunk_args(experiment, start: int, stop: int, plan, ka, ja, prepared, index, values: np.ndarray) -> tuple:
-    """The arguments of ``play_lone_chunk`` for shots ``start`` .. ``stop - 1``, with new sums (zero)."""
-    n = stop - start
+def _rows(experiment, ranges: list[tuple[int, int]]) -> tuple[np.ndarray, np.ndarray, list[int]]:
+    """Row bounds (shot offsets from the first range's start) of each range's grid cells, and the
+    number of rows of each range."""
     samples = experiment.samples
-    n_local = (stop - 1) // samples - start // samples + 1 if n else 0
-    sums = [np.zeros(n_local, dtype=np.int64) for _ in range(3)] + [np.zeros((n_local, len(values)), dtype=np.int64)]
-    sums += [np.zeros(n_local, dtype=np.int64) for _ in range(4)]
-    return (np.uint64(start), n, plan["samples"], plan["grid_shape"], plan["axis_param"], plan["axis_values"],
+    base = ranges[0][0]
+    lo, hi, counts = [], [], []
+    for start, stop in ranges:
+        cells = np.arange(start // samples, (stop - 1) // samples + 1, dtype=np.int64) if stop > start else \
+            np.zeros(0, dtype=np.int64)
+        lo.append(np.maximum(cells * samples, start) - base)
+        hi.append(np.minimum((cells + 1) * samples, stop) - base)
+        counts.append(len(cells))
+    return np.concatenate(lo), np.concatenate(hi), counts
+
+
+def lone_chunk_args(experiment, ranges: list[tuple[int, int]], plan, ka, ja, prepared, index, values: np.ndarray):
+    """The arguments of ``play_lone_chunk`` for consecutive shot ranges (``(start, stop)``, each
+    starting where the last stopped), with new sums (zero); and the number of rows of each range."""
+    start, stop = ranges[0][0], ranges[-1][1]
+    n = stop - start
+    row_lo, row_hi, counts = _rows(experiment, ranges)
+    rows = len(row_lo)
+    sums = [np.zeros(rows, dtype=np.int64) for _ in range(3)] + [np.zeros((rows, len(values)), dtype=np.int64)]
+    sums += [np.zeros(rows, dtype=np.int64) for _ in range(4)]
+    args = (np.uint64(start), n, plan["samples"], plan["grid_shape"], plan["axis_param"], plan["axis_values"],
             plan["nominal"], plan["dist_param"], plan["dist_kind"], plan["dist_a"], plan["dist_b"], plan["skill_sd"],
             plan["uses_target"], plan["speed_given"], plan["overshoot"], plan["stop_speed_per_root_metre"],
             plan["k0"], plan["k1"], ka, ja, prepared, index, MAX_EVENTS, values, np.empty(0), np.empty(n, np.int64),
-            np.empty(n, np.int8), *sums, np.full(n_local, n, dtype=np.int64), np.zeros(n_local, dtype=np.int64))
+            np.empty(n, np.int8), row_lo, row_hi, *sums, np.full(rows, n, dtype=np.int64),
+            np.zeros(rows, dtype=np.int64))
+    return args, counts
 
 
 def compile_lone_kernel(experiment, shot_plan) -> None:
@@ -188,22 +212,43 @@ def compile_lone_kernel(experiment, shot_plan) -> None:
     prepared = (np.zeros((0, 3)), np.empty((0, 4)), np.empty((0, 4)), np.empty(4))
     index = (0.0, 0.0, 1.0, 0, 0, np.empty((0, CELL_COLUMNS), np.int64))
     values = np.zeros(1, dtype=np.int64)
-    play_lone_chunk(*lone_chunk_args(experiment, 0, 0, shot_plan(experiment), court.kernel_arrays(),
-                                     court.judge_arrays(), prepared, index, values))
+    args, _ = lone_chunk_args(experiment, [(0, 0)], shot_plan(experiment), court.kernel_arrays(), court.judge_arrays(),
+                              prepared, index, values)
+    play_lone_chunk(*args)
 
 
-def lone_chunk_sums(experiment, start: int, stop: int, chunk_size: int, values: np.ndarray, shot_plan):
-    """The per-cell sums of shots ``start`` .. ``stop - 1`` of an experiment on an empty board, as
-    ``experiment.compute_chunk`` returns them; None when a launch value is not finite or a judged
-    value is not one of ``values`` (the general path then raises its error naming the value).
+def lone_chunks_sums(experiment, chunks: list[int], chunk_size: int, values: np.ndarray, shot_plan):
+    """The per-cell sums of consecutive chunks of an experiment on an empty board, each as
+    ``experiment.compute_chunk`` returns it, from one call; None when a launch value is not finite
+    or a judged value is not one of ``values`` (the general path then raises its error naming it).
 
     ``shot_plan(experiment)`` gives ``build_shots``'s arrays (``experiment._shot_plan``). The judge's
     grid is the one ``simulate_shots`` builds for a batch of ``chunk_size`` shots.
     """
-    args = lone_chunk_args(experiment, start, stop, *_plan(experiment, chunk_size, shot_plan), values)
+    n_shots = experiment.n_shots
+    ranges = [(k * chunk_size, min((k + 1) * chunk_size, n_shots)) for k in chunks]
+    if any(a[1] != b[0] for a, b in zip(ranges, ranges[1:])):
+        raise ValueError("lone_chunks_sums: the chunks must be consecutive")
+    args, counts = lone_chunk_args(experiment, ranges, *_plan(experiment, chunk_size, shot_plan), values)
     play_lone_chunk(*args)
     shots, failed, value_sum, value_counts, dead, hanger, corner, holed, first_bad, not_finite = args[-10:]
-    if not_finite.any() or first_bad.min() < stop - start:
+    if not_finite.any() or (first_bad < ranges[-1][1] - ranges[0][0]).any():
         return None
-    return dict(shots=shots, failed=failed, value_sum=value_sum, dead=dead, hanger=hanger, corner_hanger=corner,
-                holed=holed, value_counts=value_counts, cell_start=np.array(start // experiment.samples, dtype=np.int64))
+    out = []
+    row = 0
+    for (start, _), count in zip(ranges, counts):
+        part = slice(row, row + count)
+        out.append(dict(shots=shots[part], failed=failed[part], value_sum=value_sum[part], dead=dead[part],
+                        hanger=hanger[part], corner_hanger=corner[part], holed=holed[part],
+                        value_counts=value_counts[part],
+                        cell_start=np.array(start // experiment.samples, dtype=np.int64)))
+        row += count
+    return out
+
+
+def lone_chunk_sums(experiment, start: int, stop: int, chunk_size: int, values: np.ndarray, shot_plan):
+    """The per-cell sums of the chunk of shots ``start`` .. ``stop - 1`` (``lone_chunks_sums`` for one)."""
+    if start % chunk_size:
+        raise ValueError(f"lone_chunk_sums: shot {start} does not start a chunk of {chunk_size}")
+    found = lone_chunks_sums(experiment, [start // chunk_size], chunk_size, values, shot_plan)
+    return None if found is None else found[0]
