@@ -2,9 +2,10 @@
 
 Drawing a figure with matplotlib is plain Python holding the interpreter lock, so threads would take
 turns. Forked processes do not: each starts as a copy of this one, with its modules, data and fonts
-already loaded, and writes its own files. Where ``os.fork`` does not exist, or with one core or one
-task, the tasks run one after the other here. A task that fails in a child runs again here, so its
-error is raised as usual.
+already loaded, and writes its own files. Where ``os.fork`` does not exist, with one core or one
+task, or when the machine's cores are already busy (load average), the tasks run one after the other
+here: a copy of the process then costs more than it saves. A task that fails in a child runs again
+here, so its error is raised as usual.
 """
 
 from __future__ import annotations
@@ -16,7 +17,10 @@ import warnings
 
 def run_side_by_side(tasks: list, cores: int | None = None) -> None:
     """Call every task in ``tasks`` (callables without arguments, results thrown away)."""
-    cores = cores or len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    if cores is None:
+        cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+        if hasattr(os, "getloadavg"):
+            cores = min(cores, max(1, round(cores - os.getloadavg()[0] + 1)))  # this process's core and the idle ones
     if len(tasks) < 2 or cores < 2 or not hasattr(os, "fork"):
         for task in tasks:
             task()
