@@ -147,9 +147,6 @@ def play_lone_chunk(first, n, samples, grid_shape, axis_param, axis_values, nomi
                  value_counts, dead_count, hanger_count, corner_count, holed_count, first_bad, not_finite)
 
 
-#: Per process: the packed court, judge grid and shot plan of the last experiment (by fingerprint).
-_PLANS: dict = {}
-
 #: Shots per call of ``play_lone_chunk`` at most when it serves several chunks: each call is two
 #: parallel loops, and on a busy machine each loop waits for its slowest thread, so fewer, larger
 #: calls lose less.
@@ -157,16 +154,13 @@ BATCH_SHOTS = 1 << 20
 
 
 def _plan(experiment, chunk_size: int, shot_plan) -> tuple:
-    key = (experiment.fingerprint, chunk_size)
-    found = _PLANS.get(key)
-    if found is None:
-        court = experiment.court.for_end(experiment.end)
-        ja = court.judge_arrays()
-        prepared, index = cached_judge_index(ja, chunk_size)
-        found = (shot_plan(experiment), court.kernel_arrays(), ja, prepared, index)
-        _PLANS.clear()  # one experiment at a time is the rule; a new one replaces it
-        _PLANS[key] = found
-    return found
+    """The shot plan, packed court and judge's grid of a call (built anew each call: an experiment
+    changed with ``dataclasses.replace`` keeps its fingerprint; the grid itself is remembered by
+    content in ``judge.cached_judge_index``)."""
+    court = experiment.court.for_end(experiment.end)
+    ja = court.judge_arrays()
+    prepared, index = cached_judge_index(ja, chunk_size)
+    return shot_plan(experiment), court.kernel_arrays(), ja, prepared, index
 
 
 def _rows(experiment, ranges: list[tuple[int, int]]) -> tuple[np.ndarray, np.ndarray, list[int]]:
