@@ -237,13 +237,6 @@ def _add_chunk(sums: dict[str, np.ndarray], data: dict[str, np.ndarray]) -> None
             sums[name][c0:c0 + len(part)] += part
 
 
-def _accumulate(experiment: Experiment, results: ResultsDir, n_chunks: int) -> dict[str, np.ndarray]:
-    sums = _empty_sums(experiment)
-    for k in range(n_chunks):
-        _add_chunk(sums, results.read_chunk(k))
-    return sums
-
-
 def build_dataset(experiment: Experiment, sums: dict[str, np.ndarray]):
     """The grid outcomes as an ``xarray.Dataset`` (dims: the grid axes; plus value, board_disc)."""
     import xarray as xr

@@ -119,6 +119,7 @@ def warm_up(experiment, chunk_size: int, progress: bool = False) -> float | None
     cold = not kernels_cached(kernels + [judge_prepare, judge_index])
     began = time.perf_counter()
     notice = _CompilingNotice(experiment.name, progress and cold)
+    helper = None
     try:
         helper = _start_helper(experiment) if cold and _is_lone(experiment) else None
         # The judge's grid for the run's batches (kept for its chunks), compiled here meanwhile.
@@ -132,5 +133,8 @@ def warm_up(experiment, chunk_size: int, progress: bool = False) -> float | None
                 helper.wait()
         compute_chunk(experiment, 0, 1)  # everything else the job calls, with the argument types of its chunks
     finally:
+        if helper is not None and helper.poll() is None:  # interrupted: the helper goes too
+            helper.kill()
+            helper.wait()
         notice.close()
     return time.perf_counter() - began if cold else None
