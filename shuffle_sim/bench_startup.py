@@ -45,7 +45,8 @@ RUNNER_SAMPLES = 1000
 
 
 def _cli(*args: str) -> list[str]:
-    return [sys.executable, "-m", "shuffle_sim.cli", *args]
+    # -P: the current folder does not go first on the path (it may hold another checkout of the package).
+    return [sys.executable, "-P", "-m", "shuffle_sim.cli", *args]
 
 
 def _environment(**extra: str) -> dict:
