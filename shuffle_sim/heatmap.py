@@ -270,17 +270,12 @@ def save_plots(results: str | os.PathLike, metrics: list[str] | None = None, out
     out.mkdir(parents=True, exist_ok=True)
     names = [s["metric"] for s in specs]
     court = results_court(ds)
-    for spec in specs:  # bad metrics and axes fail here, before any drawing
-        metric_data(ds, spec["metric"])
-    paths = [out / (spec.get("file") or plot_file_name(spec["metric"], spec.get("x"), spec.get("y"),
-                                                       with_axes=names.count(spec["metric"]) > 1)) for spec in specs]
-
-    def draw(spec, path):
+    paths = []
+    for spec in specs:
         fig = plot_metric(ds, spec["metric"], spec.get("x"), spec.get("y"), spec.get("select"), court=court)
-        return lambda: fig.savefig(path, dpi=DPI)
-
-    from shuffle_sim.side_by_side import run_side_by_side
-
-    # Each plot is drawn and written on a core of its own (the figures are independent).
-    run_side_by_side([lambda spec=spec, path=path: draw(spec, path)() for spec, path in zip(specs, paths)])
+        name = spec.get("file") or plot_file_name(spec["metric"], spec.get("x"), spec.get("y"),
+                                                  with_axes=names.count(spec["metric"]) > 1)
+        path = out / name
+        fig.savefig(path, dpi=DPI)
+        paths.append(path)
     return paths

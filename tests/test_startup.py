@@ -1,4 +1,4 @@
-"""What a user waits for: lazy imports, the first-run notice, kernels compiled once, plots side by side."""
+"""What a user waits for: lazy imports, the first-run notice, kernels compiled once, the start-up benchmark."""
 
 from __future__ import annotations
 
@@ -140,22 +140,6 @@ def test_the_helper_compiles_the_chunk_kernel_for_the_run_s_own_argument_types()
                    "print(len(play_lone_chunk.signatures))")
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip().splitlines()[-1] == "1"
-
-
-# ---- plots side by side ----------------------------------------------------------------------------
-
-def test_side_by_side_runs_every_task_and_raises_a_child_s_error_here(tmp_path):
-    from shuffle_sim.side_by_side import run_side_by_side
-
-    paths = [tmp_path / f"{k}.txt" for k in range(5)]
-    run_side_by_side([lambda p=p: p.write_text(p.stem) for p in paths], cores=2)
-    assert [p.read_text() for p in paths] == [p.stem for p in paths]
-
-    def fails():
-        raise ValueError("task 1 failed")
-
-    with pytest.raises(ValueError, match="task 1 failed"):
-        run_side_by_side([lambda: None, fails], cores=2)  # the child's task runs again here, raising
 
 
 @pytest.mark.slow
