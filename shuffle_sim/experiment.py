@@ -499,7 +499,7 @@ def run_experiment(
     from tqdm import tqdm
 
     bar = tqdm(total=experiment.n_shots, initial=done_shots, unit="shot", unit_scale=True, desc=experiment.name,
-               disable=not progress, smoothing=0.1)
+               disable=not progress, smoothing=0)  # the average since the start: chunks come in bursts
     computed = 0
     # The sums of the chunks computed now are added as they come; only the reused ones are read back.
     sums = _empty_sums(experiment)
