@@ -15,8 +15,12 @@ import signal
 import sys
 import threading
 
-from shuffle_sim.court import CourtError, list_courts, load_court
+from shuffle_sim import __version__
 from shuffle_sim.games import game_names, games, get_game
+
+# Nothing heavier than the standard library is imported here: each subcommand imports what it uses,
+# so ``shuffle-sim --version`` and ``--help`` answer without loading NumPy or numba, and a run loads
+# only the kernels of its job.
 
 
 class UsageError(ValueError):
@@ -52,6 +56,8 @@ def _sigterm_unwinds():
 
 def cmd_courts(args: argparse.Namespace) -> int:
     """List the courts found by name, with their game and title."""
+    from shuffle_sim.court import list_courts, load_court
+
     for name in list_courts():
         court = load_court(name)
         ends = ", ".join(court.ends)
@@ -61,6 +67,7 @@ def cmd_courts(args: argparse.Namespace) -> int:
 
 def cmd_judge(args: argparse.Namespace) -> int:
     """Judge resting discs at the given centres."""
+    from shuffle_sim.court import load_court
     from shuffle_sim.judge import judge_batch
 
     court = load_court(args.court, end=args.end)
@@ -142,7 +149,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         finally:
             if dask is not None:
                 dask.close()
-        plots = [] if args.no_plots else save_plots(summary.out)
+        plots = [] if args.no_plots else save_plots(summary.out, dataset=summary.dataset)
     print(f"{experiment.name}: {summary.n_shots:,} shots in {summary.n_chunks} chunks "
           f"({summary.computed} computed, {summary.reused} reused) in {summary.seconds:.2f} s "
           f"({summary.shots_per_second:,.0f} shots/s)")
@@ -170,6 +177,14 @@ def cmd_plot(args: argparse.Namespace) -> int:
 def cmd_bench_experiments(args: argparse.Namespace) -> int:
     """Benchmark batch experiments (after JIT warm-up) and print the timings and ratios."""
     from shuffle_sim.bench.experiments import run_benchmarks
+
+    run_benchmarks(as_json=args.json, quick=args.quick)
+    return 0
+
+
+def cmd_bench_startup(args: argparse.Namespace) -> int:
+    """Benchmark what a user waits for: the main job warm and cold, the runner, --version, the plots."""
+    from shuffle_sim.bench.startup import run_benchmarks
 
     run_benchmarks(as_json=args.json, quick=args.quick)
     return 0
@@ -211,6 +226,7 @@ def cmd_draw(args: argparse.Namespace) -> int:
     """Draw a court to scale into an image file, with discs labelled by their judged value."""
     from pathlib import Path
 
+    from shuffle_sim.court import load_court
     from shuffle_sim.plot import plot_court
 
     court = load_court(args.court)
@@ -396,6 +412,7 @@ def _positive_int(text: str) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="shuffle-sim", description=__doc__.splitlines()[0])
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("courts", help="list the courts and tables")
@@ -442,6 +459,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print JSON")
     p.add_argument("--quick", action="store_true", help="smaller sizes (a smoke run, not the benchmark)")
     p.set_defaults(func=cmd_bench_experiments)
+
+    p = sub.add_parser("bench-startup", help="benchmark start-up: main job warm vs bare imports, first run, runner")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.add_argument("--quick", action="store_true", help="one run each and no first run (a smoke run, not the benchmark)")
+    p.set_defaults(func=cmd_bench_startup)
 
     p = sub.add_parser("draw", help="draw a court to scale (PNG, SVG or PDF), optionally with judged discs")
     p.add_argument("court", help="court name or path to a court file")
@@ -550,7 +572,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(_attach_negative_points(list(sys.argv[1:] if argv is None else argv)))
     try:
         return args.func(args)
-    except (CourtError, UsageError, ValueError, FileNotFoundError) as exc:
+    except (UsageError, ValueError, FileNotFoundError) as exc:  # CourtError and ExperimentError are ValueErrors
         message = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         print(f"shuffle-sim: error: {message}", file=sys.stderr)
         return 2

@@ -268,6 +268,22 @@ class Court:
 
 
 def _point_in_polygon(x: float, y: float, poly: np.ndarray) -> bool:
-    from shuffle_sim.geometry import point_in_polygon_or_on_boundary
-
-    return bool(point_in_polygon_or_on_boundary(x, y, np.ascontiguousarray(poly, dtype=np.float64)))
+    """``geometry.point_in_polygon_or_on_boundary`` in plain Python: the same crossing-number test and
+    the same exact on-segment test, in the same floating-point operations, so the same answers, for a
+    single point without loading or compiling a numba kernel (a court or experiment file's check)."""
+    ring = np.asarray(poly, dtype=np.float64).tolist()
+    inside = False
+    xj, yj = ring[-1]
+    for xi, yi in ring:
+        if (yi > y) != (yj > y) and x < xi + (y - yi) * (xj - xi) / (yj - yi):
+            inside = not inside
+        xj, yj = xi, yi
+    if inside:
+        return True
+    x0, y0 = ring[-1]
+    for x1, y1 in ring:
+        if (min(x0, x1) <= x <= max(x0, x1) and min(y0, y1) <= y <= max(y0, y1)
+                and (x1 - x0) * (y - y0) - (y1 - y0) * (x - x0) == 0.0):
+            return True
+        x0, y0 = x1, y1
+    return False

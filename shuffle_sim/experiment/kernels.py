@@ -79,6 +79,69 @@ def _assign(code, value, speed, direction, spin, sx, sy, tx, ty, skill):
     return speed, direction, spin, sx, sy, tx, ty, skill
 
 
+@njit(cache=True, inline="always")
+def cell_parameters(cell, grid_shape, axis_param, axis_values, nominal):
+    """The intended shot of grid cell ``cell`` (uint64; C order over the axes) before any random draw:
+    (speed, direction, spin, start x, start y, target x, target y, skill index)."""
+    speed = nominal[0]
+    direction = nominal[1]
+    spin = nominal[2]
+    sx = nominal[3]
+    sy = nominal[4]
+    tx = nominal[5]
+    ty = nominal[6]
+    skill = 0
+    rest = cell
+    for a in range(grid_shape.shape[0] - 1, -1, -1):
+        size = np.uint64(grid_shape[a])
+        index = rest % size
+        rest = rest // size
+        speed, direction, spin, sx, sy, tx, ty, skill = _assign(
+            axis_param[a], axis_values[a, np.int64(index)], speed, direction, spin, sx, sy, tx, ty, skill)
+    return speed, direction, spin, sx, sy, tx, ty, skill
+
+
+@njit(cache=True, inline="always")
+def drawn_parameters(shot, speed, direction, spin, sx, sy, tx, ty, skill, dist_param, dist_kind, dist_a, dist_b,
+                     skill_sd, uses_target, speed_given, overshoot, stop_speed_per_root_metre, k0, k1, with_noise):
+    """(speed, direction, spin, start x, start y) of shot index ``shot`` (uint64) from its cell's
+    intended shot (``cell_parameters``): the parameter distributions, the aim at a target, and the
+    execution noise of the cell's skill when ``with_noise``."""
+    for j in range(dist_param.shape[0]):
+        u1 = _uniform_slot(shot, STREAM_DISTRIBUTIONS, 2 * j, k0, k1)
+        if dist_kind[j] == DIST_UNIFORM:
+            value = dist_a[j] + (dist_b[j] - dist_a[j]) * u1
+        else:
+            u2 = _uniform_slot(shot, STREAM_DISTRIBUTIONS, 2 * j + 1, k0, k1)
+            z, _ = box_muller(u1, u2)
+            value = dist_a[j] + dist_b[j] * z
+        speed, direction, spin, sx, sy, tx, ty, skill = _assign(
+            dist_param[j], value, speed, direction, spin, sx, sy, tx, ty, skill)
+    if uses_target:
+        dx = tx - sx
+        dy = ty - sy
+        direction = math.atan2(dx, dy)
+        if not speed_given:
+            distance = math.hypot(dx, dy) + overshoot
+            speed = stop_speed_per_root_metre * math.sqrt(distance if distance > 0.0 else 0.0)
+    if speed < 0.0:
+        speed = 0.0
+    if with_noise:
+        w0, w1, w2, w3 = philox4x64(shot, np.uint64(STREAM_EXECUTION), np.uint64(0), np.uint64(0), k0, k1)
+        z0, z1 = box_muller(word_to_uniform(w0), word_to_uniform(w1))
+        z2, z3 = box_muller(word_to_uniform(w2), word_to_uniform(w3))
+        w0, w1, w2, w3 = philox4x64(shot, np.uint64(STREAM_EXECUTION), np.uint64(1), np.uint64(0), k0, k1)
+        z4, _ = box_muller(word_to_uniform(w0), word_to_uniform(w1))
+        speed = speed * (1.0 + skill_sd[skill, 0] * z0)
+        if speed < 0.0:
+            speed = 0.0
+        direction = direction + skill_sd[skill, 1] * z1
+        spin = spin + skill_sd[skill, 2] * z2
+        sx = sx + skill_sd[skill, 3] * z3
+        sy = sy + skill_sd[skill, 3] * z4
+    return speed, direction, spin, sx, sy
+
+
 @njit(cache=True, parallel=True)
 def build_shots(first, samples, grid_shape, axis_param, axis_values, nominal, dist_param, dist_kind, dist_a, dist_b,
                 skill_sd, uses_target, speed_given, overshoot, stop_speed_per_root_metre, k0, k1, with_noise,
@@ -91,56 +154,13 @@ def build_shots(first, samples, grid_shape, axis_param, axis_values, nominal, di
     deviations. Speeds never go negative.
     """
     n = out_x.shape[0]
-    n_axes = grid_shape.shape[0]
     for i in prange(n):
         shot = first + np.uint64(i)
-        speed = nominal[0]
-        direction = nominal[1]
-        spin = nominal[2]
-        sx = nominal[3]
-        sy = nominal[4]
-        tx = nominal[5]
-        ty = nominal[6]
-        skill = 0
-        rest = (first + np.uint64(i)) // np.uint64(samples)
-        for a in range(n_axes - 1, -1, -1):
-            size = np.uint64(grid_shape[a])
-            index = rest % size
-            rest = rest // size
-            speed, direction, spin, sx, sy, tx, ty, skill = _assign(
-                axis_param[a], axis_values[a, np.int64(index)], speed, direction, spin, sx, sy, tx, ty, skill)
-        for j in range(dist_param.shape[0]):
-            u1 = _uniform_slot(shot, STREAM_DISTRIBUTIONS, 2 * j, k0, k1)
-            if dist_kind[j] == DIST_UNIFORM:
-                value = dist_a[j] + (dist_b[j] - dist_a[j]) * u1
-            else:
-                u2 = _uniform_slot(shot, STREAM_DISTRIBUTIONS, 2 * j + 1, k0, k1)
-                z, _ = box_muller(u1, u2)
-                value = dist_a[j] + dist_b[j] * z
-            speed, direction, spin, sx, sy, tx, ty, skill = _assign(
-                dist_param[j], value, speed, direction, spin, sx, sy, tx, ty, skill)
-        if uses_target:
-            dx = tx - sx
-            dy = ty - sy
-            direction = math.atan2(dx, dy)
-            if not speed_given:
-                distance = math.hypot(dx, dy) + overshoot
-                speed = stop_speed_per_root_metre * math.sqrt(distance if distance > 0.0 else 0.0)
-        if speed < 0.0:
-            speed = 0.0
-        if with_noise:
-            w0, w1, w2, w3 = philox4x64(shot, np.uint64(STREAM_EXECUTION), np.uint64(0), np.uint64(0), k0, k1)
-            z0, z1 = box_muller(word_to_uniform(w0), word_to_uniform(w1))
-            z2, z3 = box_muller(word_to_uniform(w2), word_to_uniform(w3))
-            w0, w1, w2, w3 = philox4x64(shot, np.uint64(STREAM_EXECUTION), np.uint64(1), np.uint64(0), k0, k1)
-            z4, _ = box_muller(word_to_uniform(w0), word_to_uniform(w1))
-            speed = speed * (1.0 + skill_sd[skill, 0] * z0)
-            if speed < 0.0:
-                speed = 0.0
-            direction = direction + skill_sd[skill, 1] * z1
-            spin = spin + skill_sd[skill, 2] * z2
-            sx = sx + skill_sd[skill, 3] * z3
-            sy = sy + skill_sd[skill, 3] * z4
+        speed, direction, spin, sx, sy, tx, ty, skill = cell_parameters(shot // np.uint64(samples), grid_shape,
+                                                                        axis_param, axis_values, nominal)
+        speed, direction, spin, sx, sy = drawn_parameters(
+            shot, speed, direction, spin, sx, sy, tx, ty, skill, dist_param, dist_kind, dist_a, dist_b, skill_sd,
+            uses_target, speed_given, overshoot, stop_speed_per_root_metre, k0, k1, with_noise)
         out_speed[i] = speed
         out_direction[i] = direction
         out_spin[i] = spin

@@ -22,7 +22,7 @@ import os
 import sys
 import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator
 
@@ -158,6 +158,13 @@ def compute_chunk(experiment: Experiment, index: int, chunk_size: int, numba_thr
 
         numba.set_num_threads(max(1, min(numba_threads, numba.config.NUMBA_NUM_THREADS)))
     start, stop = chunk_range(experiment, index, chunk_size)
+    if experiment.board is None and not experiment.records:
+        from shuffle_sim.experiment.lone import lone_chunk_sums
+
+        # The same sums from one numba call that builds, plays, judges and adds up the shots.
+        out = lone_chunk_sums(experiment, start, stop, chunk_size, possible_values(experiment.court), _shot_plan)
+        if out is not None:
+            return out
     shots = executed_shots(experiment, start, stop)
     vx, vy = shots.velocities()
     # A sampled start off the surface or on a disc is a shot no player could take: not played, and
@@ -216,21 +223,23 @@ def compute_chunk(experiment: Experiment, index: int, chunk_size: int, numba_thr
 # Assembly
 
 
-def _accumulate(experiment: Experiment, results: ResultsDir, n_chunks: int) -> dict[str, np.ndarray]:
+def _empty_sums(experiment: Experiment) -> dict[str, np.ndarray]:
     cells = experiment.n_cells
     n_values = len(possible_values(experiment.court))
     n_board = len(experiment.board_names)
     sums = {k: np.zeros(cells, dtype=np.int64) for k in _CELL_SUMS}
     sums["value_counts"] = np.zeros((cells, n_values), dtype=np.int64)
     sums["removed"] = np.zeros((cells, n_board), dtype=np.int64)
-    for k in range(n_chunks):
-        data = results.read_chunk(k)
-        c0 = int(data["cell_start"])
-        for name in list(_CELL_SUMS) + ["value_counts", "removed"]:
-            if name in data:
-                part = data[name]
-                sums[name][c0:c0 + len(part)] += part
     return sums
+
+
+def _add_chunk(sums: dict[str, np.ndarray], data: dict[str, np.ndarray]) -> None:
+    """Add one chunk's per-cell sums into the experiment's (integer sums: exact in any order)."""
+    c0 = int(data["cell_start"])
+    for name in list(_CELL_SUMS) + ["value_counts", "removed"]:
+        if name in data:
+            part = data[name]
+            sums[name][c0:c0 + len(part)] += part
 
 
 def build_dataset(experiment: Experiment, sums: dict[str, np.ndarray]):
@@ -370,6 +379,8 @@ class RunSummary:
     records_path: Path | None
     failed: int = 0  # shots left out of the outcomes: not played (start) or not finished (event bound)
     retried: tuple[int, ...] = ()  # chunks computed again because their Dask worker was lost
+    #: The grid outcomes as written to ``grid_path`` (an ``xarray.Dataset``), for plotting without reading them back.
+    dataset: object = field(default=None, repr=False, compare=False)
 
     @property
     def shots_per_second(self) -> float:
@@ -377,6 +388,23 @@ class RunSummary:
 
 
 def _run_in_process(experiment: Experiment, pending: list[int], chunk_size: int) -> Iterator[tuple[int, dict]]:
+    if experiment.board is None and not experiment.records:
+        # Runs of consecutive chunks, up to about a million shots, in one numba call each (the same sums).
+        from shuffle_sim.experiment.lone import BATCH_SHOTS, lone_chunks_sums
+
+        values = possible_values(experiment.court)
+        per_call = max(1, BATCH_SHOTS // chunk_size)
+        k = 0
+        while k < len(pending):
+            group = [pending[k]]
+            while len(group) < per_call and k + len(group) < len(pending) and pending[k + len(group)] == group[-1] + 1:
+                group.append(pending[k + len(group)])
+            k += len(group)
+            found = lone_chunks_sums(experiment, group, chunk_size, values, _shot_plan)
+            if found is None:  # chunk by chunk, the general path reporting the bad shot
+                found = (compute_chunk(experiment, index, chunk_size) for index in group)
+            yield from zip(group, found)
+        return
     for index in pending:
         yield index, compute_chunk(experiment, index, chunk_size)
 
@@ -492,10 +520,17 @@ def _run_locked(experiment: Experiment, out: str | os.PathLike, *, resume: bool,
     pending = [k for k in range(n_chunks) if k not in finished]
     done_shots = sum(min(chunk_size, experiment.n_shots - k * chunk_size) for k in finished)
 
+    if dask is None and pending:
+        # Compile (first run) or load the job's kernels before the clock of the progress display starts;
+        # local worker processes then load them from numba's cache.
+        from shuffle_sim.experiment.warmup import warm_up
+
+        warm_up(experiment, chunk_size, progress=progress)
+
     from tqdm import tqdm
 
     bar = tqdm(total=experiment.n_shots, initial=done_shots, unit="shot", unit_scale=True, desc=experiment.name,
-               disable=not progress, smoothing=0.1)
+               disable=not progress, smoothing=0)  # the average since the start: chunks come in bursts
     computed = 0
     retried: list[int] = []
 
@@ -509,6 +544,10 @@ def _run_locked(experiment: Experiment, out: str | os.PathLike, *, resume: bool,
                       f"{'s' if len(chunks) > 1 else ''} {', '.join(map(str, chunks))}", file=sys.stderr)
             bar.set_postfix_str(postfix())
 
+    # The sums of the chunks computed now are added as they come; only the reused ones are read back.
+    sums = _empty_sums(experiment)
+    for k in sorted(finished):
+        _add_chunk(sums, results.read_chunk(k))
     if dask is not None:
         source = _run_on_dask(experiment, pending, chunk_size, dask, on_retry)
     elif workers > 1:
@@ -519,6 +558,7 @@ def _run_locked(experiment: Experiment, out: str | os.PathLike, *, resume: bool,
         bar.set_postfix_str(postfix())
         for index, arrays in source:
             results.write_chunk(index, arrays, experiment.fingerprint, chunk_size)
+            _add_chunk(sums, arrays)
             computed += 1
             start, stop = chunk_range(experiment, index, chunk_size)
             bar.update(stop - start)
@@ -533,8 +573,8 @@ def _run_locked(experiment: Experiment, out: str | os.PathLike, *, resume: bool,
         if hasattr(source, "close"):
             source.close()
 
-    sums = _accumulate(experiment, results, n_chunks)
-    grid_path = results.write_dataset(build_dataset(experiment, sums))
+    dataset = build_dataset(experiment, sums)
+    grid_path = results.write_dataset(dataset)
     records_path = _write_records(experiment, results, n_chunks) if experiment.records else None
     seconds = time.perf_counter() - began
     manifest.update(status="complete", seconds=round(seconds, 3), chunks_computed=computed,
@@ -542,4 +582,4 @@ def _run_locked(experiment: Experiment, out: str | os.PathLike, *, resume: bool,
                     records=records_path.name if records_path else None)
     results.write_manifest(manifest)
     return RunSummary(results.path, experiment.n_shots, n_chunks, computed, len(finished), seconds, True,
-                      grid_path, records_path, int(sums["failed"].sum()), tuple(retried))
+                      grid_path, records_path, int(sums["failed"].sum()), tuple(retried), dataset)

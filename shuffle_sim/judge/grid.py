@@ -205,7 +205,9 @@ def judge_cells(a, prepared, n_cells):
     x0, y0, size, nx, ny = _grid_frame(a, n_cells)
     cells = np.empty((ny * nx, CELL_COLUMNS), np.int64)
     for j in prange(ny):
-        _cell_row(a, prepared, x0, y0, size, nx, j, cells)
+        # int64 as in the typing of this function (the parallel loop's index is unsigned): one compiled
+        # version of ``_cell_row``, not two.
+        _cell_row(a, prepared, x0, y0, size, nx, np.int64(j), cells)
     return x0, y0, size, nx, ny, cells
 
 

@@ -1,0 +1,189 @@
+"""Benchmark of what a user waits for: ``shuffle-sim bench-startup [--json]`` (or ``python -m``).
+
+Every figure is measured side by side in this one run, on this machine, and printed with its goal;
+nothing is asserted (timings are benchmarks, not tests):
+
+1. ``warm_ratio``: wall time of the README's main job, ``shuffle-sim run experiments/deck-draw.toml``
+   (one million shots, results and both heatmaps), with numba's cache filled, over the wall time of
+   a bare ``python -c "import numpy, numba, matplotlib.pyplot, xarray, pandas"``. The two commands
+   run in turn (A B A B ...), each run a new process, and the median of the pairwise ratios counts,
+   so a drift in the machine's speed during the call moves both. Goal: at most 1.6.
+2. ``cold_seconds``: the same job in a new process with an empty numba cache (``NUMBA_CACHE_DIR``
+   pointed at a new temporary folder, so the user's cache is left alone): what a first run costs.
+   Goal: at most 25 s.
+3. ``runner_ratio``: a ten-million-shot deck draw through the experiment runner (as ``shuffle-sim run
+   --no-plots`` runs it: chunks, chunk files, the grid file) in this process, in shots per second,
+   over the kernel's single-shot batch rate (``shuffle-sim bench``'s ``single_shot`` batch: draws on
+   the empty deck court through ``simulate_shots``) measured in this process just before and just
+   after it (the better of the two counts). Goal: at least 0.5.
+4. ``version_seconds`` and ``help_seconds``: ``shuffle-sim --version`` and ``--help``, medians of
+   new processes. Goal: under 0.5 s each.
+5. ``plots_seconds``: both heatmaps of the main job drawn again from its results (``shuffle-sim
+   plot``'s work, in this process, the better of three). Goal: under 0.5 s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+EXPERIMENTS = Path(__file__).resolve().parents[2] / "experiments"
+MAIN_JOB = EXPERIMENTS / "deck-draw.toml"
+BARE_IMPORTS = "import numpy, numba, matplotlib.pyplot, xarray, pandas"
+GOALS = {"warm_ratio": 1.6, "cold_seconds": 25.0, "runner_ratio": 0.5, "version_seconds": 0.5, "help_seconds": 0.5,
+         "plots_seconds": 0.5}
+#: Samples per cell of the runner's deck draw: 100 x 100 cells x 1000 = ten million shots.
+RUNNER_SAMPLES = 1000
+
+
+def _cli(*args: str) -> list[str]:
+    # -P: the current folder does not go first on the path (it may hold another checkout of the package).
+    return [sys.executable, "-P", "-m", "shuffle_sim.cli", *args]
+
+
+def _environment(**extra: str) -> dict:
+    """The environment of the timed commands: this package first on the path, as this process has it."""
+    env = dict(os.environ, **extra)
+    root = str(Path(__file__).resolve().parents[2])
+    env["PYTHONPATH"] = os.pathsep.join([root] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p])
+    return env
+
+
+def _wall(command: list[str], env: dict) -> float:
+    began = time.perf_counter()
+    subprocess.run(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+    return time.perf_counter() - began
+
+
+def warm_ratio(runs: int, out: Path) -> dict:
+    """The main job's wall time over the bare imports', in turn, the median of the pairwise ratios."""
+    env = _environment()
+    job = _cli("run", str(MAIN_JOB), "--out", str(out))
+    bare = [sys.executable, "-c", BARE_IMPORTS]
+    _wall(job, env)  # fills numba's cache if it is empty, and the file system's
+    _wall(bare, env)
+    pairs = [(_wall(job, env), _wall(bare, env)) for _ in range(runs)]
+    return {"warm_job_seconds": statistics.median(a for a, _ in pairs),
+            "bare_import_seconds": statistics.median(b for _, b in pairs),
+            "warm_ratio": statistics.median(a / b for a, b in pairs)}
+
+
+def cold_seconds(out: Path) -> float:
+    """The main job in a new process with an empty numba cache (a temporary one)."""
+    with tempfile.TemporaryDirectory(prefix="shuffle-sim-cold-cache-") as cache:
+        return _wall(_cli("run", str(MAIN_JOB), "--out", str(out)), _environment(NUMBA_CACHE_DIR=cache))
+
+
+def command_seconds(runs: int, *args: str) -> float:
+    env = _environment()
+    return statistics.median(_wall(_cli(*args), env) for _ in range(runs))
+
+
+def plots_seconds(results: Path, repeats: int = 3) -> float:
+    """Both heatmaps of saved results drawn again, the better of ``repeats`` (data already loaded)."""
+    from shuffle_sim.experiment.store import open_results
+    from shuffle_sim.experiment.heatmaps import save_plots
+
+    dataset = open_results(results).load()
+    best = float("inf")
+    for _ in range(repeats):
+        began = time.perf_counter()
+        save_plots(results, dataset=dataset)
+        best = min(best, time.perf_counter() - began)
+    return best
+
+
+def deck_draw(samples: int):
+    """``experiments/deck-draw.toml`` with ``samples`` noisy shots per grid cell."""
+    from shuffle_sim.experiment.spec import parse_experiment
+
+    text = re.sub(r"(?m)^samples = \d+", f"samples = {samples}", MAIN_JOB.read_text())
+    return parse_experiment(text, str(MAIN_JOB), base_dir=MAIN_JOB.parent)
+
+
+def runner_ratio(samples: int = RUNNER_SAMPLES, kernel_shots: int = 2_000_000, repeats: int = 3) -> dict:
+    """The runner's shots per second on a deck draw over the kernel's single-shot batch rate, both
+    measured here (the kernel's before and after the runner; the better counts)."""
+    from shuffle_sim.bench.kernel import _kernel_single_shot_runner, single_shots
+    from shuffle_sim.court import load_court
+    from shuffle_sim.experiment.runner import run_experiment
+    from shuffle_sim.bench.timing import best_rate
+
+    court = load_court("deck")
+    shots = single_shots(court, kernel_shots)
+    kernel = _kernel_single_shot_runner(court, shots)
+    _kernel_single_shot_runner(court, shots[:16])()  # compile (or load) before the clock starts
+    experiment = deck_draw(samples)
+    with tempfile.TemporaryDirectory(prefix="shuffle-sim-runner-") as tmp:
+        run_experiment(deck_draw(1), Path(tmp) / "warm", progress=False)
+        before = best_rate(kernel, len(shots), repeats)
+        began = time.perf_counter()
+        run_experiment(experiment, Path(tmp) / "run", progress=False)
+        runner = experiment.n_shots / (time.perf_counter() - began)
+        after = best_rate(kernel, len(shots), repeats)
+    best_kernel = max(before, after)
+    return {"runner_shots": experiment.n_shots, "runner_per_s": runner, "kernel_single_shot_per_s": best_kernel,
+            "runner_ratio": runner / best_kernel}
+
+
+def run_benchmarks(as_json: bool = False, quick: bool = False) -> dict:
+    """Measure and print every figure of the module docstring (``quick``: a smoke run, no cold run)."""
+    runs = 1 if quick else 5
+    results: dict = {"cores": os.cpu_count()}
+    if hasattr(os, "getloadavg"):
+        results["load_average_before"] = round(os.getloadavg()[0], 2)
+    with tempfile.TemporaryDirectory(prefix="shuffle-sim-startup-") as tmp:
+        tmp = Path(tmp)
+        results["version_seconds"] = command_seconds(runs, "--version")
+        results["help_seconds"] = command_seconds(runs, "--help")
+        results.update(warm_ratio(runs, tmp / "warm"))
+        results["plots_seconds"] = plots_seconds(tmp / "warm", 1 if quick else 3)
+        results["cold_seconds"] = None if quick else cold_seconds(tmp / "cold")
+        results.update(runner_ratio(10 if quick else RUNNER_SAMPLES, 20_000 if quick else 2_000_000, 1 if quick else 3))
+    if hasattr(os, "getloadavg"):
+        results["load_average_after"] = round(os.getloadavg()[0], 2)
+    results = {k: round(v, 4) if isinstance(v, float) else v for k, v in results.items()}
+    results["goals"] = GOALS
+    results["met"] = {k: None if results[k] is None else
+                      (results[k] >= goal if k == "runner_ratio" else results[k] <= goal) for k, goal in GOALS.items()}
+    if quick:
+        results["note"] = "quick smoke run: one run each, a small runner sweep, no cold run: not the benchmark"
+    if as_json:
+        print(json.dumps(results, indent=2))
+        return results
+    print(f"start-up benchmark on {results['cores']} cores" + (" (QUICK: not the benchmark)" if quick else ""))
+    labels = {
+        "warm_ratio": ("main job warm / bare imports (wall)", "<= 1.6x"),
+        "cold_seconds": ("main job, empty numba cache (s)", "<= 25 s"),
+        "runner_ratio": ("runner / kernel single-shot batch rate", ">= 0.5"),
+        "version_seconds": ("shuffle-sim --version (s)", "< 0.5 s"),
+        "help_seconds": ("shuffle-sim --help (s)", "< 0.5 s"),
+        "plots_seconds": ("both heatmaps (s)", "< 0.5 s"),
+    }
+    for key, (label, goal) in labels.items():
+        met = results["met"][key]
+        print(f"{label:44s} {str(results[key]):>10} (goal {goal}) {'-' if met is None else 'ok' if met else 'MISSED'}")
+    print(f"main job {results['warm_job_seconds']} s, bare imports {results['bare_import_seconds']} s; runner "
+          f"{results['runner_per_s']:,.0f} shots/s, kernel {results['kernel_single_shot_per_s']:,.0f} shots/s")
+    return results
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m shuffle_sim.bench.startup", description=__doc__.splitlines()[0])
+    parser.add_argument("--json", action="store_true", help="print JSON")
+    parser.add_argument("--quick", action="store_true", help="one run each, no cold run: a smoke run, not the benchmark")
+    args = parser.parse_args(argv)
+    run_benchmarks(as_json=args.json, quick=args.quick)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
