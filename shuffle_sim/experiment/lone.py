@@ -23,10 +23,11 @@ import numpy as np
 from numba import njit, prange
 
 from shuffle_sim.experiment.kernels import STATUS_FALLEN, STATUS_HOLED, cell_parameters, drawn_parameters
-from shuffle_sim.judge import cached_judge_index
-from shuffle_sim.physics.lone import run_lone
-from shuffle_sim.physics.table import pack_court
+from shuffle_sim.judge.batch import cached_judge_index
+from shuffle_sim.physics.surface import pack_court, run_lone
 from shuffle_sim.shots import _NOT_FINITE, CHUNK, _judge_rest, _shot_problem
+from shuffle_sim.judge.packing import judge_arrays
+from shuffle_sim.physics.packing import kernel_arrays
 
 #: Bits of a shot's flags.
 FLAG_FAILED = 1  # not played (its start) or not finished (event bound): counted in ``failed`` only
@@ -158,9 +159,9 @@ def _plan(experiment, chunk_size: int, shot_plan) -> tuple:
     changed with ``dataclasses.replace`` keeps its fingerprint; the grid itself is remembered by
     content in ``judge.cached_judge_index``)."""
     court = experiment.court.for_end(experiment.end)
-    ja = court.judge_arrays()
+    ja = judge_arrays(court)
     prepared, index = cached_judge_index(ja, chunk_size)
-    return shot_plan(experiment), court.kernel_arrays(), ja, prepared, index
+    return shot_plan(experiment), kernel_arrays(court), ja, prepared, index
 
 
 def _rows(experiment, ranges: list[tuple[int, int]]) -> tuple[np.ndarray, np.ndarray, list[int]]:
@@ -200,13 +201,13 @@ def compile_lone_kernel(experiment, shot_plan) -> None:
     """Compile (or load) ``play_lone_chunk`` for this experiment's argument types without building the
     judge's grid: stand-ins of the grid's types, and no shots. A second process runs this while the
     first builds the grid (``experiment.warmup``), so that a first run compiles on both cores."""
-    from shuffle_sim.judge import CELL_COLUMNS
+    from shuffle_sim.judge.kernels import CELL_COLUMNS
 
     court = experiment.court.for_end(experiment.end)
     prepared = (np.zeros((0, 3)), np.empty((0, 4)), np.empty((0, 4)), np.empty(4))
     index = (0.0, 0.0, 1.0, 0, 0, np.empty((0, CELL_COLUMNS), np.int64))
     values = np.zeros(1, dtype=np.int64)
-    args, _ = lone_chunk_args(experiment, [(0, 0)], shot_plan(experiment), court.kernel_arrays(), court.judge_arrays(),
+    args, _ = lone_chunk_args(experiment, [(0, 0)], shot_plan(experiment), kernel_arrays(court), judge_arrays(court),
                               prepared, index, values)
     play_lone_chunk(*args)
 

@@ -23,6 +23,7 @@ import sys
 import threading
 import time
 from pathlib import Path
+from shuffle_sim.judge.packing import judge_arrays
 
 #: How long to wait for the helper process before compiling here anyway (s).
 HELPER_TIMEOUT = 900.0
@@ -113,7 +114,9 @@ def warm_up(experiment, chunk_size: int, progress: bool = False) -> float | None
     progress display while it compiles.
     """
     from shuffle_sim.experiment.runner import compute_chunk
-    from shuffle_sim.judge import cached_judge_index, judge_index, judge_prepare
+    from shuffle_sim.judge.batch import cached_judge_index
+    from shuffle_sim.judge.grid import judge_index
+    from shuffle_sim.judge.kernels import judge_prepare
 
     kernels = job_kernels(experiment)
     cold = not kernels_cached(kernels + [judge_prepare, judge_index])
@@ -124,7 +127,7 @@ def warm_up(experiment, chunk_size: int, progress: bool = False) -> float | None
         helper = _start_helper(experiment) if cold and _is_lone(experiment) else None
         # The judge's grid for the run's batches (kept for its chunks), compiled here meanwhile.
         court = experiment.court.for_end(experiment.end)
-        cached_judge_index(court.judge_arrays(), chunk_size)
+        cached_judge_index(judge_arrays(court), chunk_size)
         if helper is not None:
             try:
                 helper.wait(HELPER_TIMEOUT)

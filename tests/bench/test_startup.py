@@ -65,7 +65,7 @@ OUTLINES = _outlines()
 @given(k=st.integers(0, len(OUTLINES) - 1), vertex=st.integers(0, 1000), t=st.sampled_from([0.0, 0.25, 0.5, 1.0]),
        dx=st.sampled_from([0.0, 1e-12, -1e-12, 0.01, -0.3]), dy=st.sampled_from([0.0, 1e-12, -1e-12, 0.02, -0.5]))
 def test_plain_python_outline_test_matches_the_numba_kernel(k, vertex, t, dx, dy):
-    from shuffle_sim.court import _point_in_polygon
+    from shuffle_sim.court.model import _point_in_polygon
     from shuffle_sim.geometry import point_in_polygon_or_on_boundary
 
     poly = OUTLINES[k]
@@ -99,7 +99,7 @@ preset = "average"
 
 
 def test_a_compiling_run_says_so_and_shows_no_rate_until_its_first_chunk(tmp_path, monkeypatch, capsys):
-    from shuffle_sim import kernel_warmup
+    from shuffle_sim.experiment import warmup as kernel_warmup
     from shuffle_sim.experiment.runner import run_experiment
     from shuffle_sim.experiment.spec import parse_experiment
 
@@ -116,7 +116,7 @@ def test_a_compiling_run_says_so_and_shows_no_rate_until_its_first_chunk(tmp_pat
 def test_warm_up_reports_a_cold_cache_and_the_kernels_cached_check_reads_numba_s_index(tmp_path, monkeypatch):
     from numba import njit
 
-    from shuffle_sim import kernel_warmup
+    from shuffle_sim.experiment import warmup as kernel_warmup
     from shuffle_sim.experiment.lone import play_lone_chunk
     from shuffle_sim.experiment.spec import parse_experiment
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from shuffle_sim import experiment_lone
+from shuffle_sim.experiment import lone as experiment_lone
 from shuffle_sim.experiment.runner import compute_chunk
 from shuffle_sim.experiment.spec import parse_experiment
 
