@@ -40,6 +40,8 @@ PARAM_DEFAULTS = {
     "peg_friction": 0.1,
     "hole_capture_speed": 0.5,
     "gravity": STANDARD_GRAVITY,
+    "contact_inner_ratio": 0.0,  # eta: inner over outer radius of the annulus a disc presses on
+    "inertia_ratio": 0.5,  # I / (m r^2): 0.5 for a uniform disc
 }
 #: Parameters that are probabilities-like ratios and must lie in [0, 1].
 UNIT_INTERVAL_PARAMS = {"disc_restitution", "cushion_restitution", "peg_restitution"}
@@ -214,6 +216,8 @@ class KernelArrays(NamedTuple):
     pegs: np.ndarray  # (P, 5) cx, cy, radius, e, friction
     holes: np.ndarray  # (H, 4) cx, cy, capture radius, capture speed
     kill_lines: np.ndarray  # (K, 4) px, py, nx, ny: dead once (centre - p) . n > 0
+    contact_inner_ratio: float  # eta: the disc presses on the annulus eta r < rho < r
+    inertia_ratio: float  # I / (m r^2)
 
 
 @dataclass(frozen=True)
@@ -441,6 +445,8 @@ class Court:
             pegs=pegs.reshape(-1, 5),
             holes=holes.reshape(-1, 4),
             kill_lines=np.array(kills, dtype=np.float64).reshape(-1, 4),
+            contact_inner_ratio=p["contact_inner_ratio"],
+            inertia_ratio=p["inertia_ratio"],
         )
 
     def on_surface(self, x: float, y: float) -> bool:
@@ -529,6 +535,11 @@ def _check_param(key: str, name: str, value: Any, where: str) -> float:
         raise CourtError(f"{where}: {key}: a restitution must lie in [0, 1] (got {value!r})")
     if name == "gravity" and value == 0:
         raise CourtError(f"{where}: {key}: must be positive (got {value!r})")
+    if name == "contact_inner_ratio" and value >= 1:
+        raise CourtError(f"{where}: {key}: the contact annulus's inner over outer radius must lie in [0, 1) "
+                         f"(got {value!r})")
+    if name == "inertia_ratio" and not 0 < value <= 1:
+        raise CourtError(f"{where}: {key}: I / (m r^2) must lie in (0, 1] (got {value!r})")
     return value
 
 

@@ -91,6 +91,7 @@ from shuffle_sim.physics.table import (
     F_KIND,
     H_DECEL,
     H_FRICTION,
+    H_INERTIA,
     H_RADIUS,
     H_RESTITUTION,
     H_SPIN_DECEL,
@@ -141,14 +142,14 @@ def state_at(table, st, ist, i, t):
 @njit(cache=True, error_model="numpy")
 def load_disc(ka, st, ist, i, x, y, vx, vy, omega):
     """``place_disc`` for a court given as ``KernelArrays``."""
-    decel, spin_decel = decelerations(ka.mu, ka.gravity, ka.disc_radius)
+    decel, spin_decel = decelerations(ka.mu, ka.gravity, ka.disc_radius, ka.contact_inner_ratio, ka.inertia_ratio)
     _place(st, ist, i, x, y, vx, vy, omega, decel, spin_decel)
 
 
 @njit(cache=True, error_model="numpy")
 def disc_state(ka, st, ist, i, t):
     """``state_at`` for a court given as ``KernelArrays``."""
-    decel, spin_decel = decelerations(ka.mu, ka.gravity, ka.disc_radius)
+    decel, spin_decel = decelerations(ka.mu, ka.gravity, ka.disc_radius, ka.contact_inner_ratio, ka.inertia_ratio)
     return _state(st, ist, i, t, decel, spin_decel)
 
 
@@ -289,7 +290,8 @@ def _disc_disc(table, st, ist, a, b, t):
     nx = dx / dist
     ny = dy / dist
     vax, vay, wa, vbx, vby, wb = disc_disc_impulse(vax, vay, wa, vbx, vby, wb, nx, ny, table[0, H_RADIUS],
-                                                   table[0, H_RESTITUTION], table[0, H_FRICTION])
+                                                   table[0, H_RESTITUTION], table[0, H_FRICTION],
+                                                   table[0, H_INERTIA])
     _restart(st, ist, a, t, xa, ya, vax, vay, wa, decel, spin_decel)
     _restart(st, ist, b, t, xb, yb, vbx, vby, wb, decel, spin_decel)
     ist[MOVED, a] = 1
@@ -332,7 +334,7 @@ def fixed_body_bounce(table, row, xi, yi, vx, vy, w):
         ny = yi - g1
         e, mu_c, kills = table[row, F + 3], table[row, F + 4], 0.0
     norm = math.sqrt(nx * nx + ny * ny)
-    vx, vy, w = fixed_body_impulse(vx, vy, w, nx / norm, ny / norm, table[0, H_RADIUS], e, mu_c)
+    vx, vy, w = fixed_body_impulse(vx, vy, w, nx / norm, ny / norm, table[0, H_RADIUS], e, mu_c, table[0, H_INERTIA])
     return vx, vy, w, kills != 0.0
 
 
