@@ -177,3 +177,29 @@ def terminal_ratio(eta, inertia):
         else:
             hi = mid
     return 0.5 * (lo + hi)
+
+
+@njit(cache=True, error_model="numpy")
+def face_force_slope(eps):
+    """dF/deps for the whole face: (4/pi) E(eps^2) - F/eps below 1, 2 F/eps - 4 E(1/eps^2)/(pi eps)
+    above (from d/dm [(1 + m) E - (1 - m) K] = 3 E / 2). Finite at eps = 1 (4 / (3 pi)), where the
+    next derivative has a logarithmic singularity."""
+    if eps <= 0.0:
+        return 1.0
+    if eps == 1.0:
+        return 4.0 / (3.0 * math.pi)
+    if math.isinf(eps):
+        return 0.0
+    if eps < 1.0:
+        _, e = elliptic_ke(eps * eps)
+        return 4.0 / math.pi * e - face_force(eps) / eps
+    _, e = elliptic_ke(1.0 / (eps * eps))
+    return 2.0 * face_force(eps) / eps - 4.0 * e / (math.pi * eps)
+
+
+@njit(cache=True, error_model="numpy")
+def force_slope(eps, eta):
+    """dF/deps for the annulus eta..1. The torque's slope is -eps dF/deps (T = phi - eps phi')."""
+    if eta == 0.0:
+        return face_force_slope(eps)
+    return (face_force_slope(eps) - eta * face_force_slope(eps / eta)) / (1.0 - eta * eta)
