@@ -42,7 +42,10 @@ PARAM_DEFAULTS = {
     "gravity": STANDARD_GRAVITY,
     "contact_inner_ratio": 0.0,  # eta: inner over outer radius of the annulus a disc presses on
     "inertia_ratio": 0.5,  # I / (m r^2): 0.5 for a uniform disc
+    "spin_model": "coupled",  # "coupled" (Farkas et al. 2003) or "decoupled" (spin and slide apart)
 }
+#: The values of ``spin_model``.
+SPIN_MODELS = ("coupled", "decoupled")
 #: Parameters that are probabilities-like ratios and must lie in [0, 1].
 UNIT_INTERVAL_PARAMS = {"disc_restitution", "cushion_restitution", "peg_restitution"}
 
@@ -218,6 +221,7 @@ class KernelArrays(NamedTuple):
     kill_lines: np.ndarray  # (K, 4) px, py, nx, ny: dead once (centre - p) . n > 0
     contact_inner_ratio: float  # eta: the disc presses on the annulus eta r < rho < r
     inertia_ratio: float  # I / (m r^2)
+    spin_tables: np.ndarray  # the coupled model's packed tables (physics.coupled); no rows: decoupled
 
 
 @dataclass(frozen=True)
@@ -339,6 +343,7 @@ class Court:
             if value is None:
                 continue
             given[key] = params[key] = _check_param(f"params.{key}", key, value, where="parameters")
+        _check_spin_params(params, "parameters", "params")
         cushions = tuple(
             replace(c, restitution=given.get("cushion_restitution", c.restitution),
                     friction=given.get("cushion_friction", c.friction))
@@ -447,6 +452,7 @@ class Court:
             kill_lines=np.array(kills, dtype=np.float64).reshape(-1, 4),
             contact_inner_ratio=p["contact_inner_ratio"],
             inertia_ratio=p["inertia_ratio"],
+            spin_tables=_spin_tables(p),
         )
 
     def on_surface(self, x: float, y: float) -> bool:
@@ -521,9 +527,13 @@ def _self_intersects(pts: np.ndarray) -> bool:
     return False
 
 
-def _check_param(key: str, name: str, value: Any, where: str) -> float:
+def _check_param(key: str, name: str, value: Any, where: str) -> float | str:
     if name not in PARAM_DEFAULTS:
         raise CourtError(f"{where}: {key}: unknown parameter (allowed: {', '.join(sorted(PARAM_DEFAULTS))})")
+    if name == "spin_model":
+        if value not in SPIN_MODELS:
+            raise CourtError(f"{where}: {key}: must be one of {', '.join(SPIN_MODELS)} (got {value!r})")
+        return value
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise CourtError(f"{where}: {key}: must be a number (got {value!r})")
     value = float(value)
@@ -541,6 +551,31 @@ def _check_param(key: str, name: str, value: Any, where: str) -> float:
     if name == "inertia_ratio" and not 0 < value <= 1:
         raise CourtError(f"{where}: {key}: I / (m r^2) must lie in (0, 1] (got {value!r})")
     return value
+
+
+def _check_spin_params(params: dict, where: str, prefix: str) -> None:
+    """The coupled model needs speed and spin to end together: the inertia ratio inside the window of
+    Weidman and Malhotra for the contact annulus (``physics.friction.inertia_window``)."""
+    from shuffle_sim.physics.friction import inertia_window  # the physics package imports this module
+
+    if params["spin_model"] != "coupled":
+        return
+    lo, hi = inertia_window(params["contact_inner_ratio"])
+    k = params["inertia_ratio"]
+    if not lo < k < hi:
+        raise CourtError(f"{where}: {prefix}.inertia_ratio: with spin_model 'coupled' and contact_inner_ratio "
+                         f"{params['contact_inner_ratio']!r} it must lie in ({lo:.6g}, {hi:.6g}), where sliding and "
+                         f"spin end together (got {k!r})")
+
+
+def _spin_tables(params: dict) -> np.ndarray:
+    """The coupled model's packed tables for the kernel (built once per annulus and inertia ratio);
+    no rows for the decoupled model."""
+    from shuffle_sim.physics.coupled import N_COLUMNS, coupled_tables  # the physics package imports this module
+
+    if params["spin_model"] == "coupled":
+        return coupled_tables(params["contact_inner_ratio"], params["inertia_ratio"])
+    return np.zeros((0, N_COLUMNS))
 
 
 def load_court(name_or_path: str | os.PathLike, end: str | None = None) -> Court:
@@ -587,6 +622,7 @@ def parse_court(data: dict, path: str = "<court>") -> Court:
     params = {}
     for key, default in PARAM_DEFAULTS.items():
         params[key] = _check_param(f"materials.{key}", key, materials.get(key, default), path)
+    _check_spin_params(params, path, "materials")
 
     surface = r.table(data["surface"], "surface")
     r.keys(surface, "surface", {"polygon", "circle"})

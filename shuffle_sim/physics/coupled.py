@@ -84,7 +84,10 @@ M_SPIN_RATE = 17  # T(0) / k: pure spin's deceleration of the rim speed over a
 M_BIN_LO = 18  # where each orbit's lookup bins start (sigma): upper, lower
 M_BIN_LO2 = 19
 M_UP_BINS = 20  # offset of the upper orbit's bins in ``bins`` is 0, the lower's is this
-N_META = 21
+M_BINS_ROW = 21  # the row of the packed tables where the bins start
+N_META = 22
+#: Rows of the packed tables taken by the header; the orbits' rows follow.
+META_ROWS = 2
 
 # Motion modes (the kernel stores them per disc).
 MODE_UPPER = 0
@@ -206,10 +209,10 @@ def _make_bins(tab, first, rows, bins, offset):
 _CACHE: dict = {}
 
 
-def coupled_tables(eta: float, inertia: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(meta, tab, bins) for contact ratio ``eta`` and inertia ratio ``inertia``, built once and cached.
-
-    ``inertia`` must lie strictly inside ``friction.inertia_window(eta)``.
+def coupled_tables(eta: float, inertia: float) -> np.ndarray:
+    """The packed tables (``spin``) for contact ratio ``eta`` and inertia ratio ``inertia``, built once
+    and cached: rows 0-1 the header ``meta``, then the upper and the lower orbit, then the lookup
+    bins (as floats, ``N_COLUMNS`` to a row). ``inertia`` must lie inside ``friction.inertia_window``.
     """
     key = (float(eta), float(inertia))
     if key in _CACHE:
@@ -252,8 +255,15 @@ def coupled_tables(eta: float, inertia: float) -> tuple[np.ndarray, np.ndarray, 
     meta[M_Q_SLIDE] = (1.0 + eta * eta) / (4.0 * inertia)
     meta[M_Q_SPIN] = inertia / ((1.0 + eta) * t0)
     meta[M_SPIN_RATE] = t0 / inertia
-    _CACHE[key] = (meta, tab, bins)
-    return _CACHE[key]
+    n_bins = n_up + int((tab[-1, C_SIGMA] - tab[len(parts[0]), C_SIGMA]) / NODE_STEP) + 2
+    bin_rows = (n_bins + N_COLUMNS - 1) // N_COLUMNS
+    meta[M_BINS_ROW] = META_ROWS + len(tab)
+    spin = np.zeros((META_ROWS + len(tab) + bin_rows, N_COLUMNS))
+    spin[:META_ROWS].flat[:N_META] = meta
+    spin[META_ROWS:META_ROWS + len(tab)] = tab
+    spin[META_ROWS + len(tab):].flat[:n_bins] = bins[:n_bins]
+    _CACHE[key] = spin
+    return spin
 
 
 # --------------------------------------------------------------------------------------------------
@@ -261,8 +271,15 @@ def coupled_tables(eta: float, inertia: float) -> tuple[np.ndarray, np.ndarray, 
 
 
 @njit(cache=True, error_model="numpy", inline="always")
-def _hermite(tab, i, sigma, col):
-    """Quintic Hermite value and sigma-derivative of column ``col`` (f_v, f_u or g) between rows i, i+1."""
+def _meta(spin, index):
+    return spin[index // N_COLUMNS, index % N_COLUMNS]
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def _hermite(spin, i, sigma, col):
+    """Quintic Hermite value and sigma-derivative of column ``col`` (f_v, f_u or g) between orbit rows
+    i and i + 1 (rows of the packed tables ``spin``)."""
+    tab = spin
     x0 = tab[i, C_SIGMA]
     h = tab[i + 1, C_SIGMA] - x0
     t = (sigma - x0) / h
@@ -287,18 +304,22 @@ def _hermite(tab, i, sigma, col):
 
 
 @njit(cache=True, error_model="numpy", inline="always")
-def _row(meta, tab, bins, mode, sigma):
-    """The table row whose interval holds ``sigma`` on orbit ``mode`` (upper or lower)."""
+def _orbit_rows(spin, mode):
+    """(first row, number of rows) of orbit ``mode`` in the packed tables."""
     if mode == MODE_UPPER:
-        first = 0
-        rows = int(meta[M_UP_ROWS])
-        offset = 0
-    else:
-        first = int(meta[M_UP_ROWS])
-        rows = int(meta[M_LO_ROWS])
-        offset = int(meta[M_UP_BINS])
-    b = int((sigma - tab[first, C_SIGMA]) / NODE_STEP)
-    i = bins[offset + b]
+        return META_ROWS, int(_meta(spin, M_UP_ROWS))
+    return META_ROWS + int(_meta(spin, M_UP_ROWS)), int(_meta(spin, M_LO_ROWS))
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def _row(spin, mode, sigma):
+    """The row whose interval holds ``sigma`` on orbit ``mode`` (upper or lower)."""
+    tab = spin
+    first, rows = _orbit_rows(spin, mode)
+    offset = 0 if mode == MODE_UPPER else int(_meta(spin, M_UP_BINS))
+    b = offset + max(0, int((sigma - tab[first, C_SIGMA]) / NODE_STEP))
+    bins_row = int(_meta(spin, M_BINS_ROW))
+    i = META_ROWS + int(spin[bins_row + b // N_COLUMNS, b % N_COLUMNS])
     last = first + rows - 2
     while i < last and tab[i + 1, C_SIGMA] <= sigma:
         i += 1
@@ -306,34 +327,30 @@ def _row(meta, tab, bins, mode, sigma):
 
 
 @njit(cache=True, error_model="numpy")
-def orbit_state(meta, tab, bins, mode, sigma):
+def orbit_state(spin, mode, sigma):
     """(f_v, f_u, g) at ``sigma`` on orbit ``mode``: the table, or its linearised start below sigma = 0."""
     if mode == MODE_TERMINAL or sigma <= 0.0:
         if mode == MODE_TERMINAL or sigma == -math.inf:
-            return meta[M_FV_STAR], meta[M_FU_STAR], meta[M_G_STAR]
-        grow = math.exp(meta[M_RATE] * sigma)
+            return _meta(spin, M_FV_STAR), _meta(spin, M_FU_STAR), _meta(spin, M_G_STAR)
+        grow = math.exp(_meta(spin, M_RATE) * sigma)
         base = M_UP_FV if mode == MODE_UPPER else M_LO_FV
-        return (meta[M_FV_STAR] + meta[base] * grow, meta[M_FU_STAR] + meta[base + 1] * grow,
-                meta[M_G_STAR] + meta[base + 2] * grow)
-    i = _row(meta, tab, bins, mode, sigma)
-    fv, _ = _hermite(tab, i, sigma, C_FV)
-    fu, _ = _hermite(tab, i, sigma, C_FU)
-    g, _ = _hermite(tab, i, sigma, C_G)
+        return (_meta(spin, M_FV_STAR) + _meta(spin, base) * grow, _meta(spin, M_FU_STAR) + _meta(spin, base + 1) * grow,
+                _meta(spin, M_G_STAR) + _meta(spin, base + 2) * grow)
+    i = _row(spin, mode, sigma)
+    fv, _ = _hermite(spin, i, sigma, C_FV)
+    fu, _ = _hermite(spin, i, sigma, C_FU)
+    g, _ = _hermite(spin, i, sigma, C_G)
     return fv, fu, g
 
 
 @njit(cache=True, error_model="numpy")
-def _sigma_of(meta, tab, bins, mode, eps):
+def _sigma_of(spin, mode, eps):
     """sigma on orbit ``mode`` where f_v / f_u = eps."""
-    e_star = meta[M_EPS_STAR]
-    if mode == MODE_UPPER:
-        first = 0
-        rows = int(meta[M_UP_ROWS])
-    else:
-        first = int(meta[M_UP_ROWS])
-        rows = int(meta[M_LO_ROWS])
+    tab = spin
+    e_star = _meta(spin, M_EPS_STAR)
+    first, rows = _orbit_rows(spin, mode)
     if abs(eps - e_star) <= START_OFFSET:
-        return math.log((eps - e_star) / ((START_OFFSET if mode == MODE_UPPER else -START_OFFSET))) / meta[M_RATE]
+        return math.log((eps - e_star) / ((START_OFFSET if mode == MODE_UPPER else -START_OFFSET))) / _meta(spin, M_RATE)
     # eps runs away from eps* along the orbit: binary search on the nodes' eps.
     up = mode == MODE_UPPER
     lo = first
@@ -348,8 +365,8 @@ def _sigma_of(meta, tab, bins, mode, eps):
     b = tab[hi, C_SIGMA]
     sigma = a + (b - a) * (eps - tab[lo, C_EPS]) / (tab[hi, C_EPS] - tab[lo, C_EPS])
     for _ in range(60):
-        fv, dfv = _hermite(tab, lo, sigma, C_FV)
-        fu, dfu = _hermite(tab, lo, sigma, C_FU)
+        fv, dfv = _hermite(spin, lo, sigma, C_FV)
+        fu, dfu = _hermite(spin, lo, sigma, C_FU)
         resid = fv - eps * fu
         if (resid > 0.0) == up:
             b = sigma
@@ -368,29 +385,29 @@ def _sigma_of(meta, tab, bins, mode, eps):
 
 
 @njit(cache=True, error_model="numpy")
-def start_motion(meta, tab, bins, speed, rim, decel):
+def start_motion(spin, speed, rim, decel):
     """Mode, sigma0, stop time and stop distance of a disc sliding at ``speed`` with rim speed ``rim``
     (both > 0) under ``decel`` = mu g."""
     eps = speed / rim
     if eps >= EPS_MAX:
         return MODE_SLIDE_LIMIT, 0.0, speed / decel, speed * speed / (2.0 * decel)
     if eps <= EPS_MIN:
-        theta = rim / (decel * meta[M_SPIN_RATE])
-        return MODE_SPIN_LIMIT, 0.0, theta, speed * theta / (meta[M_Q_SPIN] + 1.0)
-    if eps == meta[M_EPS_STAR]:
+        theta = rim / (decel * _meta(spin, M_SPIN_RATE))
+        return MODE_SPIN_LIMIT, 0.0, theta, speed * theta / (_meta(spin, M_Q_SPIN) + 1.0)
+    if eps == _meta(spin, M_EPS_STAR):
         mode = MODE_TERMINAL
         sigma = -math.inf
     else:
-        mode = MODE_UPPER if eps > meta[M_EPS_STAR] else MODE_LOWER
-        sigma = _sigma_of(meta, tab, bins, mode, eps)
-    fv, fu, g = orbit_state(meta, tab, bins, mode, sigma)
+        mode = MODE_UPPER if eps > _meta(spin, M_EPS_STAR) else MODE_LOWER
+        sigma = _sigma_of(spin, mode, eps)
+    fv, fu, g = orbit_state(spin, mode, sigma)
     # Both give Theta0; the larger of speed and rim is the better conditioned.
     theta = speed / (decel * fv) if eps >= 1.0 else rim / (decel * fu)
     return mode, sigma, theta, decel * theta * theta * g
 
 
 @njit(cache=True, error_model="numpy")
-def motion_at(meta, tab, bins, mode, sigma0, theta0, reach, speed0, rim0, decel, tau):
+def motion_at(spin, mode, sigma0, theta0, reach, speed0, rim0, decel, tau):
     """(distance slid, speed, rim speed) ``tau`` seconds after the start (``start_motion``)."""
     theta = theta0 - tau
     if theta <= 0.0:
@@ -399,18 +416,18 @@ def motion_at(meta, tab, bins, mode, sigma0, theta0, reach, speed0, rim0, decel,
         return 0.0, speed0, rim0
     if mode == MODE_SLIDE_LIMIT:
         v = speed0 - decel * tau
-        return tau * (speed0 - 0.5 * decel * tau), v, rim0 * (v / speed0) ** meta[M_Q_SLIDE]
+        return tau * (speed0 - 0.5 * decel * tau), v, rim0 * (v / speed0) ** _meta(spin, M_Q_SLIDE)
     x = theta / theta0
     if mode == MODE_SPIN_LIMIT:
-        q = meta[M_Q_SPIN]
+        q = _meta(spin, M_Q_SPIN)
         return reach * (1.0 - x ** (q + 1.0)), speed0 * x ** q, rim0 * x
     sigma = sigma0 + math.log(x)
-    fv, fu, g = orbit_state(meta, tab, bins, mode, sigma)
+    fv, fu, g = orbit_state(spin, mode, sigma)
     return reach - decel * theta * theta * g, decel * theta * fv, decel * theta * fu
 
 
 @njit(cache=True, error_model="numpy")
-def time_to_reach(meta, tab, bins, mode, sigma0, theta0, reach, speed0, rim0, decel, s):
+def time_to_reach(spin, mode, sigma0, theta0, reach, speed0, rim0, decel, s):
     """The time at which the disc has slid ``s`` (0 <= s <= reach): safeguarded Newton on s(tau)."""
     if s <= 0.0:
         return 0.0
@@ -421,7 +438,7 @@ def time_to_reach(meta, tab, bins, mode, sigma0, theta0, reach, speed0, rim0, de
     # Start from the constant-deceleration time at the mean deceleration reach over the stop.
     tau = theta0 * (1.0 - math.sqrt(max(0.0, 1.0 - s / reach)))
     for _ in range(100):
-        done, v, _ = motion_at(meta, tab, bins, mode, sigma0, theta0, reach, speed0, rim0, decel, tau)
+        done, v, _ = motion_at(spin, mode, sigma0, theta0, reach, speed0, rim0, decel, tau)
         resid = done - s
         if resid > 0.0:
             hi = tau
@@ -436,3 +453,34 @@ def time_to_reach(meta, tab, bins, mode, sigma0, theta0, reach, speed0, rim0, de
             return nxt
         tau = nxt
     return tau
+
+
+@njit(cache=True, error_model="numpy")
+def distance_at_speed(spin, mode, sigma0, theta0, reach, speed0, rim0, decel, v_target):
+    """Distance slid when the speed has fallen to ``v_target`` (0 if it starts no faster): the speed
+    falls monotonically, so bisection with secant steps on v(tau) - v_target brackets it."""
+    if speed0 <= v_target:
+        return 0.0
+    if v_target <= 0.0:
+        return reach
+    lo = 0.0
+    hi = theta0
+    f_lo = speed0 - v_target
+    f_hi = -v_target
+    for _ in range(200):
+        tau = lo + (hi - lo) * f_lo / (f_lo - f_hi)
+        if not lo < tau < hi:
+            tau = 0.5 * (lo + hi)
+        s, v, _ = motion_at(spin, mode, sigma0, theta0, reach, speed0, rim0, decel, tau)
+        f = v - v_target
+        if f > 0.0:
+            lo = tau
+            f_lo = f
+            f_hi *= 0.5  # Illinois: keep the secant from stalling on one side
+        else:
+            hi = tau
+            f_hi = f
+            f_lo *= 0.5
+        if hi - lo <= 1e-15 * theta0:
+            break
+    return motion_at(spin, mode, sigma0, theta0, reach, speed0, rim0, decel, hi)[0]

@@ -19,24 +19,33 @@ from shuffle_sim.physics.events import (
     STATUS_MOVING,
     STOP,
 )
+from shuffle_sim.physics.coupled import M_EPS_STAR, M_ETA, MODE_SLIDE_LIMIT, MODE_SPIN_LIMIT, _meta, distance_at_speed
+from shuffle_sim.physics.friction import force
 from shuffle_sim.physics.motion import (
     DEAD,
     KILL_B,
+    MODE,
     NEXT_B,
     NEXT_KIND,
+    OMEGA,
     PX,
     PY,
+    REACH,
+    SIGMA0,
     SPEED,
     STATUS,
     T0,
     T_KILL,
     T_NEXT,
     T_STOP,
+    THETA,
     UX,
     UY,
+    disc_motion,
     position_at,
     speed_at,
     stopping_distance,
+    time_for_distance,
     time_to_slide,
 )
 from shuffle_sim.physics.table import (
@@ -47,6 +56,7 @@ from shuffle_sim.physics.table import (
     F_KIND,
     H_DECEL,
     H_RADIUS,
+    H_SPIN_DECEL,
     HOLE,
     KILL_LINE,
     PEG,
@@ -62,17 +72,22 @@ from shuffle_sim.physics.toi import (
     circle_exit_contact,
     edge_crossing,
     hole_capture,
+    hole_capture_after,
     line_passing_within,
     quartic_entry,
 )
 
 
 @njit(cache=True, error_model="numpy", inline="always")
-def predict_path(table, qx, qy, ux, uy, speed, moving, alive, t0, t_stop):
+def predict_path(table, spin, qx, qy, ux, uy, speed, omega, mode, sigma0, reach_c, theta, moving, alive, t0, t_stop):
     """The next boundary event (stop, cushion, peg, fall, hole) and kill-line crossing of a path.
 
     The path is a disc's reference state, in scalars: from (qx, qy) at time ``t0`` along (ux, uy)
-    at ``speed``, sliding if ``moving``, stopping at ``t_stop``; kill lines count only if ``alive``.
+    at ``speed`` with spin ``omega``, sliding if ``moving``, stopping at ``t_stop``; kill lines count
+    only if ``alive``. ``mode`` -1 is the closed-form motion; otherwise the coupled motion
+    (``motion.start_reference``: mode, sigma0, stop distance ``reach_c``, time to the stop ``theta``).
+    The path is straight either way, so only the stop distance and the conversion of arc length to
+    time depend on the model.
     Returns (t_next, kind, b, t_kill, kill_b): the time, kind and table row of the boundary event
     (inf, -1, -1 if none) and the time and table row of the kill-line crossing (inf, -1 if none).
 
@@ -83,7 +98,12 @@ def predict_path(table, qx, qy, ux, uy, speed, moving, alive, t0, t_stop):
     """
     r = table[0, H_RADIUS]
     decel = table[0, H_DECEL]
-    reach = stopping_distance(speed, decel) if moving else 0.0
+    if mode < 0:
+        reach = stopping_distance(speed, decel) if moving else 0.0
+    else:
+        reach = reach_c if moving else 0.0
+    b_slow = 0
+    s_slow = -1.0  # coupled: where the disc slows to a hole's capture speed (computed once, if needed)
     best = reach
     kind = STOP if moving and math.isfinite(reach) else -1
     b = -1
@@ -105,8 +125,13 @@ def predict_path(table, qx, qy, ux, uy, speed, moving, alive, t0, t_stop):
                     kill = s_kill
                     kill_b = row
         elif f == HOLE:
-            if moving:
+            if moving and mode < 0:
                 s = hole_capture(qx, qy, ux, uy, speed, decel, g0, g1, g2, g3)
+            elif moving:
+                if s_slow < 0.0 or g3 != table[b_slow, F + 3]:
+                    s_slow = distance_at_speed(spin, mode, sigma0, theta, reach_c, speed, r * abs(omega), decel, g3)
+                    b_slow = row
+                s = hole_capture_after(qx, qy, ux, uy, s_slow, g0, g1, g2)
             elif g3 > 0.0 and (qx - g0) ** 2 + (qy - g1) ** 2 <= g2 * g2:
                 s = 0.0  # at rest over the hole: it drops in at once
             event = HOLED
@@ -134,13 +159,15 @@ def predict_path(table, qx, qy, ux, uy, speed, moving, alive, t0, t_stop):
             b = row
     t_next = math.inf
     if kind != -1:
-        t_next = t_stop if kind == STOP else t0 + time_to_slide(speed, decel, best)
-    t_kill = t0 + time_to_slide(speed, decel, kill) if kill_b >= 0 else math.inf
+        t_next = t_stop if kind == STOP else t0 + time_for_distance(spin, r, mode, sigma0, reach_c, theta, speed,
+                                                                      omega, decel, best)
+    t_kill = (t0 + time_for_distance(spin, r, mode, sigma0, reach_c, theta, speed, omega, decel, kill)
+              if kill_b >= 0 else math.inf)
     return t_next, kind, b, t_kill, kill_b
 
 
 @njit(cache=True, error_model="numpy", inline="always")
-def predict_disc(table, st, ist, i):
+def predict_disc(table, spin, st, ist, i):
     """Disc i's next boundary event (stop, cushion, peg, fall, hole) and kill-line crossing.
 
     Along its current path from T0 (``predict_path``). ``NEXT_B`` and ``KILL_B`` hold the
@@ -152,9 +179,10 @@ def predict_disc(table, st, ist, i):
     status = ist[STATUS, i]
     if status >= STATUS_FALLEN:
         return
-    t_next, kind, b, t_kill, kill_b = predict_path(table, st[PX, i], st[PY, i], st[UX, i], st[UY, i],
-                                                   st[SPEED, i], status == STATUS_MOVING, ist[DEAD, i] == 0,
-                                                   st[T0, i], st[T_STOP, i])
+    t_next, kind, b, t_kill, kill_b = predict_path(table, spin, st[PX, i], st[PY, i], st[UX, i], st[UY, i],
+                                                   st[SPEED, i], st[OMEGA, i], int(st[MODE, i]), st[SIGMA0, i],
+                                                   st[REACH, i], st[THETA, i], status == STATUS_MOVING,
+                                                   ist[DEAD, i] == 0, st[T0, i], st[T_STOP, i])
     if kind != -1:
         st[T_NEXT, i] = t_next
         ist[NEXT_KIND, i] = kind
@@ -164,11 +192,76 @@ def predict_disc(table, st, ist, i):
         ist[KILL_B, i] = kill_b
 
 
+#: Bound on the steps of the coupled pair search (each one evaluates both discs once).
+PAIR_SEARCH_STEPS = 2000
+#: The coupled pair search stops this close (s) to the contact it converges on.
+PAIR_TIME_TOL = 1e-12
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def _force_range(spin, radius, eta, st, i, speed, w):
+    """(least, greatest) F disc i can feel from now to its stop: eps runs monotonically from its
+    present value to its end (eps*, or infinity in the pure-slide limit), and F is monotone in eps."""
+    mode = int(st[MODE, i])
+    if mode < 0 or mode == MODE_SLIDE_LIMIT or w == 0.0:
+        return 1.0, 1.0
+    f_now = force(speed / (radius * abs(w)), eta)
+    f_end = 1.0 if mode == MODE_SPIN_LIMIT else force(_meta(spin, M_EPS_STAR), eta)
+    return min(f_now, f_end), max(f_now, f_end)
+
+
 @njit(cache=True, error_model="numpy")
-def predict_pair(st, ist, i, j, now, decel, contact):
+def coupled_pair_entry(spin, radius, eta, st, i, j, now, t_end, decel, spin_decel, rho):
+    """Earliest t in [now, t_end] at which discs i and j (both sliding, at least one in the coupled
+    motion) come within ``rho`` (their distance at ``now`` is above it); inf if they do not.
+
+    Conservative advancement. From the exact state at t, each disc's deceleration until its stop lies
+    between decel F_lo and decel F_hi (``_force_range``), so its distance slid after tau differs from
+    the parabola of the mean deceleration by at most decel (F_hi - F_lo) tau^2 / 4. Over a step h
+    the true separation is therefore at least that of the two mean parabolas (a quartic,
+    ``toi.quartic_entry``) less E h^2; no contact can come before the quartic reaches rho + E h^2, so
+    t advances to there (or by h if it never does). h keeps E h^2 at half the gap, so the steps
+    shorten as the discs close in, and the search ends within ``PAIR_TIME_TOL`` of the contact.
+    """
+    t = now
+    for _ in range(PAIR_SEARCH_STEPS):
+        si, vi, wi = disc_motion(spin, radius, st, i, t, decel, spin_decel)
+        sj, vj, wj = disc_motion(spin, radius, st, j, t, decel, spin_decel)
+        cx = st[PX, j] + st[UX, j] * sj - st[PX, i] - st[UX, i] * si
+        cy = st[PY, j] + st[UY, j] * sj - st[PY, i] - st[UY, i] * si
+        gap = math.sqrt(cx * cx + cy * cy) - rho
+        if gap <= 0.0:
+            return t
+        left = t_end - t
+        if left <= 0.0:
+            return math.inf
+        lo_i, hi_i = _force_range(spin, radius, eta, st, i, vi, wi)
+        lo_j, hi_j = _force_range(spin, radius, eta, st, j, vj, wj)
+        spread = 0.25 * decel * (hi_i - lo_i + hi_j - lo_j)
+        h = left if spread == 0.0 else min(left, math.sqrt(0.5 * gap / spread))
+        bx = vj * st[UX, j] - vi * st[UX, i]
+        by = vj * st[UY, j] - vi * st[UY, i]
+        ax = 0.25 * decel * ((lo_i + hi_i) * st[UX, i] - (lo_j + hi_j) * st[UX, j])
+        ay = 0.25 * decel * ((lo_i + hi_i) * st[UY, i] - (lo_j + hi_j) * st[UY, j])
+        tau = quartic_entry(cx, cy, bx, by, ax, ay, rho + spread * h * h, h)
+        if tau == math.inf:
+            t += h
+        elif spread == 0.0:
+            return t + tau  # exact parabolas: the quartic's root is the contact
+        else:
+            if tau <= PAIR_TIME_TOL:
+                return t + tau
+            t += tau
+    return t
+
+
+@njit(cache=True, error_model="numpy")
+def predict_pair(spin, st, ist, i, j, now, decel, spin_decel, contact):
     """Time of the next impact of discs i and j after ``now`` (inf if none while they slide).
 
-    ``contact`` is the distance of the centres at contact, 2 r.
+    ``contact`` is the distance of the centres at contact, 2 r. Two discs in the closed-form motion
+    (``MODE`` -1) meet where a quartic says (``toi.quartic_entry``); with coupled motion the search
+    is ``coupled_pair_entry``; a sliding disc meets a resting one where its straight path says.
     """
     si = ist[STATUS, i]
     sj = ist[STATUS, j]
@@ -178,11 +271,20 @@ def predict_pair(st, ist, i, j, now, decel, contact):
     moving_j = sj == STATUS_MOVING
     if not (moving_i or moving_j):
         return math.inf
+    radius_disc = 0.5 * contact
     if moving_i and moving_j:
-        xi, yi = position_at(st, i, now, decel)
-        xj, yj = position_at(st, j, now, decel)
-        vi = speed_at(st, i, now, decel)
-        vj = speed_at(st, j, now, decel)
+        if st[MODE, i] < 0 and st[MODE, j] < 0:
+            xi, yi = position_at(st, i, now, decel)
+            xj, yj = position_at(st, j, now, decel)
+            vi = speed_at(st, i, now, decel)
+            vj = speed_at(st, j, now, decel)
+        else:
+            s_i, vi, _ = disc_motion(spin, radius_disc, st, i, now, decel, spin_decel)
+            s_j, vj, _ = disc_motion(spin, radius_disc, st, j, now, decel, spin_decel)
+            xi = st[PX, i] + st[UX, i] * s_i
+            yi = st[PY, i] + st[UY, i] * s_i
+            xj = st[PX, j] + st[UX, j] * s_j
+            yj = st[PY, j] + st[UY, j] * s_j
         cx = xj - xi
         cy = yj - yi
         bx = vj * st[UX, j] - vi * st[UX, i]
@@ -196,13 +298,30 @@ def predict_pair(st, ist, i, j, now, decel, contact):
                 return now
             radius = min(contact, dist) - OVERLAP_SLACK
         window = min(st[T_STOP, i], st[T_STOP, j]) - now
-        return now + quartic_entry(cx, cy, bx, by, ax, ay, radius, window)
+        if st[MODE, i] < 0 and st[MODE, j] < 0:
+            return now + quartic_entry(cx, cy, bx, by, ax, ay, radius, window)
+        # The coupled search needs a finite window; without friction nothing is coupled.
+        return coupled_pair_entry(spin, radius_disc, _meta(spin, M_ETA), st, i, j, now, now + window, decel,
+                                  spin_decel, radius)
     mover = i if moving_i else j
     fixed = j if moving_i else i
-    qx, qy = position_at(st, mover, now, decel)
-    speed = speed_at(st, mover, now, decel)
-    reach = stopping_distance(speed, decel)
-    s = circle_entry(qx, qy, st[UX, mover], st[UY, mover], speed, st[PX, fixed], st[PY, fixed], contact, reach)
-    if s > reach:
+    if st[MODE, mover] < 0:
+        qx, qy = position_at(st, mover, now, decel)
+        speed = speed_at(st, mover, now, decel)
+        reach = stopping_distance(speed, decel)
+        s = circle_entry(qx, qy, st[UX, mover], st[UY, mover], speed, st[PX, fixed], st[PY, fixed], contact, reach)
+        if s > reach:
+            return math.inf
+        return now + time_to_slide(speed, decel, s)
+    # Coupled: along the straight path from where the disc is now, in arc length, then its time.
+    done, speed, _ = disc_motion(spin, radius_disc, st, mover, now, decel, spin_decel)
+    left = st[REACH, mover] - done
+    s = circle_entry(st[PX, mover] + st[UX, mover] * done, st[PY, mover] + st[UY, mover] * done, st[UX, mover],
+                     st[UY, mover], speed, st[PX, fixed], st[PY, fixed], contact, left)
+    if s > left:
         return math.inf
-    return now + time_to_slide(speed, decel, s)
+    if s == 0.0:
+        return now
+    t = st[T0, mover] + time_for_distance(spin, radius_disc, int(st[MODE, mover]), st[SIGMA0, mover], st[REACH, mover],
+                                          st[THETA, mover], st[SPEED, mover], st[OMEGA, mover], decel, done + s)
+    return max(t, now)
