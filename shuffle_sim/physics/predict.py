@@ -223,6 +223,9 @@ def coupled_pair_entry(spin, radius, eta, st, i, j, now, t_end, decel, spin_dece
     t advances to there (or by h if it never does). h keeps E h^2 at half the gap, so the steps
     shorten as the discs close in, and the search ends within ``PAIR_TIME_TOL`` of the contact.
     """
+    if (st[UX, i] == st[UX, j] and st[UY, i] == st[UY, j] and st[SPEED, i] == st[SPEED, j]
+            and st[OMEGA, i] == st[OMEGA, j] and st[T0, i] == st[T0, j] and st[MODE, i] == st[MODE, j]):
+        return math.inf  # one motion (a group moving as one): their separation never changes
     t = now
     for _ in range(PAIR_SEARCH_STEPS):
         si, vi, wi = disc_motion(spin, radius, st, i, t, decel, spin_decel)
@@ -252,7 +255,9 @@ def coupled_pair_entry(spin, radius, eta, st, i, j, now, t_end, decel, spin_dece
             if tau <= PAIR_TIME_TOL:
                 return t + tau
             t += tau
-    return t
+    # The step bound was reached still short of a contact (discs grazing side by side for long):
+    # no contact is claimed.
+    return math.inf
 
 
 @njit(cache=True, error_model="numpy")

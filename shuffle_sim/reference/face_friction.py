@@ -109,6 +109,27 @@ class SlideSpin:
     t: np.ndarray
     s: np.ndarray
     eps: np.ndarray
+    dense: object  # scipy's dense output in lambda: (eps, t, s) in units of time_unit and length_unit
+    rim0: float
+    radius: float
+    time_unit: float
+    length_unit: float
+
+    def at_distance(self, distance: float) -> tuple[float, float, float]:
+        """(time, speed, spin) when the disc has slid ``distance`` (less than its stop distance)."""
+        target = distance / self.length_unit
+        lo, hi = 0.0, float(self.lam[-1])
+        for _ in range(200):  # bisection on s(lambda), increasing
+            mid = 0.5 * (lo + hi)
+            if self.dense(mid)[2] < target:
+                lo = mid
+            else:
+                hi = mid
+            if hi - lo < 1e-15:
+                break
+        eps, t, _ = self.dense(0.5 * (lo + hi))
+        rim = self.rim0 * math.exp(-0.5 * (lo + hi))
+        return t * self.time_unit, eps * rim, rim / self.radius
 
 
 def slide_spin(speed: float, omega: float, radius: float, mu: float, gravity: float, eta: float = 0.0,
@@ -144,4 +165,5 @@ def slide_spin(speed: float, omega: float, radius: float, mu: float, gravity: fl
     lam = np.linspace(0.0, lam_end, 400)
     dense = sol.sol(lam)
     return SlideSpin(t_stop=(t_end + tail_t) * time_unit, distance=(s_end + 0.5 * eps_end * rim_end * tail_t) * length_unit,
-                     eps_end=eps_end, lam=lam, t=dense[1] * time_unit, s=dense[2] * length_unit, eps=dense[0])
+                     eps_end=eps_end, lam=lam, t=dense[1] * time_unit, s=dense[2] * length_unit, eps=dense[0],
+                     dense=sol.sol, rim0=rim0, radius=radius, time_unit=time_unit, length_unit=length_unit)
