@@ -24,7 +24,7 @@ from shuffle_sim.units import FOOT
 
 @pytest.fixture(scope="module")
 def deck():
-    return load_court("deck")
+    return load_court("deck").with_params(spin_model="decoupled")  # pymunk's model
 
 
 @pytest.fixture(scope="module")
