@@ -33,7 +33,11 @@ the state follows at sigma0 + ln((Theta0 - tau) / Theta0).
 
 from __future__ import annotations
 
+import hashlib
 import math
+import os
+import tempfile
+from pathlib import Path
 
 import numpy as np
 from numba import njit
@@ -209,10 +213,48 @@ def _make_bins(tab, first, rows, bins, offset):
 _CACHE: dict = {}
 
 
+def _source_version() -> str:
+    """A digest of the model's sources: tables saved by other versions are never read."""
+    here = Path(__file__).resolve().parent
+    digest = hashlib.sha256()
+    for name in ("friction.py", "coupled.py"):
+        digest.update((here / name).read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def _disk_path(eta: float, inertia: float) -> Path:
+    """Where the tables for (eta, k) are kept between processes: beside numba's compiled kernels."""
+    key = f"{float(eta).hex()}_{float(inertia).hex()}_{_source_version()}"
+    return Path(__file__).resolve().parent / "__pycache__" / f"coupled_tables_{key}.npy"
+
+
+def _load_saved(path: Path) -> np.ndarray | None:
+    try:
+        spin = np.load(path, allow_pickle=False)
+    except (OSError, ValueError):
+        return None
+    return spin if spin.ndim == 2 and spin.shape[1] == N_COLUMNS and spin.dtype == np.float64 else None
+
+
+def _save(path: Path, spin: np.ndarray) -> None:
+    """Keep the tables for later processes (written whole, then renamed); a read-only install skips it."""
+    try:
+        path.parent.mkdir(exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=path.parent, suffix=".npy", delete=False) as fh:
+            np.save(fh, spin, allow_pickle=False)
+        os.replace(fh.name, path)
+    except OSError:
+        pass
+
+
 def coupled_tables(eta: float, inertia: float) -> np.ndarray:
     """The packed tables (``spin``) for contact ratio ``eta`` and inertia ratio ``inertia``, built once
     and cached: rows 0-1 the header ``meta``, then the upper and the lower orbit, then the lookup
     bins (as floats, ``N_COLUMNS`` to a row). ``inertia`` must lie inside ``friction.inertia_window``.
+
+    Building takes a few tenths of a second plus the builder's compilation, so the tables are also
+    saved beside the compiled kernels (``__pycache__``), under a digest of this module's and
+    ``friction``'s sources, and read from there by later processes.
     """
     key = (float(eta), float(inertia))
     if key in _CACHE:
@@ -221,6 +263,19 @@ def coupled_tables(eta: float, inertia: float) -> np.ndarray:
     if not lo < inertia < hi:
         raise ValueError(f"inertia ratio {inertia!r} is outside the window ({lo:.6g}, {hi:.6g}) for contact ratio "
                          f"{eta!r}: speed and spin would not end at a finite ratio")
+    path = _disk_path(eta, inertia)
+    saved = _load_saved(path)
+    if saved is not None:
+        _CACHE[key] = saved
+        return saved
+    spin = _build(float(eta), float(inertia))
+    _save(path, spin)
+    _CACHE[key] = spin
+    return spin
+
+
+def _build(eta: float, inertia: float) -> np.ndarray:
+    """Integrate both orbits and pack them (``coupled_tables``)."""
     meta = np.zeros(N_META)
     e_star = terminal_ratio(eta, inertia)
     f_star = force(e_star, eta)
@@ -262,7 +317,6 @@ def coupled_tables(eta: float, inertia: float) -> np.ndarray:
     spin[:META_ROWS].flat[:N_META] = meta
     spin[META_ROWS:META_ROWS + len(tab)] = tab
     spin[META_ROWS + len(tab):].flat[:n_bins] = bins[:n_bins]
-    _CACHE[key] = spin
     return spin
 
 
@@ -270,12 +324,12 @@ def coupled_tables(eta: float, inertia: float) -> np.ndarray:
 # Evaluation (numba)
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, error_model="numpy")
 def _meta(spin, index):
     return spin[index // N_COLUMNS, index % N_COLUMNS]
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, error_model="numpy")
 def _hermite(spin, i, sigma, col):
     """Quintic Hermite value and sigma-derivative of column ``col`` (f_v, f_u or g) between orbit rows
     i and i + 1 (rows of the packed tables ``spin``)."""
@@ -303,7 +357,7 @@ def _hermite(spin, i, sigma, col):
     return value, slope / h
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, error_model="numpy")
 def _orbit_rows(spin, mode):
     """(first row, number of rows) of orbit ``mode`` in the packed tables."""
     if mode == MODE_UPPER:
@@ -311,7 +365,7 @@ def _orbit_rows(spin, mode):
     return META_ROWS + int(_meta(spin, M_UP_ROWS)), int(_meta(spin, M_LO_ROWS))
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, error_model="numpy")
 def _row(spin, mode, sigma):
     """The row whose interval holds ``sigma`` on orbit ``mode`` (upper or lower)."""
     tab = spin

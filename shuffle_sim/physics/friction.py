@@ -36,12 +36,39 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 from numba import njit
 
-#: Terms of the power series (parameter at most ``SERIES_LIMIT``): 1e-17 relative needs about 56.
-SERIES_TERMS = 64
-#: Parameters below this use the power series; above it the arithmetic-geometric mean.
-SERIES_LIMIT = 0.5
+#: Parameters up to this use the power series; above it the arithmetic-geometric mean.
+SERIES_LIMIT = 0.25
+#: Terms of the power series: 0.25^30 is below 1e-18.
+SERIES_TERMS = 30
+
+
+def _series_coefficients() -> np.ndarray:
+    """(3, SERIES_TERMS) coefficients, over pi/2, of the brackets' power series (``_bracket``).
+
+    With a_j = ((2j-1)!! / (2j)!!)^2, E = pi/2 sum a_j m^j / (1 - 2j) and K = pi/2 sum a_j m^j; each
+    bracket's coefficients follow by shifting and adding, so its cancellations are exact here.
+    """
+    a = np.ones(SERIES_TERMS + 2)
+    for j in range(1, SERIES_TERMS + 2):
+        a[j] = a[j - 1] * ((2.0 * j - 1.0) / (2.0 * j)) ** 2
+    e = np.array([a[j] / (1.0 - 2.0 * j) for j in range(SERIES_TERMS)])
+    k = a[:SERIES_TERMS]
+    e1 = np.concatenate([[0.0], e[:-1]])
+    k1 = np.concatenate([[0.0], k[:-1]])
+    k2 = np.concatenate([[0.0, 0.0], k[:-2]])
+    out = np.empty((3, SERIES_TERMS))
+    out[0] = e + e1 - k + k1  # (1 + x) E - (1 - x) K
+    out[1] = 4.0 * e - 2.0 * e1 - k + k1  # (4 - 2x) E - (1 - x) K
+    out[2] = 4.0 * e1 - 2.0 * e + 2.0 * k - 5.0 * k1 + 3.0 * k2  # (4x - 2) E + (1 - x)(2 - 3x) K
+    out[0, 0] = 0.0  # zero exactly; rounding would leave a residue
+    out[2, :2] = 0.0
+    return out * (0.5 * math.pi)
+
+
+_COEFFICIENTS = _series_coefficients()
 
 
 @njit(cache=True, error_model="numpy")
@@ -64,35 +91,12 @@ def elliptic_ke(m):
 
 @njit(cache=True, error_model="numpy")
 def _series(x, which):
-    """Power series in x of the brackets: which = 0: (1 + x) E - (1 - x) K; 1: (4 - 2x) E - (1 - x) K;
-    2: (4x - 2) E + (1 - x)(2 - 3x) K (whose terms of order 1 and x cancel exactly)."""
-    # e_j, k_j: coefficients of E and K; a_j = ((2j-1)!! / (2j)!!)^2.
-    a_prev2 = 0.0
-    a_prev = 0.0
-    a = 1.0
+    """Power series in x of the brackets (Horner): which = 0: (1 + x) E - (1 - x) K;
+    1: (4 - 2x) E - (1 - x) K; 2: (4x - 2) E + (1 - x)(2 - 3x) K (whose terms of order 1 and x cancel)."""
     total = 0.0
-    power = 1.0
-    for j in range(SERIES_TERMS):
-        if j > 0:
-            a_prev2 = a_prev
-            a_prev = a
-            a = a * ((2.0 * j - 1.0) / (2.0 * j)) ** 2
-        e_j = a / (1.0 - 2.0 * j)
-        e_1 = a_prev / (3.0 - 2.0 * j) if j >= 1 else 0.0
-        k_j = a
-        k_1 = a_prev if j >= 1 else 0.0
-        k_2 = a_prev2 if j >= 2 else 0.0
-        if which == 0:
-            c = e_j + e_1 - k_j + k_1
-        elif which == 1:
-            c = 4.0 * e_j - 2.0 * e_1 - k_j + k_1
-        else:
-            c = 4.0 * e_1 - 2.0 * e_j + 2.0 * k_j - 5.0 * k_1 + 3.0 * k_2
-            if j < 2:
-                c = 0.0  # zero exactly; the rounding of the sum would not be
-        total += c * power
-        power *= x
-    return 0.5 * math.pi * total
+    for j in range(SERIES_TERMS - 1, -1, -1):
+        total = total * x + _COEFFICIENTS[which, j]
+    return total
 
 
 @njit(cache=True, error_model="numpy")

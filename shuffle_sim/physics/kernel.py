@@ -79,9 +79,13 @@ from shuffle_sim.physics.motion import (
     UY,
     PX,
     PY,
-    disc_motion,
+    MODE,
+    coupled_disc_motion,
     motion_after,
+    position_at,
     set_motion,
+    speed_at,
+    spin_after,
     start_reference,
 )
 from shuffle_sim.physics.predict import predict_disc, predict_pair
@@ -132,7 +136,11 @@ def place_disc(table, spin, st, ist, i, x, y, vx, vy, omega):
 @njit(cache=True, error_model="numpy")
 def _state(spin, radius, st, ist, i, t, decel, spin_decel):
     """(x, y, vx, vy, omega) of disc ``i`` at time ``t`` (>= the time of its last event)."""
-    s, speed, w = disc_motion(spin, radius, st, i, t, decel, spin_decel)
+    if st[MODE, i] < 0:
+        x, y = position_at(st, i, t, decel)
+        speed = speed_at(st, i, t, decel) if ist[STATUS, i] == STATUS_MOVING else 0.0
+        return x, y, st[UX, i] * speed, st[UY, i] * speed, spin_after(st[OMEGA, i], spin_decel, t - st[T0, i])
+    s, speed, w = coupled_disc_motion(spin, radius, st, i, t, decel)
     if ist[STATUS, i] != STATUS_MOVING:
         speed = 0.0
     return st[PX, i] + st[UX, i] * s, st[PY, i] + st[UY, i] * s, st[UX, i] * speed, st[UY, i] * speed, w

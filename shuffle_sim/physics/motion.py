@@ -227,3 +227,12 @@ def disc_motion(spin, radius, st, i, t, decel, spin_decel):
     """(distance slid since T0, speed, spin) of disc ``i`` at absolute time ``t``."""
     return motion_after(spin, radius, int(st[MODE, i]), st[SIGMA0, i], st[REACH, i], st[THETA, i], st[SPEED, i],
                         st[OMEGA, i], decel, spin_decel, t - st[T0, i])
+
+
+@njit(cache=True, error_model="numpy")
+def coupled_disc_motion(spin, radius, st, i, t, decel):
+    """(distance slid since T0, speed, spin) at time ``t`` of disc ``i`` in the coupled motion."""
+    omega = st[OMEGA, i]
+    s, v, rim = motion_at(spin, int(st[MODE, i]), st[SIGMA0, i], st[THETA, i], st[REACH, i], st[SPEED, i],
+                          radius * abs(omega), decel, t - st[T0, i])
+    return s, v, math.copysign(rim / radius, omega)

@@ -19,7 +19,7 @@ from shuffle_sim.physics.events import (
     STATUS_MOVING,
     STOP,
 )
-from shuffle_sim.physics.coupled import M_EPS_STAR, M_ETA, MODE_SLIDE_LIMIT, MODE_SPIN_LIMIT, _meta, distance_at_speed
+from shuffle_sim.physics.coupled import M_ETA, M_FV_STAR, MODE_SLIDE_LIMIT, MODE_SPIN_LIMIT, _meta, distance_at_speed
 from shuffle_sim.physics.friction import force
 from shuffle_sim.physics.motion import (
     DEAD,
@@ -198,7 +198,7 @@ PAIR_SEARCH_STEPS = 2000
 PAIR_TIME_TOL = 1e-12
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, error_model="numpy")
 def _force_range(spin, radius, eta, st, i, speed, w):
     """(least, greatest) F disc i can feel from now to its stop: eps runs monotonically from its
     present value to its end (eps*, or infinity in the pure-slide limit), and F is monotone in eps."""
@@ -206,7 +206,7 @@ def _force_range(spin, radius, eta, st, i, speed, w):
     if mode < 0 or mode == MODE_SLIDE_LIMIT or w == 0.0:
         return 1.0, 1.0
     f_now = force(speed / (radius * abs(w)), eta)
-    f_end = 1.0 if mode == MODE_SPIN_LIMIT else force(_meta(spin, M_EPS_STAR), eta)
+    f_end = 1.0 if mode == MODE_SPIN_LIMIT else _meta(spin, M_FV_STAR)  # f_v* = F(eps*)
     return min(f_now, f_end), max(f_now, f_end)
 
 
