@@ -452,7 +452,7 @@ class Court:
             kill_lines=np.array(kills, dtype=np.float64).reshape(-1, 4),
             contact_inner_ratio=p["contact_inner_ratio"],
             inertia_ratio=p["inertia_ratio"],
-            spin_tables=_spin_tables(p),
+            spin_tables=_spin_tables(p, holes),
         )
 
     def on_surface(self, x: float, y: float) -> bool:
@@ -568,12 +568,15 @@ def _check_spin_params(params: dict, where: str, prefix: str) -> None:
                          f"spin end together (got {k!r})")
 
 
-def _spin_tables(params: dict) -> np.ndarray:
+def _spin_tables(params: dict, holes: np.ndarray) -> np.ndarray:
     """The coupled model's packed tables for the kernel (built once per annulus and inertia ratio);
-    no rows for the decoupled model."""
+    no rows for the decoupled model. The coupled kernel knows one capture speed for all holes."""
     from shuffle_sim.physics.coupled import N_COLUMNS, coupled_tables  # the physics package imports this module
 
     if params["spin_model"] == "coupled":
+        if len(holes) and np.any(holes[:, 3] != holes[0, 3]):
+            raise CourtError(f"holes: with spin_model 'coupled' every hole needs the same capture_speed "
+                             f"(got {sorted(set(holes[:, 3].tolist()))!r})")
         return coupled_tables(params["contact_inner_ratio"], params["inertia_ratio"])
     return np.zeros((0, N_COLUMNS))
 

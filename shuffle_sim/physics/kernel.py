@@ -88,7 +88,13 @@ from shuffle_sim.physics.motion import (
     spin_after,
     start_reference,
 )
-from shuffle_sim.physics.predict import predict_disc, predict_pair
+from shuffle_sim.physics.predict import (
+    coupled_event_times,
+    coupled_predict_pair,
+    coupled_slow_distance,
+    predict_disc,
+    predict_pair,
+)
 from shuffle_sim.physics.resolve import disc_disc_impulse, fixed_body_impulse
 from shuffle_sim.physics.table import (
     CUSHION_CIRCLE,
@@ -190,7 +196,7 @@ def _log_event(ev, n, t, kind, a, b, a_dead, b_dead):
 
 @njit(cache=True, error_model="numpy", inline="always")
 def _log_segment(spin, radius, st, ist, seg, n, i, t, decel, spin_decel, event):
-    if n < seg.shape[0]:
+    if n < seg.shape[0]:  # (the loop also checks before calling, so that no log costs nothing)
         x, y, vx, vy, w = _state(spin, radius, st, ist, i, t, decel, spin_decel)
         seg[n, 0] = t
         seg[n, 1] = i
@@ -424,13 +430,26 @@ def run_table(table, spin, st, ist, pair_t, ev, seg, max_events):
         for i in range(n):
             if ist[MOVED, i] == 0:
                 continue
-            n_seg = _log_segment(spin, radius, st, ist, seg, n_seg, i, now, decel, spin_decel, event_row)
-            predict_disc(table, spin, st, ist, i)
+            if n_seg < seg.shape[0]:
+                n_seg = _log_segment(spin, radius, st, ist, seg, n_seg, i, now, decel, spin_decel, event_row)
+            # The tables are passed only to the coupled motion's functions, never to inlined code: an
+            # array handed to inlined code costs reference counting on every call.
+            coupled_i = st[MODE, i] >= 0
+            s_slow = coupled_slow_distance(table, spin, st, i) if coupled_i else 0.0
+            s_next, s_kill = predict_disc(table, st, ist, i, s_slow)
+            if coupled_i:
+                coupled_event_times(table, spin, st, ist, i, s_next, s_kill)
             for k in range(n):
                 if k < i and ist[MOVED, k] == 0:
-                    pair_t[k, i] = predict_pair(spin, st, ist, k, i, now, decel, spin_decel, contact)
+                    if coupled_i or st[MODE, k] >= 0:
+                        pair_t[k, i] = coupled_predict_pair(spin, st, ist, k, i, now, decel, spin_decel, contact)
+                    else:
+                        pair_t[k, i] = predict_pair(st, ist, k, i, now, decel, contact)
                 elif k > i:
-                    pair_t[i, k] = predict_pair(spin, st, ist, i, k, now, decel, spin_decel, contact)
+                    if coupled_i or st[MODE, k] >= 0:
+                        pair_t[i, k] = coupled_predict_pair(spin, st, ist, i, k, now, decel, spin_decel, contact)
+                    else:
+                        pair_t[i, k] = predict_pair(st, ist, i, k, now, decel, contact)
         for i in range(n):
             ist[MOVED, i] = 0
         t = math.inf

@@ -204,8 +204,17 @@ def time_for_distance(spin, radius, mode, sigma0, reach, theta, speed, omega, de
 @njit(cache=True, error_model="numpy")
 def set_motion(spin, radius, st, i, t, x, y, vx, vy, omega, decel, spin_decel):
     """``set_reference`` for either model (``start_reference``); returns True if the disc slides."""
-    ux, uy, speed, omega, t_stop, t_spin, mode, sigma0, reach, theta = start_reference(
-        spin, radius, t, x, y, vx, vy, omega, decel, spin_decel)
+    # As ``start_reference``, without handing the tables to inlined code (which would cost reference
+    # counting on every call, in the closed-form path too).
+    ux, uy, speed, omega, t_stop, t_spin = reference_state(t, x, y, vx, vy, omega, decel, spin_decel)
+    mode = -1
+    sigma0 = 0.0
+    reach = 0.0
+    theta = 0.0
+    if spin.shape[0] > 0 and speed != 0.0 and omega != 0.0 and decel > 0.0:
+        mode, sigma0, theta, reach = start_motion(spin, speed, radius * abs(omega), decel)
+        t_stop = t + theta
+        t_spin = math.inf
     st[PX, i] = x
     st[PY, i] = y
     st[T0, i] = t

@@ -55,6 +55,7 @@ from shuffle_sim.physics.table import (
     EDGE_SEGMENT,
     F_KIND,
     H_DECEL,
+    H_HOLE_SPEED,
     H_RADIUS,
     H_SPIN_DECEL,
     HOLE,
@@ -79,17 +80,19 @@ from shuffle_sim.physics.toi import (
 
 
 @njit(cache=True, error_model="numpy", inline="always")
-def predict_path(table, spin, qx, qy, ux, uy, speed, omega, mode, sigma0, reach_c, theta, moving, alive, t0, t_stop):
+def predict_path(table, qx, qy, ux, uy, speed, reach_c, s_slow, moving, alive, t0, t_stop):
     """The next boundary event (stop, cushion, peg, fall, hole) and kill-line crossing of a path.
 
     The path is a disc's reference state, in scalars: from (qx, qy) at time ``t0`` along (ux, uy)
-    at ``speed`` with spin ``omega``, sliding if ``moving``, stopping at ``t_stop``; kill lines count
-    only if ``alive``. ``mode`` -1 is the closed-form motion; otherwise the coupled motion
-    (``motion.start_reference``: mode, sigma0, stop distance ``reach_c``, time to the stop ``theta``).
-    The path is straight either way, so only the stop distance and the conversion of arc length to
-    time depend on the model.
-    Returns (t_next, kind, b, t_kill, kill_b): the time, kind and table row of the boundary event
-    (inf, -1, -1 if none) and the time and table row of the kill-line crossing (inf, -1 if none).
+    at ``speed``, sliding if ``moving``, stopping at ``t_stop``; kill lines count only if ``alive``.
+    ``reach_c`` < 0 is the closed-form motion; otherwise the coupled motion with stop distance
+    ``reach_c``, slowed to the holes' capture speed after ``s_slow``. The path is straight either
+    way, so only the stop distance and the conversion of arc length to time depend on the model.
+    Returns (t_next, kind, b, t_kill, kill_b, s_next, s_kill): the time, kind and table row of the
+    boundary event (inf, -1, -1 if none), the time and table row of the kill-line crossing (inf, -1
+    if none), and their arc lengths. In the coupled motion the caller turns the arc lengths into
+    times (``coupled.time_to_reach``), except the stop's, which is ``t_stop``; this function never
+    sees the tables, so the closed-form path costs nothing more.
 
     Every shape is solved in arc length s along the path (``toi``), and only the earliest is turned
     into a time. Each shape is tested only against the part of the path before the earliest event
@@ -98,12 +101,11 @@ def predict_path(table, spin, qx, qy, ux, uy, speed, omega, mode, sigma0, reach_
     """
     r = table[0, H_RADIUS]
     decel = table[0, H_DECEL]
-    if mode < 0:
+    closed = reach_c < 0.0
+    if closed:
         reach = stopping_distance(speed, decel) if moving else 0.0
     else:
         reach = reach_c if moving else 0.0
-    b_slow = 0
-    s_slow = -1.0  # coupled: where the disc slows to a hole's capture speed (computed once, if needed)
     best = reach
     kind = STOP if moving and math.isfinite(reach) else -1
     b = -1
@@ -125,12 +127,9 @@ def predict_path(table, spin, qx, qy, ux, uy, speed, omega, mode, sigma0, reach_
                     kill = s_kill
                     kill_b = row
         elif f == HOLE:
-            if moving and mode < 0:
+            if moving and closed:
                 s = hole_capture(qx, qy, ux, uy, speed, decel, g0, g1, g2, g3)
             elif moving:
-                if s_slow < 0.0 or g3 != table[b_slow, F + 3]:
-                    s_slow = distance_at_speed(spin, mode, sigma0, theta, reach_c, speed, r * abs(omega), decel, g3)
-                    b_slow = row
                 s = hole_capture_after(qx, qy, ux, uy, s_slow, g0, g1, g2)
             elif g3 > 0.0 and (qx - g0) ** 2 + (qy - g1) ** 2 <= g2 * g2:
                 s = 0.0  # at rest over the hole: it drops in at once
@@ -158,31 +157,35 @@ def predict_path(table, spin, qx, qy, ux, uy, speed, omega, mode, sigma0, reach_
             kind = event
             b = row
     t_next = math.inf
-    if kind != -1:
-        t_next = t_stop if kind == STOP else t0 + time_for_distance(spin, r, mode, sigma0, reach_c, theta, speed,
-                                                                      omega, decel, best)
-    t_kill = (t0 + time_for_distance(spin, r, mode, sigma0, reach_c, theta, speed, omega, decel, kill)
-              if kill_b >= 0 else math.inf)
-    return t_next, kind, b, t_kill, kill_b
+    t_kill = math.inf
+    if closed:
+        if kind != -1:
+            t_next = t_stop if kind == STOP else t0 + time_to_slide(speed, decel, best)
+        if kill_b >= 0:
+            t_kill = t0 + time_to_slide(speed, decel, kill)
+    elif kind == STOP:
+        t_next = t_stop
+    return t_next, kind, b, t_kill, kill_b, best, kill
 
 
 @njit(cache=True, error_model="numpy", inline="always")
-def predict_disc(table, spin, st, ist, i):
+def predict_disc(table, st, ist, i, s_slow):
     """Disc i's next boundary event (stop, cushion, peg, fall, hole) and kill-line crossing.
 
     Along its current path from T0 (``predict_path``). ``NEXT_B`` and ``KILL_B`` hold the
-    feature's table row (left unchanged, and unused, while ``T_NEXT`` or ``T_KILL`` is inf).
+    feature's table row (left unchanged, and unused, while ``T_NEXT`` or ``T_KILL`` is inf). In the
+    coupled motion (``MODE`` >= 0) the times of events other than the stop are left to
+    ``coupled_event_times``; returns the arc lengths it needs.
     """
     st[T_NEXT, i] = math.inf
     ist[NEXT_KIND, i] = -1
     st[T_KILL, i] = math.inf
     status = ist[STATUS, i]
     if status >= STATUS_FALLEN:
-        return
-    t_next, kind, b, t_kill, kill_b = predict_path(table, spin, st[PX, i], st[PY, i], st[UX, i], st[UY, i],
-                                                   st[SPEED, i], st[OMEGA, i], int(st[MODE, i]), st[SIGMA0, i],
-                                                   st[REACH, i], st[THETA, i], status == STATUS_MOVING,
-                                                   ist[DEAD, i] == 0, st[T0, i], st[T_STOP, i])
+        return math.inf, math.inf
+    t_next, kind, b, t_kill, kill_b, s_next, s_kill = predict_path(
+        table, st[PX, i], st[PY, i], st[UX, i], st[UY, i], st[SPEED, i], st[REACH, i] if st[MODE, i] >= 0 else -1.0,
+        s_slow, status == STATUS_MOVING, ist[DEAD, i] == 0, st[T0, i], st[T_STOP, i])
     if kind != -1:
         st[T_NEXT, i] = t_next
         ist[NEXT_KIND, i] = kind
@@ -190,6 +193,31 @@ def predict_disc(table, spin, st, ist, i):
     if kill_b >= 0:
         st[T_KILL, i] = t_kill
         ist[KILL_B, i] = kill_b
+    return s_next, s_kill
+
+
+@njit(cache=True, error_model="numpy")
+def coupled_slow_distance(table, spin, st, i):
+    """Where disc i, in the coupled motion, has slowed to the holes' capture speed (0 without holes)."""
+    capture = table[0, H_HOLE_SPEED]
+    if capture < 0.0 or st[MODE, i] < 0:
+        return 0.0
+    return distance_at_speed(spin, int(st[MODE, i]), st[SIGMA0, i], st[THETA, i], st[REACH, i], st[SPEED, i],
+                             table[0, H_RADIUS] * abs(st[OMEGA, i]), table[0, H_DECEL], capture)
+
+
+@njit(cache=True, error_model="numpy")
+def coupled_event_times(table, spin, st, ist, i, s_next, s_kill):
+    """Turn disc i's predicted arc lengths into times along its coupled motion (``predict_disc``)."""
+    decel = table[0, H_DECEL]
+    radius = table[0, H_RADIUS]
+    mode = int(st[MODE, i])
+    if ist[NEXT_KIND, i] != -1 and ist[NEXT_KIND, i] != STOP:
+        st[T_NEXT, i] = st[T0, i] + time_for_distance(spin, radius, mode, st[SIGMA0, i], st[REACH, i], st[THETA, i],
+                                                      st[SPEED, i], st[OMEGA, i], decel, s_next)
+    if s_kill != math.inf:  # a kill-line crossing was predicted (its row is in KILL_B)
+        st[T_KILL, i] = st[T0, i] + time_for_distance(spin, radius, mode, st[SIGMA0, i], st[REACH, i], st[THETA, i],
+                                                      st[SPEED, i], st[OMEGA, i], decel, s_kill)
 
 
 #: Bound on the steps of the coupled pair search (each one evaluates both discs once).
@@ -261,12 +289,57 @@ def coupled_pair_entry(spin, radius, eta, st, i, j, now, t_end, decel, spin_dece
 
 
 @njit(cache=True, error_model="numpy")
-def predict_pair(spin, st, ist, i, j, now, decel, spin_decel, contact):
-    """Time of the next impact of discs i and j after ``now`` (inf if none while they slide).
+def predict_pair(st, ist, i, j, now, decel, contact):
+    """Time of the next impact of discs i and j after ``now`` (inf if none while they slide), both in
+    the closed-form motion (``MODE`` -1; ``coupled_predict_pair`` otherwise).
 
-    ``contact`` is the distance of the centres at contact, 2 r. Two discs in the closed-form motion
-    (``MODE`` -1) meet where a quartic says (``toi.quartic_entry``); with coupled motion the search
-    is ``coupled_pair_entry``; a sliding disc meets a resting one where its straight path says.
+    ``contact`` is the distance of the centres at contact, 2 r.
+    """
+    si = ist[STATUS, i]
+    sj = ist[STATUS, j]
+    if si >= STATUS_FALLEN or sj >= STATUS_FALLEN:
+        return math.inf
+    moving_i = si == STATUS_MOVING
+    moving_j = sj == STATUS_MOVING
+    if not (moving_i or moving_j):
+        return math.inf
+    if moving_i and moving_j:
+        xi, yi = position_at(st, i, now, decel)
+        xj, yj = position_at(st, j, now, decel)
+        vi = speed_at(st, i, now, decel)
+        vj = speed_at(st, j, now, decel)
+        cx = xj - xi
+        cy = yj - yi
+        bx = vj * st[UX, j] - vi * st[UX, i]
+        by = vj * st[UY, j] - vi * st[UY, i]
+        ax = 0.5 * decel * (st[UX, i] - st[UX, j])
+        ay = 0.5 * decel * (st[UY, i] - st[UY, j])
+        dist = math.sqrt(cx * cx + cy * cy)
+        radius = contact
+        if dist - contact <= CONTACT_GAP:
+            if bx * cx + by * cy < -APPROACH_TOL * dist:
+                return now
+            radius = min(contact, dist) - OVERLAP_SLACK
+        window = min(st[T_STOP, i], st[T_STOP, j]) - now
+        return now + quartic_entry(cx, cy, bx, by, ax, ay, radius, window)
+    mover = i if moving_i else j
+    fixed = j if moving_i else i
+    qx, qy = position_at(st, mover, now, decel)
+    speed = speed_at(st, mover, now, decel)
+    reach = stopping_distance(speed, decel)
+    s = circle_entry(qx, qy, st[UX, mover], st[UY, mover], speed, st[PX, fixed], st[PY, fixed], contact, reach)
+    if s > reach:
+        return math.inf
+    return now + time_to_slide(speed, decel, s)
+
+
+@njit(cache=True, error_model="numpy")
+def coupled_predict_pair(spin, st, ist, i, j, now, decel, spin_decel, contact):
+    """``predict_pair`` when disc i or j is in the coupled motion (``MODE`` >= 0).
+
+    Two sliding discs both in the closed form meet where a quartic says (``toi.quartic_entry``);
+    otherwise the search is ``coupled_pair_entry``; a sliding disc meets a resting one where its
+    straight path says, at the time its motion gives.
     """
     si = ist[STATUS, i]
     sj = ist[STATUS, j]

@@ -28,6 +28,7 @@ H_RESTITUTION = 3  # disc-disc
 H_FRICTION = 4  # disc-disc
 H_INERTIA = 5  # k = I / (m r^2)
 H_INNER = 6  # eta, the inner over outer radius of the contact annulus
+H_HOLE_SPEED = 7  # the holes' capture speed (one per court), -1 without holes
 # Feature rows: the kind, the index the event log reports, then the feature's numbers from column F.
 F_KIND = 0
 F_INDEX = 1
@@ -84,6 +85,7 @@ def pack_court(ka):
     table[0, H_FRICTION] = ka.disc_friction
     table[0, H_INERTIA] = ka.inertia_ratio
     table[0, H_INNER] = ka.contact_inner_ratio
+    table[0, H_HOLE_SPEED] = ka.holes[0, 3] if ka.holes.shape[0] > 0 else -1.0
     row = _pack_rows(table, 1, EDGE_SEGMENT, ka.fall_segments, 4, 0)
     row = _pack_rows(table, row, EDGE_CIRCLE, ka.fall_circles, 3, 0)
     row = _pack_rows(table, row, CUSHION_SEGMENT, ka.cushion_segments, 8, 0)
