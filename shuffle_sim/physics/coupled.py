@@ -240,6 +240,9 @@ def _save(path: Path, spin: np.ndarray) -> None:
     """Keep the tables for later processes (written whole, then renamed); a read-only install skips it."""
     try:
         path.parent.mkdir(exist_ok=True)
+        for old in path.parent.glob("coupled_tables_*.npy"):
+            if not old.name.endswith(f"_{_source_version()}.npy"):
+                old.unlink(missing_ok=True)
         with tempfile.NamedTemporaryFile(dir=path.parent, suffix=".npy", delete=False) as fh:
             np.save(fh, spin, allow_pickle=False)
         os.replace(fh.name, path)
@@ -324,12 +327,12 @@ def _build(eta: float, inertia: float) -> np.ndarray:
 # Evaluation (numba)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def _meta(spin, index):
     return spin[index // N_COLUMNS, index % N_COLUMNS]
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def _hermite(spin, i, sigma, col):
     """Quintic Hermite value and sigma-derivative of column ``col`` (f_v, f_u or g) between orbit rows
     i and i + 1 (rows of the packed tables ``spin``)."""
@@ -357,7 +360,7 @@ def _hermite(spin, i, sigma, col):
     return value, slope / h
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def _orbit_rows(spin, mode):
     """(first row, number of rows) of orbit ``mode`` in the packed tables."""
     if mode == MODE_UPPER:
@@ -365,7 +368,7 @@ def _orbit_rows(spin, mode):
     return META_ROWS + int(_meta(spin, M_UP_ROWS)), int(_meta(spin, M_LO_ROWS))
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def _row(spin, mode, sigma):
     """The row whose interval holds ``sigma`` on orbit ``mode`` (upper or lower)."""
     tab = spin

@@ -245,3 +245,10 @@ def coupled_disc_motion(spin, radius, st, i, t, decel):
     s, v, rim = motion_at(spin, int(st[MODE, i]), st[SIGMA0, i], st[THETA, i], st[REACH, i], st[SPEED, i],
                           radius * abs(omega), decel, t - st[T0, i])
     return s, v, math.copysign(rim / radius, omega)
+
+
+@njit(cache=True, error_model="numpy")
+def disc_motion_call(spin, radius, st, i, t, decel, spin_decel):
+    """``disc_motion`` as a call, for the coupled predictions: one compiled copy instead of one
+    inlined copy per call site (shorter first compilation)."""
+    return disc_motion(spin, radius, st, i, t, decel, spin_decel)

@@ -41,7 +41,7 @@ from shuffle_sim.physics.motion import (
     THETA,
     UX,
     UY,
-    disc_motion,
+    disc_motion_call,
     position_at,
     speed_at,
     stopping_distance,
@@ -256,8 +256,8 @@ def coupled_pair_entry(spin, radius, eta, st, i, j, now, t_end, decel, spin_dece
         return math.inf  # one motion (a group moving as one): their separation never changes
     t = now
     for _ in range(PAIR_SEARCH_STEPS):
-        si, vi, wi = disc_motion(spin, radius, st, i, t, decel, spin_decel)
-        sj, vj, wj = disc_motion(spin, radius, st, j, t, decel, spin_decel)
+        si, vi, wi = disc_motion_call(spin, radius, st, i, t, decel, spin_decel)
+        sj, vj, wj = disc_motion_call(spin, radius, st, j, t, decel, spin_decel)
         cx = st[PX, j] + st[UX, j] * sj - st[PX, i] - st[UX, i] * si
         cy = st[PY, j] + st[UY, j] * sj - st[PY, i] - st[UY, i] * si
         gap = math.sqrt(cx * cx + cy * cy) - rho
@@ -357,8 +357,8 @@ def coupled_predict_pair(spin, st, ist, i, j, now, decel, spin_decel, contact):
             vi = speed_at(st, i, now, decel)
             vj = speed_at(st, j, now, decel)
         else:
-            s_i, vi, _ = disc_motion(spin, radius_disc, st, i, now, decel, spin_decel)
-            s_j, vj, _ = disc_motion(spin, radius_disc, st, j, now, decel, spin_decel)
+            s_i, vi, _ = disc_motion_call(spin, radius_disc, st, i, now, decel, spin_decel)
+            s_j, vj, _ = disc_motion_call(spin, radius_disc, st, j, now, decel, spin_decel)
             xi = st[PX, i] + st[UX, i] * s_i
             yi = st[PY, i] + st[UY, i] * s_i
             xj = st[PX, j] + st[UX, j] * s_j
@@ -392,7 +392,7 @@ def coupled_predict_pair(spin, st, ist, i, j, now, decel, spin_decel, contact):
             return math.inf
         return now + time_to_slide(speed, decel, s)
     # Coupled: along the straight path from where the disc is now, in arc length, then its time.
-    done, speed, _ = disc_motion(spin, radius_disc, st, mover, now, decel, spin_decel)
+    done, speed, _ = disc_motion_call(spin, radius_disc, st, mover, now, decel, spin_decel)
     left = st[REACH, mover] - done
     s = circle_entry(st[PX, mover] + st[UX, mover] * done, st[PY, mover] + st[UY, mover] * done, st[UX, mover],
                      st[UY, mover], speed, st[PX, fixed], st[PY, fixed], contact, left)
