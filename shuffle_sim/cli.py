@@ -125,7 +125,7 @@ def cmd_run(args: argparse.Namespace) -> int:
 
     from shuffle_sim.experiment.heatmaps import save_plots
     from shuffle_sim.experiment.lock import folder_lock
-    from shuffle_sim.experiment.runner import run_experiment
+    from shuffle_sim.experiment import run_experiment
     from shuffle_sim.experiment.spec import load_experiment
 
     experiment = load_experiment(args.experiment)
@@ -252,7 +252,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     """Play a whole simulated game or match: the scoreboard frame by frame, then the scorecard on disk."""
     from pathlib import Path
 
-    from shuffle_sim.play.matches import SIDES, check_game_length, check_seed, frame_line, play, players_from, write_scorecard
+    from shuffle_sim.play import SIDES, check_game_length, check_seed, frame_line, play, players_from, write_scorecard
 
     players = players_from(args.game, args.players)
     check_game_length(args.game, args.game_length)

@@ -9,7 +9,7 @@ Scene file (JSON)::
 
 Every ``params`` key is optional and overrides the court file: ``mu``, ``disc_restitution``,
 ``disc_friction``, ``cushion_restitution``, ``cushion_friction``, ``peg_restitution``,
-``peg_friction``, ``hole_capture_speed``, ``gravity``. Positions are metres in the court's frame,
+``peg_friction``, ``hole_capture_speed``, ``gravity``, ``contact_inner_ratio``, ``inertia_ratio``, ``spin_model``. Positions are metres in the court's frame,
 velocities m/s, spin rad/s (counter-clockwise seen from above). ``vx``, ``vy``, ``omega`` default
 to 0 and ``team`` to ``"A"``.
 

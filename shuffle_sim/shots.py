@@ -64,6 +64,7 @@ from shuffle_sim.physics.surface import (
     state_at,
 )
 from shuffle_sim.scene import OVERLAP_TOLERANCE, Scene, SceneError
+from shuffle_sim.physics.packing import kernel_arrays
 
 #: Shots per chunk of the parallel loop (one scratch allocation each).
 CHUNK = 256
@@ -176,7 +177,7 @@ def _fill_unplayed(k, board_x, board_y, x, y, out_x, out_y, out_status, out_dead
 
 
 @njit(cache=True, error_model="numpy", _nrt=False)
-def _play_lone_chunk(table, ja, prepared, index, board_x, board_y, xs, ys, vxs, vys, omegas, max_events, start, stop,
+def _play_lone_chunk(table, spin, ja, prepared, index, board_x, board_y, xs, ys, vxs, vys, omegas, max_events, start, stop,
                      out_x, out_y, out_status, out_dead, out_value, out_zone, out_hanger, out_touched, out_ok,
                      out_played, problem):
     """Play and judge shots ``start`` to ``stop`` on an empty board (``board_x`` and ``board_y`` are
@@ -191,7 +192,7 @@ def _play_lone_chunk(table, ja, prepared, index, board_x, board_y, xs, ys, vxs, 
             out_zone[k, 0] = -1
             out_hanger[k, 0] = HANGER_NONE
             continue
-        x, y, _, _, _, status, dead, ok, _, _ = run_lone(table, xs[k], ys[k], vxs[k], vys[k], omegas[k], max_events)
+        x, y, _, _, _, status, dead, ok, _, _ = run_lone(table, spin, xs[k], ys[k], vxs[k], vys[k], omegas[k], max_events)
         value, zone, hanger, dead = _judge_rest(ja, prepared, index, x, y, status, dead)
         out_ok[k] = ok
         out_played[k] = True
@@ -206,7 +207,7 @@ def _play_lone_chunk(table, ja, prepared, index, board_x, board_y, xs, ys, vxs, 
 
 
 @njit(cache=True, error_model="numpy", _nrt=False)
-def _play_board_chunk(table, ja, index, board_x, board_y, xs, ys, vxs, vys, omegas, max_events, start, stop, st, ist,
+def _play_board_chunk(table, spin, ja, index, board_x, board_y, xs, ys, vxs, vys, omegas, max_events, start, stop, st, ist,
                       pair_t, no_log, out_x, out_y, out_status, out_dead, out_touched, out_ok, out_played, problem):
     """Play shots ``start`` to ``stop`` among the board's discs, through the kernel's loop with the
     chunk's scratch arrays ``st``, ``ist``, ``pair_t`` and an empty log ``no_log``; judging follows
@@ -221,13 +222,13 @@ def _play_board_chunk(table, ja, index, board_x, board_y, xs, ys, vxs, vys, omeg
                            out_played)
             continue
         for j in range(n_board):
-            place_disc(table, st, ist, j, board_x[j], board_y[j], 0.0, 0.0, 0.0)
-        place_disc(table, st, ist, n_board, xs[k], ys[k], vxs[k], vys[k], omegas[k])
-        _, _, ok, t_end, _ = run_table(table, st, ist, pair_t, no_log, no_log, max_events)
+            place_disc(table, spin, st, ist, j, board_x[j], board_y[j], 0.0, 0.0, 0.0)
+        place_disc(table, spin, st, ist, n_board, xs[k], ys[k], vxs[k], vys[k], omegas[k])
+        _, _, ok, t_end, _ = run_table(table, spin, st, ist, pair_t, no_log, no_log, max_events)
         out_ok[k] = ok
         out_played[k] = True
         for i in range(n_discs):
-            x, y, _, _, _ = state_at(table, st, ist, i, t_end)
+            x, y, _, _, _ = state_at(table, spin, st, ist, i, t_end)
             out_x[k, i] = x
             out_y[k, i] = y
             out_status[k, i] = ist[STATUS, i]
@@ -236,19 +237,19 @@ def _play_board_chunk(table, ja, index, board_x, board_y, xs, ys, vxs, vys, omeg
 
 
 @njit(cache=True, error_model="numpy", parallel=True)
-def _play_lone_shots(table, ja, prepared, index, board_x, board_y, xs, ys, vxs, vys, omegas, max_events,
+def _play_lone_shots(table, spin, ja, prepared, index, board_x, board_y, xs, ys, vxs, vys, omegas, max_events,
                      out_x, out_y, out_status, out_dead, out_value, out_zone, out_hanger, out_touched, out_ok,
                      out_played, problem):
     """Play and judge every shot on an empty board, in parallel over chunks of ``CHUNK`` shots."""
     n_shots = xs.shape[0]
     for c in prange((n_shots + CHUNK - 1) // CHUNK):
-        _play_lone_chunk(table, ja, prepared, index, board_x, board_y, xs, ys, vxs, vys, omegas, max_events,
+        _play_lone_chunk(table, spin, ja, prepared, index, board_x, board_y, xs, ys, vxs, vys, omegas, max_events,
                          c * CHUNK, min(n_shots, (c + 1) * CHUNK), out_x, out_y, out_status, out_dead, out_value,
                          out_zone, out_hanger, out_touched, out_ok, out_played, problem)
 
 
 @njit(cache=True, error_model="numpy", parallel=True)
-def _play_board_shots(table, ja, prepared, index, board_x, board_y, xs, ys, vxs, vys, omegas, max_events,
+def _play_board_shots(table, spin, ja, prepared, index, board_x, board_y, xs, ys, vxs, vys, omegas, max_events,
                       out_x, out_y, out_status, out_dead, out_value, out_zone, out_hanger, out_touched, out_ok,
                       out_played, problem):
     """Play every shot among the board's discs in parallel over chunks of ``CHUNK`` shots, then judge
@@ -260,7 +261,7 @@ def _play_board_shots(table, ja, prepared, index, board_x, board_y, xs, ys, vxs,
         ist = np.empty((N_INT_ROWS, n_discs), np.int64)
         pair_t = np.empty((n_discs, n_discs))
         no_log = np.empty((0, max(EV_COLUMNS, SEG_COLUMNS)))
-        _play_board_chunk(table, ja, index, board_x, board_y, xs, ys, vxs, vys, omegas, max_events, c * CHUNK,
+        _play_board_chunk(table, spin, ja, index, board_x, board_y, xs, ys, vxs, vys, omegas, max_events, c * CHUNK,
                           min(n_shots, (c + 1) * CHUNK), st, ist, pair_t, no_log, out_x, out_y, out_status, out_dead,
                           out_touched, out_ok, out_played, problem)
     n = n_shots * n_discs
@@ -340,7 +341,7 @@ def simulate_shots(court: Court, x, y, vx, vy, omega, board: Scene | None = None
     ja = judge_arrays(court)
     prepared, index = cached_judge_index(ja, n * d)
     play = _play_lone_shots if d == 1 else _play_board_shots  # each compiles on first use only
-    play(court_table(court), ja, prepared, index, board_x, board_y, xs, ys, vxs, vys, omegas, int(max_events),
+    play(court_table(court), kernel_arrays(court).spin_tables, ja, prepared, index, board_x, board_y, xs, ys, vxs, vys, omegas, int(max_events),
          out.x, out.y, out.status, out.dead, out.value, out.zone, out.hanger, out.touched, out.ok, out.played,
          problem)
     bad = np.flatnonzero(problem)

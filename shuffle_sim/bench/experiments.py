@@ -45,7 +45,7 @@ def _variant(name: str, samples: int, chunk_size: int | None = None):
 
 
 def _timed_run(experiment, out: Path, plots: bool = True, **kwargs) -> tuple[float, object]:
-    from shuffle_sim.experiment.runner import run_experiment
+    from shuffle_sim.experiment import run_experiment
     from shuffle_sim.experiment.heatmaps import save_plots
 
     began = time.perf_counter()

@@ -2,7 +2,9 @@
 
 Three measurements, all on the deck court (``courts/deck.toml``, mu = 0.016):
 
-(a) ``single_shot``: single-disc draws from the head toward the foot 10 on the empty court, to rest.
+(a) ``single_shot``: single-disc draws from the head toward the foot 10 on the empty court, to rest,
+    with a little spin (so, in the court's default coupled model, on the coupled path);
+    ``single_shot_spin_free`` the same shots without spin (the closed-form path), and their ratio.
     The kernel runs them through its batch API (``shuffle_sim.shots.simulate_shots``), 2,000,000 to
     a batch, writing into one set of result arrays reused from batch to batch (``out=``), as a loop
     of batches would; ``kernel_new_arrays_per_s`` is the rate on all cores with new result arrays
@@ -332,6 +334,14 @@ def run_bench(sizes: BenchSizes = FULL, court: Court | None = None) -> dict:
     pymunk_rate, _ = _pymunk_single_shot_rate(court, singles, sizes.pymunk_budget_s)
     results["single_shot"] = {"kernel_per_s": everyone, "kernel_1thread_per_s": one, "pymunk_per_s": pymunk_rate,
                               "ratio": everyone / pymunk_rate, "kernel_new_arrays_per_s": fresh}
+    # The same shots without spin: the closed-form path (no coupled tables), side by side.
+    spin_free = singles.copy()
+    spin_free[:, 4] = 0.0
+    run_free = _kernel_single_shot_runner(court, spin_free)
+    free_one = with_threads(1, lambda: best_rate(run_free, len(spin_free), sizes.repeats))
+    free_all = with_threads(cores, lambda: best_rate(run_free, len(spin_free), sizes.repeats))
+    results["single_shot_spin_free"] = {"kernel_per_s": free_all, "kernel_1thread_per_s": free_one,
+                                        "spin_over_spin_free": everyone / free_all}
 
     rounds = half_round_shots(court, sizes.half_rounds)
     kernel_half_rounds(court, rounds[:2])  # compile (or load) before the clock starts

@@ -35,7 +35,7 @@ import numpy as np
 
 from shuffle_sim.judge import judge_batch
 from shuffle_sim.physics import STATUS_HOLED
-from shuffle_sim.play.matches import play
+from shuffle_sim.play import play
 from shuffle_sim.play.players import Bank, Draw, Guard, Hanger, Hide, Open20, TakeOut, parse_player
 from shuffle_sim.play.players.repertoire import Shot, Strike, goal_met, visibility
 from shuffle_sim.play.shooting import shoot

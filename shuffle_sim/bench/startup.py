@@ -114,7 +114,7 @@ def runner_ratio(samples: int = RUNNER_SAMPLES, kernel_shots: int = 2_000_000, r
     measured here (the kernel's before and after the runner; the better counts)."""
     from shuffle_sim.bench.kernel import _kernel_single_shot_runner, single_shots
     from shuffle_sim.court import load_court
-    from shuffle_sim.experiment.runner import run_experiment
+    from shuffle_sim.experiment import run_experiment
     from shuffle_sim.bench.timing import best_rate
 
     court = load_court("deck")

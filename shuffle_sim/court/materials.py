@@ -20,16 +20,25 @@ PARAM_DEFAULTS = {
     "peg_friction": 0.1,
     "hole_capture_speed": 0.5,
     "gravity": STANDARD_GRAVITY,
+    "contact_inner_ratio": 0.0,  # eta: inner over outer radius of the annulus a disc presses on
+    "inertia_ratio": 0.5,  # I / (m r^2): 0.5 for a uniform disc
+    "spin_model": "coupled",  # "coupled" (Farkas et al. 2003) or "decoupled" (spin and slide apart)
 }
+#: The values of ``spin_model``.
+SPIN_MODELS = ("coupled", "decoupled")
 #: Parameters that are probabilities-like ratios and must lie in [0, 1].
 UNIT_INTERVAL_PARAMS = {"disc_restitution", "cushion_restitution", "peg_restitution"}
 
 
-def check_param(key: str, name: str, value: Any, where: str) -> float:
+def check_param(key: str, name: str, value: Any, where: str) -> float | str:
     """A parameter value checked for its kind: a known name, a finite non-negative number, a
     restitution in [0, 1], a positive gravity; the error names ``where`` and ``key``."""
     if name not in PARAM_DEFAULTS:
         raise CourtError(f"{where}: {key}: unknown parameter (allowed: {', '.join(sorted(PARAM_DEFAULTS))})")
+    if name == "spin_model":
+        if value not in SPIN_MODELS:
+            raise CourtError(f"{where}: {key}: must be one of {', '.join(SPIN_MODELS)} (got {value!r})")
+        return value
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise CourtError(f"{where}: {key}: must be a number (got {value!r})")
     value = float(value)
@@ -41,5 +50,33 @@ def check_param(key: str, name: str, value: Any, where: str) -> float:
         raise CourtError(f"{where}: {key}: a restitution must lie in [0, 1] (got {value!r})")
     if name == "gravity" and value == 0:
         raise CourtError(f"{where}: {key}: must be positive (got {value!r})")
+    if name == "contact_inner_ratio" and value >= 1:
+        raise CourtError(f"{where}: {key}: the contact annulus's inner over outer radius must lie in [0, 1) "
+                         f"(got {value!r})")
+    if name == "inertia_ratio" and not 0 < value <= 1:
+        raise CourtError(f"{where}: {key}: I / (m r^2) must lie in (0, 1] (got {value!r})")
     return value
+
+
+def inertia_window(eta: float) -> tuple[float, float]:
+    """The inertia ratios k = I / (m r^2) for which speed and spin end together at a finite eps*.
+
+    From the ends of the eps equation: near eps = 0, F ~ eps / (1 + eta) and T -> 2 (1 + eta +
+    eta^2) / (3 (1 + eta)); at large eps, F -> 1 and T ~ (1 + eta^2) / (4 eps). Below the window
+    eps runs to infinity, above it to zero (Weidman and Malhotra's terminal regimes).
+    """
+    return (1.0 + eta * eta) / 4.0, 2.0 * (1.0 + eta + eta * eta) / 3.0
+
+
+def check_spin_params(params: dict, where: str, prefix: str) -> None:
+    """The coupled model needs speed and spin to end together: the inertia ratio inside the window of
+    Weidman and Malhotra for the contact annulus (``inertia_window``)."""
+    if params["spin_model"] != "coupled":
+        return
+    lo, hi = inertia_window(params["contact_inner_ratio"])
+    k = params["inertia_ratio"]
+    if not lo < k < hi:
+        raise CourtError(f"{where}: {prefix}.inertia_ratio: with spin_model 'coupled' and contact_inner_ratio "
+                         f"{params['contact_inner_ratio']!r} it must lie in ({lo:.6g}, {hi:.6g}), where sliding and "
+                         f"spin end together (got {k!r})")
 

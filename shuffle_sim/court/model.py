@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from shuffle_sim.court.errors import CourtError
-from shuffle_sim.court.materials import check_param
+from shuffle_sim.court.materials import check_param, check_spin_params
 
 
 
@@ -236,6 +236,7 @@ class Court:
             if value is None:
                 continue
             given[key] = params[key] = check_param(f"params.{key}", key, value, where="parameters")
+        check_spin_params(params, "parameters", "params")
         cushions = tuple(
             replace(c, restitution=given.get("cushion_restitution", c.restitution),
                     friction=given.get("cushion_friction", c.friction))

@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from shuffle_sim.court.materials import OVERHANG_KINDS, PARAM_DEFAULTS, check_param
+from shuffle_sim.court.materials import OVERHANG_KINDS, PARAM_DEFAULTS, check_param, check_spin_params
 from shuffle_sim.court.errors import CourtError
 from shuffle_sim.court.model import Cushion, Edge, Hole, KillLine, Line, Peg, Zone
 from shuffle_sim.court.toml_reader import TomlReader
@@ -110,8 +110,10 @@ def read_materials(r: CourtReader, data: dict) -> dict[str, float]:
     """``[materials]``: friction, restitutions and the rest (``materials.PARAM_DEFAULTS``); mu is required."""
     materials = r.table(data["materials"], "materials")
     r.keys(materials, "materials", set(PARAM_DEFAULTS), {"mu"})
-    return {key: check_param(f"materials.{key}", key, materials.get(key, default), r.path)
-            for key, default in PARAM_DEFAULTS.items()}
+    params = {key: check_param(f"materials.{key}", key, materials.get(key, default), r.path)
+              for key, default in PARAM_DEFAULTS.items()}
+    check_spin_params(params, r.path, "materials")
+    return params
 
 
 def read_surface(r: CourtReader, data: dict) -> tuple[str, np.ndarray | None, tuple[float, float, float] | None]:

@@ -44,7 +44,7 @@ MAX_EVENTS = 10_000
 @njit(cache=True, error_model="numpy", _nrt=False)
 def _play_block(first, start, stop, samples, grid_shape, axis_param, axis_values, nominal, dist_param, dist_kind,
                 dist_a, dist_b, skill_sd, uses_target, speed_given, overshoot, stop_speed_per_root_metre, k0, k1,
-                table, ja, prepared, index, no_discs, max_events, shot_value, shot_flags):
+                table, spin_tables, ja, prepared, index, no_discs, max_events, shot_value, shot_flags):
     """Build, play and judge shots ``first + start`` .. ``first + stop - 1`` into ``shot_value`` and
     ``shot_flags`` (rows ``start`` .. ``stop - 1``)."""
     next_cell_shot = first + np.uint64(start)  # the first shot of the next cell: its intended shot changes there
@@ -67,7 +67,7 @@ def _play_block(first, start, stop, samples, grid_shape, axis_param, axis_values
             shot_value[k] = 0
             shot_flags[k] = FLAG_FAILED | (FLAG_NOT_FINITE if why == _NOT_FINITE else 0)
             continue
-        x, y, _, _, _, status, dead, ok, _, _ = run_lone(table, x, y, vx, vy, spin, max_events)
+        x, y, _, _, _, status, dead, ok, _, _ = run_lone(table, spin_tables, x, y, vx, vy, spin, max_events)
         value, _, hanger, dead = _judge_rest(ja, prepared, index, x, y, status, dead)
         flags = 0
         if not ok:
@@ -141,8 +141,8 @@ def play_lone_chunk(first, n, samples, grid_shape, axis_param, axis_values, nomi
     for c in prange((n + CHUNK - 1) // CHUNK):
         _play_block(first, c * CHUNK, min(n, (c + 1) * CHUNK), samples, grid_shape, axis_param, axis_values, nominal,
                     dist_param, dist_kind, dist_a, dist_b, skill_sd, uses_target, speed_given, overshoot,
-                    stop_speed_per_root_metre, k0, k1, table, ja, prepared, index, no_discs, max_events, shot_value,
-                    shot_flags)
+                    stop_speed_per_root_metre, k0, k1, table, ka.spin_tables, ja, prepared, index, no_discs, max_events,
+                    shot_value, shot_flags)
     for r in prange(row_lo.shape[0]):
         _sum_row(np.int64(r), row_lo[r], row_hi[r], values, shot_value, shot_flags, shots, failed, value_sum,
                  value_counts, dead_count, hanger_count, corner_count, holed_count, first_bad, not_finite)

@@ -2,14 +2,24 @@
 
 The model, in plain words
 -------------------------
-* **Sliding.** A disc slides under kinetic Coulomb friction: it slows at ``mu g`` along a straight
-  line and stops after v^2 / (2 mu g) metres and v / (mu g) seconds. Between events everything is in
-  closed form, so where a disc comes to rest never depends on a time step.
-* **Spin** slows on its own at (4/3) mu g / r (a uniform disc pressing evenly on its face). Here
-  translation and spin are *decoupled*: spin never bends a path and the two do not stop together.
-  Real sliding, spinning discs do couple: they stop at the same instant with a fixed ratio of speed
-  to spin (Farkas, Bartels, Unger and Wolf, Phys. Rev. Lett. 90, 248302, 2003). Spin matters here
-  only through contact friction at impacts, where it is exchanged between discs and cushions.
+* **Sliding.** A disc slides under kinetic Coulomb friction along a straight line. Without spin it
+  slows at ``mu g`` and stops after v^2 / (2 mu g) metres and v / (mu g) seconds. Between events
+  everything is exact, so where a disc comes to rest never depends on a time step.
+* **Sliding and spinning, coupled** (``spin_model = "coupled"``, the default). Every element of the
+  contact face rubs against its own velocity, so a spinning disc brakes less, its spin slows less
+  than pure spin would, and both motions stop at the same instant, with v / (r omega) tending to
+  0.653 for a uniform disc on its whole face (Farkas, Bartels, Unger and Wolf, Phys. Rev. Lett. 90,
+  248302, 2003). The force and torque are mu m g F(eps) and mu m g r T(eps), eps = v / (r omega),
+  in closed form for a contact annulus of inner radius ``contact_inner_ratio`` (``friction``); the
+  motion from any start comes from one dimensionless tabulation per annulus and inertia ratio
+  ``inertia_ratio`` (``coupled``). A disc launched with r omega = v slides 27 % farther than
+  without spin, with r omega = 2 v 97 % farther. The path stays straight. The inertia ratio must lie
+  in Weidman and Malhotra's window, (1 + eta^2)/4 < k < 2 (1 + eta + eta^2)/3, where both motions
+  end together at a finite ratio.
+* **Spin without sliding** decays at mu g T(0) / (k r), (4/3) mu g / r for a uniform disc on its whole
+  face, and ends with a ``spin_stop`` event. In the decoupled model (``spin_model = "decoupled"``,
+  kept for comparison and for the pymunk cross-checks) spin always decays so, independently of the
+  slide: spin never changes a slide, and the two stop separately.
 * **Impacts** are instantaneous: a normal impulse with restitution ``e`` plus a friction impulse
   capped by Coulomb's law that changes the spins (``resolve``). Momentum is conserved and kinetic
   energy never increases.
@@ -26,27 +36,37 @@ How it is computed
 ------------------
 Event-driven (``kernel``): the earliest of all predicted events (``predict``) is applied, and only
 what it changed is predicted again. Times of impact are exact (``toi``): linear and quadratic
-equations for a disc against anything fixed, a quartic with isolated, polished roots for two
-sliding discs. Touching discs that approach are resolved at once, so a Newton's cradle passes its
+equations in arc length for a disc against anything fixed (the path is straight in both models,
+so only the conversion of arc length to time depends on the model: closed form, or Newton on the
+coupled tables), a quartic with isolated, polished roots for two sliding discs without spin, and a
+conservative advancement for two sliding discs when one spins in the coupled model: each disc's
+deceleration is bounded by F at its present ratio and at its terminal ratio (F is monotone), so the
+true separation stays within a known margin of the mean parabolas' quartic, and no contact is ever
+stepped over. Touching discs that approach are resolved at once, so a Newton's cradle passes its
 momentum down the line in one impulse per pair. A lone disc (a shot at an empty board) runs the
 same loop with its state in local variables (``lone``). The court reaches the kernel packed in one
-array (``table``); ``motion`` holds the closed-form motion and the state layout, ``events`` the codes.
+array (``table``), the coupled model's tables in another (``coupled.coupled_tables``); ``motion``
+holds the motion between events and the state layout, ``events`` the codes.
 
 Limits
 ------
-* Translation and spin are decoupled (above); no rolling, no curl, no surface variations.
+* Uniform pressure over the contact annulus: no curl from uneven pressure, no rolling, no surface
+  variations; the path between events is straight in both models.
 * Impacts are pairwise and instantaneous: simultaneous impacts become a quick sequence of pairwise
   impulses, so a perfectly symmetric triple collision may come out slightly asymmetric.
 * Discs left touching and pushed together by their friction (both sliding, barely separating)
   move on as one, with any sliding discs touching them: a stand-in for the sustained contact force
-  real discs exchange, which this impulse model does not have (``kernel``).
+  real discs exchange, which this impulse model does not have (``kernel``). In the coupled model
+  they also share their spin, so they share one deceleration and stay exactly together.
+* The coupled pair search gives up, claiming no contact, after ``predict.PAIR_SEARCH_STEPS`` steps
+  (two discs grazing side by side for a long time, never seen in the tests).
 * Contacts have tolerances of 1e-9 m and 1e-9 m/s, and a pushed contact may overlap by 1e-10 m
   before it is resolved again (``toi``).
 * A disc pinched between touching discs with little restitution can need thousands of pairwise
   impulses at one instant; after 256 impacts at one instant the touching group moves on as one
   (``kernel``), as a pushed group does.
 * Fallen discs leave play at the edge; gutters, alleys and ditches are not simulated beyond that.
-* Every court has one disc size and mass; discs are uniform (I = m r^2 / 2).
+* Every court has one disc size, mass and inertia ratio.
 """
 
 from shuffle_sim.physics.events import (

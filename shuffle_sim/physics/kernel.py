@@ -68,6 +68,7 @@ from shuffle_sim.physics.events import (
     STATUS_REST,
     STOP,
 )
+from shuffle_sim.physics.friction import force
 from shuffle_sim.physics.motion import (
     DEAD,
     KILL_B,
@@ -83,13 +84,24 @@ from shuffle_sim.physics.motion import (
     TOUCHED,
     UX,
     UY,
+    PX,
+    PY,
+    MODE,
+    coupled_disc_motion,
+    motion_after,
     position_at,
-    set_reference,
+    set_motion,
     speed_at,
     spin_after,
-    travelled,
+    start_reference,
 )
-from shuffle_sim.physics.predict import predict_disc, predict_pair
+from shuffle_sim.physics.predict import (
+    coupled_event_times,
+    coupled_predict_pair,
+    coupled_slow_distance,
+    predict_disc,
+    predict_pair,
+)
 from shuffle_sim.physics.resolve import disc_disc_impulse, fixed_body_impulse
 from shuffle_sim.physics.table import (
     CUSHION_CIRCLE,
@@ -98,6 +110,8 @@ from shuffle_sim.physics.table import (
     F_KIND,
     H_DECEL,
     H_FRICTION,
+    H_INERTIA,
+    H_INNER,
     H_RADIUS,
     H_RESTITUTION,
     H_SPIN_DECEL,
@@ -114,8 +128,8 @@ STORM_IMPACTS = 256
 
 
 @njit(cache=True, error_model="numpy")
-def _place(st, ist, i, x, y, vx, vy, omega, decel, spin_decel):
-    moving = set_reference(st, i, 0.0, x, y, vx, vy, omega, decel, spin_decel)
+def _place(spin, radius, st, ist, i, x, y, vx, vy, omega, decel, spin_decel):
+    moving = set_motion(spin, radius, st, i, 0.0, x, y, vx, vy, omega, decel, spin_decel)
     ist[STATUS, i] = STATUS_MOVING if moving else STATUS_REST
     ist[DEAD, i] = 0
     ist[TOUCHED, i] = 0
@@ -128,37 +142,43 @@ def _place(st, ist, i, x, y, vx, vy, omega, decel, spin_decel):
 
 
 @njit(cache=True, error_model="numpy")
-def place_disc(table, st, ist, i, x, y, vx, vy, omega):
-    """Put disc ``i`` at (x, y) with its launch velocity and spin at time 0, alive."""
-    _place(st, ist, i, x, y, vx, vy, omega, table[0, H_DECEL], table[0, H_SPIN_DECEL])
+def place_disc(table, spin, st, ist, i, x, y, vx, vy, omega):
+    """Put disc ``i`` at (x, y) with its launch velocity and spin at time 0, alive. ``spin`` is the
+    coupled model's packed tables (``coupled.coupled_tables``), or no rows for the decoupled model."""
+    _place(spin, table[0, H_RADIUS], st, ist, i, x, y, vx, vy, omega, table[0, H_DECEL], table[0, H_SPIN_DECEL])
 
 
 @njit(cache=True, error_model="numpy")
-def _state(st, ist, i, t, decel, spin_decel):
+def _state(spin, radius, st, ist, i, t, decel, spin_decel):
     """(x, y, vx, vy, omega) of disc ``i`` at time ``t`` (>= the time of its last event)."""
-    x, y = position_at(st, i, t, decel)
-    speed = speed_at(st, i, t, decel) if ist[STATUS, i] == STATUS_MOVING else 0.0
-    return x, y, st[UX, i] * speed, st[UY, i] * speed, spin_after(st[OMEGA, i], spin_decel, t - st[T0, i])
+    if st[MODE, i] < 0:
+        x, y = position_at(st, i, t, decel)
+        speed = speed_at(st, i, t, decel) if ist[STATUS, i] == STATUS_MOVING else 0.0
+        return x, y, st[UX, i] * speed, st[UY, i] * speed, spin_after(st[OMEGA, i], spin_decel, t - st[T0, i])
+    s, speed, w = coupled_disc_motion(spin, radius, st, i, t, decel)
+    if ist[STATUS, i] != STATUS_MOVING:
+        speed = 0.0
+    return st[PX, i] + st[UX, i] * s, st[PY, i] + st[UY, i] * s, st[UX, i] * speed, st[UY, i] * speed, w
 
 
 @njit(cache=True, error_model="numpy")
-def state_at(table, st, ist, i, t):
+def state_at(table, spin, st, ist, i, t):
     """(x, y, vx, vy, omega) of disc ``i`` at time ``t`` (>= the time of its last event)."""
-    return _state(st, ist, i, t, table[0, H_DECEL], table[0, H_SPIN_DECEL])
+    return _state(spin, table[0, H_RADIUS], st, ist, i, t, table[0, H_DECEL], table[0, H_SPIN_DECEL])
 
 
 @njit(cache=True, error_model="numpy")
 def load_disc(ka, st, ist, i, x, y, vx, vy, omega):
     """``place_disc`` for a court given as ``KernelArrays``."""
-    decel, spin_decel = decelerations(ka.mu, ka.gravity, ka.disc_radius)
-    _place(st, ist, i, x, y, vx, vy, omega, decel, spin_decel)
+    decel, spin_decel = decelerations(ka.mu, ka.gravity, ka.disc_radius, ka.contact_inner_ratio, ka.inertia_ratio)
+    _place(ka.spin_tables, ka.disc_radius, st, ist, i, x, y, vx, vy, omega, decel, spin_decel)
 
 
 @njit(cache=True, error_model="numpy")
 def disc_state(ka, st, ist, i, t):
     """``state_at`` for a court given as ``KernelArrays``."""
-    decel, spin_decel = decelerations(ka.mu, ka.gravity, ka.disc_radius)
-    return _state(st, ist, i, t, decel, spin_decel)
+    decel, spin_decel = decelerations(ka.mu, ka.gravity, ka.disc_radius, ka.contact_inner_ratio, ka.inertia_ratio)
+    return _state(ka.spin_tables, ka.disc_radius, st, ist, i, t, decel, spin_decel)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -184,9 +204,9 @@ def _log_event(ev, n, t, kind, a, b, a_dead, b_dead):
 
 
 @njit(cache=True, error_model="numpy", inline="always")
-def _log_segment(st, ist, seg, n, i, t, decel, spin_decel, event):
-    if n < seg.shape[0]:
-        x, y, vx, vy, w = _state(st, ist, i, t, decel, spin_decel)
+def _log_segment(spin, radius, st, ist, seg, n, i, t, decel, spin_decel, event):
+    if n < seg.shape[0]:  # (the loop also checks before calling, so that no log costs nothing)
+        x, y, vx, vy, w = _state(spin, radius, st, ist, i, t, decel, spin_decel)
         seg[n, 0] = t
         seg[n, 1] = i
         seg[n, 2] = ist[STATUS, i]
@@ -201,12 +221,16 @@ def _log_segment(st, ist, seg, n, i, t, decel, spin_decel, event):
 
 
 @njit(cache=True, error_model="numpy")
-def sample_trajectories(seg, n_discs, times, decel, out):
+def sample_trajectories(table, spin, seg, n_discs, times, out):
     """Every disc's centre at each of ``times``, in closed form from a trajectory log ``seg``.
 
     ``out`` is (T, N, 2). A disc is NaN before its first segment and once it has fallen or been
-    holed. ``times`` must be sorted.
+    holed. ``times`` must be sorted. Each segment's motion is started again from its logged state, as
+    the kernel started it.
     """
+    decel = table[0, H_DECEL]
+    spin_decel = table[0, H_SPIN_DECEL]
+    radius = table[0, H_RADIUS]
     for i in range(n_discs):
         k = -1  # the row of the disc's current segment
         nxt = 0  # the next row to look at
@@ -220,12 +244,11 @@ def sample_trajectories(seg, n_discs, times, decel, out):
                 out[f, i, 0] = math.nan
                 out[f, i, 1] = math.nan
                 continue
-            vx = seg[k, 5]
-            vy = seg[k, 6]
-            speed = math.sqrt(vx * vx + vy * vy)
-            s = travelled(speed, decel, t - seg[k, 0])
-            out[f, i, 0] = seg[k, 3] + (vx / speed * s if speed > 0.0 else 0.0)
-            out[f, i, 1] = seg[k, 4] + (vy / speed * s if speed > 0.0 else 0.0)
+            ux, uy, speed, w, _, _, mode, sigma0, reach, theta = start_reference(
+                spin, radius, seg[k, 0], seg[k, 3], seg[k, 4], seg[k, 5], seg[k, 6], seg[k, 7], decel, spin_decel)
+            s, _, _ = motion_after(spin, radius, mode, sigma0, reach, theta, speed, w, decel, spin_decel, t - seg[k, 0])
+            out[f, i, 0] = seg[k, 3] + ux * s
+            out[f, i, 1] = seg[k, 4] + uy * s
 
 
 # --------------------------------------------------------------------------------------------------
@@ -233,19 +256,21 @@ def sample_trajectories(seg, n_discs, times, decel, out):
 
 
 @njit(cache=True, error_model="numpy")
-def _restart(st, ist, i, t, x, y, vx, vy, w, decel, spin_decel):
+def _restart(spin, radius, st, ist, i, t, x, y, vx, vy, w, decel, spin_decel):
     """New motion for disc i from time t (after an impulse or a stop)."""
-    moving = set_reference(st, i, t, x, y, vx, vy, w, decel, spin_decel)
+    moving = set_motion(spin, radius, st, i, t, x, y, vx, vy, w, decel, spin_decel)
     ist[STATUS, i] = STATUS_MOVING if moving else STATUS_REST
 
 
 @njit(cache=True, error_model="numpy")
-def _merge_pushing_group(st, ist, t, decel, spin_decel, contact):
+def _merge_pushing_group(spin, radius, st, ist, t, decel, spin_decel, contact):
     """Give every disc marked MOVED, and every sliding disc touching one of them without clearly
     leaving it (transitively), their common velocity: their momentum over their number.
 
     Averaging conserves momentum and cannot add kinetic energy. The group then slides as one, every
-    member on the same line at the same speed, and stops at once, still touching.
+    member on the same line at the same speed, and stops at once, still touching. In the coupled
+    model the members also take their mean spin (which cannot add energy either), so that they share
+    one ratio v / (r omega) and with it one deceleration: they stay exactly together.
     """
     n = st.shape[1]
     grew = True
@@ -254,11 +279,11 @@ def _merge_pushing_group(st, ist, t, decel, spin_decel, contact):
         for k in range(n):
             if ist[MOVED, k] != 0 or ist[STATUS, k] != STATUS_MOVING:
                 continue
-            xk, yk, vxk, vyk, _ = _state(st, ist, k, t, decel, spin_decel)
+            xk, yk, vxk, vyk, _ = _state(spin, radius, st, ist, k, t, decel, spin_decel)
             for m in range(n):
                 if ist[MOVED, m] == 0:
                     continue
-                xm, ym, vxm, vym, _ = _state(st, ist, m, t, decel, spin_decel)
+                xm, ym, vxm, vym, _ = _state(spin, radius, st, ist, m, t, decel, spin_decel)
                 dx = xk - xm
                 dy = yk - ym
                 dist = math.sqrt(dx * dx + dy * dy)
@@ -269,20 +294,33 @@ def _merge_pushing_group(st, ist, t, decel, spin_decel, contact):
     count = 0
     sum_x = 0.0
     sum_y = 0.0
+    sum_w = 0.0
     for k in range(n):
         if ist[MOVED, k] != 0:
-            _, _, vx, vy, _ = _state(st, ist, k, t, decel, spin_decel)
+            _, _, vx, vy, w = _state(spin, radius, st, ist, k, t, decel, spin_decel)
             sum_x += vx
             sum_y += vy
+            sum_w += w
             count += 1
+    coupled = spin.shape[0] > 0
     for k in range(n):
         if ist[MOVED, k] != 0:
-            x, y, _, _, w = _state(st, ist, k, t, decel, spin_decel)
-            _restart(st, ist, k, t, x, y, sum_x / count, sum_y / count, w, decel, spin_decel)
+            x, y, _, _, w = _state(spin, radius, st, ist, k, t, decel, spin_decel)
+            if coupled:
+                w = sum_w / count
+            _restart(spin, radius, st, ist, k, t, x, y, sum_x / count, sum_y / count, w, decel, spin_decel)
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def _sliding_decel(spin, radius, eta, decel, speed, w):
+    """The deceleration of a disc sliding at ``speed`` with spin ``w``: mu g, or mu g F(eps) coupled."""
+    if spin.shape[0] == 0 or w == 0.0:
+        return decel
+    return decel * force(speed / (radius * abs(w)), eta)
 
 
 @njit(cache=True, error_model="numpy")
-def _disc_disc(table, st, ist, a, b, t, storm):
+def _disc_disc(table, spin, st, ist, a, b, t, storm):
     """Collide discs a and b at time t and mark the discs whose motion changed (MOVED).
 
     If their friction keeps pushing the two together, they and the sliding discs touching them move
@@ -291,21 +329,23 @@ def _disc_disc(table, st, ist, a, b, t, storm):
     """
     decel = table[0, H_DECEL]
     spin_decel = table[0, H_SPIN_DECEL]
-    xa, ya, vax, vay, wa = _state(st, ist, a, t, decel, spin_decel)
-    xb, yb, vbx, vby, wb = _state(st, ist, b, t, decel, spin_decel)
+    radius = table[0, H_RADIUS]
+    xa, ya, vax, vay, wa = _state(spin, radius, st, ist, a, t, decel, spin_decel)
+    xb, yb, vbx, vby, wb = _state(spin, radius, st, ist, b, t, decel, spin_decel)
     dx = xb - xa
     dy = yb - ya
     dist = math.sqrt(dx * dx + dy * dy)
     nx = dx / dist
     ny = dy / dist
-    vax, vay, wa, vbx, vby, wb = disc_disc_impulse(vax, vay, wa, vbx, vby, wb, nx, ny, table[0, H_RADIUS],
-                                                   table[0, H_RESTITUTION], table[0, H_FRICTION])
-    _restart(st, ist, a, t, xa, ya, vax, vay, wa, decel, spin_decel)
-    _restart(st, ist, b, t, xb, yb, vbx, vby, wb, decel, spin_decel)
+    vax, vay, wa, vbx, vby, wb = disc_disc_impulse(vax, vay, wa, vbx, vby, wb, nx, ny, radius,
+                                                   table[0, H_RESTITUTION], table[0, H_FRICTION],
+                                                   table[0, H_INERTIA])
+    _restart(spin, radius, st, ist, a, t, xa, ya, vax, vay, wa, decel, spin_decel)
+    _restart(spin, radius, st, ist, b, t, xb, yb, vbx, vby, wb, decel, spin_decel)
     ist[MOVED, a] = 1
     ist[MOVED, b] = 1
     if storm:
-        _merge_pushing_group(st, ist, t, decel, spin_decel, 2.0 * table[0, H_RADIUS])
+        _merge_pushing_group(spin, radius, st, ist, t, decel, spin_decel, 2.0 * radius)
         return
     speed_a = math.sqrt(vax * vax + vay * vay)
     speed_b = math.sqrt(vbx * vbx + vby * vby)
@@ -314,11 +354,18 @@ def _disc_disc(table, st, ist, a, b, t, storm):
         gy = vby - vay
         if gx * nx + gy * ny < PUSH_MERGE_SPEED:
             # Relative acceleration: each disc decelerates along its own direction of travel.
-            ax = 0.5 * decel * (vax / speed_a - vbx / speed_b)
-            ay = 0.5 * decel * (vay / speed_a - vby / speed_b)
+            if spin.shape[0] == 0:
+                ax = 0.5 * decel * (vax / speed_a - vbx / speed_b)
+                ay = 0.5 * decel * (vay / speed_a - vby / speed_b)
+            else:
+                eta = table[0, H_INNER]
+                dec_a = _sliding_decel(spin, radius, eta, decel, speed_a, st[OMEGA, a])
+                dec_b = _sliding_decel(spin, radius, eta, decel, speed_b, st[OMEGA, b])
+                ax = 0.5 * (dec_a * vax / speed_a - dec_b * vbx / speed_b)
+                ay = 0.5 * (dec_a * vay / speed_a - dec_b * vby / speed_b)
             # Curvature of |d|^2 at contact: negative means the contact keeps closing.
             if gx * gx + gy * gy + 2.0 * (ax * dx + ay * dy) < 0.0:
-                _merge_pushing_group(st, ist, t, decel, spin_decel, 2.0 * table[0, H_RADIUS])
+                _merge_pushing_group(spin, radius, st, ist, t, decel, spin_decel, 2.0 * radius)
 
 
 @njit(cache=True, error_model="numpy", inline="always")
@@ -345,18 +392,19 @@ def fixed_body_bounce(table, row, xi, yi, vx, vy, w):
         ny = yi - g1
         e, mu_c, kills = table[row, F + 3], table[row, F + 4], 0.0
     norm = math.sqrt(nx * nx + ny * ny)
-    vx, vy, w = fixed_body_impulse(vx, vy, w, nx / norm, ny / norm, table[0, H_RADIUS], e, mu_c)
+    vx, vy, w = fixed_body_impulse(vx, vy, w, nx / norm, ny / norm, table[0, H_RADIUS], e, mu_c, table[0, H_INERTIA])
     return vx, vy, w, kills != 0.0
 
 
 @njit(cache=True, error_model="numpy")
-def _disc_fixed(table, st, ist, i, row, t):
+def _disc_fixed(table, spin, st, ist, i, row, t):
     """Bounce disc i off the cushion or peg in table row ``row`` at time t; True if it kills."""
     decel = table[0, H_DECEL]
     spin_decel = table[0, H_SPIN_DECEL]
-    xi, yi, vx, vy, w = _state(st, ist, i, t, decel, spin_decel)
+    radius = table[0, H_RADIUS]
+    xi, yi, vx, vy, w = _state(spin, radius, st, ist, i, t, decel, spin_decel)
     vx, vy, w, kills = fixed_body_bounce(table, row, xi, yi, vx, vy, w)
-    _restart(st, ist, i, t, xi, yi, vx, vy, w, decel, spin_decel)
+    _restart(spin, radius, st, ist, i, t, xi, yi, vx, vy, w, decel, spin_decel)
     return kills
 
 
@@ -365,16 +413,18 @@ def _disc_fixed(table, st, ist, i, row, t):
 
 
 @njit(cache=True, error_model="numpy", inline="always")
-def run_table(table, st, ist, pair_t, ev, seg, max_events):
+def run_table(table, spin, st, ist, pair_t, ev, seg, max_events):
     """Run the discs placed in ``st``/``ist`` (``place_disc``) until every one is at rest or gone.
 
-    ``table`` is the packed court (``pack_court``). Returns (events logged, segments logged, ok,
+    ``table`` is the packed court (``pack_court``), ``spin`` the coupled model's packed tables (no
+    rows for the decoupled model: ``KernelArrays.spin_tables``). Returns (events logged, segments logged, ok,
     end time, events processed); ``ok`` is False if ``max_events`` events were processed before the
     end. Logged cushion, peg, hole and kill-line indices are those of ``KernelArrays``.
     """
     decel = table[0, H_DECEL]
     spin_decel = table[0, H_SPIN_DECEL]
-    contact = 2.0 * table[0, H_RADIUS]
+    radius = table[0, H_RADIUS]
+    contact = 2.0 * radius
     n = st.shape[1]
     now = 0.0
     # Counters start as int64 values, not literals, so each helper compiles for one signature.
@@ -394,13 +444,26 @@ def run_table(table, st, ist, pair_t, ev, seg, max_events):
         for i in range(n):
             if ist[MOVED, i] == 0:
                 continue
-            n_seg = _log_segment(st, ist, seg, n_seg, i, now, decel, spin_decel, event_row)
-            predict_disc(table, st, ist, i)
+            if n_seg < seg.shape[0]:
+                n_seg = _log_segment(spin, radius, st, ist, seg, n_seg, i, now, decel, spin_decel, event_row)
+            # The tables are passed only to the coupled motion's functions, never to inlined code: an
+            # array handed to inlined code costs reference counting on every call.
+            coupled_i = st[MODE, i] >= 0
+            s_slow = coupled_slow_distance(table, spin, st, i) if coupled_i else 0.0
+            s_next, s_kill = predict_disc(table, st, ist, i, s_slow)
+            if coupled_i:
+                coupled_event_times(table, spin, st, ist, i, s_next, s_kill)
             for k in range(n):
                 if k < i and ist[MOVED, k] == 0:
-                    pair_t[k, i] = predict_pair(st, ist, k, i, now, decel, contact)
+                    if coupled_i or st[MODE, k] >= 0:
+                        pair_t[k, i] = coupled_predict_pair(spin, st, ist, k, i, now, decel, spin_decel, contact)
+                    else:
+                        pair_t[k, i] = predict_pair(st, ist, k, i, now, decel, contact)
                 elif k > i:
-                    pair_t[i, k] = predict_pair(st, ist, i, k, now, decel, contact)
+                    if coupled_i or st[MODE, k] >= 0:
+                        pair_t[i, k] = coupled_predict_pair(spin, st, ist, i, k, now, decel, spin_decel, contact)
+                    else:
+                        pair_t[i, k] = predict_pair(st, ist, i, k, now, decel, contact)
         for i in range(n):
             ist[MOVED, i] = 0
         t = math.inf
@@ -451,20 +514,20 @@ def run_table(table, st, ist, pair_t, ev, seg, max_events):
             ist[TOUCHED, a] = 1
             ist[TOUCHED, b] = 1
             impacts_now += 1
-            _disc_disc(table, st, ist, a, b, now, impacts_now > STORM_IMPACTS)
+            _disc_disc(table, spin, st, ist, a, b, now, impacts_now > STORM_IMPACTS)
         elif kind == DISC_CUSHION or kind == DISC_PEG:
-            if _disc_fixed(table, st, ist, a, b, now) and ist[DEAD, a] == 0:
+            if _disc_fixed(table, spin, st, ist, a, b, now) and ist[DEAD, a] == 0:
                 ist[DEAD, a] = 1
                 n_ev = _log_event(ev, n_ev, now, KILLED, a, -1, 0, 0)
         elif kind == STOP:
-            x, y, _, _, w = _state(st, ist, a, now, decel, spin_decel)
-            _restart(st, ist, a, now, x, y, 0.0, 0.0, w, decel, spin_decel)
+            x, y, _, _, w = _state(spin, radius, st, ist, a, now, decel, spin_decel)
+            _restart(spin, radius, st, ist, a, now, x, y, 0.0, 0.0, w, decel, spin_decel)
         else:  # FALL or HOLED: out of play where it crossed the edge, or at the hole's centre
-            x, y = position_at(st, a, now, decel)
+            x, y, _, _, _ = _state(spin, radius, st, ist, a, now, decel, spin_decel)
             if kind == HOLED:
                 x = table[b, F]
                 y = table[b, F + 1]
-            set_reference(st, a, now, x, y, 0.0, 0.0, 0.0, decel, spin_decel)
+            set_motion(spin, radius, st, a, now, x, y, 0.0, 0.0, 0.0, decel, spin_decel)
             ist[STATUS, a] = STATUS_FALLEN if kind == FALL else STATUS_HOLED
     return n_ev, n_seg, ok, now, processed
 
@@ -478,7 +541,8 @@ def run_scene(ka, st, ist, pair_t, touched, ev_t, ev_i, seg_t, seg_i, seg_f, max
     """
     ev = np.empty((ev_t.shape[0], EV_COLUMNS))
     seg = np.empty((seg_t.shape[0], SEG_COLUMNS))
-    n_ev, n_seg, ok, t_end, processed = run_table(pack_court(ka), st, ist, pair_t, ev, seg, max_events)
+    n_ev, n_seg, ok, t_end, processed = run_table(pack_court(ka), ka.spin_tables, st, ist, pair_t, ev, seg,
+                                                  max_events)
     for i in range(st.shape[1]):
         touched[i] = ist[TOUCHED, i] != 0
     for k in range(n_ev):

@@ -33,16 +33,18 @@ from shuffle_sim.physics.events import (
     STOP,
 )
 from shuffle_sim.physics.kernel import fixed_body_bounce
-from shuffle_sim.physics.motion import reference_state, spin_after, travelled
+from shuffle_sim.physics.coupled import distance_at_speed
+from shuffle_sim.physics.motion import motion_after, start_reference, time_for_distance
 from shuffle_sim.physics.predict import predict_path
-from shuffle_sim.physics.table import H_DECEL, H_SPIN_DECEL, F
+from shuffle_sim.physics.table import H_DECEL, H_HOLE_SPEED, H_RADIUS, H_SPIN_DECEL, F
 
 
 @njit(cache=True, error_model="numpy", inline="always")
-def run_lone(table, x, y, vx, vy, omega, max_events):
+def run_lone(table, spin, x, y, vx, vy, omega, max_events):
     """Run one disc launched at (x, y) with (vx, vy, omega) at time 0 until it rests or leaves play.
 
-    ``table`` is the packed court (``table.pack_court``). Returns (x, y, vx, vy, omega, status,
+    ``table`` is the packed court (``table.pack_court``), ``spin`` the coupled model's packed tables
+    (no rows for the decoupled model). Returns (x, y, vx, vy, omega, status,
     dead, ok, t_end, processed): the disc's state at the end time ``t_end`` (the time of the last
     event), its ``events.STATUS_*``, whether it is dead (kill line, killing cushion), ``ok`` False if
     ``max_events`` events were processed before the end, and the number of events processed; all as
@@ -50,11 +52,13 @@ def run_lone(table, x, y, vx, vy, omega, max_events):
     """
     decel = table[0, H_DECEL]
     spin_decel = table[0, H_SPIN_DECEL]
+    radius = table[0, H_RADIUS]
     # The reference state: from (px, py) at time t0 along (ux, uy) at speed, spin omega.
     px = x
     py = y
     t0 = 0.0
-    ux, uy, speed, omega, t_stop, t_spin = reference_state(t0, px, py, vx, vy, omega, decel, spin_decel)
+    ux, uy, speed, omega, t_stop, t_spin, mode, sigma0, reach, theta = start_reference(
+        spin, radius, t0, px, py, vx, vy, omega, decel, spin_decel)
     status = STATUS_MOVING if speed > 0.0 else STATUS_REST
     dead = False
     t_next = math.inf
@@ -73,8 +77,21 @@ def run_lone(table, x, y, vx, vy, omega, max_events):
                 t_next = math.inf
                 t_kill = math.inf
             else:
-                t_next, next_kind, next_b, t_kill, kill_b = predict_path(table, px, py, ux, uy, speed,
-                                                                         status == STATUS_MOVING, not dead, t0, t_stop)
+                coupled = mode >= 0 and status == STATUS_MOVING
+                s_slow = 0.0
+                if coupled and table[0, H_HOLE_SPEED] >= 0.0:
+                    s_slow = distance_at_speed(spin, mode, sigma0, theta, reach, speed, radius * abs(omega), decel,
+                                               table[0, H_HOLE_SPEED])
+                t_next, next_kind, next_b, t_kill, kill_b, s_next, s_kill = predict_path(
+                    table, px, py, ux, uy, speed, reach if coupled else -1.0, s_slow, status == STATUS_MOVING,
+                    not dead, t0, t_stop)
+                if coupled:
+                    if next_kind != -1 and next_kind != STOP:
+                        t_next = t0 + time_for_distance(spin, radius, mode, sigma0, reach, theta, speed, omega, decel,
+                                                        s_next)
+                    if kill_b >= 0:
+                        t_kill = t0 + time_for_distance(spin, radius, mode, sigma0, reach, theta, speed, omega, decel,
+                                                        s_kill)
         # The earliest event, ties going the kernel's way: boundary, kill line, spin stop.
         t = math.inf
         kind = -1
@@ -102,11 +119,11 @@ def run_lone(table, x, y, vx, vy, omega, max_events):
             t_spin = math.inf
             continue
         # Where the disc is now, and how fast it moves and spins (the kernel's ``_state``).
-        slid = travelled(speed, decel, now - t0)
+        slid, v, w = motion_after(spin, radius, mode, sigma0, reach, theta, speed, omega, decel, spin_decel, now - t0)
         qx = px + ux * slid
         qy = py + uy * slid
-        v = max(0.0, speed - decel * (now - t0)) if status == STATUS_MOVING else 0.0
-        w = spin_after(omega, spin_decel, now - t0)
+        if status != STATUS_MOVING:
+            v = 0.0
         if kind == DISC_CUSHION or kind == DISC_PEG:
             new_vx, new_vy, new_w, kills = fixed_body_bounce(table, b, qx, qy, ux * v, uy * v, w)
             dead = dead or kills
@@ -120,7 +137,8 @@ def run_lone(table, x, y, vx, vy, omega, max_events):
         px = qx
         py = qy
         t0 = now
-        ux, uy, speed, omega, t_stop, t_spin = reference_state(t0, px, py, new_vx, new_vy, new_w, decel, spin_decel)
+        ux, uy, speed, omega, t_stop, t_spin, mode, sigma0, reach, theta = start_reference(
+            spin, radius, t0, px, py, new_vx, new_vy, new_w, decel, spin_decel)
         if kind == FALL:
             status = STATUS_FALLEN
         elif kind == HOLED:
@@ -128,8 +146,7 @@ def run_lone(table, x, y, vx, vy, omega, max_events):
         else:
             status = STATUS_MOVING if speed > 0.0 else STATUS_REST
         predict = True
-    # At rest ``travelled`` gives exactly 0 (by a division): skipped.
-    slid = travelled(speed, decel, now - t0) if speed != 0.0 else 0.0
-    v = max(0.0, speed - decel * (now - t0)) if status == STATUS_MOVING else 0.0
-    return (px + ux * slid, py + uy * slid, ux * v, uy * v, spin_after(omega, spin_decel, now - t0), status, dead,
-            ok, now, processed)
+    slid, v, w = motion_after(spin, radius, mode, sigma0, reach, theta, speed, omega, decel, spin_decel, now - t0)
+    if status != STATUS_MOVING:
+        v = 0.0
+    return (px + ux * slid, py + uy * slid, ux * v, uy * v, w, status, dead, ok, now, processed)

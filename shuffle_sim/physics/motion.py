@@ -6,9 +6,13 @@ straight line, and the distance slid ``tau`` seconds after a reference instant i
 
     s(tau) = v tau - a tau^2 / 2        until it stops at tau = v / a, after s = v^2 / (2 a).
 
-Spin decays at its own constant rate ``alpha = (4/3) mu g / r``: the friction torque of a uniform
-disc pressing evenly on its face, (2/3) mu m g r, over the moment of inertia m r^2 / 2. Translation
-and spin are decoupled in this basic model (see the package docstring for what that leaves out).
+Spin alone decays at its own constant rate ``alpha = (4/3) mu g / r``: the friction torque of a
+uniform disc pressing evenly on its face, (2/3) mu m g r, over the moment of inertia m r^2 / 2 (in
+general mu g T(0) / (k r), ``table.decelerations``). In the decoupled model that holds while the disc
+slides too. In the coupled model (Farkas, Bartels, Unger and Wolf, Phys. Rev. Lett. 90, 248302,
+2003) a disc that slides and spins follows ``coupled``: still a straight line, but s(t), v(t) and
+omega(t) come from the dimensionless tables, and both motions end at one instant. A disc without
+spin, or without speed, keeps the closed forms here exactly, in both models.
 
 State is a structure of arrays: ``st[ROW, i]`` (float64) and ``ist[ROW, i]`` (int64) with one column
 per disc. A disc's motion is stored as a reference state at time ``T0`` (position, direction of
@@ -22,6 +26,8 @@ import math
 
 from numba import njit
 
+from shuffle_sim.physics.coupled import motion_at, start_motion, time_to_reach
+
 # Rows of the float state ``st``: the reference state at time T0 and the disc's pending events.
 PX = 0  # reference position (m)
 PY = 1
@@ -34,7 +40,11 @@ T_STOP = 7  # absolute time the disc stops sliding (inf if it never does, T0 at 
 T_SPIN = 8  # absolute time its spin stops (inf if not spinning)
 T_NEXT = 9  # time of its next boundary event (stop, cushion, peg, fall, hole)
 T_KILL = 10  # time it becomes dead by a kill line (inf if never)
-N_FLOAT_ROWS = 11
+MODE = 11  # -1: the closed form (no spin, or the decoupled model); else the ``coupled`` motion mode
+SIGMA0 = 12  # coupled: sigma at T0 on its orbit
+REACH = 13  # coupled: distance from the reference position to the stop
+THETA = 14  # coupled: time from T0 to the stop
+N_FLOAT_ROWS = 15
 
 # Rows of the integer state ``ist``.
 STATUS = 0  # events.STATUS_*
@@ -154,3 +164,91 @@ def set_reference(st, i, t, x, y, vx, vy, omega, decel, spin_decel):
     st[OMEGA, i] = omega
     st[T_SPIN, i] = t_spin
     return speed > 0.0
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def start_reference(spin, radius, t, x, y, vx, vy, omega, decel, spin_decel):
+    """``reference_state`` for either model: ``spin`` holds the coupled model's packed tables
+    (``coupled.coupled_tables``), or no rows for the decoupled model.
+
+    Returns (ux, uy, speed, omega, t_stop, t_spin, mode, sigma0, reach, theta): ``mode`` -1 for the
+    closed forms; a disc that slides and spins in the coupled model gets its coupled mode, sigma0,
+    stop distance ``reach`` and time to the stop ``theta``, with t_stop = t + theta and no separate
+    spin stop (t_spin inf): both motions end at the stop.
+    """
+    ux, uy, speed, omega, t_stop, t_spin = reference_state(t, x, y, vx, vy, omega, decel, spin_decel)
+    if spin.shape[0] == 0 or speed == 0.0 or omega == 0.0 or decel <= 0.0:
+        return ux, uy, speed, omega, t_stop, t_spin, -1, 0.0, 0.0, 0.0
+    mode, sigma0, theta, reach = start_motion(spin, speed, radius * abs(omega), decel)
+    return ux, uy, speed, omega, t + theta, math.inf, mode, sigma0, reach, theta
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def motion_after(spin, radius, mode, sigma0, reach, theta, speed, omega, decel, spin_decel, tau):
+    """(distance slid, speed, spin) ``tau`` >= 0 seconds after a reference state (``start_reference``)."""
+    if mode < 0:
+        return (travelled(speed, decel, tau) if speed != 0.0 else 0.0,
+                max(0.0, speed - decel * tau) if speed != 0.0 else 0.0, spin_after(omega, spin_decel, tau))
+    s, v, rim = motion_at(spin, mode, sigma0, theta, reach, speed, radius * abs(omega), decel, tau)
+    return s, v, math.copysign(rim / radius, omega)
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def time_for_distance(spin, radius, mode, sigma0, reach, theta, speed, omega, decel, s):
+    """Time after the reference at which the disc has slid ``s`` (at most its stop distance)."""
+    if mode < 0:
+        return time_to_slide(speed, decel, s)
+    return time_to_reach(spin, mode, sigma0, theta, reach, speed, radius * abs(omega), decel, s)
+
+
+@njit(cache=True, error_model="numpy")
+def set_motion(spin, radius, st, i, t, x, y, vx, vy, omega, decel, spin_decel):
+    """``set_reference`` for either model (``start_reference``); returns True if the disc slides."""
+    # As ``start_reference``, without handing the tables to inlined code (which would cost reference
+    # counting on every call, in the closed-form path too).
+    ux, uy, speed, omega, t_stop, t_spin = reference_state(t, x, y, vx, vy, omega, decel, spin_decel)
+    mode = -1
+    sigma0 = 0.0
+    reach = 0.0
+    theta = 0.0
+    if spin.shape[0] > 0 and speed != 0.0 and omega != 0.0 and decel > 0.0:
+        mode, sigma0, theta, reach = start_motion(spin, speed, radius * abs(omega), decel)
+        t_stop = t + theta
+        t_spin = math.inf
+    st[PX, i] = x
+    st[PY, i] = y
+    st[T0, i] = t
+    st[UX, i] = ux
+    st[UY, i] = uy
+    st[SPEED, i] = speed
+    st[T_STOP, i] = t_stop
+    st[OMEGA, i] = omega
+    st[T_SPIN, i] = t_spin
+    st[MODE, i] = mode
+    st[SIGMA0, i] = sigma0
+    st[REACH, i] = reach
+    st[THETA, i] = theta
+    return speed > 0.0
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def disc_motion(spin, radius, st, i, t, decel, spin_decel):
+    """(distance slid since T0, speed, spin) of disc ``i`` at absolute time ``t``."""
+    return motion_after(spin, radius, int(st[MODE, i]), st[SIGMA0, i], st[REACH, i], st[THETA, i], st[SPEED, i],
+                        st[OMEGA, i], decel, spin_decel, t - st[T0, i])
+
+
+@njit(cache=True, error_model="numpy")
+def coupled_disc_motion(spin, radius, st, i, t, decel):
+    """(distance slid since T0, speed, spin) at time ``t`` of disc ``i`` in the coupled motion."""
+    omega = st[OMEGA, i]
+    s, v, rim = motion_at(spin, int(st[MODE, i]), st[SIGMA0, i], st[THETA, i], st[REACH, i], st[SPEED, i],
+                          radius * abs(omega), decel, t - st[T0, i])
+    return s, v, math.copysign(rim / radius, omega)
+
+
+@njit(cache=True, error_model="numpy")
+def disc_motion_call(spin, radius, st, i, t, decel, spin_decel):
+    """``disc_motion`` as a call, for the coupled predictions: one compiled copy instead of one
+    inlined copy per call site (shorter first compilation)."""
+    return disc_motion(spin, radius, st, i, t, decel, spin_decel)

@@ -11,7 +11,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from shuffle_sim.court import Court
+from shuffle_sim.court import Court, CourtError
+from shuffle_sim.physics.coupled import N_COLUMNS, coupled_tables
 
 
 class KernelArrays(NamedTuple):
@@ -30,6 +31,9 @@ class KernelArrays(NamedTuple):
     pegs: np.ndarray  # (P, 5) cx, cy, radius, e, friction
     holes: np.ndarray  # (H, 4) cx, cy, capture radius, capture speed
     kill_lines: np.ndarray  # (K, 4) px, py, nx, ny: dead once (centre - p) . n > 0
+    contact_inner_ratio: float  # eta: the disc presses on the annulus eta r < rho < r
+    inertia_ratio: float  # I / (m r^2)
+    spin_tables: np.ndarray  # the coupled model's packed tables (physics.coupled); no rows: decoupled
 
 
 def kernel_arrays(court: Court) -> KernelArrays:
@@ -81,4 +85,18 @@ def pack_kernel_arrays(court: Court) -> KernelArrays:
         pegs=pegs.reshape(-1, 5),
         holes=holes.reshape(-1, 4),
         kill_lines=np.array(kills, dtype=np.float64).reshape(-1, 4),
+        contact_inner_ratio=p["contact_inner_ratio"],
+        inertia_ratio=p["inertia_ratio"],
+        spin_tables=_spin_tables(p, holes.reshape(-1, 4)),
     )
+
+
+def _spin_tables(params: dict, holes: np.ndarray) -> np.ndarray:
+    """The coupled model's packed tables for the kernel (built once per annulus and inertia ratio);
+    no rows for the decoupled model. The coupled kernel knows one capture speed for all holes."""
+    if params["spin_model"] == "coupled":
+        if len(holes) and np.any(holes[:, 3] != holes[0, 3]):
+            raise CourtError(f"holes: with spin_model 'coupled' every hole needs the same capture_speed "
+                             f"(got {sorted(set(holes[:, 3].tolist()))!r})")
+        return coupled_tables(params["contact_inner_ratio"], params["inertia_ratio"])
+    return np.zeros((0, N_COLUMNS))

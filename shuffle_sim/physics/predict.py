@@ -19,24 +19,33 @@ from shuffle_sim.physics.events import (
     STATUS_MOVING,
     STOP,
 )
+from shuffle_sim.physics.coupled import M_ETA, M_FV_STAR, MODE_SLIDE_LIMIT, MODE_SPIN_LIMIT, _meta, distance_at_speed
+from shuffle_sim.physics.friction import force
 from shuffle_sim.physics.motion import (
     DEAD,
     KILL_B,
+    MODE,
     NEXT_B,
     NEXT_KIND,
+    OMEGA,
     PX,
     PY,
+    REACH,
+    SIGMA0,
     SPEED,
     STATUS,
     T0,
     T_KILL,
     T_NEXT,
     T_STOP,
+    THETA,
     UX,
     UY,
+    disc_motion_call,
     position_at,
     speed_at,
     stopping_distance,
+    time_for_distance,
     time_to_slide,
 )
 from shuffle_sim.physics.table import (
@@ -46,6 +55,7 @@ from shuffle_sim.physics.table import (
     EDGE_SEGMENT,
     F_KIND,
     H_DECEL,
+    H_HOLE_SPEED,
     H_RADIUS,
     HOLE,
     KILL_LINE,
@@ -62,19 +72,26 @@ from shuffle_sim.physics.toi import (
     circle_exit_contact,
     edge_crossing,
     hole_capture,
+    hole_capture_after,
     line_passing_within,
     quartic_entry,
 )
 
 
 @njit(cache=True, error_model="numpy", inline="always")
-def predict_path(table, qx, qy, ux, uy, speed, moving, alive, t0, t_stop):
+def predict_path(table, qx, qy, ux, uy, speed, reach_c, s_slow, moving, alive, t0, t_stop):
     """The next boundary event (stop, cushion, peg, fall, hole) and kill-line crossing of a path.
 
     The path is a disc's reference state, in scalars: from (qx, qy) at time ``t0`` along (ux, uy)
     at ``speed``, sliding if ``moving``, stopping at ``t_stop``; kill lines count only if ``alive``.
-    Returns (t_next, kind, b, t_kill, kill_b): the time, kind and table row of the boundary event
-    (inf, -1, -1 if none) and the time and table row of the kill-line crossing (inf, -1 if none).
+    ``reach_c`` < 0 is the closed-form motion; otherwise the coupled motion with stop distance
+    ``reach_c``, slowed to the holes' capture speed after ``s_slow``. The path is straight either
+    way, so only the stop distance and the conversion of arc length to time depend on the model.
+    Returns (t_next, kind, b, t_kill, kill_b, s_next, s_kill): the time, kind and table row of the
+    boundary event (inf, -1, -1 if none), the time and table row of the kill-line crossing (inf, -1
+    if none), and their arc lengths. In the coupled motion the caller turns the arc lengths into
+    times (``coupled.time_to_reach``), except the stop's, which is ``t_stop``; this function never
+    sees the tables, so the closed-form path costs nothing more.
 
     Every shape is solved in arc length s along the path (``toi``), and only the earliest is turned
     into a time. Each shape is tested only against the part of the path before the earliest event
@@ -83,7 +100,11 @@ def predict_path(table, qx, qy, ux, uy, speed, moving, alive, t0, t_stop):
     """
     r = table[0, H_RADIUS]
     decel = table[0, H_DECEL]
-    reach = stopping_distance(speed, decel) if moving else 0.0
+    closed = reach_c < 0.0
+    if closed:
+        reach = stopping_distance(speed, decel) if moving else 0.0
+    else:
+        reach = reach_c if moving else 0.0
     best = reach
     kind = STOP if moving and math.isfinite(reach) else -1
     b = -1
@@ -105,8 +126,10 @@ def predict_path(table, qx, qy, ux, uy, speed, moving, alive, t0, t_stop):
                     kill = s_kill
                     kill_b = row
         elif f == HOLE:
-            if moving:
+            if moving and closed:
                 s = hole_capture(qx, qy, ux, uy, speed, decel, g0, g1, g2, g3)
+            elif moving:
+                s = hole_capture_after(qx, qy, ux, uy, s_slow, g0, g1, g2)
             elif g3 > 0.0 and (qx - g0) ** 2 + (qy - g1) ** 2 <= g2 * g2:
                 s = 0.0  # at rest over the hole: it drops in at once
             event = HOLED
@@ -133,28 +156,35 @@ def predict_path(table, qx, qy, ux, uy, speed, moving, alive, t0, t_stop):
             kind = event
             b = row
     t_next = math.inf
-    if kind != -1:
-        t_next = t_stop if kind == STOP else t0 + time_to_slide(speed, decel, best)
-    t_kill = t0 + time_to_slide(speed, decel, kill) if kill_b >= 0 else math.inf
-    return t_next, kind, b, t_kill, kill_b
+    t_kill = math.inf
+    if closed:
+        if kind != -1:
+            t_next = t_stop if kind == STOP else t0 + time_to_slide(speed, decel, best)
+        if kill_b >= 0:
+            t_kill = t0 + time_to_slide(speed, decel, kill)
+    elif kind == STOP:
+        t_next = t_stop
+    return t_next, kind, b, t_kill, kill_b, best, kill
 
 
 @njit(cache=True, error_model="numpy", inline="always")
-def predict_disc(table, st, ist, i):
+def predict_disc(table, st, ist, i, s_slow):
     """Disc i's next boundary event (stop, cushion, peg, fall, hole) and kill-line crossing.
 
     Along its current path from T0 (``predict_path``). ``NEXT_B`` and ``KILL_B`` hold the
-    feature's table row (left unchanged, and unused, while ``T_NEXT`` or ``T_KILL`` is inf).
+    feature's table row (left unchanged, and unused, while ``T_NEXT`` or ``T_KILL`` is inf). In the
+    coupled motion (``MODE`` >= 0) the times of events other than the stop are left to
+    ``coupled_event_times``; returns the arc lengths it needs.
     """
     st[T_NEXT, i] = math.inf
     ist[NEXT_KIND, i] = -1
     st[T_KILL, i] = math.inf
     status = ist[STATUS, i]
     if status >= STATUS_FALLEN:
-        return
-    t_next, kind, b, t_kill, kill_b = predict_path(table, st[PX, i], st[PY, i], st[UX, i], st[UY, i],
-                                                   st[SPEED, i], status == STATUS_MOVING, ist[DEAD, i] == 0,
-                                                   st[T0, i], st[T_STOP, i])
+        return math.inf, math.inf
+    t_next, kind, b, t_kill, kill_b, s_next, s_kill = predict_path(
+        table, st[PX, i], st[PY, i], st[UX, i], st[UY, i], st[SPEED, i], st[REACH, i] if st[MODE, i] >= 0 else -1.0,
+        s_slow, status == STATUS_MOVING, ist[DEAD, i] == 0, st[T0, i], st[T_STOP, i])
     if kind != -1:
         st[T_NEXT, i] = t_next
         ist[NEXT_KIND, i] = kind
@@ -162,11 +192,105 @@ def predict_disc(table, st, ist, i):
     if kill_b >= 0:
         st[T_KILL, i] = t_kill
         ist[KILL_B, i] = kill_b
+    return s_next, s_kill
+
+
+@njit(cache=True, error_model="numpy")
+def coupled_slow_distance(table, spin, st, i):
+    """Where disc i, in the coupled motion, has slowed to the holes' capture speed (0 without holes)."""
+    capture = table[0, H_HOLE_SPEED]
+    if capture < 0.0 or st[MODE, i] < 0:
+        return 0.0
+    return distance_at_speed(spin, int(st[MODE, i]), st[SIGMA0, i], st[THETA, i], st[REACH, i], st[SPEED, i],
+                             table[0, H_RADIUS] * abs(st[OMEGA, i]), table[0, H_DECEL], capture)
+
+
+@njit(cache=True, error_model="numpy")
+def coupled_event_times(table, spin, st, ist, i, s_next, s_kill):
+    """Turn disc i's predicted arc lengths into times along its coupled motion (``predict_disc``)."""
+    decel = table[0, H_DECEL]
+    radius = table[0, H_RADIUS]
+    mode = int(st[MODE, i])
+    if ist[NEXT_KIND, i] != -1 and ist[NEXT_KIND, i] != STOP:
+        st[T_NEXT, i] = st[T0, i] + time_for_distance(spin, radius, mode, st[SIGMA0, i], st[REACH, i], st[THETA, i],
+                                                      st[SPEED, i], st[OMEGA, i], decel, s_next)
+    if s_kill != math.inf:  # a kill-line crossing was predicted (its row is in KILL_B)
+        st[T_KILL, i] = st[T0, i] + time_for_distance(spin, radius, mode, st[SIGMA0, i], st[REACH, i], st[THETA, i],
+                                                      st[SPEED, i], st[OMEGA, i], decel, s_kill)
+
+
+#: Bound on the steps of the coupled pair search (each one evaluates both discs once).
+PAIR_SEARCH_STEPS = 2000
+#: The coupled pair search stops this close (s) to the contact it converges on.
+PAIR_TIME_TOL = 1e-12
+
+
+@njit(cache=True, error_model="numpy")
+def _force_range(spin, radius, eta, st, i, speed, w):
+    """(least, greatest) F disc i can feel from now to its stop: eps runs monotonically from its
+    present value to its end (eps*, or infinity in the pure-slide limit), and F is monotone in eps."""
+    mode = int(st[MODE, i])
+    if mode < 0 or mode == MODE_SLIDE_LIMIT or w == 0.0:
+        return 1.0, 1.0
+    f_now = force(speed / (radius * abs(w)), eta)
+    f_end = 1.0 if mode == MODE_SPIN_LIMIT else _meta(spin, M_FV_STAR)  # f_v* = F(eps*)
+    return min(f_now, f_end), max(f_now, f_end)
+
+
+@njit(cache=True, error_model="numpy")
+def coupled_pair_entry(spin, radius, eta, st, i, j, now, t_end, decel, spin_decel, rho):
+    """Earliest t in [now, t_end] at which discs i and j (both sliding, at least one in the coupled
+    motion) come within ``rho`` (their distance at ``now`` is above it); inf if they do not.
+
+    Conservative advancement. From the exact state at t, each disc's deceleration until its stop lies
+    between decel F_lo and decel F_hi (``_force_range``), so its distance slid after tau differs from
+    the parabola of the mean deceleration by at most decel (F_hi - F_lo) tau^2 / 4. Over a step h
+    the true separation is therefore at least that of the two mean parabolas (a quartic,
+    ``toi.quartic_entry``) less E h^2; no contact can come before the quartic reaches rho + E h^2, so
+    t advances to there (or by h if it never does). h keeps E h^2 at half the gap, so the steps
+    shorten as the discs close in, and the search ends within ``PAIR_TIME_TOL`` of the contact.
+    """
+    if (st[UX, i] == st[UX, j] and st[UY, i] == st[UY, j] and st[SPEED, i] == st[SPEED, j]
+            and st[OMEGA, i] == st[OMEGA, j] and st[T0, i] == st[T0, j] and st[MODE, i] == st[MODE, j]):
+        return math.inf  # one motion (a group moving as one): their separation never changes
+    t = now
+    for _ in range(PAIR_SEARCH_STEPS):
+        si, vi, wi = disc_motion_call(spin, radius, st, i, t, decel, spin_decel)
+        sj, vj, wj = disc_motion_call(spin, radius, st, j, t, decel, spin_decel)
+        cx = st[PX, j] + st[UX, j] * sj - st[PX, i] - st[UX, i] * si
+        cy = st[PY, j] + st[UY, j] * sj - st[PY, i] - st[UY, i] * si
+        gap = math.sqrt(cx * cx + cy * cy) - rho
+        if gap <= 0.0:
+            return t
+        left = t_end - t
+        if left <= 0.0:
+            return math.inf
+        lo_i, hi_i = _force_range(spin, radius, eta, st, i, vi, wi)
+        lo_j, hi_j = _force_range(spin, radius, eta, st, j, vj, wj)
+        spread = 0.25 * decel * (hi_i - lo_i + hi_j - lo_j)
+        h = left if spread == 0.0 else min(left, math.sqrt(0.5 * gap / spread))
+        bx = vj * st[UX, j] - vi * st[UX, i]
+        by = vj * st[UY, j] - vi * st[UY, i]
+        ax = 0.25 * decel * ((lo_i + hi_i) * st[UX, i] - (lo_j + hi_j) * st[UX, j])
+        ay = 0.25 * decel * ((lo_i + hi_i) * st[UY, i] - (lo_j + hi_j) * st[UY, j])
+        tau = quartic_entry(cx, cy, bx, by, ax, ay, rho + spread * h * h, h)
+        if tau == math.inf:
+            t += h
+        elif spread == 0.0:
+            return t + tau  # exact parabolas: the quartic's root is the contact
+        else:
+            if tau <= PAIR_TIME_TOL:
+                return t + tau
+            t += tau
+    # The step bound was reached still short of a contact (discs grazing side by side for long):
+    # no contact is claimed.
+    return math.inf
 
 
 @njit(cache=True, error_model="numpy")
 def predict_pair(st, ist, i, j, now, decel, contact):
-    """Time of the next impact of discs i and j after ``now`` (inf if none while they slide).
+    """Time of the next impact of discs i and j after ``now`` (inf if none while they slide), both in
+    the closed-form motion (``MODE`` -1; ``coupled_predict_pair`` otherwise).
 
     ``contact`` is the distance of the centres at contact, 2 r.
     """
@@ -211,3 +335,75 @@ def predict_pair(st, ist, i, j, now, decel, contact):
     if s > reach:
         return math.inf
     return now + time_to_slide(speed, decel, s)
+
+
+@njit(cache=True, error_model="numpy")
+def coupled_predict_pair(spin, st, ist, i, j, now, decel, spin_decel, contact):
+    """``predict_pair`` when disc i or j is in the coupled motion (``MODE`` >= 0).
+
+    Two sliding discs both in the closed form meet where a quartic says (``toi.quartic_entry``);
+    otherwise the search is ``coupled_pair_entry``; a sliding disc meets a resting one where its
+    straight path says, at the time its motion gives.
+    """
+    si = ist[STATUS, i]
+    sj = ist[STATUS, j]
+    if si >= STATUS_FALLEN or sj >= STATUS_FALLEN:
+        return math.inf
+    moving_i = si == STATUS_MOVING
+    moving_j = sj == STATUS_MOVING
+    if not (moving_i or moving_j):
+        return math.inf
+    radius_disc = 0.5 * contact
+    if moving_i and moving_j:
+        if st[MODE, i] < 0 and st[MODE, j] < 0:
+            xi, yi = position_at(st, i, now, decel)
+            xj, yj = position_at(st, j, now, decel)
+            vi = speed_at(st, i, now, decel)
+            vj = speed_at(st, j, now, decel)
+        else:
+            s_i, vi, _ = disc_motion_call(spin, radius_disc, st, i, now, decel, spin_decel)
+            s_j, vj, _ = disc_motion_call(spin, radius_disc, st, j, now, decel, spin_decel)
+            xi = st[PX, i] + st[UX, i] * s_i
+            yi = st[PY, i] + st[UY, i] * s_i
+            xj = st[PX, j] + st[UX, j] * s_j
+            yj = st[PY, j] + st[UY, j] * s_j
+        cx = xj - xi
+        cy = yj - yi
+        bx = vj * st[UX, j] - vi * st[UX, i]
+        by = vj * st[UY, j] - vi * st[UY, i]
+        ax = 0.5 * decel * (st[UX, i] - st[UX, j])
+        ay = 0.5 * decel * (st[UY, i] - st[UY, j])
+        dist = math.sqrt(cx * cx + cy * cy)
+        radius = contact
+        if dist - contact <= CONTACT_GAP:
+            if bx * cx + by * cy < -APPROACH_TOL * dist:
+                return now
+            radius = min(contact, dist) - OVERLAP_SLACK
+        window = min(st[T_STOP, i], st[T_STOP, j]) - now
+        if st[MODE, i] < 0 and st[MODE, j] < 0:
+            return now + quartic_entry(cx, cy, bx, by, ax, ay, radius, window)
+        # The coupled search needs a finite window; without friction nothing is coupled.
+        return coupled_pair_entry(spin, radius_disc, _meta(spin, M_ETA), st, i, j, now, now + window, decel,
+                                  spin_decel, radius)
+    mover = i if moving_i else j
+    fixed = j if moving_i else i
+    if st[MODE, mover] < 0:
+        qx, qy = position_at(st, mover, now, decel)
+        speed = speed_at(st, mover, now, decel)
+        reach = stopping_distance(speed, decel)
+        s = circle_entry(qx, qy, st[UX, mover], st[UY, mover], speed, st[PX, fixed], st[PY, fixed], contact, reach)
+        if s > reach:
+            return math.inf
+        return now + time_to_slide(speed, decel, s)
+    # Coupled: along the straight path from where the disc is now, in arc length, then its time.
+    done, speed, _ = disc_motion_call(spin, radius_disc, st, mover, now, decel, spin_decel)
+    left = st[REACH, mover] - done
+    s = circle_entry(st[PX, mover] + st[UX, mover] * done, st[PY, mover] + st[UY, mover] * done, st[UX, mover],
+                     st[UY, mover], speed, st[PX, fixed], st[PY, fixed], contact, left)
+    if s > left:
+        return math.inf
+    if s == 0.0:
+        return now
+    t = st[T0, mover] + time_for_distance(spin, radius_disc, int(st[MODE, mover]), st[SIGMA0, mover], st[REACH, mover],
+                                          st[THETA, mover], st[SPEED, mover], st[OMEGA, mover], decel, done + s)
+    return max(t, now)

@@ -1,7 +1,7 @@
 """Impulses at contact: disc against disc, and disc against a fixed body (cushion, peg).
 
-Discs are uniform (moment of inertia I = m r^2 / 2) and all discs of a court have the same mass, so
-every formula here is per unit mass and the mass drops out. An impact is instantaneous:
+Discs have the moment of inertia I = k m r^2 (k = 1/2 for a uniform disc) and all discs of a court
+have the same mass, so every formula here is per unit mass and the mass drops out. An impact is instantaneous:
 
 * a normal impulse along the line of centres with Newton's restitution law: the normal relative
   velocity after is ``-e`` times the one before;
@@ -13,8 +13,8 @@ every formula here is per unit mass and the mass drops out. An impact is instant
   up to rounding because the same impulse acts on both discs.
 
 For a contact normal n and tangent t = (-n_y, n_x), the slip speed changes per unit tangential
-impulse (per unit mass) by 1 + r^2 m / I = 3 against a fixed body and by 2 (1 + r^2 m / I) = 6
-between two free discs; that is where the divisors 3 and 6 come from.
+impulse (per unit mass) by 1 + r^2 m / I = 1 + 1/k against a fixed body and by 2 (1 + 1/k) between
+two free discs (3 and 6 for a uniform disc), and a spin by 1 / (k r).
 """
 
 from __future__ import annotations
@@ -33,10 +33,10 @@ def _coulomb_cap(stick, normal_impulse, mu_c):
 
 
 @njit(cache=True, error_model="numpy")
-def disc_disc_impulse(vax, vay, wa, vbx, vby, wb, nx, ny, r, e, mu_c):
+def disc_disc_impulse(vax, vay, wa, vbx, vby, wb, nx, ny, r, e, mu_c, k):
     """Velocities and spins of discs A and B after they collide; n is the unit normal from A to B.
 
-    Returns (vax, vay, wa, vbx, vby, wb). Discs already separating (normal relative velocity >= 0)
+    ``k`` is I / (m r^2). Returns (vax, vay, wa, vbx, vby, wb). Discs already separating (normal relative velocity >= 0)
     are returned unchanged.
     """
     gx = vbx - vax
@@ -49,18 +49,18 @@ def disc_disc_impulse(vax, vay, wa, vbx, vby, wb, nx, ny, r, e, mu_c):
     ty = nx
     # Slip of B's contact point (at -r n) relative to A's (at +r n), along t.
     slip = gx * tx + gy * ty - r * (wa + wb)
-    jt = _coulomb_cap(-slip / 6.0, jn, mu_c)
+    jt = _coulomb_cap(-slip / (2.0 * (1.0 + 1.0 / k)), jn, mu_c)
     px = jn * nx + jt * tx
     py = jn * ny + jt * ty
-    dw = -2.0 * jt / r
+    dw = -jt / (k * r)
     return vax - px, vay - py, wa + dw, vbx + px, vby + py, wb + dw
 
 
 @njit(cache=True, error_model="numpy")
-def fixed_body_impulse(vx, vy, w, nx, ny, r, e, mu_c):
+def fixed_body_impulse(vx, vy, w, nx, ny, r, e, mu_c, k):
     """Velocity and spin of a disc after it hits a fixed body; n is the unit normal toward the disc.
 
-    Returns (vx, vy, w); a disc already moving away (v . n >= 0) is returned unchanged.
+    ``k`` is I / (m r^2). Returns (vx, vy, w); a disc already moving away (v . n >= 0) is returned unchanged.
     """
     approach = vx * nx + vy * ny
     if approach >= 0.0:
@@ -70,5 +70,5 @@ def fixed_body_impulse(vx, vy, w, nx, ny, r, e, mu_c):
     ty = nx
     # Slip of the disc's contact point (at -r n) along t.
     slip = vx * tx + vy * ty - r * w
-    jt = _coulomb_cap(-slip / 3.0, jn, mu_c)
-    return vx + jn * nx + jt * tx, vy + jn * ny + jt * ty, w - 2.0 * jt / r
+    jt = _coulomb_cap(-slip / (1.0 + 1.0 / k), jn, mu_c)
+    return vx + jn * nx + jt * tx, vy + jn * ny + jt * ty, w - jt / (k * r)

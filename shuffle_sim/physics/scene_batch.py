@@ -208,7 +208,7 @@ def _scene_problem(table, ja, xs, ys, vxs, vys, omegas, k, n):
 
 
 @njit(cache=True, error_model="numpy")
-def _run_scene(base, ja, gravity, xs, ys, vxs, vys, omegas, n_discs, materials, max_events, k, out_x, out_y, out_vx,
+def _run_scene(base, spin, ja, gravity, xs, ys, vxs, vys, omegas, n_discs, materials, max_events, k, out_x, out_y, out_vx,
                out_vy, out_omega, out_status, out_dead, out_ok, out_events, out_t_end, problem, problem_disc):
     """Run scene ``k`` to rest (or the event bound) and write its rows.
 
@@ -242,13 +242,13 @@ def _run_scene(base, ja, gravity, xs, ys, vxs, vys, omegas, n_discs, materials, 
     pair_t = np.empty((n, n))
     no_log = np.empty((0, max(EV_COLUMNS, SEG_COLUMNS)))
     for i in range(n):
-        place_disc(table, st, ist, i, xs[k, i], ys[k, i], vxs[k, i], vys[k, i], omegas[k, i])
-    _, _, ok, t_end, processed = run_table(table, st, ist, pair_t, no_log, no_log, max_events)
+        place_disc(table, spin, st, ist, i, xs[k, i], ys[k, i], vxs[k, i], vys[k, i], omegas[k, i])
+    _, _, ok, t_end, processed = run_table(table, spin, st, ist, pair_t, no_log, no_log, max_events)
     out_ok[k] = ok
     out_events[k] = processed
     out_t_end[k] = t_end
     for i in range(n):
-        x, y, vx, vy, w = state_at(table, st, ist, i, t_end)
+        x, y, vx, vy, w = state_at(table, spin, st, ist, i, t_end)
         out_x[k, i] = x
         out_y[k, i] = y
         out_vx[k, i] = vx
@@ -264,7 +264,7 @@ def _run_scenes(ka, ja, xs, ys, vxs, vys, omegas, n_discs, materials, max_events
     """Run every scene (``_run_scene``), in parallel over scenes."""
     base = pack_court(ka)
     for k in prange(xs.shape[0]):
-        _run_scene(base, ja, ka.gravity, xs, ys, vxs, vys, omegas, n_discs, materials, max_events, k, out_x, out_y,
+        _run_scene(base, ka.spin_tables, ja, ka.gravity, xs, ys, vxs, vys, omegas, n_discs, materials, max_events, k, out_x, out_y,
                    out_vx, out_vy, out_omega, out_status, out_dead, out_ok, out_events, out_t_end, problem,
                    problem_disc)
 

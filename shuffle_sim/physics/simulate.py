@@ -32,6 +32,7 @@ from shuffle_sim.physics.motion import DEAD, N_FLOAT_ROWS, N_INT_ROWS, STATUS
 from shuffle_sim.physics.table import H_DECEL, obstacle_overlap
 from shuffle_sim.scene import OVERLAP_TOLERANCE, Scene, SceneError
 from shuffle_sim.physics.packing import court_table
+from shuffle_sim.physics.packing import kernel_arrays
 
 
 @dataclass(frozen=True)
@@ -70,7 +71,8 @@ class EventLog:
 
 @dataclass(frozen=True)
 class Trajectories:
-    """Piecewise motion, exact: the kernel's trajectory log and the deceleration mu g.
+    """Piecewise motion, exact: the kernel's trajectory log, the deceleration mu g and what the
+    motion between events needs (the packed court and the coupled model's tables).
 
     Row k: from time ``t[k]`` disc ``disc[k]`` slides with status ``status[k]`` from ``state[k]``
     = (x, y, vx, vy, omega), on a straight line until its next row. ``event[k]`` is the row of the
@@ -79,6 +81,8 @@ class Trajectories:
 
     log: np.ndarray  # (S, 9) float64: t, disc, status, x, y, vx, vy, omega, event
     decel: float
+    table: np.ndarray  # the packed court (``physics.table``): its motion parameters
+    spin: np.ndarray  # the coupled model's packed tables (no rows: decoupled)
 
     @property
     def t(self) -> np.ndarray:
@@ -199,19 +203,20 @@ def simulate(scene: Scene, max_events: int = 10_000) -> SimResult:
     court = scene.court
     check_obstacles(court, scene.x, scene.y, f"{scene.source}: discs")
     table = court_table(court)
+    spin = kernel_arrays(court).spin_tables
     n = scene.n_discs
     st = np.empty((N_FLOAT_ROWS, n))
     ist = np.empty((N_INT_ROWS, n), dtype=np.int64)
     for i in range(n):
-        place_disc(table, st, ist, i, scene.x[i], scene.y[i], scene.vx[i], scene.vy[i], scene.omega[i])
+        place_disc(table, spin, st, ist, i, scene.x[i], scene.y[i], scene.vx[i], scene.vy[i], scene.omega[i])
     # Each processed event logs at most two events, and starts a segment for each disc it moves: two
     # for an impact, all of a group of discs moving on as one. (np.empty only reserves the pages.)
     ev = np.empty((2 * int(max_events), EV_COLUMNS))
     seg = np.empty((n + int(max_events) * max(2, n), SEG_COLUMNS))
     pair_t = np.full((n, n), np.inf)
-    n_ev, n_seg, ok, t_end, _ = run_table(table, st, ist, pair_t, ev, seg, int(max_events))
+    n_ev, n_seg, ok, t_end, _ = run_table(table, spin, st, ist, pair_t, ev, seg, int(max_events))
 
-    final = np.array([state_at(table, st, ist, i, t_end) for i in range(n)]).reshape(n, 5)
+    final = np.array([state_at(table, spin, st, ist, i, t_end) for i in range(n)]).reshape(n, 5)
     ev = ev[:n_ev]
     kind = ev[:, 1].astype(np.int32)
     b = ev[:, 3].astype(np.int32)
@@ -236,7 +241,7 @@ def simulate(scene: Scene, max_events: int = 10_000) -> SimResult:
         dead=ist[DEAD].astype(np.bool_),
         ok=bool(ok),
         events=events,
-        trajectories=Trajectories(log=seg[:n_seg].copy(), decel=float(table[0, H_DECEL])),
+        trajectories=Trajectories(log=seg[:n_seg].copy(), decel=float(table[0, H_DECEL]), table=table, spin=spin),
         t_end=float(t_end),
     )
 
@@ -251,5 +256,6 @@ def sample_positions(result: SimResult, n_frames: int = 200) -> tuple[np.ndarray
         raise ValueError(f"n_frames must be a positive integer (got {n_frames!r})")
     times = np.linspace(0.0, result.t_end, int(n_frames))
     positions = np.empty((len(times), result.scene.n_discs, 2))
-    sample_trajectories(result.trajectories.log, result.scene.n_discs, times, result.trajectories.decel, positions)
+    tr = result.trajectories
+    sample_trajectories(tr.table, tr.spin, tr.log, result.scene.n_discs, times, positions)
     return times, positions

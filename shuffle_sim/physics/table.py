@@ -23,9 +23,12 @@ TABLE_COLUMNS = 13
 # Row 0, the header.
 H_RADIUS = 0
 H_DECEL = 1  # mu g
-H_SPIN_DECEL = 2  # (4/3) mu g / r
+H_SPIN_DECEL = 2  # mu g T(0) / (k r): (4/3) mu g / r for a uniform disc on its whole face
 H_RESTITUTION = 3  # disc-disc
 H_FRICTION = 4  # disc-disc
+H_INERTIA = 5  # k = I / (m r^2)
+H_INNER = 6  # eta, the inner over outer radius of the contact annulus
+H_HOLE_SPEED = 7  # the holes' capture speed (one per court), -1 without holes
 # Feature rows: the kind, the index the event log reports, then the feature's numbers from column F.
 F_KIND = 0
 F_INDEX = 1
@@ -44,10 +47,17 @@ PRUNE_MARGIN = 1e-9
 
 
 @njit(cache=True, error_model="numpy")
-def decelerations(mu, gravity, radius):
-    """Sliding deceleration mu g (m/s^2) and spin deceleration (4/3) mu g / r (rad/s^2)."""
+def decelerations(mu, gravity, radius, inner_ratio, inertia_ratio):
+    """Sliding deceleration mu g (m/s^2) and spin deceleration of pure spin (rad/s^2).
+
+    Spinning in place, every element of the contact annulus (radii eta r to r) rubs at its own
+    speed, so the torque is mu m g times the mean lever arm, r T(0) = (2/3) r (1 + eta + eta^2) /
+    (1 + eta); over I = k m r^2 that is mu g T(0) / (k r): (4/3) mu g / r for a uniform disc on
+    its whole face (Farkas, Bartels, Unger and Wolf, Phys. Rev. Lett. 90, 248302, 2003).
+    """
     decel = mu * gravity
-    return decel, 4.0 / 3.0 * decel / radius
+    lever = 2.0 / 3.0 * (1.0 + inner_ratio + inner_ratio * inner_ratio) / (1.0 + inner_ratio)
+    return decel, lever / inertia_ratio * decel / radius
 
 
 @njit(cache=True, error_model="numpy", inline="always")
@@ -67,12 +77,15 @@ def pack_court(ka):
     n_rows = (1 + ka.fall_segments.shape[0] + ka.fall_circles.shape[0] + ka.cushion_segments.shape[0]
               + ka.cushion_circles.shape[0] + ka.pegs.shape[0] + ka.holes.shape[0] + ka.kill_lines.shape[0])
     table = np.zeros((n_rows, TABLE_COLUMNS))
-    decel, spin_decel = decelerations(ka.mu, ka.gravity, ka.disc_radius)
+    decel, spin_decel = decelerations(ka.mu, ka.gravity, ka.disc_radius, ka.contact_inner_ratio, ka.inertia_ratio)
     table[0, H_RADIUS] = ka.disc_radius
     table[0, H_DECEL] = decel
     table[0, H_SPIN_DECEL] = spin_decel
     table[0, H_RESTITUTION] = ka.disc_restitution
     table[0, H_FRICTION] = ka.disc_friction
+    table[0, H_INERTIA] = ka.inertia_ratio
+    table[0, H_INNER] = ka.contact_inner_ratio
+    table[0, H_HOLE_SPEED] = ka.holes[0, 3] if ka.holes.shape[0] > 0 else -1.0
     row = _pack_rows(table, 1, EDGE_SEGMENT, ka.fall_segments, 4, 0)
     row = _pack_rows(table, row, EDGE_CIRCLE, ka.fall_circles, 3, 0)
     row = _pack_rows(table, row, CUSHION_SEGMENT, ka.cushion_segments, 8, 0)

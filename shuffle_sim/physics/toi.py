@@ -253,6 +253,13 @@ def hole_capture(qx, qy, ux, uy, speed, decel, cx, cy, capture_radius, capture_s
         s_slow = (speed - capture_speed) * (speed + capture_speed) / (2.0 * decel)
     else:
         return math.inf
+    return hole_capture_after(qx, qy, ux, uy, s_slow, cx, cy, capture_radius)
+
+
+@njit(cache=True, error_model="numpy")
+def hole_capture_after(qx, qy, ux, uy, s_slow, cx, cy, capture_radius):
+    """First s >= ``s_slow`` (where the disc has slowed to the capture speed) with the centre within
+    the capture radius."""
     dx = qx - cx
     dy = qy - cy
     b = dx * ux + dy * uy

@@ -67,6 +67,7 @@ from shuffle_sim.play.players import (
     zone_spot,
 )
 from shuffle_sim.rules.deck import legal_start_span
+from shuffle_sim.physics.packing import kernel_arrays
 
 YELLOW_CODE = 0
 BLACK_CODE = 1
@@ -202,7 +203,7 @@ def _stance_array(sign, setup_numbers):
 
 
 @njit(cache=True)
-def deck_game_kernel(foot_table, head_table, ja_foot, ja_head, setup_numbers, spots, sd, k0, k1, game_index,
+def deck_game_kernel(foot_table, head_table, spin, ja_foot, ja_head, setup_numbers, spots, sd, k0, k1, game_index,
                    game_point, max_half_rounds, max_events, entries):
     """Play one singles game, side 0 on yellow; fill ``entries`` (scoreboard rows, ``ENTRY_COLUMNS``).
 
@@ -275,9 +276,9 @@ def deck_game_kernel(foot_table, head_table, ja_foot, ja_head, setup_numbers, sp
             ist = np.empty((N_INT_ROWS, m), np.int64)
             pair_t = np.full((m, m), np.inf)
             for i in range(n):
-                place_disc(table, st, ist, i, bx[i], by[i], 0.0, 0.0, 0.0)
-            place_disc(table, st, ist, n, sx, sy, vx, vy, w)
-            n_ev, _, _, t_end, _ = run_table(table, st, ist, pair_t, ev, no_seg, max_events)
+                place_disc(table, spin, st, ist, i, bx[i], by[i], 0.0, 0.0, 0.0)
+            place_disc(table, spin, st, ist, n, sx, sy, vx, vy, w)
+            n_ev, _, _, t_end, _ = run_table(table, spin, st, ist, pair_t, ev, no_seg, max_events)
             bx[n] = sx
             by[n] = sy
             colour_of[n] = colour
@@ -299,7 +300,7 @@ def deck_game_kernel(foot_table, head_table, ja_foot, ja_head, setup_numbers, sp
                     continue
                 moved = i == n or ist[TOUCHED, i] != 0
                 if moved:
-                    x, y, _, _, _ = state_at(table, st, ist, i, t_end)
+                    x, y, _, _, _ = state_at(table, spin, st, ist, i, t_end)
                     if head_target:
                         dead = value_and_dead(x, y, ja_head, prep_head)[1]
                         qx, qy = half_turn(px, py, x, y)
@@ -357,11 +358,11 @@ def deck_game_kernel(foot_table, head_table, ja_foot, ja_head, setup_numbers, sp
 
 
 @njit(cache=True, parallel=True)
-def deck_games_kernel(foot_table, head_table, ja_foot, ja_head, setup_numbers, spots, sd, k0, k1, first_game,
+def deck_games_kernel(foot_table, head_table, spin, ja_foot, ja_head, setup_numbers, spots, sd, k0, k1, first_game,
                     game_point, max_half_rounds, max_events, entries, n_entries, scores, winners, shots):
     """Play ``winners.size`` independent games (game indices first_game, first_game + 1, ...) in parallel."""
     for g in prange(winners.shape[0]):
-        used, a, b, w, s = deck_game_kernel(foot_table, head_table, ja_foot, ja_head, setup_numbers, spots, sd, k0,
+        used, a, b, w, s = deck_game_kernel(foot_table, head_table, spin, ja_foot, ja_head, setup_numbers, spots, sd, k0,
                                           k1, first_game + g, game_point, max_half_rounds, max_events, entries[g])
         n_entries[g] = used
         scores[g, 0] = a
@@ -416,7 +417,7 @@ def run_deck_games(court: Court, noise: np.ndarray, seed: int, n_games: int, fir
         winners=np.zeros(n_games, np.int64),
         shots=np.zeros(n_games, np.int64),
     )
-    deck_games_kernel(court_table(foot), court_table(head), judge_arrays(foot),
+    deck_games_kernel(court_table(foot), court_table(head), kernel_arrays(foot).spin_tables, judge_arrays(foot),
                     judge_arrays(head), setup_numbers(setup), setup.spots, noise, k0, k1, int(first_game),
                     int(game_point), int(max_half_rounds), MAX_EVENTS, out.entries, out.n_entries, out.scores,
                     out.winners, out.shots)

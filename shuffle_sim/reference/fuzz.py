@@ -62,9 +62,9 @@ MAX_DISCS = 16
 OVERLAP_LIMIT = 1e-9
 #: Philox stream of the fuzz's draws (apart from the experiments' streams in ``noise``).
 STREAM_FUZZ = 16
-#: The spin models the fuzz runs. The kernel has one today: spin decays on its own, apart from
-#: sliding (see ``shuffle_sim.physics``). A coupled slide-spin model is added here as one more name.
-SPIN_MODELS = ("decoupled",)
+#: The spin models the fuzz runs (the court parameter ``spin_model``): spin decaying on its own apart
+#: from sliding, and sliding and spinning coupled (Farkas et al. 2003; see ``shuffle_sim.physics``).
+SPIN_MODELS = ("decoupled", "coupled")
 #: Fastest launch per game (m/s): harder than any player shoots, so every feature is reached.
 TOP_SPEED = {"deck": 3.0, "horse-collar": 3.0, "ricochet": 3.0, "crokinole": 2.0}
 
@@ -335,6 +335,8 @@ def fuzz_court(court: Court, n_scenes: int, seed: int, spin_model: str = "decoup
     """
     if spin_model not in SPIN_MODELS:
         raise ValueError(f"spin_model must be one of {', '.join(SPIN_MODELS)} (got {spin_model!r})")
+    if court.params["spin_model"] != spin_model:
+        court = court.with_params(spin_model=spin_model)
     scenes = random_scenes(court, n_scenes, seed, first=first)
     before = numba.get_num_threads()
     runs = []

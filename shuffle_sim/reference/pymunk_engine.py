@@ -17,7 +17,8 @@ the plane):
   ``GearJoint`` to the static body with ``max_force`` = the friction torque of a uniform contact
   disc, (2/3) mu m g r, so spin decays at (4/3) mu g / r. As in the kernel's basic model, spin and
   translation are decoupled on the floor; they meet only in contacts.
-- Discs: circles of mass m and moment m r^2 / 2. Cushions: segments whose radius is half the
+- Discs: circles of mass m and moment k m r^2 (the court's ``inertia_ratio`` k, 1/2 for a uniform
+  disc). Cushions: segments whose radius is half the
   cushion's thickness (a capsule); a circular cushion hit from inside (crokinole rail) is a ring of
   ``RAIL_SEGMENTS`` smooth segments tangent to the circle. Pegs: static circles.
 - Materials: Chipmunk MULTIPLIES the two shapes' elasticities and frictions. Disc shapes get
@@ -165,9 +166,12 @@ class PymunkCourt:
         p = court.params
         self.radius = court.disc_radius
         self.mass = court.disc_mass
-        self.moment = pymunk.moment_for_circle(self.mass, 0.0, self.radius)
+        self.moment = p["inertia_ratio"] * self.mass * self.radius**2
         self.friction_force = p["mu"] * self.mass * p["gravity"]
-        self.friction_torque = (2.0 / 3.0) * p["mu"] * self.mass * p["gravity"] * self.radius
+        # The mean lever arm over the contact annulus (radii eta r to r), as the kernel's pure spin.
+        eta = p["contact_inner_ratio"]
+        lever = 2.0 / 3.0 * (1.0 + eta + eta * eta) / (1.0 + eta)
+        self.friction_torque = lever * p["mu"] * self.mass * p["gravity"] * self.radius
 
         space = pymunk.Space()
         space.gravity = (0.0, 0.0)

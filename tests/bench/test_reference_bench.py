@@ -19,6 +19,12 @@ from shuffle_sim.cli import main
 from shuffle_sim.physics import DISC_DISC, STATUS_FALLEN, STATUS_REST, simulate
 from shuffle_sim.scene import Scene
 from shuffle_sim.units import FOOT
+from shuffle_sim.court import load_court
+
+
+@pytest.fixture(scope="module")
+def deck():
+    return load_court("deck").with_params(spin_model="decoupled")  # pymunk's model
 
 
 @pytest.fixture(scope="module")

@@ -60,7 +60,7 @@ def assert_first_order(errors, finest_bound):
 @pytest.fixture(scope="module")
 def deck():
     """The deck court on a slow surface so that runs are short; contact friction as in the file."""
-    court = load_court("deck").with_params(mu=0.1)
+    court = load_court("deck").with_params(mu=0.1, spin_model="decoupled")  # pymunk's model
     assert court.params["disc_friction"] > 0 and court.params["cushion_friction"] > 0
     return court
 
@@ -123,7 +123,7 @@ def test_backstop_rebound(deck, spin):
 
 @pytest.mark.parametrize("spin", [0.0, 30.0])
 def test_peg_deflection(spin):
-    court = load_court("crokinole")
+    court = load_court("crokinole").with_params(spin_model="decoupled")  # pymunk's model
     peg = court.pegs[0]
     centre = np.array([peg.x, peg.y])
     out = centre / np.linalg.norm(centre)
