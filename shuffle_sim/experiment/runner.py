@@ -158,7 +158,7 @@ def compute_chunk(experiment: Experiment, index: int, chunk_size: int, numba_thr
 
         numba.set_num_threads(max(1, min(numba_threads, numba.config.NUMBA_NUM_THREADS)))
     start, stop = chunk_range(experiment, index, chunk_size)
-    if experiment.board is None and not experiment.records:
+    if _fused(experiment):
         from shuffle_sim.experiment.lone import lone_chunk_sums
 
         # The same sums from one numba call that builds, plays, judges and adds up the shots.
@@ -387,8 +387,15 @@ class RunSummary:
         return self.n_shots / self.seconds if self.seconds > 0 else float("inf")
 
 
+def _fused(experiment: Experiment) -> bool:
+    """Whether the chunks of ``experiment`` take the fused lone-shot path (``experiment.lone``): shots at
+    an empty board, no per-shot records, and a game whose shots score wherever they rest (a ricochet
+    shot scores only on the half opposite its start, which the general path applies)."""
+    return experiment.board is None and not experiment.records and experiment.court.game != ricochet.GAME
+
+
 def _run_in_process(experiment: Experiment, pending: list[int], chunk_size: int) -> Iterator[tuple[int, dict]]:
-    if experiment.board is None and not experiment.records:
+    if _fused(experiment):
         # Runs of consecutive chunks, up to about a million shots, in one numba call each (the same sums).
         from shuffle_sim.experiment.lone import BATCH_SHOTS, lone_chunks_sums
 

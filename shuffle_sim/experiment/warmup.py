@@ -35,7 +35,9 @@ _HELPER = ("import pickle, sys\n"
 
 
 def _is_lone(experiment) -> bool:
-    return experiment.board is None and not experiment.records
+    from shuffle_sim.experiment.runner import _fused
+
+    return _fused(experiment)
 
 
 def job_kernels(experiment) -> list:

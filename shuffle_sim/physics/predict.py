@@ -287,6 +287,30 @@ def coupled_pair_entry(spin, radius, eta, st, i, j, now, t_end, decel, spin_dece
     return math.inf
 
 
+#: Times at which ``coupled_pair_return`` looks for a touching pair to have parted.
+RETURN_SAMPLES = 32
+
+
+@njit(cache=True, error_model="numpy")
+def coupled_pair_return(spin, radius, eta, st, i, j, now, t_end, decel, spin_decel, rho):
+    """Earliest t in [now, t_end] at which discs i and j, within ``rho`` of each other at ``now``, come
+    back within ``rho`` after parting: the first of ``RETURN_SAMPLES`` evenly spaced times at which
+    they are apart, then ``coupled_pair_entry`` from there; inf if no sample sees them apart. (A return
+    between two samples is caught, later by at most the overlap slack, by the pushed-contact search.)"""
+    if not t_end > now:
+        return math.inf
+    h = (t_end - now) / RETURN_SAMPLES
+    for k in range(1, RETURN_SAMPLES + 1):
+        t = now + k * h
+        si, _, _ = disc_motion_call(spin, radius, st, i, t, decel, spin_decel)
+        sj, _, _ = disc_motion_call(spin, radius, st, j, t, decel, spin_decel)
+        cx = st[PX, j] + st[UX, j] * sj - st[PX, i] - st[UX, i] * si
+        cy = st[PY, j] + st[UY, j] * sj - st[PY, i] - st[UY, i] * si
+        if math.sqrt(cx * cx + cy * cy) > rho:
+            return coupled_pair_entry(spin, radius, eta, st, i, j, t, t_end, decel, spin_decel, rho)
+    return math.inf
+
+
 @njit(cache=True, error_model="numpy")
 def predict_pair(st, ist, i, j, now, decel, contact):
     """Time of the next impact of discs i and j after ``now`` (inf if none while they slide), both in
@@ -374,17 +398,33 @@ def coupled_predict_pair(spin, st, ist, i, j, now, decel, spin_decel, contact):
         ax = 0.5 * decel * (st[UX, i] - st[UX, j])
         ay = 0.5 * decel * (st[UY, i] - st[UY, j])
         dist = math.sqrt(cx * cx + cy * cy)
-        radius = contact
+        window = min(st[T_STOP, i], st[T_STOP, j]) - now
+        closed_form = st[MODE, i] < 0 and st[MODE, j] < 0
+        eta = _meta(spin, M_ETA)
         if dist - contact <= CONTACT_GAP:
             if bx * cx + by * cy < -APPROACH_TOL * dist:
                 return now
-            radius = min(contact, dist) - OVERLAP_SLACK
-        window = min(st[T_STOP, i], st[T_STOP, j]) - now
-        if st[MODE, i] < 0 and st[MODE, j] < 0:
-            return now + quartic_entry(cx, cy, bx, by, ax, ay, radius, window)
+            # Touching, not approaching: they collide once pushed into an overlap of OVERLAP_SLACK, or,
+            # if they part first, when they come back to contact (measured from the present overlap,
+            # each return of a pair that parts and meets again would sink it OVERLAP_SLACK deeper:
+            # ``predict_pair``).
+            pushed_radius = min(contact, dist) - OVERLAP_SLACK
+            if closed_form:
+                pushed = quartic_entry(cx, cy, bx, by, ax, ay, pushed_radius, window)
+                return now + min(pushed, quartic_entry(cx, cy, bx, by, ax, ay, contact, window))
+            pushed = coupled_pair_entry(spin, radius_disc, eta, st, i, j, now, now + window, decel, spin_decel,
+                                        pushed_radius)
+            if dist > contact:
+                back = coupled_pair_entry(spin, radius_disc, eta, st, i, j, now, now + window, decel, spin_decel,
+                                          contact)
+            else:
+                back = coupled_pair_return(spin, radius_disc, eta, st, i, j, now, now + window, decel, spin_decel,
+                                           contact)
+            return min(pushed, back)
+        if closed_form:
+            return now + quartic_entry(cx, cy, bx, by, ax, ay, contact, window)
         # The coupled search needs a finite window; without friction nothing is coupled.
-        return coupled_pair_entry(spin, radius_disc, _meta(spin, M_ETA), st, i, j, now, now + window, decel,
-                                  spin_decel, radius)
+        return coupled_pair_entry(spin, radius_disc, eta, st, i, j, now, now + window, decel, spin_decel, contact)
     mover = i if moving_i else j
     fixed = j if moving_i else i
     if st[MODE, mover] < 0:

@@ -41,6 +41,8 @@ from shuffle_sim.physics.table import (
     F_KIND,
     H_DECEL,
     H_FRICTION,
+    H_INERTIA,
+    H_INNER,
     H_RADIUS,
     H_RESTITUTION,
     H_SPIN_DECEL,
@@ -156,7 +158,8 @@ def apply_materials(table, row, gravity):
     keeps the court's value): every cushion, every peg and the disc pair take the scene's values.
     The decelerations come from ``decelerations`` exactly as ``pack_court`` computes them."""
     if not math.isnan(row[_MU]):
-        decel, spin_decel = decelerations(row[_MU], gravity, table[0, H_RADIUS])
+        decel, spin_decel = decelerations(row[_MU], gravity, table[0, H_RADIUS], table[0, H_INNER],
+                                          table[0, H_INERTIA])
         table[0, H_DECEL] = decel
         table[0, H_SPIN_DECEL] = spin_decel
     for r in range(1, table.shape[0]):

@@ -14,11 +14,10 @@ from pathlib import Path
 
 import pytest
 
-import shuffle_sim.experiment.runner as experiment_module
 from shuffle_sim.cli import main
 from shuffle_sim.experiment.runner import run_experiment
 from shuffle_sim.experiment.spec import parse_experiment
-from shuffle_sim.experiment.store import open_results
+from shuffle_sim.experiment.store import ResultsDir, open_results
 from shuffle_sim.experiment.lock import LOCK_FILE, FolderLocked, ResultsLock, folder_lock, read_holder
 
 DRAW = """
@@ -168,16 +167,16 @@ def test_two_takeovers_of_one_stale_lock_cannot_both_win(tmp_path):
 def test_the_lock_is_given_back_however_the_run_ends(draw, tmp_path, monkeypatch, ending):
     folder = tmp_path / "out"
     if ending != "stop_after":
-        real = experiment_module.compute_chunk
+        real = ResultsDir.write_chunk
         calls = []
 
-        def failing(*args, **kwargs):
+        def failing(*args, **kwargs):  # the fault strikes as the second chunk is stored
             calls.append(1)
             if len(calls) == 2:
                 raise RuntimeError("worker fault") if ending == "error" else KeyboardInterrupt()
             return real(*args, **kwargs)
 
-        monkeypatch.setattr(experiment_module, "compute_chunk", failing)
+        monkeypatch.setattr(ResultsDir, "write_chunk", failing)
         with pytest.raises(RuntimeError if ending == "error" else KeyboardInterrupt):
             run_experiment(draw, folder, progress=False)
     else:

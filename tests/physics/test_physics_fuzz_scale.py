@@ -39,6 +39,7 @@ from shuffle_sim.reference.fuzz import (
 from shuffle_sim.physics import STATUS_FALLEN, STATUS_HOLED, STATUS_MOVING, STATUS_REST, simulate
 from shuffle_sim.scene import Scene, SceneError
 from shuffle_sim.physics.scene_batch import MATERIALS, PADDING, Scenes, simulate_scenes
+from shuffle_sim.reference.fuzz import OVERLAP_LIMIT
 
 COURTS = ("deck", "horse-collar", "ricochet", "crokinole")
 SCENES_PER_COURT = 25_000
@@ -212,8 +213,8 @@ def test_a_pinched_disc_with_little_restitution_ends_without_an_event_storm():
 
 
 def test_a_pair_that_parts_and_returns_does_not_sink_deeper_each_time():
-    """Found by the fuzz: discs 6 and 9 of this scene, turned together by their friction, parted and
-    met again ten times; each meeting was predicted from the last one's overlap less 1e-10 m, so they
+    """Found by the fuzz (decoupled spin model): discs 6 and 9 of this scene, turned together by their
+    friction, parted and met again ten times; each meeting was predicted from the last one's overlap less 1e-10 m, so they
     came to rest overlapping by 1.00000005e-9 m. A returning pair now collides at contact."""
     scene = Scene.from_json(DATA / "overlap-ratchet-pair.json")
     result = simulate(scene)
@@ -222,3 +223,17 @@ def test_a_pair_that_parts_and_returns_does_not_sink_deeper_each_time():
     assert len(meetings) >= 10
     gap = np.hypot(result.x[6] - result.x[9], result.y[6] - result.y[9]) - 2 * scene.court.disc_radius
     assert gap > -1e-12
+
+
+def test_a_coupled_pair_that_parts_and_returns_meets_at_contact():
+    """Found by the fuzz under the coupled spin model (scene 21060 of the deck, seed 20261201): two
+    discs touching, parting and meeting again came to rest 1.2e-9 m deep, each return measured from
+    the last overlap. A returning coupled pair now collides at contact too."""
+    scene = Scene.from_json(DATA / "coupled-pair-return.json")
+    assert scene.court.params["spin_model"] == "coupled"
+    result = simulate(scene)
+    r = scene.court.disc_radius
+    resting = np.flatnonzero(result.status == STATUS_REST)
+    gaps = [np.hypot(result.x[a] - result.x[b], result.y[a] - result.y[b]) - 2 * r
+            for k, a in enumerate(resting) for b in resting[k + 1:]]
+    assert result.ok and min(gaps) > -OVERLAP_LIMIT

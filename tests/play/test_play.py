@@ -49,19 +49,23 @@ def _assert_same_game(engine, g: int, skill: str, seed: int, setup=None) -> list
 
 
 def test_engine_plays_exactly_what_the_rules_driver_plays():
-    engine = _engine("average", 11, 1000)
-    assert engine.entries.shape[2] == ENTRY_COLUMNS
-    assert (engine.winners >= 0).all()
-    # A tie at or over game point plays on (D-4): find one, and compare it with two ordinary games.
-    ties = []
-    for g in range(1000):
-        rows = engine.scoreboard(g)
-        totals = np.cumsum(rows[:, 3:5] - rows[:, 5:7], axis=0)
-        if ((totals[:, 0] == totals[:, 1]) & (totals.max(axis=1) >= 75)).any():
-            ties.append(g)
-    assert ties, "no game with a tie at game point among 1000"
+    # A tie at or over game point plays on (D-4): find one (the first seed from 11 whose 1000 games
+    # hold one), and compare it with two ordinary games.
+    for seed in range(11, 31):
+        engine = _engine("average", seed, 1000)
+        assert engine.entries.shape[2] == ENTRY_COLUMNS
+        assert (engine.winners >= 0).all()
+        ties = []
+        for g in range(1000):
+            rows = engine.scoreboard(g)
+            totals = np.cumsum(rows[:, 3:5] - rows[:, 5:7], axis=0)
+            if ((totals[:, 0] == totals[:, 1]) & (totals.max(axis=1) >= 75)).any():
+                ties.append(g)
+        if ties:
+            break
+    assert ties, "no game with a tie at game point among 1000 games of 20 seeds"
     for g in (0, 1, ties[0]):
-        _assert_same_game(engine, g, "average", 11)
+        _assert_same_game(engine, g, "average", seed)
 
 
 def test_engine_agrees_on_the_dead_disc_rule_c20a():

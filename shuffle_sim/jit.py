@@ -1,0 +1,32 @@
+"""The numba decorator presets of the whole package, in one place.
+
+Every kernel is compiled with ``cache=True`` (machine code cached beside the sources, so a warm run
+loads it instead of compiling) and numpy's error model (division by zero gives inf or NaN instead of
+raising, which costs a check per division; inputs are validated in Python before any kernel runs).
+The presets differ in one thing each:
+
+=================  ======================================================================
+preset             what it is for
+=================  ======================================================================
+``kernel``         a compiled function
+``inline``         a small helper numba inlines into its callers (a hot inner step)
+``no_refcount``    a loop over discs or shots that allocates nothing: compiled without numba's
+                   reference counting, whose atomic increments per array argument cost more
+                   than the work of one disc
+``parallel``       a batch loop with ``prange``, run on numba's thread pool
+=================  ======================================================================
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+#: The options every preset shares.
+COMMON = {"cache": True, "error_model": "numpy"}
+
+kernel = njit(**COMMON)
+inline = njit(**COMMON, inline="always")
+no_refcount = njit(**COMMON, _nrt=False)
+parallel = njit(**COMMON, parallel=True)
+
+__all__ = ["COMMON", "inline", "kernel", "no_refcount", "parallel"]
