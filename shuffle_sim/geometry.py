@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 
-from numba import njit
+from shuffle_sim import jit
 
 #: A disc whose circle comes within this distance (m) of a line's band touches the line. Rounding in
 #: a slanted line's direction or in the half turn to a court's other end moves a computed distance by
@@ -25,7 +25,7 @@ from numba import njit
 TOUCH_TOLERANCE = 1e-12
 
 
-@njit(cache=True)
+@jit.kernel
 def point_segment_distance(px, py, x0, y0, x1, y1):
     """Euclidean distance from (px, py) to the segment (x0, y0)-(x1, y1)."""
     dx = x1 - x0
@@ -39,7 +39,7 @@ def point_segment_distance(px, py, x0, y0, x1, y1):
     return math.hypot(px - (x0 + t * dx), py - (y0 + t * dy))
 
 
-@njit(cache=True, inline="always")
+@jit.inline
 def segment_frame(x0, y0, x1, y1):
     """Unit direction (ux, uy) and length of the segment (x0, y0)-(x1, y1).
 
@@ -52,7 +52,7 @@ def segment_frame(x0, y0, x1, y1):
     return dx / length, dy / length, length
 
 
-@njit(cache=True, inline="always")
+@jit.inline
 def _band_offsets(px, py, x0, y0, ux, uy, length, half_width):
     """How far (px, py) lies beyond a band's ends (along the segment) and beyond its sides (across it),
     each 0 where it lies within: the two legs of its distance to the band."""
@@ -71,7 +71,7 @@ def _band_offsets(px, py, x0, y0, ux, uy, length, half_width):
     return du, dv
 
 
-@njit(cache=True, inline="always")
+@jit.inline
 def band_distance_framed(px, py, x0, y0, ux, uy, length, half_width):
     """``band_distance`` for a segment given by its start, unit direction and length."""
     du, dv = _band_offsets(px, py, x0, y0, ux, uy, length, half_width)
@@ -83,7 +83,7 @@ def band_distance_framed(px, py, x0, y0, ux, uy, length, half_width):
     return math.hypot(du, dv)
 
 
-@njit(cache=True, inline="always")
+@jit.inline
 def band_within_framed(px, py, x0, y0, ux, uy, length, half_width, reach):
     """``band_distance_framed(...) <= reach``, the same answer, skipping the ``hypot`` where the squared
     distance already decides it by far more than rounding (a relative 1e-9)."""
@@ -102,7 +102,7 @@ def band_within_framed(px, py, x0, y0, ux, uy, length, half_width, reach):
     return math.hypot(du, dv) <= reach
 
 
-@njit(cache=True, inline="always")
+@jit.inline
 def band_distance(px, py, x0, y0, x1, y1, half_width):
     """Distance from (px, py) to a flat-ended band of half width ``half_width`` along a segment.
 
@@ -113,13 +113,13 @@ def band_distance(px, py, x0, y0, x1, y1, half_width):
     return band_distance_framed(px, py, x0, y0, ux, uy, length, half_width)
 
 
-@njit(cache=True)
+@jit.kernel
 def disc_touches_band(cx, cy, r, x0, y0, x1, y1, half_width):
     """Whether a disc of radius r at (cx, cy) meets a straight line's band (tangency counts)."""
     return band_distance(cx, cy, x0, y0, x1, y1, half_width) <= r + TOUCH_TOLERANCE
 
 
-@njit(cache=True)
+@jit.kernel
 def disc_touches_ring(cx, cy, r, ox, oy, radius, half_width):
     """Whether a disc meets a circular line of the given radius and half width (an annulus).
 
@@ -134,14 +134,14 @@ def disc_touches_ring(cx, cy, r, ox, oy, radius, half_width):
             and rho + r >= radius - half_width - TOUCH_TOLERANCE)
 
 
-@njit(cache=True)
+@jit.kernel
 def ring_distance(cx, cy, ox, oy, radius, half_width):
     """Distance from a point to a circular line's band (zero inside the band)."""
     d = abs(math.hypot(cx - ox, cy - oy) - radius) - half_width
     return d if d > 0.0 else 0.0
 
 
-@njit(cache=True, _nrt=False)
+@jit.no_refcount
 def point_in_polygon(px, py, vertices, start, stop):
     """Crossing-number test of (px, py) against the ring ``vertices[start:stop]`` (open, any orientation).
 
@@ -163,7 +163,7 @@ def point_in_polygon(px, py, vertices, start, stop):
     return inside
 
 
-@njit(cache=True, _nrt=False)
+@jit.no_refcount
 def point_on_segment(px, py, x0, y0, x1, y1):
     """Whether (px, py) lies on the segment: inside its box and with a cross product of exactly zero.
 
@@ -176,7 +176,7 @@ def point_on_segment(px, py, x0, y0, x1, y1):
     return (x1 - x0) * (py - y0) - (y1 - y0) * (px - x0) == 0.0
 
 
-@njit(cache=True, _nrt=False)
+@jit.no_refcount
 def point_in_closed_polygon(px, py, vertices, start, stop):
     """Like ``point_in_polygon``, but a point on the boundary counts as inside."""
     if point_in_polygon(px, py, vertices, start, stop):
@@ -189,13 +189,13 @@ def point_in_closed_polygon(px, py, vertices, start, stop):
     return False
 
 
-@njit(cache=True)
+@jit.kernel
 def point_in_polygon_or_on_boundary(px, py, vertices):
     """Like ``point_in_polygon`` over the whole ring, but a point on the boundary counts as inside."""
     return point_in_closed_polygon(px, py, vertices, 0, vertices.shape[0])
 
 
-@njit(cache=True)
+@jit.kernel
 def point_in_annulus(px, py, ox, oy, inner, outer):
     """Whether (px, py) lies in inner <= distance < outer from (ox, oy) (inner 0: a full circle)."""
     rho = math.hypot(px - ox, py - oy)
@@ -204,7 +204,7 @@ def point_in_annulus(px, py, ox, oy, inner, outer):
 
 # ---- boxes: used to find regions of a court where judging cannot change ---------------------------
 
-@njit(cache=True, inline="always")
+@jit.inline
 def point_box_distance(px, py, bx0, by0, bx1, by1):
     """Distance from (px, py) to the box [bx0, bx1] x [by0, by1] (zero inside it)."""
     dx = max(bx0 - px, 0.0, px - bx1)
@@ -212,13 +212,13 @@ def point_box_distance(px, py, bx0, by0, bx1, by1):
     return math.hypot(dx, dy)
 
 
-@njit(cache=True, inline="always")
+@jit.inline
 def point_box_far_distance(px, py, bx0, by0, bx1, by1):
     """Distance from (px, py) to the farthest point of the box (one of its corners)."""
     return math.hypot(max(abs(px - bx0), abs(px - bx1)), max(abs(py - by0), abs(py - by1)))
 
 
-@njit(cache=True)
+@jit.kernel
 def segment_meets_box(x0, y0, x1, y1, bx0, by0, bx1, by1):
     """Whether the segment (x0, y0)-(x1, y1) meets the box (Liang-Barsky clipping)."""
     dx = x1 - x0
@@ -249,7 +249,7 @@ def segment_meets_box(x0, y0, x1, y1, bx0, by0, bx1, by1):
     return True
 
 
-@njit(cache=True)
+@jit.kernel
 def segment_box_distance(x0, y0, x1, y1, bx0, by0, bx1, by1):
     """Distance between a segment and a box: zero when they meet, otherwise attained at an end of
     the segment or a corner of the box (two disjoint convex polygons)."""

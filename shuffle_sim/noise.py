@@ -28,9 +28,10 @@ from pathlib import Path
 
 import numpy as np
 from llvmlite import ir
-from numba import njit, prange, types
+from numba import prange, types
 from numba.extending import intrinsic
 
+from shuffle_sim import jit
 from shuffle_sim import units
 
 #: Streams: separate families of draws, so adding a distribution never shifts the noise draws.
@@ -79,7 +80,7 @@ def _mulhilo(typingctx, a, b):
     return sig, codegen
 
 
-@njit(cache=True)
+@jit.kernel
 def philox4x64(c0, c1, c2, c3, k0, k1):
     """Philox4x64 with 10 rounds: encrypt counter (c0..c3) under key (k0, k1); four uint64 words."""
     for _ in range(10):
@@ -91,13 +92,13 @@ def philox4x64(c0, c1, c2, c3, k0, k1):
     return c0, c1, c2, c3
 
 
-@njit(cache=True, inline="always")
+@jit.inline
 def word_to_uniform(word):
     """A uint64 word to a uniform in the open interval (0, 1): 53 bits, centred in its cell."""
     return ((word >> _SHIFT11) + 0.5) * _TWO_POW_MINUS_53
 
 
-@njit(cache=True, parallel=True)
+@jit.parallel
 def _uniforms_kernel(k0, k1, first, stream, out):
     n, slots = out.shape
     blocks = (slots + 3) // 4
@@ -116,7 +117,7 @@ def _uniforms_kernel(k0, k1, first, stream, out):
                 out[i, s + 3] = word_to_uniform(w3)
 
 
-@njit(cache=True, inline="always")
+@jit.inline
 def box_muller(u1, u2):
     """Two independent standard normals from two uniforms in (0, 1] (Box and Muller, 1958)."""
     radius = math.sqrt(-2.0 * math.log(u1))
@@ -124,7 +125,7 @@ def box_muller(u1, u2):
     return radius * math.cos(angle), radius * math.sin(angle)
 
 
-@njit(cache=True, parallel=True)
+@jit.parallel
 def _box_muller_kernel(u, out):
     n, slots = u.shape
     for i in prange(n):

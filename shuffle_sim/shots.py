@@ -36,8 +36,9 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
+from shuffle_sim import jit
 from shuffle_sim.court import Court
 from shuffle_sim.geometry import point_in_closed_polygon
 from shuffle_sim.judge.batch import cached_judge_index, judge_ranges
@@ -115,7 +116,7 @@ class ShotBatch:
                 raise ValueError(f"out.{name} must be C-contiguous and writeable")
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@jit.inline
 def _shot_problem(table, ja, index, board_x, board_y, x, y, vx, vy, omega):
     """Why a shot cannot be played: a value not finite, a start off the surface, on a board disc or
     on a cushion or peg; or 0.
@@ -143,7 +144,7 @@ def _shot_problem(table, ja, index, board_x, board_y, x, y, vx, vy, omega):
     return 0
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@jit.inline
 def _judge_rest(ja, prepared, index, x, y, status, kernel_dead):
     """(value, zone, hanger, dead) of a disc that ended at (x, y) with ``status`` and the kernel's
     standing: the judge's verdict merged with the kernel's (module docstring)."""
@@ -155,7 +156,7 @@ def _judge_rest(ja, prepared, index, x, y, status, kernel_dead):
     return value, zone, hanger, False
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@jit.inline
 def _fill_unplayed(k, board_x, board_y, x, y, out_x, out_y, out_status, out_dead, out_touched, out_ok, out_played):
     """The rows of a shot that is not played (its start is off the surface or on a disc, cushion or
     peg): the board's discs at rest where they lie, the shot disc out of play at its start (fallen,
@@ -176,7 +177,7 @@ def _fill_unplayed(k, board_x, board_y, x, y, out_x, out_y, out_status, out_dead
     out_played[k] = False
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@jit.no_refcount
 def _play_lone_chunk(table, spin, ja, prepared, index, board_x, board_y, xs, ys, vxs, vys, omegas, max_events, start, stop,
                      out_x, out_y, out_status, out_dead, out_value, out_zone, out_hanger, out_touched, out_ok,
                      out_played, problem):
@@ -206,7 +207,7 @@ def _play_lone_chunk(table, spin, ja, prepared, index, board_x, board_y, xs, ys,
         out_touched[k, 0] = False
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@jit.no_refcount
 def _play_board_chunk(table, spin, ja, index, board_x, board_y, xs, ys, vxs, vys, omegas, max_events, start, stop, st, ist,
                       pair_t, no_log, out_x, out_y, out_status, out_dead, out_touched, out_ok, out_played, problem):
     """Play shots ``start`` to ``stop`` among the board's discs, through the kernel's loop with the
@@ -236,7 +237,7 @@ def _play_board_chunk(table, spin, ja, index, board_x, board_y, xs, ys, vxs, vys
             out_touched[k, i] = ist[TOUCHED, i] != 0
 
 
-@njit(cache=True, error_model="numpy", parallel=True)
+@jit.parallel
 def _play_lone_shots(table, spin, ja, prepared, index, board_x, board_y, xs, ys, vxs, vys, omegas, max_events,
                      out_x, out_y, out_status, out_dead, out_value, out_zone, out_hanger, out_touched, out_ok,
                      out_played, problem):
@@ -248,7 +249,7 @@ def _play_lone_shots(table, spin, ja, prepared, index, board_x, board_y, xs, ys,
                          out_zone, out_hanger, out_touched, out_ok, out_played, problem)
 
 
-@njit(cache=True, error_model="numpy", parallel=True)
+@jit.parallel
 def _play_board_shots(table, spin, ja, prepared, index, board_x, board_y, xs, ys, vxs, vys, omegas, max_events,
                       out_x, out_y, out_status, out_dead, out_value, out_zone, out_hanger, out_touched, out_ok,
                       out_played, problem):

@@ -42,8 +42,9 @@ from dataclasses import dataclass
 
 import numba
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
+from shuffle_sim import jit
 from shuffle_sim.bench.timing import best_rate, with_threads
 from shuffle_sim.court import Court, load_court
 from shuffle_sim.physics.packing import kernel_arrays
@@ -65,7 +66,7 @@ PYMUNK_DT = 1e-3
 #: Event bound per shot in the kernel's half-round loop (as ``simulate``'s default).
 MAX_EVENTS = 10_000
 
-#: Launch line: the head 10-off area, 7 ft from the head end (DESIGN.md section 5).
+#: Launch line: the head 10-off area, 7 ft from the head end (docs/design.md, 5).
 LAUNCH_Y_FT = 7.0
 #: The foot 10 zone spans 35 to 38 ft; its middle.
 TEN_Y_FT = 36.6
@@ -137,7 +138,7 @@ def single_shots(court: Court, count: int, seed: int = 1) -> np.ndarray:
 
 # ---- the kernel's half-round batch loop --------------------------------------------------------------
 
-@njit(cache=True)
+@jit.kernel
 def _play_half_round(ka, shots, max_events, x, y, status, dead):
     """Play one half-round's shots in turn; fill each disc's final x, y, status, dead. Returns ok."""
     n_shots = shots.shape[0]
@@ -182,7 +183,7 @@ def _play_half_round(ka, shots, max_events, x, y, status, dead):
     return ok
 
 
-@njit(cache=True, parallel=True)
+@jit.parallel
 def play_half_rounds(ka, shots, max_events, x, y, status, dead, ok):
     """Play ``shots`` (H, S, 5: x, y, vx, vy, omega) as H half-rounds of S shots, in parallel.
 

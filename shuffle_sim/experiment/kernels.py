@@ -18,8 +18,9 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
+from shuffle_sim import jit
 from shuffle_sim.noise import (
     STREAM_DISTRIBUTIONS,
     STREAM_EXECUTION,
@@ -40,7 +41,7 @@ STATUS_FALLEN = 2
 STATUS_HOLED = 3
 
 
-@njit(cache=True, inline="always")
+@jit.inline
 def _word(w0, w1, w2, w3, k):
     if k == 0:
         return w0
@@ -51,14 +52,14 @@ def _word(w0, w1, w2, w3, k):
     return w3
 
 
-@njit(cache=True, inline="always")
+@jit.inline
 def _uniform_slot(shot, stream, slot, k0, k1):
     """Uniform number ``slot`` of a shot's stream: word slot % 4 of Philox block slot // 4."""
     w0, w1, w2, w3 = philox4x64(shot, np.uint64(stream), np.uint64(slot // 4), np.uint64(0), k0, k1)
     return word_to_uniform(_word(w0, w1, w2, w3, slot % 4))
 
 
-@njit(cache=True, inline="always")
+@jit.inline
 def _assign(code, value, speed, direction, spin, sx, sy, tx, ty, skill):
     if code == P_SPEED:
         speed = value
@@ -79,7 +80,7 @@ def _assign(code, value, speed, direction, spin, sx, sy, tx, ty, skill):
     return speed, direction, spin, sx, sy, tx, ty, skill
 
 
-@njit(cache=True, inline="always")
+@jit.inline
 def cell_parameters(cell, grid_shape, axis_param, axis_values, nominal):
     """The intended shot of grid cell ``cell`` (uint64; C order over the axes) before any random draw:
     (speed, direction, spin, start x, start y, target x, target y, skill index)."""
@@ -101,7 +102,7 @@ def cell_parameters(cell, grid_shape, axis_param, axis_values, nominal):
     return speed, direction, spin, sx, sy, tx, ty, skill
 
 
-@njit(cache=True, inline="always")
+@jit.inline
 def drawn_parameters(shot, speed, direction, spin, sx, sy, tx, ty, skill, dist_param, dist_kind, dist_a, dist_b,
                      skill_sd, uses_target, speed_given, overshoot, stop_speed_per_root_metre, k0, k1, with_noise):
     """(speed, direction, spin, start x, start y) of shot index ``shot`` (uint64) from its cell's
@@ -142,7 +143,7 @@ def drawn_parameters(shot, speed, direction, spin, sx, sy, tx, ty, skill, dist_p
     return speed, direction, spin, sx, sy
 
 
-@njit(cache=True, parallel=True)
+@jit.parallel
 def build_shots(first, samples, grid_shape, axis_param, axis_values, nominal, dist_param, dist_kind, dist_a, dist_b,
                 skill_sd, uses_target, speed_given, overshoot, stop_speed_per_root_metre, k0, k1, with_noise,
                 out_speed, out_direction, out_spin, out_x, out_y):
@@ -168,7 +169,7 @@ def build_shots(first, samples, grid_shape, axis_param, axis_values, nominal, di
         out_y[i] = sy
 
 
-@njit(cache=True)
+@jit.kernel
 def reduce_chunk(first, samples, cell_start, value, status, dead, hanger, ok, values, shooter,
                  shots, failed, value_sum, value_counts, dead_count, hanger_count, corner_count, holed_count,
                  score_sum, opponent_sum, removed):

@@ -20,8 +20,9 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
+from shuffle_sim import jit
 from shuffle_sim.experiment.kernels import STATUS_FALLEN, STATUS_HOLED, cell_parameters, drawn_parameters
 from shuffle_sim.judge.batch import cached_judge_index
 from shuffle_sim.physics.surface import pack_court, run_lone
@@ -41,7 +42,7 @@ FLAG_NOT_FINITE = 32  # a launch value not finite: the general path reports it
 MAX_EVENTS = 10_000
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@jit.no_refcount
 def _play_block(first, start, stop, samples, grid_shape, axis_param, axis_values, nominal, dist_param, dist_kind,
                 dist_a, dist_b, skill_sd, uses_target, speed_given, overshoot, stop_speed_per_root_metre, k0, k1,
                 table, spin_tables, ja, prepared, index, no_discs, max_events, shot_value, shot_flags):
@@ -84,7 +85,7 @@ def _play_block(first, start, stop, samples, grid_shape, axis_param, axis_values
         shot_flags[k] = flags
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@jit.no_refcount
 def _sum_row(r, lo_shot, hi_shot, values, shot_value, shot_flags, shots, failed, value_sum, value_counts, dead_count,
              hanger_count, corner_count, holed_count, first_bad, not_finite):
     """Add shots ``lo_shot`` .. ``hi_shot - 1`` (one grid cell's within one chunk) into row ``r`` of the
@@ -122,7 +123,7 @@ def _sum_row(r, lo_shot, hi_shot, values, shot_value, shot_flags, shots, failed,
             holed_count[r] += 1
 
 
-@njit(cache=True, error_model="numpy", parallel=True)
+@jit.parallel
 def play_lone_chunk(first, n, samples, grid_shape, axis_param, axis_values, nominal, dist_param, dist_kind, dist_a,
                     dist_b, skill_sd, uses_target, speed_given, overshoot, stop_speed_per_root_metre, k0, k1,
                     ka, ja, prepared, index, max_events, values, no_discs, shot_value, shot_flags, row_lo, row_hi,

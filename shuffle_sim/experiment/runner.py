@@ -171,7 +171,7 @@ def compute_chunk(experiment: Experiment, index: int, chunk_size: int, numba_thr
     # counted with the failed shots of its cell.
     batch = simulate_shots(experiment.court, shots.start_x, shots.start_y, vx, vy, shots.spin,
                            board=experiment.board, end=experiment.end, bad_starts="skip")
-    if experiment.court.game == ricochet.GAME:  # a round scores on the half opposite the start (seed 004)
+    if experiment.court.game == ricochet.GAME:  # a round scores on the half opposite the start (ricochet rules)
         ricochet.score_only_far_half(shots.start_x, batch.x, batch.value, batch.dead, batch.hanger)
 
     samples = experiment.samples

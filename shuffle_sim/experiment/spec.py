@@ -81,7 +81,7 @@ OUTCOMES = {
     "p_removed": (True, "probability the board disc is removed"),
 }
 #: Outcomes computed as each side's sum of judged values: a frame score only in games where every
-#: disc of both sides scores on its own (deck, RULES.md). Horse collar ("a 3 before anything
+#: disc of both sides scores on its own (deck, docs/rules.md). Horse collar ("a 3 before anything
 #: counts"), ricochet (closest weights only) and crokinole (the hit rule) need their rules layer.
 FRAME_SCORE_OUTCOMES = ("expected_score", "expected_opponent_score", "expected_margin")
 FRAME_SCORE_GAMES = frozenset({"deck"})

@@ -10,7 +10,7 @@ games. For a disc of radius r with centre c:
 4. Touching: every judged line whose band the disc's circle meets (a line has width; tangency counts).
 5. Hanger: the disc overhangs an edge (c is on the surface, the circle crosses the edge). Overhanging
    an ``end`` edge is an end hanger; an end and a ``side`` edge at once, a corner hanger; a side alone
-   means nothing special (horse collar, seed 003). A hanger is worth the court's hanger value.
+   means nothing special (horse collar, the horse collar rules). A hanger is worth the court's hanger value.
 6. Value: the hanger value for a hanger; otherwise, if the disc touches lines with a ``touch_value``,
    the lowest of those (deck: 0, a disc on a line scores nothing, MSA D-2; crokinole and ricochet: a
    disc on a dividing line counts the lower value; horse collar: touching the deuce line is 1);

@@ -9,7 +9,8 @@ from __future__ import annotations
 import hashlib
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
+from shuffle_sim import jit
 from shuffle_sim.judge.packing import JudgeArrays
 from shuffle_sim.judge.grid import (
     GRID_DISCS_PER_CELL,
@@ -24,7 +25,7 @@ from shuffle_sim.judge.kernels import judge_prepare
 JUDGE_CHUNK = 1024
 
 
-@njit(cache=True, _nrt=False)
+@jit.no_refcount
 def judge_range(xs, ys, a, prepared, index, start, stop, value, zone, touching, dead, hanger, fallen, holed):
     """Judge discs ``start`` to ``stop`` into the output arrays, with ``prepared = judge_prepare(a)``
     and the grid ``index`` (``judge_index``). Compiled without reference counting: it allocates
@@ -41,7 +42,7 @@ def judge_range(xs, ys, a, prepared, index, start, stop, value, zone, touching, 
         holed[i] = o
 
 
-@njit(cache=True, parallel=True)
+@jit.parallel
 def judge_ranges(xs, ys, a, prepared, index, value, zone, touching, dead, hanger, fallen, holed):
     """``judge_range`` over every disc, in parallel over chunks of ``JUDGE_CHUNK`` discs."""
     n = xs.shape[0]

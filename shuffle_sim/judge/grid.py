@@ -15,7 +15,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
+from shuffle_sim import jit
 from shuffle_sim.geometry import (
     TOUCH_TOLERANCE,
     point_box_distance,
@@ -51,13 +52,13 @@ GRID_MIN_CELLS = 64
 
 
 
-@njit(cache=True)
+@jit.kernel
 def _boxes_apart(bx0, by0, bx1, by1, cx0, cy0, cx1, cy1, gap):
     """Whether two boxes are more than ``gap`` apart along x or along y (then so is all they hold)."""
     return bx1 + gap < cx0 or cx1 + gap < bx0 or by1 + gap < cy0 or cy1 + gap < by0
 
 
-@njit(cache=True)
+@jit.kernel
 def _segment_further_than(x0, y0, x1, y1, bx0, by0, bx1, by1, gap):
     """Whether the segment is more than ``gap`` from the box (a cheap box test first)."""
     if _boxes_apart(bx0, by0, bx1, by1, min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1), gap):
@@ -65,7 +66,7 @@ def _segment_further_than(x0, y0, x1, y1, bx0, by0, bx1, by1, gap):
     return segment_box_distance(x0, y0, x1, y1, bx0, by0, bx1, by1) > gap
 
 
-@njit(cache=True, inline="always")
+@jit.inline
 def _box_in_zone(a, z, zone_box, bx0, by0, bx1, by1):
     """0: the box misses zone z; 1: it lies in z's interior; 2: z's outline comes within a margin of it."""
     if bx1 < zone_box[z, 0] or bx0 > zone_box[z, 2] or by1 < zone_box[z, 1] or by0 > zone_box[z, 3]:
@@ -91,7 +92,7 @@ def _box_in_zone(a, z, zone_box, bx0, by0, bx1, by1):
     return 2
 
 
-@njit(cache=True, inline="always")
+@jit.inline
 def _cell_entry(a, prepared, bx0, by0, bx1, by1, cells, k):
     """Fill row k of ``cells`` for the box: what a centre anywhere in it can meet (``judge_cells``).
 
@@ -167,7 +168,7 @@ def _cell_entry(a, prepared, bx0, by0, bx1, by1, cells, k):
     cells[k, CELL_FLAGS] = flags
 
 
-@njit(cache=True)
+@jit.kernel
 def _grid_frame(a, n_cells):
     """Origin, cell size and shape (nx, ny) of a grid of about ``n_cells`` cells over the surface."""
     sb = judge_prepare(a)[3]
@@ -183,7 +184,7 @@ def _grid_frame(a, n_cells):
     return x0, y0, size, nx, ny
 
 
-@njit(cache=True, _nrt=False)
+@jit.no_refcount
 def _cell_row(a, prepared, x0, y0, size, nx, j, cells):
     """Fill the entries of row j of the grid (one call per row keeps the parallel loop small)."""
     by0 = y0 + j * size - BOX_MARGIN
@@ -194,7 +195,7 @@ def _cell_row(a, prepared, x0, y0, size, nx, j, cells):
         _cell_entry(a, prepared, bx0, by0, bx1, by1, cells, j * nx + i)
 
 
-@njit(cache=True, parallel=True)
+@jit.parallel
 def judge_cells(a, prepared, n_cells):
     """Entries of a grid of about ``n_cells`` cells over the surface (``_cell_entry`` per cell).
 
@@ -211,7 +212,7 @@ def judge_cells(a, prepared, n_cells):
     return x0, y0, size, nx, ny, cells
 
 
-@njit(cache=True)
+@jit.kernel
 def judge_grid(a, prepared, n_cells):
     """Cell codes of a grid of about ``n_cells`` cells over the surface (``judge_cells``).
 
@@ -222,7 +223,7 @@ def judge_grid(a, prepared, n_cells):
     return x0, y0, size, nx, ny, cells[:, CELL_CODE].astype(np.int32)
 
 
-@njit(cache=True)
+@jit.kernel
 def judge_index(a, prepared, n_discs):
     """The grid of cells for a batch of ``n_discs`` discs: about one cell per ``GRID_DISCS_PER_CELL``
     discs, at most ``GRID_MAX_CELLS``.
@@ -234,7 +235,7 @@ def judge_index(a, prepared, n_discs):
     return x0, y0, 1.0 / size, nx, ny, cells
 
 
-@njit(cache=True, inline="always")
+@jit.inline
 def surely_on_surface(x, y, index):
     """True if the grid ``index`` (``judge_index``) puts (x, y) in a cell lying on the surface, clear
     of its outline; False means "look": off the grid, or in a cell near the outline."""
@@ -246,7 +247,7 @@ def surely_on_surface(x, y, index):
     return False
 
 
-@njit(cache=True, inline="always")
+@jit.inline
 def judge_point(x, y, a, prepared, index):
     """Judge one disc centre with the grid ``index = judge_index(...)``.
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
+from shuffle_sim import jit
 from shuffle_sim.judge.packing import NO_HANGER_VALUE, NO_TOUCH_VALUE
 from shuffle_sim.geometry import (
     TOUCH_TOLERANCE,
@@ -53,7 +53,7 @@ NO_ZONE = -1
 MIXED = -2
 
 
-@njit(cache=True)
+@jit.kernel
 def judge_prepare(a):
     """Per-batch data for ``judge_one_prepared``: line frames, line reach boxes, zone and surface boxes.
 
@@ -114,7 +114,7 @@ def judge_prepare(a):
     return line_frame, line_reach, zone_box, surface_box
 
 
-@njit(cache=True, inline="always")
+@jit.inline
 def _in_box(x, y, box, k):
     return box[k, 0] <= x <= box[k, 2] and box[k, 1] <= y <= box[k, 3]
 
@@ -124,7 +124,7 @@ def _in_box(x, y, box, k):
 # so that a call costs no atomic updates.
 
 
-@njit(cache=True, _nrt=False)
+@jit.no_refcount
 def _on_surface(x, y, surface_kind, surface_circle, surface_polygon, surface_box):
     """Whether the centre lies on the playing surface, its boundary included."""
     if not (surface_box[0] <= x <= surface_box[2] and surface_box[1] <= y <= surface_box[3]):
@@ -135,7 +135,7 @@ def _on_surface(x, y, surface_kind, surface_circle, surface_polygon, surface_box
     return point_in_closed_polygon(x, y, surface_polygon, 0, surface_polygon.shape[0])
 
 
-@njit(cache=True, _nrt=False)
+@jit.no_refcount
 def _hole_at(x, y, hole_geom):
     """Index of the first hole whose capture radius holds the centre, or -1."""
     for h in range(hole_geom.shape[0]):
@@ -144,7 +144,7 @@ def _hole_at(x, y, hole_geom):
     return -1
 
 
-@njit(cache=True, _nrt=False)
+@jit.no_refcount
 def _in_zone_interior(x, y, zone_kind, zone_start, zone_vertices, zone_annulus, z):
     if zone_kind[z] == 0:
         return point_in_polygon(x, y, zone_vertices, zone_start[z], zone_start[z + 1])
@@ -152,7 +152,7 @@ def _in_zone_interior(x, y, zone_kind, zone_start, zone_vertices, zone_annulus, 
     return point_in_annulus(x, y, an[z, 0], an[z, 1], an[z, 2], an[z, 3])
 
 
-@njit(cache=True, _nrt=False)
+@jit.no_refcount
 def _in_zone_closed(x, y, zone_kind, zone_start, zone_vertices, zone_annulus, z):
     if zone_kind[z] == 0:
         return point_in_closed_polygon(x, y, zone_vertices, zone_start[z], zone_start[z + 1])
@@ -161,7 +161,7 @@ def _in_zone_closed(x, y, zone_kind, zone_start, zone_vertices, zone_annulus, z)
     return an[z, 2] <= rho <= an[z, 3]
 
 
-@njit(cache=True, _nrt=False)
+@jit.no_refcount
 def _first_zone(x, y, zone_kind, zone_start, zone_vertices, zone_annulus, zone_box, all_zones, zones, closed):
     """The first zone in file order, among the bit mask ``zones`` (every zone if ``all_zones``), whose
     interior holds (x, y), or with ``closed`` whose outline included holds it; -1 if none. The mask
@@ -184,7 +184,7 @@ def _first_zone(x, y, zone_kind, zone_start, zone_vertices, zone_annulus, zone_b
     return -1
 
 
-@njit(cache=True, inline="always")
+@jit.inline
 def _touches_line(x, y, a, line_frame, i):
     """Whether a disc centred at (x, y) touches judged line i (its band, within ``TOUCH_TOLERANCE``)."""
     g = a.line_geom
@@ -196,7 +196,7 @@ def _touches_line(x, y, a, line_frame, i):
     return disc_touches_ring(x, y, r, g[i, 0], g[i, 1], g[i, 2], hw)
 
 
-@njit(cache=True, _nrt=False)
+@jit.no_refcount
 def _hanger(x, y, r, edge_kind, edge_overhang, edge_geom):
     """The hanger code of a disc of radius r centred at (x, y) on the surface: which overhang edges
     it crosses."""
@@ -221,7 +221,7 @@ def _hanger(x, y, r, edge_kind, edge_overhang, edge_geom):
     return HANGER_NONE
 
 
-@njit(cache=True, inline="always")
+@jit.inline
 def _verdict(a, zone, touch_value, touch_dead, touch_alive, hanger):
     """(value, dead) from the zone, the lines touched and the hanger code (steps 6 and 7)."""
     dead = touch_dead or (zone >= 0 and a.zone_dead[zone] and not touch_alive)
@@ -240,7 +240,7 @@ def _verdict(a, zone, touch_value, touch_dead, touch_alive, hanger):
     return value, dead
 
 
-@njit(cache=True, inline="always")
+@jit.inline
 def _judge_where(x, y, a, prepared, flags, zone_default, zones, lines):
     """The judging procedure (module docstring) for one centre, told what it can skip.
 
@@ -302,14 +302,14 @@ def _judge_where(x, y, a, prepared, flags, zone_default, zones, lines):
     return value, zone, touching, dead, hanger, False, False
 
 
-@njit(cache=True, inline="always")
+@jit.inline
 def _all_lines(a):
     """Bit mask with a bit for every judged line (at most 64, ``Court.judge_arrays``)."""
     n = a.line_kind.shape[0]
     return np.int64(-1) if n >= 64 else (np.int64(1) << np.int64(n)) - np.int64(1)
 
 
-@njit(cache=True, inline="always")
+@jit.inline
 def judge_one_prepared(x, y, a, prepared):
     """Judge one disc centre (x, y) on a packed court ``a`` with ``prepared = judge_prepare(a)``.
 
@@ -321,7 +321,7 @@ def judge_one_prepared(x, y, a, prepared):
                         np.int64(0), _all_lines(a))
 
 
-@njit(cache=True)
+@jit.kernel
 def judge_one(x, y, a):
     """Judge one disc centre (x, y) on a packed court ``a`` (``JudgeArrays``).
 

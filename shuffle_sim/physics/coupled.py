@@ -40,8 +40,8 @@ import tempfile
 from pathlib import Path
 
 import numpy as np
-from numba import njit
 
+from shuffle_sim import jit
 from shuffle_sim.physics.friction import force, force_slope, inertia_window, terminal_ratio, torque
 
 # Columns of an orbit table.
@@ -101,7 +101,7 @@ MODE_SLIDE_LIMIT = 3  # eps >= EPS_MAX
 MODE_SPIN_LIMIT = 4  # eps <= EPS_MIN
 
 
-@njit(cache=True, error_model="numpy")
+@jit.kernel
 def _derivatives(fv, fu, g, eta, k):
     """(f_v', f_u', g') and (f_v'', f_u'', g'') of the dimensionless equations."""
     eps = fv / fu
@@ -113,7 +113,7 @@ def _derivatives(fv, fu, g, eta, k):
     return d_fv, d_fu, d_g, slope * d_eps - d_fv, -eps * slope * d_eps / k - d_fu, d_fv - 2.0 * d_g
 
 
-@njit(cache=True, error_model="numpy")
+@jit.kernel
 def _rk4(fv, fu, g, step, substeps, eta, k):
     h = step / substeps
     for _ in range(substeps):
@@ -127,7 +127,7 @@ def _rk4(fv, fu, g, step, substeps, eta, k):
     return fv, fu, g
 
 
-@njit(cache=True, error_model="numpy")
+@jit.kernel
 def _advance(fv, fu, g, step, eta, k):
     """One node step: RK4 with 4 and with 8 substeps, Richardson-extrapolated (error of order 6)."""
     f1, u1, g1 = _rk4(fv, fu, g, step, 4, eta, k)
@@ -135,7 +135,7 @@ def _advance(fv, fu, g, step, eta, k):
     return f2 + (f2 - f1) / 15.0, u2 + (u2 - u1) / 15.0, g2 + (g2 - g1) / 15.0
 
 
-@njit(cache=True, error_model="numpy")
+@jit.kernel
 def _store(tab, row, sigma, fv, fu, g, eta, k):
     d = _derivatives(fv, fu, g, eta, k)
     tab[row, C_SIGMA] = sigma
@@ -148,7 +148,7 @@ def _store(tab, row, sigma, fv, fu, g, eta, k):
     tab[row, C_EPS] = fv / fu
 
 
-@njit(cache=True, error_model="numpy")
+@jit.kernel
 def _integrate_orbit(tab, fv, fu, g, eta, k):
     """Fill ``tab`` with one orbit from sigma = 0 (next to the fixed point) outward; returns its rows."""
     singular = np.array([1.0, eta if eta > 0.0 else -1.0])
@@ -196,7 +196,7 @@ def _integrate_orbit(tab, fv, fu, g, eta, k):
     return row + 1
 
 
-@njit(cache=True, error_model="numpy")
+@jit.kernel
 def _make_bins(tab, first, rows, bins, offset):
     """bins[offset + b] = the row of the last node at or before sigma_first + b * NODE_STEP."""
     lo = tab[first, C_SIGMA]
@@ -327,12 +327,12 @@ def _build(eta: float, inertia: float) -> np.ndarray:
 # Evaluation (numba)
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@jit.inline
 def _meta(spin, index):
     return spin[index // N_COLUMNS, index % N_COLUMNS]
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@jit.inline
 def _hermite(spin, i, sigma, col):
     """Quintic Hermite value and sigma-derivative of column ``col`` (f_v, f_u or g) between orbit rows
     i and i + 1 (rows of the packed tables ``spin``)."""
@@ -360,7 +360,7 @@ def _hermite(spin, i, sigma, col):
     return value, slope / h
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@jit.inline
 def _orbit_rows(spin, mode):
     """(first row, number of rows) of orbit ``mode`` in the packed tables."""
     if mode == MODE_UPPER:
@@ -368,7 +368,7 @@ def _orbit_rows(spin, mode):
     return META_ROWS + int(_meta(spin, M_UP_ROWS)), int(_meta(spin, M_LO_ROWS))
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@jit.inline
 def _row(spin, mode, sigma):
     """The row whose interval holds ``sigma`` on orbit ``mode`` (upper or lower)."""
     tab = spin
@@ -383,7 +383,7 @@ def _row(spin, mode, sigma):
     return min(i, last)
 
 
-@njit(cache=True, error_model="numpy")
+@jit.kernel
 def orbit_state(spin, mode, sigma):
     """(f_v, f_u, g) at ``sigma`` on orbit ``mode``: the table, or its linearised start below sigma = 0."""
     if mode == MODE_TERMINAL or sigma <= 0.0:
@@ -400,7 +400,7 @@ def orbit_state(spin, mode, sigma):
     return fv, fu, g
 
 
-@njit(cache=True, error_model="numpy")
+@jit.kernel
 def _sigma_of(spin, mode, eps):
     """sigma on orbit ``mode`` where f_v / f_u = eps."""
     tab = spin
@@ -441,7 +441,7 @@ def _sigma_of(spin, mode, eps):
     return sigma
 
 
-@njit(cache=True, error_model="numpy")
+@jit.kernel
 def start_motion(spin, speed, rim, decel):
     """Mode, sigma0, stop time and stop distance of a disc sliding at ``speed`` with rim speed ``rim``
     (both > 0) under ``decel`` = mu g."""
@@ -463,7 +463,7 @@ def start_motion(spin, speed, rim, decel):
     return mode, sigma, theta, decel * theta * theta * g
 
 
-@njit(cache=True, error_model="numpy")
+@jit.kernel
 def motion_at(spin, mode, sigma0, theta0, reach, speed0, rim0, decel, tau):
     """(distance slid, speed, rim speed) ``tau`` seconds after the start (``start_motion``)."""
     theta = theta0 - tau
@@ -483,7 +483,7 @@ def motion_at(spin, mode, sigma0, theta0, reach, speed0, rim0, decel, tau):
     return reach - decel * theta * theta * g, decel * theta * fv, decel * theta * fu
 
 
-@njit(cache=True, error_model="numpy")
+@jit.kernel
 def time_to_reach(spin, mode, sigma0, theta0, reach, speed0, rim0, decel, s):
     """The time at which the disc has slid ``s`` (0 <= s <= reach): safeguarded Newton on s(tau)."""
     if s <= 0.0:
@@ -512,7 +512,7 @@ def time_to_reach(spin, mode, sigma0, theta0, reach, speed0, rim0, decel, s):
     return tau
 
 
-@njit(cache=True, error_model="numpy")
+@jit.kernel
 def distance_at_speed(spin, mode, sigma0, theta0, reach, speed0, rim0, decel, v_target):
     """Distance slid when the speed has fallen to ``v_target`` (0 if it starts no faster): the speed
     falls monotonically, so bisection with secant steps on v(tau) - v_target brackets it."""

@@ -37,8 +37,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
 
+from shuffle_sim import jit
 from shuffle_sim.court.materials import inertia_window  # noqa: F401  (part of this module's face)
 
 #: Parameters up to this use the power series; above it the arithmetic-geometric mean.
@@ -73,7 +73,7 @@ def _series_coefficients() -> np.ndarray:
 _COEFFICIENTS = _series_coefficients()
 
 
-@njit(cache=True, error_model="numpy")
+@jit.kernel
 def elliptic_ke(m):
     """Complete elliptic integrals (K(m), E(m)) of parameter m in [0, 1), by the arithmetic-geometric mean."""
     a = 1.0
@@ -91,7 +91,7 @@ def elliptic_ke(m):
     return k, k * (1.0 - total)
 
 
-@njit(cache=True, error_model="numpy")
+@jit.kernel
 def _series(x, which):
     """Power series in x of the brackets (Horner): which = 0: (1 + x) E - (1 - x) K;
     1: (4 - 2x) E - (1 - x) K; 2: (4x - 2) E + (1 - x)(2 - 3x) K (whose terms of order 1 and x cancel)."""
@@ -101,7 +101,7 @@ def _series(x, which):
     return total
 
 
-@njit(cache=True, error_model="numpy")
+@jit.kernel
 def _bracket(x, which):
     if x <= SERIES_LIMIT:
         return _series(x, which)
@@ -113,7 +113,7 @@ def _bracket(x, which):
     return (4.0 * x - 2.0) * e + (1.0 - x) * (2.0 - 3.0 * x) * k
 
 
-@njit(cache=True, error_model="numpy")
+@jit.kernel
 def face_force(eps):
     """F(eps) for the whole face: friction force over mu m g, against the velocity."""
     if eps <= 0.0:
@@ -127,7 +127,7 @@ def face_force(eps):
     return 4.0 * eps * eps / (3.0 * math.pi) * _bracket(1.0 / (eps * eps), 0)
 
 
-@njit(cache=True, error_model="numpy")
+@jit.kernel
 def face_torque(eps):
     """T(eps) for the whole face: friction torque over mu m g r, against the spin."""
     if eps <= 0.0:
@@ -141,7 +141,7 @@ def face_torque(eps):
     return 4.0 * eps ** 3 / (9.0 * math.pi) * _bracket(1.0 / (eps * eps), 2)
 
 
-@njit(cache=True, error_model="numpy")
+@jit.kernel
 def force(eps, eta):
     """F for a contact annulus of inner radius ``eta`` (over the outer radius; 0 is the whole face)."""
     if eta == 0.0:
@@ -149,7 +149,7 @@ def force(eps, eta):
     return (face_force(eps) - eta * eta * face_force(eps / eta)) / (1.0 - eta * eta)
 
 
-@njit(cache=True, error_model="numpy")
+@jit.kernel
 def torque(eps, eta):
     """T for a contact annulus of inner radius ``eta`` (over the outer radius; 0 is the whole face)."""
     if eta == 0.0:
@@ -157,7 +157,7 @@ def torque(eps, eta):
     return (face_torque(eps) - eta ** 3 * face_torque(eps / eta)) / (1.0 - eta * eta)
 
 
-@njit(cache=True, error_model="numpy")
+@jit.kernel
 def terminal_ratio(eta, inertia):
     """eps* where k F(eps) = eps T(eps): the ratio v / (r omega) every motion tends to (k inside the
     window of ``inertia_window``), found by bisection of k F - eps T, which is negative below eps*
@@ -175,7 +175,7 @@ def terminal_ratio(eta, inertia):
     return 0.5 * (lo + hi)
 
 
-@njit(cache=True, error_model="numpy")
+@jit.kernel
 def face_force_slope(eps):
     """dF/deps for the whole face: (4/pi) E(eps^2) - F/eps below 1, 2 F/eps - 4 E(1/eps^2)/(pi eps)
     above (from d/dm [(1 + m) E - (1 - m) K] = 3 E / 2). Finite at eps = 1 (4 / (3 pi)), where the
@@ -193,7 +193,7 @@ def face_force_slope(eps):
     return 2.0 * face_force(eps) / eps - 4.0 * e / (math.pi * eps)
 
 
-@njit(cache=True, error_model="numpy")
+@jit.kernel
 def force_slope(eps, eta):
     """dF/deps for the annulus eta..1. The torque's slope is -eps dF/deps (T = phi - eps phi')."""
     if eta == 0.0:

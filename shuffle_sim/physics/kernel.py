@@ -52,8 +52,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
 
+from shuffle_sim import jit
 from shuffle_sim.physics.events import (
     DISC_CUSHION,
     DISC_DISC,
@@ -127,7 +127,7 @@ PUSH_MERGE_SPEED = 1e-3
 STORM_IMPACTS = 256
 
 
-@njit(cache=True, error_model="numpy")
+@jit.kernel
 def _place(spin, radius, st, ist, i, x, y, vx, vy, omega, decel, spin_decel):
     moving = set_motion(spin, radius, st, i, 0.0, x, y, vx, vy, omega, decel, spin_decel)
     ist[STATUS, i] = STATUS_MOVING if moving else STATUS_REST
@@ -141,14 +141,14 @@ def _place(spin, radius, st, ist, i, x, y, vx, vy, omega, decel, spin_decel):
     ist[KILL_B, i] = -1
 
 
-@njit(cache=True, error_model="numpy")
+@jit.kernel
 def place_disc(table, spin, st, ist, i, x, y, vx, vy, omega):
     """Put disc ``i`` at (x, y) with its launch velocity and spin at time 0, alive. ``spin`` is the
     coupled model's packed tables (``coupled.coupled_tables``), or no rows for the decoupled model."""
     _place(spin, table[0, H_RADIUS], st, ist, i, x, y, vx, vy, omega, table[0, H_DECEL], table[0, H_SPIN_DECEL])
 
 
-@njit(cache=True, error_model="numpy")
+@jit.kernel
 def _state(spin, radius, st, ist, i, t, decel, spin_decel):
     """(x, y, vx, vy, omega) of disc ``i`` at time ``t`` (>= the time of its last event)."""
     if st[MODE, i] < 0:
@@ -161,20 +161,20 @@ def _state(spin, radius, st, ist, i, t, decel, spin_decel):
     return st[PX, i] + st[UX, i] * s, st[PY, i] + st[UY, i] * s, st[UX, i] * speed, st[UY, i] * speed, w
 
 
-@njit(cache=True, error_model="numpy")
+@jit.kernel
 def state_at(table, spin, st, ist, i, t):
     """(x, y, vx, vy, omega) of disc ``i`` at time ``t`` (>= the time of its last event)."""
     return _state(spin, table[0, H_RADIUS], st, ist, i, t, table[0, H_DECEL], table[0, H_SPIN_DECEL])
 
 
-@njit(cache=True, error_model="numpy")
+@jit.kernel
 def load_disc(ka, st, ist, i, x, y, vx, vy, omega):
     """``place_disc`` for a court given as ``KernelArrays``."""
     decel, spin_decel = decelerations(ka.mu, ka.gravity, ka.disc_radius, ka.contact_inner_ratio, ka.inertia_ratio)
     _place(ka.spin_tables, ka.disc_radius, st, ist, i, x, y, vx, vy, omega, decel, spin_decel)
 
 
-@njit(cache=True, error_model="numpy")
+@jit.kernel
 def disc_state(ka, st, ist, i, t):
     """``state_at`` for a court given as ``KernelArrays``."""
     decel, spin_decel = decelerations(ka.mu, ka.gravity, ka.disc_radius, ka.contact_inner_ratio, ka.inertia_ratio)
@@ -190,7 +190,7 @@ EV_COLUMNS = 6
 SEG_COLUMNS = 9
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@jit.inline
 def _log_event(ev, n, t, kind, a, b, a_dead, b_dead):
     if n < ev.shape[0]:
         ev[n, 0] = t
@@ -203,7 +203,7 @@ def _log_event(ev, n, t, kind, a, b, a_dead, b_dead):
     return n
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@jit.inline
 def _log_segment(spin, radius, st, ist, seg, n, i, t, decel, spin_decel, event):
     if n < seg.shape[0]:  # (the loop also checks before calling, so that no log costs nothing)
         x, y, vx, vy, w = _state(spin, radius, st, ist, i, t, decel, spin_decel)
@@ -220,7 +220,7 @@ def _log_segment(spin, radius, st, ist, seg, n, i, t, decel, spin_decel, event):
     return n
 
 
-@njit(cache=True, error_model="numpy")
+@jit.kernel
 def sample_trajectories(table, spin, seg, n_discs, times, out):
     """Every disc's centre at each of ``times``, in closed form from a trajectory log ``seg``.
 
@@ -255,14 +255,14 @@ def sample_trajectories(table, spin, seg, n_discs, times, out):
 # Applying events
 
 
-@njit(cache=True, error_model="numpy")
+@jit.kernel
 def _restart(spin, radius, st, ist, i, t, x, y, vx, vy, w, decel, spin_decel):
     """New motion for disc i from time t (after an impulse or a stop)."""
     moving = set_motion(spin, radius, st, i, t, x, y, vx, vy, w, decel, spin_decel)
     ist[STATUS, i] = STATUS_MOVING if moving else STATUS_REST
 
 
-@njit(cache=True, error_model="numpy")
+@jit.kernel
 def _merge_pushing_group(spin, radius, st, ist, t, decel, spin_decel, contact):
     """Give every disc marked MOVED, and every sliding disc touching one of them without clearly
     leaving it (transitively), their common velocity: their momentum over their number.
@@ -311,7 +311,7 @@ def _merge_pushing_group(spin, radius, st, ist, t, decel, spin_decel, contact):
             _restart(spin, radius, st, ist, k, t, x, y, sum_x / count, sum_y / count, w, decel, spin_decel)
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@jit.inline
 def _sliding_decel(spin, radius, eta, decel, speed, w):
     """The deceleration of a disc sliding at ``speed`` with spin ``w``: mu g, or mu g F(eps) coupled."""
     if spin.shape[0] == 0 or w == 0.0:
@@ -319,7 +319,7 @@ def _sliding_decel(spin, radius, eta, decel, speed, w):
     return decel * force(speed / (radius * abs(w)), eta)
 
 
-@njit(cache=True, error_model="numpy")
+@jit.kernel
 def _disc_disc(table, spin, st, ist, a, b, t, storm):
     """Collide discs a and b at time t and mark the discs whose motion changed (MOVED).
 
@@ -368,7 +368,7 @@ def _disc_disc(table, spin, st, ist, a, b, t, storm):
                 _merge_pushing_group(spin, radius, st, ist, t, decel, spin_decel, 2.0 * radius)
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@jit.inline
 def fixed_body_bounce(table, row, xi, yi, vx, vy, w):
     """Bounce a disc at (xi, yi) moving at (vx, vy) with spin w off the cushion or peg in table row
     ``row``; returns its new (vx, vy, w) and whether the body kills (MSA C-20)."""
@@ -396,7 +396,7 @@ def fixed_body_bounce(table, row, xi, yi, vx, vy, w):
     return vx, vy, w, kills != 0.0
 
 
-@njit(cache=True, error_model="numpy")
+@jit.kernel
 def _disc_fixed(table, spin, st, ist, i, row, t):
     """Bounce disc i off the cushion or peg in table row ``row`` at time t; True if it kills."""
     decel = table[0, H_DECEL]
@@ -412,7 +412,7 @@ def _disc_fixed(table, spin, st, ist, i, row, t):
 # The loop
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@jit.inline
 def run_table(table, spin, st, ist, pair_t, ev, seg, max_events):
     """Run the discs placed in ``st``/``ist`` (``place_disc``) until every one is at rest or gone.
 
@@ -532,7 +532,7 @@ def run_table(table, spin, st, ist, pair_t, ev, seg, max_events):
     return n_ev, n_seg, ok, now, processed
 
 
-@njit(cache=True, error_model="numpy")
+@jit.kernel
 def run_scene(ka, st, ist, pair_t, touched, ev_t, ev_i, seg_t, seg_i, seg_f, max_events):
     """``run_table`` for a court given as ``KernelArrays``, with the logs split into columns.
 

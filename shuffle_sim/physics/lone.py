@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import math
 
-from numba import njit
 
+from shuffle_sim import jit
 from shuffle_sim.physics.events import (
     DISC_CUSHION,
     DISC_PEG,
@@ -39,7 +39,7 @@ from shuffle_sim.physics.predict import predict_path
 from shuffle_sim.physics.table import H_DECEL, H_HOLE_SPEED, H_RADIUS, H_SPIN_DECEL, F
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@jit.inline
 def run_lone(table, spin, x, y, vx, vy, omega, max_events):
     """Run one disc launched at (x, y) with (vx, vy, omega) at time 0 until it rests or leaves play.
 

@@ -24,8 +24,8 @@ from __future__ import annotations
 
 import math
 
-from numba import njit
 
+from shuffle_sim import jit
 from shuffle_sim.physics.coupled import motion_at, start_motion, time_to_reach
 
 # Rows of the float state ``st``: the reference state at time T0 and the disc's pending events.
@@ -61,7 +61,7 @@ N_INT_ROWS = 7
 REST_SPEED = 1e-12
 
 
-@njit(cache=True, error_model="numpy")
+@jit.kernel
 def travelled(speed, decel, tau):
     """Distance slid ``tau`` seconds after a reference speed ``speed``: v tau - a tau^2/2, held at the stop."""
     if decel <= 0.0:
@@ -71,7 +71,7 @@ def travelled(speed, decel, tau):
     return tau * (speed - 0.5 * decel * tau)
 
 
-@njit(cache=True, error_model="numpy")
+@jit.kernel
 def time_to_slide(speed, decel, s):
     """Time to slide a distance ``s`` (at most the stopping distance) from speed ``speed``.
 
@@ -85,7 +85,7 @@ def time_to_slide(speed, decel, s):
     return 2.0 * s / (speed + math.sqrt(disc))
 
 
-@njit(cache=True, error_model="numpy")
+@jit.kernel
 def stopping_distance(speed, decel):
     """v^2 / (2 a); infinite without friction."""
     if decel <= 0.0:
@@ -93,7 +93,7 @@ def stopping_distance(speed, decel):
     return speed * speed / (2.0 * decel)
 
 
-@njit(cache=True, error_model="numpy")
+@jit.kernel
 def spin_after(omega, spin_decel, tau):
     """Spin ``tau`` seconds after a reference spin ``omega``, decaying at ``spin_decel`` to zero."""
     drop = spin_decel * tau
@@ -102,21 +102,21 @@ def spin_after(omega, spin_decel, tau):
     return omega + drop if -omega > drop else 0.0
 
 
-@njit(cache=True, error_model="numpy")
+@jit.kernel
 def position_at(st, i, t, decel):
     """Centre of disc ``i`` at absolute time ``t`` (>= its reference time)."""
     s = travelled(st[SPEED, i], decel, t - st[T0, i])
     return st[PX, i] + st[UX, i] * s, st[PY, i] + st[UY, i] * s
 
 
-@njit(cache=True, error_model="numpy")
+@jit.kernel
 def speed_at(st, i, t, decel):
     """Speed of disc ``i`` at absolute time ``t``."""
     v = st[SPEED, i] - decel * (t - st[T0, i])
     return max(0.0, v)
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@jit.inline
 def reference_state(t, x, y, vx, vy, omega, decel, spin_decel):
     """A reference state at time ``t`` from a position, velocity and spin, in scalars.
 
@@ -146,7 +146,7 @@ def reference_state(t, x, y, vx, vy, omega, decel, spin_decel):
     return ux, uy, speed, omega, t_stop, t_spin
 
 
-@njit(cache=True, error_model="numpy")
+@jit.kernel
 def set_reference(st, i, t, x, y, vx, vy, omega, decel, spin_decel):
     """Give disc ``i`` a new reference state at time ``t``; returns True if it slides.
 
@@ -166,7 +166,7 @@ def set_reference(st, i, t, x, y, vx, vy, omega, decel, spin_decel):
     return speed > 0.0
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@jit.inline
 def start_reference(spin, radius, t, x, y, vx, vy, omega, decel, spin_decel):
     """``reference_state`` for either model: ``spin`` holds the coupled model's packed tables
     (``coupled.coupled_tables``), or no rows for the decoupled model.
@@ -183,7 +183,7 @@ def start_reference(spin, radius, t, x, y, vx, vy, omega, decel, spin_decel):
     return ux, uy, speed, omega, t + theta, math.inf, mode, sigma0, reach, theta
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@jit.inline
 def motion_after(spin, radius, mode, sigma0, reach, theta, speed, omega, decel, spin_decel, tau):
     """(distance slid, speed, spin) ``tau`` >= 0 seconds after a reference state (``start_reference``)."""
     if mode < 0:
@@ -193,7 +193,7 @@ def motion_after(spin, radius, mode, sigma0, reach, theta, speed, omega, decel, 
     return s, v, math.copysign(rim / radius, omega)
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@jit.inline
 def time_for_distance(spin, radius, mode, sigma0, reach, theta, speed, omega, decel, s):
     """Time after the reference at which the disc has slid ``s`` (at most its stop distance)."""
     if mode < 0:
@@ -201,7 +201,7 @@ def time_for_distance(spin, radius, mode, sigma0, reach, theta, speed, omega, de
     return time_to_reach(spin, mode, sigma0, theta, reach, speed, radius * abs(omega), decel, s)
 
 
-@njit(cache=True, error_model="numpy")
+@jit.kernel
 def set_motion(spin, radius, st, i, t, x, y, vx, vy, omega, decel, spin_decel):
     """``set_reference`` for either model (``start_reference``); returns True if the disc slides."""
     # As ``start_reference``, without handing the tables to inlined code (which would cost reference
@@ -231,14 +231,14 @@ def set_motion(spin, radius, st, i, t, x, y, vx, vy, omega, decel, spin_decel):
     return speed > 0.0
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@jit.inline
 def disc_motion(spin, radius, st, i, t, decel, spin_decel):
     """(distance slid since T0, speed, spin) of disc ``i`` at absolute time ``t``."""
     return motion_after(spin, radius, int(st[MODE, i]), st[SIGMA0, i], st[REACH, i], st[THETA, i], st[SPEED, i],
                         st[OMEGA, i], decel, spin_decel, t - st[T0, i])
 
 
-@njit(cache=True, error_model="numpy")
+@jit.kernel
 def coupled_disc_motion(spin, radius, st, i, t, decel):
     """(distance slid since T0, speed, spin) at time ``t`` of disc ``i`` in the coupled motion."""
     omega = st[OMEGA, i]
@@ -247,7 +247,7 @@ def coupled_disc_motion(spin, radius, st, i, t, decel):
     return s, v, math.copysign(rim / radius, omega)
 
 
-@njit(cache=True, error_model="numpy")
+@jit.kernel
 def disc_motion_call(spin, radius, st, i, t, decel, spin_decel):
     """``disc_motion`` as a call, for the coupled predictions: one compiled copy instead of one
     inlined copy per call site (shorter first compilation)."""

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import math
 
-from numba import njit
 
+from shuffle_sim import jit
 from shuffle_sim.physics.events import (
     DISC_CUSHION,
     DISC_PEG,
@@ -78,7 +78,7 @@ from shuffle_sim.physics.toi import (
 )
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@jit.inline
 def predict_path(table, qx, qy, ux, uy, speed, reach_c, s_slow, moving, alive, t0, t_stop):
     """The next boundary event (stop, cushion, peg, fall, hole) and kill-line crossing of a path.
 
@@ -167,7 +167,7 @@ def predict_path(table, qx, qy, ux, uy, speed, reach_c, s_slow, moving, alive, t
     return t_next, kind, b, t_kill, kill_b, best, kill
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@jit.inline
 def predict_disc(table, st, ist, i, s_slow):
     """Disc i's next boundary event (stop, cushion, peg, fall, hole) and kill-line crossing.
 
@@ -195,7 +195,7 @@ def predict_disc(table, st, ist, i, s_slow):
     return s_next, s_kill
 
 
-@njit(cache=True, error_model="numpy")
+@jit.kernel
 def coupled_slow_distance(table, spin, st, i):
     """Where disc i, in the coupled motion, has slowed to the holes' capture speed (0 without holes)."""
     capture = table[0, H_HOLE_SPEED]
@@ -205,7 +205,7 @@ def coupled_slow_distance(table, spin, st, i):
                              table[0, H_RADIUS] * abs(st[OMEGA, i]), table[0, H_DECEL], capture)
 
 
-@njit(cache=True, error_model="numpy")
+@jit.kernel
 def coupled_event_times(table, spin, st, ist, i, s_next, s_kill):
     """Turn disc i's predicted arc lengths into times along its coupled motion (``predict_disc``)."""
     decel = table[0, H_DECEL]
@@ -225,7 +225,7 @@ PAIR_SEARCH_STEPS = 2000
 PAIR_TIME_TOL = 1e-12
 
 
-@njit(cache=True, error_model="numpy")
+@jit.kernel
 def _force_range(spin, radius, eta, st, i, speed, w):
     """(least, greatest) F disc i can feel from now to its stop: eps runs monotonically from its
     present value to its end (eps*, or infinity in the pure-slide limit), and F is monotone in eps."""
@@ -237,7 +237,7 @@ def _force_range(spin, radius, eta, st, i, speed, w):
     return min(f_now, f_end), max(f_now, f_end)
 
 
-@njit(cache=True, error_model="numpy")
+@jit.kernel
 def coupled_pair_entry(spin, radius, eta, st, i, j, now, t_end, decel, spin_decel, rho):
     """Earliest t in [now, t_end] at which discs i and j (both sliding, at least one in the coupled
     motion) come within ``rho`` (their distance at ``now`` is above it); inf if they do not.
@@ -291,7 +291,7 @@ def coupled_pair_entry(spin, radius, eta, st, i, j, now, t_end, decel, spin_dece
 RETURN_SAMPLES = 32
 
 
-@njit(cache=True, error_model="numpy")
+@jit.kernel
 def coupled_pair_return(spin, radius, eta, st, i, j, now, t_end, decel, spin_decel, rho):
     """Earliest t in [now, t_end] at which discs i and j, within ``rho`` of each other at ``now``, come
     back within ``rho`` after parting: the first of ``RETURN_SAMPLES`` evenly spaced times at which
@@ -311,7 +311,7 @@ def coupled_pair_return(spin, radius, eta, st, i, j, now, t_end, decel, spin_dec
     return math.inf
 
 
-@njit(cache=True, error_model="numpy")
+@jit.kernel
 def predict_pair(st, ist, i, j, now, decel, contact):
     """Time of the next impact of discs i and j after ``now`` (inf if none while they slide), both in
     the closed-form motion (``MODE`` -1; ``coupled_predict_pair`` otherwise).
@@ -361,7 +361,7 @@ def predict_pair(st, ist, i, j, now, decel, contact):
     return now + time_to_slide(speed, decel, s)
 
 
-@njit(cache=True, error_model="numpy")
+@jit.kernel
 def coupled_predict_pair(spin, st, ist, i, j, now, decel, spin_decel, contact):
     """``predict_pair`` when disc i or j is in the coupled motion (``MODE`` >= 0).
 

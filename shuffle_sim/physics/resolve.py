@@ -19,10 +19,10 @@ two free discs (3 and 6 for a uniform disc), and a spin by 1 / (k r).
 
 from __future__ import annotations
 
-from numba import njit
+from shuffle_sim import jit
 
 
-@njit(cache=True, error_model="numpy")
+@jit.kernel
 def _coulomb_cap(stick, normal_impulse, mu_c):
     cap = mu_c * normal_impulse
     if stick > cap:
@@ -32,7 +32,7 @@ def _coulomb_cap(stick, normal_impulse, mu_c):
     return stick
 
 
-@njit(cache=True, error_model="numpy")
+@jit.kernel
 def disc_disc_impulse(vax, vay, wa, vbx, vby, wb, nx, ny, r, e, mu_c, k):
     """Velocities and spins of discs A and B after they collide; n is the unit normal from A to B.
 
@@ -56,7 +56,7 @@ def disc_disc_impulse(vax, vay, wa, vbx, vby, wb, nx, ny, r, e, mu_c, k):
     return vax - px, vay - py, wa + dw, vbx + px, vby + py, wb + dw
 
 
-@njit(cache=True, error_model="numpy")
+@jit.kernel
 def fixed_body_impulse(vx, vy, w, nx, ny, r, e, mu_c, k):
     """Velocity and spin of a disc after it hits a fixed body; n is the unit normal toward the disc.
 

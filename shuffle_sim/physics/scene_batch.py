@@ -20,8 +20,9 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
+from shuffle_sim import jit
 from shuffle_sim.court import Court
 from shuffle_sim.geometry import point_in_closed_polygon
 from shuffle_sim.judge.packing import judge_arrays
@@ -152,7 +153,7 @@ class SceneBatch:
     t_end: np.ndarray  # (N,) time of the last event (s)
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@jit.inline
 def apply_materials(table, row, gravity):
     """Overwrite the packed court ``table`` with one scene's materials ``row`` (``MATERIALS``; NaN
     keeps the court's value): every cushion, every peg and the disc pair take the scene's values.
@@ -182,7 +183,7 @@ def apply_materials(table, row, gravity):
         table[0, H_FRICTION] = row[_DISC_FRICTION]
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@jit.inline
 def on_surface(ja, x, y):
     """Whether a centre at (x, y) lies on the court's surface, outline included (``Court.on_surface``)."""
     if ja.surface_kind == 1:
@@ -191,7 +192,7 @@ def on_surface(ja, x, y):
     return point_in_closed_polygon(x, y, ja.surface_polygon, 0, ja.surface_polygon.shape[0])
 
 
-@njit(cache=True, error_model="numpy")
+@jit.kernel
 def _scene_problem(table, ja, xs, ys, vxs, vys, omegas, k, n):
     """(why, disc) scene ``k`` cannot be run: a value not finite, a disc off the surface, on an
     earlier disc or on a cushion or peg (as ``physics.simulate`` refuses them); (0, -1) if it can."""
@@ -210,7 +211,7 @@ def _scene_problem(table, ja, xs, ys, vxs, vys, omegas, k, n):
     return 0, -1
 
 
-@njit(cache=True, error_model="numpy")
+@jit.kernel
 def _run_scene(base, spin, ja, gravity, xs, ys, vxs, vys, omegas, n_discs, materials, max_events, k, out_x, out_y, out_vx,
                out_vy, out_omega, out_status, out_dead, out_ok, out_events, out_t_end, problem, problem_disc):
     """Run scene ``k`` to rest (or the event bound) and write its rows.
@@ -261,7 +262,7 @@ def _run_scene(base, spin, ja, gravity, xs, ys, vxs, vys, omegas, n_discs, mater
         out_dead[k, i] = ist[DEAD, i] != 0
 
 
-@njit(cache=True, error_model="numpy", parallel=True)
+@jit.parallel
 def _run_scenes(ka, ja, xs, ys, vxs, vys, omegas, n_discs, materials, max_events, out_x, out_y, out_vx, out_vy,
                 out_omega, out_status, out_dead, out_ok, out_events, out_t_end, problem, problem_disc):
     """Run every scene (``_run_scene``), in parallel over scenes."""

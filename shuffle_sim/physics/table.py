@@ -14,8 +14,8 @@ segment's unit direction and length).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from shuffle_sim import jit
 from shuffle_sim.physics.events import DISC_CUSHION, DISC_PEG
 from shuffle_sim.physics.toi import segment_frame
 
@@ -46,7 +46,7 @@ KILL_LINE = 6  # px, py, nx, ny: dead once (centre - p) . n > 0
 PRUNE_MARGIN = 1e-9
 
 
-@njit(cache=True, error_model="numpy")
+@jit.kernel
 def decelerations(mu, gravity, radius, inner_ratio, inertia_ratio):
     """Sliding deceleration mu g (m/s^2) and spin deceleration of pure spin (rad/s^2).
 
@@ -60,7 +60,7 @@ def decelerations(mu, gravity, radius, inner_ratio, inertia_ratio):
     return decel, lever / inertia_ratio * decel / radius
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@jit.inline
 def _pack_rows(table, row, kind, source, width, first_index):
     for k in range(source.shape[0]):
         table[row, F_KIND] = kind
@@ -71,7 +71,7 @@ def _pack_rows(table, row, kind, source, width, first_index):
     return row
 
 
-@njit(cache=True, error_model="numpy")
+@jit.kernel
 def pack_court(ka):
     """The court's ``KernelArrays`` as one table: a header row, then one row per feature."""
     n_rows = (1 + ka.fall_segments.shape[0] + ka.fall_circles.shape[0] + ka.cushion_segments.shape[0]
@@ -105,7 +105,7 @@ def pack_court(ka):
     return table
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@jit.inline
 def obstacle_overlap(table, x, y, tolerance):
     """(kind, index) of the first cushion or peg a disc at (x, y) overlaps by more than ``tolerance``.
 

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import math
 
-from numba import njit
+from shuffle_sim import jit
 
 #: Centres this close to contact (m) count as touching.
 CONTACT_GAP = 1e-9
@@ -57,7 +57,7 @@ _MAX_ITER = 100
 # shapes farther than that are rejected before any square root.
 
 
-@njit(cache=True, error_model="numpy")
+@jit.kernel
 def _circle_entry(d2, b, rho):
     """First s where |d + u s| falls to rho, given |d|^2 = d2 > rho^2 and b = d . u < 0."""
     c = d2 - rho * rho
@@ -68,7 +68,7 @@ def _circle_entry(d2, b, rho):
     return max(0.0, s)
 
 
-@njit(cache=True, error_model="numpy")
+@jit.kernel
 def circle_exit(qx, qy, ux, uy, cx, cy, rho):
     """First s >= 0 where the point q + u s leaves the circle of radius rho about c (0 if already out)."""
     dx = qx - cx
@@ -82,7 +82,7 @@ def circle_exit(qx, qy, ux, uy, cx, cy, rho):
     return max(0.0, s)
 
 
-@njit(cache=True, error_model="numpy")
+@jit.kernel
 def circle_entry(qx, qy, ux, uy, speed, cx, cy, rho, reach):
     """First s where a disc sliding at ``speed`` on q + u s comes within rho of c (from outside).
 
@@ -110,7 +110,7 @@ def circle_entry(qx, qy, ux, uy, speed, cx, cy, rho, reach):
     return _circle_entry(d2, b, rho) if b < 0.0 else math.inf
 
 
-@njit(cache=True, error_model="numpy")
+@jit.kernel
 def circle_exit_contact(qx, qy, ux, uy, speed, cx, cy, rho):
     """First s where a disc inside a circular cushion reaches distance rho (= R - r) from its centre."""
     dx = qx - cx
@@ -125,7 +125,7 @@ def circle_exit_contact(qx, qy, ux, uy, speed, cx, cy, rho):
     return circle_exit(qx, qy, ux, uy, cx, cy, rho)
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@jit.inline
 def segment_frame(x0, y0, x1, y1):
     """Unit direction (ux, uy) and length of the segment (x0, y0)-(x1, y1), as ``capsule_entry`` uses them."""
     ex = x1 - x0
@@ -134,7 +134,7 @@ def segment_frame(x0, y0, x1, y1):
     return ex / length, ey / length, length
 
 
-@njit(cache=True, error_model="numpy")
+@jit.kernel
 def capsule_entry(qx, qy, ux, uy, speed, x0, y0, x1, y1, rho, reach):
     """First s where the centre comes within rho of the segment (x0, y0)-(x1, y1): a capsule.
 
@@ -146,7 +146,7 @@ def capsule_entry(qx, qy, ux, uy, speed, x0, y0, x1, y1, rho, reach):
     return capsule_entry_framed(qx, qy, ux, uy, speed, x0, y0, x1, y1, ex, ey, length, rho, reach)
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@jit.inline
 def capsule_entry_framed(qx, qy, ux, uy, speed, x0, y0, x1, y1, ex, ey, length, rho, reach):
     """``capsule_entry`` with the segment's frame given: unit direction (ex, ey) and length
     (``segment_frame``), so that a kernel can compute it once per court instead of per prediction."""
@@ -180,7 +180,7 @@ def capsule_entry_framed(qx, qy, ux, uy, speed, x0, y0, x1, y1, ex, ey, length, 
     return circle_entry(qx, qy, ux, uy, speed, x1, y1, rho, reach)
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@jit.inline
 def edge_crossing(qx, qy, ux, uy, x0, y0, x1, y1, reach):
     """First s where the centre crosses the edge (x0, y0)-(x1, y1) outward (surface on its left).
 
@@ -208,7 +208,7 @@ def edge_crossing(qx, qy, ux, uy, x0, y0, x1, y1, reach):
     return s if -tol <= a <= length2 + tol else math.inf
 
 
-@njit(cache=True, error_model="numpy")
+@jit.kernel
 def surely_beyond(distance, reach, rate):
     """Whether distance / rate > reach for certain (distance >= 0, rate > 0), told without dividing.
 
@@ -220,7 +220,7 @@ def surely_beyond(distance, reach, rate):
     return far > 1e-290 and distance > far * (1.0 + 1e-9)
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@jit.inline
 def line_passing_within(qx, qy, ux, uy, px, py, nx, ny, reach):
     """``line_passing``, or inf when the passing is certainly beyond ``reach`` (then without a division)."""
     sigma = (qx - px) * nx + (qy - py) * ny
@@ -232,7 +232,7 @@ def line_passing_within(qx, qy, ux, uy, px, py, nx, ny, reach):
     return -sigma / rate
 
 
-@njit(cache=True, error_model="numpy")
+@jit.kernel
 def line_passing(qx, qy, ux, uy, px, py, nx, ny):
     """First s where (centre - p) . n reaches 0 from below (0 if already past): a kill line."""
     sigma = (qx - px) * nx + (qy - py) * ny
@@ -244,7 +244,7 @@ def line_passing(qx, qy, ux, uy, px, py, nx, ny):
     return -sigma / rate
 
 
-@njit(cache=True, error_model="numpy")
+@jit.kernel
 def hole_capture(qx, qy, ux, uy, speed, decel, cx, cy, capture_radius, capture_speed):
     """First s where the centre is within the capture radius while no faster than the capture speed."""
     if speed <= capture_speed:
@@ -256,7 +256,7 @@ def hole_capture(qx, qy, ux, uy, speed, decel, cx, cy, capture_radius, capture_s
     return hole_capture_after(qx, qy, ux, uy, s_slow, cx, cy, capture_radius)
 
 
-@njit(cache=True, error_model="numpy")
+@jit.kernel
 def hole_capture_after(qx, qy, ux, uy, s_slow, cx, cy, capture_radius):
     """First s >= ``s_slow`` (where the disc has slowed to the capture speed) with the centre within
     the capture radius."""
@@ -284,7 +284,7 @@ def hole_capture_after(qx, qy, ux, uy, s_slow, cx, cy, capture_radius):
 # Problem 2: two sliding discs, f(t) = |C + B t + A t^2|^2 - R^2.
 
 
-@njit(cache=True, error_model="numpy")
+@jit.kernel
 def _quartic(t, order, cx, cy, bx, by, ax, ay, r2):
     """f (order 0), f' (order 1) or f'' (order 2) of the contact quartic at t, from the vector form."""
     dx = cx + t * (bx + t * ax)
@@ -298,7 +298,7 @@ def _quartic(t, order, cx, cy, bx, by, ax, ay, r2):
     return 2.0 * (vx * vx + vy * vy + 2.0 * (dx * ax + dy * ay))
 
 
-@njit(cache=True, error_model="numpy")
+@jit.kernel
 def _bracketed_root(lo, hi, order, cx, cy, bx, by, ax, ay, r2):
     """Root of the quartic's derivative of ``order`` in [lo, hi], where it changes sign exactly once.
 
@@ -327,7 +327,7 @@ def _bracketed_root(lo, hi, order, cx, cy, bx, by, ax, ay, r2):
     return x
 
 
-@njit(cache=True, error_model="numpy")
+@jit.kernel
 def _sorted_quadratic_roots(a, b, c):
     """Real roots of a t^2 + b t + c (count, smaller, larger); a or b may be zero."""
     if a == 0.0:
@@ -346,7 +346,7 @@ def _sorted_quadratic_roots(a, b, c):
     return 2, r1, r2
 
 
-@njit(cache=True, error_model="numpy")
+@jit.kernel
 def quartic_entry(cx, cy, bx, by, ax, ay, radius, window):
     """Earliest tau in [0, window] where |C + B tau + A tau^2| falls to ``radius`` (|C| > radius).
 

@@ -34,8 +34,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
+from shuffle_sim import jit
 from shuffle_sim.court import Court, load_court
 from shuffle_sim.judge.kernels import judge_one_prepared, judge_prepare
 from shuffle_sim.judge.packing import judge_arrays
@@ -146,7 +147,7 @@ def deck_setup(court: Court) -> DeckSetup:
 # The fixed plan
 
 
-@njit(cache=True)
+@jit.kernel
 def deck_plan(bx, by, colour_of, value, n, colour, spots, takeout_extra, radius):
     """The fixed plan's shot for ``colour`` on a canonical board (the first ``n`` discs of bx, by).
 
@@ -173,14 +174,14 @@ def deck_plan(bx, by, colour_of, value, n, colour, spots, takeout_extra, radius)
     return PLAN_DRAW, spots[0, 0], spots[0, 1], 0.0, -1
 
 
-@njit(cache=True)
+@jit.kernel
 def value_and_dead(x, y, ja, prepared):
     """A resting disc's judged value and dead standing (one compiled call site for the judge)."""
     judged = judge_one_prepared(x, y, ja, prepared)
     return judged[0], judged[3]
 
 
-@njit(cache=True)
+@jit.kernel
 def canonical_values(bx, by, n, ja, prepared, out):
     """Judged value of each of the first ``n`` discs of a canonical board (foot end) into ``out``."""
     for i in range(n):
@@ -191,7 +192,7 @@ def canonical_values(bx, by, n, ja, prepared, out):
 # The game loop
 
 
-@njit(cache=True)
+@jit.kernel
 def _stance_array(sign, setup_numbers):
     y, lo, hi = setup_numbers[0], setup_numbers[1], setup_numbers[2]
     out = np.zeros(6)
@@ -202,7 +203,7 @@ def _stance_array(sign, setup_numbers):
     return out
 
 
-@njit(cache=True)
+@jit.kernel
 def deck_game_kernel(foot_table, head_table, spin, ja_foot, ja_head, setup_numbers, spots, sd, k0, k1, game_index,
                    game_point, max_half_rounds, max_events, entries):
     """Play one singles game, side 0 on yellow; fill ``entries`` (scoreboard rows, ``ENTRY_COLUMNS``).
@@ -357,7 +358,7 @@ def deck_game_kernel(foot_table, head_table, spin, ja_foot, ja_head, setup_numbe
     return n_entries, scores[0], scores[1], winner, shot_counter
 
 
-@njit(cache=True, parallel=True)
+@jit.parallel
 def deck_games_kernel(foot_table, head_table, spin, ja_foot, ja_head, setup_numbers, spots, sd, k0, k1, first_game,
                     game_point, max_half_rounds, max_events, entries, n_entries, scores, winners, shots):
     """Play ``winners.size`` independent games (game indices first_game, first_game + 1, ...) in parallel."""

@@ -4,7 +4,7 @@ One side throws all eight pucks of a frame from its own end; every frame is plan
 shooter's own frame (the court file's frame; the table is symmetric). Pucks start from the near end
 (``STANCE_Y``) anywhere across the table. Pucks that fall into a gutter leave play but stay on the
 frame's card (judged fallen: worth nothing); pucks short of the foul line stay on the table and void
-the frame (seed 003), so they remain obstacles.
+the frame (horse collar rules), so they remain obstacles.
 
 Tactics: the fixed plan draws to the middle of the 3 zone in the first free lane (``LANES``); the
 expected-value player also weighs draws to other 3 and 2 spots, hangers over the far end (13) and

@@ -34,8 +34,9 @@ from pathlib import Path
 
 import numba
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
+from shuffle_sim import jit
 from shuffle_sim.court import Court
 from shuffle_sim.judge.packing import judge_arrays
 from shuffle_sim.noise import philox4x64, seed_key, word_to_uniform
@@ -92,7 +93,7 @@ FAILURES = {
 # Drawing scenes
 
 
-@njit(cache=True)
+@jit.kernel
 def _draw(k0, k1, scene, buf, used):
     """The next uniform in (0, 1) of scene ``scene``: ``buf`` holds a block of four, ``used[0]``
     counts the draws so far (block ``used // 4`` of counter (scene, STREAM_FUZZ, block, 0))."""
@@ -108,14 +109,14 @@ def _draw(k0, k1, scene, buf, used):
     return buf[slot]
 
 
-@njit(cache=True)
+@jit.kernel
 def _normal(k0, k1, scene, buf, used):
     u = _draw(k0, k1, scene, buf, used)
     v = _draw(k0, k1, scene, buf, used)
     return math.sqrt(-2.0 * math.log(u)) * math.cos(2.0 * math.pi * v)
 
 
-@njit(cache=True)
+@jit.kernel
 def _free(table, ja, xs, ys, k, n, x, y):
     """Whether a disc centred at (x, y) may start there: on the surface, clear of cushions, pegs and
     the scene's first ``n`` discs (touching allowed)."""
@@ -128,7 +129,7 @@ def _free(table, ja, xs, ys, k, n, x, y):
     return True
 
 
-@njit(cache=True, error_model="numpy", parallel=True)
+@jit.parallel
 def _draw_scenes(ka, ja, bounds, top_speed, k0, k1, first, max_discs, xs, ys, vxs, vys, omegas, n_discs,
                  materials):
     table = pack_court(ka)
@@ -232,7 +233,7 @@ def random_scenes(court: Court, n_scenes: int, seed: int, first: int = 0, max_di
 # Checking
 
 
-@njit(cache=True, error_model="numpy", parallel=True)
+@jit.parallel
 def _check(ka, n_discs, ok, x, y, vx, vy, omega, status, codes):
     table = pack_court(ka)
     limit = 2.0 * table[0, H_RADIUS] - OVERLAP_LIMIT

@@ -2,7 +2,7 @@
 
 The exact kernel (``shuffle_sim.physics``) advances from event to event in closed form; pymunk steps
 time with a fixed ``dt`` and resolves contacts with an iterative impulse solver. Agreement between
-two engines built so differently is the second line of validation in DESIGN.md section 4. Pymunk's
+two engines built so differently is the second line of validation in docs/design.md, 4. Validation. Pymunk's
 rest positions approach the exact ones as ``dt`` shrinks, to first order: a lone disc overshoots
 its stopping distance v0^2 / (2 mu g) by v0 dt / 2, because Chipmunk moves positions with the
 velocity from before the step's friction impulse.
@@ -13,7 +13,7 @@ the plane):
 - Floor friction, with the joint-friction technique: a ``PivotJoint`` from each disc's centre to the
   static body with ``max_bias = 0`` (it only resists velocity, never corrects position) and
   ``max_force = mu m g``, which caps the friction impulse per step at mu m g dt in any direction:
-  kinetic Coulomb friction, deceleration mu g opposite the velocity (DESIGN.md section 3). Spin: a
+  kinetic Coulomb friction, deceleration mu g opposite the velocity (docs/design.md, 3. Physics model). Spin: a
   ``GearJoint`` to the static body with ``max_force`` = the friction torque of a uniform contact
   disc, (2/3) mu m g r, so spin decays at (4/3) mu g / r. As in the kernel's basic model, spin and
   translation are decoupled on the floor; they meet only in contacts.

@@ -7,7 +7,7 @@ absent or zero). A disc off the surface is accepted: it has fallen (alley, gutte
     {"court": "deck", "end": "foot", "discs": [{"x": 0.3, "y": 12.9, "team": "yellow"}, ...]}
 
 A ricochet board may also say which half the round scores on: ``"half": "left"`` (x < 0) or
-``"right"`` (seed 004: the weights rebound onto the half opposite the one they are slid from).
+``"right"`` (the ricochet rules: the weights rebound onto the half opposite the one they are slid from).
 
 Validation (finite numbers, known keys, discs not overlapping) is the scene's, so errors name the
 file, the disc and the field.

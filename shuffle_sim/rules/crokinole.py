@@ -1,4 +1,4 @@
-"""Crokinole (seed 002 and the standard board rules where it is silent): shots, rounds, games, matches.
+"""Crokinole (the tournament rules, and the standard board rules where they are silent): shots, rounds, games, matches.
 
 - Values (court file): 20 in the hole (removed at once and kept aside), 15 inside the 15 line, 10, 5;
   a disc touching a dividing line counts the lower value; a disc on or beyond the 5 (shooting) line,
@@ -8,7 +8,7 @@
   way included). Open-shot rule: with no opponent disc on the board, the shot must end inside or
   touching the 15 line, or it is removed; a 20 is always good.
 - Round total: a side's 20s plus its discs on the board. Round points: 2 to the higher total, 1 each
-  on a tie (seed 002); option: traditional cancellation scoring (the difference to the higher total,
+  on a tie (crokinole tournament rules); option: traditional cancellation scoring (the difference to the higher total,
   game to 100).
 - Categories (``data/crokinole_categories.toml``): discs per player per round, players per side,
   games per match, shoot-out shots. A game is 4 rounds; a championship game tied after 4 rounds gets
@@ -65,7 +65,7 @@ class Category:
 
 @lru_cache(maxsize=1)
 def categories() -> dict[str, Category]:
-    """The tournament categories of seed 002, keyed by name."""
+    """The tournament categories of the crokinole tournament rules, keyed by name."""
     path = CATEGORIES_PATH
     with open(path, "rb") as fh:
         data = tomllib.load(fh)
@@ -126,7 +126,7 @@ def score_round(board: Board, twenties: Mapping[str, int] | None = None, teams: 
 
 
 def round_points(totals: Mapping[str, int]) -> dict[str, int]:
-    """Tournament round points (seed 002): 2 to the higher total, 0 to the lower, 1 each on a tie."""
+    """Tournament round points (crokinole tournament rules): 2 to the higher total, 0 to the lower, 1 each on a tie."""
     (a, ta), (b, tb) = _two(totals)
     if ta == tb:
         return {a: 1, b: 1}
@@ -247,7 +247,7 @@ class RoundEntry:
 
 @dataclass(frozen=True)
 class Scorecard:
-    """A game's scorecard (seed 002): each round's score and number of 20s, and the game totals."""
+    """A game's scorecard (crokinole tournament rules): each round's score and number of 20s, and the game totals."""
 
     sides: tuple[str, str]
     rounds: tuple[RoundEntry, ...]

@@ -1,4 +1,4 @@
-"""Deck shuffleboard (MSA rules, seeds 000 and 001): a half-round's score, what a shot does, the lag.
+"""Deck shuffleboard (the MSA rules and a general court description): a half-round's score, what a shot does, the lag.
 
 - ``score_half_round``: both sides score all their own discs at the target end (no cancellation):
   10, 8 or 7 for a disc entirely inside its zone touching no line, -10 for the 10-off area, 0 on a

@@ -1,4 +1,4 @@
-"""Deck shuffleboard game and match flow (MSA rules, seed 000): who shoots, from where, when it ends.
+"""Deck shuffleboard game and match flow (MSA rules): who shoots, from where, when it ends.
 
 - Half-rounds: eight discs, alternating colours, the lead colour first. Yellow shoots from the right
   half of the 10-off area at the head and the left half at the foot (C-3), so yellow and black keep

@@ -1,4 +1,4 @@
-"""MSA penalty table I (seed 000) as data, and what assessing one of its penalties does.
+"""MSA penalty table I (MSA rules) as data, and what assessing one of its penalties does.
 
 The table lives in ``data/msa_penalties.toml``: one record per rule with its points (5-off or
 10-off) and flags for the penalties that do more than take points:

@@ -1,4 +1,4 @@
-"""Horse collar table shuffleboard (seed 003): a frame's score and the game to 51 with the hammer rule.
+"""Horse collar table shuffleboard (horse collar rules): a frame's score and the game to 51 with the hammer rule.
 
 - One side throws all eight pucks of a frame: a single player all eight; a team of two 4 and 4; a team
   of four 2 each, in turn. Then the other side throws its frame from the other end.

@@ -1,8 +1,8 @@
-"""Ricochet shuffleboard (seed 004): short weights removed, closest-weights-only scoring, game to 15 or 21.
+"""Ricochet shuffleboard (ricochet rules): short weights removed, closest-weights-only scoring, game to 15 or 21.
 
 - A coin toss picks who starts and from which side. Weights alternate until all eight are played;
   each is slid from the front toward the back bumper and "bounces off the back bumper onto the other
-  side of the table playing surface" (seed 004).
+  side of the table playing surface" (ricochet rules).
 - The scoring half of a round is the half opposite the one the weights are slid from (the left half
   is x < 0). A weight that comes to rest "before entering the scoring surface area" is removed before
   the next weight: one short of the first line, one that falls off, and one that never rebounded onto
@@ -96,7 +96,7 @@ def scoring_half_mask(start_x, x) -> np.ndarray:
 
 def score_only_far_half(start_x, x, value, dead, hanger) -> None:
     """Apply the scoring half to judged batch arrays in place (shots x weights): every weight off the
-    scoring half of its shot (``scoring_half_mask``) is dead, worth 0 and no hanger (seed 004: it has
+    scoring half of its shot (``scoring_half_mask``) is dead, worth 0 and no hanger (the ricochet rules: it has
     not entered the scoring surface area and is removed)."""
     off = ~scoring_half_mask(start_x, x)
     value[off] = 0
@@ -147,7 +147,7 @@ def shot_removals(board: Board, half: str | None = None) -> dict[int, str]:
 
 def score_round(board: Board, teams: Sequence[str] = (), front_edge: str = FRONT_EDGE,
                 half: str | None = None) -> FrameScore:
-    """Score a round's resting weights by the closest-weights rule (seed 004, examples A and B).
+    """Score a round's resting weights by the closest-weights rule (the ricochet rules, examples A and B).
 
     ``half``: the round's scoring half (``round_half``: else ``board.half``, else the one half the
     weights in play lie on). Weights off it score nothing and take no part in the nearness contest.
@@ -191,7 +191,7 @@ def score_round(board: Board, teams: Sequence[str] = (), front_edge: str = FRONT
 
 
 def coin_toss(rng: random.Random, players: Sequence[str] = ("A", "B")) -> tuple[str, str]:
-    """The toss winner and the side they start from (seed 004: the winner also picks the side)."""
+    """The toss winner and the side they start from (the ricochet rules: the winner also picks the side)."""
     players = check_side_names(players, "players")
     return players[rng.randrange(len(players))], SIDES[rng.randrange(2)]
 

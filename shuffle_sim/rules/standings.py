@@ -1,4 +1,4 @@
-"""Crokinole standings with the tournament tie-breakers, and the shoot-out (seed 002).
+"""Crokinole standings with the tournament tie-breakers, and the shoot-out (crokinole tournament rules).
 
 Players are ranked by total points over the games given (one playoff round, or the preliminaries).
 Tied players are separated:
@@ -28,7 +28,7 @@ from shuffle_sim.rules.crokinole import category
 
 STAGES = ("playoff", "preliminary")
 TWENTIES_SCOPES = ("round", "between tied")
-#: The 20s a stage counts unless told otherwise (seed 002, tie-breaking a) ii) and b)).
+#: The 20s a stage counts unless told otherwise (the crokinole tournament rules, tie-breaking a) ii) and b)).
 DEFAULT_TWENTIES_SCOPE = {"playoff": "between tied", "preliminary": "round"}
 
 
@@ -113,7 +113,7 @@ def standings(
     """Rank the players of ``records`` by points with the tie-breakers of ``stage``.
 
     ``twenties_scope``: "between tied" counts only the 20s made in games between the tied players
-    (the playoff default: "most 20's between tied players in that playoff round", seed 002);
+    (the playoff default: "most 20's between tied players in that playoff round", the crokinole tournament rules);
     "round" counts each tied player's 20s over all the records (the preliminary default). None takes
     the stage's default. ``make_twenties`` is needed only when a shoot-out is.
     """

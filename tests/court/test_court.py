@@ -1,4 +1,4 @@
-"""Court files: the four shipped courts load with the geometry of DESIGN.md section 5, in SI."""
+"""Court files: the four shipped courts load with the geometry of docs/design.md, 5, in SI."""
 
 from __future__ import annotations
 

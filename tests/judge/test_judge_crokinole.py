@@ -1,4 +1,4 @@
-"""Crokinole judging (seed 002, RULES.md): 20 hole, 15/10/5, a line means the lower value, the
+"""Crokinole judging (crokinole tournament rules, docs/rules.md): 20 hole, 15/10/5, a line means the lower value, the
 5 line and the ditch are dead, the quadrant lines play no part.
 
 Frame: origin at the centre of the board. Lines at radius 4 in (15), 8 in (10), 12 in (5, the

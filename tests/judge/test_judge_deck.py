@@ -1,4 +1,4 @@
-"""Deck shuffleboard judging (MSA rules, RULES.md): zones, lines, dead discs, both ends.
+"""Deck shuffleboard judging (MSA rules, docs/rules.md): zones, lines, dead discs, both ends.
 
 Positions are given in feet from the head end (the court's frame: origin at the centre of the head
 end, +y toward the foot); the scoring diagram judged by default is the one at the foot.

@@ -1,4 +1,4 @@
-"""Horse collar judging (seed 003, RULES.md): 1/2/3, lines, foul line, hangers 13 and 26.
+"""Horse collar judging (horse collar rules, docs/rules.md): 1/2/3, lines, foul line, hangers 13 and 26.
 
 The table's frame: origin at the centre of the shooter's end, +y toward the far (scoring) end at
 20 ft 8 in; the surface is 20 in wide (|x| <= 10 in). Trey line 6 in and deuce line 12 in from the

@@ -1,4 +1,4 @@
-"""Ricochet judging (seed 004, RULES.md): zone values, a line scores the smaller number, the first
+"""Ricochet judging (ricochet rules, docs/rules.md): zone values, a line scores the smaller number, the first
 line must be cleared, short of the scoring area is dead, a front overhang scores 5; and the nearness
 measure the closest-weights rule uses.
 

@@ -1,4 +1,4 @@
-"""Cross-validation: the exact kernel against pymunk as pymunk's time step shrinks (DESIGN.md 4.2).
+"""Cross-validation: the exact kernel against pymunk as pymunk's time step shrinks (docs/design.md, 4. Validation, item 2).
 
 The kernel's rest positions are the oracle. For each scene, pymunk runs at dt = 2, 1, 0.5 and
 0.25 ms; its RMS rest-position error against the kernel must roughly halve each time dt halves
@@ -66,7 +66,7 @@ def deck():
 
 
 def test_single_disc_with_spin(deck):
-    """The kernel stops the disc exactly; pymunk overshoots by v0 dt / 2 (DESIGN.md section 4)."""
+    """The kernel stops the disc exactly; pymunk overshoots by v0 dt / 2 (docs/design.md, 4. Validation)."""
     v0 = math.hypot(0.3, 1.2)
 
     def make(dt, phase):

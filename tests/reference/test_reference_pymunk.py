@@ -1,4 +1,4 @@
-"""The pymunk reference engine against closed-form results (DESIGN.md section 4, item 1).
+"""The pymunk reference engine against closed-form results (docs/design.md, 4. Validation, item 1).
 
 Oracles here are written out by hand from first principles (stopping distance v0^2 / (2 mu g), the
 impulse of an impact along the line of centres with restitution e, reflection off a wall), so they
@@ -151,7 +151,7 @@ def test_spin_decays_at_four_thirds_mu_g_over_r(deck):
 
 
 def test_spin_on_a_sliding_disc_does_not_bend_its_path(deck):
-    """Basic model: translation and rotation decouple on the floor (DESIGN.md section 3)."""
+    """Basic model: translation and rotation decouple on the floor (docs/design.md, 3. Physics model)."""
     scene = make_scene(deck, [0.0], [2.0], [0.0], [1.5], [-20.0])
     res = simulate_reference(scene, 1e-3)
     assert res.x[0] == 0.0

@@ -53,7 +53,7 @@ def test_round_totals_add_twenties_set_aside():
 
 def test_round_points_and_cancellation():
     assert round_points({"A": 45, "B": 30}) == {"A": 2, "B": 0}
-    assert round_points({"A": 30, "B": 30}) == {"A": 1, "B": 1}  # seed 002: 1 each on a tie
+    assert round_points({"A": 30, "B": 30}) == {"A": 1, "B": 1}  # the crokinole tournament rules: 1 each on a tie
     assert cancellation_points({"A": 45, "B": 30}) == {"A": 15, "B": 0}
     assert cancellation_points({"A": 30, "B": 30}) == {"A": 0, "B": 0}
     with pytest.raises(RulesError, match="exactly two"):

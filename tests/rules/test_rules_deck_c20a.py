@@ -1,4 +1,4 @@
-"""C-20a read from the contact log: a disc already dead when it touched a live one (MSA, seed 000).
+"""C-20a read from the contact log: a disc already dead when it touched a live one (MSA rules).
 
 Seed 000, rule C-20a: "If a dead disc rebounds or ricochets and touches a live disc, or causes another
 dead disc to touch a live disc, the half-round shall be played over and a 10-Off PENALTY to the player

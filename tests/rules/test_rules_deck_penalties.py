@@ -10,7 +10,7 @@ from shuffle_sim.rules.deck_penalties import assess, load_penalty_table, penalty
 FT = 0.3048
 COURT = load_court("deck")
 
-TABLE_I = {  # rule id -> points, as printed at the end of seed 000
+TABLE_I = {  # rule id -> points, as printed at the end of the MSA rules
     "C-3b": 10, "C-4a": 5, "C-4b": 5, "C-4c": 10, "C-5": 10, "C-5a": 10, "C-6": 5, "C-7": 5, "C-8": 10,
     "C-9": 5, "C-9a": 5, "C-10": 10, "C-11": 10, "C-12": 10, "C-13": 10, "C-14": 5, "C-15": 10, "C-16": 10,
     "C-17": 10, "C-18": 10, "C-19": 10, "C-20a": 10, "C-20b": 10, "C-20c": 10, "C-25": 0, "D-2": 5,

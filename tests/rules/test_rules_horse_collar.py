@@ -89,7 +89,7 @@ def test_side_name():
 
 
 def oracle_value(y):
-    """Independent reading of seed 003 for a puck clear of the sides: (value, void-causing)."""
+    """Independent reading of the horse collar rules for a puck clear of the sides: (value, void-causing)."""
     if y > END:
         return 0, False  # in the far gutter
     if y + R_IN > END:

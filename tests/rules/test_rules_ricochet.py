@@ -82,7 +82,7 @@ def test_short_and_fallen_weights_are_removed_at_once():
 
 
 def oracle(weights):
-    """Independent reading of seed 004 from the weights' distances to the front edge (y, inches)."""
+    """Independent reading of the ricochet rules from the weights' distances to the front edge (y, inches)."""
     live = []
     for x, y, team in weights:
         if y < 0:
@@ -218,7 +218,7 @@ def test_same_seed_same_game_flow(seed):
     assert play(seed, RicochetOptions())[1] == play(seed, RicochetOptions())[1]
 
 
-# ---- the scoring half (seed 004: "bounces off the back bumper onto the other side") ----------------
+# ---- the scoring half (the ricochet rules: "bounces off the back bumper onto the other side") ----------------
 
 def test_the_scoring_half_is_opposite_the_half_slid_from():
     """Seed 004: each weight "bounces off the back bumper onto the other side of the table playing surface"."""

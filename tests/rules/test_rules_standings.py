@@ -1,4 +1,4 @@
-"""Crokinole standings: points, head-to-head, most 20s, shoot-outs (seed 002)."""
+"""Crokinole standings: points, head-to-head, most 20s, shoot-outs (crokinole tournament rules)."""
 
 import itertools
 import random

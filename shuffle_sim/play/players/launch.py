@@ -11,8 +11,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
 
+from shuffle_sim import jit
 from shuffle_sim.geometry import point_segment_distance
 from shuffle_sim.noise import (
     STREAM_PLAYER_SAMPLES,
@@ -33,7 +33,7 @@ CLEAR_PATH = 0.02
 # numba kernels: stances, straight launches, noise
 
 
-@njit(cache=True)
+@jit.kernel
 def stance_point(stance, t):
     """Point at parameter t in [0, 1] of a stance (segment: x0, y0 -> x1, y1; arc: cx, cy, R, a0 -> a1)."""
     if stance[0] == STANCE_SEGMENT:
@@ -42,7 +42,7 @@ def stance_point(stance, t):
     return stance[1] + stance[3] * math.cos(angle), stance[2] + stance[3] * math.sin(angle)
 
 
-@njit(cache=True)
+@jit.kernel
 def stance_length(stance):
     """Length (m) of a stance's segment or arc."""
     if stance[0] == STANCE_SEGMENT:
@@ -50,7 +50,7 @@ def stance_length(stance):
     return stance[3] * abs(stance[5] - stance[4])
 
 
-@njit(cache=True)
+@jit.kernel
 def start_is_free(stance, t, ox, oy, reach):
     """Whether a disc can start at stance parameter t: no obstacle nearer than its reach (touching is fine)."""
     px, py = stance_point(stance, t)
@@ -62,7 +62,7 @@ def start_is_free(stance, t, ox, oy, reach):
     return True
 
 
-@njit(cache=True)
+@jit.kernel
 def clearest_start(stance, preferred, samples, aim_x, aim_y, ox, oy, reach, exclude):
     """Stance parameter of the start whose straight path to (aim_x, aim_y) keeps clearest of obstacles.
 
@@ -100,7 +100,7 @@ def clearest_start(stance, preferred, samples, aim_x, aim_y, ox, oy, reach, excl
     return best_t
 
 
-@njit(cache=True)
+@jit.kernel
 def straight_launch(stance, t, aim_x, aim_y, extra, decel):
     """Start point and velocity of a straight shot from stance parameter t through (aim_x, aim_y).
 
@@ -115,7 +115,7 @@ def straight_launch(stance, t, aim_x, aim_y, extra, decel):
     return sx, sy, speed * dx / d, speed * dy / d
 
 
-@njit(cache=True)
+@jit.kernel
 def perturb(stance, t, vx, vy, omega, z_speed, z_direction, z_spin, z_start, sd_speed, sd_direction, sd_spin,
             sd_start):
     """A launch with execution errors: speed times (1 + sd z), direction turned by sd z (rad), spin
@@ -136,7 +136,7 @@ def perturb(stance, t, vx, vy, omega, z_speed, z_direction, z_spin, z_start, sd_
     return t, vx, vy, omega
 
 
-@njit(cache=True)
+@jit.kernel
 def shot_normals(k0, k1, game, stream, shot, sample):
     """Four standard normals for one shot: speed, direction, spin, start (in that order).
 
@@ -149,13 +149,13 @@ def shot_normals(k0, k1, game, stream, shot, sample):
     return z0, z1, z2, z3
 
 
-@njit(cache=True)
+@jit.kernel
 def half_turn(px, py, x, y):
     """A point turned half a turn about (px, py): the deck court's other end (as ``Court.for_end``)."""
     return 2.0 * px - x, 2.0 * py - y
 
 
-@njit(cache=True)
+@jit.kernel
 def _perturb_batch(stance, ts, vxs, vys, ws, z, sd, ox, oy, reach, out_x, out_y, out_vx, out_vy, out_w):
     """Every launch (C) under every sample of errors (S, 4): rows c * S + s of the outputs."""
     n_samples = z.shape[0]
@@ -174,7 +174,7 @@ def _perturb_batch(stance, ts, vxs, vys, ws, z, sd, ox, oy, reach, out_x, out_y,
             out_w[k] = w
 
 
-@njit(cache=True)
+@jit.kernel
 def _sample_normals(k0, k1, game, shot, n_samples, out):
     for s in range(n_samples):
         z0, z1, z2, z3 = shot_normals(k0, k1, game, STREAM_PLAYER_SAMPLES, shot, s)

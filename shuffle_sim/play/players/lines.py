@@ -21,8 +21,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
 
+from shuffle_sim import jit
 from shuffle_sim.play.players.launch import stance_point
 
 #: Flags of a direction on the angle grid: what the disc touches first.
@@ -35,7 +35,7 @@ SIGMA_FLOOR = math.radians(0.3)
 WINDOW_ANGLES = 41
 
 
-@njit(cache=True)
+@jit.kernel
 def first_contact(sx, sy, ux, uy, v0sq, decel, ox, oy, reach, slow, skip):
     """(index, distance) of the first obstacle a disc from (sx, sy) along unit (ux, uy) touches.
 
@@ -72,7 +72,7 @@ def first_contact(sx, sy, ux, uy, v0sq, decel, ox, oy, reach, slow, skip):
     return best, best_s
 
 
-@njit(cache=True)
+@jit.kernel
 def window_flags(sx, sy, angles, v0sq, decel, target, good, ox, oy, reach, slow, skip, out):
     """``out[j]``: what a disc from (sx, sy) at ``angles[j]`` touches first (``LINE_*``)."""
     for j in range(angles.shape[0]):
@@ -87,7 +87,7 @@ def window_flags(sx, sy, angles, v0sq, decel, target, good, ox, oy, reach, slow,
             out[j] = LINE_MISS
 
 
-@njit(cache=True)
+@jit.kernel
 def best_line(stance, preferred, samples, tx, ty, target, extra, decel, disc_radius, sigma, other_weight, good,
               ox, oy, reach, slow, start_reach):
     """The start and aim of a straight take-out of obstacle ``target`` (at tx, ty) most likely to hit it.
@@ -162,7 +162,7 @@ def best_line(stance, preferred, samples, tx, ty, target, extra, decel, disc_rad
     return best_t, best_angle, best_p, best_any
 
 
-@njit(cache=True)
+@jit.kernel
 def visible_fraction(stance, samples, tx, ty, target, extra, decel, disc_radius, ox, oy, reach, slow, start_reach):
     """How much of board disc ``target`` a straight shot can see: the largest fraction, over the starts
     of the stance, of its hit window (the directions passing within 2 r of its centre) whose first
