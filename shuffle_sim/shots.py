@@ -178,11 +178,13 @@ def _fill_unplayed(k, board_x, board_y, x, y, out_x, out_y, out_status, out_dead
 
 
 @jit.no_refcount
-def _play_lone_chunk(table, spin, ja, prepared, index, board_x, board_y, xs, ys, vxs, vys, omegas, max_events, start, stop,
-                     out_x, out_y, out_status, out_dead, out_value, out_zone, out_hanger, out_touched, out_ok,
-                     out_played, problem):
+def _play_lone_chunk(table, spin, ja, prepared, index, board_x, board_y, launches, max_events, start, stop, outs,
+                     problem):
     """Play and judge shots ``start`` to ``stop`` on an empty board (``board_x`` and ``board_y`` are
-    empty): the lone disc in scalars (``lone``), judged where it ends."""
+    empty): the lone disc in scalars (``lone``), judged where it ends. ``launches`` bundles the
+    launch arrays (x, y, vx, vy, omega) and ``outs`` the output arrays of ``ShotBatch``."""
+    xs, ys, vxs, vys, omegas = launches
+    out_x, out_y, out_status, out_dead, out_value, out_zone, out_hanger, out_touched, out_ok, out_played = outs
     for k in range(start, stop):
         why = _shot_problem(table, ja, index, board_x, board_y, xs[k], ys[k], vxs[k], vys[k], omegas[k])
         problem[k] = why
@@ -208,11 +210,14 @@ def _play_lone_chunk(table, spin, ja, prepared, index, board_x, board_y, xs, ys,
 
 
 @jit.no_refcount
-def _play_board_chunk(table, spin, ja, index, board_x, board_y, xs, ys, vxs, vys, omegas, max_events, start, stop, st, ist,
-                      pair_t, no_log, out_x, out_y, out_status, out_dead, out_touched, out_ok, out_played, problem):
+def _play_board_chunk(table, spin, ja, index, board_x, board_y, launches, max_events, start, stop, scratch, outs,
+                      problem):
     """Play shots ``start`` to ``stop`` among the board's discs, through the kernel's loop with the
-    chunk's scratch arrays ``st``, ``ist``, ``pair_t`` and an empty log ``no_log``; judging follows
-    in one pass over every rest position."""
+    chunk's ``scratch`` arrays (``st``, ``ist``, ``pair_t`` and an empty log); judging follows in one
+    pass over every rest position. ``launches`` and ``outs`` as in ``_play_lone_chunk``."""
+    xs, ys, vxs, vys, omegas = launches
+    st, ist, pair_t, no_log = scratch
+    out_x, out_y, out_status, out_dead, _, _, _, out_touched, out_ok, out_played = outs
     n_board = board_x.shape[0]
     n_discs = n_board + 1
     for k in range(start, stop):
@@ -243,10 +248,11 @@ def _play_lone_shots(table, spin, ja, prepared, index, board_x, board_y, xs, ys,
                      out_played, problem):
     """Play and judge every shot on an empty board, in parallel over chunks of ``CHUNK`` shots."""
     n_shots = xs.shape[0]
+    launches = (xs, ys, vxs, vys, omegas)
+    outs = (out_x, out_y, out_status, out_dead, out_value, out_zone, out_hanger, out_touched, out_ok, out_played)
     for c in prange((n_shots + CHUNK - 1) // CHUNK):
-        _play_lone_chunk(table, spin, ja, prepared, index, board_x, board_y, xs, ys, vxs, vys, omegas, max_events,
-                         c * CHUNK, min(n_shots, (c + 1) * CHUNK), out_x, out_y, out_status, out_dead, out_value,
-                         out_zone, out_hanger, out_touched, out_ok, out_played, problem)
+        _play_lone_chunk(table, spin, ja, prepared, index, board_x, board_y, launches, max_events, c * CHUNK,
+                         min(n_shots, (c + 1) * CHUNK), outs, problem)
 
 
 @jit.parallel
@@ -257,14 +263,13 @@ def _play_board_shots(table, spin, ja, prepared, index, board_x, board_y, xs, ys
     every rest position in one parallel pass and merge in the kernel's verdicts."""
     n_shots = xs.shape[0]
     n_discs = board_x.shape[0] + 1
+    launches = (xs, ys, vxs, vys, omegas)
+    outs = (out_x, out_y, out_status, out_dead, out_value, out_zone, out_hanger, out_touched, out_ok, out_played)
     for c in prange((n_shots + CHUNK - 1) // CHUNK):
-        st = np.empty((N_FLOAT_ROWS, n_discs))
-        ist = np.empty((N_INT_ROWS, n_discs), np.int64)
-        pair_t = np.empty((n_discs, n_discs))
-        no_log = np.empty((0, max(EV_COLUMNS, SEG_COLUMNS)))
-        _play_board_chunk(table, spin, ja, index, board_x, board_y, xs, ys, vxs, vys, omegas, max_events, c * CHUNK,
-                          min(n_shots, (c + 1) * CHUNK), st, ist, pair_t, no_log, out_x, out_y, out_status, out_dead,
-                          out_touched, out_ok, out_played, problem)
+        scratch = (np.empty((N_FLOAT_ROWS, n_discs)), np.empty((N_INT_ROWS, n_discs), np.int64),
+                   np.empty((n_discs, n_discs)), np.empty((0, max(EV_COLUMNS, SEG_COLUMNS))))
+        _play_board_chunk(table, spin, ja, index, board_x, board_y, launches, max_events, c * CHUNK,
+                          min(n_shots, (c + 1) * CHUNK), scratch, outs, problem)
     n = n_shots * n_discs
     value = out_value.reshape(n)
     zone = out_zone.reshape(n)
