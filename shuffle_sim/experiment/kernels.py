@@ -169,6 +169,20 @@ def build_shots(first, samples, grid_shape, axis_param, axis_values, nominal, di
         out_y[i] = sy
 
 
+@jit.inline
+def value_slot(values, v):
+    """Where ``v`` is, or would go, in the sorted court values ``values``: a binary search."""
+    lo = 0
+    hi = values.shape[0] - 1
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if values[mid] < v:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
 @jit.kernel
 def reduce_chunk(first, samples, cell_start, value, status, dead, hanger, ok, values, shooter,
                  shots, failed, value_sum, value_counts, dead_count, hanger_count, corner_count, holed_count,
@@ -180,21 +194,13 @@ def reduce_chunk(first, samples, cell_start, value, status, dead, hanger, ok, va
     """
     n, d = value.shape
     n_board = d - 1
-    n_values = values.shape[0]
     for k in range(n):
         cell = (first + k) // samples - cell_start
         if not ok[k]:
             failed[cell] += 1
             continue
         v = value[k, n_board]
-        lo = 0
-        hi = n_values - 1
-        while lo < hi:  # binary search: values are sorted
-            mid = (lo + hi) // 2
-            if values[mid] < v:
-                lo = mid + 1
-            else:
-                hi = mid
+        lo = value_slot(values, v)
         if values[lo] != v:
             return k
         shots[cell] += 1

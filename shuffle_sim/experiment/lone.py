@@ -29,6 +29,7 @@ from shuffle_sim.physics.surface import pack_court, run_lone
 from shuffle_sim.shots import _NOT_FINITE, CHUNK, _judge_rest, _shot_problem
 from shuffle_sim.judge.packing import judge_arrays
 from shuffle_sim.physics.packing import kernel_arrays
+from shuffle_sim.experiment.kernels import value_slot
 
 #: Bits of a shot's flags.
 FLAG_FAILED = 1  # not played (its start) or not finished (event bound): counted in ``failed`` only
@@ -90,7 +91,6 @@ def _sum_row(r, lo_shot, hi_shot, values, shot_value, shot_flags, shots, failed,
              hanger_count, corner_count, holed_count, first_bad, not_finite):
     """Add shots ``lo_shot`` .. ``hi_shot - 1`` (one grid cell's within one chunk) into row ``r`` of the
     sums (``reduce_chunk``'s sums for one disc)."""
-    n_values = values.shape[0]
     for k in range(lo_shot, hi_shot):
         flags = shot_flags[k]
         if flags & FLAG_NOT_FINITE:
@@ -99,14 +99,7 @@ def _sum_row(r, lo_shot, hi_shot, values, shot_value, shot_flags, shots, failed,
             failed[r] += 1
             continue
         v = shot_value[k]
-        lo = 0
-        hi = n_values - 1
-        while lo < hi:  # binary search: values are sorted
-            mid = (lo + hi) // 2
-            if values[mid] < v:
-                lo = mid + 1
-            else:
-                hi = mid
+        lo = value_slot(values, v)
         if values[lo] != v:
             first_bad[r] = min(first_bad[r], k)
             continue

@@ -287,6 +287,17 @@ def coupled_pair_entry(spin, radius, eta, st, i, j, now, t_end, decel, spin_dece
     return math.inf
 
 
+@jit.inline
+def touching_pair_entry(cx, cy, bx, by, ax, ay, dist, contact, window):
+    """When two touching discs in the closed-form motion, not approaching, meet (from now): once
+    pushed into an overlap of OVERLAP_SLACK, or, if they part first, when they come back to contact.
+    Measuring the return from the present overlap instead would let each bounce of a pair that parts
+    and returns (friction turning them together) sink it OVERLAP_SLACK deeper: the physics fuzz found
+    resting pairs overlapping by ten bounces' worth, just over 1e-9 m."""
+    pushed = quartic_entry(cx, cy, bx, by, ax, ay, min(contact, dist) - OVERLAP_SLACK, window)
+    return min(pushed, quartic_entry(cx, cy, bx, by, ax, ay, contact, window))
+
+
 #: Times at which ``coupled_pair_return`` looks for a touching pair to have parted.
 RETURN_SAMPLES = 32
 
@@ -342,13 +353,7 @@ def predict_pair(st, ist, i, j, now, decel, contact):
         if dist - contact <= CONTACT_GAP:
             if bx * cx + by * cy < -APPROACH_TOL * dist:
                 return now
-            # Touching, not approaching: they collide once pushed into an overlap of OVERLAP_SLACK,
-            # or, if they part first, when they come back to contact. Measuring the return from the
-            # present overlap instead would let each bounce of a pair that parts and returns
-            # (friction turning them together) sink it OVERLAP_SLACK deeper: the physics fuzz
-            # found resting pairs overlapping by ten bounces' worth, just over 1e-9 m.
-            pushed = quartic_entry(cx, cy, bx, by, ax, ay, min(contact, dist) - OVERLAP_SLACK, window)
-            return now + min(pushed, quartic_entry(cx, cy, bx, by, ax, ay, contact, window))
+            return now + touching_pair_entry(cx, cy, bx, by, ax, ay, dist, contact, window)
         return now + quartic_entry(cx, cy, bx, by, ax, ay, contact, window)
     mover = i if moving_i else j
     fixed = j if moving_i else i
@@ -406,14 +411,12 @@ def coupled_predict_pair(spin, st, ist, i, j, now, decel, spin_decel, contact):
                 return now
             # Touching, not approaching: they collide once pushed into an overlap of OVERLAP_SLACK, or,
             # if they part first, when they come back to contact (measured from the present overlap,
-            # each return of a pair that parts and meets again would sink it OVERLAP_SLACK deeper:
-            # ``predict_pair``).
-            pushed_radius = min(contact, dist) - OVERLAP_SLACK
+            # each return of a pair that parts and meets again would sink it OVERLAP_SLACK deeper;
+            # ``touching_pair_entry``).
             if closed_form:
-                pushed = quartic_entry(cx, cy, bx, by, ax, ay, pushed_radius, window)
-                return now + min(pushed, quartic_entry(cx, cy, bx, by, ax, ay, contact, window))
+                return now + touching_pair_entry(cx, cy, bx, by, ax, ay, dist, contact, window)
             pushed = coupled_pair_entry(spin, radius_disc, eta, st, i, j, now, now + window, decel, spin_decel,
-                                        pushed_radius)
+                                        min(contact, dist) - OVERLAP_SLACK)
             if dist > contact:
                 back = coupled_pair_entry(spin, radius_disc, eta, st, i, j, now, now + window, decel, spin_decel,
                                           contact)
