@@ -370,9 +370,9 @@ def predict_pair(st, ist, i, j, now, decel, contact):
 def coupled_predict_pair(spin, st, ist, i, j, now, decel, spin_decel, contact):
     """``predict_pair`` when disc i or j is in the coupled motion (``MODE`` >= 0).
 
-    Two sliding discs both in the closed form meet where a quartic says (``toi.quartic_entry``);
-    otherwise the search is ``coupled_pair_entry``; a sliding disc meets a resting one where its
-    straight path says, at the time its motion gives.
+    Where every moving disc of the pair is in the closed form, this is ``predict_pair``; otherwise
+    two sliding discs meet where ``coupled_pair_entry`` finds it, and a sliding disc meets a resting
+    one where its straight path says, at the time its motion gives.
     """
     si = ist[STATUS, i]
     sj = ist[STATUS, j]
@@ -383,28 +383,23 @@ def coupled_predict_pair(spin, st, ist, i, j, now, decel, spin_decel, contact):
     if not (moving_i or moving_j):
         return math.inf
     radius_disc = 0.5 * contact
+    mover = i if moving_i else j
+    if (moving_i and moving_j and st[MODE, i] < 0 and st[MODE, j] < 0) or (
+            not (moving_i and moving_j) and st[MODE, mover] < 0):
+        return predict_pair(st, ist, i, j, now, decel, contact)  # every moving disc in the closed form
     if moving_i and moving_j:
-        if st[MODE, i] < 0 and st[MODE, j] < 0:
-            xi, yi = position_at(st, i, now, decel)
-            xj, yj = position_at(st, j, now, decel)
-            vi = speed_at(st, i, now, decel)
-            vj = speed_at(st, j, now, decel)
-        else:
-            s_i, vi, _ = disc_motion_call(spin, radius_disc, st, i, now, decel, spin_decel)
-            s_j, vj, _ = disc_motion_call(spin, radius_disc, st, j, now, decel, spin_decel)
-            xi = st[PX, i] + st[UX, i] * s_i
-            yi = st[PY, i] + st[UY, i] * s_i
-            xj = st[PX, j] + st[UX, j] * s_j
-            yj = st[PY, j] + st[UY, j] * s_j
+        s_i, vi, _ = disc_motion_call(spin, radius_disc, st, i, now, decel, spin_decel)
+        s_j, vj, _ = disc_motion_call(spin, radius_disc, st, j, now, decel, spin_decel)
+        xi = st[PX, i] + st[UX, i] * s_i
+        yi = st[PY, i] + st[UY, i] * s_i
+        xj = st[PX, j] + st[UX, j] * s_j
+        yj = st[PY, j] + st[UY, j] * s_j
         cx = xj - xi
         cy = yj - yi
         bx = vj * st[UX, j] - vi * st[UX, i]
         by = vj * st[UY, j] - vi * st[UY, i]
-        ax = 0.5 * decel * (st[UX, i] - st[UX, j])
-        ay = 0.5 * decel * (st[UY, i] - st[UY, j])
         dist = math.sqrt(cx * cx + cy * cy)
         window = min(st[T_STOP, i], st[T_STOP, j]) - now
-        closed_form = st[MODE, i] < 0 and st[MODE, j] < 0
         eta = _meta(spin, M_ETA)
         if dist - contact <= CONTACT_GAP:
             if bx * cx + by * cy < -APPROACH_TOL * dist:
@@ -413,8 +408,6 @@ def coupled_predict_pair(spin, st, ist, i, j, now, decel, spin_decel, contact):
             # if they part first, when they come back to contact (measured from the present overlap,
             # each return of a pair that parts and meets again would sink it OVERLAP_SLACK deeper;
             # ``touching_pair_entry``).
-            if closed_form:
-                return now + touching_pair_entry(cx, cy, bx, by, ax, ay, dist, contact, window)
             pushed = coupled_pair_entry(spin, radius_disc, eta, st, i, j, now, now + window, decel, spin_decel,
                                         min(contact, dist) - OVERLAP_SLACK)
             if dist > contact:
@@ -424,20 +417,9 @@ def coupled_predict_pair(spin, st, ist, i, j, now, decel, spin_decel, contact):
                 back = coupled_pair_return(spin, radius_disc, eta, st, i, j, now, now + window, decel, spin_decel,
                                            contact)
             return min(pushed, back)
-        if closed_form:
-            return now + quartic_entry(cx, cy, bx, by, ax, ay, contact, window)
         # The coupled search needs a finite window; without friction nothing is coupled.
         return coupled_pair_entry(spin, radius_disc, eta, st, i, j, now, now + window, decel, spin_decel, contact)
-    mover = i if moving_i else j
     fixed = j if moving_i else i
-    if st[MODE, mover] < 0:
-        qx, qy = position_at(st, mover, now, decel)
-        speed = speed_at(st, mover, now, decel)
-        reach = stopping_distance(speed, decel)
-        s = circle_entry(qx, qy, st[UX, mover], st[UY, mover], speed, st[PX, fixed], st[PY, fixed], contact, reach)
-        if s > reach:
-            return math.inf
-        return now + time_to_slide(speed, decel, s)
     # Coupled: along the straight path from where the disc is now, in arc length, then its time.
     done, speed, _ = disc_motion_call(spin, radius_disc, st, mover, now, decel, spin_decel)
     left = st[REACH, mover] - done

@@ -18,6 +18,7 @@ seed plays the same game bit for bit.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 
 import numpy as np
@@ -29,7 +30,7 @@ from shuffle_sim.play.shooting import ShotOutcome, shoot
 from shuffle_sim.rules.common import Turn
 
 
-class FramePlay:
+class FramePlay(ABC):
     """One frame in play: a board of resting discs (``xs``, ``ys``, ``teams``) on ``court``.
 
     Subclasses give ``next_turn``, ``context``, ``after_shot`` and ``finish``; ``shoot`` runs the
@@ -42,25 +43,29 @@ class FramePlay:
         self.ys: list[float] = []
         self.teams: list[str] = []
 
+    @abstractmethod
     def next_turn(self) -> Turn | None:
         """The next shot of the frame, or None once the frame is over."""
-        raise NotImplementedError
+        ...
 
+    @abstractmethod
     def context(self, turn: Turn, shot: int, seed: int, game_index: int) -> ShotContext:
         """What the shooter of ``turn`` sees; ``shot`` counts the game's shots before this one."""
-        raise NotImplementedError
+        ...
 
     def shoot(self, turn: Turn, launch: Launch) -> ShotOutcome:
         """Run ``launch`` from the board as it stands to rest."""
         return shoot(self.court, self.xs, self.ys, launch)
 
+    @abstractmethod
     def after_shot(self, turn: Turn, outcome: ShotOutcome) -> None:
         """Apply the rules to the board at rest after a shot (removals, fouls, penalties)."""
-        raise NotImplementedError
+        ...
 
+    @abstractmethod
     def finish(self, shots: list[ShotRecord]) -> FrameRecord:
         """Score the frame, tell the game flow, and return the frame's record."""
-        raise NotImplementedError
+        ...
 
     def keep(self, outcome: ShotOutcome, teams: list[str], remove) -> None:
         """The board after a shot: every disc of ``outcome`` but those in ``remove``."""
@@ -73,7 +78,7 @@ class FramePlay:
         return np.array(self.xs), np.array(self.ys)
 
 
-class GamePlay:
+class GamePlay(ABC):
     """A game in play: the rules' game flow (``game``), its sides, and how to start each frame."""
 
     game = None
@@ -83,12 +88,14 @@ class GamePlay:
         """Frames on the game's scoreboard so far."""
         return len(self.game.scoreboard)
 
+    @abstractmethod
     def new_frame(self) -> FramePlay:
-        raise NotImplementedError
+        ...
 
+    @abstractmethod
     def roles(self) -> dict[str, str]:
         """Each side's role in the game as played (colour, throws first, seat), for the scorecard."""
-        raise NotImplementedError
+        ...
 
 
 def play_game(play: GamePlay, players: Mapping[str, Player], seed: int, game_index: int = 0, number: int = 1,
