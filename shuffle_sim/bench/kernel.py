@@ -47,17 +47,19 @@ from numba import prange
 from shuffle_sim import jit
 from shuffle_sim.bench.timing import best_rate, with_threads
 from shuffle_sim.court import Court, load_court
-from shuffle_sim.physics.packing import kernel_arrays
+from shuffle_sim.physics.packing import court_table, kernel_arrays
 from shuffle_sim.physics.surface import (
     DEAD,
+    EV_COLUMNS,
     N_FLOAT_ROWS,
     N_INT_ROWS,
+    SEG_COLUMNS,
     STATUS,
     STATUS_MOVING,
     STATUS_REST,
-    disc_state,
-    load_disc,
-    run_scene,
+    place_disc,
+    run_table,
+    state_at,
 )
 from shuffle_sim.units import FOOT
 
@@ -139,21 +141,24 @@ def single_shots(court: Court, count: int, seed: int = 1) -> np.ndarray:
 # ---- the kernel's half-round batch loop --------------------------------------------------------------
 
 @jit.kernel
-def _play_half_round(ka, shots, max_events, x, y, status, dead):
-    """Play one half-round's shots in turn; fill each disc's final x, y, status, dead. Returns ok."""
+def _play_half_round(table, spin, shots, max_events, x, y, status, dead):
+    """Play one half-round's shots in turn; fill each disc's final x, y, status, dead. Returns ok.
+
+    ``table`` is the court packed once for the whole batch (``pack_court``) and ``spin`` its coupled
+    tables, as the batch shot loops use them (``shuffle_sim.shots``)."""
     n_shots = shots.shape[0]
-    ev_t = np.empty(0)  # zero-length logs: the kernel records nothing
-    ev_i = np.empty((0, 5), dtype=np.int64)
-    seg_t = np.empty(0)
-    seg_i = np.empty((0, 2), dtype=np.int64)
-    seg_f = np.empty((0, 5))
+    no_log = np.empty((0, max(EV_COLUMNS, SEG_COLUMNS)))  # zero-length logs: the kernel records nothing
+    # One buffer each for the whole half-round, viewed as contiguous (rows, discs in play) arrays.
+    st_buffer = np.empty(N_FLOAT_ROWS * n_shots)
+    ist_buffer = np.empty(N_INT_ROWS * n_shots, dtype=np.int64)
+    pair_buffer = np.empty(n_shots * n_shots)
+    index = np.empty(n_shots, dtype=np.int64)
     ok = True
     for i in range(n_shots):
         status[i] = STATUS_MOVING
         dead[i] = False
     for k in range(n_shots):
         # In play: the earlier discs at rest (fallen discs are gone), then shot k.
-        index = np.empty(k + 1, dtype=np.int64)
         m = 0
         for i in range(k):
             if status[i] == STATUS_REST:
@@ -161,30 +166,30 @@ def _play_half_round(ka, shots, max_events, x, y, status, dead):
                 m += 1
         index[m] = k
         m += 1
-        st = np.empty((N_FLOAT_ROWS, m))
-        ist = np.empty((N_INT_ROWS, m), dtype=np.int64)
+        sub_st = st_buffer[:N_FLOAT_ROWS * m].reshape((N_FLOAT_ROWS, m))
+        sub_ist = ist_buffer[:N_INT_ROWS * m].reshape((N_INT_ROWS, m))
         for j in range(m - 1):
             i = index[j]
-            load_disc(ka, st, ist, j, x[i], y[i], 0.0, 0.0, 0.0)
-            ist[DEAD, j] = 1 if dead[i] else 0
-        load_disc(ka, st, ist, m - 1, shots[k, 0], shots[k, 1], shots[k, 2], shots[k, 3], shots[k, 4])
-        pair_t = np.full((m, m), np.inf)
-        touched = np.empty(m, dtype=np.bool_)
-        _, _, shot_ok, t_end, _ = run_scene(ka, st, ist, pair_t, touched, ev_t, ev_i, seg_t, seg_i, seg_f,
-                                            max_events)
+            place_disc(table, spin, sub_st, sub_ist, j, x[i], y[i], 0.0, 0.0, 0.0)
+            sub_ist[DEAD, j] = 1 if dead[i] else 0
+        place_disc(table, spin, sub_st, sub_ist, m - 1, shots[k, 0], shots[k, 1], shots[k, 2], shots[k, 3],
+                   shots[k, 4])
+        pairs = pair_buffer[:m * m].reshape((m, m))
+        pairs[:, :] = np.inf
+        _, _, shot_ok, t_end, _ = run_table(table, spin, sub_st, sub_ist, pairs, no_log, no_log, max_events)
         ok = ok and shot_ok
         for j in range(m):
             i = index[j]
-            xj, yj, _, _, _ = disc_state(ka, st, ist, j, t_end)
+            xj, yj, _, _, _ = state_at(table, spin, sub_st, sub_ist, j, t_end)
             x[i] = xj
             y[i] = yj
-            status[i] = ist[STATUS, j]
-            dead[i] = ist[DEAD, j] != 0
+            status[i] = sub_ist[STATUS, j]
+            dead[i] = sub_ist[DEAD, j] != 0
     return ok
 
 
 @jit.parallel
-def play_half_rounds(ka, shots, max_events, x, y, status, dead, ok):
+def play_half_rounds(table, spin, shots, max_events, x, y, status, dead, ok):
     """Play ``shots`` (H, S, 5: x, y, vx, vy, omega) as H half-rounds of S shots, in parallel.
 
     Outputs (H, S): final x, y, status (``events.STATUS_*``) and dead of every disc; (H,) ok, False
@@ -192,7 +197,7 @@ def play_half_rounds(ka, shots, max_events, x, y, status, dead, ok):
     on the number of threads.
     """
     for h in prange(shots.shape[0]):
-        ok[h] = _play_half_round(ka, shots[h], max_events, x[h], y[h], status[h], dead[h])
+        ok[h] = _play_half_round(table, spin, shots[h], max_events, x[h], y[h], status[h], dead[h])
 
 
 @dataclass
@@ -216,7 +221,7 @@ def kernel_half_rounds(court: Court, shots: np.ndarray, max_events: int = MAX_EV
     h, s = shots.shape[:2]
     out = HalfRounds(np.empty((h, s)), np.empty((h, s)), np.empty((h, s), dtype=np.int64),
                      np.empty((h, s), dtype=np.bool_), np.empty(h, dtype=np.bool_))
-    play_half_rounds(kernel_arrays(court), shots, int(max_events), out.x, out.y, out.status, out.dead, out.ok)
+    play_half_rounds(court_table(court), kernel_arrays(court).spin_tables, shots, int(max_events), out.x, out.y, out.status, out.dead, out.ok)
     return out
 
 

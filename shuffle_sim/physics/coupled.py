@@ -383,7 +383,7 @@ def _row(spin, mode, sigma):
     return min(i, last)
 
 
-@jit.kernel
+@jit.no_refcount
 def orbit_state(spin, mode, sigma):
     """(f_v, f_u, g) at ``sigma`` on orbit ``mode``: the table, or its linearised start below sigma = 0."""
     if mode == MODE_TERMINAL or sigma <= 0.0:
@@ -400,7 +400,7 @@ def orbit_state(spin, mode, sigma):
     return fv, fu, g
 
 
-@jit.kernel
+@jit.no_refcount
 def _sigma_of(spin, mode, eps):
     """sigma on orbit ``mode`` where f_v / f_u = eps."""
     tab = spin
@@ -441,7 +441,7 @@ def _sigma_of(spin, mode, eps):
     return sigma
 
 
-@jit.kernel
+@jit.no_refcount
 def start_motion(spin, speed, rim, decel):
     """Mode, sigma0, stop time and stop distance of a disc sliding at ``speed`` with rim speed ``rim``
     (both > 0) under ``decel`` = mu g."""
@@ -463,7 +463,7 @@ def start_motion(spin, speed, rim, decel):
     return mode, sigma, theta, decel * theta * theta * g
 
 
-@jit.kernel
+@jit.no_refcount
 def motion_at(spin, mode, sigma0, theta0, reach, speed0, rim0, decel, tau):
     """(distance slid, speed, rim speed) ``tau`` seconds after the start (``start_motion``)."""
     theta = theta0 - tau
@@ -483,7 +483,7 @@ def motion_at(spin, mode, sigma0, theta0, reach, speed0, rim0, decel, tau):
     return reach - decel * theta * theta * g, decel * theta * fv, decel * theta * fu
 
 
-@jit.kernel
+@jit.no_refcount
 def time_to_reach(spin, mode, sigma0, theta0, reach, speed0, rim0, decel, s):
     """The time at which the disc has slid ``s`` (0 <= s <= reach): safeguarded Newton on s(tau)."""
     if s <= 0.0:
@@ -512,7 +512,7 @@ def time_to_reach(spin, mode, sigma0, theta0, reach, speed0, rim0, decel, s):
     return tau
 
 
-@jit.kernel
+@jit.no_refcount
 def distance_at_speed(spin, mode, sigma0, theta0, reach, speed0, rim0, decel, v_target):
     """Distance slid when the speed has fallen to ``v_target`` (0 if it starts no faster): the speed
     falls monotonically, so bisection with secant steps on v(tau) - v_target brackets it."""

@@ -127,7 +127,7 @@ PUSH_MERGE_SPEED = 1e-3
 STORM_IMPACTS = 256
 
 
-@jit.kernel
+@jit.no_refcount
 def _place(spin, radius, st, ist, i, x, y, vx, vy, omega, decel, spin_decel):
     moving = set_motion(spin, radius, st, i, 0.0, x, y, vx, vy, omega, decel, spin_decel)
     ist[STATUS, i] = STATUS_MOVING if moving else STATUS_REST
@@ -141,14 +141,14 @@ def _place(spin, radius, st, ist, i, x, y, vx, vy, omega, decel, spin_decel):
     ist[KILL_B, i] = -1
 
 
-@jit.kernel
+@jit.no_refcount
 def place_disc(table, spin, st, ist, i, x, y, vx, vy, omega):
     """Put disc ``i`` at (x, y) with its launch velocity and spin at time 0, alive. ``spin`` is the
     coupled model's packed tables (``coupled.coupled_tables``), or no rows for the decoupled model."""
     _place(spin, table[0, H_RADIUS], st, ist, i, x, y, vx, vy, omega, table[0, H_DECEL], table[0, H_SPIN_DECEL])
 
 
-@jit.kernel
+@jit.no_refcount
 def _state(spin, radius, st, ist, i, t, decel, spin_decel):
     """(x, y, vx, vy, omega) of disc ``i`` at time ``t`` (>= the time of its last event)."""
     if st[MODE, i] < 0:
@@ -161,20 +161,20 @@ def _state(spin, radius, st, ist, i, t, decel, spin_decel):
     return st[PX, i] + st[UX, i] * s, st[PY, i] + st[UY, i] * s, st[UX, i] * speed, st[UY, i] * speed, w
 
 
-@jit.kernel
+@jit.no_refcount
 def state_at(table, spin, st, ist, i, t):
     """(x, y, vx, vy, omega) of disc ``i`` at time ``t`` (>= the time of its last event)."""
     return _state(spin, table[0, H_RADIUS], st, ist, i, t, table[0, H_DECEL], table[0, H_SPIN_DECEL])
 
 
-@jit.kernel
+@jit.no_refcount
 def load_disc(ka, st, ist, i, x, y, vx, vy, omega):
     """``place_disc`` for a court given as ``KernelArrays``."""
     decel, spin_decel = decelerations(ka.mu, ka.gravity, ka.disc_radius, ka.contact_inner_ratio, ka.inertia_ratio)
     _place(ka.spin_tables, ka.disc_radius, st, ist, i, x, y, vx, vy, omega, decel, spin_decel)
 
 
-@jit.kernel
+@jit.no_refcount
 def disc_state(ka, st, ist, i, t):
     """``state_at`` for a court given as ``KernelArrays``."""
     decel, spin_decel = decelerations(ka.mu, ka.gravity, ka.disc_radius, ka.contact_inner_ratio, ka.inertia_ratio)
@@ -220,7 +220,7 @@ def _log_segment(spin, radius, st, ist, seg, n, i, t, decel, spin_decel, event):
     return n
 
 
-@jit.kernel
+@jit.no_refcount
 def sample_trajectories(table, spin, seg, n_discs, times, out):
     """Every disc's centre at each of ``times``, in closed form from a trajectory log ``seg``.
 
@@ -255,14 +255,14 @@ def sample_trajectories(table, spin, seg, n_discs, times, out):
 # Applying events
 
 
-@jit.kernel
+@jit.no_refcount
 def _restart(spin, radius, st, ist, i, t, x, y, vx, vy, w, decel, spin_decel):
     """New motion for disc i from time t (after an impulse or a stop)."""
     moving = set_motion(spin, radius, st, i, t, x, y, vx, vy, w, decel, spin_decel)
     ist[STATUS, i] = STATUS_MOVING if moving else STATUS_REST
 
 
-@jit.kernel
+@jit.no_refcount
 def _merge_pushing_group(spin, radius, st, ist, t, decel, spin_decel, contact):
     """Give every disc marked MOVED, and every sliding disc touching one of them without clearly
     leaving it (transitively), their common velocity: their momentum over their number.
@@ -319,7 +319,7 @@ def _sliding_decel(spin, radius, eta, decel, speed, w):
     return decel * force(speed / (radius * abs(w)), eta)
 
 
-@jit.kernel
+@jit.no_refcount
 def _disc_disc(table, spin, st, ist, a, b, t, storm):
     """Collide discs a and b at time t and mark the discs whose motion changed (MOVED).
 
@@ -396,7 +396,7 @@ def fixed_body_bounce(table, row, xi, yi, vx, vy, w):
     return vx, vy, w, kills != 0.0
 
 
-@jit.kernel
+@jit.no_refcount
 def _disc_fixed(table, spin, st, ist, i, row, t):
     """Bounce disc i off the cushion or peg in table row ``row`` at time t; True if it kills."""
     decel = table[0, H_DECEL]

@@ -61,7 +61,7 @@ N_INT_ROWS = 7
 REST_SPEED = 1e-12
 
 
-@jit.kernel
+@jit.no_refcount
 def travelled(speed, decel, tau):
     """Distance slid ``tau`` seconds after a reference speed ``speed``: v tau - a tau^2/2, held at the stop."""
     if decel <= 0.0:
@@ -71,7 +71,7 @@ def travelled(speed, decel, tau):
     return tau * (speed - 0.5 * decel * tau)
 
 
-@jit.kernel
+@jit.no_refcount
 def time_to_slide(speed, decel, s):
     """Time to slide a distance ``s`` (at most the stopping distance) from speed ``speed``.
 
@@ -85,7 +85,7 @@ def time_to_slide(speed, decel, s):
     return 2.0 * s / (speed + math.sqrt(disc))
 
 
-@jit.kernel
+@jit.no_refcount
 def stopping_distance(speed, decel):
     """v^2 / (2 a); infinite without friction."""
     if decel <= 0.0:
@@ -93,7 +93,7 @@ def stopping_distance(speed, decel):
     return speed * speed / (2.0 * decel)
 
 
-@jit.kernel
+@jit.no_refcount
 def spin_after(omega, spin_decel, tau):
     """Spin ``tau`` seconds after a reference spin ``omega``, decaying at ``spin_decel`` to zero."""
     drop = spin_decel * tau
@@ -102,14 +102,14 @@ def spin_after(omega, spin_decel, tau):
     return omega + drop if -omega > drop else 0.0
 
 
-@jit.kernel
+@jit.no_refcount
 def position_at(st, i, t, decel):
     """Centre of disc ``i`` at absolute time ``t`` (>= its reference time)."""
     s = travelled(st[SPEED, i], decel, t - st[T0, i])
     return st[PX, i] + st[UX, i] * s, st[PY, i] + st[UY, i] * s
 
 
-@jit.kernel
+@jit.no_refcount
 def speed_at(st, i, t, decel):
     """Speed of disc ``i`` at absolute time ``t``."""
     v = st[SPEED, i] - decel * (t - st[T0, i])
@@ -146,7 +146,7 @@ def reference_state(t, x, y, vx, vy, omega, decel, spin_decel):
     return ux, uy, speed, omega, t_stop, t_spin
 
 
-@jit.kernel
+@jit.no_refcount
 def set_reference(st, i, t, x, y, vx, vy, omega, decel, spin_decel):
     """Give disc ``i`` a new reference state at time ``t``; returns True if it slides.
 
@@ -201,7 +201,7 @@ def time_for_distance(spin, radius, mode, sigma0, reach, theta, speed, omega, de
     return time_to_reach(spin, mode, sigma0, theta, reach, speed, radius * abs(omega), decel, s)
 
 
-@jit.kernel
+@jit.no_refcount
 def set_motion(spin, radius, st, i, t, x, y, vx, vy, omega, decel, spin_decel):
     """``set_reference`` for either model (``start_reference``); returns True if the disc slides."""
     # As ``start_reference``, without handing the tables to inlined code (which would cost reference
@@ -238,7 +238,7 @@ def disc_motion(spin, radius, st, i, t, decel, spin_decel):
                         st[OMEGA, i], decel, spin_decel, t - st[T0, i])
 
 
-@jit.kernel
+@jit.no_refcount
 def coupled_disc_motion(spin, radius, st, i, t, decel):
     """(distance slid since T0, speed, spin) at time ``t`` of disc ``i`` in the coupled motion."""
     omega = st[OMEGA, i]
@@ -247,7 +247,7 @@ def coupled_disc_motion(spin, radius, st, i, t, decel):
     return s, v, math.copysign(rim / radius, omega)
 
 
-@jit.kernel
+@jit.no_refcount
 def disc_motion_call(spin, radius, st, i, t, decel, spin_decel):
     """``disc_motion`` as a call, for the coupled predictions: one compiled copy instead of one
     inlined copy per call site (shorter first compilation)."""

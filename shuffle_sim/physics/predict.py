@@ -74,6 +74,8 @@ from shuffle_sim.physics.toi import (
     hole_capture,
     hole_capture_after,
     line_passing_within,
+    paths_apart,
+    point_beyond_path,
     quartic_entry,
 )
 
@@ -195,7 +197,7 @@ def predict_disc(table, st, ist, i, s_slow):
     return s_next, s_kill
 
 
-@jit.kernel
+@jit.no_refcount
 def coupled_slow_distance(table, spin, st, i):
     """Where disc i, in the coupled motion, has slowed to the holes' capture speed (0 without holes)."""
     capture = table[0, H_HOLE_SPEED]
@@ -205,7 +207,7 @@ def coupled_slow_distance(table, spin, st, i):
                              table[0, H_RADIUS] * abs(st[OMEGA, i]), table[0, H_DECEL], capture)
 
 
-@jit.kernel
+@jit.no_refcount
 def coupled_event_times(table, spin, st, ist, i, s_next, s_kill):
     """Turn disc i's predicted arc lengths into times along its coupled motion (``predict_disc``)."""
     decel = table[0, H_DECEL]
@@ -225,7 +227,7 @@ PAIR_SEARCH_STEPS = 2000
 PAIR_TIME_TOL = 1e-12
 
 
-@jit.kernel
+@jit.no_refcount
 def _force_range(spin, radius, eta, st, i, speed, w):
     """(least, greatest) F disc i can feel from now to its stop: eps runs monotonically from its
     present value to its end (eps*, or infinity in the pure-slide limit), and F is monotone in eps."""
@@ -237,13 +239,15 @@ def _force_range(spin, radius, eta, st, i, speed, w):
     return min(f_now, f_end), max(f_now, f_end)
 
 
-@jit.kernel
+@jit.no_refcount
 def coupled_pair_entry(spin, radius, eta, st, i, j, now, t_end, decel, spin_decel, rho):
     """Earliest t in [now, t_end] at which discs i and j (both sliding, at least one in the coupled
     motion) come within ``rho`` (their distance at ``now`` is above it); inf if they do not.
 
-    Conservative advancement. From the exact state at t, each disc's deceleration until its stop lies
-    between decel F_lo and decel F_hi (``_force_range``), so its distance slid after tau differs from
+    Conservative advancement. From the search's start to its stop, each disc's deceleration lies
+    between decel F_lo and decel F_hi (``_force_range``, evaluated once: eps only moves on toward its
+    end, so the range at the start holds throughout). Then from the exact state at any t of the
+    search, the distance slid after tau differs from
     the parabola of the mean deceleration by at most decel (F_hi - F_lo) tau^2 / 4. Over a step h
     the true separation is therefore at least that of the two mean parabolas (a quartic,
     ``toi.quartic_entry``) less E h^2; no contact can come before the quartic reaches rho + E h^2, so
@@ -254,6 +258,7 @@ def coupled_pair_entry(spin, radius, eta, st, i, j, now, t_end, decel, spin_dece
             and st[OMEGA, i] == st[OMEGA, j] and st[T0, i] == st[T0, j] and st[MODE, i] == st[MODE, j]):
         return math.inf  # one motion (a group moving as one): their separation never changes
     t = now
+    lo_i = hi_i = lo_j = hi_j = spread = 0.0
     for _ in range(PAIR_SEARCH_STEPS):
         si, vi, wi = disc_motion_call(spin, radius, st, i, t, decel, spin_decel)
         sj, vj, wj = disc_motion_call(spin, radius, st, j, t, decel, spin_decel)
@@ -265,9 +270,17 @@ def coupled_pair_entry(spin, radius, eta, st, i, j, now, t_end, decel, spin_dece
         left = t_end - t
         if left <= 0.0:
             return math.inf
-        lo_i, hi_i = _force_range(spin, radius, eta, st, i, vi, wi)
-        lo_j, hi_j = _force_range(spin, radius, eta, st, j, vj, wj)
-        spread = 0.25 * decel * (hi_i - lo_i + hi_j - lo_j)
+        if t == now:  # the range from now holds to the stop: F is evaluated once per search
+            # Paths that stay farther apart than rho (from here to the stops) end the search at once.
+            left_i = (st[REACH, i] if st[MODE, i] >= 0 else stopping_distance(st[SPEED, i], decel)) - si
+            left_j = (st[REACH, j] if st[MODE, j] >= 0 else stopping_distance(st[SPEED, j], decel)) - sj
+            if False and paths_apart(st[PX, i] + st[UX, i] * si, st[PY, i] + st[UY, i] * si, st[UX, i], st[UY, i],
+                           max(left_i, 0.0), st[PX, j] + st[UX, j] * sj, st[PY, j] + st[UY, j] * sj, st[UX, j],
+                           st[UY, j], max(left_j, 0.0), rho):
+                return math.inf
+            lo_i, hi_i = _force_range(spin, radius, eta, st, i, vi, wi)
+            lo_j, hi_j = _force_range(spin, radius, eta, st, j, vj, wj)
+            spread = 0.25 * decel * (hi_i - lo_i + hi_j - lo_j)
         h = left if spread == 0.0 else min(left, math.sqrt(0.5 * gap / spread))
         bx = vj * st[UX, j] - vi * st[UX, i]
         by = vj * st[UY, j] - vi * st[UY, i]
@@ -302,12 +315,16 @@ def touching_pair_entry(cx, cy, bx, by, ax, ay, dist, contact, window):
 RETURN_SAMPLES = 32
 
 
-@jit.kernel
-def coupled_pair_return(spin, radius, eta, st, i, j, now, t_end, decel, spin_decel, rho):
-    """Earliest t in [now, t_end] at which discs i and j, within ``rho`` of each other at ``now``, come
-    back within ``rho`` after parting: the first of ``RETURN_SAMPLES`` evenly spaced times at which
-    they are apart, then ``coupled_pair_entry`` from there; inf if no sample sees them apart. (A return
-    between two samples is caught, later by at most the overlap slack, by the pushed-contact search.)"""
+@jit.no_refcount
+def coupled_pair_return(spin, radius, eta, st, i, j, now, t_end, decel, spin_decel, rho, apart):
+    """Earliest t in [now, t_end] at which discs i and j, touching at ``now``, come back within ``rho``
+    after parting: the first of ``RETURN_SAMPLES`` evenly spaced times at which they are farther than
+    ``apart`` (> rho) from each other, then ``coupled_pair_entry`` from there; inf if no sample sees
+    them parted. A pair that never parts by more than ``apart`` is still touching (``toi.CONTACT_GAP``):
+    it meets again only when pushed into an overlap, which the pushed-contact search finds; searching
+    for a return from a gap at the level of rounding would find one every few nanoseconds, an endless
+    chain of empty impacts (the physics fuzz found such a pair sliding along each other). A return
+    between two samples is caught the same way, later by at most the overlap slack."""
     if not t_end > now:
         return math.inf
     h = (t_end - now) / RETURN_SAMPLES
@@ -317,12 +334,12 @@ def coupled_pair_return(spin, radius, eta, st, i, j, now, t_end, decel, spin_dec
         sj, _, _ = disc_motion_call(spin, radius, st, j, t, decel, spin_decel)
         cx = st[PX, j] + st[UX, j] * sj - st[PX, i] - st[UX, i] * si
         cy = st[PY, j] + st[UY, j] * sj - st[PY, i] - st[UY, i] * si
-        if math.sqrt(cx * cx + cy * cy) > rho:
+        if math.sqrt(cx * cx + cy * cy) > apart:
             return coupled_pair_entry(spin, radius, eta, st, i, j, t, t_end, decel, spin_decel, rho)
     return math.inf
 
 
-@jit.kernel
+@jit.no_refcount
 def predict_pair(st, ist, i, j, now, decel, contact):
     """Time of the next impact of discs i and j after ``now`` (inf if none while they slide), both in
     the closed-form motion (``MODE`` -1; ``coupled_predict_pair`` otherwise).
@@ -366,7 +383,7 @@ def predict_pair(st, ist, i, j, now, decel, contact):
     return now + time_to_slide(speed, decel, s)
 
 
-@jit.kernel
+@jit.no_refcount
 def coupled_predict_pair(spin, st, ist, i, j, now, decel, spin_decel, contact):
     """``predict_pair`` when disc i or j is in the coupled motion (``MODE`` >= 0).
 
@@ -384,9 +401,22 @@ def coupled_predict_pair(spin, st, ist, i, j, now, decel, spin_decel, contact):
         return math.inf
     radius_disc = 0.5 * contact
     mover = i if moving_i else j
+    fixed = j if moving_i else i
     if (moving_i and moving_j and st[MODE, i] < 0 and st[MODE, j] < 0) or (
             not (moving_i and moving_j) and st[MODE, mover] < 0):
         return predict_pair(st, ist, i, j, now, decel, contact)  # every moving disc in the closed form
+    # Paths that never come within contact (plus the touching tolerance) need no motion at all: the
+    # straight paths from the reference states to the stops hold every position still to come.
+    near = contact + 2.0 * CONTACT_GAP
+    if moving_i and moving_j:
+        reach_i = st[REACH, i] if st[MODE, i] >= 0 else stopping_distance(st[SPEED, i], decel)
+        reach_j = st[REACH, j] if st[MODE, j] >= 0 else stopping_distance(st[SPEED, j], decel)
+        if False and paths_apart(st[PX, i], st[PY, i], st[UX, i], st[UY, i], reach_i, st[PX, j], st[PY, j], st[UX, j],
+                       st[UY, j], reach_j, near):
+            return math.inf
+    elif False and point_beyond_path(st[PX, mover], st[PY, mover], st[UX, mover], st[UY, mover], st[REACH, mover],
+                           st[PX, fixed], st[PY, fixed], near):
+        return math.inf
     if moving_i and moving_j:
         s_i, vi, _ = disc_motion_call(spin, radius_disc, st, i, now, decel, spin_decel)
         s_j, vj, _ = disc_motion_call(spin, radius_disc, st, j, now, decel, spin_decel)
@@ -410,16 +440,11 @@ def coupled_predict_pair(spin, st, ist, i, j, now, decel, spin_decel, contact):
             # ``touching_pair_entry``).
             pushed = coupled_pair_entry(spin, radius_disc, eta, st, i, j, now, now + window, decel, spin_decel,
                                         min(contact, dist) - OVERLAP_SLACK)
-            if dist > contact:
-                back = coupled_pair_entry(spin, radius_disc, eta, st, i, j, now, now + window, decel, spin_decel,
-                                          contact)
-            else:
-                back = coupled_pair_return(spin, radius_disc, eta, st, i, j, now, now + window, decel, spin_decel,
-                                           contact)
+            back = coupled_pair_return(spin, radius_disc, eta, st, i, j, now, now + window, decel, spin_decel,
+                                       contact, contact + CONTACT_GAP)
             return min(pushed, back)
         # The coupled search needs a finite window; without friction nothing is coupled.
         return coupled_pair_entry(spin, radius_disc, eta, st, i, j, now, now + window, decel, spin_decel, contact)
-    fixed = j if moving_i else i
     # Coupled: along the straight path from where the disc is now, in arc length, then its time.
     done, speed, _ = disc_motion_call(spin, radius_disc, st, mover, now, decel, spin_decel)
     left = st[REACH, mover] - done

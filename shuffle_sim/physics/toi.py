@@ -280,6 +280,46 @@ def hole_capture_after(qx, qy, ux, uy, s_slow, cx, cy, capture_radius):
     return s if s <= s_out else math.inf
 
 
+@jit.kernel
+def point_beyond_path(qx, qy, ux, uy, reach, cx, cy, rho):
+    """Whether the point c stays farther than ``rho`` from every point of the path q + u s, 0 <= s <=
+    ``reach``: then no disc on that path, however it is timed, comes within rho of c."""
+    dx = cx - qx
+    dy = cy - qy
+    s = min(max(dx * ux + dy * uy, 0.0), reach)
+    ex = dx - ux * s
+    ey = dy - uy * s
+    return ex * ex + ey * ey > rho * rho
+
+
+@jit.kernel
+def paths_apart(px, py, ux, uy, reach_p, qx, qy, wx, wy, reach_q, rho):
+    """Whether the paths p + u s (0 <= s <= ``reach_p``) and q + w s (0 <= s <= ``reach_q``), u and w
+    unit vectors, stay farther than ``rho`` apart everywhere: then two discs moving on them, however
+    each is timed, never come within rho of each other. The closest points of two segments (Ericson,
+    Real-Time Collision Detection, 2005, 5.1.9): the unconstrained closest pair, clamped to the first
+    segment, then to the second, then the first again."""
+    rx = px - qx
+    ry = py - qy
+    b = ux * wx + uy * wy
+    c = ux * rx + uy * ry
+    f = wx * rx + wy * ry
+    denom = 1.0 - b * b
+    s = 0.0
+    if denom > 1e-12:
+        s = min(max((b * f - c) / denom, 0.0), reach_p)
+    t = b * s + f
+    if t < 0.0:
+        t = 0.0
+        s = min(max(-c, 0.0), reach_p)
+    elif t > reach_q:
+        t = reach_q
+        s = min(max(b * t - c, 0.0), reach_p)
+    dx = rx + ux * s - wx * t
+    dy = ry + uy * s - wy * t
+    return dx * dx + dy * dy > rho * rho
+
+
 # --------------------------------------------------------------------------------------------------
 # Problem 2: two sliding discs, f(t) = |C + B t + A t^2|^2 - R^2.
 

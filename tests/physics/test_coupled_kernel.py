@@ -159,3 +159,29 @@ def test_newtons_cradle_passes_the_momentum_down_the_line_in_both_models(model):
     moved = result.y[-1] - discs[-1][1]
     assert moved > 1.0
     assert all(abs(result.y[k] - discs[k][1]) < 1e-6 for k in range(1, 4))
+
+
+def test_a_touching_coupled_pair_sliding_along_each_other_is_not_met_again_at_rounding_gaps():
+    """Found by the physics fuzz (ricochet, coupled, seed 20261201, scene 3705): discs 8 and 14 slid
+    along each other at contact, their speeds and directions equal to 1e-9, their centres 1e-17 m
+    beyond contact. The search for their return found one every 60 ns from that rounding-level gap,
+    and the scene ran into the event bound with 9,944 empty impacts. A touching pair now meets again
+    only once parted by more than the touching tolerance, or pushed into an overlap."""
+    from shuffle_sim.physics.kernel import place_disc
+    from shuffle_sim.physics.motion import N_FLOAT_ROWS, N_INT_ROWS
+    from shuffle_sim.physics.packing import court_table, kernel_arrays
+    from shuffle_sim.physics.predict import coupled_predict_pair
+    from shuffle_sim.physics.table import H_DECEL, H_SPIN_DECEL
+
+    court = load_court("ricochet").with_params(mu=0.05090647725561335, spin_model="coupled")
+    table, spin = court_table(court), kernel_arrays(court).spin_tables
+    st = np.empty((N_FLOAT_ROWS, 2))
+    ist = np.empty((N_INT_ROWS, 2), dtype=np.int64)
+    # Their states in that scene, at one of the impacts (x, y, vx, vy, omega).
+    states = ((-0.3399543819207785, 1.7572485449413486, 0.014588633832448484, 8.693938898944218e-11, 0.5519700548515107),
+              (-0.318725081726498, 1.8034000001000015, 0.014588633844399788, 5.589148969524625e-11, 0.5519700578114782))
+    for i, state in enumerate(states):
+        place_disc(table, spin, st, ist, i, *state)
+    contact = 2.0 * court.disc_radius
+    t = coupled_predict_pair(spin, st, ist, 0, 1, 0.0, table[0, H_DECEL], table[0, H_SPIN_DECEL], contact)
+    assert t > 1e-3  # inf, or a real return; before: 2.6e-6 s, then every 60 ns
