@@ -420,7 +420,21 @@ def _sigma_of(spin, mode, eps):
             hi = mid
     a = tab[lo, C_SIGMA]
     b = tab[hi, C_SIGMA]
-    sigma = a + (b - a) * (eps - tab[lo, C_EPS]) / (tab[hi, C_EPS] - tab[lo, C_EPS])
+    # Start Newton from the cubic Hermite interpolant of sigma(eps) through the two nodes, with
+    # d eps / d sigma = (f_v' - eps f_u') / f_u there: within rounding of the root but for the
+    # interpolant's error, so two Newton steps end the search.
+    e0 = tab[lo, C_EPS]
+    e1 = tab[hi, C_EPS]
+    de = e1 - e0
+    x = (eps - e0) / de
+    m0 = de * tab[lo, C_FU] / (tab[lo, C_D1] - e0 * tab[lo, C_D1 + 1])
+    m1 = de * tab[hi, C_FU] / (tab[hi, C_D1] - e1 * tab[hi, C_D1 + 1])
+    x2 = x * x
+    x3 = x2 * x
+    sigma = (a * (2.0 * x3 - 3.0 * x2 + 1.0) + m0 * (x3 - 2.0 * x2 + x) + b * (3.0 * x2 - 2.0 * x3)
+             + m1 * (x3 - x2))
+    if not a <= sigma <= b:
+        sigma = a + (b - a) * x
     for _ in range(60):
         fv, dfv = _hermite(spin, lo, sigma, C_FV)
         fu, dfu = _hermite(spin, lo, sigma, C_FU)

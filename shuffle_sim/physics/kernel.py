@@ -26,12 +26,13 @@ storm ends after a few merges, momentum is conserved and no energy is added.
 The loop is bounded by ``max_events``; a scene that reaches the bound returns ``ok = False`` with
 the state at the last event.
 
-The court comes as a packed table (``table``). ``run_table`` is inlined into its callers: the batch
-API runs it once per shot among board discs, and a real call would pass its arrays with atomic
-reference counting each time. (A shot on an empty board takes ``lone.run_lone``, this loop for one
-disc with its state in local variables: the same results, bit for bit.) Its predictions are
-inlined too, so the loop predicts in one place: at the start every disc counts as moved. Inlined
-code is compiled once per call site, and one site keeps the first compile short. ``run_scene``
+The court comes as a packed table (``table``). ``run_table`` and the helpers it calls at every
+event are compiled without numba's reference counting (``jit.no_refcount``: they allocate nothing),
+so passing the state arrays costs no atomic increments; it is one compiled function that every
+batch loop calls once per shot, which keeps the first compile short. (A shot on an empty board
+takes ``lone.run_lone``, this loop for one disc with its state in local variables: the same
+results, bit for bit.) Its predictions are inlined, so the loop predicts in one place: at the start
+every disc counts as moved. ``run_scene``
 takes the court's ``KernelArrays`` and separate log columns and packs them per call. Everything
 is compiled with ``error_model="numpy"`` (a division by zero gives inf or NaN instead of raising);
 every division whose divisor can vanish is guarded where it matters.
@@ -412,7 +413,7 @@ def _disc_fixed(table, spin, st, ist, i, row, t):
 # The loop
 
 
-@jit.inline
+@jit.no_refcount
 def run_table(table, spin, st, ist, pair_t, ev, seg, max_events):
     """Run the discs placed in ``st``/``ist`` (``place_disc``) until every one is at rest or gone.
 

@@ -238,7 +238,7 @@ def disc_motion(spin, radius, st, i, t, decel, spin_decel):
                         st[OMEGA, i], decel, spin_decel, t - st[T0, i])
 
 
-@jit.no_refcount
+@jit.inline
 def coupled_disc_motion(spin, radius, st, i, t, decel):
     """(distance slid since T0, speed, spin) at time ``t`` of disc ``i`` in the coupled motion."""
     omega = st[OMEGA, i]

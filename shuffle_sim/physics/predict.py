@@ -197,7 +197,7 @@ def predict_disc(table, st, ist, i, s_slow):
     return s_next, s_kill
 
 
-@jit.no_refcount
+@jit.inline
 def coupled_slow_distance(table, spin, st, i):
     """Where disc i, in the coupled motion, has slowed to the holes' capture speed (0 without holes)."""
     capture = table[0, H_HOLE_SPEED]
@@ -207,7 +207,7 @@ def coupled_slow_distance(table, spin, st, i):
                              table[0, H_RADIUS] * abs(st[OMEGA, i]), table[0, H_DECEL], capture)
 
 
-@jit.no_refcount
+@jit.inline
 def coupled_event_times(table, spin, st, ist, i, s_next, s_kill):
     """Turn disc i's predicted arc lengths into times along its coupled motion (``predict_disc``)."""
     decel = table[0, H_DECEL]
@@ -227,7 +227,7 @@ PAIR_SEARCH_STEPS = 2000
 PAIR_TIME_TOL = 1e-12
 
 
-@jit.no_refcount
+@jit.inline
 def _force_range(spin, radius, eta, st, i, speed, w):
     """(least, greatest) F disc i can feel from now to its stop: eps runs monotonically from its
     present value to its end (eps*, or infinity in the pure-slide limit), and F is monotone in eps."""
@@ -240,28 +240,42 @@ def _force_range(spin, radius, eta, st, i, speed, w):
 
 
 @jit.no_refcount
-def coupled_pair_entry(spin, radius, eta, st, i, j, now, t_end, decel, spin_decel, rho):
+def coupled_pair_entry(spin, radius, eta, st, i, j, now, t_end, decel, spin_decel, rho, si, vi, wi, sj, vj, wj):
     """Earliest t in [now, t_end] at which discs i and j (both sliding, at least one in the coupled
     motion) come within ``rho`` (their distance at ``now`` is above it); inf if they do not.
+    (si, vi, wi) and (sj, vj, wj) are their distances slid, speeds and spins at ``now``
+    (``motion.disc_motion_call``), which the caller has at hand.
 
     Conservative advancement. From the search's start to its stop, each disc's deceleration lies
     between decel F_lo and decel F_hi (``_force_range``, evaluated once: eps only moves on toward its
     end, so the range at the start holds throughout). Then from the exact state at any t of the
-    search, the distance slid after tau differs from
-    the parabola of the mean deceleration by at most decel (F_hi - F_lo) tau^2 / 4. Over a step h
-    the true separation is therefore at least that of the two mean parabolas (a quartic,
-    ``toi.quartic_entry``) less E h^2; no contact can come before the quartic reaches rho + E h^2, so
-    t advances to there (or by h if it never does). h keeps E h^2 at half the gap, so the steps
-    shorten as the discs close in, and the search ends within ``PAIR_TIME_TOL`` of the contact.
+    search, the distance slid after tau differs from the parabola of the mean deceleration by at most
+    decel (F_hi - F_lo) tau^2 / 4. Over a step h the true separation is therefore at least that of
+    the two mean parabolas (a quartic, ``toi.quartic_entry``) less E h^2; no contact can come before
+    the quartic reaches rho + E h^2, so t advances to there (or by h if it never does). h keeps E h^2
+    at half the gap, so the steps shorten as the discs close in, and the search ends within
+    ``PAIR_TIME_TOL`` of the contact. Paths that stay farther apart than rho from here to their stops
+    (``toi.paths_apart``) end the search before it starts.
     """
     if (st[UX, i] == st[UX, j] and st[UY, i] == st[UY, j] and st[SPEED, i] == st[SPEED, j]
             and st[OMEGA, i] == st[OMEGA, j] and st[T0, i] == st[T0, j] and st[MODE, i] == st[MODE, j]):
         return math.inf  # one motion (a group moving as one): their separation never changes
+    left_i = (st[REACH, i] if st[MODE, i] >= 0 else stopping_distance(st[SPEED, i], decel)) - si
+    left_j = (st[REACH, j] if st[MODE, j] >= 0 else stopping_distance(st[SPEED, j], decel)) - sj
+    if paths_apart(st[PX, i] + st[UX, i] * si, st[PY, i] + st[UY, i] * si, st[UX, i], st[UY, i], max(left_i, 0.0),
+                   st[PX, j] + st[UX, j] * sj, st[PY, j] + st[UY, j] * sj, st[UX, j], st[UY, j], max(left_j, 0.0),
+                   rho):
+        return math.inf
+    lo_i, hi_i = _force_range(spin, radius, eta, st, i, vi, wi)
+    lo_j, hi_j = _force_range(spin, radius, eta, st, j, vj, wj)
+    spread = 0.25 * decel * (hi_i - lo_i + hi_j - lo_j)
+    ax = 0.25 * decel * ((lo_i + hi_i) * st[UX, i] - (lo_j + hi_j) * st[UX, j])
+    ay = 0.25 * decel * ((lo_i + hi_i) * st[UY, i] - (lo_j + hi_j) * st[UY, j])
     t = now
-    lo_i = hi_i = lo_j = hi_j = spread = 0.0
-    for _ in range(PAIR_SEARCH_STEPS):
-        si, vi, wi = disc_motion_call(spin, radius, st, i, t, decel, spin_decel)
-        sj, vj, wj = disc_motion_call(spin, radius, st, j, t, decel, spin_decel)
+    for step in range(PAIR_SEARCH_STEPS):
+        if step > 0:
+            si, vi, _ = disc_motion_call(spin, radius, st, i, t, decel, spin_decel)
+            sj, vj, _ = disc_motion_call(spin, radius, st, j, t, decel, spin_decel)
         cx = st[PX, j] + st[UX, j] * sj - st[PX, i] - st[UX, i] * si
         cy = st[PY, j] + st[UY, j] * sj - st[PY, i] - st[UY, i] * si
         gap = math.sqrt(cx * cx + cy * cy) - rho
@@ -270,22 +284,9 @@ def coupled_pair_entry(spin, radius, eta, st, i, j, now, t_end, decel, spin_dece
         left = t_end - t
         if left <= 0.0:
             return math.inf
-        if t == now:  # the range from now holds to the stop: F is evaluated once per search
-            # Paths that stay farther apart than rho (from here to the stops) end the search at once.
-            left_i = (st[REACH, i] if st[MODE, i] >= 0 else stopping_distance(st[SPEED, i], decel)) - si
-            left_j = (st[REACH, j] if st[MODE, j] >= 0 else stopping_distance(st[SPEED, j], decel)) - sj
-            if False and paths_apart(st[PX, i] + st[UX, i] * si, st[PY, i] + st[UY, i] * si, st[UX, i], st[UY, i],
-                           max(left_i, 0.0), st[PX, j] + st[UX, j] * sj, st[PY, j] + st[UY, j] * sj, st[UX, j],
-                           st[UY, j], max(left_j, 0.0), rho):
-                return math.inf
-            lo_i, hi_i = _force_range(spin, radius, eta, st, i, vi, wi)
-            lo_j, hi_j = _force_range(spin, radius, eta, st, j, vj, wj)
-            spread = 0.25 * decel * (hi_i - lo_i + hi_j - lo_j)
         h = left if spread == 0.0 else min(left, math.sqrt(0.5 * gap / spread))
         bx = vj * st[UX, j] - vi * st[UX, i]
         by = vj * st[UY, j] - vi * st[UY, i]
-        ax = 0.25 * decel * ((lo_i + hi_i) * st[UX, i] - (lo_j + hi_j) * st[UX, j])
-        ay = 0.25 * decel * ((lo_i + hi_i) * st[UY, i] - (lo_j + hi_j) * st[UY, j])
         tau = quartic_entry(cx, cy, bx, by, ax, ay, rho + spread * h * h, h)
         if tau == math.inf:
             t += h
@@ -315,7 +316,7 @@ def touching_pair_entry(cx, cy, bx, by, ax, ay, dist, contact, window):
 RETURN_SAMPLES = 32
 
 
-@jit.no_refcount
+@jit.inline
 def coupled_pair_return(spin, radius, eta, st, i, j, now, t_end, decel, spin_decel, rho, apart):
     """Earliest t in [now, t_end] at which discs i and j, touching at ``now``, come back within ``rho``
     after parting: the first of ``RETURN_SAMPLES`` evenly spaced times at which they are farther than
@@ -330,12 +331,13 @@ def coupled_pair_return(spin, radius, eta, st, i, j, now, t_end, decel, spin_dec
     h = (t_end - now) / RETURN_SAMPLES
     for k in range(1, RETURN_SAMPLES + 1):
         t = now + k * h
-        si, _, _ = disc_motion_call(spin, radius, st, i, t, decel, spin_decel)
-        sj, _, _ = disc_motion_call(spin, radius, st, j, t, decel, spin_decel)
+        si, vi, wi = disc_motion_call(spin, radius, st, i, t, decel, spin_decel)
+        sj, vj, wj = disc_motion_call(spin, radius, st, j, t, decel, spin_decel)
         cx = st[PX, j] + st[UX, j] * sj - st[PX, i] - st[UX, i] * si
         cy = st[PY, j] + st[UY, j] * sj - st[PY, i] - st[UY, i] * si
         if math.sqrt(cx * cx + cy * cy) > apart:
-            return coupled_pair_entry(spin, radius, eta, st, i, j, t, t_end, decel, spin_decel, rho)
+            return coupled_pair_entry(spin, radius, eta, st, i, j, t, t_end, decel, spin_decel, rho, si, vi, wi, sj,
+                                      vj, wj)
     return math.inf
 
 
@@ -411,15 +413,15 @@ def coupled_predict_pair(spin, st, ist, i, j, now, decel, spin_decel, contact):
     if moving_i and moving_j:
         reach_i = st[REACH, i] if st[MODE, i] >= 0 else stopping_distance(st[SPEED, i], decel)
         reach_j = st[REACH, j] if st[MODE, j] >= 0 else stopping_distance(st[SPEED, j], decel)
-        if False and paths_apart(st[PX, i], st[PY, i], st[UX, i], st[UY, i], reach_i, st[PX, j], st[PY, j], st[UX, j],
+        if paths_apart(st[PX, i], st[PY, i], st[UX, i], st[UY, i], reach_i, st[PX, j], st[PY, j], st[UX, j],
                        st[UY, j], reach_j, near):
             return math.inf
-    elif False and point_beyond_path(st[PX, mover], st[PY, mover], st[UX, mover], st[UY, mover], st[REACH, mover],
+    elif point_beyond_path(st[PX, mover], st[PY, mover], st[UX, mover], st[UY, mover], st[REACH, mover],
                            st[PX, fixed], st[PY, fixed], near):
         return math.inf
     if moving_i and moving_j:
-        s_i, vi, _ = disc_motion_call(spin, radius_disc, st, i, now, decel, spin_decel)
-        s_j, vj, _ = disc_motion_call(spin, radius_disc, st, j, now, decel, spin_decel)
+        s_i, vi, wi = disc_motion_call(spin, radius_disc, st, i, now, decel, spin_decel)
+        s_j, vj, wj = disc_motion_call(spin, radius_disc, st, j, now, decel, spin_decel)
         xi = st[PX, i] + st[UX, i] * s_i
         yi = st[PY, i] + st[UY, i] * s_i
         xj = st[PX, j] + st[UX, j] * s_j
@@ -439,12 +441,13 @@ def coupled_predict_pair(spin, st, ist, i, j, now, decel, spin_decel, contact):
             # each return of a pair that parts and meets again would sink it OVERLAP_SLACK deeper;
             # ``touching_pair_entry``).
             pushed = coupled_pair_entry(spin, radius_disc, eta, st, i, j, now, now + window, decel, spin_decel,
-                                        min(contact, dist) - OVERLAP_SLACK)
+                                        min(contact, dist) - OVERLAP_SLACK, s_i, vi, wi, s_j, vj, wj)
             back = coupled_pair_return(spin, radius_disc, eta, st, i, j, now, now + window, decel, spin_decel,
                                        contact, contact + CONTACT_GAP)
             return min(pushed, back)
         # The coupled search needs a finite window; without friction nothing is coupled.
-        return coupled_pair_entry(spin, radius_disc, eta, st, i, j, now, now + window, decel, spin_decel, contact)
+        return coupled_pair_entry(spin, radius_disc, eta, st, i, j, now, now + window, decel, spin_decel, contact,
+                                  s_i, vi, wi, s_j, vj, wj)
     # Coupled: along the straight path from where the disc is now, in arc length, then its time.
     done, speed, _ = disc_motion_call(spin, radius_disc, st, mover, now, decel, spin_decel)
     left = st[REACH, mover] - done

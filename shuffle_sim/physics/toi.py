@@ -280,7 +280,7 @@ def hole_capture_after(qx, qy, ux, uy, s_slow, cx, cy, capture_radius):
     return s if s <= s_out else math.inf
 
 
-@jit.kernel
+@jit.inline
 def point_beyond_path(qx, qy, ux, uy, reach, cx, cy, rho):
     """Whether the point c stays farther than ``rho`` from every point of the path q + u s, 0 <= s <=
     ``reach``: then no disc on that path, however it is timed, comes within rho of c."""
@@ -292,7 +292,7 @@ def point_beyond_path(qx, qy, ux, uy, reach, cx, cy, rho):
     return ex * ex + ey * ey > rho * rho
 
 
-@jit.kernel
+@jit.inline
 def paths_apart(px, py, ux, uy, reach_p, qx, qy, wx, wy, reach_q, rho):
     """Whether the paths p + u s (0 <= s <= ``reach_p``) and q + w s (0 <= s <= ``reach_q``), u and w
     unit vectors, stay farther than ``rho`` apart everywhere: then two discs moving on them, however
