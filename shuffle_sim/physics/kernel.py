@@ -105,6 +105,7 @@ from shuffle_sim.physics.predict import (
 )
 from shuffle_sim.physics.resolve import disc_disc_impulse, fixed_body_impulse
 from shuffle_sim.physics.table import (
+    obstacle_overlap,
     CUSHION_CIRCLE,
     CUSHION_SEGMENT,
     F_INDEX,
@@ -531,6 +532,34 @@ def run_table(table, spin, st, ist, pair_t, ev, seg, max_events):
             set_motion(spin, radius, st, a, now, x, y, 0.0, 0.0, 0.0, decel, spin_decel)
             ist[STATUS, a] = STATUS_FALLEN if kind == FALL else STATUS_HOLED
     return n_ev, n_seg, ok, now, processed
+
+
+@jit.no_refcount
+def run_from_start(table, spin, start, tolerance, st, ist, pair_t, ev, seg, max_events, final):
+    """A whole scene from its start, in one compiled call: check every disc's start against the cushions
+    and pegs (``obstacle_overlap`` with ``tolerance``), place the discs, run them (``run_table``) and
+    write each disc's (x, y, vx, vy, omega) at the end into ``final`` (N, 5).
+
+    ``start`` is (N, 5): x, y, vx, vy, omega. Returns (bad, n_ev, n_seg, ok, t_end): ``bad`` is the
+    first disc whose start overlaps a cushion or peg (nothing is run then), or -1. One entry point
+    compiles the placing, the loop and the read-back together, which is the shorter first compile.
+    """
+    n = start.shape[0]
+    for i in range(n):
+        kind, _ = obstacle_overlap(table, start[i, 0], start[i, 1], tolerance)
+        if kind >= 0:
+            return i, 0, 0, False, 0.0
+    for i in range(n):
+        place_disc(table, spin, st, ist, i, start[i, 0], start[i, 1], start[i, 2], start[i, 3], start[i, 4])
+    n_ev, n_seg, ok, t_end, _ = run_table(table, spin, st, ist, pair_t, ev, seg, max_events)
+    for i in range(n):
+        x, y, vx, vy, w = state_at(table, spin, st, ist, i, t_end)
+        final[i, 0] = x
+        final[i, 1] = y
+        final[i, 2] = vx
+        final[i, 3] = vy
+        final[i, 4] = w
+    return -1, n_ev, n_seg, ok, t_end
 
 
 @jit.kernel

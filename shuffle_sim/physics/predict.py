@@ -225,6 +225,10 @@ def coupled_event_times(table, spin, st, ist, i, s_next, s_kill):
 PAIR_SEARCH_STEPS = 2000
 #: The coupled pair search stops this close (s) to the contact it converges on.
 PAIR_TIME_TOL = 1e-12
+#: Shares of the present gap that the pair search's error bound E h^2 may take: a long step to rule
+#: out a contact, the usual step to close in on one (``coupled_pair_entry``).
+LONG_STEP_SHARE = 0.9
+STEP_SHARE = 0.5
 
 
 @jit.inline
@@ -253,7 +257,8 @@ def coupled_pair_entry(spin, radius, eta, st, i, j, now, t_end, decel, spin_dece
     decel (F_hi - F_lo) tau^2 / 4. Over a step h the true separation is therefore at least that of
     the two mean parabolas (a quartic, ``toi.quartic_entry``) less E h^2; no contact can come before
     the quartic reaches rho + E h^2, so t advances to there (or by h if it never does). h keeps E h^2
-    at half the gap, so the steps shorten as the discs close in, and the search ends within
+    at 0.9 of the gap (a long step that rules out a contact at once), or at half of it when the
+    bound meets rho within the long step, so the steps shorten as the discs close in, and the search ends within
     ``PAIR_TIME_TOL`` of the contact. Paths that stay farther apart than rho from here to their stops
     (``toi.paths_apart``) end the search before it starts.
     """
@@ -284,10 +289,19 @@ def coupled_pair_entry(spin, radius, eta, st, i, j, now, t_end, decel, spin_dece
         left = t_end - t
         if left <= 0.0:
             return math.inf
-        h = left if spread == 0.0 else min(left, math.sqrt(0.5 * gap / spread))
         bx = vj * st[UX, j] - vi * st[UX, i]
         by = vj * st[UY, j] - vi * st[UY, i]
-        tau = quartic_entry(cx, cy, bx, by, ax, ay, rho + spread * h * h, h)
+        if spread == 0.0:
+            h = left
+            tau = quartic_entry(cx, cy, bx, by, ax, ay, rho, h)
+        else:
+            # A long step first (E h^2 at 0.9 of the gap): most searches end without a contact. If
+            # the bound meets rho within it, the usual step (half the gap) advances farther.
+            h = min(left, math.sqrt(LONG_STEP_SHARE * gap / spread))
+            tau = quartic_entry(cx, cy, bx, by, ax, ay, rho + spread * h * h, h)
+            if tau != math.inf:
+                h = min(left, math.sqrt(STEP_SHARE * gap / spread))
+                tau = quartic_entry(cx, cy, bx, by, ax, ay, rho + spread * h * h, h)
         if tau == math.inf:
             t += h
         elif spread == 0.0:

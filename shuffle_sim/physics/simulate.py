@@ -23,10 +23,8 @@ from shuffle_sim.physics.events import (
 from shuffle_sim.physics.kernel import (
     EV_COLUMNS,
     SEG_COLUMNS,
-    place_disc,
-    run_table,
+    run_from_start,
     sample_trajectories,
-    state_at,
 )
 from shuffle_sim.physics.motion import DEAD, N_FLOAT_ROWS, N_INT_ROWS, STATUS
 from shuffle_sim.physics.table import H_DECEL, obstacle_overlap
@@ -170,12 +168,14 @@ def obstacle_at_start(court: Court, x: float, y: float) -> str | None:
     return f"the peg {court.pegs[index].name!r}"
 
 
-def check_obstacles(court: Court, xs: np.ndarray, ys: np.ndarray, what: str = "discs") -> None:
-    """Raise ``SceneError`` if a disc overlaps a cushion or a peg at the start (touching is allowed)."""
+def check_obstacles(court: Court, xs: np.ndarray, ys: np.ndarray, what: str = "discs", first: int = 0) -> None:
+    """Raise ``SceneError`` if a disc overlaps a cushion or a peg at the start (touching is allowed);
+    the discs are numbered from ``first`` in the message."""
     for k in range(len(xs)):
         body = obstacle_at_start(court, xs[k], ys[k])
         if body is not None:
-            raise SceneError(f"{what}[{k}] at x={float(xs[k])!r}, y={float(ys[k])!r} overlaps {body} at the start")
+            raise SceneError(f"{what}[{first + k}] at x={float(xs[k])!r}, y={float(ys[k])!r} overlaps {body} "
+                             f"at the start")
 
 
 def _cushion_order(court: Court) -> np.ndarray:
@@ -201,22 +201,22 @@ def simulate(scene: Scene, max_events: int = 10_000) -> SimResult:
     max_events = check_max_events(max_events)
     scene.validate()
     court = scene.court
-    check_obstacles(court, scene.x, scene.y, f"{scene.source}: discs")
     table = court_table(court)
     spin = kernel_arrays(court).spin_tables
     n = scene.n_discs
+    start = np.column_stack([scene.x, scene.y, scene.vx, scene.vy, scene.omega]).astype(np.float64)
     st = np.empty((N_FLOAT_ROWS, n))
     ist = np.empty((N_INT_ROWS, n), dtype=np.int64)
-    for i in range(n):
-        place_disc(table, spin, st, ist, i, scene.x[i], scene.y[i], scene.vx[i], scene.vy[i], scene.omega[i])
     # Each processed event logs at most two events, and starts a segment for each disc it moves: two
     # for an impact, all of a group of discs moving on as one. (np.empty only reserves the pages.)
     ev = np.empty((2 * int(max_events), EV_COLUMNS))
     seg = np.empty((n + int(max_events) * max(2, n), SEG_COLUMNS))
     pair_t = np.full((n, n), np.inf)
-    n_ev, n_seg, ok, t_end, _ = run_table(table, spin, st, ist, pair_t, ev, seg, int(max_events))
-
-    final = np.array([state_at(table, spin, st, ist, i, t_end) for i in range(n)]).reshape(n, 5)
+    final = np.empty((n, 5))
+    bad, n_ev, n_seg, ok, t_end = run_from_start(table, spin, start, OVERLAP_TOLERANCE, st, ist, pair_t, ev, seg,
+                                                 int(max_events), final)
+    if bad >= 0:
+        check_obstacles(court, scene.x[bad:bad + 1], scene.y[bad:bad + 1], f"{scene.source}: discs", first=bad)
     ev = ev[:n_ev]
     kind = ev[:, 1].astype(np.int32)
     b = ev[:, 3].astype(np.int32)
