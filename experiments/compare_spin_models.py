@@ -5,7 +5,7 @@ court's default; the decoupled one (spin decays on its own, translation brakes a
 spin) is kept for comparison. This runs each experiment twice, with ``[params] spin_model`` set to
 each model, on the same seed (so with the same random draws: every difference is the physics), and
 prints, per metric of the file's plots, how many cells change, by how much and where, and draws the
-difference map (coupled minus decoupled) with the project's heatmap code::
+difference map (coupled minus decoupled; none when no cell changes) with the project's heatmap code::
 
     python experiments/compare_spin_models.py experiments/deck-draw.toml experiments/deck-takeout.toml \\
         --out results/spin-models --figures docs/coupled-friction
@@ -29,7 +29,12 @@ from matplotlib.colors import Normalize
 
 from shuffle_sim.court.materials import SPIN_MODELS
 from shuffle_sim.experiment import run_experiment
-from shuffle_sim.experiment.heatmaps import DPI, metric_data, plot_file_name, plot_metric
+from shuffle_sim.experiment.heatmaps import (
+    DPI,
+    metric_data,
+    plot_file_name,
+    plot_metric,
+)
 from shuffle_sim.experiment.spec import parse_experiment
 
 #: Coarse bands per grid axis in the "where" table (mean change per band).
@@ -75,14 +80,14 @@ def run_both(path: Path, out: Path, spin_spread: float | None = None) -> dict:
 
 
 def _band_table(change, dims: list[str]) -> str:
-    """Mean change over BANDS x BANDS blocks of the first two grid axes (rows: the second axis)."""
+    """Mean change over (up to) BANDS x BANDS blocks of a two-axis grid (rows: the slower axis)."""
     if len(dims) != 2:
         return ""
     x, y = dims[1], dims[0]  # x: the faster axis, as in the plots' default layout (direction across)
     arr = change.transpose(y, x).values
     xs, ys = change[x].values, change[y].values
-    rows = np.array_split(np.arange(len(ys)), BANDS)
-    cols = np.array_split(np.arange(len(xs)), BANDS)
+    rows = np.array_split(np.arange(len(ys)), min(BANDS, len(ys)))
+    cols = np.array_split(np.arange(len(xs)), min(BANDS, len(xs)))
     corner = f"{y} \\ {x}"
     head = f"{corner:>22s}" + "".join(f"{f'{xs[c[0]]:.2f}..{xs[c[-1]]:.2f}':>14s}" for c in cols)
     lines = [head]
@@ -111,7 +116,7 @@ def compare(datasets: dict, metric: str) -> tuple[object, str]:
     lines = [f"{metric}: {values.size} cells, {changed} change"]
     if metric.startswith("p_"):
         big = int(np.count_nonzero(np.abs(values[finite]) > 2.5 * step))
-        lines[0] += f", {big} by more than two of the cell's {samples} shots"
+        lines[0] += f", {big} by three or more of the cell's {samples} shots"
     if changed:
         worst = np.unravel_index(np.nanargmax(np.abs(values)), values.shape)
         where = ", ".join(f"{d} {change[d].values[i]:.3f}" for d, i in zip(dims, worst))
@@ -126,7 +131,7 @@ def compare(datasets: dict, metric: str) -> tuple[object, str]:
     return change, "\n".join(line for line in lines if line)
 
 
-def difference_dataset(datasets: dict, metric: str, change):
+def difference_dataset(datasets: dict, metric: str):
     """A dataset holding the change of ``metric`` as a variable, for ``plot_metric`` to draw."""
     name, _, label = metric.partition(":")
     ds = datasets["coupled"].copy()
@@ -161,12 +166,14 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     for path in args.experiments:
         datasets = run_both(path, args.out, args.spin_spread)
-        specs = json.loads(datasets["coupled"].attrs["plots"]) + [{"metric": m} for m in args.metric or []]
+        specs = json.loads(datasets["coupled"].attrs["plots"])
+        axes = {k: specs[0][k] for k in ("x", "y", "select") if specs and k in specs[0]}  # extra metrics drawn alike
+        specs += [{"metric": m, **axes} for m in args.metric or []]
         for spec in specs:
             change, text = compare(datasets, spec["metric"])
             print(text)
-            if args.figures is not None:
-                ds, metric = difference_dataset(datasets, spec["metric"], change)
+            if args.figures is not None and np.nanmax(np.abs(change.values), initial=0.0) > 0:
+                ds, metric = difference_dataset(datasets, spec["metric"])
                 fig = plot_metric(ds, metric, spec.get("x"), spec.get("y"), spec.get("select"))
                 _symmetric_colours(fig, change)
                 args.figures.mkdir(parents=True, exist_ok=True)
