@@ -9,9 +9,16 @@ the factor that gives the rate::
     python -m shuffle_sim.experiment.calibration experiments/crokinole-open20.toml \\
         --skill "average competitive" --rate 0.55
     python -m shuffle_sim.experiment.calibration experiments/crokinole-open20.toml --check
+    python -m shuffle_sim.experiment.calibration experiments/crokinole-open20.toml --check --spin-model decoupled
 
 The first prints the calibrated standard deviations (to copy into ``shuffle_sim/skills.toml``); the
-second prints the make rate of every preset on the experiment's skill axis.
+second prints the make rate of every preset on the experiment's skill axis. All simulate on the
+experiment's court with its materials, the spin model included (``spin_model``: "coupled", every
+court's default, Farkas et al. 2003, docs/design.md 3; the experiment's ``[params]`` or, as in the
+third, ``--spin-model`` may choose "decoupled"), and print the court and the spin model with the
+rates: a rate belongs to the model it was simulated under. Under the coupled model a preset's spin
+error matters (a disc launched with a twist brakes less and slides farther); under the decoupled one
+it cannot change a lone disc's path.
 """
 
 from __future__ import annotations
@@ -21,6 +28,7 @@ import math
 import sys
 from dataclasses import replace
 
+from shuffle_sim.court.materials import SPIN_MODELS
 from shuffle_sim.experiment.runner import compute_chunk
 from shuffle_sim.experiment.spec import Experiment, load_experiment
 from shuffle_sim.noise import NoiseModel
@@ -38,6 +46,11 @@ def make_rate(experiment: Experiment, model: NoiseModel, shots: int, outcome: st
     sums = compute_chunk(single, 0, shots)
     judged = int(sums["shots"].sum())
     return int(sums[OUTCOME_FIELDS[outcome]].sum()) / judged if judged else float("nan")
+
+
+def spin_model(experiment: Experiment) -> str:
+    """The spin model the experiment's shots are simulated under (its court's, after its ``[params]``)."""
+    return experiment.court.params["spin_model"]
 
 
 def scaled(base: NoiseModel, factor: float, vary: str | None = None) -> NoiseModel:
@@ -85,9 +98,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--check", action="store_true", help="print the rate of every preset on the skill axis")
     parser.add_argument("--vary", choices=VARY_FIELDS, default=None,
                         help="scale only this standard deviation (the others kept as the preset gives them)")
+    parser.add_argument("--spin-model", choices=SPIN_MODELS, default=None,
+                        help="simulate under this spin model instead of the court's (default: the court's, coupled)")
     args = parser.parse_args(argv)
     experiment = load_experiment(args.experiment)
+    if args.spin_model is not None:
+        experiment = replace(experiment, court=experiment.court.with_params(spin_model=args.spin_model))
     skills = {m.name: m for m in experiment.skill_models()}
+    print(f"{experiment.name}: court {experiment.court.name}, spin model {spin_model(experiment)}")
     if args.check:
         for name, model in skills.items():
             rate = make_rate(experiment, model, args.shots, args.outcome)

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import math
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from shuffle_sim.experiment.calibration import calibrate_scale, make_rate
+from shuffle_sim.experiment.calibration import calibrate_scale, main, make_rate
 from shuffle_sim.experiment.spec import load_experiment
 from shuffle_sim.noise import EXACT, skill_preset
 
@@ -23,6 +25,39 @@ def open20():
 def test_presets_make_open_20s_at_the_published_rates(open20, skill, rate):
     made = make_rate(open20, skill_preset("crokinole", skill), SHOTS)
     assert made == pytest.approx(rate, abs=0.025), "recalibrate: see experiments/README.md"
+
+
+def test_the_presets_are_calibrated_under_the_coupled_model(open20):
+    assert open20.court.params["spin_model"] == "coupled"  # the court's default, which the rates above hold for
+
+
+def test_a_spin_error_moves_the_rate_only_under_the_coupled_model(open20):
+    """A twisted disc brakes less and slides farther (coupled); decoupled, spin leaves a lone path alone."""
+    decoupled = replace(open20, court=open20.court.with_params(spin_model="decoupled"))
+    base = skill_preset("crokinole", "top competitive")
+    twisted = replace(base, spin=20.0)  # rad/s: r omega = v / 2.7 at the open 20's launch speed
+    assert make_rate(decoupled, twisted, 4000) == pytest.approx(make_rate(decoupled, base, 4000), abs=0.001)
+    assert make_rate(open20, twisted, 4000) - make_rate(open20, base, 4000) > 0.008
+
+
+@pytest.mark.parametrize("skill", ["average competitive", "top competitive"])
+def test_the_spin_of_a_flick_is_too_small_to_move_the_rate(open20, skill):
+    """Why the presets carry no spin error (docs/players.md): a flick spins a disc only through its sideways
+    error, the spin's spread at most v / (k r) times the direction's (k = I / (m r^2)), which is far below
+    what moves the open-20 rate."""
+    base = skill_preset("crokinole", skill)
+    params = open20.court.params
+    speed = math.sqrt(2 * params["mu"] * params["gravity"] * 0.381)  # stops 12 in + 3 in from the start
+    flick = replace(base, spin=base.direction * speed / (params["inertia_ratio"] * open20.court.disc_radius))
+    assert 3.0 < flick.spin < 5.0  # rad/s
+    assert make_rate(open20, flick, SHOTS) == pytest.approx(make_rate(open20, base, SHOTS), abs=0.0025)
+
+
+def test_the_check_names_the_spin_model(capsys):
+    assert main([str(OPEN20), "--check", "--shots", "200", "--spin-model", "decoupled"]) == 0
+    assert "spin model decoupled" in capsys.readouterr().out.splitlines()[0]
+    assert main([str(OPEN20), "--check", "--shots", "200"]) == 0
+    assert "spin model coupled" in capsys.readouterr().out.splitlines()[0]
 
 
 def test_rates_order_by_skill(open20):
