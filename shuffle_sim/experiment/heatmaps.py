@@ -29,6 +29,7 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
 from shuffle_sim.court import Court, parse_court
+from shuffle_sim.experiment.grid import GridResults, GridVariable
 from shuffle_sim.experiment.spec import ExperimentError
 from shuffle_sim.experiment.store import ResultsDir, open_results
 from shuffle_sim.plot import draw_court, draw_discs
@@ -36,8 +37,15 @@ from shuffle_sim.plot import draw_court, draw_discs
 DPI = 110
 
 
-def metric_data(ds, metric: str):
-    """The ``xarray.DataArray`` of a metric name (``p_value:10`` and ``p_removed:NAME`` select a label)."""
+def grid_results(ds) -> GridResults:
+    """``ds`` as a ``GridResults`` (the plots read plain arrays; an ``xarray.Dataset`` is converted)."""
+    return ds if isinstance(ds, GridResults) else GridResults.from_xarray(ds)
+
+
+def metric_data(ds, metric: str) -> GridVariable:
+    """The variable of a metric name (``p_value:10`` and ``p_removed:NAME`` select a label), of results
+    as a ``GridResults`` or an ``xarray.Dataset``."""
+    ds = grid_results(ds)
     name, _, label = metric.partition(":")
     if name not in ds.data_vars:
         known = [v for v in ds.data_vars if v not in ("shots", "failed")]
@@ -58,10 +66,10 @@ def metric_data(ds, metric: str):
                 key = int(label)
             except ValueError:
                 raise ExperimentError(f"metric {metric!r}: the value after ':' must be an integer") from None
-        if key not in ds[dim].values.tolist():
-            labels = ", ".join(str(v) for v in ds[dim].values.tolist())
-            raise ExperimentError(f"metric {metric!r}: no {dim} {label!r} (choose from {labels})")
-        data = data.sel({dim: key})
+        labels = ds[dim].values.tolist()
+        if key not in labels:
+            raise ExperimentError(f"metric {metric!r}: no {dim} {label!r} (choose from {', '.join(map(str, labels))})")
+        data = data.take(dim, labels.index(key))
     return data
 
 
@@ -91,7 +99,7 @@ def _axis_label(ds, dim: str) -> str:
 
 
 def _title(ds, metric: str, fixed: dict) -> str:
-    shots = int(ds.attrs.get("n_shots", int(ds["shots"].sum())))
+    shots = int(ds.attrs.get("n_shots", int(ds["shots"].values.sum())))
     samples = ds.attrs.get("samples_per_cell")
     per = f", {samples} per cell" if samples else ""
     where = "".join(f", {k} = {v}" for k, v in fixed.items())
@@ -141,7 +149,7 @@ def _draw_board_and_shot(ax, ds, court: Court, axes: list[str]) -> None:
         reach = float(np.max(speeds)) ** 2 / (2 * float(ds.attrs["mu"]) * float(ds.attrs["gravity"]))
         xmin, ymin, xmax, ymax = court.bounds
         reach = min(reach, 2 * math.hypot(xmax - xmin, ymax - ymin))
-        for deg in (float(ds["direction"].min()), float(ds["direction"].max())):
+        for deg in (float(ds["direction"].values.min()), float(ds["direction"].values.max())):
             a = math.radians(deg)
             ax.plot([sx, sx + reach * math.sin(a)], [sy, sy + reach * math.cos(a)], color="tab:red",
                     linewidth=0.7, zorder=6)
@@ -154,6 +162,7 @@ def plot_metric(ds, metric: str, x: str | None = None, y: str | None = None, sel
     Axes default to the first two grid axes; every other grid axis needs a value in ``select``
     (nearest grid value; its first value when omitted, named in the title).
     """
+    ds = grid_results(ds)
     data = metric_data(ds, metric)
     grid_dims = [d for d in data.dims]
     if not grid_dims:
@@ -169,15 +178,21 @@ def plot_metric(ds, metric: str, x: str | None = None, y: str | None = None, sel
     for dim in grid_dims:
         if dim in (x, y):
             continue
+        coord = ds[dim].values
         if dim in select:
             value = select[dim]
-            coord = ds[dim].values
             if coord.dtype.kind in "fi":
-                value = coord[int(np.argmin(np.abs(coord - float(value))))]
-            data = data.sel({dim: value})
+                position = int(np.argmin(np.abs(coord - float(value))))
+            elif str(value) in coord.astype(str).tolist():
+                position = coord.astype(str).tolist().index(str(value))
+            else:
+                raise ExperimentError(f"no {dim} {value!r} in these results (choose from "
+                                      f"{', '.join(coord.astype(str).tolist())})")
+            value = coord[position]
         else:
-            value = ds[dim].values[0]
-            data = data.isel({dim: 0})
+            position = 0
+            value = coord[0]
+        data = data.take(dim, position)
         fixed[dim] = value.item() if hasattr(value, "item") else value
     court = court or results_court(ds)
     label = metric_label(ds, metric)
@@ -196,7 +211,7 @@ def plot_metric(ds, metric: str, x: str | None = None, y: str | None = None, sel
 
     values = np.asarray(data.values, dtype=np.float64)
     if y is not None:
-        arr = data.transpose(y, x).values.astype(np.float64)
+        arr = data.ordered(y, x).astype(np.float64)
         xs, xticks = _coordinates(ds, x)
         ys, yticks = _coordinates(ds, y)
         cmap, norm, vmin, vmax = _colour_norm(values, metric)
@@ -260,7 +275,7 @@ def save_plots(results: str | os.PathLike, metrics: list[str] | None = None, out
     Without ``metrics``: the plots the experiment file lists (or expected value over the first two
     axes when it lists none). With ``metrics``: each one over the first two grid axes.
     """
-    ds = dataset if dataset is not None else open_results(results)
+    ds = grid_results(dataset if dataset is not None else open_results(results))
     out = Path(out_dir) if out_dir is not None else ResultsDir(results).path
     if metrics:
         specs = [{"metric": m} for m in metrics]

@@ -37,6 +37,7 @@ from shuffle_sim.experiment.spec import (
     load_experiment,
     possible_values,
 )
+from shuffle_sim.experiment.grid import GridResults, GridVariable
 from shuffle_sim.experiment.store import RNG_DESCRIPTION, ResultsDir
 from shuffle_sim.experiment.kernels import (
     DIST_NORMAL,
@@ -244,8 +245,11 @@ def _add_chunk(sums: dict[str, np.ndarray], data: dict[str, np.ndarray]) -> None
 
 def build_dataset(experiment: Experiment, sums: dict[str, np.ndarray]):
     """The grid outcomes as an ``xarray.Dataset`` (dims: the grid axes; plus value, board_disc)."""
-    import xarray as xr
+    return build_grid(experiment, sums).to_xarray()
 
+
+def build_grid(experiment: Experiment, sums: dict[str, np.ndarray]) -> GridResults:
+    """The grid outcomes (dims: the grid axes; plus value, board_disc), as ``grid.nc`` holds them."""
     dims = [a.name for a in experiment.axes]
     shape = experiment.grid_shape
     coords = {}
@@ -254,16 +258,16 @@ def build_dataset(experiment: Experiment, sums: dict[str, np.ndarray]):
         attrs = {"long_name": LONG_NAMES[axis.name]}
         if axis.unit:
             attrs["units"] = axis.unit
-        coords[axis.name] = xr.Variable(axis.name, values, attrs)
+        coords[axis.name] = GridVariable((axis.name,), np.asarray(values), attrs)
     values = possible_values(experiment.court)
-    coords["value"] = xr.Variable("value", values, {"long_name": "judged value of the shot disc", "units": "points"})
+    coords["value"] = GridVariable(("value",), values, {"long_name": "judged value of the shot disc", "units": "points"})
     if experiment.board_names:
-        coords["board_disc"] = xr.Variable("board_disc", np.array(experiment.board_names, dtype=str),
+        coords["board_disc"] = GridVariable(("board_disc",), np.array(experiment.board_names, dtype=str),
                                            {"long_name": "resting disc of the board"})
-        coords["board_team"] = xr.Variable("board_disc", np.array(experiment.board.team, dtype=str),
+        coords["board_team"] = GridVariable(("board_disc",), np.array(experiment.board.team, dtype=str),
                                            {"long_name": "team of the resting disc"})
-        coords["board_x"] = xr.Variable("board_disc", experiment.board.x, {"long_name": "board disc x", "units": "m"})
-        coords["board_y"] = xr.Variable("board_disc", experiment.board.y, {"long_name": "board disc y", "units": "m"})
+        coords["board_x"] = GridVariable(("board_disc",), np.asarray(experiment.board.x, dtype=np.float64), {"long_name": "board disc x", "units": "m"})
+        coords["board_y"] = GridVariable(("board_disc",), np.asarray(experiment.board.y, dtype=np.float64), {"long_name": "board disc y", "units": "m"})
 
     shots = sums["shots"].reshape(shape)
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -324,7 +328,8 @@ def build_dataset(experiment: Experiment, sums: dict[str, np.ndarray]):
         "fingerprint": experiment.fingerprint,
         "plots": json.dumps([{k: v for k, v in vars(p).items() if v not in (None, {})} for p in experiment.plots]),
     }
-    return xr.Dataset(variables, coords=coords, attrs=attrs)
+    return GridResults(coords, {k: GridVariable(tuple(d), np.asarray(v), a) for k, (d, v, a) in variables.items()},
+                       attrs)
 
 
 def _write_records(experiment: Experiment, results: ResultsDir, n_chunks: int) -> Path:
@@ -379,7 +384,8 @@ class RunSummary:
     records_path: Path | None
     failed: int = 0  # shots left out of the outcomes: not played (start) or not finished (event bound)
     retried: tuple[int, ...] = ()  # chunks computed again because their Dask worker was lost
-    #: The grid outcomes as written to ``grid_path`` (an ``xarray.Dataset``), for plotting without reading them back.
+    #: The grid outcomes as written to ``grid_path`` (a ``grid.GridResults``; ``.to_xarray()`` for a
+    #: ``Dataset``), for plotting without reading them back.
     dataset: object = field(default=None, repr=False, compare=False)
 
     @property
@@ -580,7 +586,7 @@ def _run_locked(experiment: Experiment, out: str | os.PathLike, *, resume: bool,
         if hasattr(source, "close"):
             source.close()
 
-    dataset = build_dataset(experiment, sums)
+    dataset = build_grid(experiment, sums)
     grid_path = results.write_dataset(dataset)
     records_path = _write_records(experiment, results, n_chunks) if experiment.records else None
     seconds = time.perf_counter() - began

@@ -198,11 +198,15 @@ class ResultsDir:
 
     # ---- outputs ----------------------------------------------------------------------------------
     def write_dataset(self, dataset) -> Path:
-        """Write the grid outcomes as netCDF (through a temporary file, then renamed)."""
+        """Write the grid outcomes (a ``grid.GridResults`` or an ``xarray.Dataset``) as netCDF, through a
+        temporary file, then renamed."""
         fd, tmp = tempfile.mkstemp(prefix=".grid.", suffix=".nc", dir=self.path)
         os.close(fd)
         try:
-            dataset.to_netcdf(tmp, engine="h5netcdf")
+            if hasattr(dataset, "write_netcdf"):
+                dataset.write_netcdf(tmp)
+            else:
+                dataset.to_netcdf(tmp, engine="h5netcdf")
             _publish(tmp, self.grid_path)
         finally:
             if os.path.exists(tmp):
