@@ -30,7 +30,7 @@ from matplotlib.ticker import MaxNLocator
 
 from shuffle_sim.court import Court, parse_court
 from shuffle_sim.experiment.grid import GridResults, GridVariable
-from shuffle_sim.experiment.spec import ExperimentError
+from shuffle_sim.experiment.errors import ExperimentError
 from shuffle_sim.experiment.store import ResultsDir, open_results
 from shuffle_sim.plot import draw_court, draw_discs
 
@@ -155,6 +155,56 @@ def _draw_board_and_shot(ax, ds, court: Court, axes: list[str]) -> None:
                     linewidth=0.7, zorder=6)
 
 
+#: The map beside the court: where its panels go in an 11 x 6.2 in figure, as fractions of it. Fixed
+#: rectangles instead of matplotlib's constrained layout, which took half the drawing time; they are
+#: the ones that layout chose for these figures: the map's and the court's widths in the ratio 3.2 to
+#: the court's share, the colour bar beside the map at 0.9 of its height, room for the labels.
+PANEL_LEFT = 0.0507  # room for the map's y label and numeric tick labels
+PANEL_BOTTOM = {True: 0.0769, False: 0.0776}  # with and without a colour bar
+PANEL_HEIGHT = {True: 0.8121, False: 0.8425}
+PANEL_INNER = {True: 0.8174, False: 0.8839}  # map + court widths, with and without a colour bar
+BAR_GAP, BAR_WIDTH = 0.0348, 0.0206
+COURT_GAP = {True: 0.1282, False: 0.0554}  # map's right edge to the court's slot
+
+
+def _panel_axes(fig, court_share: float, with_bar: bool, y_labels: list[str] | None):
+    """The map's axes, the court's (its slot; the court keeps its aspect, centred) and the colour
+    bar's (None without one). Text tick labels on the map's y axis widen its left margin."""
+    left = PANEL_LEFT
+    if y_labels:
+        from matplotlib import rcParams
+        from matplotlib.font_manager import FontProperties
+
+        renderer = FigureCanvasAgg(fig).get_renderer()
+        font = FontProperties(size=rcParams["ytick.labelsize"])
+        width = max(renderer.get_text_width_height_descent(t, font, ismath=False)[0] for t in y_labels)
+        numeric = renderer.get_text_width_height_descent("0.0", font, ismath=False)[0]
+        left += max(0.0, width - numeric) / renderer.width
+    inner = PANEL_INNER[with_bar] - (left - PANEL_LEFT)
+    map_width = inner * 3.2 / (3.2 + court_share)
+    bottom, height = PANEL_BOTTOM[with_bar], PANEL_HEIGHT[with_bar]
+    ax = fig.add_axes((left, bottom, map_width, height))
+    right = left + map_width
+    court_ax = fig.add_axes((right + COURT_GAP[with_bar], bottom, inner - map_width, height))
+    bar = fig.add_axes((right + BAR_GAP, bottom + 0.05 * height, BAR_WIDTH, 0.9 * height)) if with_bar else None
+    return ax, court_ax, bar
+
+
+def _clear_of_the_bar(fig, ax, bar, court_ax, pad_px: float = 10.0) -> None:
+    """Narrow or widen the map (and move its colour bar with it) so that ``pad_px`` separates the bar's
+    labels from the court's tick labels, as the constrained layout would: a court drawn wider than the
+    deck's, or longer tick labels on the bar, need more room; shorter ones leave the map more."""
+    renderer = fig.canvas.get_renderer()
+    court_ax.apply_aspect()
+    overlap = bar.get_tightbbox(renderer).x1 + pad_px - court_ax.yaxis.get_tightbbox(renderer).x0
+    if overlap != 0:
+        shift = overlap / renderer.width
+        x0, y0, w, h = ax.get_position().bounds
+        ax.set_position((x0, y0, w - shift, h))
+        x0, y0, w, h = bar.get_position().bounds
+        bar.set_position((x0 - shift, y0, w, h))
+
+
 def plot_metric(ds, metric: str, x: str | None = None, y: str | None = None, select: dict | None = None,
                 court: Court | None = None):
     """A figure of ``metric`` over grid axes ``x`` (and ``y``), with the court alongside.
@@ -200,13 +250,14 @@ def plot_metric(ds, metric: str, x: str | None = None, y: str | None = None, sel
 
     xmin, ymin, xmax, ymax = court.bounds
     tall = (ymax - ymin) / max(xmax - xmin, 1e-9)
+    colour_bar = None
     if on_court:
-        fig = Figure(figsize=(7.5, 7.0), layout="constrained")
+        fig = Figure(figsize=(7.5, 7.0))
         ax = court_ax = fig.subplots()
     else:
-        ratio = [3.2, min(1.6, max(0.55, 3.0 / tall))]
-        fig = Figure(figsize=(11, 6.2), layout="constrained")
-        ax, court_ax = fig.subplots(1, 2, gridspec_kw={"width_ratios": ratio})
+        fig = Figure(figsize=(11, 6.2))
+        y_labels = _coordinates(ds, y)[1] if y is not None else None
+        ax, court_ax, colour_bar = _panel_axes(fig, min(1.6, max(0.55, 3.0 / tall)), y is not None, y_labels)
     FigureCanvasAgg(fig)
 
     values = np.asarray(data.values, dtype=np.float64)
@@ -219,7 +270,7 @@ def plot_metric(ds, metric: str, x: str | None = None, y: str | None = None, sel
             draw_court(ax, court)
         mesh = ax.pcolormesh(_edges(xs), _edges(ys), arr, cmap=cmap, norm=norm, vmin=vmin, vmax=vmax,
                              shading="flat", alpha=0.85 if on_court else 1.0, zorder=4 if on_court else 1)
-        bar = fig.colorbar(mesh, ax=ax, shrink=0.9)
+        bar = fig.colorbar(mesh, cax=colour_bar) if colour_bar is not None else fig.colorbar(mesh, ax=ax, shrink=0.9)
         bar.set_label(label)
         if xticks:
             ax.set_xticks(xs, xticks)
@@ -256,7 +307,9 @@ def plot_metric(ds, metric: str, x: str | None = None, y: str | None = None, sel
         court_ax.xaxis.set_major_locator(MaxNLocator(2 if tall > 8 else 3 if tall > 3 else 5))
         court_ax.tick_params(labelsize=7)
     _draw_board_and_shot(court_ax, ds, court, [d for d in (x, y) if d])
-    fig.suptitle(_title(ds, metric, fixed), fontsize=11)
+    if colour_bar is not None:
+        _clear_of_the_bar(fig, ax, colour_bar, court_ax)
+    fig.suptitle(_title(ds, metric, fixed), fontsize=11, y=0.993 if not on_court else 0.98)
     return fig
 
 

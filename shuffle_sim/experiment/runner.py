@@ -489,6 +489,7 @@ def run_experiment(
     chunk_size: int | None = None,
     progress: bool = True,
     stop_after: int | None = None,
+    on_grid=None,
 ) -> RunSummary:
     """Run an experiment into the results folder ``out`` (default ``results/NAME``).
 
@@ -497,7 +498,9 @@ def run_experiment(
     ``distributed.Client``) to send chunks to instead. ``resume`` keeps the finished chunks of an
     interrupted run in ``out`` and computes only the others. ``stop_after`` stops after that many
     chunks have been written (a test hook that simulates an interruption); the summary then says
-    ``complete=False`` and nothing is assembled.
+    ``complete=False`` and nothing is assembled. ``on_grid(folder, grid)`` hears of the assembled
+    grid outcomes (a ``grid.GridResults``) before they are written (the command line hands them to
+    its plot helper then).
 
     The run holds the folder's lock from start to end (``results_lock``): a second run into the same
     folder, resumed or not, raises ``FolderLocked`` naming the folder and the run that holds it.
@@ -507,11 +510,11 @@ def run_experiment(
     folder = out if out is not None else Path("results") / experiment.name
     with folder_lock(folder):
         return _run_locked(experiment, folder, resume=resume, workers=workers, dask=dask, chunk_size=chunk_size,
-                           progress=progress, stop_after=stop_after)
+                           progress=progress, stop_after=stop_after, on_grid=on_grid)
 
 
 def _run_locked(experiment: Experiment, out: str | os.PathLike, *, resume: bool, workers: int, dask,
-                chunk_size: int | None, progress: bool, stop_after: int | None) -> RunSummary:
+                chunk_size: int | None, progress: bool, stop_after: int | None, on_grid=None) -> RunSummary:
     """``run_experiment`` with the results folder's lock held."""
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise ExperimentError(f"workers must be a positive integer (got {workers!r})")
@@ -587,6 +590,8 @@ def _run_locked(experiment: Experiment, out: str | os.PathLike, *, resume: bool,
             source.close()
 
     dataset = build_grid(experiment, sums)
+    if on_grid is not None:
+        on_grid(results.path, dataset)
     grid_path = results.write_dataset(dataset)
     records_path = _write_records(experiment, results, n_chunks) if experiment.records else None
     seconds = time.perf_counter() - began

@@ -28,7 +28,12 @@ from pathlib import Path
 import numpy as np
 
 from shuffle_sim import __version__
-from shuffle_sim.experiment.spec import Experiment, ExperimentError
+from typing import TYPE_CHECKING
+
+from shuffle_sim.experiment.errors import ExperimentError
+
+if TYPE_CHECKING:
+    from shuffle_sim.experiment.spec import Experiment
 
 GRID_FILE = "grid.nc"
 RECORDS_FILE = "shots.parquet"
@@ -109,7 +114,7 @@ class ResultsDir:
         _atomic_write_bytes(self.path / MANIFEST_FILE, lambda fh: fh.write(text))
 
     # ---- starting and resuming --------------------------------------------------------------------
-    def prepare(self, experiment: Experiment, chunk_size: int, resume: bool) -> dict:
+    def prepare(self, experiment: "Experiment", chunk_size: int, resume: bool) -> dict:
         """Create the folder, or check it on ``resume``; returns the manifest to run with.
 
         A fresh run clears the chunk files and outputs of an earlier run in the same folder. A resumed
