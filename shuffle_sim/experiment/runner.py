@@ -21,7 +21,7 @@ import math
 import os
 import sys
 import time
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator
@@ -570,10 +570,21 @@ def _run_locked(experiment: Experiment, out: str | os.PathLike, *, resume: bool,
         source = _run_in_processes(experiment, pending, chunk_size, workers)
     else:
         source = _run_in_process(experiment, pending, chunk_size)
+    # Chunk files are written by a thread of their own while the next chunks compute (the batch
+    # kernels let go of Python's lock); each write is checked, and all are finished before the run
+    # assembles its results or stops.
+    writer = ThreadPoolExecutor(1, thread_name_prefix="shuffle-sim-chunk-writer")
+    writes: list = []
+
+    def finish_writes(all_of_them: bool) -> None:
+        while writes and (all_of_them or writes[0].done()):
+            writes.pop(0).result()
+
     try:
         bar.set_postfix_str(postfix())
         for index, arrays in source:
-            results.write_chunk(index, arrays, experiment.fingerprint, chunk_size)
+            writes.append(writer.submit(results.write_chunk, index, arrays, experiment.fingerprint, chunk_size))
+            finish_writes(False)
             _add_chunk(sums, arrays)
             computed += 1
             start, stop = chunk_range(experiment, index, chunk_size)
@@ -581,13 +592,16 @@ def _run_locked(experiment: Experiment, out: str | os.PathLike, *, resume: bool,
             bar.set_postfix_str(postfix())
             if stop_after is not None and computed >= stop_after and len(finished) + computed < n_chunks:
                 source.close()
+                finish_writes(True)
                 bar.close()
                 return RunSummary(results.path, experiment.n_shots, n_chunks, computed, len(finished),
                                   time.perf_counter() - began, False, None, None, retried=tuple(retried))
+        finish_writes(True)
     finally:
         bar.close()
         if hasattr(source, "close"):
             source.close()
+        writer.shutdown(wait=True)
 
     dataset = build_grid(experiment, sums)
     if on_grid is not None:
