@@ -123,15 +123,18 @@ def cmd_run(args: argparse.Namespace) -> int:
     """Run an experiment file: chunks in parallel, results (netCDF, Parquet) and plots on disk."""
     from pathlib import Path
 
-    from shuffle_sim.experiment.plot_helper import PlotHelper
+    from shuffle_sim.experiment.plot_helper import PlotHelper, core_to_spare
 
-    # The plots' process starts first: it imports matplotlib while this one loads the kernels.
-    with PlotHelper() if not args.no_plots else contextlib.nullcontext() as helper:
+    # With a core to spare, the plots' process starts first: it imports matplotlib and rehearses the
+    # plots while this one loads the kernels and computes.
+    with PlotHelper() if not args.no_plots and core_to_spare() else contextlib.nullcontext() as helper:
         from shuffle_sim.experiment import run_experiment
         from shuffle_sim.experiment.lock import folder_lock
         from shuffle_sim.experiment.spec import load_experiment
 
         experiment = load_experiment(args.experiment)
+        if helper is not None:
+            helper.rehearse(experiment)
         out = Path(args.out) if args.out else Path("results") / experiment.name
         # The folder's lock is held across the run and its plots, and given back however the command
         # ends: SIGTERM becomes SystemExit here so that it unwinds like Ctrl-C does.
@@ -153,7 +156,14 @@ def cmd_run(args: argparse.Namespace) -> int:
             finally:
                 if dask is not None:
                     dask.close()
-            plots = [] if helper is None else helper.paths()
+            if args.no_plots:
+                plots = []
+            elif helper is not None:
+                plots = helper.paths()
+            else:
+                from shuffle_sim.experiment.heatmaps import save_plots
+
+                plots = save_plots(summary.out, dataset=summary.dataset)
     print(f"{experiment.name}: {summary.n_shots:,} shots in {summary.n_chunks} chunks "
           f"({summary.computed} computed, {summary.reused} reused) in {summary.seconds:.2f} s "
           f"({summary.shots_per_second:,.0f} shots/s)")

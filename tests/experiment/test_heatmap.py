@@ -192,3 +192,13 @@ def test_plot_helper_reports_a_plot_that_cannot_be_drawn_and_draws_here_without_
         helper.draw(tmp_path, grid)
         assert [p.name for p in helper.paths()] == ["p_dead.png"]
     assert (tmp_path / "p_dead.png").stat().st_size > 20_000
+
+
+@pytest.mark.parametrize("cores, load, spare", [(2, 0.4, True), (2, 1.0, True), (2, 1.6, False), (1, 0.0, False),
+                                                (4, 2.9, True), (4, 3.2, False)])
+def test_the_plot_helper_is_used_only_with_a_core_to_spare(monkeypatch, cores, load, spare):
+    from shuffle_sim.experiment import plot_helper
+
+    monkeypatch.setattr(plot_helper.os, "cpu_count", lambda: cores)
+    monkeypatch.setattr(plot_helper.os, "getloadavg", lambda: (load, load, load))
+    assert plot_helper.core_to_spare() is spare
