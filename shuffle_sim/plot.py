@@ -498,7 +498,8 @@ def _parse_discs(discs) -> tuple[np.ndarray, np.ndarray, list[str]]:
 
 
 def _judged_labels(court: Court, xs, ys) -> list:
-    from shuffle_sim.judge import judge_batch  # here: drawing a court alone needs no judge (nor numba)
+    # Imported here: drawing a court alone needs no judge (nor numba).
+    from shuffle_sim.judge import judge_batch
 
     result = judge_batch(court, xs, ys)
     labels = []

@@ -31,7 +31,7 @@ _FACE = {
     "run_experiment": "shuffle_sim.experiment.runner",
 }
 
-__all__ = sorted(_FACE)
+__all__ = ["Experiment", "ExperimentError", "RunSummary", "load_experiment", "run_experiment"]
 
 
 def __getattr__(name: str):

@@ -27,7 +27,7 @@ class GridVariable:
     values: np.ndarray
     attrs: dict = field(default_factory=dict)
 
-    def take(self, dim: str, index: int) -> "GridVariable":
+    def take(self, dim: str, index: int) -> GridVariable:
         """The variable at position ``index`` along ``dim`` (that dimension dropped)."""
         axis = self.dims.index(dim)
         return GridVariable(self.dims[:axis] + self.dims[axis + 1:], np.take(self.values, index, axis=axis),
@@ -50,7 +50,7 @@ class GridResults:
         return self.coords[name] if name in self.coords else self.data_vars[name]
 
     @classmethod
-    def from_xarray(cls, dataset) -> "GridResults":
+    def from_xarray(cls, dataset) -> GridResults:
         """The same content taken from an ``xarray.Dataset`` (for example one ``open_results`` read)."""
         def plain(variable) -> GridVariable:
             values = np.asarray(variable.values)

@@ -131,7 +131,7 @@ class PlotHelper:
                     pipe.close()
         self.process = None
 
-    def __enter__(self) -> "PlotHelper":
+    def __enter__(self) -> PlotHelper:
         return self
 
     def __exit__(self, *exc) -> None:
@@ -141,8 +141,8 @@ class PlotHelper:
 def main() -> int:
     import tempfile
 
-    from shuffle_sim.experiment.heatmaps import save_plots
     from shuffle_sim.experiment.errors import ExperimentError
+    from shuffle_sim.experiment.heatmaps import save_plots
 
     while True:
         try:

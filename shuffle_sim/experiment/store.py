@@ -24,12 +24,11 @@ import shutil
 import tempfile
 import zipfile
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from shuffle_sim import __version__
-from typing import TYPE_CHECKING
-
 from shuffle_sim.experiment.errors import ExperimentError
 
 if TYPE_CHECKING:
@@ -114,7 +113,7 @@ class ResultsDir:
         _atomic_write_bytes(self.path / MANIFEST_FILE, lambda fh: fh.write(text))
 
     # ---- starting and resuming --------------------------------------------------------------------
-    def prepare(self, experiment: "Experiment", chunk_size: int, resume: bool) -> dict:
+    def prepare(self, experiment: Experiment, chunk_size: int, resume: bool) -> dict:
         """Create the folder, or check it on ``resume``; returns the manifest to run with.
 
         A fresh run clears the chunk files and outputs of an earlier run in the same folder. A resumed

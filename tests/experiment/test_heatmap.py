@@ -161,7 +161,7 @@ def test_plot_helper_draws_what_save_plots_draws_here(tmp_path):
     from shuffle_sim.experiment.grid import GridResults
     from shuffle_sim.experiment.plot_helper import PlotHelper
 
-    exp, ds = _synthetic(DECK)
+    _, ds = _synthetic(DECK)
     grid = GridResults.from_xarray(ds)
     here = save_plots(tmp_path / "here", dataset=grid, out_dir=tmp_path / "here")
     with PlotHelper() as helper:
@@ -179,7 +179,7 @@ def test_plot_helper_reports_a_plot_that_cannot_be_drawn_and_draws_here_without_
     from shuffle_sim.experiment.grid import GridResults
     from shuffle_sim.experiment.plot_helper import PlotHelper
 
-    exp, ds = _synthetic(DECK)
+    _, ds = _synthetic(DECK)
     grid = GridResults.from_xarray(ds)
     grid.attrs["plots"] = json.dumps([{"metric": "p_win"}])
     with PlotHelper() as helper:
