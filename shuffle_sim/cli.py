@@ -123,33 +123,47 @@ def cmd_run(args: argparse.Namespace) -> int:
     """Run an experiment file: chunks in parallel, results (netCDF, Parquet) and plots on disk."""
     from pathlib import Path
 
-    from shuffle_sim.experiment.heatmaps import save_plots
-    from shuffle_sim.experiment.lock import folder_lock
-    from shuffle_sim.experiment import run_experiment
-    from shuffle_sim.experiment.spec import load_experiment
+    from shuffle_sim.experiment.plot_helper import PlotHelper, core_to_spare
 
-    experiment = load_experiment(args.experiment)
-    out = Path(args.out) if args.out else Path("results") / experiment.name
-    # The folder's lock is held across the run and its plots, and given back however the command
-    # ends: SIGTERM becomes SystemExit here so that it unwinds like Ctrl-C does.
-    with _sigterm_unwinds(), folder_lock(out):
-        dask = args.dask
-        if dask is not None:
-            try:
-                from dask.distributed import Client
-            except ImportError:
-                raise UsageError("run: --dask needs the optional extra: pip install 'shuffle_sim[dask]'") from None
-            try:
-                dask = Client(args.dask, timeout="10s")
-            except (OSError, TimeoutError) as exc:
-                raise UsageError(f"run: cannot reach the Dask scheduler at {args.dask!r} ({exc})") from None
-        try:
-            summary = run_experiment(experiment, out, resume=args.resume, workers=args.workers, dask=dask,
-                                     chunk_size=args.chunk_size, progress=not args.quiet)
-        finally:
+    # With a core to spare, the plots' process starts first: it imports matplotlib and rehearses the
+    # plots while this one loads the kernels and computes.
+    with PlotHelper() if not args.no_plots and core_to_spare() else contextlib.nullcontext() as helper:
+        from shuffle_sim.experiment import run_experiment
+        from shuffle_sim.experiment.lock import folder_lock
+        from shuffle_sim.experiment.spec import load_experiment
+
+        experiment = load_experiment(args.experiment)
+        if helper is not None:
+            helper.rehearse(experiment)
+        out = Path(args.out) if args.out else Path("results") / experiment.name
+        # The folder's lock is held across the run and its plots, and given back however the command
+        # ends: SIGTERM becomes SystemExit here so that it unwinds like Ctrl-C does.
+        with _sigterm_unwinds(), folder_lock(out):
+            dask = args.dask
             if dask is not None:
-                dask.close()
-        plots = [] if args.no_plots else save_plots(summary.out, dataset=summary.dataset)
+                try:
+                    from dask.distributed import Client
+                except ImportError:
+                    raise UsageError("run: --dask needs the optional extra: pip install 'shuffle_sim[dask]'") from None
+                try:
+                    dask = Client(args.dask, timeout="10s")
+                except (OSError, TimeoutError) as exc:
+                    raise UsageError(f"run: cannot reach the Dask scheduler at {args.dask!r} ({exc})") from None
+            try:
+                summary = run_experiment(experiment, out, resume=args.resume, workers=args.workers, dask=dask,
+                                         chunk_size=args.chunk_size, progress=not args.quiet,
+                                         on_grid=helper.draw if helper is not None else None)
+            finally:
+                if dask is not None:
+                    dask.close()
+            if args.no_plots:
+                plots = []
+            elif helper is not None:
+                plots = helper.paths()
+            else:
+                from shuffle_sim.experiment.heatmaps import save_plots
+
+                plots = save_plots(summary.out, dataset=summary.dataset)
     print(f"{experiment.name}: {summary.n_shots:,} shots in {summary.n_chunks} chunks "
           f"({summary.computed} computed, {summary.reused} reused) in {summary.seconds:.2f} s "
           f"({summary.shots_per_second:,.0f} shots/s)")

@@ -13,7 +13,9 @@ preset             what it is for
 ``no_refcount``    a loop over discs or shots that allocates nothing: compiled without numba's
                    reference counting, whose atomic increments per array argument cost more
                    than the work of one disc
-``parallel``       a batch loop with ``prange``, run on numba's thread pool
+``parallel``       a batch loop with ``prange``, run on numba's thread pool; it lets go of
+                   Python's lock meanwhile, so that the caller's other threads (writing the
+                   last batch's files, say) run beside it
 =================  ======================================================================
 """
 
@@ -27,6 +29,6 @@ COMMON = {"cache": True, "error_model": "numpy"}
 kernel = njit(**COMMON)
 inline = njit(**COMMON, inline="always")
 no_refcount = njit(**COMMON, _nrt=False)
-parallel = njit(**COMMON, parallel=True)
+parallel = njit(**COMMON, parallel=True, nogil=True)
 
 __all__ = ["COMMON", "inline", "kernel", "no_refcount", "parallel"]

@@ -21,7 +21,6 @@ import numpy as np
 
 from shuffle_sim.court import Court
 from shuffle_sim.games import games
-from shuffle_sim.judge import judge_batch
 from shuffle_sim.units import FOOT, INCH
 
 #: Disc colours by team name (case-insensitive).
@@ -499,6 +498,9 @@ def _parse_discs(discs) -> tuple[np.ndarray, np.ndarray, list[str]]:
 
 
 def _judged_labels(court: Court, xs, ys) -> list:
+    # Imported here: drawing a court alone needs no judge (nor numba).
+    from shuffle_sim.judge import judge_batch
+
     result = judge_batch(court, xs, ys)
     labels = []
     for k in range(len(result)):

@@ -7,13 +7,41 @@ module              what it does
 ``spec``            experiment files (TOML): validated into an ``Experiment``
 ``kernels``         numba kernels: noisy shots from a grid cell, outcome reductions
 ``runner``          ``run_experiment``: chunks, local workers or Dask, resume, progress
+``grid``            the grid outcomes in memory and their netCDF file (no xarray needed)
 ``store``           the results folder: chunk files, netCDF grid, Parquet records, provenance
 ``heatmaps``        outcome heatmaps beside the court (``save_plots``)
+``plot_helper``     the command line's plots, drawn in a second process while the run computes
 ``calibration``     fitting noise presets to observed rates (crokinole open 20s)
 ==================  =======================================================================
+
+The names below load their module on first use, so that importing one module of the package (the
+plots, say) does not import the runner and the numba kernels with it.
 """
 
-from shuffle_sim.experiment.runner import RunSummary, run_experiment
-from shuffle_sim.experiment.spec import Experiment, ExperimentError, load_experiment
+from __future__ import annotations
+
+import importlib
+
+#: Public name -> the module that defines it.
+_FACE = {
+    "Experiment": "shuffle_sim.experiment.spec",
+    "ExperimentError": "shuffle_sim.experiment.spec",
+    "load_experiment": "shuffle_sim.experiment.spec",
+    "RunSummary": "shuffle_sim.experiment.runner",
+    "run_experiment": "shuffle_sim.experiment.runner",
+}
 
 __all__ = ["Experiment", "ExperimentError", "RunSummary", "load_experiment", "run_experiment"]
+
+
+def __getattr__(name: str):
+    module = _FACE.get(name)
+    if module is None:
+        raise AttributeError(f"module 'shuffle_sim.experiment' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_FACE))

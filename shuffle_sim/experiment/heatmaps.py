@@ -29,15 +29,23 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
 from shuffle_sim.court import Court, parse_court
-from shuffle_sim.experiment.spec import ExperimentError
+from shuffle_sim.experiment.errors import ExperimentError
+from shuffle_sim.experiment.grid import GridResults, GridVariable
 from shuffle_sim.experiment.store import ResultsDir, open_results
 from shuffle_sim.plot import draw_court, draw_discs
 
 DPI = 110
 
 
-def metric_data(ds, metric: str):
-    """The ``xarray.DataArray`` of a metric name (``p_value:10`` and ``p_removed:NAME`` select a label)."""
+def grid_results(ds) -> GridResults:
+    """``ds`` as a ``GridResults`` (the plots read plain arrays; an ``xarray.Dataset`` is converted)."""
+    return ds if isinstance(ds, GridResults) else GridResults.from_xarray(ds)
+
+
+def metric_data(ds, metric: str) -> GridVariable:
+    """The variable of a metric name (``p_value:10`` and ``p_removed:NAME`` select a label), of results
+    as a ``GridResults`` or an ``xarray.Dataset``."""
+    ds = grid_results(ds)
     name, _, label = metric.partition(":")
     if name not in ds.data_vars:
         known = [v for v in ds.data_vars if v not in ("shots", "failed")]
@@ -58,10 +66,10 @@ def metric_data(ds, metric: str):
                 key = int(label)
             except ValueError:
                 raise ExperimentError(f"metric {metric!r}: the value after ':' must be an integer") from None
-        if key not in ds[dim].values.tolist():
-            labels = ", ".join(str(v) for v in ds[dim].values.tolist())
-            raise ExperimentError(f"metric {metric!r}: no {dim} {label!r} (choose from {labels})")
-        data = data.sel({dim: key})
+        labels = ds[dim].values.tolist()
+        if key not in labels:
+            raise ExperimentError(f"metric {metric!r}: no {dim} {label!r} (choose from {', '.join(map(str, labels))})")
+        data = data.take(dim, labels.index(key))
     return data
 
 
@@ -91,7 +99,7 @@ def _axis_label(ds, dim: str) -> str:
 
 
 def _title(ds, metric: str, fixed: dict) -> str:
-    shots = int(ds.attrs.get("n_shots", int(ds["shots"].sum())))
+    shots = int(ds.attrs.get("n_shots", int(ds["shots"].values.sum())))
     samples = ds.attrs.get("samples_per_cell")
     per = f", {samples} per cell" if samples else ""
     where = "".join(f", {k} = {v}" for k, v in fixed.items())
@@ -141,10 +149,60 @@ def _draw_board_and_shot(ax, ds, court: Court, axes: list[str]) -> None:
         reach = float(np.max(speeds)) ** 2 / (2 * float(ds.attrs["mu"]) * float(ds.attrs["gravity"]))
         xmin, ymin, xmax, ymax = court.bounds
         reach = min(reach, 2 * math.hypot(xmax - xmin, ymax - ymin))
-        for deg in (float(ds["direction"].min()), float(ds["direction"].max())):
+        for deg in (float(ds["direction"].values.min()), float(ds["direction"].values.max())):
             a = math.radians(deg)
             ax.plot([sx, sx + reach * math.sin(a)], [sy, sy + reach * math.cos(a)], color="tab:red",
                     linewidth=0.7, zorder=6)
+
+
+#: The map beside the court: where its panels go in an 11 x 6.2 in figure, as fractions of it. Fixed
+#: rectangles instead of matplotlib's constrained layout, which took half the drawing time; they are
+#: the ones that layout chose for these figures: the map's and the court's widths in the ratio 3.2 to
+#: the court's share, the colour bar beside the map at 0.9 of its height, room for the labels.
+PANEL_LEFT = 0.0507  # room for the map's y label and numeric tick labels
+PANEL_BOTTOM = {True: 0.0769, False: 0.0776}  # with and without a colour bar
+PANEL_HEIGHT = {True: 0.8121, False: 0.8425}
+PANEL_INNER = {True: 0.8174, False: 0.8839}  # map + court widths, with and without a colour bar
+BAR_GAP, BAR_WIDTH = 0.0348, 0.0206
+COURT_GAP = {True: 0.1282, False: 0.0554}  # map's right edge to the court's slot
+
+
+def _panel_axes(fig, court_share: float, with_bar: bool, y_labels: list[str] | None):
+    """The map's axes, the court's (its slot; the court keeps its aspect, centred) and the colour
+    bar's (None without one). Text tick labels on the map's y axis widen its left margin."""
+    left = PANEL_LEFT
+    if y_labels:
+        from matplotlib import rcParams
+        from matplotlib.font_manager import FontProperties
+
+        renderer = FigureCanvasAgg(fig).get_renderer()
+        font = FontProperties(size=rcParams["ytick.labelsize"])
+        width = max(renderer.get_text_width_height_descent(t, font, ismath=False)[0] for t in y_labels)
+        numeric = renderer.get_text_width_height_descent("0.0", font, ismath=False)[0]
+        left += max(0.0, width - numeric) / renderer.width
+    inner = PANEL_INNER[with_bar] - (left - PANEL_LEFT)
+    map_width = inner * 3.2 / (3.2 + court_share)
+    bottom, height = PANEL_BOTTOM[with_bar], PANEL_HEIGHT[with_bar]
+    ax = fig.add_axes((left, bottom, map_width, height))
+    right = left + map_width
+    court_ax = fig.add_axes((right + COURT_GAP[with_bar], bottom, inner - map_width, height))
+    bar = fig.add_axes((right + BAR_GAP, bottom + 0.05 * height, BAR_WIDTH, 0.9 * height)) if with_bar else None
+    return ax, court_ax, bar
+
+
+def _clear_of_the_bar(fig, ax, bar, court_ax, pad_px: float = 10.0) -> None:
+    """Narrow or widen the map (and move its colour bar with it) so that ``pad_px`` separates the bar's
+    labels from the court's tick labels, as the constrained layout would: a court drawn wider than the
+    deck's, or longer tick labels on the bar, need more room; shorter ones leave the map more."""
+    renderer = fig.canvas.get_renderer()
+    court_ax.apply_aspect()
+    overlap = bar.get_tightbbox(renderer).x1 + pad_px - court_ax.yaxis.get_tightbbox(renderer).x0
+    if overlap != 0:
+        shift = overlap / renderer.width
+        x0, y0, w, h = ax.get_position().bounds
+        ax.set_position((x0, y0, w - shift, h))
+        x0, y0, w, h = bar.get_position().bounds
+        bar.set_position((x0 - shift, y0, w, h))
 
 
 def plot_metric(ds, metric: str, x: str | None = None, y: str | None = None, select: dict | None = None,
@@ -154,6 +212,7 @@ def plot_metric(ds, metric: str, x: str | None = None, y: str | None = None, sel
     Axes default to the first two grid axes; every other grid axis needs a value in ``select``
     (nearest grid value; its first value when omitted, named in the title).
     """
+    ds = grid_results(ds)
     data = metric_data(ds, metric)
     grid_dims = [d for d in data.dims]
     if not grid_dims:
@@ -169,15 +228,21 @@ def plot_metric(ds, metric: str, x: str | None = None, y: str | None = None, sel
     for dim in grid_dims:
         if dim in (x, y):
             continue
+        coord = ds[dim].values
         if dim in select:
             value = select[dim]
-            coord = ds[dim].values
             if coord.dtype.kind in "fi":
-                value = coord[int(np.argmin(np.abs(coord - float(value))))]
-            data = data.sel({dim: value})
+                position = int(np.argmin(np.abs(coord - float(value))))
+            elif str(value) in coord.astype(str).tolist():
+                position = coord.astype(str).tolist().index(str(value))
+            else:
+                raise ExperimentError(f"no {dim} {value!r} in these results (choose from "
+                                      f"{', '.join(coord.astype(str).tolist())})")
+            value = coord[position]
         else:
-            value = ds[dim].values[0]
-            data = data.isel({dim: 0})
+            position = 0
+            value = coord[0]
+        data = data.take(dim, position)
         fixed[dim] = value.item() if hasattr(value, "item") else value
     court = court or results_court(ds)
     label = metric_label(ds, metric)
@@ -185,18 +250,19 @@ def plot_metric(ds, metric: str, x: str | None = None, y: str | None = None, sel
 
     xmin, ymin, xmax, ymax = court.bounds
     tall = (ymax - ymin) / max(xmax - xmin, 1e-9)
+    colour_bar = None
     if on_court:
-        fig = Figure(figsize=(7.5, 7.0), layout="constrained")
+        fig = Figure(figsize=(7.5, 7.0))
         ax = court_ax = fig.subplots()
     else:
-        ratio = [3.2, min(1.6, max(0.55, 3.0 / tall))]
-        fig = Figure(figsize=(11, 6.2), layout="constrained")
-        ax, court_ax = fig.subplots(1, 2, gridspec_kw={"width_ratios": ratio})
+        fig = Figure(figsize=(11, 6.2))
+        y_labels = _coordinates(ds, y)[1] if y is not None else None
+        ax, court_ax, colour_bar = _panel_axes(fig, min(1.6, max(0.55, 3.0 / tall)), y is not None, y_labels)
     FigureCanvasAgg(fig)
 
     values = np.asarray(data.values, dtype=np.float64)
     if y is not None:
-        arr = data.transpose(y, x).values.astype(np.float64)
+        arr = data.ordered(y, x).astype(np.float64)
         xs, xticks = _coordinates(ds, x)
         ys, yticks = _coordinates(ds, y)
         cmap, norm, vmin, vmax = _colour_norm(values, metric)
@@ -204,7 +270,7 @@ def plot_metric(ds, metric: str, x: str | None = None, y: str | None = None, sel
             draw_court(ax, court)
         mesh = ax.pcolormesh(_edges(xs), _edges(ys), arr, cmap=cmap, norm=norm, vmin=vmin, vmax=vmax,
                              shading="flat", alpha=0.85 if on_court else 1.0, zorder=4 if on_court else 1)
-        bar = fig.colorbar(mesh, ax=ax, shrink=0.9)
+        bar = fig.colorbar(mesh, cax=colour_bar) if colour_bar is not None else fig.colorbar(mesh, ax=ax, shrink=0.9)
         bar.set_label(label)
         if xticks:
             ax.set_xticks(xs, xticks)
@@ -241,7 +307,9 @@ def plot_metric(ds, metric: str, x: str | None = None, y: str | None = None, sel
         court_ax.xaxis.set_major_locator(MaxNLocator(2 if tall > 8 else 3 if tall > 3 else 5))
         court_ax.tick_params(labelsize=7)
     _draw_board_and_shot(court_ax, ds, court, [d for d in (x, y) if d])
-    fig.suptitle(_title(ds, metric, fixed), fontsize=11)
+    if colour_bar is not None:
+        _clear_of_the_bar(fig, ax, colour_bar, court_ax)
+    fig.suptitle(_title(ds, metric, fixed), fontsize=11, y=0.993 if not on_court else 0.98)
     return fig
 
 
@@ -260,7 +328,7 @@ def save_plots(results: str | os.PathLike, metrics: list[str] | None = None, out
     Without ``metrics``: the plots the experiment file lists (or expected value over the first two
     axes when it lists none). With ``metrics``: each one over the first two grid axes.
     """
-    ds = dataset if dataset is not None else open_results(results)
+    ds = grid_results(dataset if dataset is not None else open_results(results))
     out = Path(out_dir) if out_dir is not None else ResultsDir(results).path
     if metrics:
         specs = [{"metric": m} for m in metrics]

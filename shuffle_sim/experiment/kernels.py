@@ -128,18 +128,28 @@ def drawn_parameters(shot, speed, direction, spin, sx, sy, tx, ty, skill, dist_p
     if speed < 0.0:
         speed = 0.0
     if with_noise:
+        # Each error is its own slot of the shot's stream (see shuffle_sim.noise); a slot whose
+        # standard deviation is zero is not drawn: it would add zero (a skill without spin or start
+        # errors, the commonest, needs one Philox block and one Box-Muller pair, not two and three).
         w0, w1, w2, w3 = philox4x64(shot, np.uint64(STREAM_EXECUTION), np.uint64(0), np.uint64(0), k0, k1)
-        z0, z1 = box_muller(word_to_uniform(w0), word_to_uniform(w1))
-        z2, z3 = box_muller(word_to_uniform(w2), word_to_uniform(w3))
-        w0, w1, w2, w3 = philox4x64(shot, np.uint64(STREAM_EXECUTION), np.uint64(1), np.uint64(0), k0, k1)
-        z4, _ = box_muller(word_to_uniform(w0), word_to_uniform(w1))
-        speed = speed * (1.0 + skill_sd[skill, 0] * z0)
-        if speed < 0.0:
-            speed = 0.0
-        direction = direction + skill_sd[skill, 1] * z1
-        spin = spin + skill_sd[skill, 2] * z2
-        sx = sx + skill_sd[skill, 3] * z3
-        sy = sy + skill_sd[skill, 3] * z4
+        sd_speed = skill_sd[skill, 0]
+        sd_direction = skill_sd[skill, 1]
+        sd_spin = skill_sd[skill, 2]
+        sd_start = skill_sd[skill, 3]
+        if sd_speed != 0.0 or sd_direction != 0.0:
+            z0, z1 = box_muller(word_to_uniform(w0), word_to_uniform(w1))
+            speed = speed * (1.0 + sd_speed * z0)
+            if speed < 0.0:
+                speed = 0.0
+            direction = direction + sd_direction * z1
+        if sd_spin != 0.0 or sd_start != 0.0:
+            z2, z3 = box_muller(word_to_uniform(w2), word_to_uniform(w3))
+            spin = spin + sd_spin * z2
+            sx = sx + sd_start * z3
+        if sd_start != 0.0:
+            w0, w1, w2, w3 = philox4x64(shot, np.uint64(STREAM_EXECUTION), np.uint64(1), np.uint64(0), k0, k1)
+            z4, _ = box_muller(word_to_uniform(w0), word_to_uniform(w1))
+            sy = sy + sd_start * z4
     return speed, direction, spin, sx, sy
 
 

@@ -52,6 +52,8 @@ def _play_block(first, start, stop, samples, grid_shape, axis_param, axis_values
     next_cell_shot = first + np.uint64(start)  # the first shot of the next cell: its intended shot changes there
     c_speed = c_direction = c_spin = c_x = c_y = c_tx = c_ty = 0.0
     c_skill = 0
+    last_x = last_y = math.nan  # the last start checked, and its verdict
+    last_why = 0
     for k in range(start, stop):
         shot = first + np.uint64(k)
         if shot >= next_cell_shot:
@@ -64,7 +66,16 @@ def _play_block(first, start, stop, samples, grid_shape, axis_param, axis_values
             skill_sd, uses_target, speed_given, overshoot, stop_speed_per_root_metre, k0, k1, True)
         vx = speed * math.sin(direction)
         vy = speed * math.cos(direction)
-        why = _shot_problem(table, ja, index, no_discs, no_discs, x, y, vx, vy, spin)
+        # Whether the start can be played depends on the start alone once the launch is finite: a
+        # cell's shots mostly share their start (no start errors), so its verdict is reused.
+        if x == last_x and y == last_y and math.isfinite(vx) and math.isfinite(vy) and math.isfinite(spin):
+            why = last_why
+        else:
+            why = _shot_problem(table, ja, index, no_discs, no_discs, x, y, vx, vy, spin)
+            if why != _NOT_FINITE:
+                last_x = x
+                last_y = y
+                last_why = why
         if why != 0:
             shot_value[k] = 0
             shot_flags[k] = FLAG_FAILED | (FLAG_NOT_FINITE if why == _NOT_FINITE else 0)

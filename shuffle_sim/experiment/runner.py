@@ -21,7 +21,7 @@ import math
 import os
 import sys
 import time
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator
@@ -37,6 +37,7 @@ from shuffle_sim.experiment.spec import (
     load_experiment,
     possible_values,
 )
+from shuffle_sim.experiment.grid import GridResults, GridVariable
 from shuffle_sim.experiment.store import RNG_DESCRIPTION, ResultsDir
 from shuffle_sim.experiment.kernels import (
     DIST_NORMAL,
@@ -244,8 +245,11 @@ def _add_chunk(sums: dict[str, np.ndarray], data: dict[str, np.ndarray]) -> None
 
 def build_dataset(experiment: Experiment, sums: dict[str, np.ndarray]):
     """The grid outcomes as an ``xarray.Dataset`` (dims: the grid axes; plus value, board_disc)."""
-    import xarray as xr
+    return build_grid(experiment, sums).to_xarray()
 
+
+def build_grid(experiment: Experiment, sums: dict[str, np.ndarray]) -> GridResults:
+    """The grid outcomes (dims: the grid axes; plus value, board_disc), as ``grid.nc`` holds them."""
     dims = [a.name for a in experiment.axes]
     shape = experiment.grid_shape
     coords = {}
@@ -254,16 +258,16 @@ def build_dataset(experiment: Experiment, sums: dict[str, np.ndarray]):
         attrs = {"long_name": LONG_NAMES[axis.name]}
         if axis.unit:
             attrs["units"] = axis.unit
-        coords[axis.name] = xr.Variable(axis.name, values, attrs)
+        coords[axis.name] = GridVariable((axis.name,), np.asarray(values), attrs)
     values = possible_values(experiment.court)
-    coords["value"] = xr.Variable("value", values, {"long_name": "judged value of the shot disc", "units": "points"})
+    coords["value"] = GridVariable(("value",), values, {"long_name": "judged value of the shot disc", "units": "points"})
     if experiment.board_names:
-        coords["board_disc"] = xr.Variable("board_disc", np.array(experiment.board_names, dtype=str),
+        coords["board_disc"] = GridVariable(("board_disc",), np.array(experiment.board_names, dtype=str),
                                            {"long_name": "resting disc of the board"})
-        coords["board_team"] = xr.Variable("board_disc", np.array(experiment.board.team, dtype=str),
+        coords["board_team"] = GridVariable(("board_disc",), np.array(experiment.board.team, dtype=str),
                                            {"long_name": "team of the resting disc"})
-        coords["board_x"] = xr.Variable("board_disc", experiment.board.x, {"long_name": "board disc x", "units": "m"})
-        coords["board_y"] = xr.Variable("board_disc", experiment.board.y, {"long_name": "board disc y", "units": "m"})
+        coords["board_x"] = GridVariable(("board_disc",), np.asarray(experiment.board.x, dtype=np.float64), {"long_name": "board disc x", "units": "m"})
+        coords["board_y"] = GridVariable(("board_disc",), np.asarray(experiment.board.y, dtype=np.float64), {"long_name": "board disc y", "units": "m"})
 
     shots = sums["shots"].reshape(shape)
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -324,7 +328,8 @@ def build_dataset(experiment: Experiment, sums: dict[str, np.ndarray]):
         "fingerprint": experiment.fingerprint,
         "plots": json.dumps([{k: v for k, v in vars(p).items() if v not in (None, {})} for p in experiment.plots]),
     }
-    return xr.Dataset(variables, coords=coords, attrs=attrs)
+    return GridResults(coords, {k: GridVariable(tuple(d), np.asarray(v), a) for k, (d, v, a) in variables.items()},
+                       attrs)
 
 
 def _write_records(experiment: Experiment, results: ResultsDir, n_chunks: int) -> Path:
@@ -379,7 +384,8 @@ class RunSummary:
     records_path: Path | None
     failed: int = 0  # shots left out of the outcomes: not played (start) or not finished (event bound)
     retried: tuple[int, ...] = ()  # chunks computed again because their Dask worker was lost
-    #: The grid outcomes as written to ``grid_path`` (an ``xarray.Dataset``), for plotting without reading them back.
+    #: The grid outcomes as written to ``grid_path`` (a ``grid.GridResults``; ``.to_xarray()`` for a
+    #: ``Dataset``), for plotting without reading them back.
     dataset: object = field(default=None, repr=False, compare=False)
 
     @property
@@ -483,6 +489,7 @@ def run_experiment(
     chunk_size: int | None = None,
     progress: bool = True,
     stop_after: int | None = None,
+    on_grid=None,
 ) -> RunSummary:
     """Run an experiment into the results folder ``out`` (default ``results/NAME``).
 
@@ -491,7 +498,9 @@ def run_experiment(
     ``distributed.Client``) to send chunks to instead. ``resume`` keeps the finished chunks of an
     interrupted run in ``out`` and computes only the others. ``stop_after`` stops after that many
     chunks have been written (a test hook that simulates an interruption); the summary then says
-    ``complete=False`` and nothing is assembled.
+    ``complete=False`` and nothing is assembled. ``on_grid(folder, grid)`` hears of the assembled
+    grid outcomes (a ``grid.GridResults``) before they are written (the command line hands them to
+    its plot helper then).
 
     The run holds the folder's lock from start to end (``results_lock``): a second run into the same
     folder, resumed or not, raises ``FolderLocked`` naming the folder and the run that holds it.
@@ -501,11 +510,11 @@ def run_experiment(
     folder = out if out is not None else Path("results") / experiment.name
     with folder_lock(folder):
         return _run_locked(experiment, folder, resume=resume, workers=workers, dask=dask, chunk_size=chunk_size,
-                           progress=progress, stop_after=stop_after)
+                           progress=progress, stop_after=stop_after, on_grid=on_grid)
 
 
 def _run_locked(experiment: Experiment, out: str | os.PathLike, *, resume: bool, workers: int, dask,
-                chunk_size: int | None, progress: bool, stop_after: int | None) -> RunSummary:
+                chunk_size: int | None, progress: bool, stop_after: int | None, on_grid=None) -> RunSummary:
     """``run_experiment`` with the results folder's lock held."""
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise ExperimentError(f"workers must be a positive integer (got {workers!r})")
@@ -561,10 +570,21 @@ def _run_locked(experiment: Experiment, out: str | os.PathLike, *, resume: bool,
         source = _run_in_processes(experiment, pending, chunk_size, workers)
     else:
         source = _run_in_process(experiment, pending, chunk_size)
+    # Chunk files are written by a thread of their own while the next chunks compute (the batch
+    # kernels let go of Python's lock); each write is checked, and all are finished before the run
+    # assembles its results or stops.
+    writer = ThreadPoolExecutor(1, thread_name_prefix="shuffle-sim-chunk-writer")
+    writes: list = []
+
+    def finish_writes(all_of_them: bool) -> None:
+        while writes and (all_of_them or writes[0].done()):
+            writes.pop(0).result()
+
     try:
         bar.set_postfix_str(postfix())
         for index, arrays in source:
-            results.write_chunk(index, arrays, experiment.fingerprint, chunk_size)
+            writes.append(writer.submit(results.write_chunk, index, arrays, experiment.fingerprint, chunk_size))
+            finish_writes(False)
             _add_chunk(sums, arrays)
             computed += 1
             start, stop = chunk_range(experiment, index, chunk_size)
@@ -572,15 +592,20 @@ def _run_locked(experiment: Experiment, out: str | os.PathLike, *, resume: bool,
             bar.set_postfix_str(postfix())
             if stop_after is not None and computed >= stop_after and len(finished) + computed < n_chunks:
                 source.close()
+                finish_writes(True)
                 bar.close()
                 return RunSummary(results.path, experiment.n_shots, n_chunks, computed, len(finished),
                                   time.perf_counter() - began, False, None, None, retried=tuple(retried))
+        finish_writes(True)
     finally:
         bar.close()
         if hasattr(source, "close"):
             source.close()
+        writer.shutdown(wait=True)
 
-    dataset = build_dataset(experiment, sums)
+    dataset = build_grid(experiment, sums)
+    if on_grid is not None:
+        on_grid(results.path, dataset)
     grid_path = results.write_dataset(dataset)
     records_path = _write_records(experiment, results, n_chunks) if experiment.records else None
     seconds = time.perf_counter() - began

@@ -38,10 +38,7 @@ from shuffle_sim.court import Court, CourtError, court_path, load_court
 from shuffle_sim.noise import EXACT, NoiseError, NoiseModel, parse_noise, skill_preset
 from shuffle_sim.scene import Scene, SceneError
 from shuffle_sim.court.toml_reader import TomlReader
-
-
-class ExperimentError(ValueError):
-    """An experiment file that cannot be run; the message names the file, the key and the value."""
+from shuffle_sim.experiment.errors import ExperimentError
 
 
 #: Parameter name -> (kind, unit shown on axes). Kinds: number (SI as written), angle (degrees in

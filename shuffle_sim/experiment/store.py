@@ -24,11 +24,15 @@ import shutil
 import tempfile
 import zipfile
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from shuffle_sim import __version__
-from shuffle_sim.experiment.spec import Experiment, ExperimentError
+from shuffle_sim.experiment.errors import ExperimentError
+
+if TYPE_CHECKING:
+    from shuffle_sim.experiment.spec import Experiment
 
 GRID_FILE = "grid.nc"
 RECORDS_FILE = "shots.parquet"
@@ -198,11 +202,15 @@ class ResultsDir:
 
     # ---- outputs ----------------------------------------------------------------------------------
     def write_dataset(self, dataset) -> Path:
-        """Write the grid outcomes as netCDF (through a temporary file, then renamed)."""
+        """Write the grid outcomes (a ``grid.GridResults`` or an ``xarray.Dataset``) as netCDF, through a
+        temporary file, then renamed."""
         fd, tmp = tempfile.mkstemp(prefix=".grid.", suffix=".nc", dir=self.path)
         os.close(fd)
         try:
-            dataset.to_netcdf(tmp, engine="h5netcdf")
+            if hasattr(dataset, "write_netcdf"):
+                dataset.write_netcdf(tmp)
+            else:
+                dataset.to_netcdf(tmp, engine="h5netcdf")
             _publish(tmp, self.grid_path)
         finally:
             if os.path.exists(tmp):

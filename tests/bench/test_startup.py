@@ -154,5 +154,21 @@ def test_bench_startup_quick_prints_every_figure_and_its_goal(capsys):
     assert results["runner_ratio"] == pytest.approx(results["runner_per_s"] / results["kernel_single_shot_per_s"],
                                                     rel=1e-3)
     assert results["cold_seconds"] is None and results["met"]["cold_seconds"] is None
+    assert results["kernel_shots_with_spin"] is False  # the deck draw's shots have none: like with like
     assert results["goals"] == GOALS and set(results["met"]) == set(GOALS)
     assert "not the benchmark" in results["note"]
+
+
+@pytest.mark.parametrize("change, spin", [("", False), ("speed = 0.025\ndirection = 0.5\nspin = 0.5\n", True),
+                                          ("[shot]\nspin = 0.1\n", True)])
+def test_the_runner_is_compared_with_kernel_shots_that_have_spin_only_if_its_shots_do(change, spin):
+    """The deck draw's average player has no spin errors: its shots take the kernel's spin-free path."""
+    from shuffle_sim.bench.startup import MAIN_JOB, carries_spin
+    from shuffle_sim.experiment.spec import parse_experiment
+
+    text = MAIN_JOB.read_text()
+    if change.startswith("[shot]"):
+        text = text.replace("spin = 0.0\n", change[len("[shot]\n"):])
+    elif change:
+        text = text.replace('preset = "average"\n', change)
+    assert carries_spin(parse_experiment(text, str(MAIN_JOB), base_dir=MAIN_JOB.parent)) is spin

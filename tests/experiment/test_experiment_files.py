@@ -234,6 +234,37 @@ start = "1 in"
     np.testing.assert_allclose(shots.start_y, start_y, rtol=1e-13)
 
 
+@pytest.mark.parametrize("zero", [(), ("speed",), ("direction",), ("speed", "direction"), ("spin",), ("start",),
+                                  ("spin", "start"), ("speed", "direction", "spin", "start")])
+def test_errors_with_zero_spread_are_not_drawn_and_the_others_keep_their_slots(zero):
+    """Oracle as above: each error keeps its own slot of the stream whichever others are zero (those
+    are not drawn: the parameter is the intended one exactly)."""
+    from shuffle_sim import noise
+    from shuffle_sim.experiment.runner import executed_shots
+
+    sd = {"speed": 0.02, "direction": 0.3, "spin": 0.5, "start": 0.0254}
+    sd.update({k: 0.0 for k in zero})
+    noise_table = "".join(f"{k} = {v}\n" for k, v in sd.items())
+    text = BASE.replace('team = "yellow"', 'team = "yellow"\nspin = 0.75').replace(
+        "[noise]\nspeed = 0.02\ndirection = 0.3\n", "[noise]\n" + noise_table)
+    exp = _parse(text)
+    shots = executed_shots(exp, 0, exp.n_shots)
+    cell = np.arange(exp.n_shots) // exp.samples
+    i_speed, i_direction = np.unravel_index(cell, exp.grid_shape)
+    z = noise.normals(exp.seed, 0, exp.n_shots, 5, stream=noise.STREAM_EXECUTION)
+    speed = np.array([1.6, 1.7, 1.8])[i_speed] * (1 + sd["speed"] * z[:, 0])
+    direction = np.radians(np.array([-1.5, -1.0])[i_direction]) + np.radians(sd["direction"]) * z[:, 1]
+    np.testing.assert_allclose(shots.speed, speed, rtol=1e-13)
+    np.testing.assert_allclose(shots.direction, direction, rtol=1e-13)
+    np.testing.assert_allclose(shots.spin, 0.75 + sd["spin"] * z[:, 2], rtol=1e-12)
+    np.testing.assert_allclose(shots.start_x, 9 * 0.0254 + sd["start"] * z[:, 3], rtol=1e-12)
+    np.testing.assert_allclose(shots.start_y, 7.25 * 0.3048 + sd["start"] * z[:, 4], rtol=1e-13)
+    if "spin" in zero:  # not drawn: exactly as intended
+        assert (shots.spin == 0.75).all()
+    if "start" in zero:
+        assert (shots.start_x == 9 * 0.0254).all() and (shots.start_y == 7.25 * 0.3048).all()
+
+
 def test_frame_score_outcomes_are_refused_for_games_whose_frames_are_not_sums(tmp_path):
     """Horse collar frames need a 3 first, so a plain sum of values is not a frame score there."""
     from shuffle_sim.experiment.spec import ExperimentError, load_experiment

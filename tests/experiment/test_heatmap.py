@@ -149,3 +149,56 @@ def test_save_plots_writes_the_experiments_plots(tmp_path):
     assert paths[0].stat().st_size > 20_000
     paths = save_plots(tmp_path, metrics=["p_dead", "expected_value"], out_dir=tmp_path / "more")
     assert sorted(p.name for p in paths) == ["expected_value.png", "p_dead.png"]
+
+
+def _same_pixels(a, b) -> bool:
+    import matplotlib.image as mpimg
+
+    return np.array_equal(mpimg.imread(a), mpimg.imread(b))
+
+
+def test_plot_helper_draws_what_save_plots_draws_here(tmp_path):
+    from shuffle_sim.experiment.grid import GridResults
+    from shuffle_sim.experiment.plot_helper import PlotHelper
+
+    _, ds = _synthetic(DECK)
+    grid = GridResults.from_xarray(ds)
+    here = save_plots(tmp_path / "here", dataset=grid, out_dir=tmp_path / "here")
+    with PlotHelper() as helper:
+        assert helper.process is not None
+        helper.draw(tmp_path / "there", grid)
+        there = helper.paths()
+    assert [p.name for p in there] == [p.name for p in here] == ["p_value-10.png"]
+    assert all(p.parent == tmp_path / "there" for p in there)
+    assert all(_same_pixels(a, b) for a, b in zip(here, there))
+
+
+def test_plot_helper_reports_a_plot_that_cannot_be_drawn_and_draws_here_without_a_process(tmp_path):
+    import json
+
+    from shuffle_sim.experiment.grid import GridResults
+    from shuffle_sim.experiment.plot_helper import PlotHelper
+
+    _, ds = _synthetic(DECK)
+    grid = GridResults.from_xarray(ds)
+    grid.attrs["plots"] = json.dumps([{"metric": "p_win"}])
+    with PlotHelper() as helper:
+        helper.draw(tmp_path, grid)
+        with pytest.raises(ExperimentError, match="no metric 'p_win'"):
+            helper.paths()
+    grid.attrs["plots"] = json.dumps([{"metric": "p_dead"}])
+    with PlotHelper() as helper:
+        helper.close()  # no helper process: the plots are drawn in this one
+        helper.draw(tmp_path, grid)
+        assert [p.name for p in helper.paths()] == ["p_dead.png"]
+    assert (tmp_path / "p_dead.png").stat().st_size > 20_000
+
+
+@pytest.mark.parametrize("cores, load, spare", [(2, 0.4, True), (2, 1.0, True), (2, 1.6, False), (1, 0.0, False),
+                                                (4, 2.9, True), (4, 3.2, False)])
+def test_the_plot_helper_is_used_only_with_a_core_to_spare(monkeypatch, cores, load, spare):
+    from shuffle_sim.experiment import plot_helper
+
+    monkeypatch.setattr(plot_helper.os, "cpu_count", lambda: cores)
+    monkeypatch.setattr(plot_helper.os, "getloadavg", lambda: (load, load, load))
+    assert plot_helper.core_to_spare() is spare
