@@ -21,7 +21,9 @@ the limits of pure sliding with a power-law spin, or pure spin with a power-law 
 to rounding for all but a negligible end of the motion.
 
 The table holds sigma and (f_v, f_u, g) with their first and second sigma-derivatives (from the
-equations, F' in closed form), read by quintic Hermite interpolation. The nodes are spaced
+equations, F' in closed form), read by quintic Hermite interpolation: each interval's three quintics
+are stored expanded in powers of the local coordinate (``_interval_coefficients``), so that a lookup
+is one Horner evaluation per column from one contiguous block. The nodes are spaced
 ``NODE_STEP`` apart and graded geometrically down to ``GRADE_MIN`` toward the points where eps
 crosses 1 or eta, where F'' has a logarithmic singularity. The orbits are integrated node to node
 by the classical Runge-Kutta method with Richardson extrapolation (4 and 8 substeps).
@@ -90,8 +92,14 @@ M_BIN_LO2 = 19
 M_UP_BINS = 20  # offset of the upper orbit's bins in ``bins`` is 0, the lower's is this
 M_BINS_ROW = 21  # the row of the packed tables where the bins start
 N_META = 22
-#: Rows of the packed tables taken by the header; the orbits' rows follow.
+#: Rows of the packed tables taken by the header; the orbits' rows follow, then each orbit row's
+#: interval coefficients (``COEFFICIENT_ROWS`` rows each), then the lookup bins.
 META_ROWS = 2
+COEFFICIENT_ROWS = 2
+# Places in an interval's coefficient block: start sigma, 1 / width, then 6 coefficients per column.
+K_START = 0
+K_INV_WIDTH = 1
+K_COEFFICIENTS = 2
 
 # Motion modes (the kernel stores them per disc).
 MODE_UPPER = 0
@@ -214,12 +222,21 @@ _CACHE: dict = {}
 
 
 def _source_version() -> str:
-    """A digest of the model's sources: tables saved by other versions are never read."""
+    """A digest of the model's sources: tables saved by other versions are never read. Taken once, when
+    this module is imported, so that a process keeps the digest of the code it runs even if the files
+    change under it."""
+    return _SOURCE_VERSION
+
+
+def _digest_sources() -> str:
     here = Path(__file__).resolve().parent
     digest = hashlib.sha256()
     for name in ("friction.py", "coupled.py"):
         digest.update((here / name).read_bytes())
     return digest.hexdigest()[:16]
+
+
+_SOURCE_VERSION = _digest_sources()
 
 
 def _disk_path(eta: float, inertia: float) -> Path:
@@ -315,12 +332,43 @@ def _build(eta: float, inertia: float) -> np.ndarray:
     meta[M_SPIN_RATE] = t0 / inertia
     n_bins = n_up + int((tab[-1, C_SIGMA] - tab[len(parts[0]), C_SIGMA]) / NODE_STEP) + 2
     bin_rows = (n_bins + N_COLUMNS - 1) // N_COLUMNS
-    meta[M_BINS_ROW] = META_ROWS + len(tab)
-    spin = np.zeros((META_ROWS + len(tab) + bin_rows, N_COLUMNS))
+    coefficients = _interval_coefficients(tab)
+    coefficient_end = META_ROWS + len(tab) + COEFFICIENT_ROWS * len(tab)
+    meta[M_BINS_ROW] = coefficient_end
+    spin = np.zeros((coefficient_end + bin_rows, N_COLUMNS))
     spin[:META_ROWS].flat[:N_META] = meta
     spin[META_ROWS:META_ROWS + len(tab)] = tab
-    spin[META_ROWS + len(tab):].flat[:n_bins] = bins[:n_bins]
+    spin[META_ROWS + len(tab):coefficient_end].flat[:coefficients.size] = coefficients.ravel()
+    spin[coefficient_end:].flat[:n_bins] = bins[:n_bins]
     return spin
+
+
+def _interval_coefficients(tab: np.ndarray) -> np.ndarray:
+    """(rows, COEFFICIENT_ROWS * N_COLUMNS) blocks: for the interval from each row to the next, its
+    start sigma, 1 / its width h, then for f_v, f_u and g the six coefficients of the quintic Hermite
+    interpolant in t = (sigma - start) / h (value, slope and curvature matched at both ends), lowest
+    power first. The last row of each orbit has no interval; its block is never read."""
+    x0 = tab[:-1, C_SIGMA]
+    h = tab[1:, C_SIGMA] - x0
+    out = np.zeros((len(tab), COEFFICIENT_ROWS * N_COLUMNS))
+    out[:-1, K_START] = x0
+    with np.errstate(divide="ignore"):
+        out[:-1, K_INV_WIDTH] = np.where(h > 0.0, 1.0 / np.where(h > 0.0, h, 1.0), 0.0)
+    for c in range(3):
+        y0 = tab[:-1, C_FV + c]
+        rise = tab[1:, C_FV + c] - y0
+        d0 = tab[:-1, C_D1 + c] * h
+        d1 = tab[1:, C_D1 + c] * h
+        s0 = tab[:-1, C_D2 + c] * h * h
+        s1 = tab[1:, C_D2 + c] * h * h
+        base = K_COEFFICIENTS + 6 * c
+        out[:-1, base] = y0
+        out[:-1, base + 1] = d0
+        out[:-1, base + 2] = 0.5 * s0
+        out[:-1, base + 3] = 10.0 * rise - 6.0 * d0 - 4.0 * d1 - 1.5 * s0 + 0.5 * s1
+        out[:-1, base + 4] = -15.0 * rise + 8.0 * d0 + 7.0 * d1 + 1.5 * s0 - s1
+        out[:-1, base + 5] = 6.0 * rise - 3.0 * d0 - 3.0 * d1 - 0.5 * s0 + 0.5 * s1
+    return out
 
 
 # --------------------------------------------------------------------------------------------------
@@ -333,31 +381,36 @@ def _meta(spin, index):
 
 
 @jit.inline
-def _hermite(spin, i, sigma, col):
-    """Quintic Hermite value and sigma-derivative of column ``col`` (f_v, f_u or g) between orbit rows
-    i and i + 1 (rows of the packed tables ``spin``)."""
-    tab = spin
-    x0 = tab[i, C_SIGMA]
-    h = tab[i + 1, C_SIGMA] - x0
-    t = (sigma - x0) / h
-    t2 = t * t
-    t3 = t2 * t
-    t4 = t3 * t
-    t5 = t4 * t
-    c = col - C_FV
-    y0 = tab[i, col]
-    y1 = tab[i + 1, col]
-    d0 = tab[i, C_D1 + c] * h
-    d1 = tab[i + 1, C_D1 + c] * h
-    s0 = tab[i, C_D2 + c] * h * h
-    s1 = tab[i + 1, C_D2 + c] * h * h
-    p1 = 10.0 * t3 - 15.0 * t4 + 6.0 * t5
-    value = (y0 + (y1 - y0) * p1 + d0 * (t - 6.0 * t3 + 8.0 * t4 - 3.0 * t5) + d1 * (-4.0 * t3 + 7.0 * t4 - 3.0 * t5)
-             + s0 * 0.5 * (t2 - 3.0 * t3 + 3.0 * t4 - t5) + s1 * 0.5 * (t3 - 2.0 * t4 + t5))
-    dp1 = 30.0 * t2 - 60.0 * t3 + 30.0 * t4
-    slope = ((y1 - y0) * dp1 + d0 * (1.0 - 18.0 * t2 + 32.0 * t3 - 15.0 * t4) + d1 * (-12.0 * t2 + 28.0 * t3 - 15.0 * t4)
-             + s0 * 0.5 * (2.0 * t - 9.0 * t2 + 12.0 * t3 - 5.0 * t4) + s1 * 0.5 * (3.0 * t2 - 8.0 * t3 + 5.0 * t4))
-    return value, slope / h
+def _interval(spin, i, sigma):
+    """(first row, first column) of the coefficient block of the interval starting at orbit row i (a
+    row of the packed tables ``spin``), and t, sigma's place in it."""
+    n_rows = int(_meta(spin, M_UP_ROWS)) + int(_meta(spin, M_LO_ROWS))
+    flat = (META_ROWS + n_rows) * N_COLUMNS + (i - META_ROWS) * COEFFICIENT_ROWS * N_COLUMNS
+    row = flat // N_COLUMNS
+    col = flat % N_COLUMNS  # 0: the blocks are whole rows
+    t = (sigma - spin[row, col + K_START]) * spin[row, col + K_INV_WIDTH]
+    return row, t
+
+
+@jit.inline
+def _block(spin, row, k):
+    """Entry k of the coefficient block that starts at ``row``."""
+    return spin[row + k // N_COLUMNS, k % N_COLUMNS]
+
+
+@jit.inline
+def _quintic(spin, row, base, t):
+    """The quintic with coefficients at ``base`` of the block at ``row``, at t (Horner)."""
+    return (_block(spin, row, base) + t * (_block(spin, row, base + 1) + t * (_block(spin, row, base + 2) + t * (
+        _block(spin, row, base + 3) + t * (_block(spin, row, base + 4) + t * _block(spin, row, base + 5))))))
+
+
+@jit.inline
+def _quintic_slope(spin, row, base, t):
+    """d/dt of the quintic at ``base`` of the block at ``row``."""
+    return (_block(spin, row, base + 1) + t * (2.0 * _block(spin, row, base + 2) + t * (
+        3.0 * _block(spin, row, base + 3) + t * (4.0 * _block(spin, row, base + 4) + t * 5.0 * _block(spin, row,
+                                                                                                      base + 5)))))
 
 
 @jit.inline
@@ -393,11 +446,9 @@ def orbit_state(spin, mode, sigma):
         base = M_UP_FV if mode == MODE_UPPER else M_LO_FV
         return (_meta(spin, M_FV_STAR) + _meta(spin, base) * grow, _meta(spin, M_FU_STAR) + _meta(spin, base + 1) * grow,
                 _meta(spin, M_G_STAR) + _meta(spin, base + 2) * grow)
-    i = _row(spin, mode, sigma)
-    fv, _ = _hermite(spin, i, sigma, C_FV)
-    fu, _ = _hermite(spin, i, sigma, C_FU)
-    g, _ = _hermite(spin, i, sigma, C_G)
-    return fv, fu, g
+    row, t = _interval(spin, _row(spin, mode, sigma), sigma)
+    return (_quintic(spin, row, K_COEFFICIENTS, t), _quintic(spin, row, K_COEFFICIENTS + 6, t),
+            _quintic(spin, row, K_COEFFICIENTS + 12, t))
 
 
 @jit.no_refcount
@@ -436,8 +487,12 @@ def _sigma_of(spin, mode, eps):
     if not a <= sigma <= b:
         sigma = a + (b - a) * x
     for _ in range(60):
-        fv, dfv = _hermite(spin, lo, sigma, C_FV)
-        fu, dfu = _hermite(spin, lo, sigma, C_FU)
+        row, t = _interval(spin, lo, sigma)
+        fv = _quintic(spin, row, K_COEFFICIENTS, t)
+        fu = _quintic(spin, row, K_COEFFICIENTS + 6, t)
+        inv_width = _block(spin, row, K_INV_WIDTH)
+        dfv = _quintic_slope(spin, row, K_COEFFICIENTS, t) * inv_width
+        dfu = _quintic_slope(spin, row, K_COEFFICIENTS + 6, t) * inv_width
         resid = fv - eps * fu
         if (resid > 0.0) == up:
             b = sigma
