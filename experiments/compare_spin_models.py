@@ -75,8 +75,16 @@ def run_both(path: Path, out: Path, spin_spread: float | None = None) -> dict:
         experiment = parse_experiment(with_spin_model(text, model), str(path), path.parent)
         summary = run_experiment(experiment, out / f"{experiment.name}-{model}", progress=False)
         print(f"{experiment.name} ({model}): {summary.n_shots:,} shots in {summary.seconds:.1f} s")
-        datasets[model] = summary.dataset
+        datasets[model] = summary.dataset.to_xarray()
     return datasets
+
+
+def metric_array(ds, metric: str):
+    """The metric's values (``heatmaps.metric_data``) as an ``xarray.DataArray`` over the grid axes."""
+    import xarray as xr
+
+    variable = metric_data(ds, metric)
+    return xr.DataArray(variable.values, dims=variable.dims, coords={d: ds[d].values for d in variable.dims})
 
 
 def _band_table(change, dims: list[str]) -> str:
@@ -105,7 +113,7 @@ def _centroid(data, dim: str) -> float:
 
 def compare(datasets: dict, metric: str) -> tuple[object, str]:
     """The change (coupled minus decoupled) of ``metric`` per cell, and a text summary of it."""
-    coupled, decoupled = (metric_data(datasets[m], metric) for m in ("coupled", "decoupled"))
+    coupled, decoupled = (metric_array(datasets[m], metric) for m in ("coupled", "decoupled"))
     change = coupled - decoupled
     values = change.values
     finite = np.isfinite(values)
