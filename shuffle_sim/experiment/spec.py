@@ -28,6 +28,7 @@ import os
 import re
 import tomllib
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -181,9 +182,10 @@ class Experiment:
         names = {a.name for a in self.axes} | {d.name for d in self.distributions}
         return self.shot["speed"] is not None or "speed" in names
 
-    @property
+    @cached_property
     def fingerprint(self) -> str:
-        """A hash of everything that decides the results (experiment and court text, package version)."""
+        """A hash of everything that decides the results (experiment and court text, package version);
+        taken once (every chunk of a run names it)."""
         h = hashlib.sha256()
         for part in (self.text, self.court_text, __version__):
             h.update(part.encode())
