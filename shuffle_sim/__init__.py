@@ -17,16 +17,17 @@ name                        what it does
 ``run_experiment``          a batch shot experiment to results on disk (``experiment``)
 ==========================  ================================================================
 
-The layers, from the bottom: ``units``, ``geometry``, ``games`` (the game registry) -> ``court`` ->
+The layers, from the bottom: ``lazy`` (the import-on-use faces), ``units``, ``geometry``, ``games`` (the game registry) -> ``court`` ->
 ``judge`` -> ``physics`` -> ``scene``, ``shots`` -> ``rules`` -> ``play`` -> ``experiment`` ->
 ``bench``, ``plot``, ``cli``. Imports flow one way, down this list.
 """
 
 from __future__ import annotations
 
-import importlib
 import sys
 import types
+
+from shuffle_sim.lazy import lazy_face
 
 __version__ = "0.1.0"
 
@@ -53,17 +54,7 @@ __all__ = [*_FACE, "__version__"]
 _SHADOWED = {"judge", "play"}
 
 
-def __getattr__(name: str):
-    module = _FACE.get(name)
-    if module is None:
-        raise AttributeError(f"module 'shuffle_sim' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_FACE))
+__getattr__, __dir__ = lazy_face(__name__, _FACE, globals())
 
 
 class _Package(types.ModuleType):

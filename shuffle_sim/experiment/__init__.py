@@ -20,7 +20,7 @@ plots, say) does not import the runner and the numba kernels with it.
 
 from __future__ import annotations
 
-import importlib
+from shuffle_sim.lazy import lazy_face
 
 #: Public name -> the module that defines it.
 _FACE = {
@@ -34,14 +34,4 @@ _FACE = {
 __all__ = ["Experiment", "ExperimentError", "RunSummary", "load_experiment", "run_experiment"]
 
 
-def __getattr__(name: str):
-    module = _FACE.get(name)
-    if module is None:
-        raise AttributeError(f"module 'shuffle_sim.experiment' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_FACE))
+__getattr__, __dir__ = lazy_face(__name__, _FACE, globals())

@@ -1,0 +1,26 @@
+"""A package face that imports on first use: ``module.__getattr__`` and ``__dir__`` (PEP 562) over a map
+of public name -> defining module, so that importing a package costs nothing until a name is used
+(``shuffle-sim --version`` imports neither NumPy nor numba)."""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+
+
+def lazy_face(package: str, face: dict[str, str], namespace: dict) -> tuple[Callable, Callable]:
+    """(``__getattr__``, ``__dir__``) for ``package`` whose public names ``face`` maps to the modules that
+    define them; a name is imported on first use and kept in ``namespace`` (the package's globals)."""
+
+    def __getattr__(name: str):
+        module = face.get(name)
+        if module is None:
+            raise AttributeError(f"module {package!r} has no attribute {name!r}")
+        value = getattr(importlib.import_module(module), name)
+        namespace[name] = value
+        return value
+
+    def __dir__() -> list[str]:
+        return sorted(set(namespace) | set(face))
+
+    return __getattr__, __dir__
