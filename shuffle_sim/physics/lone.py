@@ -18,7 +18,6 @@ from __future__ import annotations
 import math
 
 from shuffle_sim import jit
-from shuffle_sim.physics.coupled import distance_at_speed, time_to_reach
 from shuffle_sim.physics.events import (
     DISC_CUSHION,
     DISC_PEG,
@@ -34,31 +33,8 @@ from shuffle_sim.physics.events import (
 )
 from shuffle_sim.physics.kernel import fixed_body_bounce
 from shuffle_sim.physics.motion import motion_after, start_reference
-from shuffle_sim.physics.predict import predict_path
-from shuffle_sim.physics.table import H_DECEL, H_HOLE_SPEED, H_RADIUS, H_SPIN_DECEL, F
-
-
-@jit.no_refcount
-def _slow_distance(table, spin, mode, sigma0, theta, reach, speed, omega):
-    """Where a lone disc in the coupled motion has slowed to the holes' capture speed (0 without holes)."""
-    if table[0, H_HOLE_SPEED] < 0.0:
-        return 0.0
-    return distance_at_speed(spin, mode, sigma0, theta, reach, speed, table[0, H_RADIUS] * abs(omega),
-                             table[0, H_DECEL], table[0, H_HOLE_SPEED])
-
-
-@jit.no_refcount
-def _coupled_times(table, spin, mode, sigma0, theta, reach, speed, omega, t0, next_kind, kill_b, s_next, s_kill,
-                   t_next, t_kill):
-    """The times of a coupled lone disc's predicted events from their arc lengths (``predict_path``):
-    calls of their own, so that the per-shot loop of a spin-free shot stays small."""
-    rim = table[0, H_RADIUS] * abs(omega)
-    decel = table[0, H_DECEL]
-    if next_kind != -1 and next_kind != STOP:
-        t_next = t0 + time_to_reach(spin, mode, sigma0, theta, reach, speed, rim, decel, s_next)
-    if kill_b >= 0:
-        t_kill = t0 + time_to_reach(spin, mode, sigma0, theta, reach, speed, rim, decel, s_kill)
-    return t_next, t_kill
+from shuffle_sim.physics.predict import coupled_times, predict_path, slow_distance
+from shuffle_sim.physics.table import H_DECEL, H_RADIUS, H_SPIN_DECEL, F
 
 
 @jit.inline
@@ -100,13 +76,13 @@ def run_lone(table, spin, x, y, vx, vy, omega, max_events):
                 t_kill = math.inf
             else:
                 coupled = mode >= 0 and status == STATUS_MOVING
-                s_slow = _slow_distance(table, spin, mode, sigma0, theta, reach, speed, omega) if coupled else 0.0
+                s_slow = slow_distance(table, spin, mode, sigma0, theta, reach, speed, omega) if coupled else 0.0
                 t_next, next_kind, next_b, t_kill, kill_b, s_next, s_kill = predict_path(
                     table, px, py, ux, uy, speed, reach if coupled else -1.0, s_slow, status == STATUS_MOVING,
                     not dead, t0, t_stop)
                 if coupled:
-                    t_next, t_kill = _coupled_times(table, spin, mode, sigma0, theta, reach, speed, omega, t0,
-                                                    next_kind, kill_b, s_next, s_kill, t_next, t_kill)
+                    t_next, t_kill = coupled_times(table, spin, mode, sigma0, theta, reach, speed, omega, t0,
+                                                   next_kind, s_next, s_kill, t_next, t_kill)
         # The earliest event, ties going the kernel's way: boundary, kill line, spin stop.
         t = math.inf
         kind = -1

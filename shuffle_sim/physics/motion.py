@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import math
 
-
 from shuffle_sim import jit
 from shuffle_sim.physics.coupled import motion_at, start_motion, time_to_reach
 
@@ -123,8 +122,8 @@ def reference_state(t, x, y, vx, vy, omega, decel, spin_decel):
     Returns (ux, uy, speed, omega, t_stop, t_spin): the unit direction of travel (0, 0 at rest), the
     speed and spin with values below ``REST_SPEED`` set to exactly zero, and the absolute times the
     disc stops sliding (``t`` at rest) and stops spinning (inf if it does not spin). The disc slides
-    if ``speed`` > 0. ``set_reference`` stores this in the state arrays; the lone-disc loop
-    (``lone``) keeps it in locals.
+    if ``speed`` > 0. ``set_motion`` stores this (through ``start_reference``) in the state arrays;
+    the lone-disc loop (``lone``) keeps it in locals.
     """
     # At rest (a stop, a fall) the square root is skipped: it would give exactly 0.
     speed = math.sqrt(vx * vx + vy * vy) if vx != 0.0 or vy != 0.0 else 0.0
@@ -144,26 +143,6 @@ def reference_state(t, x, y, vx, vy, omega, decel, spin_decel):
     else:
         t_spin = t + abs(omega) / spin_decel if spin_decel > 0.0 else math.inf
     return ux, uy, speed, omega, t_stop, t_spin
-
-
-@jit.no_refcount
-def set_reference(st, i, t, x, y, vx, vy, omega, decel, spin_decel):
-    """Give disc ``i`` a new reference state at time ``t``; returns True if it slides.
-
-    Speeds and spins below ``REST_SPEED`` are set to exactly zero (``reference_state``). The caller
-    sets the status.
-    """
-    ux, uy, speed, omega, t_stop, t_spin = reference_state(t, x, y, vx, vy, omega, decel, spin_decel)
-    st[PX, i] = x
-    st[PY, i] = y
-    st[T0, i] = t
-    st[UX, i] = ux
-    st[UY, i] = uy
-    st[SPEED, i] = speed
-    st[T_STOP, i] = t_stop
-    st[OMEGA, i] = omega
-    st[T_SPIN, i] = t_spin
-    return speed > 0.0
 
 
 @jit.inline
@@ -203,18 +182,10 @@ def time_for_distance(spin, radius, mode, sigma0, reach, theta, speed, omega, de
 
 @jit.no_refcount
 def set_motion(spin, radius, st, i, t, x, y, vx, vy, omega, decel, spin_decel):
-    """``set_reference`` for either model (``start_reference``); returns True if the disc slides."""
-    # As ``start_reference``, without handing the tables to inlined code (which would cost reference
-    # counting on every call, in the closed-form path too).
-    ux, uy, speed, omega, t_stop, t_spin = reference_state(t, x, y, vx, vy, omega, decel, spin_decel)
-    mode = -1
-    sigma0 = 0.0
-    reach = 0.0
-    theta = 0.0
-    if spin.shape[0] > 0 and speed != 0.0 and omega != 0.0 and decel > 0.0:
-        mode, sigma0, theta, reach = start_motion(spin, speed, radius * abs(omega), decel)
-        t_stop = t + theta
-        t_spin = math.inf
+    """Give disc ``i`` a new reference state at time ``t`` (``start_reference``), in either model;
+    returns True if it slides. The caller sets the status."""
+    ux, uy, speed, omega, t_stop, t_spin, mode, sigma0, reach, theta = start_reference(
+        spin, radius, t, x, y, vx, vy, omega, decel, spin_decel)
     st[PX, i] = x
     st[PY, i] = y
     st[T0, i] = t

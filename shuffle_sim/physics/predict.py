@@ -8,8 +8,16 @@ from __future__ import annotations
 
 import math
 
-
 from shuffle_sim import jit
+from shuffle_sim.physics.coupled import (
+    M_ETA,
+    M_FV_STAR,
+    MODE_SLIDE_LIMIT,
+    MODE_SPIN_LIMIT,
+    _meta,
+    distance_at_speed,
+    time_to_reach,
+)
 from shuffle_sim.physics.events import (
     DISC_CUSHION,
     DISC_PEG,
@@ -19,7 +27,6 @@ from shuffle_sim.physics.events import (
     STATUS_MOVING,
     STOP,
 )
-from shuffle_sim.physics.coupled import M_ETA, M_FV_STAR, MODE_SLIDE_LIMIT, MODE_SPIN_LIMIT, _meta, distance_at_speed
 from shuffle_sim.physics.friction import force
 from shuffle_sim.physics.motion import (
     DEAD,
@@ -197,28 +204,54 @@ def predict_disc(table, st, ist, i, s_slow):
     return s_next, s_kill
 
 
+@jit.no_refcount
+def slow_distance(table, spin, mode, sigma0, theta, reach, speed, omega):
+    """Where a disc in the coupled motion (``start_reference``'s mode, sigma0, theta, reach from a
+    reference speed and spin) has slowed to the holes' capture speed; 0 on a court without holes."""
+    capture = table[0, H_HOLE_SPEED]
+    if capture < 0.0:
+        return 0.0
+    return distance_at_speed(spin, mode, sigma0, theta, reach, speed, table[0, H_RADIUS] * abs(omega),
+                             table[0, H_DECEL], capture)
+
+
+@jit.no_refcount
+def coupled_times(table, spin, mode, sigma0, theta, reach, speed, omega, t0, next_kind, s_next, s_kill, t_next,
+                  t_kill):
+    """(t_next, t_kill) of a disc in the coupled motion from ``predict_path``'s arc lengths: the
+    boundary event's time unless it is the stop (whose time ``predict_path`` already gives) or none,
+    and the kill-line crossing's if there is one. Calls of their own, so that the inlined loops of
+    spin-free discs stay as small as the closed form needs."""
+    rim = table[0, H_RADIUS] * abs(omega)
+    decel = table[0, H_DECEL]
+    if next_kind != -1 and next_kind != STOP:
+        t_next = t0 + time_to_reach(spin, mode, sigma0, theta, reach, speed, rim, decel, s_next)
+    if s_kill != math.inf:
+        t_kill = t0 + time_to_reach(spin, mode, sigma0, theta, reach, speed, rim, decel, s_kill)
+    return t_next, t_kill
+
+
 @jit.inline
 def coupled_slow_distance(table, spin, st, i):
-    """Where disc i, in the coupled motion, has slowed to the holes' capture speed (0 without holes)."""
-    capture = table[0, H_HOLE_SPEED]
-    if capture < 0.0 or st[MODE, i] < 0:
+    """``slow_distance`` of disc i (0 unless it is in the coupled motion)."""
+    if st[MODE, i] < 0:
         return 0.0
-    return distance_at_speed(spin, int(st[MODE, i]), st[SIGMA0, i], st[THETA, i], st[REACH, i], st[SPEED, i],
-                             table[0, H_RADIUS] * abs(st[OMEGA, i]), table[0, H_DECEL], capture)
+    return slow_distance(table, spin, int(st[MODE, i]), st[SIGMA0, i], st[THETA, i], st[REACH, i], st[SPEED, i],
+                         st[OMEGA, i])
 
 
 @jit.inline
 def coupled_event_times(table, spin, st, ist, i, s_next, s_kill):
     """Turn disc i's predicted arc lengths into times along its coupled motion (``predict_disc``)."""
-    decel = table[0, H_DECEL]
-    radius = table[0, H_RADIUS]
-    mode = int(st[MODE, i])
-    if ist[NEXT_KIND, i] != -1 and ist[NEXT_KIND, i] != STOP:
-        st[T_NEXT, i] = st[T0, i] + time_for_distance(spin, radius, mode, st[SIGMA0, i], st[REACH, i], st[THETA, i],
-                                                      st[SPEED, i], st[OMEGA, i], decel, s_next)
-    if s_kill != math.inf:  # a kill-line crossing was predicted (its row is in KILL_B)
-        st[T_KILL, i] = st[T0, i] + time_for_distance(spin, radius, mode, st[SIGMA0, i], st[REACH, i], st[THETA, i],
-                                                      st[SPEED, i], st[OMEGA, i], decel, s_kill)
+    st[T_NEXT, i], st[T_KILL, i] = coupled_times(table, spin, int(st[MODE, i]), st[SIGMA0, i], st[THETA, i],
+                                                 st[REACH, i], st[SPEED, i], st[OMEGA, i], st[T0, i],
+                                                 ist[NEXT_KIND, i], s_next, s_kill, st[T_NEXT, i], st[T_KILL, i])
+
+
+@jit.inline
+def path_reach(st, i, decel):
+    """How far disc i slides from its reference state to its stop, in either model."""
+    return st[REACH, i] if st[MODE, i] >= 0 else stopping_distance(st[SPEED, i], decel)
 
 
 #: Bound on the steps of the coupled pair search (each one evaluates both discs once).
@@ -265,8 +298,8 @@ def coupled_pair_entry(spin, radius, eta, st, i, j, now, t_end, decel, spin_dece
     if (st[UX, i] == st[UX, j] and st[UY, i] == st[UY, j] and st[SPEED, i] == st[SPEED, j]
             and st[OMEGA, i] == st[OMEGA, j] and st[T0, i] == st[T0, j] and st[MODE, i] == st[MODE, j]):
         return math.inf  # one motion (a group moving as one): their separation never changes
-    left_i = (st[REACH, i] if st[MODE, i] >= 0 else stopping_distance(st[SPEED, i], decel)) - si
-    left_j = (st[REACH, j] if st[MODE, j] >= 0 else stopping_distance(st[SPEED, j], decel)) - sj
+    left_i = path_reach(st, i, decel) - si
+    left_j = path_reach(st, j, decel) - sj
     if paths_apart(st[PX, i] + st[UX, i] * si, st[PY, i] + st[UY, i] * si, st[UX, i], st[UY, i], max(left_i, 0.0),
                    st[PX, j] + st[UX, j] * sj, st[PY, j] + st[UY, j] * sj, st[UX, j], st[UY, j], max(left_j, 0.0),
                    rho):
@@ -425,10 +458,8 @@ def coupled_predict_pair(spin, st, ist, i, j, now, decel, spin_decel, contact):
     # straight paths from the reference states to the stops hold every position still to come.
     near = contact + 2.0 * CONTACT_GAP
     if moving_i and moving_j:
-        reach_i = st[REACH, i] if st[MODE, i] >= 0 else stopping_distance(st[SPEED, i], decel)
-        reach_j = st[REACH, j] if st[MODE, j] >= 0 else stopping_distance(st[SPEED, j], decel)
-        if paths_apart(st[PX, i], st[PY, i], st[UX, i], st[UY, i], reach_i, st[PX, j], st[PY, j], st[UX, j],
-                       st[UY, j], reach_j, near):
+        if paths_apart(st[PX, i], st[PY, i], st[UX, i], st[UY, i], path_reach(st, i, decel), st[PX, j], st[PY, j],
+                       st[UX, j], st[UY, j], path_reach(st, j, decel), near):
             return math.inf
     elif point_beyond_path(st[PX, mover], st[PY, mover], st[UX, mover], st[UY, mover], st[REACH, mover],
                            st[PX, fixed], st[PY, fixed], near):
@@ -451,9 +482,8 @@ def coupled_predict_pair(spin, st, ist, i, j, now, decel, spin_decel, contact):
             if bx * cx + by * cy < -APPROACH_TOL * dist:
                 return now
             # Touching, not approaching: they collide once pushed into an overlap of OVERLAP_SLACK, or,
-            # if they part first, when they come back to contact (measured from the present overlap,
-            # each return of a pair that parts and meets again would sink it OVERLAP_SLACK deeper;
-            # ``touching_pair_entry``).
+            # once parted by more than the touching tolerance, when they come back to contact
+            # (``coupled_pair_return``; ``touching_pair_entry`` for the closed form).
             pushed = coupled_pair_entry(spin, radius_disc, eta, st, i, j, now, now + window, decel, spin_decel,
                                         min(contact, dist) - OVERLAP_SLACK, s_i, vi, wi, s_j, vj, wj)
             back = coupled_pair_return(spin, radius_disc, eta, st, i, j, now, now + window, decel, spin_decel,

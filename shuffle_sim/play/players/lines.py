@@ -87,6 +87,21 @@ def window_flags(sx, sy, angles, v0sq, decel, target, good, ox, oy, reach, slow,
             out[j] = LINE_MISS
 
 
+@jit.inline
+def _start_window(stance, t, tx, ty, disc_radius, ox, oy, start_reach):
+    """The start at stance parameter ``t`` and the target's hit window seen from it: (usable, sx, sy,
+    distance to the target, direction of its centre, half-width of the window). Not usable when the
+    start lies too near an obstacle (``start_reach``) or touches the target."""
+    sx, sy = stance_point(stance, t)
+    for i in range(ox.shape[0]):
+        if (sx - ox[i]) ** 2 + (sy - oy[i]) ** 2 < start_reach[i] * start_reach[i]:
+            return False, sx, sy, 0.0, 0.0, 0.0
+    d = math.hypot(tx - sx, ty - sy)
+    if d <= 2.0 * disc_radius:
+        return False, sx, sy, d, 0.0, 0.0
+    return True, sx, sy, d, math.atan2(ty - sy, tx - sx), math.asin(min(1.0, 2.0 * disc_radius / d))
+
+
 @jit.kernel
 def best_line(stance, preferred, samples, tx, ty, target, extra, decel, disc_radius, sigma, other_weight, good,
               ox, oy, reach, slow, start_reach):
@@ -113,19 +128,9 @@ def best_line(stance, preferred, samples, tx, ty, target, extra, decel, disc_rad
     flags = np.empty(0, dtype=np.int64)
     for k in range(samples + 1):
         t = preferred if k == 0 else (k - 1) / (samples - 1)
-        sx, sy = stance_point(stance, t)
-        free = True
-        for i in range(n):
-            if (sx - ox[i]) ** 2 + (sy - oy[i]) ** 2 < start_reach[i] * start_reach[i]:
-                free = False
-                break
-        if not free:
+        usable, sx, sy, d, centre, half = _start_window(stance, t, tx, ty, disc_radius, ox, oy, start_reach)
+        if not usable:
             continue
-        d = math.hypot(tx - sx, ty - sy)
-        if d <= 2.0 * disc_radius:
-            continue
-        centre = math.atan2(ty - sy, tx - sx)
-        half = math.asin(min(1.0, 2.0 * disc_radius / d))
         step = 2.0 * half / (WINDOW_ANGLES - 1)
         spread = int(math.ceil(3.0 * sigma / step))
         m = WINDOW_ANGLES + 2 * spread
@@ -174,19 +179,9 @@ def visible_fraction(stance, samples, tx, ty, target, extra, decel, disc_radius,
     best = 0.0
     for k in range(samples):
         t = k / (samples - 1)
-        sx, sy = stance_point(stance, t)
-        free = True
-        for i in range(n):
-            if (sx - ox[i]) ** 2 + (sy - oy[i]) ** 2 < start_reach[i] * start_reach[i]:
-                free = False
-                break
-        if not free:
+        usable, sx, sy, d, centre, half = _start_window(stance, t, tx, ty, disc_radius, ox, oy, start_reach)
+        if not usable:
             continue
-        d = math.hypot(tx - sx, ty - sy)
-        if d <= 2.0 * disc_radius:
-            continue
-        centre = math.atan2(ty - sy, tx - sx)
-        half = math.asin(min(1.0, 2.0 * disc_radius / d))
         # the window's open ends just inside its edges: a grazing line counts
         angles = centre - 0.98 * half + (1.96 * half / (WINDOW_ANGLES - 1)) * np.arange(WINDOW_ANGLES)
         window_flags(sx, sy, angles, 2.0 * decel * (d + extra), decel, target, good, ox, oy, reach, slow, skip, flags)
