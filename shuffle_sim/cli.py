@@ -597,5 +597,12 @@ def main(argv: list[str] | None = None) -> int:
         return 0
 
 
+def console() -> None:
+    """The ``shuffle-sim`` command: ``main``, then out of the process at once (``quick_exit``)."""
+    from shuffle_sim.quick_exit import exit_now
+
+    exit_now(main())
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    console()

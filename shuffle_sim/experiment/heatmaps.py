@@ -321,6 +321,24 @@ def plot_file_name(metric: str, x: str | None = None, y: str | None = None, with
     return f"{base}.png"
 
 
+def plot_specs(ds, metrics: list[str] | None = None) -> list[dict]:
+    """The plots of grid results ``ds``: one per metric of ``metrics`` over the first two grid axes, or
+    without them the experiment file's list (expected value over the first two axes when it has none)."""
+    if metrics:
+        return [{"metric": m} for m in metrics]
+    return json.loads(ds.attrs.get("plots", "[]")) or [{"metric": next(
+        (v for v in ("expected_value", "p_holed", "p_hanger") if v in ds.data_vars), "shots")}]
+
+
+def draw_plot(ds, spec: dict, court: Court, specs: list[dict]):
+    """The figure of one plot of ``specs`` (``plot_specs``) and its file name."""
+    names = [s["metric"] for s in specs]
+    fig = plot_metric(ds, spec["metric"], spec.get("x"), spec.get("y"), spec.get("select"), court=court)
+    name = spec.get("file") or plot_file_name(spec["metric"], spec.get("x"), spec.get("y"),
+                                              with_axes=names.count(spec["metric"]) > 1)
+    return fig, name
+
+
 def save_plots(results: str | os.PathLike, metrics: list[str] | None = None, out_dir: str | os.PathLike | None = None,
                dataset=None) -> list[Path]:
     """Draw plots of a results folder into PNG files; returns their paths.
@@ -330,19 +348,12 @@ def save_plots(results: str | os.PathLike, metrics: list[str] | None = None, out
     """
     ds = grid_results(dataset if dataset is not None else open_results(results))
     out = Path(out_dir) if out_dir is not None else ResultsDir(results).path
-    if metrics:
-        specs = [{"metric": m} for m in metrics]
-    else:
-        specs = json.loads(ds.attrs.get("plots", "[]")) or [{"metric": next(
-            (v for v in ("expected_value", "p_holed", "p_hanger") if v in ds.data_vars), "shots")}]
+    specs = plot_specs(ds, metrics)
     out.mkdir(parents=True, exist_ok=True)
-    names = [s["metric"] for s in specs]
     court = results_court(ds)
     paths = []
     for spec in specs:
-        fig = plot_metric(ds, spec["metric"], spec.get("x"), spec.get("y"), spec.get("select"), court=court)
-        name = spec.get("file") or plot_file_name(spec["metric"], spec.get("x"), spec.get("y"),
-                                                  with_axes=names.count(spec["metric"]) > 1)
+        fig, name = draw_plot(ds, spec, court, specs)
         path = out / name
         fig.savefig(path, dpi=DPI)
         paths.append(path)

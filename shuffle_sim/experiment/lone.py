@@ -25,10 +25,10 @@ from numba import prange
 from shuffle_sim import jit
 from shuffle_sim.experiment.kernels import STATUS_FALLEN, STATUS_HOLED, cell_parameters, drawn_parameters
 from shuffle_sim.judge.batch import cached_judge_index
-from shuffle_sim.physics.surface import pack_court, run_lone
+from shuffle_sim.physics.surface import run_lone
 from shuffle_sim.shots import _NOT_FINITE, CHUNK, _judge_rest, _shot_problem
 from shuffle_sim.judge.packing import judge_arrays
-from shuffle_sim.physics.packing import kernel_arrays
+from shuffle_sim.physics.packing import court_table, kernel_arrays
 from shuffle_sim.experiment.kernels import value_slot
 
 #: Bits of a shot's flags.
@@ -130,7 +130,8 @@ def _sum_row(r, lo_shot, hi_shot, values, shot_value, shot_flags, shots, failed,
 @jit.parallel
 def play_lone_chunk(first, n, samples, grid_shape, axis_param, axis_values, nominal, dist_param, dist_kind, dist_a,
                     dist_b, skill_sd, uses_target, speed_given, overshoot, stop_speed_per_root_metre, k0, k1,
-                    ka, ja, prepared, index, max_events, values, no_discs, shot_value, shot_flags, row_lo, row_hi,
+                    table, spin_tables, ja, prepared, index, max_events, values, no_discs, shot_value, shot_flags,
+                    row_lo, row_hi,
                     shots, failed, value_sum, value_counts, dead_count, hanger_count, corner_count, holed_count,
                     first_bad, not_finite):
     """Play shots ``first`` .. ``first + n - 1`` with execution noise and add each judged outcome into
@@ -142,11 +143,10 @@ def play_lone_chunk(first, n, samples, grid_shape, axis_param, axis_values, nomi
     the first shot whose judged value is not in the sorted ``values``, and ``not_finite`` counts the
     shots with a launch value that is not finite.
     """
-    table = pack_court(ka)
     for c in prange((n + CHUNK - 1) // CHUNK):
         _play_block(first, c * CHUNK, min(n, (c + 1) * CHUNK), samples, grid_shape, axis_param, axis_values, nominal,
                     dist_param, dist_kind, dist_a, dist_b, skill_sd, uses_target, speed_given, overshoot,
-                    stop_speed_per_root_metre, k0, k1, table, ka.spin_tables, ja, prepared, index, no_discs, max_events,
+                    stop_speed_per_root_metre, k0, k1, table, spin_tables, ja, prepared, index, no_discs, max_events,
                     shot_value, shot_flags)
     for r in prange(row_lo.shape[0]):
         _sum_row(np.int64(r), row_lo[r], row_hi[r], values, shot_value, shot_flags, shots, failed, value_sum,
@@ -159,14 +159,14 @@ def play_lone_chunk(first, n, samples, grid_shape, axis_param, axis_values, nomi
 BATCH_SHOTS = 1 << 20
 
 
-def _plan(experiment, chunk_size: int, shot_plan) -> tuple:
-    """The shot plan, packed court and judge's grid of a call (built anew each call: an experiment
-    changed with ``dataclasses.replace`` keeps its fingerprint; the grid itself is remembered by
-    content in ``judge.cached_judge_index``)."""
+def lone_plan(experiment, chunk_size: int, shot_plan) -> tuple:
+    """The shot plan, packed court and judge's grid of ``lone_chunks_sums``'s calls for one run (built
+    per run, not remembered by experiment: an experiment changed with ``dataclasses.replace`` keeps its
+    fingerprint; the grid itself is remembered by content in ``judge.cached_judge_index``)."""
     court = experiment.court.for_end(experiment.end)
     ja = judge_arrays(court)
     prepared, index = cached_judge_index(ja, chunk_size)
-    return shot_plan(experiment), kernel_arrays(court), ja, prepared, index
+    return shot_plan(experiment), (court_table(court), kernel_arrays(court).spin_tables), ja, prepared, index
 
 
 def _rows(experiment, ranges: list[tuple[int, int]]) -> tuple[np.ndarray, np.ndarray, list[int]]:
@@ -184,9 +184,10 @@ def _rows(experiment, ranges: list[tuple[int, int]]) -> tuple[np.ndarray, np.nda
     return np.concatenate(lo), np.concatenate(hi), counts
 
 
-def lone_chunk_args(experiment, ranges: list[tuple[int, int]], plan, ka, ja, prepared, index, values: np.ndarray):
+def lone_chunk_args(experiment, ranges: list[tuple[int, int]], plan, tables, ja, prepared, index, values: np.ndarray):
     """The arguments of ``play_lone_chunk`` for consecutive shot ranges (``(start, stop)``, each
-    starting where the last stopped), with new sums (zero); and the number of rows of each range."""
+    starting where the last stopped), with new sums (zero); and the number of rows of each range.
+    ``tables`` are the court's packed table and spin tables (``lone_plan``)."""
     start, stop = ranges[0][0], ranges[-1][1]
     n = stop - start
     row_lo, row_hi, counts = _rows(experiment, ranges)
@@ -196,7 +197,7 @@ def lone_chunk_args(experiment, ranges: list[tuple[int, int]], plan, ka, ja, pre
     args = (np.uint64(start), n, plan["samples"], plan["grid_shape"], plan["axis_param"], plan["axis_values"],
             plan["nominal"], plan["dist_param"], plan["dist_kind"], plan["dist_a"], plan["dist_b"], plan["skill_sd"],
             plan["uses_target"], plan["speed_given"], plan["overshoot"], plan["stop_speed_per_root_metre"],
-            plan["k0"], plan["k1"], ka, ja, prepared, index, MAX_EVENTS, values, np.empty(0), np.empty(n, np.int64),
+            plan["k0"], plan["k1"], *tables, ja, prepared, index, MAX_EVENTS, values, np.empty(0), np.empty(n, np.int64),
             np.empty(n, np.int8), row_lo, row_hi, *sums, np.full(rows, n, dtype=np.int64),
             np.zeros(rows, dtype=np.int64))
     return args, counts
@@ -212,24 +213,29 @@ def compile_lone_kernel(experiment, shot_plan) -> None:
     prepared = (np.zeros((0, 3)), np.empty((0, 4)), np.empty((0, 4)), np.empty(4))
     index = (0.0, 0.0, 1.0, 0, 0, np.empty((0, CELL_COLUMNS), np.int64))
     values = np.zeros(1, dtype=np.int64)
-    args, _ = lone_chunk_args(experiment, [(0, 0)], shot_plan(experiment), kernel_arrays(court), judge_arrays(court),
-                              prepared, index, values)
+    tables = (court_table(court), kernel_arrays(court).spin_tables)
+    args, _ = lone_chunk_args(experiment, [(0, 0)], shot_plan(experiment), tables, judge_arrays(court), prepared,
+                              index, values)
     play_lone_chunk(*args)
 
 
-def lone_chunks_sums(experiment, chunks: list[int], chunk_size: int, values: np.ndarray, shot_plan):
+def lone_chunks_sums(experiment, chunks: list[int], chunk_size: int, values: np.ndarray, shot_plan,
+                     planned: tuple | None = None):
     """The per-cell sums of consecutive chunks of an experiment on an empty board, each as
     ``experiment.compute_chunk`` returns it, from one call; None when a launch value is not finite
     or a judged value is not one of ``values`` (the general path then raises its error naming it).
 
     ``shot_plan(experiment)`` gives ``build_shots``'s arrays (``experiment._shot_plan``). The judge's
-    grid is the one ``simulate_shots`` builds for a batch of ``chunk_size`` shots.
+    grid is the one ``simulate_shots`` builds for a batch of ``chunk_size`` shots. ``planned``, from
+    ``lone_plan`` for this experiment and chunk size, saves building them again for every call of a run.
     """
     n_shots = experiment.n_shots
     ranges = [(k * chunk_size, min((k + 1) * chunk_size, n_shots)) for k in chunks]
     if any(a[1] != b[0] for a, b in zip(ranges, ranges[1:])):
         raise ValueError("lone_chunks_sums: the chunks must be consecutive")
-    args, counts = lone_chunk_args(experiment, ranges, *_plan(experiment, chunk_size, shot_plan), values)
+    if planned is None:
+        planned = lone_plan(experiment, chunk_size, shot_plan)
+    args, counts = lone_chunk_args(experiment, ranges, *planned, values)
     play_lone_chunk(*args)
     shots, failed, value_sum, value_counts, dead, hanger, corner, holed, first_bad, not_finite = args[-10:]
     if not_finite.any() or (first_bad < ranges[-1][1] - ranges[0][0]).any():

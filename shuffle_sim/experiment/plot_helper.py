@@ -2,9 +2,9 @@
 
 ``shuffle-sim run`` starts the helper first thing. While this process loads the numba kernels and
 computes, the helper imports matplotlib and the plotting code and draws the experiment's plots once
-from empty results (a process's first figure costs more than the next); when the grid outcomes are
-assembled they go to it through a pipe, and it draws the plots while this process writes
-``grid.nc``. The plots are the same files ``save_plots``
+from empty results (a process's first figure costs more than the next), one plot at a time and only
+until the results arrive; when the grid outcomes are assembled they go to it through a pipe, and it
+draws the plots while this process writes ``grid.nc``. The plots are the same files ``save_plots``
 draws in this process; on a machine with one core the two processes only take turns.
 
 The command line starts it only when a core is free (``core_to_spare``). If the helper cannot start
@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import os
 import pickle
+import queue
 import subprocess
 import sys
 import threading
@@ -29,17 +30,33 @@ _ERROR_KINDS = ("ExperimentError",)
 
 
 def core_to_spare() -> bool:
-    """Whether this machine has a core the run does not need: two or more cores, and a load average
-    (the last minute's) below one fewer than their number. The helper only helps then: on a machine
-    whose other cores are busy it takes CPU from the run instead (measured: 1.9 s in one process, 2.3 s
-    with the helper, with one of two cores taken by another job)."""
+    """Whether this machine has a core the run does not need: two or more cores, and fewer than one
+    busy core besides this process's. The helper only helps then: on a machine whose other cores are
+    busy it takes CPU from the run instead (measured: 1.9 s in one process, 2.3 s with the helper, with
+    one of two cores taken by another job).
+
+    Busy cores are the smaller of the last minute's load average and the number of other tasks
+    running right now (Linux's ``/proc/loadavg``): the average alone still counts the commands that
+    ran just before this one and have ended (a script that runs the job again and again keeps it near
+    1 on an idle machine), and the count alone can catch a short task in passing."""
     cores = os.cpu_count() or 1
     if cores < 2:
         return False
     try:
-        return os.getloadavg()[0] <= cores - 1
+        load = os.getloadavg()[0]
     except (AttributeError, OSError):  # no load average here (Windows)
         return True
+    return min(load, _other_tasks_running()) <= cores - 1.5
+
+
+def _other_tasks_running() -> float:
+    """Tasks running or ready to run now besides this process (``/proc/loadavg``), or inf if unknown."""
+    try:
+        with open("/proc/loadavg") as f:
+            running = int(f.read().split()[3].split("/")[0])
+    except (OSError, ValueError, IndexError):
+        return float("inf")
+    return max(0, running - 1)
 
 
 class PlotHelper:
@@ -138,23 +155,59 @@ class PlotHelper:
         self.close()
 
 
-def main() -> int:
-    import tempfile
+def _messages() -> queue.Queue:
+    """The messages on standard input, unpickled by a thread as they come (None at the end), so that
+    the rehearsal can look between two plots whether the results have arrived."""
+    messages: queue.Queue = queue.Queue()
 
+    def read() -> None:
+        try:
+            while True:
+                messages.put(pickle.load(sys.stdin.buffer))
+        except (EOFError, OSError, pickle.UnpicklingError):
+            messages.put(None)
+
+    threading.Thread(target=read, daemon=True).start()
+    return messages
+
+
+def _rehearse(grid, messages: queue.Queue):
+    """Draw the plots once from empty results into memory, one at a time, until the results arrive;
+    returns the message that ended the rehearsal (None if it ran to the end first). A warm run's
+    results come sooner than both plots' rehearsal would end: then the real plots start at once."""
+    import io
+
+    from shuffle_sim.experiment.heatmaps import DPI, draw_plot, grid_results, plot_specs, results_court
+
+    ds = grid_results(grid)
+    specs = plot_specs(ds)
+    court = results_court(ds)
+    for spec in specs:
+        try:
+            return messages.get_nowait()
+        except queue.Empty:
+            pass
+        try:
+            fig, _ = draw_plot(ds, spec, court, specs)
+            fig.savefig(io.BytesIO(), dpi=DPI)
+        except Exception:  # the real drawing will report it
+            return None
+    return None
+
+
+def main() -> int:
     from shuffle_sim.experiment.errors import ExperimentError
     from shuffle_sim.experiment.heatmaps import save_plots
 
+    messages = _messages()
+    pending = None
     while True:
-        try:
-            message = pickle.load(sys.stdin.buffer)
-        except EOFError:  # the run ended without results: nothing to draw
+        message = pending if pending is not None else messages.get()
+        pending = None
+        if message is None:  # the run ended without results: nothing to draw
             return 0
         if message[0] == "rehearse":
-            with tempfile.TemporaryDirectory(prefix="shuffle-sim-plots-") as scratch:
-                try:
-                    save_plots(scratch, dataset=message[1], out_dir=scratch)
-                except Exception:  # the real drawing will report it
-                    pass
+            pending = _rehearse(message[1], messages)
             continue
         _, out, grid = message
         try:
@@ -170,4 +223,6 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from shuffle_sim.quick_exit import exit_now
+
+    exit_now(main())

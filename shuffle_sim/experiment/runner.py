@@ -403,9 +403,10 @@ def _fused(experiment: Experiment) -> bool:
 def _run_in_process(experiment: Experiment, pending: list[int], chunk_size: int) -> Iterator[tuple[int, dict]]:
     if _fused(experiment):
         # Runs of consecutive chunks, up to about a million shots, in one numba call each (the same sums).
-        from shuffle_sim.experiment.lone import BATCH_SHOTS, lone_chunks_sums
+        from shuffle_sim.experiment.lone import BATCH_SHOTS, lone_chunks_sums, lone_plan
 
         values = possible_values(experiment.court)
+        planned = lone_plan(experiment, chunk_size, _shot_plan)
         per_call = max(1, BATCH_SHOTS // chunk_size)
         k = 0
         while k < len(pending):
@@ -413,7 +414,7 @@ def _run_in_process(experiment: Experiment, pending: list[int], chunk_size: int)
             while len(group) < per_call and k + len(group) < len(pending) and pending[k + len(group)] == group[-1] + 1:
                 group.append(pending[k + len(group)])
             k += len(group)
-            found = lone_chunks_sums(experiment, group, chunk_size, values, _shot_plan)
+            found = lone_chunks_sums(experiment, group, chunk_size, values, _shot_plan, planned)
             if found is None:  # chunk by chunk, the general path reporting the bad shot
                 found = (compute_chunk(experiment, index, chunk_size) for index in group)
             yield from zip(group, found)

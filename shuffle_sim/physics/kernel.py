@@ -119,7 +119,6 @@ from shuffle_sim.physics.table import (
     H_SPIN_DECEL,
     F,
     decelerations,
-    pack_court,
 )
 from shuffle_sim.physics.toi import CONTACT_GAP
 
@@ -563,16 +562,15 @@ def run_from_start(table, spin, start, tolerance, st, ist, pair_t, ev, seg, max_
 
 
 @jit.kernel
-def run_scene(ka, st, ist, pair_t, touched, ev_t, ev_i, seg_t, seg_i, seg_f, max_events):
-    """``run_table`` for a court given as ``KernelArrays``, with the logs split into columns.
+def run_scene(table, spin, st, ist, pair_t, touched, ev_t, ev_i, seg_t, seg_i, seg_f, max_events):
+    """``run_table`` on the court's table and spin tables, with the logs split into columns.
 
     ``touched`` (N,) bool; ``ev_t`` (E,) and ``ev_i`` (E, 5) int64: kind, a, b, a_dead, b_dead;
     ``seg_t`` (S,), ``seg_i`` (S, 2) int64: disc, status, ``seg_f`` (S, 5): x, y, vx, vy, omega.
     """
     ev = np.empty((ev_t.shape[0], EV_COLUMNS))
     seg = np.empty((seg_t.shape[0], SEG_COLUMNS))
-    n_ev, n_seg, ok, t_end, processed = run_table(pack_court(ka), ka.spin_tables, st, ist, pair_t, ev, seg,
-                                                  max_events)
+    n_ev, n_seg, ok, t_end, processed = run_table(table, spin, st, ist, pair_t, ev, seg, max_events)
     for i in range(st.shape[1]):
         touched[i] = ist[TOUCHED, i] != 0
     for k in range(n_ev):

@@ -34,7 +34,7 @@ from shuffle_sim.physics.kernel import (
     state_at,
 )
 from shuffle_sim.physics.motion import DEAD, N_FLOAT_ROWS, N_INT_ROWS, STATUS
-from shuffle_sim.physics.packing import kernel_arrays
+from shuffle_sim.physics.packing import court_table, kernel_arrays
 from shuffle_sim.physics.simulate import obstacle_at_start
 from shuffle_sim.physics.table import (
     CUSHION_CIRCLE,
@@ -51,7 +51,6 @@ from shuffle_sim.physics.table import (
     F,
     decelerations,
     obstacle_overlap,
-    pack_court,
 )
 from shuffle_sim.scene import OVERLAP_TOLERANCE, Scene, SceneError
 
@@ -263,12 +262,13 @@ def _run_scene(base, spin, ja, gravity, xs, ys, vxs, vys, omegas, n_discs, mater
 
 
 @jit.parallel
-def _run_scenes(ka, ja, xs, ys, vxs, vys, omegas, n_discs, materials, max_events, out_x, out_y, out_vx, out_vy,
-                out_omega, out_status, out_dead, out_ok, out_events, out_t_end, problem, problem_disc):
-    """Run every scene (``_run_scene``), in parallel over scenes."""
-    base = pack_court(ka)
+def _run_scenes(base, spin, gravity, ja, xs, ys, vxs, vys, omegas, n_discs, materials, max_events, out_x, out_y,
+                out_vx, out_vy, out_omega, out_status, out_dead, out_ok, out_events, out_t_end, problem,
+                problem_disc):
+    """Run every scene (``_run_scene``), in parallel over scenes, on the court's table ``base`` and spin
+    tables ``spin``."""
     for k in prange(xs.shape[0]):
-        _run_scene(base, ka.spin_tables, ja, ka.gravity, xs, ys, vxs, vys, omegas, n_discs, materials, max_events, k, out_x, out_y,
+        _run_scene(base, spin, ja, gravity, xs, ys, vxs, vys, omegas, n_discs, materials, max_events, k, out_x, out_y,
                    out_vx, out_vy, out_omega, out_status, out_dead, out_ok, out_events, out_t_end, problem,
                    problem_disc)
 
@@ -289,7 +289,8 @@ def simulate_scenes(scenes: Scenes, max_events: int = 10_000) -> SceneBatch:
     problem = np.empty(n, np.int8)
     problem_disc = np.empty(n, np.int64)
     court = scenes.court
-    _run_scenes(kernel_arrays(court), judge_arrays(court), scenes.x, scenes.y, scenes.vx, scenes.vy, scenes.omega,
+    ka = kernel_arrays(court)
+    _run_scenes(court_table(court), ka.spin_tables, float(ka.gravity), judge_arrays(court), scenes.x, scenes.y, scenes.vx, scenes.vy, scenes.omega,
                 scenes.n_discs, scenes.materials, int(max_events), out.x, out.y, out.vx, out.vy, out.omega,
                 out.status, out.dead, out.ok, out.events, out.t_end, problem, problem_disc)
     bad = np.flatnonzero(problem)

@@ -7,8 +7,8 @@ reports for it, then its numbers. The kernel loops over the rows once per predic
 Why one array: numba passes every array argument of a call with an atomic reference-count
 increment and decrement, and for a lone disc those cost more than its physics. One table instead
 of the seven arrays of ``court.KernelArrays`` keeps them few. ``pack_court`` builds it once per
-scene or batch, and computes there what every prediction would otherwise compute again (a cushion
-segment's unit direction and length).
+court (with NumPy, in Python), and computes there what every prediction would otherwise compute
+again (a cushion segment's unit direction and length).
 """
 
 from __future__ import annotations
@@ -60,24 +60,23 @@ def decelerations(mu, gravity, radius, inner_ratio, inertia_ratio):
     return decel, lever / inertia_ratio * decel / radius
 
 
-@jit.inline
-def _pack_rows(table, row, kind, source, width, first_index):
-    for k in range(source.shape[0]):
-        table[row, F_KIND] = kind
-        table[row, F_INDEX] = first_index + k
-        for c in range(width):
-            table[row, F + c] = source[k, c]
-        row += 1
-    return row
+def pack_court(ka) -> np.ndarray:
+    """The court's ``KernelArrays`` as one table: a header row, then one row per feature.
 
-
-@jit.kernel
-def pack_court(ka):
-    """The court's ``KernelArrays`` as one table: a header row, then one row per feature."""
-    n_rows = (1 + ka.fall_segments.shape[0] + ka.fall_circles.shape[0] + ka.cushion_segments.shape[0]
-              + ka.cushion_circles.shape[0] + ka.pegs.shape[0] + ka.holes.shape[0] + ka.kill_lines.shape[0])
+    Built with NumPy, not compiled: a court is packed once per batch (``packing.court_table`` keeps
+    it on the court), and a first run then compiles nothing for it (about 1 s of numba's time, in
+    ``simulate``'s first call and in an experiment's chunk kernel). The numbers are the ones the
+    compiled kernels would compute, bit for bit: ``decelerations`` and ``toi.segment_frame`` run as
+    Python (their ``py_func``), whose arithmetic and square root round as the compiled code's do.
+    """
+    blocks = ((EDGE_SEGMENT, ka.fall_segments, 0), (EDGE_CIRCLE, ka.fall_circles, 0),
+              (CUSHION_SEGMENT, ka.cushion_segments, 0),
+              (CUSHION_CIRCLE, ka.cushion_circles, ka.cushion_segments.shape[0]), (PEG, ka.pegs, 0),
+              (HOLE, ka.holes, 0), (KILL_LINE, ka.kill_lines, 0))
+    n_rows = 1 + sum(source.shape[0] for _, source, _ in blocks)
     table = np.zeros((n_rows, TABLE_COLUMNS))
-    decel, spin_decel = decelerations(ka.mu, ka.gravity, ka.disc_radius, ka.contact_inner_ratio, ka.inertia_ratio)
+    decel, spin_decel = decelerations.py_func(float(ka.mu), float(ka.gravity), float(ka.disc_radius),
+                                              float(ka.contact_inner_ratio), float(ka.inertia_ratio))
     table[0, H_RADIUS] = ka.disc_radius
     table[0, H_DECEL] = decel
     table[0, H_SPIN_DECEL] = spin_decel
@@ -86,22 +85,18 @@ def pack_court(ka):
     table[0, H_INERTIA] = ka.inertia_ratio
     table[0, H_INNER] = ka.contact_inner_ratio
     table[0, H_HOLE_SPEED] = ka.holes[0, 3] if ka.holes.shape[0] > 0 else -1.0
-    row = _pack_rows(table, 1, EDGE_SEGMENT, ka.fall_segments, 4, 0)
-    row = _pack_rows(table, row, EDGE_CIRCLE, ka.fall_circles, 3, 0)
-    row = _pack_rows(table, row, CUSHION_SEGMENT, ka.cushion_segments, 8, 0)
-    row = _pack_rows(table, row, CUSHION_CIRCLE, ka.cushion_circles, 6, ka.cushion_segments.shape[0])
-    row = _pack_rows(table, row, PEG, ka.pegs, 5, 0)
-    row = _pack_rows(table, row, HOLE, ka.holes, 4, 0)
-    _pack_rows(table, row, KILL_LINE, ka.kill_lines, 4, 0)
-    for r in range(1, n_rows):  # edges are not reported by index
-        if table[r, F_KIND] == EDGE_SEGMENT or table[r, F_KIND] == EDGE_CIRCLE:
-            table[r, F_INDEX] = -1
-        if table[r, F_KIND] == CUSHION_SEGMENT:
+    row = 1
+    for kind, source, first_index in blocks:
+        rows = slice(row, row + source.shape[0])
+        table[rows, F_KIND] = kind
+        # Edges are not reported by index.
+        table[rows, F_INDEX] = -1 if kind in (EDGE_SEGMENT, EDGE_CIRCLE) else first_index + np.arange(source.shape[0])
+        table[rows, F:F + source.shape[1]] = source
+        if kind == CUSHION_SEGMENT:
             # The frame ``toi.capsule_entry`` would compute on every prediction, computed once.
-            ux, uy, length = segment_frame(table[r, F], table[r, F + 1], table[r, F + 2], table[r, F + 3])
-            table[r, F + 8] = ux
-            table[r, F + 9] = uy
-            table[r, F + 10] = length
+            for r in range(row, row + source.shape[0]):
+                table[r, F + 8:F + 11] = segment_frame.py_func(*(float(v) for v in table[r, F:F + 4]))
+        row += source.shape[0]
     return table
 
 

@@ -40,7 +40,7 @@ from shuffle_sim import jit
 from shuffle_sim.court import Court
 from shuffle_sim.judge.packing import judge_arrays
 from shuffle_sim.noise import philox4x64, seed_key, word_to_uniform
-from shuffle_sim.physics.packing import kernel_arrays
+from shuffle_sim.physics.packing import court_table, kernel_arrays
 from shuffle_sim.physics.scene_batch import (
     MATERIALS,
     SceneBatch,
@@ -54,7 +54,6 @@ from shuffle_sim.physics.surface import (
     STATUS_HOLED,
     STATUS_REST,
     obstacle_overlap,
-    pack_court,
 )
 
 #: The most discs a fuzzed scene holds (the largest boards of the four games).
@@ -130,9 +129,8 @@ def _free(table, ja, xs, ys, k, n, x, y):
 
 
 @jit.parallel
-def _draw_scenes(ka, ja, bounds, top_speed, k0, k1, first, max_discs, xs, ys, vxs, vys, omegas, n_discs,
+def _draw_scenes(table, mu, ja, bounds, top_speed, k0, k1, first, max_discs, xs, ys, vxs, vys, omegas, n_discs,
                  materials):
-    table = pack_court(ka)
     r = table[0, H_RADIUS]
     xmin, ymin, xmax, ymax = bounds[0], bounds[1], bounds[2], bounds[3]
     for m in prange(xs.shape[0]):
@@ -145,7 +143,7 @@ def _draw_scenes(ka, ja, bounds, top_speed, k0, k1, first, max_discs, xs, ys, vx
             vxs[m, i] = 0.0
             vys[m, i] = 0.0
             omegas[m, i] = 0.0
-        materials[m, 0] = ka.mu * (0.5 + 1.5 * _draw(k0, k1, scene, buf, used))
+        materials[m, 0] = mu * (0.5 + 1.5 * _draw(k0, k1, scene, buf, used))
         for j in range(1, materials.shape[1]):
             u = _draw(k0, k1, scene, buf, used)
             materials[m, j] = u if j % 2 == 1 else 0.5 * u  # MATERIALS alternate restitution, friction
@@ -224,7 +222,8 @@ def random_scenes(court: Court, n_scenes: int, seed: int, first: int = 0, max_di
     x, y, vx, vy, omega = (np.empty(shape) for _ in range(5))
     n_discs = np.empty(n_scenes, np.int64)
     materials = np.empty((n_scenes, len(MATERIALS)))
-    _draw_scenes(kernel_arrays(court), judge_arrays(court), np.array(court.bounds, dtype=np.float64),
+    _draw_scenes(court_table(court), float(kernel_arrays(court).mu), judge_arrays(court),
+                 np.array(court.bounds, dtype=np.float64),
                  float(top_speed), k0, k1, np.int64(first), max_discs, x, y, vx, vy, omega, n_discs, materials)
     return Scenes(court=court, x=x, y=y, vx=vx, vy=vy, omega=omega, n_discs=n_discs, materials=materials)
 
@@ -234,8 +233,7 @@ def random_scenes(court: Court, n_scenes: int, seed: int, first: int = 0, max_di
 
 
 @jit.parallel
-def _check(ka, n_discs, ok, x, y, vx, vy, omega, status, codes):
-    table = pack_court(ka)
+def _check(table, n_discs, ok, x, y, vx, vy, omega, status, codes):
     limit = 2.0 * table[0, H_RADIUS] - OVERLAP_LIMIT
     for k in prange(x.shape[0]):
         n = n_discs[k]
@@ -264,7 +262,7 @@ def _check(ka, n_discs, ok, x, y, vx, vy, omega, status, codes):
 def check_scenes(scenes: Scenes, batch: SceneBatch) -> np.ndarray:
     """Per scene, ``PASSED`` or the first failure code (``FAILURES``) of its final state."""
     codes = np.empty(len(scenes), np.int8)
-    _check(kernel_arrays(scenes.court), scenes.n_discs, batch.ok, batch.x, batch.y, batch.vx, batch.vy,
+    _check(court_table(scenes.court), scenes.n_discs, batch.ok, batch.x, batch.y, batch.vx, batch.vy,
            batch.omega, batch.status, codes)
     return codes
 

@@ -194,11 +194,35 @@ def test_plot_helper_reports_a_plot_that_cannot_be_drawn_and_draws_here_without_
     assert (tmp_path / "p_dead.png").stat().st_size > 20_000
 
 
-@pytest.mark.parametrize("cores, load, spare", [(2, 0.4, True), (2, 1.0, True), (2, 1.6, False), (1, 0.0, False),
-                                                (4, 2.9, True), (4, 3.2, False)])
-def test_the_plot_helper_is_used_only_with_a_core_to_spare(monkeypatch, cores, load, spare):
+@pytest.mark.parametrize("cores, load, running, spare", [
+    (2, 0.4, 0, True),  # idle
+    (2, 1.0, 0, True),  # the average still counts the commands that ran before; none runs now
+    (2, 1.0, 1, False),  # another job holds one of the two cores
+    (2, 1.6, 2, False),
+    (2, 0.2, 3, True),  # short tasks caught in passing by the count; the average says idle
+    (2, 0.4, float("inf"), True),  # no count (not Linux): the average alone
+    (2, 1.0, float("inf"), False),
+    (1, 0.0, 0, False),
+    (4, 2.9, 2, True),
+    (4, 3.2, 3, False),
+])
+def test_the_plot_helper_is_used_only_with_a_core_to_spare(monkeypatch, cores, load, running, spare):
     from shuffle_sim.experiment import plot_helper
 
     monkeypatch.setattr(plot_helper.os, "cpu_count", lambda: cores)
     monkeypatch.setattr(plot_helper.os, "getloadavg", lambda: (load, load, load))
+    monkeypatch.setattr(plot_helper, "_other_tasks_running", lambda: running)
     assert plot_helper.core_to_spare() is spare
+
+
+def test_the_count_of_other_running_tasks_reads_the_kernel_s_figure(monkeypatch, tmp_path):
+    from shuffle_sim.experiment import plot_helper
+
+    fake = tmp_path / "loadavg"
+    fake.write_text("0.97 0.96 0.96 3/78 16197\n")
+    real_open = open
+    monkeypatch.setattr("builtins.open", lambda path, *a, **k: real_open(fake if path == "/proc/loadavg" else path,
+                                                                          *a, **k))
+    assert plot_helper._other_tasks_running() == 2  # three running, this process one of them
+    fake.write_text("garbled\n")
+    assert plot_helper._other_tasks_running() == float("inf")

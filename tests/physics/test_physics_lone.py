@@ -76,7 +76,7 @@ def both_loops(court, shots, max_events):
         x, y, vx, vy, w = (float(c[k]) for c in shots)
         lone[k] = run_lone(table, ka.spin_tables, x, y, vx, vy, w, max_events)
         load_disc(ka, st, ist, 0, x, y, vx, vy, w)
-        _, _, ok, t_end, processed = run_scene(ka, st, ist, np.full((1, 1), np.inf), np.empty(1, np.bool_),
+        _, _, ok, t_end, processed = run_scene(table, ka.spin_tables, st, ist, np.full((1, 1), np.inf), np.empty(1, np.bool_),
                                                *no_log, max_events)
         kernel[k, :5] = disc_state(ka, st, ist, 0, t_end)
         kernel[k, 5:] = ist[STATUS, 0], ist[DEAD, 0] != 0, ok, t_end, processed
