@@ -226,3 +226,25 @@ def test_the_count_of_other_running_tasks_reads_the_kernel_s_figure(monkeypatch,
     assert plot_helper._other_tasks_running() == 2  # three running, this process one of them
     fake.write_text("garbled\n")
     assert plot_helper._other_tasks_running() == float("inf")
+
+
+def test_the_helper_s_rehearsal_stops_for_the_results_and_draws_every_plot_without_them(monkeypatch):
+    import queue
+
+    from shuffle_sim.experiment import heatmaps
+    from shuffle_sim.experiment.grid import GridResults
+    from shuffle_sim.experiment.plot_helper import _rehearse
+
+    _, ds = _synthetic(DECK + '\n[[plots]]\nmetric = "expected_value"\nx = "direction"\ny = "speed"\n')
+    grid = GridResults.from_xarray(ds)
+    drawn = []
+    real = heatmaps.draw_plot
+    monkeypatch.setattr(heatmaps, "draw_plot", lambda ds, spec, *a: drawn.append(spec["metric"]) or real(ds, spec, *a))
+    messages = queue.Queue()
+    assert _rehearse(grid, messages) is None  # nothing came: both plots rehearsed
+    assert drawn == ["p_value:10", "expected_value"]
+    drawn.clear()
+    results = ("draw", "folder", grid)
+    messages.put(results)
+    assert _rehearse(grid, messages) is results  # the results came first: no rehearsal
+    assert drawn == []
