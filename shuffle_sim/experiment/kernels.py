@@ -26,6 +26,7 @@ from shuffle_sim.noise import (
     STREAM_EXECUTION,
     box_muller,
     philox4x64,
+    philox4x64_inline,
     word_to_uniform,
 )
 
@@ -131,7 +132,7 @@ def drawn_parameters(shot, speed, direction, spin, sx, sy, tx, ty, skill, dist_p
         # Each error is its own slot of the shot's stream (see shuffle_sim.noise); a slot whose
         # standard deviation is zero is not drawn: it would add zero (a skill without spin or start
         # errors, the commonest, needs one Philox block and one Box-Muller pair, not two and three).
-        w0, w1, w2, w3 = philox4x64(shot, np.uint64(STREAM_EXECUTION), np.uint64(0), np.uint64(0), k0, k1)
+        w0, w1, w2, w3 = philox4x64_inline(shot, np.uint64(STREAM_EXECUTION), np.uint64(0), np.uint64(0), k0, k1)
         sd_speed = skill_sd[skill, 0]
         sd_direction = skill_sd[skill, 1]
         sd_spin = skill_sd[skill, 2]
