@@ -15,8 +15,8 @@ Measured after JIT warm-up, wall-clock time, on this machine:
    runs the sweep twice and the better time counts.
 4. ``runner_ratio``: a ten-million-shot deck draw through the runner in this process, in shots per
    second, over the kernel's single-shot batch rate on like shots (spin-free, as the deck draw's
-   are) measured in this process just before and after (``bench.startup.runner_ratio``); goal: at
-   least 0.5.
+   are) measured in this process just before and after, each side the best of three
+   (``bench.startup.runner_ratio``); goal: at least 0.5.
 
 It prints the measured numbers and ratios; it asserts nothing (timings are not tests).
 """

@@ -16,7 +16,8 @@ nothing is asserted (timings are benchmarks, not tests):
    over the kernel's single-shot batch rate on like shots (``shuffle-sim bench``'s ``single_shot``
    batch: draws on the empty deck court through ``simulate_shots``, without spin as the deck draw's
    shots are: ``kernel_shots_with_spin``) measured in this process just before and just after it
-   (the better of the two counts). Goal: at least 0.5.
+   (the better of the two counts); each side the best of three (the runner's three rates in
+   ``runner_runs_per_s``). Goal: at least 0.5.
 4. ``version_seconds`` and ``help_seconds``: ``shuffle-sim --version`` and ``--help``, medians of
    new processes. Goal: under 0.5 s each.
 5. ``plots_seconds``: both heatmaps of the main job drawn again from its results (``shuffle-sim
@@ -119,7 +120,10 @@ def carries_spin(experiment) -> bool:
 
 def runner_ratio(samples: int = RUNNER_SAMPLES, kernel_shots: int = 2_000_000, repeats: int = 3) -> dict:
     """The runner's shots per second on a deck draw over the kernel's single-shot batch rate on like
-    shots, both measured here (the kernel's before and after the runner; the better counts).
+    shots, both measured here, both the best of ``repeats`` (the kernel's before and after the runner:
+    the better counts; the runner's runs one after the other, each rate in ``runner_runs_per_s``). A
+    single run of the runner against the kernel's best read a passing interruption on a shared
+    machine as a slower runner: 0.43 once between 0.51 and 0.53.
 
     Like shots: ``shuffle-sim bench``'s single-shot draws to the foot 10, with spin only if the deck
     draw's shots have spin. The average deck player has no spin errors and the draw no nominal
@@ -142,13 +146,16 @@ def runner_ratio(samples: int = RUNNER_SAMPLES, kernel_shots: int = 2_000_000, r
     with tempfile.TemporaryDirectory(prefix="shuffle-sim-runner-") as tmp:
         run_experiment(deck_draw(1), Path(tmp) / "warm", progress=False)
         before = best_rate(kernel, len(shots), repeats)
-        began = time.perf_counter()
-        run_experiment(experiment, Path(tmp) / "run", progress=False)
-        runner = experiment.n_shots / (time.perf_counter() - began)
+        runs = []
+        for k in range(repeats):
+            began = time.perf_counter()
+            run_experiment(experiment, Path(tmp) / f"run-{k}", progress=False)
+            runs.append(experiment.n_shots / (time.perf_counter() - began))
         after = best_rate(kernel, len(shots), repeats)
     best_kernel = max(before, after)
-    return {"runner_shots": experiment.n_shots, "runner_per_s": runner, "kernel_single_shot_per_s": best_kernel,
-            "kernel_shots_with_spin": with_spin, "runner_ratio": runner / best_kernel}
+    return {"runner_shots": experiment.n_shots, "runner_per_s": max(runs), "runner_runs_per_s": runs,
+            "kernel_single_shot_per_s": best_kernel, "kernel_shots_with_spin": with_spin,
+            "runner_ratio": max(runs) / best_kernel}
 
 
 def run_benchmarks(as_json: bool = False, quick: bool = False) -> dict:
