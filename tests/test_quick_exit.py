@@ -8,7 +8,7 @@ import sys
 
 
 def _python(code: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False)
 
 
 def test_exit_now_keeps_the_status_the_output_and_the_exit_handlers():
@@ -38,9 +38,9 @@ def test_exit_now_waits_for_a_thread_that_is_still_working(tmp_path):
 
 def test_the_command_line_exits_with_its_status():
     ok = subprocess.run([sys.executable, "-m", "shuffle_sim.cli", "--version"], capture_output=True, text=True,
-                        timeout=60)
+                        timeout=60, check=False)
     assert ok.returncode == 0 and ok.stdout.strip()
     bad = subprocess.run([sys.executable, "-m", "shuffle_sim.cli", "run", "no-such-experiment.toml"],
-                         capture_output=True, text=True, timeout=60)
+                         capture_output=True, text=True, timeout=60, check=False)
     assert bad.returncode == 2
     assert bad.stderr.startswith("shuffle-sim: error:") and bad.stderr.count("\n") == 1

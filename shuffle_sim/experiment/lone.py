@@ -23,13 +23,18 @@ import numpy as np
 from numba import prange
 
 from shuffle_sim import jit
-from shuffle_sim.experiment.kernels import STATUS_FALLEN, STATUS_HOLED, cell_parameters, drawn_parameters
+from shuffle_sim.experiment.kernels import (
+    STATUS_FALLEN,
+    STATUS_HOLED,
+    cell_parameters,
+    drawn_parameters,
+    value_slot,
+)
 from shuffle_sim.judge.batch import cached_judge_index
-from shuffle_sim.physics.surface import run_lone
-from shuffle_sim.shots import _NOT_FINITE, CHUNK, _judge_rest, _shot_problem
 from shuffle_sim.judge.packing import judge_arrays
 from shuffle_sim.physics.packing import court_table, kernel_arrays
-from shuffle_sim.experiment.kernels import value_slot
+from shuffle_sim.physics.surface import run_lone
+from shuffle_sim.shots import _NOT_FINITE, CHUNK, _judge_rest, _shot_problem
 
 #: Bits of a shot's flags.
 FLAG_FAILED = 1  # not played (its start) or not finished (event bound): counted in ``failed`` only
