@@ -182,9 +182,10 @@ class Scratch:
 
 
 def lone_plan(experiment, chunk_size: int, shot_plan) -> tuple:
-    """The shot plan, packed court and judge's grid of ``lone_chunks_sums``'s calls for one run (built
-    per run, not remembered by experiment: an experiment changed with ``dataclasses.replace`` keeps its
-    fingerprint; the grid itself is remembered by content in ``judge.cached_judge_index``)."""
+    """The shot plan, court tables, judge's grid and per-shot ``Scratch`` of ``lone_chunks_sums``'s calls
+    for one run (built per run, not remembered by experiment: an experiment changed with
+    ``dataclasses.replace`` keeps its fingerprint; the grid itself is remembered by content in
+    ``judge.cached_judge_index``)."""
     court = experiment.court.for_end(experiment.end)
     ja = judge_arrays(court)
     prepared, index = cached_judge_index(ja, chunk_size)

@@ -189,10 +189,8 @@ def _rehearse(grid, messages: queue.Queue):
     specs = plot_specs(ds)
     court = results_court(ds)
     for spec in specs:
-        try:
+        if not messages.empty():  # this thread is the queue's only reader
             return messages.get_nowait()
-        except queue.Empty:
-            pass
         try:
             fig, _ = draw_plot(ds, spec, court, specs)
             fig.savefig(io.BytesIO(), dpi=DPI)
