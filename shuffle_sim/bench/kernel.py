@@ -18,6 +18,9 @@ Three measurements, all on the deck court (``courts/deck.toml``, mu = 0.016):
     first few of the same half-rounds.
 (c) ``jit``: the first ``simulate`` call in a fresh Python process with an empty numba cache
     (``NUMBA_CACHE_DIR`` pointed at a new temporary directory), and again with that cache filled.
+    The cold call is what a user meets: with a core free, ``simulate`` shares its first compile
+    with a helper process (``shuffle_sim.compile_ahead``); ``cold_one_process_s`` is the same call
+    with the helper switched off, the compile's whole length in one process.
 
 Kernel rates are measured on one thread and on all cores (``numba.set_num_threads``); the JIT
 warm-up is never inside a timed kernel run. Pymunk runs in its fastest honest set-up: dt = 1 ms,
@@ -44,7 +47,7 @@ import numba
 import numpy as np
 from numba import prange
 
-from shuffle_sim import jit
+from shuffle_sim import compile_ahead, jit
 from shuffle_sim.bench.timing import best_rate, with_threads
 from shuffle_sim.court import Court, load_court
 from shuffle_sim.physics.packing import court_table, kernel_arrays
@@ -273,34 +276,50 @@ def _pymunk_half_round_rate(court: Court, shots: np.ndarray, budget_s: float) ->
     return done / (time.perf_counter() - began), done
 
 
+def jit_probe_scene():
+    """The JIT probe's scene on the deck court: a shot with a little spin that hits a disc at rest (the
+    placing, the pair prediction, an impact and the coupled motion all compile)."""
+    from shuffle_sim.scene import Scene
+
+    return Scene(load_court("deck"), x=np.array([0.3, 0.0]), y=np.array([2.1336, 11.0]),
+                 vx=np.array([-0.03, 0.0]), vy=np.array([1.75, 0.0]), omega=np.array([0.5, 0.0]))
+
+
 _JIT_PROBE = """
 import json, time
-from shuffle_sim.court import load_court
+from shuffle_sim.bench.kernel import jit_probe_scene
+from shuffle_sim.compile_ahead import helpers_started
 from shuffle_sim.physics import simulate
-from shuffle_sim.scene import Scene
-import numpy as np
-court = load_court("deck")
-scene = Scene(court, x=np.array([0.3, 0.0]), y=np.array([2.1336, 11.0]), vx=np.array([-0.03, 0.0]),
-              vy=np.array([1.75, 0.0]), omega=np.array([0.5, 0.0]))
+scene = jit_probe_scene()
 began = time.perf_counter()
 result = simulate(scene)
-print(json.dumps({"first_call_s": time.perf_counter() - began, "ok": bool(result.ok)}))
+elapsed = time.perf_counter() - began
+print(json.dumps({"first_call_s": elapsed, "ok": bool(result.ok), "helper": helpers_started() > 0}))
 """
 
 
+def _first_call(cache: str, helper: bool) -> dict:
+    env = dict(os.environ, NUMBA_CACHE_DIR=cache)
+    if not helper:
+        env[compile_ahead.ENV_SWITCH] = "0"
+    proc = subprocess.run([sys.executable, "-c", _JIT_PROBE], env=env, capture_output=True, text=True, check=False)
+    if proc.returncode != 0:
+        raise RuntimeError(f"bench: the JIT probe failed: {proc.stderr.strip().splitlines()[-1:]}")
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
 def jit_times() -> dict:
-    """The first ``simulate`` in a fresh process: with an empty numba cache, then with it filled."""
+    """The first ``simulate`` in a fresh process: with an empty numba cache as a user meets it (the
+    compile shared with a helper process when a core is free: ``compile_ahead``), then with the cache
+    filled, and with an empty cache in this process alone (``cold_one_process_s``, the compile's
+    whole length). ``cold_helper`` says whether the first one used the helper."""
     with tempfile.TemporaryDirectory(prefix="shuffle-sim-numba-cache-") as cache:
-        env = dict(os.environ, NUMBA_CACHE_DIR=cache)
-        times = []
-        for _ in range(2):
-            proc = subprocess.run([sys.executable, "-c", _JIT_PROBE], env=env, capture_output=True, text=True,
-                                  check=False)
-            if proc.returncode != 0:
-                raise RuntimeError(f"bench: the JIT probe failed: {proc.stderr.strip().splitlines()[-1:]}")
-            report = json.loads(proc.stdout.strip().splitlines()[-1])
-            times.append(report["first_call_s"])
-    return {"cold_s": times[0], "warm_s": times[1]}
+        cold = _first_call(cache, helper=True)
+        warm = _first_call(cache, helper=True)
+    with tempfile.TemporaryDirectory(prefix="shuffle-sim-numba-cache-") as cache:
+        alone = _first_call(cache, helper=False)
+    return {"cold_s": cold["first_call_s"], "warm_s": warm["first_call_s"],
+            "cold_one_process_s": alone["first_call_s"], "cold_helper": bool(cold["helper"])}
 
 
 @dataclass(frozen=True)
@@ -323,8 +342,8 @@ def run_bench(sizes: BenchSizes = FULL, court: Court | None = None) -> dict:
 
     Each of ``single_shot`` and ``half_round`` holds ``kernel_per_s`` (all cores),
     ``kernel_1thread_per_s``, ``pymunk_per_s`` and ``ratio`` (kernel on all cores over pymunk);
-    ``single_shot`` also ``kernel_new_arrays_per_s`` (module docstring). ``jit`` holds ``cold_s`` and
-    ``warm_s`` (absent with ``sizes.jit`` False).
+    ``single_shot`` also ``kernel_new_arrays_per_s`` (module docstring). ``jit`` holds ``cold_s``,
+    ``warm_s``, ``cold_one_process_s`` and ``cold_helper`` (``jit_times``; absent with ``sizes.jit`` False).
     """
     court = load_court("deck") if court is None else court
     cores = numba.config.NUMBA_NUM_THREADS
@@ -376,8 +395,12 @@ def format_table(results: dict) -> str:
         lines.append(f"single-disc shots into new result arrays each batch: "
                      f"{results['single_shot']['kernel_new_arrays_per_s']:,.0f}/s on {cores} cores")
     if "jit" in results:
-        lines.append(f"JIT first simulate in a fresh process: cold cache {results['jit']['cold_s']:.2f} s, "
-                     f"warm cache {results['jit']['warm_s']:.2f} s")
+        jit_row = results["jit"]
+        helper = "with the compile helper" if jit_row.get("cold_helper") else "no helper"
+        alone = jit_row.get("cold_one_process_s")
+        alone_text = f" (one process alone {alone:.2f} s)" if alone is not None else ""
+        lines.append(f"JIT first simulate in a fresh process: cold cache {jit_row['cold_s']:.2f} s, {helper}"
+                     f"{alone_text}, warm cache {jit_row['warm_s']:.2f} s")
     lines.append("targets: single shots >= 20,000,000/s on 2 cores; half-rounds >= 1000x pymunk; "
                  "JIT cold <= 15 s, warm <= 1 s")
     return "\n".join(lines)

@@ -26,37 +26,11 @@ import threading
 import traceback
 from pathlib import Path
 
+from shuffle_sim.spare_core import core_to_spare
+
 _ERROR_KINDS = ("ExperimentError",)
 
-
-def core_to_spare() -> bool:
-    """Whether this machine has a core the run does not need: two or more cores, and fewer than one
-    busy core besides this process's. The helper only helps then: on a machine whose other cores are
-    busy it takes CPU from the run instead (measured: 1.9 s in one process, 2.3 s with the helper, with
-    one of two cores taken by another job).
-
-    Busy cores are the smaller of the last minute's load average and the number of other tasks
-    running right now (Linux's ``/proc/loadavg``): the average alone still counts the commands that
-    ran just before this one and have ended (a script that runs the job again and again keeps it near
-    1 on an idle machine), and the count alone can catch a short task in passing."""
-    cores = os.cpu_count() or 1
-    if cores < 2:
-        return False
-    try:
-        load = os.getloadavg()[0]
-    except (AttributeError, OSError):  # no load average here (Windows)
-        return True
-    return min(load, _other_tasks_running()) <= cores - 1.5
-
-
-def _other_tasks_running() -> float:
-    """Tasks running or ready to run now besides this process (``/proc/loadavg``), or inf if unknown."""
-    try:
-        with open("/proc/loadavg") as f:
-            running = int(f.read().split()[3].split("/")[0])
-    except (OSError, ValueError, IndexError):
-        return float("inf")
-    return max(0, running - 1)
+__all__ = ["PlotHelper", "core_to_spare"]
 
 
 class PlotHelper:

@@ -55,6 +55,7 @@ import math
 import numpy as np
 
 from shuffle_sim import jit
+from shuffle_sim.compile_ahead import Callee
 from shuffle_sim.physics.events import (
     DISC_CUSHION,
     DISC_DISC,
@@ -559,6 +560,22 @@ def run_from_start(table, spin, start, tolerance, st, ist, pair_t, ev, seg, max_
         final[i, 3] = vy
         final[i, 4] = w
     return -1, n_ev, n_seg, ok, t_end
+
+
+# The first compile of ``run_from_start`` (``simulate``'s kernel) is shared with a helper process
+# (``compile_ahead``): the callees the loop's compile reaches last, the coupled pair prediction (the
+# largest) first. Measured on 2 cores with an empty cache: 9.4 to 9.7 s with the helper, 15.2 s without.
+_F2 = "float64[:, ::1]"
+_I2 = "int64[:, ::1]"
+RUN_FROM_START = Callee(__name__, "run_from_start",
+                       f"({_F2}, {_F2}, {_F2}, float64, {_F2}, {_I2}, {_F2}, {_F2}, {_F2}, int64, {_F2})")
+RUN_FROM_START_SHARED = (
+    Callee("shuffle_sim.physics.predict", "coupled_predict_pair",
+           f"({_F2}, {_F2}, {_I2}, int64, int64, float64, float64, float64, float64)"),
+    Callee(__name__, "_disc_disc", f"({_F2}, {_F2}, {_F2}, {_I2}, int64, int64, float64, boolean)"),
+    Callee(__name__, "_disc_fixed", f"({_F2}, {_F2}, {_F2}, {_I2}, int64, int64, float64)"),
+    Callee(__name__, "state_at", f"({_F2}, {_F2}, {_F2}, {_I2}, int64, float64)"),
+)
 
 
 @jit.kernel

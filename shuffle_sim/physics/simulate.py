@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from shuffle_sim.compile_ahead import start_helper
 from shuffle_sim.court import Court
 from shuffle_sim.physics.events import (
     DISC_CUSHION,
@@ -22,15 +23,16 @@ from shuffle_sim.physics.events import (
 )
 from shuffle_sim.physics.kernel import (
     EV_COLUMNS,
+    RUN_FROM_START,
+    RUN_FROM_START_SHARED,
     SEG_COLUMNS,
     run_from_start,
     sample_trajectories,
 )
 from shuffle_sim.physics.motion import DEAD, N_FLOAT_ROWS, N_INT_ROWS, STATUS
+from shuffle_sim.physics.packing import court_table, kernel_arrays
 from shuffle_sim.physics.table import H_DECEL, obstacle_overlap
 from shuffle_sim.scene import OVERLAP_TOLERANCE, Scene, SceneError
-from shuffle_sim.physics.packing import court_table
-from shuffle_sim.physics.packing import kernel_arrays
 
 
 @dataclass(frozen=True)
@@ -200,6 +202,7 @@ def simulate(scene: Scene, max_events: int = 10_000) -> SimResult:
     """
     max_events = check_max_events(max_events)
     scene.validate()
+    start_helper(RUN_FROM_START, RUN_FROM_START_SHARED)  # the first compile only: ``compile_ahead``
     court = scene.court
     table = court_table(court)
     spin = kernel_arrays(court).spin_tables

@@ -137,10 +137,11 @@ def test_bench_table_is_readable():
         "single_shot": {"kernel_per_s": 2.5e7, "kernel_1thread_per_s": 1.3e7, "pymunk_per_s": 55.0, "ratio": 4.5e5,
                         "kernel_new_arrays_per_s": 2.25e7},
         "half_round": {"kernel_per_s": 4.0e4, "kernel_1thread_per_s": 2.0e4, "pymunk_per_s": 7.0, "ratio": 5714.0},
-        "jit": {"cold_s": 9.5, "warm_s": 0.4},
+        "jit": {"cold_s": 9.5, "warm_s": 0.4, "cold_one_process_s": 15.25, "cold_helper": True},
     }
     text = bench.format_table(results)
     assert "25,000,000" in text and "5,714" in text and "cold cache 9.50 s" in text
+    assert "with the compile helper (one process alone 15.25 s)" in text
     assert "22,500,000" in text  # the single-shot rate with new result arrays for every batch
 
 
@@ -148,5 +149,6 @@ def test_bench_table_is_readable():
 def test_jit_probe_runs_in_fresh_processes():
     """Compiles everything from scratch in a subprocess (slow); only checks that both probes ran."""
     times = bench.jit_times()
-    assert set(times) == {"cold_s", "warm_s"}
-    assert all(math.isfinite(v) and v > 0 for v in times.values())
+    assert set(times) == {"cold_s", "warm_s", "cold_one_process_s", "cold_helper"}
+    assert all(math.isfinite(times[k]) and times[k] > 0 for k in ("cold_s", "warm_s", "cold_one_process_s"))
+    assert isinstance(times["cold_helper"], bool)
