@@ -281,8 +281,9 @@ def jit_probe_scene():
     placing, the pair prediction, an impact and the coupled motion all compile)."""
     from shuffle_sim.scene import Scene
 
-    return Scene(load_court("deck"), x=np.array([0.3, 0.0]), y=np.array([2.1336, 11.0]),
-                 vx=np.array([-0.03, 0.0]), vy=np.array([1.75, 0.0]), omega=np.array([0.5, 0.0]))
+    court = load_court("deck").with_params(spin_model="coupled")
+    return Scene(court, x=np.array([0.3, 0.0]), y=np.array([2.1336, 11.0]), vx=np.array([-0.03, 0.0]),
+                 vy=np.array([1.75, 0.0]), omega=np.array([0.5, 0.0]))
 
 
 _JIT_PROBE = """

@@ -27,6 +27,7 @@ def test_presets_make_open_20s_at_the_published_rates(open20, skill, rate):
     assert made == pytest.approx(rate, abs=0.025), "recalibrate: see experiments/README.md"
 
 
+@pytest.mark.courts_own_spin_model
 def test_the_presets_are_calibrated_under_the_coupled_model(open20):
     assert open20.court.params["spin_model"] == "coupled"  # the court's default, which the rates above hold for
 
@@ -34,10 +35,11 @@ def test_the_presets_are_calibrated_under_the_coupled_model(open20):
 def test_a_spin_error_moves_the_rate_only_under_the_coupled_model(open20):
     """A twisted disc brakes less and slides farther (coupled); decoupled, spin leaves a lone path alone."""
     decoupled = replace(open20, court=open20.court.with_params(spin_model="decoupled"))
+    coupled = replace(open20, court=open20.court.with_params(spin_model="coupled"))
     base = skill_preset("crokinole", "top competitive")
     twisted = replace(base, spin=20.0)  # rad/s: r omega = v / 2.7 at the open 20's launch speed
     assert make_rate(decoupled, twisted, 4000) == pytest.approx(make_rate(decoupled, base, 4000), abs=0.001)
-    assert make_rate(open20, twisted, 4000) - make_rate(open20, base, 4000) > 0.008
+    assert make_rate(coupled, twisted, 4000) - make_rate(coupled, base, 4000) > 0.008
 
 
 @pytest.mark.parametrize("skill", ["average competitive", "top competitive"])
@@ -53,6 +55,7 @@ def test_the_spin_of_a_flick_is_too_small_to_move_the_rate(open20, skill):
     assert make_rate(open20, flick, SHOTS) == pytest.approx(make_rate(open20, base, SHOTS), abs=0.0025)
 
 
+@pytest.mark.courts_own_spin_model
 def test_the_check_names_the_spin_model(capsys):
     assert main([str(OPEN20), "--check", "--shots", "200", "--spin-model", "decoupled"]) == 0
     assert "spin model decoupled" in capsys.readouterr().out.splitlines()[0]

@@ -15,7 +15,7 @@ from shuffle_sim.scene import Scene
 
 face_friction = pytest.importorskip("shuffle_sim.reference.face_friction")
 
-DECK = load_court("deck")
+DECK = load_court("deck").with_params(spin_model="coupled")  # the model under test, whatever the default
 G = DECK.params["gravity"]
 
 
