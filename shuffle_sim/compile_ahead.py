@@ -15,7 +15,7 @@ compiled code, so nothing but the time depends on the helper: numba writes each 
 renames it into place, so a file it reads is whole.
 
 The helper starts only when the kernel's cache holds no entry for its signature, a core is free
-(``spare_core.core_to_spare``), and the environment variable ``SHUFFLE_SIM_COMPILE_HELPER`` is not
+(``helper_process.core_to_spare``), and the environment variable ``SHUFFLE_SIM_COMPILE_HELPER`` is not
 ``0``. Run as ``python -m shuffle_sim.compile_ahead module:name:signature ...`` it compiles the named
 functions in order.
 """
@@ -28,7 +28,7 @@ import subprocess
 import sys
 from dataclasses import dataclass
 
-from shuffle_sim.spare_core import core_to_spare
+from shuffle_sim.helper_process import core_to_spare, module_command
 
 #: Set to "0" to never start the helper.
 ENV_SWITCH = "SHUFFLE_SIM_COMPILE_HELPER"
@@ -92,10 +92,11 @@ def start_helper(entry: Callee, callees: tuple[Callee, ...]) -> subprocess.Popen
         return None
     if os.environ.get(ENV_SWITCH, "") == "0" or not needs_compiling(entry) or not core_to_spare():
         return None
+    argv, env = module_command(__name__, *(c.spec for c in callees))
     try:
-        process = subprocess.Popen([sys.executable, "-m", __name__, *(c.spec for c in callees)],
-                                   stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    except OSError:
+        process = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                   stderr=subprocess.DEVNULL, env=env)
+    except (OSError, ValueError, TypeError):  # no interpreter to start (an embedded Python, say)
         return None
     global _count
     _started.append(process)

@@ -54,7 +54,7 @@ def test_the_helper_starts_only_for_a_cold_cache_with_a_core_to_spare(monkeypatc
     assert (process is not None) is starts
     assert compile_ahead.helpers_started() == before + starts
     if starts:
-        assert launched == [[sys.executable, "-m", "shuffle_sim.compile_ahead",
+        assert launched == [[sys.executable, "-P", "-m", "shuffle_sim.compile_ahead",
                              *(c.spec for c in RUN_FROM_START_SHARED)]]
 
 

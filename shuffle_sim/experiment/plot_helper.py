@@ -17,7 +17,6 @@ the helper.
 from __future__ import annotations
 
 import json
-import os
 import pickle
 import queue
 import subprocess
@@ -26,7 +25,7 @@ import threading
 import traceback
 from pathlib import Path
 
-from shuffle_sim.spare_core import core_to_spare
+from shuffle_sim.helper_process import core_to_spare, module_command
 
 _ERROR_KINDS = ("ExperimentError",)
 
@@ -38,16 +37,12 @@ class PlotHelper:
     files (or draws them here if the helper failed); ``close()`` ends it if still running."""
 
     def __init__(self):
-        package_root = str(Path(__file__).resolve().parents[2])
-        env = dict(os.environ)
-        env["PYTHONPATH"] = os.pathsep.join([package_root] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep)
-                                                             if p])
+        argv, env = module_command("shuffle_sim.experiment.plot_helper")
         self.sent = None
         self.rehearsal = None
         try:
-            self.process = subprocess.Popen([sys.executable, "-P", "-m", "shuffle_sim.experiment.plot_helper"],
-                                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                                            env=env)
+            self.process = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                            stderr=subprocess.DEVNULL, env=env)
         except OSError:
             self.process = None
 

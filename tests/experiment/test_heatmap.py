@@ -207,26 +207,26 @@ def test_plot_helper_reports_a_plot_that_cannot_be_drawn_and_draws_here_without_
     (4, 3.2, 3, False),
 ])
 def test_the_plot_helper_is_used_only_with_a_core_to_spare(monkeypatch, cores, load, running, spare):
-    from shuffle_sim import spare_core
+    from shuffle_sim import helper_process
     from shuffle_sim.experiment import plot_helper
 
-    monkeypatch.setattr(spare_core.os, "cpu_count", lambda: cores)
-    monkeypatch.setattr(spare_core.os, "getloadavg", lambda: (load, load, load))
-    monkeypatch.setattr(spare_core, "other_tasks_running", lambda: running)
+    monkeypatch.setattr(helper_process.os, "cpu_count", lambda: cores)
+    monkeypatch.setattr(helper_process.os, "getloadavg", lambda: (load, load, load))
+    monkeypatch.setattr(helper_process, "other_tasks_running", lambda: running)
     assert plot_helper.core_to_spare() is spare
 
 
 def test_the_count_of_other_running_tasks_reads_the_kernel_s_figure(monkeypatch, tmp_path):
-    from shuffle_sim import spare_core
+    from shuffle_sim import helper_process
 
     fake = tmp_path / "loadavg"
     fake.write_text("0.97 0.96 0.96 3/78 16197\n")
     real_open = open
     monkeypatch.setattr("builtins.open", lambda path, *a, **k: real_open(fake if path == "/proc/loadavg" else path,
                                                                           *a, **k))
-    assert spare_core.other_tasks_running() == 2  # three running, this process one of them
+    assert helper_process.other_tasks_running() == 2  # three running, this process one of them
     fake.write_text("garbled\n")
-    assert spare_core.other_tasks_running() == float("inf")
+    assert helper_process.other_tasks_running() == float("inf")
 
 
 def test_the_helper_s_rehearsal_stops_for_the_results_and_draws_every_plot_without_them(monkeypatch):
