@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import pickle
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -73,13 +74,22 @@ def needs_compiling(callee: Callee) -> bool:
     dispatcher = callee.dispatcher()
     if getattr(dispatcher, "signatures", None):
         return False
+    index = cache_index(dispatcher)
     try:
-        cache = dispatcher._cache
-        index = cache._cache_file._load_index()
-        key = cache._index_key(callee.argument_types(), dispatcher.targetctx.codegen())
+        key = dispatcher._cache._index_key(callee.argument_types(), dispatcher.targetctx.codegen())
     except Exception:  # noqa: BLE001 - numba's cache internals; without them, no helper
         return False
-    return key not in index
+    return index is not None and key not in index
+
+
+def cache_index(dispatcher) -> dict | None:
+    """The entries of numba's cache for ``dispatcher`` that are current with its source (empty when
+    there are none), or None when numba's cache cannot be read (caching off, or a numba unlike the
+    one this was written for). The same index numba reads before it loads a function."""
+    try:
+        return dispatcher._cache._cache_file._load_index()
+    except (AttributeError, OSError, EOFError, pickle.UnpicklingError):
+        return None
 
 
 def start_helper(entry: Callee, callees: tuple[Callee, ...]) -> subprocess.Popen | None:

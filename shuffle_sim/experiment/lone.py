@@ -251,7 +251,7 @@ def lone_chunks_sums(experiment, chunks: list[int], chunk_size: int, values: np.
     ``experiment.compute_chunk`` returns it, from one call; None when a launch value is not finite
     or a judged value is not one of ``values`` (the general path then raises its error naming it).
 
-    ``shot_plan(experiment)`` gives ``build_shots``'s arrays (``experiment._shot_plan``). The judge's
+    ``shot_plan(experiment)`` gives ``build_shots``'s arrays (``experiment.plan.shot_plan``). The judge's
     grid is the one ``simulate_shots`` builds for a batch of ``chunk_size`` shots. ``planned``, from
     ``lone_plan`` for this experiment and chunk size, saves building them (and the scratch) again for
     every call of a run.

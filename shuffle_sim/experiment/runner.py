@@ -21,7 +21,12 @@ import math
 import os
 import sys
 import time
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, ThreadPoolExecutor, wait
+from concurrent.futures import (
+    FIRST_COMPLETED,
+    ProcessPoolExecutor,
+    ThreadPoolExecutor,
+    wait,
+)
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator
@@ -29,6 +34,15 @@ from typing import Iterator
 import numpy as np
 
 from shuffle_sim import __version__
+from shuffle_sim.experiment.grid import GridResults, GridVariable
+from shuffle_sim.experiment.kernels import (
+    STATUS_FALLEN,
+    STATUS_HOLED,
+    build_shots,
+    reduce_chunk,
+)
+from shuffle_sim.experiment.lock import folder_lock
+from shuffle_sim.experiment.plan import shot_plan, takes_lone_path
 from shuffle_sim.experiment.spec import (
     LONG_NAMES,
     OUTCOMES,
@@ -37,21 +51,8 @@ from shuffle_sim.experiment.spec import (
     load_experiment,
     possible_values,
 )
-from shuffle_sim.experiment.grid import GridResults, GridVariable
 from shuffle_sim.experiment.store import RNG_DESCRIPTION, ResultsDir
-from shuffle_sim.experiment.kernels import (
-    DIST_NORMAL,
-    DIST_UNIFORM,
-    PARAMETER_CODES,
-    STATUS_FALLEN,
-    STATUS_HOLED,
-    build_shots,
-    reduce_chunk,
-)
-from shuffle_sim.noise import seed_key
-from shuffle_sim.experiment.lock import folder_lock
 from shuffle_sim.rules import ricochet
-from shuffle_sim.scene import speed_for_distance
 from shuffle_sim.shots import simulate_shots
 
 #: Per-cell integer sums a chunk returns; assembled by adding (exact in any order).
@@ -82,47 +83,10 @@ def chunk_range(experiment: Experiment, index: int, chunk_size: int) -> tuple[in
     return start, min(start + chunk_size, experiment.n_shots)
 
 
-def _shot_plan(experiment: Experiment) -> dict:
-    """The experiment's shot description as flat arrays for ``experiment_kernels.build_shots``."""
-    axes = experiment.axes
-    longest = max((a.size for a in axes), default=1)
-    axis_values = np.zeros((len(axes), longest))
-    for k, axis in enumerate(axes):
-        if axis.name == "skill":
-            axis_values[k, :axis.size] = np.arange(axis.size)
-        elif axis.name == "direction":
-            axis_values[k, :axis.size] = np.radians(axis.values.astype(np.float64))
-        else:
-            axis_values[k, :axis.size] = axis.values
-    nominal = experiment.shot
-    court = experiment.court
-    k0, k1 = seed_key(experiment.seed)
-    dists = experiment.distributions
-    return dict(
-        samples=np.uint64(experiment.samples),
-        grid_shape=np.array([a.size for a in axes], dtype=np.int64),
-        axis_param=np.array([PARAMETER_CODES[a.name] for a in axes], dtype=np.int64),
-        axis_values=axis_values,
-        nominal=np.array([nominal["speed"] or 0.0, nominal["direction"], nominal["spin"], nominal["start_x"],
-                          nominal["start_y"], nominal["target_x"] or 0.0, nominal["target_y"] or 0.0]),
-        dist_param=np.array([PARAMETER_CODES[d.name] for d in dists], dtype=np.int64),
-        dist_kind=np.array([DIST_UNIFORM if d.kind == "uniform" else DIST_NORMAL for d in dists], dtype=np.int64),
-        dist_a=np.array([d.a for d in dists], dtype=np.float64),
-        dist_b=np.array([d.b for d in dists], dtype=np.float64),
-        skill_sd=np.array([[m.speed, m.direction, m.spin, m.start] for m in experiment.skill_models()]),
-        uses_target=experiment.uses_target,
-        speed_given=experiment.speed_given,
-        overshoot=float(nominal["overshoot"]),
-        stop_speed_per_root_metre=speed_for_distance(1.0, court.params["mu"], court.params["gravity"]),
-        k0=k0,
-        k1=k1,
-    )
-
-
 def _shots(experiment: Experiment, start: int, stop: int, with_noise: bool) -> Shots:
     n = stop - start
     out = [np.empty(n) for _ in range(5)]
-    plan = _shot_plan(experiment)
+    plan = shot_plan(experiment)
     skill = np.zeros(n, dtype=np.int64)
     if n:
         build_shots(np.uint64(start), plan["samples"], plan["grid_shape"], plan["axis_param"], plan["axis_values"],
@@ -159,11 +123,11 @@ def compute_chunk(experiment: Experiment, index: int, chunk_size: int, numba_thr
 
         numba.set_num_threads(max(1, min(numba_threads, numba.config.NUMBA_NUM_THREADS)))
     start, stop = chunk_range(experiment, index, chunk_size)
-    if _fused(experiment):
+    if takes_lone_path(experiment):
         from shuffle_sim.experiment.lone import lone_chunk_sums
 
         # The same sums from one numba call that builds, plays, judges and adds up the shots.
-        out = lone_chunk_sums(experiment, start, stop, chunk_size, possible_values(experiment.court), _shot_plan)
+        out = lone_chunk_sums(experiment, start, stop, chunk_size, possible_values(experiment.court), shot_plan)
         if out is not None:
             return out
     shots = executed_shots(experiment, start, stop)
@@ -393,20 +357,13 @@ class RunSummary:
         return self.n_shots / self.seconds if self.seconds > 0 else float("inf")
 
 
-def _fused(experiment: Experiment) -> bool:
-    """Whether the chunks of ``experiment`` take the fused lone-shot path (``experiment.lone``): shots at
-    an empty board, no per-shot records, and a game whose shots score wherever they rest (a ricochet
-    shot scores only on the half opposite its start, which the general path applies)."""
-    return experiment.board is None and not experiment.records and experiment.court.game != ricochet.GAME
-
-
 def _run_in_process(experiment: Experiment, pending: list[int], chunk_size: int) -> Iterator[tuple[int, dict]]:
-    if _fused(experiment):
+    if takes_lone_path(experiment):
         # Runs of consecutive chunks, up to about a million shots, in one numba call each (the same sums).
         from shuffle_sim.experiment.lone import BATCH_SHOTS, lone_chunks_sums, lone_plan
 
         values = possible_values(experiment.court)
-        planned = lone_plan(experiment, chunk_size, _shot_plan)
+        planned = lone_plan(experiment, chunk_size, shot_plan)
         per_call = max(1, BATCH_SHOTS // chunk_size)
         k = 0
         while k < len(pending):
@@ -414,7 +371,7 @@ def _run_in_process(experiment: Experiment, pending: list[int], chunk_size: int)
             while len(group) < per_call and k + len(group) < len(pending) and pending[k + len(group)] == group[-1] + 1:
                 group.append(pending[k + len(group)])
             k += len(group)
-            found = lone_chunks_sums(experiment, group, chunk_size, values, _shot_plan, planned)
+            found = lone_chunks_sums(experiment, group, chunk_size, values, shot_plan, planned)
             if found is None:  # chunk by chunk, the general path reporting the bad shot
                 found = (compute_chunk(experiment, index, chunk_size) for index in group)
             yield from zip(group, found)
@@ -542,7 +499,7 @@ def _run_locked(experiment: Experiment, out: str | os.PathLike, *, resume: bool,
         # local worker processes then load them from numba's cache.
         from shuffle_sim.experiment.warmup import warm_up
 
-        warm_up(experiment, chunk_size, progress=progress)
+        warm_up(experiment, chunk_size, compute_chunk, progress=progress)
 
     from tqdm import tqdm
 

@@ -16,33 +16,24 @@ the kernel itself: the outcome is the same, only slower.
 
 from __future__ import annotations
 
-import os
 import pickle
 import subprocess
 import sys
 import threading
 import time
-from pathlib import Path
+
+from shuffle_sim.compile_ahead import cache_index
+from shuffle_sim.experiment.plan import shot_plan, takes_lone_path
+from shuffle_sim.helper_process import module_command
 from shuffle_sim.judge.packing import judge_arrays
 
 #: How long to wait for the helper process before compiling here anyway (s).
 HELPER_TIMEOUT = 900.0
 
-_HELPER = ("import pickle, sys\n"
-           "from shuffle_sim.experiment.runner import _shot_plan\n"
-           "from shuffle_sim.experiment.lone import compile_lone_kernel\n"
-           "compile_lone_kernel(pickle.load(sys.stdin.buffer), _shot_plan)\n")
-
-
-def _is_lone(experiment) -> bool:
-    from shuffle_sim.experiment.runner import _fused
-
-    return _fused(experiment)
-
 
 def job_kernels(experiment) -> list:
     """The numba dispatchers a run of ``experiment`` calls per chunk (besides the judge's grid)."""
-    if _is_lone(experiment):
+    if takes_lone_path(experiment):
         from shuffle_sim.experiment.lone import play_lone_chunk
 
         return [play_lone_chunk]
@@ -58,24 +49,17 @@ def kernels_cached(dispatchers) -> bool:
     Reads numba's cache index (the same check numba makes before loading); a cache numba cannot
     tell about counts as missing.
     """
-    for dispatcher in dispatchers:
-        try:
-            if not dispatcher._cache._cache_file._load_index():
-                return False
-        except (AttributeError, OSError, EOFError, pickle.UnpicklingError):
-            return False
-    return True
+    return all(cache_index(dispatcher) for dispatcher in dispatchers)
 
 
 def _start_helper(experiment) -> subprocess.Popen | None:
-    """A second Python process that compiles the one-call chunk kernel into numba's cache."""
-    package_root = str(Path(__file__).resolve().parents[2])
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join([package_root] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p])
+    """A second Python process that compiles the one-call chunk kernel into numba's cache (this
+    module's ``main``, handed the experiment through its standard input)."""
+    argv, env = module_command(__name__)
     try:
         payload = pickle.dumps(experiment)
-        helper = subprocess.Popen([sys.executable, "-c", _HELPER], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
-                                  stderr=subprocess.DEVNULL, env=env)
+        helper = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                  env=env)
         helper.stdin.write(payload)
         helper.stdin.close()
         return helper
@@ -108,14 +92,14 @@ class _CompilingNotice:
             self.bar.close()
 
 
-def warm_up(experiment, chunk_size: int, progress: bool = False) -> float | None:
+def warm_up(experiment, chunk_size: int, compute_chunk, progress: bool = False) -> float | None:
     """Compile or load every kernel a run of ``experiment`` in chunks of ``chunk_size`` uses.
 
-    Returns the seconds spent compiling, or None if numba's cache already held every kernel (then
-    loading them takes a fraction of a second). With ``progress``, a compiling run says so on the
-    progress display while it compiles.
+    ``compute_chunk`` is the runner's (``experiment.runner.compute_chunk``), which computes the job's
+    first shot alone. Returns the seconds spent compiling, or None if numba's cache already held
+    every kernel (then loading them takes a fraction of a second). With ``progress``, a compiling run
+    says so on the progress display while it compiles.
     """
-    from shuffle_sim.experiment.runner import compute_chunk
     from shuffle_sim.judge.batch import cached_judge_index
     from shuffle_sim.judge.grid import judge_index
     from shuffle_sim.judge.kernels import judge_prepare
@@ -126,7 +110,7 @@ def warm_up(experiment, chunk_size: int, progress: bool = False) -> float | None
     notice = _CompilingNotice(experiment.name, progress and cold)
     helper = None
     try:
-        helper = _start_helper(experiment) if cold and _is_lone(experiment) else None
+        helper = _start_helper(experiment) if cold and takes_lone_path(experiment) else None
         # The judge's grid for the run's batches (kept for its chunks), compiled here meanwhile.
         court = experiment.court.for_end(experiment.end)
         cached_judge_index(judge_arrays(court), chunk_size)
@@ -143,3 +127,15 @@ def warm_up(experiment, chunk_size: int, progress: bool = False) -> float | None
             helper.wait()
         notice.close()
     return time.perf_counter() - began if cold else None
+
+
+def main() -> int:
+    """The helper process: compile the chunk kernel for the experiment on standard input."""
+    from shuffle_sim.experiment.lone import compile_lone_kernel
+
+    compile_lone_kernel(pickle.load(sys.stdin.buffer), shot_plan)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -118,25 +118,27 @@ def test_warm_up_reports_a_cold_cache_and_the_kernels_cached_check_reads_numba_s
 
     from shuffle_sim.experiment import warmup as kernel_warmup
     from shuffle_sim.experiment.lone import play_lone_chunk
+    from shuffle_sim.experiment.runner import compute_chunk
     from shuffle_sim.experiment.spec import parse_experiment
 
     experiment = parse_experiment(TINY)
-    kernel_warmup.warm_up(experiment, 40)
+    kernel_warmup.warm_up(experiment, 40, compute_chunk)
     assert kernel_warmup.kernels_cached([play_lone_chunk])  # after a warm-up, numba's cache holds it
-    assert kernel_warmup.warm_up(experiment, 40) is None  # and a second one finds it there
+    assert kernel_warmup.warm_up(experiment, 40, compute_chunk) is None  # and a second one finds it there
     assert not kernel_warmup.kernels_cached([njit(lambda x: x + 1)])  # nothing cached for an uncached function
     monkeypatch.setattr(kernel_warmup, "kernels_cached", lambda dispatchers: False)
-    seconds = kernel_warmup.warm_up(experiment, 40)
+    seconds = kernel_warmup.warm_up(experiment, 40, compute_chunk)
     assert seconds is not None and seconds > 0
 
 
 def test_the_helper_compiles_the_chunk_kernel_for_the_run_s_own_argument_types():
     # In a fresh process: the stand-in arguments of the helper, then a real chunk; one compiled version.
-    proc = _python("from shuffle_sim.experiment.runner import _shot_plan, compute_chunk\n"
+    proc = _python("from shuffle_sim.experiment.plan import shot_plan\n"
+                   "from shuffle_sim.experiment.runner import compute_chunk\n"
                    "from shuffle_sim.experiment.lone import compile_lone_kernel, play_lone_chunk\n"
                    "from shuffle_sim.experiment.spec import parse_experiment\n"
                    f"e = parse_experiment({TINY!r})\n"
-                   "compile_lone_kernel(e, _shot_plan)\ncompute_chunk(e, 0, 40)\n"
+                   "compile_lone_kernel(e, shot_plan)\ncompute_chunk(e, 0, 40)\n"
                    "print(len(play_lone_chunk.signatures))")
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip().splitlines()[-1] == "1"

@@ -100,14 +100,14 @@ def test_boards_and_records_take_the_general_path(monkeypatch):
 
 
 def test_one_call_for_several_chunks_gives_each_chunk_s_own_sums(monkeypatch):
-    from shuffle_sim.experiment.runner import _shot_plan
+    from shuffle_sim.experiment.plan import shot_plan
     from shuffle_sim.experiment.spec import possible_values
 
     experiment = parse_experiment(AIMED)
     chunks = list(range(experiment.n_chunks(20)))
-    together = experiment_lone.lone_chunks_sums(experiment, chunks, 20, possible_values(experiment.court), _shot_plan)
+    together = experiment_lone.lone_chunks_sums(experiment, chunks, 20, possible_values(experiment.court), shot_plan)
     assert len(together) == len(chunks)
     for index, sums in zip(chunks, together):
         _assert_same(sums, _sums(experiment, index, 20, False, monkeypatch))
     with pytest.raises(ValueError, match="consecutive"):
-        experiment_lone.lone_chunks_sums(experiment, [0, 2], 20, possible_values(experiment.court), _shot_plan)
+        experiment_lone.lone_chunks_sums(experiment, [0, 2], 20, possible_values(experiment.court), shot_plan)
