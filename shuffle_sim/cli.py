@@ -123,7 +123,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     """Run an experiment file: chunks in parallel, results (netCDF, Parquet) and plots on disk."""
     from pathlib import Path
 
-    from shuffle_sim.experiment.plot_helper import PlotHelper, core_to_spare
+    from shuffle_sim.experiment.plot_helper import PlotHelper
+    from shuffle_sim.helper_process import core_to_spare
 
     # With a core to spare, the plots' process starts first: it imports matplotlib and rehearses the
     # plots while this one loads the kernels and computes.

@@ -75,11 +75,13 @@ def needs_compiling(callee: Callee) -> bool:
     if getattr(dispatcher, "signatures", None):
         return False
     index = cache_index(dispatcher)
+    if index is None:
+        return False
     try:
         key = dispatcher._cache._index_key(callee.argument_types(), dispatcher.targetctx.codegen())
     except Exception:  # noqa: BLE001 - numba's cache internals; without them, no helper
         return False
-    return index is not None and key not in index
+    return key not in index
 
 
 def cache_index(dispatcher) -> dict | None:

@@ -7,9 +7,9 @@ until the results arrive; when the grid outcomes are assembled they go to it thr
 draws the plots while this process writes ``grid.nc``. The plots are the same files ``save_plots``
 draws in this process; on a machine with one core the two processes only take turns.
 
-The command line starts it only when a core is free (``core_to_spare``). If the helper cannot start
-or dies, the plots are drawn here instead (and an error there shows here
-with its traceback; the helper's own error output is not kept). A plot the experiment file
+The command line starts it only when a core is free (``helper_process.core_to_spare``). If the
+helper cannot start or dies, the plots are drawn here instead (and an error there shows here with
+its traceback; the helper's own error output is not kept). A plot the experiment file
 asks for that cannot be drawn (an unknown metric, say) is the same ``ExperimentError`` here as in
 the helper.
 """
@@ -25,11 +25,9 @@ import threading
 import traceback
 from pathlib import Path
 
-from shuffle_sim.helper_process import core_to_spare, module_command
+from shuffle_sim.helper_process import module_command
 
 _ERROR_KINDS = ("ExperimentError",)
-
-__all__ = ["PlotHelper", "core_to_spare"]
 
 
 class PlotHelper:

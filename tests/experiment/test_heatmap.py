@@ -208,12 +208,11 @@ def test_plot_helper_reports_a_plot_that_cannot_be_drawn_and_draws_here_without_
 ])
 def test_the_plot_helper_is_used_only_with_a_core_to_spare(monkeypatch, cores, load, running, spare):
     from shuffle_sim import helper_process
-    from shuffle_sim.experiment import plot_helper
 
     monkeypatch.setattr(helper_process.os, "cpu_count", lambda: cores)
     monkeypatch.setattr(helper_process.os, "getloadavg", lambda: (load, load, load))
     monkeypatch.setattr(helper_process, "other_tasks_running", lambda: running)
-    assert plot_helper.core_to_spare() is spare
+    assert helper_process.core_to_spare() is spare
 
 
 def test_the_count_of_other_running_tasks_reads_the_kernel_s_figure(monkeypatch, tmp_path):
