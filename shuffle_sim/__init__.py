@@ -17,17 +17,18 @@ name                        what it does
 ``run_experiment``          a batch shot experiment to results on disk (``experiment``)
 ==========================  ================================================================
 
-The layers, from the bottom: ``lazy`` (the import-on-use faces), ``units``, ``geometry``, ``games`` (the game registry) -> ``court`` ->
-``judge`` -> ``physics`` -> ``scene``, ``shots`` -> ``rules`` -> ``play`` -> ``experiment`` ->
-``bench``, ``plot``, ``cli``. Imports flow one way, down this list.
+The layers, from the bottom: ``_runtime`` (private plumbing: numba presets, import-on-use faces,
+helper processes), ``units``, ``games`` (the game registry), ``noise`` -> ``court`` -> ``judging`` ->
+``physics`` -> ``shots`` -> ``rules`` -> ``playing`` -> ``experiment`` -> ``bench``, ``plot``, ``lab``,
+``cli``. Imports flow one way, down this list; a module or name that starts with an underscore is
+private to its package.
 """
 
 from __future__ import annotations
 
-import sys
-import types
+from typing import TYPE_CHECKING
 
-from shuffle_sim.lazy import lazy_face
+from shuffle_sim._runtime.lazy import lazy_face
 
 __version__ = "0.1.0"
 
@@ -37,33 +38,25 @@ _FACE = {
     "CourtError": "shuffle_sim.court",
     "list_courts": "shuffle_sim.court",
     "load_court": "shuffle_sim.court",
-    "Judgement": "shuffle_sim.judge",
-    "judge": "shuffle_sim.judge",
-    "judge_batch": "shuffle_sim.judge",
-    "Scene": "shuffle_sim.scene",
+    "Judgement": "shuffle_sim.judging",
+    "judge": "shuffle_sim.judging",
+    "judge_batch": "shuffle_sim.judging",
+    "Scene": "shuffle_sim.physics",
     "simulate": "shuffle_sim.physics",
     "simulate_shots": "shuffle_sim.shots",
-    "play": "shuffle_sim.play",
+    "play": "shuffle_sim.playing",
     "run_experiment": "shuffle_sim.experiment",
     "load_experiment": "shuffle_sim.experiment",
 }
 
 __all__ = [*_FACE, "__version__"]
-#: Face functions named like a subpackage (``shuffle_sim.judge``, ``shuffle_sim.play``): the package's
-#: attribute is the function, as it has always been; the subpackage is imported by its dotted path.
-_SHADOWED = {"judge", "play"}
-
 
 __getattr__, __dir__ = lazy_face(__name__, _FACE, globals())
 
-
-class _Package(types.ModuleType):
-    """The package module: importing a subpackage named like a face function keeps the function."""
-
-    def __setattr__(self, name: str, value) -> None:
-        if name in _SHADOWED and isinstance(value, types.ModuleType):
-            return
-        super().__setattr__(name, value)
-
-
-sys.modules[__name__].__class__ = _Package
+if TYPE_CHECKING:  # the same names, imported outright, for type checkers and editors
+    from shuffle_sim.court import Court, CourtError, list_courts, load_court
+    from shuffle_sim.experiment import load_experiment, run_experiment
+    from shuffle_sim.judging import Judgement, judge, judge_batch
+    from shuffle_sim.physics import Scene, simulate
+    from shuffle_sim.playing import play
+    from shuffle_sim.shots import simulate_shots

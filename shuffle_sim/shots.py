@@ -38,16 +38,16 @@ from dataclasses import dataclass
 import numpy as np
 from numba import prange
 
-from shuffle_sim import jit
+from shuffle_sim._runtime import jit
 from shuffle_sim.court import Court
-from shuffle_sim.geometry import point_in_closed_polygon
-from shuffle_sim.judge.batch import cached_judge_index, judge_ranges
-from shuffle_sim.judge.grid import judge_point, surely_on_surface
-from shuffle_sim.judge.kernels import HANGER_NONE
-from shuffle_sim.judge.packing import judge_arrays
-from shuffle_sim.physics.packing import court_table
-from shuffle_sim.physics.simulate import check_max_events, check_obstacles, obstacle_at_start
-from shuffle_sim.physics.surface import (
+from shuffle_sim.court.geometry import point_in_closed_polygon
+from shuffle_sim.judging.batch import cached_judge_index, judge_ranges
+from shuffle_sim.judging.cell_grid import judge_point, surely_on_surface
+from shuffle_sim.judging.procedure import HANGER_NONE
+from shuffle_sim.judging.packing import judge_arrays
+from shuffle_sim.physics.numba_api import court_table
+from shuffle_sim.physics import check_max_events, check_obstacles, obstacle_at_start
+from shuffle_sim.physics.numba_api import (
     DEAD,
     EV_COLUMNS,
     H_RADIUS,
@@ -64,17 +64,17 @@ from shuffle_sim.physics.surface import (
     run_table,
     state_at,
 )
-from shuffle_sim.scene import OVERLAP_TOLERANCE, Scene, SceneError
-from shuffle_sim.physics.packing import kernel_arrays
+from shuffle_sim.physics.scene import OVERLAP_TOLERANCE, Scene, SceneError
+from shuffle_sim.physics.numba_api import kernel_arrays
 
 #: Shots per chunk of the parallel loop (one scratch allocation each).
 CHUNK = 256
 
-#: Why a shot cannot be played (``_check_shots``).
+#: Why a shot cannot be played (``shot_problem``).
 _OFF_SURFACE = 1
 _ON_BOARD_DISC = 2
 _ON_OBSTACLE = 3
-_NOT_FINITE = 4
+NOT_FINITE = 4
 
 
 @dataclass
@@ -117,7 +117,7 @@ class ShotBatch:
 
 
 @jit.inline
-def _shot_problem(table, ja, index, board_x, board_y, x, y, vx, vy, omega):
+def shot_problem(table, ja, index, board_x, board_y, x, y, vx, vy, omega):
     """Why a shot cannot be played: a value not finite, a start off the surface, on a board disc or
     on a cushion or peg; or 0.
 
@@ -125,7 +125,7 @@ def _shot_problem(table, ja, index, board_x, board_y, x, y, vx, vy, omega):
     """
     if not (math.isfinite(x) and math.isfinite(y) and math.isfinite(vx) and math.isfinite(vy)
             and math.isfinite(omega)):
-        return _NOT_FINITE
+        return NOT_FINITE
     if surely_on_surface(x, y, index):
         on_surface = True
     elif ja.surface_kind == 1:
@@ -145,7 +145,7 @@ def _shot_problem(table, ja, index, board_x, board_y, x, y, vx, vy, omega):
 
 
 @jit.inline
-def _judge_rest(ja, prepared, index, x, y, status, kernel_dead):
+def judge_rest(ja, prepared, index, x, y, status, kernel_dead):
     """(value, zone, hanger, dead) of a disc that ended at (x, y) with ``status`` and the kernel's
     standing: the judge's verdict merged with the kernel's (module docstring)."""
     value, zone, _, judged_dead, hanger, _, _ = judge_point(x, y, ja, prepared, index)
@@ -178,7 +178,7 @@ def _fill_unplayed(k, board_x, board_y, x, y, out_x, out_y, out_status, out_dead
 
 
 @jit.no_refcount
-def _play_lone_chunk(table, spin, ja, prepared, index, board_x, board_y, launches, max_events, start, stop, outs,
+def _play_lone_chunk(table, orbits, ja, prepared, index, board_x, board_y, launches, max_events, start, stop, outs,
                      problem):
     """Play and judge shots ``start`` to ``stop`` on an empty board (``board_x`` and ``board_y`` are
     empty): the lone disc in scalars (``lone``), judged where it ends. ``launches`` bundles the
@@ -186,7 +186,7 @@ def _play_lone_chunk(table, spin, ja, prepared, index, board_x, board_y, launche
     xs, ys, vxs, vys, omegas = launches
     out_x, out_y, out_status, out_dead, out_value, out_zone, out_hanger, out_touched, out_ok, out_played = outs
     for k in range(start, stop):
-        why = _shot_problem(table, ja, index, board_x, board_y, xs[k], ys[k], vxs[k], vys[k], omegas[k])
+        why = shot_problem(table, ja, index, board_x, board_y, xs[k], ys[k], vxs[k], vys[k], omegas[k])
         problem[k] = why
         if why != 0:
             _fill_unplayed(k, board_x, board_y, xs[k], ys[k], out_x, out_y, out_status, out_dead, out_touched, out_ok,
@@ -195,8 +195,8 @@ def _play_lone_chunk(table, spin, ja, prepared, index, board_x, board_y, launche
             out_zone[k, 0] = -1
             out_hanger[k, 0] = HANGER_NONE
             continue
-        x, y, _, _, _, status, dead, ok, _, _ = run_lone(table, spin, xs[k], ys[k], vxs[k], vys[k], omegas[k], max_events)
-        value, zone, hanger, dead = _judge_rest(ja, prepared, index, x, y, status, dead)
+        x, y, _, _, _, status, dead, ok, _, _ = run_lone(table, orbits, xs[k], ys[k], vxs[k], vys[k], omegas[k], max_events)
+        value, zone, hanger, dead = judge_rest(ja, prepared, index, x, y, status, dead)
         out_ok[k] = ok
         out_played[k] = True
         out_x[k, 0] = x
@@ -210,7 +210,7 @@ def _play_lone_chunk(table, spin, ja, prepared, index, board_x, board_y, launche
 
 
 @jit.no_refcount
-def _play_board_chunk(table, spin, ja, index, board_x, board_y, launches, max_events, start, stop, scratch, outs,
+def _play_board_chunk(table, orbits, ja, index, board_x, board_y, launches, max_events, start, stop, scratch, outs,
                       problem):
     """Play shots ``start`` to ``stop`` among the board's discs, through the kernel's loop with the
     chunk's ``scratch`` arrays (``st``, ``ist``, ``pair_t`` and an empty log); judging follows in one
@@ -221,20 +221,20 @@ def _play_board_chunk(table, spin, ja, index, board_x, board_y, launches, max_ev
     n_board = board_x.shape[0]
     n_discs = n_board + 1
     for k in range(start, stop):
-        why = _shot_problem(table, ja, index, board_x, board_y, xs[k], ys[k], vxs[k], vys[k], omegas[k])
+        why = shot_problem(table, ja, index, board_x, board_y, xs[k], ys[k], vxs[k], vys[k], omegas[k])
         problem[k] = why
         if why != 0:
             _fill_unplayed(k, board_x, board_y, xs[k], ys[k], out_x, out_y, out_status, out_dead, out_touched, out_ok,
                            out_played)
             continue
         for j in range(n_board):
-            place_disc(table, spin, st, ist, j, board_x[j], board_y[j], 0.0, 0.0, 0.0)
-        place_disc(table, spin, st, ist, n_board, xs[k], ys[k], vxs[k], vys[k], omegas[k])
-        _, _, ok, t_end, _ = run_table(table, spin, st, ist, pair_t, no_log, no_log, max_events)
+            place_disc(table, orbits, st, ist, j, board_x[j], board_y[j], 0.0, 0.0, 0.0)
+        place_disc(table, orbits, st, ist, n_board, xs[k], ys[k], vxs[k], vys[k], omegas[k])
+        _, _, ok, t_end, _ = run_table(table, orbits, st, ist, pair_t, no_log, no_log, max_events)
         out_ok[k] = ok
         out_played[k] = True
         for i in range(n_discs):
-            x, y, _, _, _ = state_at(table, spin, st, ist, i, t_end)
+            x, y, _, _, _ = state_at(table, orbits, st, ist, i, t_end)
             out_x[k, i] = x
             out_y[k, i] = y
             out_status[k, i] = ist[STATUS, i]
@@ -243,7 +243,7 @@ def _play_board_chunk(table, spin, ja, index, board_x, board_y, launches, max_ev
 
 
 @jit.parallel
-def _play_lone_shots(table, spin, ja, prepared, index, board_x, board_y, xs, ys, vxs, vys, omegas, max_events,
+def play_lone_shots(table, orbits, ja, prepared, index, board_x, board_y, xs, ys, vxs, vys, omegas, max_events,
                      out_x, out_y, out_status, out_dead, out_value, out_zone, out_hanger, out_touched, out_ok,
                      out_played, problem):
     """Play and judge every shot on an empty board, in parallel over chunks of ``CHUNK`` shots."""
@@ -251,12 +251,12 @@ def _play_lone_shots(table, spin, ja, prepared, index, board_x, board_y, xs, ys,
     launches = (xs, ys, vxs, vys, omegas)
     outs = (out_x, out_y, out_status, out_dead, out_value, out_zone, out_hanger, out_touched, out_ok, out_played)
     for c in prange((n_shots + CHUNK - 1) // CHUNK):
-        _play_lone_chunk(table, spin, ja, prepared, index, board_x, board_y, launches, max_events, c * CHUNK,
+        _play_lone_chunk(table, orbits, ja, prepared, index, board_x, board_y, launches, max_events, c * CHUNK,
                          min(n_shots, (c + 1) * CHUNK), outs, problem)
 
 
 @jit.parallel
-def _play_board_shots(table, spin, ja, prepared, index, board_x, board_y, xs, ys, vxs, vys, omegas, max_events,
+def play_board_shots(table, orbits, ja, prepared, index, board_x, board_y, xs, ys, vxs, vys, omegas, max_events,
                       out_x, out_y, out_status, out_dead, out_value, out_zone, out_hanger, out_touched, out_ok,
                       out_played, problem):
     """Play every shot among the board's discs in parallel over chunks of ``CHUNK`` shots, then judge
@@ -268,7 +268,7 @@ def _play_board_shots(table, spin, ja, prepared, index, board_x, board_y, xs, ys
     for c in prange((n_shots + CHUNK - 1) // CHUNK):
         scratch = (np.empty((N_FLOAT_ROWS, n_discs)), np.empty((N_INT_ROWS, n_discs), np.int64),
                    np.empty((n_discs, n_discs)), np.empty((0, max(EV_COLUMNS, SEG_COLUMNS))))
-        _play_board_chunk(table, spin, ja, index, board_x, board_y, launches, max_events, c * CHUNK,
+        _play_board_chunk(table, orbits, ja, index, board_x, board_y, launches, max_events, c * CHUNK,
                           min(n_shots, (c + 1) * CHUNK), scratch, outs, problem)
     n = n_shots * n_discs
     value = out_value.reshape(n)
@@ -346,16 +346,16 @@ def simulate_shots(court: Court, x, y, vx, vy, omega, board: Scene | None = None
     problem = np.empty(n, np.int8)
     ja = judge_arrays(court)
     prepared, index = cached_judge_index(ja, n * d)
-    play = _play_lone_shots if d == 1 else _play_board_shots  # each compiles on first use only
-    play(court_table(court), kernel_arrays(court).spin_tables, ja, prepared, index, board_x, board_y, xs, ys, vxs, vys, omegas, int(max_events),
+    play = play_lone_shots if d == 1 else play_board_shots  # each compiles on first use only
+    play(court_table(court), kernel_arrays(court).orbit_tables, ja, prepared, index, board_x, board_y, xs, ys, vxs, vys, omegas, int(max_events),
          out.x, out.y, out.status, out.dead, out.value, out.zone, out.hanger, out.touched, out.ok, out.played,
          problem)
     bad = np.flatnonzero(problem)
     if bad.size and bad_starts == "skip":
-        bad = np.flatnonzero(problem == _NOT_FINITE)
+        bad = np.flatnonzero(problem == NOT_FINITE)
     if bad.size:
         k = int(bad[0])
-        if problem[k] == _NOT_FINITE:
+        if problem[k] == NOT_FINITE:
             for values, name in ((xs, "x"), (ys, "y"), (vxs, "vx"), (vys, "vy"), (omegas, "omega")):
                 if not np.isfinite(values[k]):
                     raise ValueError(f"{name}[{k}] must be finite (got {float(values[k])!r})")

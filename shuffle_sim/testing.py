@@ -31,8 +31,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from shuffle_sim.court import Court, load_court
-from shuffle_sim.geometry import TOUCH_TOLERANCE
-from shuffle_sim.judge import judge
+from shuffle_sim.court.geometry import TOUCH_TOLERANCE
+from shuffle_sim.judging import judge
 
 __all__ = [
     "LineProbe",

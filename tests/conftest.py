@@ -1,7 +1,7 @@
 """Fixtures shared by the whole suite.
 
-The tests mirror the package: ``tests/court`` for ``shuffle_sim.court``, ``tests/judge``,
-``tests/physics``, ``tests/rules``, ``tests/play``, ``tests/experiment``, ``tests/bench`` and
+The tests mirror the package: ``tests/court`` for ``shuffle_sim.court``, ``tests/judging``,
+``tests/physics``, ``tests/rules``, ``tests/playing``, ``tests/experiment``, ``tests/bench`` and
 ``tests/reference``; tests of the top-level modules (units, shots, plot, testing, the command line,
 packaging, notebooks) sit here.
 """

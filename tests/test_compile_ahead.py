@@ -10,10 +10,10 @@ import sys
 import numpy as np
 import pytest
 
-from shuffle_sim import compile_ahead
-from shuffle_sim.bench.kernel import jit_probe_scene
-from shuffle_sim.compile_ahead import Callee
-from shuffle_sim.physics.kernel import RUN_FROM_START, RUN_FROM_START_SHARED
+from shuffle_sim._runtime import compile_ahead
+from shuffle_sim.bench.physics import jit_probe_scene
+from shuffle_sim._runtime.compile_ahead import Callee
+from shuffle_sim.physics._event_loop import RUN_FROM_START, RUN_FROM_START_SHARED
 
 
 def _rest_state_hex(result) -> list[str]:
@@ -54,7 +54,7 @@ def test_the_helper_starts_only_for_a_cold_cache_with_a_core_to_spare(monkeypatc
     assert (process is not None) is starts
     assert compile_ahead.helpers_started() == before + starts
     if starts:
-        assert launched == [[sys.executable, "-P", "-m", "shuffle_sim.compile_ahead",
+        assert launched == [[sys.executable, "-P", "-m", "shuffle_sim._runtime.compile_ahead",
                              *(c.spec for c in RUN_FROM_START_SHARED)]]
 
 
@@ -101,16 +101,16 @@ def test_simulate_s_kernel_loads_every_shared_callee_the_helper_compiled_and_run
 
     env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "numba"))
     env[compile_ahead.ENV_SWITCH] = "0"
-    helper = subprocess.run([sys.executable, "-m", "shuffle_sim.compile_ahead",
+    helper = subprocess.run([sys.executable, "-m", "shuffle_sim._runtime.compile_ahead",
                              *(c.spec for c in RUN_FROM_START_SHARED)], env=env, capture_output=True, text=True,
                             check=False)
     assert helper.returncode == 0, helper.stderr
     probe = """
 import json
-from shuffle_sim.bench.kernel import jit_probe_scene
-from shuffle_sim.compile_ahead import needs_compiling
+from shuffle_sim.bench.physics import jit_probe_scene
+from shuffle_sim._runtime.compile_ahead import needs_compiling
 from shuffle_sim.physics import simulate
-from shuffle_sim.physics.kernel import RUN_FROM_START, RUN_FROM_START_SHARED
+from shuffle_sim.physics._event_loop import RUN_FROM_START, RUN_FROM_START_SHARED
 report = {"entry_cold": needs_compiling(RUN_FROM_START),
           "shared_cold": [needs_compiling(c) for c in RUN_FROM_START_SHARED]}
 result = simulate(jit_probe_scene())

@@ -13,7 +13,7 @@ def _python(code: str) -> subprocess.CompletedProcess:
 
 def test_exit_now_keeps_the_status_the_output_and_the_exit_handlers():
     proc = _python("import atexit, sys\n"
-                   "from shuffle_sim.quick_exit import exit_now\n"
+                   "from shuffle_sim._runtime.quick_exit import exit_now\n"
                    "atexit.register(lambda: print('handler ran'))\n"
                    "print('unflushed', end='')\n"
                    "sys.stderr.write('to stderr')\n"
@@ -26,7 +26,7 @@ def test_exit_now_keeps_the_status_the_output_and_the_exit_handlers():
 def test_exit_now_waits_for_a_thread_that_is_still_working(tmp_path):
     done = tmp_path / "done"
     proc = _python("import threading, time\n"
-                   "from shuffle_sim.quick_exit import exit_now\n"
+                   "from shuffle_sim._runtime.quick_exit import exit_now\n"
                    "def work():\n"
                    "    time.sleep(0.3)\n"
                    f"    open({str(done)!r}, 'w').write('yes')\n"

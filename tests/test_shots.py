@@ -7,9 +7,10 @@ import numpy as np
 import pytest
 
 from shuffle_sim.court import load_court
-from shuffle_sim.judge import judge_batch
-from shuffle_sim.physics import STATUS_FALLEN, STATUS_HOLED, STATUS_REST, simulate
-from shuffle_sim.scene import Scene, SceneError
+from shuffle_sim.judging import judge_batch
+from shuffle_sim.physics import STATUS_FALLEN, STATUS_HOLED, STATUS_REST
+from shuffle_sim.physics import simulate
+from shuffle_sim.physics.scene import Scene, SceneError
 from shuffle_sim.shots import CHUNK, ShotBatch, simulate_shots
 
 DECK = load_court("deck")

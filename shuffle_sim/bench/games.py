@@ -2,7 +2,7 @@
 
 Two fixed-plan players of one skill preset (``average`` by default) play singles deck games to 75
 (MSA rules: eight discs a half-round, removals after every shot, C-20a, D-3, D-4) in the numba
-engine, ``play_deck_engine.deck_games_kernel``: a ``prange`` over games, each game's loop in numba,
+engine, ``deck_engine.deck_games_kernel``: a ``prange`` over games, each game's loop in numba,
 Python called once per batch. Measured on all cores and on one thread (``numba.set_num_threads``),
 the best of a few runs, after a warm-up run that compiles or loads the engine outside the clock.
 Beside it, the Python driver that plays the same games shot by shot through the rules layer
@@ -20,10 +20,10 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
-from shuffle_sim.bench.timing import best_rate, with_threads
+from shuffle_sim.bench._timing import best_rate, with_threads
 from shuffle_sim.court import load_court
-from shuffle_sim.play.deck_engine import run_deck_games
-from shuffle_sim.play.players import noise_vector, parse_players
+from shuffle_sim.playing.deck_engine import run_deck_games
+from shuffle_sim.playing.players import noise_vector, parse_players
 
 TARGET_GAMES_PER_S = 1000
 
@@ -43,8 +43,8 @@ QUICK = GamesBenchSizes(games=100, repeats=1, python_games=1)
 
 def run_bench(sizes: GamesBenchSizes = FULL, skill: str = "average", seed: int = 0) -> dict:
     """Games per second of the numba engine (all cores, one thread) and of the Python driver."""
-    from shuffle_sim.play.shooting import one_numba_thread
-    from shuffle_sim.play.deck import play_deck_game
+    from shuffle_sim.playing.shooting import one_numba_thread
+    from shuffle_sim.playing.deck import play_deck_game
     from shuffle_sim.rules.deck_game import DeckGame
 
     court = load_court("deck")

@@ -33,12 +33,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from shuffle_sim.judge import judge_batch
+from shuffle_sim.judging import judge_batch
 from shuffle_sim.physics import STATUS_HOLED
-from shuffle_sim.play import play
-from shuffle_sim.play.players import Bank, Draw, Guard, Hanger, Hide, Open20, TakeOut, parse_player
-from shuffle_sim.play.players.repertoire import Shot, Strike, goal_met, visibility
-from shuffle_sim.play.shooting import shoot
+from shuffle_sim.playing import play
+from shuffle_sim.playing.players import Bank, Draw, Guard, Hanger, Hide, Open20, TakeOut, parse_player
+from shuffle_sim.playing.players.repertoire import Shot, Strike, goal_met, visibility
+from shuffle_sim.playing.shooting import shoot
 from shuffle_sim.rules.common import reached_by
 from shuffle_sim.shots import simulate_shots
 

@@ -130,10 +130,10 @@ def runner_ratio(samples: int = RUNNER_SAMPLES, kernel_shots: int = 2_000_000, r
     spin, so its shots take the kernel's spin-free path; the benchmark's own single shots carry a
     little spin (the coupled path, about three times slower), and comparing with those would flatter
     the runner."""
-    from shuffle_sim.bench.kernel import _kernel_single_shot_runner, single_shots
+    from shuffle_sim.bench.physics import _kernel_single_shot_runner, single_shots
     from shuffle_sim.court import load_court
     from shuffle_sim.experiment import run_experiment
-    from shuffle_sim.bench.timing import best_rate
+    from shuffle_sim.bench._timing import best_rate
 
     experiment = deck_draw(samples)
     court = load_court("deck")

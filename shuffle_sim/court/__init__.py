@@ -15,7 +15,7 @@ module              what it does
 """
 
 from shuffle_sim.court.errors import CourtError
-from shuffle_sim.court.loading import court_path, list_courts, load_court, parse_court
+from shuffle_sim.court._loading import court_path, list_courts, load_court, parse_court
 from shuffle_sim.court.materials import PARAM_DEFAULTS
 from shuffle_sim.court.model import Court, Cushion, Edge, Hole, KillLine, Line, Peg, Zone
 

@@ -4,7 +4,7 @@ A ``Court`` holds the surface outline, edges where discs fall, cushions, pegs, h
 width and what touching them does), zones (with values), rule lines, the disc and the materials,
 for the scoring end it is set to (``for_end``). Geometry that follows from the data lives here too
 (an edge's inward normal, the surface's bounds, whether a centre is on the surface), so that no
-caller computes it again. Loading and validating court files is ``shuffle_sim.court.loading``; packing
+caller computes it again. Loading and validating court files is ``shuffle_sim.court._loading``; packing
 a court into flat arrays for numba is the judging and physics packages' business.
 """
 

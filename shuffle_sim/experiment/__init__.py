@@ -20,18 +20,19 @@ plots, say) does not import the runner and the numba kernels with it.
 
 from __future__ import annotations
 
-from shuffle_sim.lazy import lazy_face
+from shuffle_sim._runtime.lazy import lazy_face
 
 #: Public name -> the module that defines it.
 _FACE = {
     "Experiment": "shuffle_sim.experiment.spec",
     "ExperimentError": "shuffle_sim.experiment.spec",
     "load_experiment": "shuffle_sim.experiment.spec",
-    "RunSummary": "shuffle_sim.experiment.runner",
-    "run_experiment": "shuffle_sim.experiment.runner",
+    "RunSummary": "shuffle_sim.experiment._runner",
+    "run_experiment": "shuffle_sim.experiment._runner",
+    "run_file": "shuffle_sim.experiment._run_file",
 }
 
-__all__ = ["Experiment", "ExperimentError", "RunSummary", "load_experiment", "run_experiment"]
+__all__ = ["Experiment", "ExperimentError", "RunSummary", "load_experiment", "run_experiment", "run_file"]
 
 
 __getattr__, __dir__ = lazy_face(__name__, _FACE, globals())

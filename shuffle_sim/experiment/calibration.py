@@ -11,7 +11,7 @@ the factor that gives the rate::
     python -m shuffle_sim.experiment.calibration experiments/crokinole-open20.toml --check
     python -m shuffle_sim.experiment.calibration experiments/crokinole-open20.toml --check --spin-model decoupled
 
-The first prints the calibrated standard deviations (to copy into ``shuffle_sim/skills.toml``); the
+The first prints the calibrated standard deviations (to copy into ``shuffle_sim/noise/skills.toml``); the
 second prints the make rate of every preset on the experiment's skill axis. All simulate on the
 experiment's court with its materials, the spin model included (``spin_model``: "coupled", every
 court's default, Farkas et al. 2003, docs/design.md 3; the experiment's ``[params]`` or, as in the
@@ -29,7 +29,7 @@ import sys
 from dataclasses import replace
 
 from shuffle_sim.court.materials import SPIN_MODELS
-from shuffle_sim.experiment.runner import compute_chunk
+from shuffle_sim.experiment._runner import compute_chunk
 from shuffle_sim.experiment.spec import Experiment, load_experiment
 from shuffle_sim.noise import NoiseModel
 

@@ -30,7 +30,7 @@ from matplotlib.ticker import MaxNLocator
 
 from shuffle_sim.court import Court, parse_court
 from shuffle_sim.experiment.errors import ExperimentError
-from shuffle_sim.experiment.grid import GridResults, GridVariable
+from shuffle_sim.experiment._grid_file import GridResults, GridVariable
 from shuffle_sim.experiment.store import ResultsDir, open_results
 from shuffle_sim.plot import draw_court, draw_discs
 

@@ -15,7 +15,7 @@ spin       rad/s, counter-clockwise seen from above
 start_x/y  start position of the shot disc (length)
 target_x/y aim point (length): sets the direction from the start, and, unless a speed
            is given, the speed that stops the disc there plus ``overshoot``
-skill      (grid only) names of the game's skill presets (``shuffle_sim/skills.toml``)
+skill      (grid only) names of the game's skill presets (``shuffle_sim/noise/skills.toml``)
            or ``exact``: the noise model per grid cell
 =========  ==========================================================================
 """
@@ -37,7 +37,7 @@ import numpy as np
 from shuffle_sim import __version__
 from shuffle_sim.court import Court, CourtError, court_path, load_court
 from shuffle_sim.noise import EXACT, NoiseError, NoiseModel, parse_noise, skill_preset
-from shuffle_sim.scene import Scene, SceneError
+from shuffle_sim.physics.scene import Scene, SceneError
 from shuffle_sim.court.toml_reader import TomlReader
 from shuffle_sim.experiment.errors import ExperimentError
 

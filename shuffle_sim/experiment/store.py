@@ -10,7 +10,7 @@ A results folder (``--out DIR``, default ``results/NAME``) holds::
     grid.nc           the grid outcomes, netCDF (open with ``xarray.open_dataset``)
     shots.parquet     per-shot records when ``collect.records = true`` (open with ``pandas.read_parquet``)
     *.png             the plots
-    .lock             while a run owns the folder: its process id, host and start time (``results_lock``)
+    .lock             while a run owns the folder: its process id, host and start time (``_lock``)
 
 Each chunk file is written to a temporary name and renamed into place, so a chunk file either holds a
 finished chunk or does not exist: an interrupted run resumed with ``--resume`` loses no finished chunk

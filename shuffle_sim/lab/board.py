@@ -22,10 +22,10 @@ import numpy as np
 
 from shuffle_sim.court import Court
 from shuffle_sim.games import games
-from shuffle_sim.judge import judge_batch
+from shuffle_sim.judging import judge_batch
 from shuffle_sim.physics import obstacle_at_start
-from shuffle_sim.play.shooting import one_numba_thread
-from shuffle_sim.scene import OVERLAP_TOLERANCE
+from shuffle_sim.playing.shooting import one_numba_thread
+from shuffle_sim.physics.scene import OVERLAP_TOLERANCE
 
 #: Undo keeps this many earlier boards.
 UNDO_DEPTH = 100
@@ -190,7 +190,7 @@ def frame_score(court: Court, xs, ys, teams, half: str | None = None):
 def shot_half(court: Court, start_x: float) -> str | None:
     """The half a shot started at ``start_x`` scores on, for games whose frames score on one half
     (ricochet: the half opposite the one the weight is slid from); None for the other games."""
-    from shuffle_sim.rules.board import HALF_GAMES
+    from shuffle_sim.rules.board_file import HALF_GAMES
     from shuffle_sim.rules.ricochet import half_of, scoring_half
 
     if court.game not in HALF_GAMES or half_of(start_x) is None:

@@ -6,7 +6,7 @@ and spins; the lab saves the board's discs at rest followed by the shot disc (th
 
 Loading takes either. A file whose discs are all at rest is a board; one with exactly one moving disc
 is a board plus that shot (its start, speed, direction and spin); anything else is refused with a
-message naming the file, the disc and the field (the validation of ``shuffle_sim.scene``), never a
+message naming the file, the disc and the field (the validation of ``shuffle_sim.physics.scene``), never a
 traceback. A file's court may be left out (the lab's current court is meant) and must otherwise be a
 court name or an absolute path to a court file (an upload has no folder to resolve a relative one).
 """
@@ -23,7 +23,7 @@ from typing import Any
 from shuffle_sim.court import Court, CourtError
 from shuffle_sim.lab.board import Disc, LabBoard, LabError, court_reference
 from shuffle_sim.lab.shots import Aim
-from shuffle_sim.scene import Scene, SceneError
+from shuffle_sim.physics.scene import Scene, SceneError
 
 #: An uploaded file larger than this is refused before it is parsed (bytes).
 MAX_UPLOAD = 2_000_000

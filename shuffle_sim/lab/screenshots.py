@@ -31,7 +31,7 @@ ONE_SIDE_FRAMES = {"horse-collar"}
 
 def disc_spots(court_name: str, n: int = DISCS) -> list[tuple[float, float]]:
     """Up to ``n`` resting spots in the court's best scoring zones that a board accepts together."""
-    from shuffle_sim.play.players import zone_spot
+    from shuffle_sim.playing.players import zone_spot
 
     court = load_court(court_name)
     zones = sorted({z.name: z for z in court.zones if not z.dead and z.value > 0}.values(), key=lambda z: -z.value)

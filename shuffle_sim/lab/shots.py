@@ -37,9 +37,9 @@ from shuffle_sim.physics import (
     STATUS_FALLEN,
     simulate,
 )
-from shuffle_sim.physics.kernel import sample_trajectories
-from shuffle_sim.play.shooting import one_numba_thread
-from shuffle_sim.scene import Scene, SceneError
+from shuffle_sim.physics.numba_api import sample_trajectories
+from shuffle_sim.playing.shooting import one_numba_thread
+from shuffle_sim.physics.scene import Scene, SceneError
 from shuffle_sim.shots import simulate_shots
 
 #: Animation samples per second of simulated time, and at most this many samples per shot.
@@ -253,8 +253,8 @@ def _score_copies(court: Court, batch, played: np.ndarray, teams: list[str], hal
 def advise_board(board: LabBoard, skill, shooter: str, position: str) -> list:
     """The candidate shots for the lab's board ranked as ``shuffle-sim advise`` ranks them
     (``play.advisor.advise``): expected frame value, success probability and spread under ``skill``."""
-    from shuffle_sim.play.advisor import advise
-    from shuffle_sim.play.players import ExpectedValue, Player
+    from shuffle_sim.playing.advisor import advise
+    from shuffle_sim.playing.players import ExpectedValue, Player
     from shuffle_sim.rules.common import Board
 
     rules_board = Board(board.court, board.xs, board.ys, tuple(board.teams))

@@ -15,7 +15,7 @@ import numpy as np
 from shuffle_sim.court import Court
 from shuffle_sim.lab.board import Disc
 from shuffle_sim.lab.court_glyphs import court_extent
-from shuffle_sim.plot import _text_colour, team_colours
+from shuffle_sim.plot.colours import team_colours, text_colour
 
 #: Density map cells per disc diameter.
 CELLS_PER_DIAMETER = 2.5
@@ -32,7 +32,7 @@ def label_rows(court: Court, discs: list[Disc], records: list[dict]) -> dict:
     """Columns of the label source: one label per disc, at its centre, readable on its colour."""
     colours = team_colours(court, [d.team for d in discs]) if discs else []
     return dict(x=[d.x for d in discs], y=[d.y for d in discs], text=[disc_label(r) for r in records],
-                text_color=[_text_colour(c) for c in colours])
+                text_color=[text_colour(c) for c in colours])
 
 
 def judgement_html(discs: list[Disc], records: list[dict]) -> str:

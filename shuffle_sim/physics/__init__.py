@@ -67,54 +67,44 @@ Limits
   (``kernel``), as a pushed group does.
 * Fallen discs leave play at the edge; gutters, alleys and ditches are not simulated beyond that.
 * Every court has one disc size, mass and inertia ratio.
+
+The public names below load their module on first use; kernel internals that other packages'
+numba loops call are declared in ``numba_api`` and imported from there only.
 """
 
-from shuffle_sim.physics.events import (
-    DISC_CUSHION,
-    DISC_DISC,
-    DISC_PEG,
-    EVENT_NAMES,
-    FALL,
-    HOLED,
-    KILLED,
-    SPIN_STOP,
-    STATUS_FALLEN,
-    STATUS_HOLED,
-    STATUS_MOVING,
-    STATUS_NAMES,
-    STATUS_REST,
-    STOP,
-)
-from shuffle_sim.physics.simulate import (
-    EventLog,
-    SimResult,
-    Trajectories,
-    check_obstacles,
-    obstacle_at_start,
-    sample_positions,
-    simulate,
-)
+from __future__ import annotations
 
-__all__ = [
-    "DISC_CUSHION",
-    "DISC_DISC",
-    "DISC_PEG",
-    "EVENT_NAMES",
-    "FALL",
-    "HOLED",
-    "KILLED",
-    "SPIN_STOP",
-    "STATUS_FALLEN",
-    "STATUS_HOLED",
-    "STATUS_MOVING",
-    "STATUS_NAMES",
-    "STATUS_REST",
-    "STOP",
-    "EventLog",
-    "SimResult",
-    "Trajectories",
-    "check_obstacles",
-    "obstacle_at_start",
-    "sample_positions",
-    "simulate",
-]
+from shuffle_sim._runtime.lazy import lazy_face
+
+#: Public name -> the module that defines it.
+_FACE = {
+    "DISC_CUSHION": "shuffle_sim.physics.events",
+    "DISC_DISC": "shuffle_sim.physics.events",
+    "DISC_PEG": "shuffle_sim.physics.events",
+    "EVENT_NAMES": "shuffle_sim.physics.events",
+    "FALL": "shuffle_sim.physics.events",
+    "HOLED": "shuffle_sim.physics.events",
+    "KILLED": "shuffle_sim.physics.events",
+    "SPIN_STOP": "shuffle_sim.physics.events",
+    "STATUS_FALLEN": "shuffle_sim.physics.events",
+    "STATUS_HOLED": "shuffle_sim.physics.events",
+    "STATUS_MOVING": "shuffle_sim.physics.events",
+    "STATUS_NAMES": "shuffle_sim.physics.events",
+    "STATUS_REST": "shuffle_sim.physics.events",
+    "STOP": "shuffle_sim.physics.events",
+    "EventLog": "shuffle_sim.physics._simulate",
+    "SimResult": "shuffle_sim.physics._simulate",
+    "Trajectories": "shuffle_sim.physics._simulate",
+    "check_max_events": "shuffle_sim.physics._simulate",
+    "check_obstacles": "shuffle_sim.physics._simulate",
+    "obstacle_at_start": "shuffle_sim.physics._simulate",
+    "sample_positions": "shuffle_sim.physics._simulate",
+    "simulate": "shuffle_sim.physics._simulate",
+    "Scene": "shuffle_sim.physics.scene",
+    "SceneError": "shuffle_sim.physics.scene",
+    "speed_for_distance": "shuffle_sim.physics.scene",
+}
+
+__all__ = sorted(_FACE)
+
+__getattr__, __dir__ = lazy_face(__name__, _FACE, globals())

@@ -22,21 +22,21 @@ from dataclasses import dataclass
 import numpy as np
 from numba import prange
 
-from shuffle_sim import jit
+from shuffle_sim._runtime import jit
 from shuffle_sim.court import Court
-from shuffle_sim.geometry import point_in_closed_polygon
-from shuffle_sim.judge.packing import judge_arrays
-from shuffle_sim.physics.kernel import (
+from shuffle_sim.court.geometry import point_in_closed_polygon
+from shuffle_sim.judging.packing import judge_arrays
+from shuffle_sim.physics._event_loop import (
     EV_COLUMNS,
     SEG_COLUMNS,
     place_disc,
     run_table,
     state_at,
 )
-from shuffle_sim.physics.motion import DEAD, N_FLOAT_ROWS, N_INT_ROWS, STATUS
-from shuffle_sim.physics.packing import court_table, kernel_arrays
-from shuffle_sim.physics.simulate import obstacle_at_start
-from shuffle_sim.physics.table import (
+from shuffle_sim.physics._motion import DEAD, N_FLOAT_ROWS, N_INT_ROWS, STATUS
+from shuffle_sim.physics._packing import court_table, kernel_arrays
+from shuffle_sim.physics._simulate import obstacle_at_start
+from shuffle_sim.physics._court_table import (
     CUSHION_CIRCLE,
     CUSHION_SEGMENT,
     F_KIND,
@@ -52,7 +52,7 @@ from shuffle_sim.physics.table import (
     decelerations,
     obstacle_overlap,
 )
-from shuffle_sim.scene import OVERLAP_TOLERANCE, Scene, SceneError
+from shuffle_sim.physics.scene import OVERLAP_TOLERANCE, Scene, SceneError
 
 #: Per-scene material columns of ``Scenes.materials``, named as ``Court.with_params`` names them.
 MATERIALS = ("mu", "disc_restitution", "disc_friction", "cushion_restitution", "cushion_friction",
@@ -63,7 +63,7 @@ _MU, _DISC_E, _DISC_FRICTION, _CUSHION_E, _CUSHION_FRICTION, _PEG_E, _PEG_FRICTI
 PADDING = -1
 
 #: Why a scene cannot be run (``_scene_problem``), with the disc concerned.
-_NOT_FINITE = 1
+NOT_FINITE = 1
 _OFF_SURFACE = 2
 _ON_DISC = 3
 _ON_OBSTACLE = 4
@@ -199,7 +199,7 @@ def _scene_problem(table, ja, xs, ys, vxs, vys, omegas, k, n):
     for i in range(n):
         if not (math.isfinite(xs[k, i]) and math.isfinite(ys[k, i]) and math.isfinite(vxs[k, i])
                 and math.isfinite(vys[k, i]) and math.isfinite(omegas[k, i])):
-            return _NOT_FINITE, i
+            return NOT_FINITE, i
         if not on_surface(ja, xs[k, i], ys[k, i]):
             return _OFF_SURFACE, i
         for j in range(i):
@@ -211,7 +211,7 @@ def _scene_problem(table, ja, xs, ys, vxs, vys, omegas, k, n):
 
 
 @jit.kernel
-def _run_scene(base, spin, ja, gravity, xs, ys, vxs, vys, omegas, n_discs, materials, max_events, k, out_x, out_y, out_vx,
+def _run_scene(base, orbits, ja, gravity, xs, ys, vxs, vys, omegas, n_discs, materials, max_events, k, out_x, out_y, out_vx,
                out_vy, out_omega, out_status, out_dead, out_ok, out_events, out_t_end, problem, problem_disc):
     """Run scene ``k`` to rest (or the event bound) and write its rows.
 
@@ -245,13 +245,13 @@ def _run_scene(base, spin, ja, gravity, xs, ys, vxs, vys, omegas, n_discs, mater
     pair_t = np.empty((n, n))
     no_log = np.empty((0, max(EV_COLUMNS, SEG_COLUMNS)))
     for i in range(n):
-        place_disc(table, spin, st, ist, i, xs[k, i], ys[k, i], vxs[k, i], vys[k, i], omegas[k, i])
-    _, _, ok, t_end, processed = run_table(table, spin, st, ist, pair_t, no_log, no_log, max_events)
+        place_disc(table, orbits, st, ist, i, xs[k, i], ys[k, i], vxs[k, i], vys[k, i], omegas[k, i])
+    _, _, ok, t_end, processed = run_table(table, orbits, st, ist, pair_t, no_log, no_log, max_events)
     out_ok[k] = ok
     out_events[k] = processed
     out_t_end[k] = t_end
     for i in range(n):
-        x, y, vx, vy, w = state_at(table, spin, st, ist, i, t_end)
+        x, y, vx, vy, w = state_at(table, orbits, st, ist, i, t_end)
         out_x[k, i] = x
         out_y[k, i] = y
         out_vx[k, i] = vx
@@ -262,13 +262,13 @@ def _run_scene(base, spin, ja, gravity, xs, ys, vxs, vys, omegas, n_discs, mater
 
 
 @jit.parallel
-def _run_scenes(base, spin, gravity, ja, xs, ys, vxs, vys, omegas, n_discs, materials, max_events, out_x, out_y,
+def _run_scenes(base, orbits, gravity, ja, xs, ys, vxs, vys, omegas, n_discs, materials, max_events, out_x, out_y,
                 out_vx, out_vy, out_omega, out_status, out_dead, out_ok, out_events, out_t_end, problem,
                 problem_disc):
     """Run every scene (``_run_scene``), in parallel over scenes, on the court's table ``base`` and spin
-    tables ``spin``."""
+    tables ``orbits``."""
     for k in prange(xs.shape[0]):
-        _run_scene(base, spin, ja, gravity, xs, ys, vxs, vys, omegas, n_discs, materials, max_events, k, out_x, out_y,
+        _run_scene(base, orbits, ja, gravity, xs, ys, vxs, vys, omegas, n_discs, materials, max_events, k, out_x, out_y,
                    out_vx, out_vy, out_omega, out_status, out_dead, out_ok, out_events, out_t_end, problem,
                    problem_disc)
 
@@ -290,7 +290,7 @@ def simulate_scenes(scenes: Scenes, max_events: int = 10_000) -> SceneBatch:
     problem_disc = np.empty(n, np.int64)
     court = scenes.court
     ka = kernel_arrays(court)
-    _run_scenes(court_table(court), ka.spin_tables, float(ka.gravity), judge_arrays(court), scenes.x, scenes.y, scenes.vx, scenes.vy, scenes.omega,
+    _run_scenes(court_table(court), ka.orbit_tables, float(ka.gravity), judge_arrays(court), scenes.x, scenes.y, scenes.vx, scenes.vy, scenes.omega,
                 scenes.n_discs, scenes.materials, int(max_events), out.x, out.y, out.vx, out.vy, out.omega,
                 out.status, out.dead, out.ok, out.events, out.t_end, problem, problem_disc)
     bad = np.flatnonzero(problem)
@@ -298,7 +298,7 @@ def simulate_scenes(scenes: Scenes, max_events: int = 10_000) -> SceneBatch:
         k = int(bad[0])
         i = int(problem_disc[k])
         where = f"scene {k}: discs[{i}]"
-        if problem[k] == _NOT_FINITE:
+        if problem[k] == NOT_FINITE:
             for name in ("x", "y", "vx", "vy", "omega"):
                 value = float(getattr(scenes, name)[k, i])
                 if not math.isfinite(value):

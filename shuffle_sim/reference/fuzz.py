@@ -36,11 +36,11 @@ import numba
 import numpy as np
 from numba import prange
 
-from shuffle_sim import jit
+from shuffle_sim._runtime import jit
 from shuffle_sim.court import Court
-from shuffle_sim.judge.packing import judge_arrays
+from shuffle_sim.judging.packing import judge_arrays
 from shuffle_sim.noise import philox4x64, seed_key, word_to_uniform
-from shuffle_sim.physics.packing import court_table, kernel_arrays
+from shuffle_sim.physics.numba_api import court_table, kernel_arrays
 from shuffle_sim.physics.scene_batch import (
     MATERIALS,
     SceneBatch,
@@ -48,7 +48,7 @@ from shuffle_sim.physics.scene_batch import (
     on_surface,
     simulate_scenes,
 )
-from shuffle_sim.physics.surface import (
+from shuffle_sim.physics.numba_api import (
     H_RADIUS,
     STATUS_FALLEN,
     STATUS_HOLED,

@@ -55,8 +55,8 @@ from shuffle_sim.physics.events import (
     STATUS_MOVING,
     STATUS_REST,
 )
-from shuffle_sim.physics.packing import kernel_arrays
-from shuffle_sim.scene import Scene
+from shuffle_sim.physics.numba_api import kernel_arrays
+from shuffle_sim.physics.scene import Scene
 
 #: Chipmunk lets contacts overlap this much (m) before pushing them apart (its default is 0.1).
 DEFAULT_COLLISION_SLOP = 1e-4

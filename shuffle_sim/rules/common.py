@@ -22,7 +22,7 @@ from typing import Iterable, NamedTuple, Protocol, Sequence
 import numpy as np
 
 from shuffle_sim.court import Court
-from shuffle_sim.judge import Judgement, judge_batch
+from shuffle_sim.judging import Judgement, judge_batch
 
 
 #: The halves of a court split at x = 0, as a player at the court's front or head sees them.

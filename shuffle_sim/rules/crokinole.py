@@ -29,7 +29,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Iterable, Mapping, Sequence
 
-from shuffle_sim.judge import Judgement
+from shuffle_sim.judging import Judgement
 from shuffle_sim.rules.common import (
     Board,
     DiscScore,

@@ -24,7 +24,7 @@ from typing import Iterable, Sequence
 import numpy as np
 
 from shuffle_sim.court import Court
-from shuffle_sim.judge import Judgement, judge_batch, lag_distance, line_distance
+from shuffle_sim.judging import Judgement, judge_batch, lag_distance, line_distance
 from shuffle_sim.rules.common import (
     Board,
     DiscScore,

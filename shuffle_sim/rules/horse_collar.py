@@ -18,8 +18,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Mapping
 
-from shuffle_sim.judge import Judgement
-from shuffle_sim.judge.kernels import HANGER_CORNER, HANGER_END
+from shuffle_sim.judging import Judgement
+from shuffle_sim.judging.procedure import HANGER_CORNER, HANGER_END
 from shuffle_sim.rules.common import (
     Board,
     DiscScore,

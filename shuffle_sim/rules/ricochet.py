@@ -27,8 +27,8 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
-from shuffle_sim.judge import Judgement, edge_nearness
-from shuffle_sim.judge.kernels import HANGER_NONE
+from shuffle_sim.judging import Judgement, edge_nearness
+from shuffle_sim.judging.procedure import HANGER_NONE
 from shuffle_sim.rules.common import (
     HALVES,
     Board,

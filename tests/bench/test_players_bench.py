@@ -4,8 +4,8 @@ import json
 
 from shuffle_sim.bench.players import QUICK, run_bench, shot_kind
 from shuffle_sim.cli import main
-from shuffle_sim.play.players import Draw, Open20
-from shuffle_sim.play.players.repertoire import Shot, Strike
+from shuffle_sim.playing.players import Draw, Open20
+from shuffle_sim.playing.players.repertoire import Shot, Strike
 
 
 def test_shot_kinds_drop_disc_numbers_and_details():
@@ -40,9 +40,9 @@ def test_noise_free_shots_are_counted_as_made():
 
     from shuffle_sim.bench.players import Tally, judge_shot_outcome
     from shuffle_sim.court import load_court
-    from shuffle_sim.play.crokinole import CrokinoleTactics
-    from shuffle_sim.play.horse_collar import HorseCollarTactics
-    from shuffle_sim.play.players import Hanger, ShotContext
+    from shuffle_sim.playing.crokinole import CrokinoleTactics
+    from shuffle_sim.playing.horse_collar import HorseCollarTactics
+    from shuffle_sim.playing.players import Hanger, ShotContext
     from shuffle_sim.units import INCH
 
     tally = Tally()

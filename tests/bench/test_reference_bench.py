@@ -14,10 +14,11 @@ import numba
 import numpy as np
 import pytest
 
-from shuffle_sim.bench import kernel as bench
+from shuffle_sim.bench import physics as bench
 from shuffle_sim.cli import main
-from shuffle_sim.physics import DISC_DISC, STATUS_FALLEN, STATUS_REST, simulate
-from shuffle_sim.scene import Scene
+from shuffle_sim.physics import DISC_DISC, STATUS_FALLEN, STATUS_REST
+from shuffle_sim.physics import simulate
+from shuffle_sim.physics.scene import Scene
 from shuffle_sim.units import FOOT
 from shuffle_sim.court import load_court
 

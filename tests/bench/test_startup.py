@@ -41,8 +41,8 @@ def test_version_and_help_load_neither_numpy_nor_numba(flag):
 
 def test_package_names_resolve_on_first_use_and_judge_stays_the_function():
     proc = _python("import sys, shuffle_sim\nassert 'numpy' not in sys.modules\n"
-                   "import shuffle_sim.judge\nfrom shuffle_sim import judge, load_court, judge_batch\n"
-                   "assert callable(judge) and judge is shuffle_sim.judge and judge.__module__.startswith('shuffle_sim.judge')\n"
+                   "import shuffle_sim.judging\nfrom shuffle_sim import judge, load_court, judge_batch\n"
+                   "assert callable(judge) and judge is shuffle_sim.judge and judge.__module__.startswith('shuffle_sim.judging')\n"
                    "print(judge(load_court('deck'), 0.0, 11.1)['value'])")
     assert proc.returncode == 0, proc.stderr
     with pytest.raises(AttributeError, match="no attribute 'nope'"):
@@ -66,7 +66,7 @@ OUTLINES = _outlines()
        dx=st.sampled_from([0.0, 1e-12, -1e-12, 0.01, -0.3]), dy=st.sampled_from([0.0, 1e-12, -1e-12, 0.02, -0.5]))
 def test_plain_python_outline_test_matches_the_numba_kernel(k, vertex, t, dx, dy):
     from shuffle_sim.court.model import _point_in_polygon
-    from shuffle_sim.geometry import point_in_polygon_or_on_boundary
+    from shuffle_sim.court.geometry import point_in_polygon_or_on_boundary
 
     poly = OUTLINES[k]
     a = poly[vertex % len(poly)]
@@ -99,8 +99,8 @@ preset = "average"
 
 
 def test_a_compiling_run_says_so_and_shows_no_rate_until_its_first_chunk(tmp_path, monkeypatch, capsys):
-    from shuffle_sim.experiment import warmup as kernel_warmup
-    from shuffle_sim.experiment.runner import run_experiment
+    from shuffle_sim.experiment import _warmup as kernel_warmup
+    from shuffle_sim.experiment._runner import run_experiment
     from shuffle_sim.experiment.spec import parse_experiment
 
     monkeypatch.setattr(kernel_warmup, "kernels_cached", lambda dispatchers: False)  # as on an empty cache
@@ -116,9 +116,9 @@ def test_a_compiling_run_says_so_and_shows_no_rate_until_its_first_chunk(tmp_pat
 def test_warm_up_reports_a_cold_cache_and_the_kernels_cached_check_reads_numba_s_index(tmp_path, monkeypatch):
     from numba import njit
 
-    from shuffle_sim.experiment import warmup as kernel_warmup
-    from shuffle_sim.experiment.lone import play_lone_chunk
-    from shuffle_sim.experiment.runner import compute_chunk
+    from shuffle_sim.experiment import _warmup as kernel_warmup
+    from shuffle_sim.experiment._lone_chunk import play_lone_chunk
+    from shuffle_sim.experiment._runner import compute_chunk
     from shuffle_sim.experiment.spec import parse_experiment
 
     experiment = parse_experiment(TINY)
@@ -133,9 +133,9 @@ def test_warm_up_reports_a_cold_cache_and_the_kernels_cached_check_reads_numba_s
 
 def test_the_helper_compiles_the_chunk_kernel_for_the_run_s_own_argument_types():
     # In a fresh process: the stand-in arguments of the helper, then a real chunk; one compiled version.
-    proc = _python("from shuffle_sim.experiment.plan import shot_plan\n"
-                   "from shuffle_sim.experiment.runner import compute_chunk\n"
-                   "from shuffle_sim.experiment.lone import compile_lone_kernel, play_lone_chunk\n"
+    proc = _python("from shuffle_sim.experiment._plan import shot_plan\n"
+                   "from shuffle_sim.experiment._runner import compute_chunk\n"
+                   "from shuffle_sim.experiment._lone_chunk import compile_lone_kernel, play_lone_chunk\n"
                    "from shuffle_sim.experiment.spec import parse_experiment\n"
                    f"e = parse_experiment({TINY!r})\n"
                    "compile_lone_kernel(e, shot_plan)\ncompute_chunk(e, 0, 40)\n"

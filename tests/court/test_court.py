@@ -11,8 +11,8 @@ from shuffle_sim import list_courts, load_court
 from shuffle_sim.court import CourtError, court_path
 from shuffle_sim.units import FOOT as FT
 from shuffle_sim.units import INCH as IN
-from shuffle_sim.judge.packing import judge_arrays
-from shuffle_sim.physics.packing import kernel_arrays
+from shuffle_sim.judging.packing import judge_arrays
+from shuffle_sim.physics._packing import kernel_arrays
 
 NAMES = ["crokinole", "deck", "horse-collar", "ricochet"]
 
@@ -112,7 +112,7 @@ def test_courts_found_through_the_environment(tmp_path, monkeypatch):
 
 def test_format_readme_documents_every_key():
     from shuffle_sim.court import PARAM_DEFAULTS
-    from shuffle_sim.court.loading import _TOP_KEYS
+    from shuffle_sim.court._loading import _TOP_KEYS
 
     text = (court_path("deck").parent / "README.md").read_text()
     for key in sorted(_TOP_KEYS | set(PARAM_DEFAULTS)):

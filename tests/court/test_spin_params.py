@@ -9,10 +9,11 @@ import numpy as np
 import pytest
 
 from shuffle_sim.court import CourtError, load_court
-from shuffle_sim.physics import SPIN_STOP, simulate
-from shuffle_sim.physics.friction import torque
-from shuffle_sim.scene import Scene, SceneError
-from shuffle_sim.physics.packing import kernel_arrays
+from shuffle_sim.physics import SPIN_STOP
+from shuffle_sim.physics import simulate
+from shuffle_sim.physics._friction import torque
+from shuffle_sim.physics.scene import Scene, SceneError
+from shuffle_sim.physics._packing import kernel_arrays
 
 DECK = load_court("deck")
 

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 import xarray as xr
 
-from shuffle_sim.experiment.grid import GridResults
-from shuffle_sim.experiment.runner import _empty_sums, build_grid
+from shuffle_sim.experiment._grid_file import GridResults
+from shuffle_sim.experiment._runner import _empty_sums, build_grid
 from shuffle_sim.experiment.spec import load_experiment
 
 EXPERIMENTS_DIR = Path(__file__).resolve().parents[2] / "experiments"

@@ -7,8 +7,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from shuffle_sim.experiment import lone as experiment_lone
-from shuffle_sim.experiment.runner import compute_chunk
+from shuffle_sim.experiment import _lone_chunk as experiment_lone
+from shuffle_sim.experiment._runner import compute_chunk
 from shuffle_sim.experiment.spec import parse_experiment
 
 EXPERIMENTS = Path(__file__).resolve().parents[2] / "experiments"
@@ -100,7 +100,7 @@ def test_boards_and_records_take_the_general_path(monkeypatch):
 
 
 def test_one_call_for_several_chunks_gives_each_chunk_s_own_sums(monkeypatch):
-    from shuffle_sim.experiment.plan import shot_plan
+    from shuffle_sim.experiment._plan import shot_plan
     from shuffle_sim.experiment.spec import possible_values
 
     experiment = parse_experiment(AIMED)

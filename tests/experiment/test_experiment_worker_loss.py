@@ -11,8 +11,8 @@ import time
 import pytest
 import xarray as xr
 
-from shuffle_sim.experiment.dask_watch import WorkerLossWatch
-from shuffle_sim.experiment.runner import run_experiment
+from shuffle_sim.experiment._dask_watch import WorkerLossWatch
+from shuffle_sim.experiment._runner import run_experiment
 from shuffle_sim.experiment.spec import parse_experiment
 from shuffle_sim.experiment.store import open_results
 

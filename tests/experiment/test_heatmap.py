@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from shuffle_sim.experiment.runner import build_dataset
+from shuffle_sim.experiment._runner import build_dataset
 from shuffle_sim.experiment.spec import ExperimentError, parse_experiment, possible_values
 from shuffle_sim.experiment.store import ResultsDir
 from shuffle_sim.experiment.heatmaps import metric_data, plot_metric, save_plots
@@ -158,8 +158,8 @@ def _same_pixels(a, b) -> bool:
 
 
 def test_plot_helper_draws_what_save_plots_draws_here(tmp_path):
-    from shuffle_sim.experiment.grid import GridResults
-    from shuffle_sim.experiment.plot_helper import PlotHelper
+    from shuffle_sim.experiment._grid_file import GridResults
+    from shuffle_sim.experiment._plot_helper import PlotHelper
 
     _, ds = _synthetic(DECK)
     grid = GridResults.from_xarray(ds)
@@ -176,8 +176,8 @@ def test_plot_helper_draws_what_save_plots_draws_here(tmp_path):
 def test_plot_helper_reports_a_plot_that_cannot_be_drawn_and_draws_here_without_a_process(tmp_path):
     import json
 
-    from shuffle_sim.experiment.grid import GridResults
-    from shuffle_sim.experiment.plot_helper import PlotHelper
+    from shuffle_sim.experiment._grid_file import GridResults
+    from shuffle_sim.experiment._plot_helper import PlotHelper
 
     _, ds = _synthetic(DECK)
     grid = GridResults.from_xarray(ds)
@@ -207,7 +207,7 @@ def test_plot_helper_reports_a_plot_that_cannot_be_drawn_and_draws_here_without_
     (4, 3.2, 3, False),
 ])
 def test_the_plot_helper_is_used_only_with_a_core_to_spare(monkeypatch, cores, load, running, spare):
-    from shuffle_sim import helper_process
+    from shuffle_sim._runtime import helper_process
 
     monkeypatch.setattr(helper_process.os, "cpu_count", lambda: cores)
     monkeypatch.setattr(helper_process.os, "getloadavg", lambda: (load, load, load))
@@ -216,7 +216,7 @@ def test_the_plot_helper_is_used_only_with_a_core_to_spare(monkeypatch, cores, l
 
 
 def test_the_count_of_other_running_tasks_reads_the_kernel_s_figure(monkeypatch, tmp_path):
-    from shuffle_sim import helper_process
+    from shuffle_sim._runtime import helper_process
 
     fake = tmp_path / "loadavg"
     fake.write_text("0.97 0.96 0.96 3/78 16197\n")
@@ -232,8 +232,8 @@ def test_the_helper_s_rehearsal_stops_for_the_results_and_draws_every_plot_witho
     import queue
 
     from shuffle_sim.experiment import heatmaps
-    from shuffle_sim.experiment.grid import GridResults
-    from shuffle_sim.experiment.plot_helper import _rehearse
+    from shuffle_sim.experiment._grid_file import GridResults
+    from shuffle_sim.experiment._plot_helper import _rehearse
 
     _, ds = _synthetic(DECK + '\n[[plots]]\nmetric = "expected_value"\nx = "direction"\ny = "speed"\n')
     grid = GridResults.from_xarray(ds)

@@ -15,10 +15,10 @@ from pathlib import Path
 import pytest
 
 from shuffle_sim.cli import main
-from shuffle_sim.experiment.runner import run_experiment
+from shuffle_sim.experiment._runner import run_experiment
 from shuffle_sim.experiment.spec import parse_experiment
 from shuffle_sim.experiment.store import ResultsDir, open_results
-from shuffle_sim.experiment.lock import LOCK_FILE, FolderLocked, ResultsLock, folder_lock, read_holder
+from shuffle_sim.experiment._lock import LOCK_FILE, FolderLocked, ResultsLock, folder_lock, read_holder
 
 DRAW = """
 name = "lock-draw"

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from shuffle_sim.cli import main
 from shuffle_sim.court import load_court
-from shuffle_sim.judge import judge_batch
+from shuffle_sim.judging import judge_batch
 from shuffle_sim.lab.board import Disc, LabBoard, LabError
 from shuffle_sim.lab.files import board_json, parse_text, parse_upload, scene_json
 from shuffle_sim.lab.shots import Aim, max_speed, noisy_copies, play_shot
@@ -21,8 +21,8 @@ from shuffle_sim.lab.starts import legal_starts
 from shuffle_sim.noise import NoiseModel, skill_preset
 from shuffle_sim.physics import simulate
 from shuffle_sim.rules import score_board
-from shuffle_sim.rules.board import board_from_dict
-from shuffle_sim.scene import Scene
+from shuffle_sim.rules.board_file import board_from_dict
+from shuffle_sim.physics.scene import Scene
 
 CROKINOLE = load_court("crokinole")
 DECK = load_court("deck")
@@ -221,8 +221,8 @@ def test_advice_in_the_lab_is_the_shot_advisors_ranking():
 
     from shuffle_sim.lab.app import LabOptions, make_document
     from shuffle_sim.noise import skill_presets
-    from shuffle_sim.play.advisor import advise
-    from shuffle_sim.play.players import ExpectedValue, Player
+    from shuffle_sim.playing.advisor import advise
+    from shuffle_sim.playing.players import ExpectedValue, Player
     from shuffle_sim.rules.common import Board
 
     doc = Document()

@@ -11,17 +11,17 @@ import math
 import numpy as np
 import pytest
 
-from shuffle_sim.physics.coupled import (
+from shuffle_sim.physics._coupled import (
     EPS_MAX,
     EPS_MIN,
     MODE_SLIDE_LIMIT,
     MODE_SPIN_LIMIT,
-    coupled_tables,
     motion_at,
     start_motion,
     time_to_reach,
 )
-from shuffle_sim.physics.friction import inertia_window, terminal_ratio
+from shuffle_sim.physics._coupled_tables import coupled_tables
+from shuffle_sim.physics._friction import inertia_window, terminal_ratio
 
 G = 9.81
 MU = 0.1
@@ -30,10 +30,10 @@ DECEL = MU * G
 
 
 def start(eta, k, speed, omega):
-    spin = coupled_tables(eta, k)
+    orbits = coupled_tables(eta, k)
     rim = RADIUS * omega
-    mode, sigma0, theta0, reach = start_motion(spin, speed, rim, DECEL)
-    return (spin, mode, sigma0, theta0, reach, speed, rim, DECEL)
+    mode, sigma0, theta0, reach = start_motion(orbits, speed, rim, DECEL)
+    return (orbits, mode, sigma0, theta0, reach, speed, rim, DECEL)
 
 
 @pytest.mark.parametrize(("eps0", "ratio"), [(1.0, 1.27479), (0.5, 1.96700)])

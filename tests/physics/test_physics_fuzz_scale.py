@@ -36,8 +36,9 @@ from shuffle_sim.reference.fuzz import (
     random_scenes,
     threads_differ,
 )
-from shuffle_sim.physics import STATUS_FALLEN, STATUS_HOLED, STATUS_MOVING, STATUS_REST, simulate
-from shuffle_sim.scene import Scene, SceneError
+from shuffle_sim.physics import STATUS_FALLEN, STATUS_HOLED, STATUS_MOVING, STATUS_REST
+from shuffle_sim.physics import simulate
+from shuffle_sim.physics.scene import Scene, SceneError
 from shuffle_sim.physics.scene_batch import MATERIALS, PADDING, Scenes, simulate_scenes
 from shuffle_sim.reference.fuzz import OVERLAP_LIMIT
 

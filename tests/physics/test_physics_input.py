@@ -10,7 +10,7 @@ import pytest
 from shuffle_sim.cli import main
 from shuffle_sim.court import CourtError, load_court
 from shuffle_sim.physics import simulate
-from shuffle_sim.scene import Scene, SceneError
+from shuffle_sim.physics.scene import Scene, SceneError
 
 DECK = load_court("deck")
 

@@ -19,20 +19,21 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from shuffle_sim.court import load_court
-from shuffle_sim.geometry import band_distance_framed, band_within_framed, segment_frame
-from shuffle_sim.judge.batch import cached_judge_index
-from shuffle_sim.judge.grid import judge_index
-from shuffle_sim.judge.kernels import judge_prepare
-from shuffle_sim.physics import obstacle_at_start, simulate
-from shuffle_sim.physics.kernel import disc_state, load_disc, run_scene
-from shuffle_sim.physics.lone import run_lone
-from shuffle_sim.physics.motion import DEAD, N_FLOAT_ROWS, N_INT_ROWS, STATUS, reference_state
-from shuffle_sim.physics.table import CUSHION_SEGMENT, F, F_KIND, pack_court
-from shuffle_sim.physics.toi import edge_crossing, line_passing, line_passing_within, surely_beyond
-from shuffle_sim.scene import Scene
+from shuffle_sim.court.geometry import band_distance_framed, band_within_framed, segment_frame
+from shuffle_sim.judging.batch import cached_judge_index
+from shuffle_sim.judging.cell_grid import judge_index
+from shuffle_sim.judging.procedure import judge_prepare
+from shuffle_sim.physics import obstacle_at_start
+from shuffle_sim.physics import simulate
+from shuffle_sim.physics._event_loop import disc_state, load_disc, run_scene
+from shuffle_sim.physics._lone_loop import run_lone
+from shuffle_sim.physics._motion import DEAD, N_FLOAT_ROWS, N_INT_ROWS, STATUS, reference_state
+from shuffle_sim.physics._court_table import CUSHION_SEGMENT, F, F_KIND, pack_court
+from shuffle_sim.physics._toi import edge_crossing, line_passing, line_passing_within, surely_beyond
+from shuffle_sim.physics.scene import Scene
 from shuffle_sim.shots import CHUNK, simulate_shots
-from shuffle_sim.judge.packing import judge_arrays
-from shuffle_sim.physics.packing import kernel_arrays
+from shuffle_sim.judging.packing import judge_arrays
+from shuffle_sim.physics._packing import kernel_arrays
 
 COURTS = [("deck", None), ("deck", "head"), ("horse-collar", None), ("ricochet", None), ("crokinole", None)]
 TOP_SPEED = {"deck": 6.0, "horse-collar": 4.0, "ricochet": 4.0, "crokinole": 2.5}
@@ -74,9 +75,9 @@ def both_loops(court, shots, max_events):
     no_log = (np.empty(0), np.empty((0, 5), np.int64), np.empty(0), np.empty((0, 2), np.int64), np.empty((0, 5)))
     for k in range(n):
         x, y, vx, vy, w = (float(c[k]) for c in shots)
-        lone[k] = run_lone(table, ka.spin_tables, x, y, vx, vy, w, max_events)
+        lone[k] = run_lone(table, ka.orbit_tables, x, y, vx, vy, w, max_events)
         load_disc(ka, st, ist, 0, x, y, vx, vy, w)
-        _, _, ok, t_end, processed = run_scene(table, ka.spin_tables, st, ist, np.full((1, 1), np.inf), np.empty(1, np.bool_),
+        _, _, ok, t_end, processed = run_scene(table, ka.orbit_tables, st, ist, np.full((1, 1), np.inf), np.empty(1, np.bool_),
                                                *no_log, max_events)
         kernel[k, :5] = disc_state(ka, st, ist, 0, t_end)
         kernel[k, 5:] = ist[STATUS, 0], ist[DEAD, 0] != 0, ok, t_end, processed

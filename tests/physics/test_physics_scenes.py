@@ -22,7 +22,7 @@ from shuffle_sim.physics import (
     sample_positions,
     simulate,
 )
-from shuffle_sim.scene import Scene
+from shuffle_sim.physics.scene import Scene
 from shuffle_sim.units import FOOT, INCH
 
 DECK = load_court("deck")

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from shuffle_sim.physics.toi import (
+from shuffle_sim.physics._toi import (
     APPROACH_TOL,
     capsule_entry,
     circle_entry,

@@ -21,7 +21,7 @@ import pytest
 from shuffle_sim.court import load_court
 from shuffle_sim.physics import simulate
 from shuffle_sim.reference import STATUS_REST, simulate_reference
-from shuffle_sim.scene import Scene
+from shuffle_sim.physics.scene import Scene
 
 FOOT = 0.3048
 DTS = (2e-3, 1e-3, 5e-4, 2.5e-4)

@@ -31,7 +31,7 @@ from shuffle_sim.reference import (
     simulate_reference,
 )
 from shuffle_sim.reference.pymunk_engine import RAIL_SEGMENTS
-from shuffle_sim.scene import Scene, SceneError
+from shuffle_sim.physics.scene import Scene, SceneError
 
 FOOT = 0.3048
 DTS = (2e-3, 1e-3, 5e-4, 2.5e-4)

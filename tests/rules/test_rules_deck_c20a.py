@@ -14,9 +14,9 @@ import pytest
 
 from shuffle_sim.court import load_court
 from shuffle_sim.physics.events import DISC_CUSHION
-from shuffle_sim.physics.simulate import sample_positions
-from shuffle_sim.play.shooting import shoot
-from shuffle_sim.play.players import Launch
+from shuffle_sim.physics._simulate import sample_positions
+from shuffle_sim.playing.shooting import shoot
+from shuffle_sim.playing.players import Launch
 from shuffle_sim.rules.common import Board, Contact
 from shuffle_sim.rules.deck import dead_disc_touched_live, shot_effect
 

@@ -8,8 +8,8 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from shuffle_sim.court import load_court
-from shuffle_sim.play.shooting import shoot
-from shuffle_sim.play.players import Launch
+from shuffle_sim.playing.shooting import shoot
+from shuffle_sim.playing.players import Launch
 from shuffle_sim.rules.common import Board, RulesError
 from shuffle_sim.rules.ricochet import (
     RicochetGame,

@@ -1,0 +1,1 @@
+"""Private plumbing: numba presets, import-on-use faces, helper processes, quick exit."""

@@ -1,0 +1,105 @@
+"""Benchmarks: ``bench``, ``bench-judge``, ``bench-games``, ``bench-players``, ``bench-experiments``,
+``bench-startup``. Each prints rates and ratios measured side by side in one run
+(``shuffle_sim.bench``)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from shuffle_sim.cli._common import positive_int
+from shuffle_sim.games import game_names
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    """Benchmark the physics kernel beside pymunk: single shots, half-rounds, JIT warm-up."""
+    from shuffle_sim.bench.physics import FULL, QUICK, format_table, run_bench
+
+    results = run_bench(QUICK if args.quick else FULL)
+    print(json.dumps(results) if args.json else format_table(results))
+    return 0
+
+
+def cmd_bench_judge(args: argparse.Namespace) -> int:
+    """Benchmark judge_batch on the deck court: discs per second on one thread and on all."""
+    from shuffle_sim.bench.judging import format_report, run_bench
+
+    report = run_bench(n=args.n, repeats=args.repeats)
+    print(json.dumps(report) if args.json else format_report(report))
+    return 0
+
+
+def cmd_bench_games(args: argparse.Namespace) -> int:
+    """Benchmark whole simulated deck games to 75 (numba engine) beside the rules-layer driver."""
+    from shuffle_sim.bench.games import FULL, QUICK, format_report, run_bench
+
+    report = run_bench(QUICK if args.quick else FULL)
+    print(json.dumps(report) if args.json else format_report(report))
+    return 0
+
+
+def cmd_bench_players(args: argparse.Namespace) -> int:
+    """Play a few games per game type and preset; report shot mix and success rates by intent."""
+    from dataclasses import replace
+
+    from shuffle_sim.bench.players import FULL, QUICK, format_report, run_bench
+
+    sizes = QUICK if args.quick else FULL
+    if args.games is not None:
+        sizes = replace(sizes, games=args.games)
+    report = run_bench(sizes, tuple(args.game) if args.game else None, seed=args.seed)
+    print(json.dumps(report) if args.json else format_report(report))
+    return 0
+
+
+def cmd_bench_experiments(args: argparse.Namespace) -> int:
+    """Benchmark batch experiments (after JIT warm-up) and print the timings and ratios."""
+    from shuffle_sim.bench.experiments import run_benchmarks
+
+    run_benchmarks(as_json=args.json, quick=args.quick)
+    return 0
+
+
+def cmd_bench_startup(args: argparse.Namespace) -> int:
+    """Benchmark what a user waits for: the main job warm and cold, the runner, --version, the plots."""
+    from shuffle_sim.bench.startup import run_benchmarks
+
+    run_benchmarks(as_json=args.json, quick=args.quick)
+    return 0
+
+
+def _json_and_quick(p, quick: str) -> None:
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.add_argument("--quick", action="store_true", help=quick)
+
+
+def register(sub) -> None:
+    """Add this module's subcommands to the parser's subparsers ``sub``."""
+    p = sub.add_parser("bench", help="benchmark the physics kernel beside pymunk (shots, half-rounds, JIT)")
+    _json_and_quick(p, "tiny sizes and no JIT probe (a smoke run, not the benchmark)")
+    p.set_defaults(func=cmd_bench)
+
+    p = sub.add_parser("bench-judge", help="benchmark judge_batch on the deck court (discs per second)")
+    p.add_argument("--n", type=positive_int, default=4_000_000, help="discs per run (default 4,000,000)")
+    p.add_argument("--repeats", type=positive_int, default=5, help="runs per thread count; the best counts")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(func=cmd_bench_judge)
+
+    p = sub.add_parser("bench-games", help="benchmark whole simulated deck games to 75 per second (numba engine)")
+    _json_and_quick(p, "small sizes (a smoke run, not the benchmark)")
+    p.set_defaults(func=cmd_bench_games)
+
+    p = sub.add_parser("bench-players", help="play games per game type and preset; shot mix and success by intent")
+    _json_and_quick(p, "one short game per preset (a smoke run)")
+    p.add_argument("--games", type=positive_int, default=None, metavar="N", help="games per preset (default 5)")
+    p.add_argument("--game", action="append", choices=game_names(), help="only this game (repeatable)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the first game (game g uses seed + g)")
+    p.set_defaults(func=cmd_bench_players)
+
+    p = sub.add_parser("bench-experiments", help="benchmark batch experiments and Dask scale-out")
+    _json_and_quick(p, "smaller sizes (a smoke run, not the benchmark)")
+    p.set_defaults(func=cmd_bench_experiments)
+
+    p = sub.add_parser("bench-startup", help="benchmark start-up: main job warm vs bare imports, first run, runner")
+    _json_and_quick(p, "one run each and no first run (a smoke run, not the benchmark)")
+    p.set_defaults(func=cmd_bench_startup)

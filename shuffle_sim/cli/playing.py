@@ -1,0 +1,134 @@
+"""Simulated games: ``play`` a game or a match, ``advise`` on a board's candidate shots."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from shuffle_sim.cli._common import positive_int
+from shuffle_sim.games import game_names, games, get_game
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    """Play a whole simulated game or match: the scoreboard frame by frame, then the scorecard on disk."""
+    from pathlib import Path
+
+    from shuffle_sim.playing import (
+        SIDES,
+        check_game_length,
+        check_seed,
+        frame_line,
+        play,
+        players_from,
+        write_scorecard,
+    )
+
+    players = players_from(args.game, args.players)
+    check_game_length(args.game, args.game_length)
+    check_seed(args.seed)
+    out = Path(args.out) if args.out else Path("results") / f"play-{args.game}-seed{args.seed}"
+    what = "match" if args.match else "game"
+    print(f"{args.game} {what}, seed {args.seed}: " + ", ".join(f"{s} {p.name}" for s, p in players.items()))
+
+    def on_frame(number: int, frame) -> None:
+        if frame.number == 1:
+            print(f"game {number}")
+        print(frame_line(frame, SIDES))
+
+    def on_game(game) -> None:
+        roles = ", ".join(f"{s} {r}" for s, r in game.roles.items())
+        totals = ", ".join(f"{s} {game.totals[s]}" for s in game.sides)
+        result = f"won by {game.winner}" if game.winner else ("tied" if game.finished else "unfinished")
+        print(f"game {game.number} ({roles}): {result}, {totals}")
+
+    record = play(args.game, tuple(players.values()), seed=args.seed, match=args.match,
+                  game_length=args.game_length, on_frame=on_frame if not args.quiet else None, on_game=on_game)
+    for note in record.notes:
+        print(note)
+    if args.match:
+        wins = ", ".join(f"{s} {n}" for s, n in record.wins.items())
+        print(f"match: {'won by ' + record.winner if record.winner else 'no winner'} (games won: {wins})")
+    paths = write_scorecard(record, out, pictures=not args.no_pictures)
+    pictures = f"; {len(paths) - 2} frame pictures in {out}" if len(paths) > 2 else ""
+    print(f"scorecard: {paths[0]} and {paths[1]}" + pictures)
+    return 0
+
+
+def cmd_advise(args: argparse.Namespace) -> int:
+    """Rank the candidate shots for a board: expected frame value, success probability, spread."""
+    from shuffle_sim.playing.advisor import advise, plot_advice
+    from shuffle_sim.playing.players import parse_player
+    from shuffle_sim.rules import default_court
+    from shuffle_sim.rules.board_file import load_board
+
+    board = load_board(args.board, default_court(args.game), args.game)
+    player = parse_player(args.game, args.player or get_game(args.game).default_players.split(",")[0])
+    ctx, advice = advise(args.game, board, player, shooter=args.shooter, position=args.position)
+    if args.plot:
+        plot_advice(ctx, advice, args.plot, best=args.best)
+    if args.json:
+        print(json.dumps({"game": args.game, "player": player.name, "shooter": ctx.shooter,
+                          "shots": [a.to_dict() for a in advice]}))
+        return 0
+    print(f"{args.game}: {len(advice)} candidate shots for {ctx.shooter} ({player.name}), best first")
+    print(f"  {'shot':48s} {'expected':>8s} {'success':>8s} {'spread':>7s}")
+    for a in advice:
+        print(f"  {a.intent.label[:48]:48s} {a.expected:+8.2f} {a.success:8.0%} {a.spread:7.2f}")
+    if args.plot:
+        print(f"picture: {args.plot}")
+    return 0
+
+
+def players_help() -> str:
+    """The --players help, with each game's skill presets and default players from the data files."""
+    import tomllib
+
+    from shuffle_sim.noise.skills import SKILLS_FILE
+
+    with open(SKILLS_FILE, "rb") as fh:
+        skills = tomllib.load(fh)
+    by_names: dict[str, list[str]] = {}
+    for game in game_names():
+        by_names.setdefault(", ".join(n.replace(" ", "-") for n in skills.get(game, {})), []).append(game)
+    presets = "; ".join(f"{', '.join(g)}: {names}" for names, g in by_names.items())
+    defaults = "; ".join(f"{name}: {entry.default_players}" for name, entry in games().items())
+    return ("the two players, sides A and B, as A,B (one name alone plays both sides). Each is SKILL[-STRATEGY]: "
+            f"SKILL a skill preset of the game from shuffle_sim/noise/skills.toml ({presets}; any game: exact, no "
+            "noise); STRATEGY plan (the fixed plan, the default) or ev (expected value over simulated candidate "
+            f"shots; evN weighs each candidate over N sampled errors, default 24). Default: {defaults}")
+
+
+def register(sub) -> None:
+    """Add this module's subcommands to the parser's subparsers ``sub``."""
+    p = sub.add_parser("play", help="play a whole simulated game or match; write its scorecard and pictures",
+                       description="Play a whole simulated game (or match) between two simulated players, print "
+                                   "the scoreboard frame by frame, and write scorecard.json, scorecard.csv and a "
+                                   "picture of each frame's final board (gameG-frameFF.png) into --out.")
+    p.add_argument("game", choices=game_names(), help="the game")
+    p.add_argument("--players", default=None, metavar="A,B", help=players_help())
+    p.add_argument("--seed", type=int, default=0, help="seed of the players' execution errors (default 0)")
+    p.add_argument("--match", action="store_true",
+                   help="play a match: deck best of three (lag for game 3), crokinole the category's games "
+                        "(singles 10), horse collar and ricochet best of three")
+    p.add_argument("--out", default=None,
+                   help="folder for the scorecard and pictures (default results/play-GAME-seedN)")
+    p.add_argument("--game-length", type=positive_int, default=None, metavar="N",
+                   help="game point (deck 75, horse-collar 51, ricochet 15 or 21) or rounds (crokinole 4)")
+    p.add_argument("--no-pictures", action="store_true", help="write the scorecard only")
+    p.add_argument("--quiet", action="store_true", help="print game results only, not every frame")
+    p.set_defaults(func=cmd_play)
+
+    p = sub.add_parser("advise", help="rank the candidate shots for a board (expected value, success, spread)")
+    p.add_argument("game", choices=game_names(), help="the game")
+    p.add_argument("board", help="board file (JSON, as for score): the resting discs")
+    p.add_argument("--player", default=None, metavar="SKILL[-ev[N]]",
+                   help="the shooter's skill preset (default: the game's first default player)")
+    p.add_argument("--shooter", default=None, metavar="TEAM",
+                   help="the shooter's team label in the board file (default: the game's first side)")
+    p.add_argument("--from", dest="position", default=None, metavar="POSITION",
+                   help="where the shooter shoots from: crokinole seat (south, west, north, east), ricochet "
+                        "half (left, right), deck half of the 10-off area (right, left)")
+    p.add_argument("--best", type=positive_int, default=3, metavar="N", help="shots drawn by --plot (default 3)")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.add_argument("--plot", default=None, metavar="FILE", help="draw the board and the best shots (PNG, SVG, PDF)")
+    p.set_defaults(func=cmd_advise)

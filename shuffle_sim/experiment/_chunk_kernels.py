@@ -1,0 +1,242 @@
+"""numba kernels of batch experiments: build a chunk's shots, and reduce its results to per-cell sums.
+
+Both run once per chunk over arrays (structure of arrays); Python is never called per shot.
+
+``build_shots`` turns shot indices into launch states: grid cell ``i // samples`` (unravelled in C
+order over the grid axes), then the parameter distributions (stream 1 of ``shuffle_sim.noise``), the
+aim at a target, and the execution noise of the cell's skill (stream 0). The random layout is the one
+``shuffle_sim.noise.uniforms`` and ``normals`` document, so each shot's draws depend only on (seed,
+shot index).
+
+``reduce_chunk`` adds a chunk's judged shots into integer sums per grid cell (shots, value sum and
+counts per value, dead, hangers, holed, frame scores, board discs removed). Integer sums are exact
+in any order: that is what makes results independent of chunking and scheduling.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import prange
+
+from shuffle_sim._runtime import jit
+from shuffle_sim.noise import (
+    STREAM_DISTRIBUTIONS,
+    STREAM_EXECUTION,
+    box_muller,
+    philox4x64,
+    philox4x64_inline,
+    word_to_uniform,
+)
+
+#: Parameter codes in ``build_shots`` (axis_param, dist_param).
+P_SPEED, P_DIRECTION, P_SPIN, P_START_X, P_START_Y, P_TARGET_X, P_TARGET_Y, P_SKILL = range(8)
+PARAMETER_CODES = {"speed": P_SPEED, "direction": P_DIRECTION, "spin": P_SPIN, "start_x": P_START_X,
+                   "start_y": P_START_Y, "target_x": P_TARGET_X, "target_y": P_TARGET_Y, "skill": P_SKILL}
+DIST_UNIFORM = 0
+DIST_NORMAL = 1
+
+#: Shot status codes (``shuffle_sim.physics.events``).
+STATUS_FALLEN = 2
+STATUS_HOLED = 3
+
+
+@jit.inline
+def _word(w0, w1, w2, w3, k):
+    if k == 0:
+        return w0
+    if k == 1:
+        return w1
+    if k == 2:
+        return w2
+    return w3
+
+
+@jit.inline
+def _uniform_slot(shot, stream, slot, k0, k1):
+    """Uniform number ``slot`` of a shot's stream: word slot % 4 of Philox block slot // 4."""
+    w0, w1, w2, w3 = philox4x64(shot, np.uint64(stream), np.uint64(slot // 4), np.uint64(0), k0, k1)
+    return word_to_uniform(_word(w0, w1, w2, w3, slot % 4))
+
+
+@jit.inline
+def _assign(code, value, speed, direction, spin, sx, sy, tx, ty, skill):
+    if code == P_SPEED:
+        speed = value
+    elif code == P_DIRECTION:
+        direction = value
+    elif code == P_SPIN:
+        spin = value
+    elif code == P_START_X:
+        sx = value
+    elif code == P_START_Y:
+        sy = value
+    elif code == P_TARGET_X:
+        tx = value
+    elif code == P_TARGET_Y:
+        ty = value
+    else:
+        skill = int(value)
+    return speed, direction, spin, sx, sy, tx, ty, skill
+
+
+@jit.inline
+def cell_parameters(cell, grid_shape, axis_param, axis_values, nominal):
+    """The intended shot of grid cell ``cell`` (uint64; C order over the axes) before any random draw:
+    (speed, direction, spin, start x, start y, target x, target y, skill index)."""
+    speed = nominal[0]
+    direction = nominal[1]
+    spin = nominal[2]
+    sx = nominal[3]
+    sy = nominal[4]
+    tx = nominal[5]
+    ty = nominal[6]
+    skill = 0
+    rest = cell
+    for a in range(grid_shape.shape[0] - 1, -1, -1):
+        size = np.uint64(grid_shape[a])
+        index = rest % size
+        rest = rest // size
+        speed, direction, spin, sx, sy, tx, ty, skill = _assign(
+            axis_param[a], axis_values[a, np.int64(index)], speed, direction, spin, sx, sy, tx, ty, skill)
+    return speed, direction, spin, sx, sy, tx, ty, skill
+
+
+@jit.inline
+def drawn_parameters(shot, speed, direction, spin, sx, sy, tx, ty, skill, dist_param, dist_kind, dist_a, dist_b,
+                     skill_sd, uses_target, speed_given, overshoot, stop_speed_per_root_metre, k0, k1, with_noise):
+    """(speed, direction, spin, start x, start y) of shot index ``shot`` (uint64) from its cell's
+    intended shot (``cell_parameters``): the parameter distributions, the aim at a target, and the
+    execution noise of the cell's skill when ``with_noise``."""
+    for j in range(dist_param.shape[0]):
+        u1 = _uniform_slot(shot, STREAM_DISTRIBUTIONS, 2 * j, k0, k1)
+        if dist_kind[j] == DIST_UNIFORM:
+            value = dist_a[j] + (dist_b[j] - dist_a[j]) * u1
+        else:
+            u2 = _uniform_slot(shot, STREAM_DISTRIBUTIONS, 2 * j + 1, k0, k1)
+            z, _ = box_muller(u1, u2)
+            value = dist_a[j] + dist_b[j] * z
+        speed, direction, spin, sx, sy, tx, ty, skill = _assign(
+            dist_param[j], value, speed, direction, spin, sx, sy, tx, ty, skill)
+    if uses_target:
+        dx = tx - sx
+        dy = ty - sy
+        direction = math.atan2(dx, dy)
+        if not speed_given:
+            distance = math.hypot(dx, dy) + overshoot
+            speed = stop_speed_per_root_metre * math.sqrt(distance if distance > 0.0 else 0.0)
+    if speed < 0.0:
+        speed = 0.0
+    if with_noise:
+        # Each error is its own slot of the shot's stream (see shuffle_sim.noise); a slot whose
+        # standard deviation is zero is not drawn: it would add zero (a skill without spin or start
+        # errors, the commonest, needs one Philox block and one Box-Muller pair, not two and three).
+        w0, w1, w2, w3 = philox4x64_inline(shot, np.uint64(STREAM_EXECUTION), np.uint64(0), np.uint64(0), k0, k1)
+        sd_speed = skill_sd[skill, 0]
+        sd_direction = skill_sd[skill, 1]
+        sd_spin = skill_sd[skill, 2]
+        sd_start = skill_sd[skill, 3]
+        if sd_speed != 0.0 or sd_direction != 0.0:
+            z0, z1 = box_muller(word_to_uniform(w0), word_to_uniform(w1))
+            speed = speed * (1.0 + sd_speed * z0)
+            if speed < 0.0:
+                speed = 0.0
+            direction = direction + sd_direction * z1
+        if sd_spin != 0.0 or sd_start != 0.0:
+            z2, z3 = box_muller(word_to_uniform(w2), word_to_uniform(w3))
+            spin = spin + sd_spin * z2
+            sx = sx + sd_start * z3
+        if sd_start != 0.0:
+            w0, w1, w2, w3 = philox4x64(shot, np.uint64(STREAM_EXECUTION), np.uint64(1), np.uint64(0), k0, k1)
+            z4, _ = box_muller(word_to_uniform(w0), word_to_uniform(w1))
+            sy = sy + sd_start * z4
+    return speed, direction, spin, sx, sy
+
+
+@jit.parallel
+def build_shots(first, samples, grid_shape, axis_param, axis_values, nominal, dist_param, dist_kind, dist_a, dist_b,
+                skill_sd, uses_target, speed_given, overshoot, stop_speed_per_root_metre, k0, k1, with_noise,
+                out_speed, out_direction, out_spin, out_x, out_y):
+    """Shot parameters for shots ``first .. first + n - 1`` (n = ``out_x.size``), with or without noise.
+
+    ``nominal``: speed, direction (rad), spin, start x, start y, target x, target y. ``axis_values``
+    (axes x longest axis) holds each axis's values in SI (direction in rad; skill as its index).
+    ``skill_sd`` (skills x 4): speed (relative), direction (rad), spin (rad/s), start (m) standard
+    deviations. Speeds never go negative.
+    """
+    n = out_x.shape[0]
+    for i in prange(n):
+        shot = first + np.uint64(i)
+        speed, direction, spin, sx, sy, tx, ty, skill = cell_parameters(shot // np.uint64(samples), grid_shape,
+                                                                        axis_param, axis_values, nominal)
+        speed, direction, spin, sx, sy = drawn_parameters(
+            shot, speed, direction, spin, sx, sy, tx, ty, skill, dist_param, dist_kind, dist_a, dist_b, skill_sd,
+            uses_target, speed_given, overshoot, stop_speed_per_root_metre, k0, k1, with_noise)
+        out_speed[i] = speed
+        out_direction[i] = direction
+        out_spin[i] = spin
+        out_x[i] = sx
+        out_y[i] = sy
+
+
+@jit.inline
+def value_slot(values, v):
+    """Where ``v`` is, or would go, in the sorted court values ``values``: a binary search."""
+    lo = 0
+    hi = values.shape[0] - 1
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if values[mid] < v:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
+@jit.kernel
+def reduce_chunk(first, samples, cell_start, value, status, dead, hanger, ok, values, shooter,
+                 shots, failed, value_sum, value_counts, dead_count, hanger_count, corner_count, holed_count,
+                 score_sum, opponent_sum, removed):
+    """Add a chunk's judged shots (rows of the ``ShotBatch`` arrays, shot disc last) into per-cell sums.
+
+    Returns -1, or the row of the first finished shot whose value is not in ``values`` (a court value
+    the experiment did not expect: the caller reports it).
+    """
+    n, d = value.shape
+    n_board = d - 1
+    for k in range(n):
+        cell = (first + k) // samples - cell_start
+        if not ok[k]:
+            failed[cell] += 1
+            continue
+        v = value[k, n_board]
+        lo = value_slot(values, v)
+        if values[lo] != v:
+            return k
+        shots[cell] += 1
+        value_sum[cell] += v
+        value_counts[cell, lo] += 1
+        s = status[k, n_board]
+        if dead[k, n_board] or s == STATUS_FALLEN:
+            dead_count[cell] += 1
+        if hanger[k, n_board] > 0:
+            hanger_count[cell] += 1
+        if hanger[k, n_board] == 2:
+            corner_count[cell] += 1
+        if s == STATUS_HOLED:
+            holed_count[cell] += 1
+        if n_board > 0:
+            mine = 0
+            theirs = 0
+            for j in range(d):
+                if shooter[j]:
+                    mine += value[k, j]
+                else:
+                    theirs += value[k, j]
+            score_sum[cell] += mine
+            opponent_sum[cell] += theirs
+            for j in range(n_board):
+                if dead[k, j] or status[k, j] == STATUS_FALLEN:
+                    removed[cell, j] += 1
+    return -1

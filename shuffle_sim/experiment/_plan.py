@@ -1,0 +1,58 @@
+"""What an experiment's chunks compute from: its shots as flat arrays, and which path they take.
+
+Below the runner and the warm-up, which both need them (``experiment.runner``, ``experiment.warmup``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from shuffle_sim.experiment._chunk_kernels import DIST_NORMAL, DIST_UNIFORM, PARAMETER_CODES
+from shuffle_sim.experiment.spec import Experiment
+from shuffle_sim.noise import seed_key
+from shuffle_sim.rules import ricochet
+from shuffle_sim.physics.scene import speed_for_distance
+
+
+def shot_plan(experiment: Experiment) -> dict:
+    """The experiment's shot description as flat arrays for ``_chunk_kernels.build_shots``."""
+    axes = experiment.axes
+    longest = max((a.size for a in axes), default=1)
+    axis_values = np.zeros((len(axes), longest))
+    for k, axis in enumerate(axes):
+        if axis.name == "skill":
+            axis_values[k, :axis.size] = np.arange(axis.size)
+        elif axis.name == "direction":
+            axis_values[k, :axis.size] = np.radians(axis.values.astype(np.float64))
+        else:
+            axis_values[k, :axis.size] = axis.values
+    nominal = experiment.shot
+    court = experiment.court
+    k0, k1 = seed_key(experiment.seed)
+    dists = experiment.distributions
+    return dict(
+        samples=np.uint64(experiment.samples),
+        grid_shape=np.array([a.size for a in axes], dtype=np.int64),
+        axis_param=np.array([PARAMETER_CODES[a.name] for a in axes], dtype=np.int64),
+        axis_values=axis_values,
+        nominal=np.array([nominal["speed"] or 0.0, nominal["direction"], nominal["spin"], nominal["start_x"],
+                          nominal["start_y"], nominal["target_x"] or 0.0, nominal["target_y"] or 0.0]),
+        dist_param=np.array([PARAMETER_CODES[d.name] for d in dists], dtype=np.int64),
+        dist_kind=np.array([DIST_UNIFORM if d.kind == "uniform" else DIST_NORMAL for d in dists], dtype=np.int64),
+        dist_a=np.array([d.a for d in dists], dtype=np.float64),
+        dist_b=np.array([d.b for d in dists], dtype=np.float64),
+        skill_sd=np.array([[m.speed, m.direction, m.spin, m.start] for m in experiment.skill_models()]),
+        uses_target=experiment.uses_target,
+        speed_given=experiment.speed_given,
+        overshoot=float(nominal["overshoot"]),
+        stop_speed_per_root_metre=speed_for_distance(1.0, court.params["mu"], court.params["gravity"]),
+        k0=k0,
+        k1=k1,
+    )
+
+
+def takes_lone_path(experiment: Experiment) -> bool:
+    """Whether the chunks of ``experiment`` take the fused lone-shot path (``experiment.lone``): shots at
+    an empty board, no per-shot records, and a game whose shots score wherever they rest (a ricochet
+    shot scores only on the half opposite its start, which the general path applies)."""
+    return experiment.board is None and not experiment.records and experiment.court.game != ricochet.GAME

@@ -1,0 +1,68 @@
+"""Judge resting discs on a court: value, zone, lines touched, hanger, dead; one disc or millions.
+
+The semantics are data in the court file (see ``courts/README.md``); one procedure serves all four
+games. For a disc of radius r with centre c:
+
+1. Fallen: c is off the playing surface (it crossed an edge into a gutter, alley or ditch): dead.
+2. Holed: c lies within a hole's capture radius: the hole's value (crokinole 20, removed at once).
+3. Zone: the first zone (in file order) whose interior contains c; failing that, the first whose
+   closed outline holds c (a centre exactly on the surface's edge, along which dead zones run).
+4. Touching: every judged line whose band the disc's circle meets (a line has width; tangency counts).
+5. Hanger: the disc overhangs an edge (c is on the surface, the circle crosses the edge). Overhanging
+   an ``end`` edge is an end hanger; an end and a ``side`` edge at once, a corner hanger; a side alone
+   means nothing special (horse collar, the horse collar rules). A hanger is worth the court's hanger value.
+6. Value: the hanger value for a hanger; otherwise, if the disc touches lines with a ``touch_value``,
+   the lowest of those (deck: 0, a disc on a line scores nothing, MSA D-2; crokinole and ricochet: a
+   disc on a dividing line counts the lower value; horse collar: touching the deuce line is 1);
+   otherwise the zone's value (0 outside every zone).
+7. Dead: fallen, or touching a ``touch_dead`` line (crokinole 5 line, horse collar foul line), or
+   lying in a ``dead`` zone without touching a ``touch_alive`` line (deck: short of the far dead
+   line unless touching it, C-4b note; past the far baseline unless touching it, C-21). A dead disc
+   is worth 0.
+
+==================  =======================================================================
+module              what it does
+==================  =======================================================================
+``api``             ``judge_batch``, ``judge`` and ``Judgement`` (the Python face)
+``packing``         a court's judging geometry as flat arrays (``judge_arrays``)
+``kernels``         the per-disc procedure in numba (``judge_prepare``, ``judge_one``)
+``grid``            the grid of plain cells that lets most discs skip the procedure
+``batch``           a batch in one numba call, and the grids kept per court
+``measures``        distances the rules measure: to a line, the MSA C-2 lag, to an edge
+==================  =======================================================================
+
+The batch function runs in one numba call with ``prange`` over chunks of discs. Before the loop it
+computes, once per batch, each line's direction and length and a bounding box per line and per zone
+(grown by the disc radius and a margin), so that most discs skip most lines and zones
+(``judge_prepare``). For a large batch it also lays a grid over the surface (``judge_cells``) and
+notes, per cell, what a disc centred anywhere in it can meet: whether the cell lies on the surface
+clear of its outline, whether a hole or an overhanging edge comes near, which lines the disc may
+touch, which zones' outlines cross the cell and which zone holds it otherwise. A *plain* cell (in
+the surface's interior, inside one zone, and no earlier one, or in none, with no line, edge or hole
+near) gives every disc in it the same judgement, which depends on the zone alone; a disc in any
+other cell takes the full procedure above restricted to what its cell names (``_judge_where``).
+None of these shortcuts changes any result (the tests compare them with the full procedure and
+with Shapely); they only decide what need not be computed. The grid of a batch is remembered for
+the next batches on the same court (``cached_judge_index``).
+
+The loops over discs are compiled without numba's reference counting (``_nrt=False``): they
+allocate nothing, and an atomic count of every court array a disc's judging touches would cost more
+than judging it.
+"""
+
+
+from shuffle_sim.judging._api import HANGER_NAMES, Judgement, judge, judge_batch
+from shuffle_sim.judging._measures import edge_nearness, lag_distance, line_distance
+from shuffle_sim.judging.packing import JudgeArrays, judge_arrays
+
+__all__ = [
+    "HANGER_NAMES",
+    "JudgeArrays",
+    "Judgement",
+    "edge_nearness",
+    "judge",
+    "judge_arrays",
+    "judge_batch",
+    "lag_distance",
+    "line_distance",
+]

@@ -1,0 +1,86 @@
+"""Judging a batch of discs in one numba call (``prange`` over chunks), and the grids kept per court.
+
+The grid of a batch is remembered for the next batches on the same court (``cached_judge_index``),
+keyed by the packed court's contents, so a changed court never meets a stale grid.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+import numpy as np
+from numba import prange
+from shuffle_sim._runtime import jit
+from shuffle_sim.judging.packing import JudgeArrays
+from shuffle_sim.judging.cell_grid import (
+    GRID_DISCS_PER_CELL,
+    GRID_MAX_CELLS,
+    GRID_MIN_CELLS,
+    judge_index,
+    judge_point,
+)
+from shuffle_sim.judging.procedure import judge_prepare
+
+#: Discs per call of ``judge_range`` in the parallel loop of ``judge_ranges``.
+JUDGE_CHUNK = 1024
+
+
+@jit.no_refcount
+def judge_range(xs, ys, a, prepared, index, start, stop, value, zone, touching, dead, hanger, fallen, holed):
+    """Judge discs ``start`` to ``stop`` into the output arrays, with ``prepared = judge_prepare(a)``
+    and the grid ``index`` (``judge_index``). Compiled without reference counting: it allocates
+    nothing, and counting the references of the court's arrays for every disc would cost more than
+    judging it."""
+    for i in range(start, stop):
+        v, z, t, d, h, f, o = judge_point(xs[i], ys[i], a, prepared, index)
+        value[i] = v
+        zone[i] = z
+        touching[i] = t
+        dead[i] = d
+        hanger[i] = h
+        fallen[i] = f
+        holed[i] = o
+
+
+@jit.parallel
+def judge_ranges(xs, ys, a, prepared, index, value, zone, touching, dead, hanger, fallen, holed):
+    """``judge_range`` over every disc, in parallel over chunks of ``JUDGE_CHUNK`` discs."""
+    n = xs.shape[0]
+    for c in prange((n + JUDGE_CHUNK - 1) // JUDGE_CHUNK):
+        judge_range(xs, ys, a, prepared, index, c * JUDGE_CHUNK, min(n, (c + 1) * JUDGE_CHUNK), value, zone,
+                    touching, dead, hanger, fallen, holed)
+
+
+#: Grids of recent batches (``cached_judge_index``), by court content and grid size; a few suffice.
+_INDEX_CACHE: dict = {}
+_INDEX_CACHE_SIZE = 8
+
+
+def _judge_arrays_digest(a: JudgeArrays) -> bytes:
+    digest = hashlib.blake2b(digest_size=20)
+    for value in a:
+        if isinstance(value, np.ndarray):
+            digest.update(f"{value.dtype.str}{value.shape}".encode())
+            digest.update(np.ascontiguousarray(value).tobytes())
+        else:
+            digest.update(repr(value).encode())
+        digest.update(b";")
+    return digest.digest()
+
+
+def cached_judge_index(a: JudgeArrays, n_discs: int):
+    """``(prepared, index)`` for a batch of ``n_discs`` discs on the court packed in ``a``: the same as
+    ``judge_prepare(a)`` and ``judge_index(a, prepared, n_discs)``, but remembered for the last few
+    courts and grid sizes, so that repeated batches on one court (experiments, players, benchmarks)
+    build their grid once. Keyed by the arrays' contents, so a changed court never meets a stale grid.
+    """
+    n_cells = min(GRID_MAX_CELLS, int(n_discs) // GRID_DISCS_PER_CELL)
+    key = (_judge_arrays_digest(a), n_cells if n_cells >= GRID_MIN_CELLS else 0)
+    found = _INDEX_CACHE.pop(key, None)
+    if found is None:
+        prepared = judge_prepare(a)
+        found = (prepared, judge_index(a, prepared, int(n_discs)))
+    _INDEX_CACHE[key] = found  # most recent last
+    while len(_INDEX_CACHE) > _INDEX_CACHE_SIZE:
+        del _INDEX_CACHE[next(iter(_INDEX_CACHE))]
+    return found

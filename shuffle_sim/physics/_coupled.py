@@ -1,0 +1,336 @@
+"""Exact coupled sliding and spinning between events: one dimensionless tabulation per (eta, k).
+
+A disc sliding at v and spinning with rim speed u = r |omega| slows as dv/dt = -a F(eps) and
+du/dt = -(a / k) T(eps), with a = mu g, eps = v / u, k = I / (m r^2) and F, T the friction force
+and torque of its contact annulus (``friction``; Farkas, Bartels, Unger and Wolf, Phys. Rev. Lett.
+90, 248302, 2003). The right-hand side depends on eps alone, so the equations are invariant under
+(v, u, t) -> (c v, c u, c t); with k inside the window of ``friction.inertia_window`` both motions
+end together at a finite stop time, with eps tending to the terminal ratio eps*.
+
+Write Theta for the time left until the stop and sigma = ln Theta + const. Then
+v = a Theta f_v(sigma), u = a Theta f_u(sigma) and the distance still to slide is
+a Theta^2 g(sigma), where (f_v, f_u, g) solve the autonomous equations
+
+    f_v' = F(eps) - f_v,   f_u' = T(eps) / k - f_u,   g' = f_v - 2 g,   eps = f_v / f_u
+
+(' = d/dsigma). Every motion with eps > eps* lies on one solution of these (the upper orbit),
+every motion with eps < eps* on another (the lower orbit), shifted in sigma: the scale symmetry is
+a shift. So each orbit is integrated once, from next to the fixed point (f_v, f_u, g) = (F*, T*/k,
+F*/2), where the linearised solution is exact to 1e-18, out to eps = 1e10 or 1e-10; beyond those
+the limits of pure sliding with a power-law spin, or pure spin with a power-law slide, are exact
+to rounding for all but a negligible end of the motion.
+
+The table holds sigma and (f_v, f_u, g) with their first and second sigma-derivatives (from the
+equations, F' in closed form), read by quintic Hermite interpolation: each interval's three quintics
+are stored expanded in powers of the local coordinate, so that a lookup is one Horner evaluation per
+column from one contiguous block. This module holds the table's layout and its lookups (numba);
+``_coupled_tables`` builds the tables.
+
+From a start (v0, u0): find sigma0 with eps(sigma0) = v0 / u0 (Newton on the interpolant), then the
+stop time is Theta0 = v0 / (a f_v(sigma0)), the stop distance a Theta0^2 g(sigma0), and at time tau
+the state follows at sigma0 + ln((Theta0 - tau) / Theta0).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from shuffle_sim._runtime import jit
+from shuffle_sim.physics._friction import force
+
+# Columns of an orbit table.
+C_SIGMA = 0
+C_FV = 1
+C_FU = 2
+C_G = 3
+C_D1 = 4  # first derivatives of f_v, f_u, g: columns 4, 5, 6
+C_D2 = 7  # second derivatives: columns 7, 8, 9
+C_EPS = 10
+N_COLUMNS = 11
+
+#: Spacing of the table's nodes in sigma, away from the graded stretches.
+NODE_STEP = 1.0 / 32.0
+#: eps - eps* at the first node of each orbit (the linearised solution is exact to its square).
+START_OFFSET = 1e-9
+#: The orbits end at these eps; beyond them, the pure-slide and pure-spin limits.
+EPS_MIN = 1e-10
+EPS_MAX = 1e10
+
+# Entries of the header ``meta``.
+M_ETA = 0
+M_K = 1
+M_EPS_STAR = 2
+M_RATE = 3  # p: eps - eps* ~ exp(p sigma) near the stop
+M_FV_STAR = 4
+M_FU_STAR = 5
+M_G_STAR = 6
+M_UP_FV = 7  # the upper orbit's linear term at sigma = 0: f_v - f_v* = coefficient * exp(p sigma)
+M_UP_FU = 8
+M_UP_G = 9
+M_LO_FV = 10  # the lower orbit's
+M_LO_FU = 11
+M_LO_G = 12
+M_UP_ROWS = 13  # rows of the upper orbit in ``tab`` (it starts at row 0), then the lower orbit's
+M_LO_ROWS = 14
+M_Q_SLIDE = 15  # pure-slide limit: u ~ v^q
+M_Q_SPIN = 16  # pure-spin limit: v ~ u^q
+M_SPIN_RATE = 17  # T(0) / k: pure spin's deceleration of the rim speed over a
+M_BIN_LO = 18  # where each orbit's lookup bins start (sigma): upper, lower
+M_BIN_LO2 = 19
+M_UP_BINS = 20  # offset of the upper orbit's bins in ``bins`` is 0, the lower's is this
+M_BINS_ROW = 21  # the row of the packed tables where the bins start
+N_META = 22
+#: Rows of the packed tables taken by the header; the orbits' rows follow, then each orbit row's
+#: interval coefficients (``COEFFICIENT_ROWS`` rows each), then the lookup bins.
+META_ROWS = 2
+COEFFICIENT_ROWS = 2
+# Places in an interval's coefficient block: start sigma, 1 / width, then 6 coefficients per column.
+K_START = 0
+K_INV_WIDTH = 1
+K_COEFFICIENTS = 2
+
+# Motion modes (the kernel stores them per disc).
+MODE_UPPER = 0
+MODE_LOWER = 1
+MODE_TERMINAL = 2  # eps = eps* exactly: a straight-line stop of both
+MODE_SLIDE_LIMIT = 3  # eps >= EPS_MAX
+MODE_SPIN_LIMIT = 4  # eps <= EPS_MIN
+
+
+@jit.inline
+def _meta(orbits, index):
+    return orbits[index // N_COLUMNS, index % N_COLUMNS]
+
+
+@jit.inline
+def _interval(orbits, i, sigma):
+    """(first row, first column) of the coefficient block of the interval starting at orbit row i (a
+    row of the packed tables ``orbits``), and t, sigma's place in it."""
+    n_rows = int(_meta(orbits, M_UP_ROWS)) + int(_meta(orbits, M_LO_ROWS))
+    flat = (META_ROWS + n_rows) * N_COLUMNS + (i - META_ROWS) * COEFFICIENT_ROWS * N_COLUMNS
+    row = flat // N_COLUMNS
+    col = flat % N_COLUMNS  # 0: the blocks are whole rows
+    t = (sigma - orbits[row, col + K_START]) * orbits[row, col + K_INV_WIDTH]
+    return row, t
+
+
+@jit.inline
+def _block(orbits, row, k):
+    """Entry k of the coefficient block that starts at ``row``."""
+    return orbits[row + k // N_COLUMNS, k % N_COLUMNS]
+
+
+@jit.inline
+def _quintic(orbits, row, base, t):
+    """The quintic with coefficients at ``base`` of the block at ``row``, at t (Horner)."""
+    return (_block(orbits, row, base) + t * (_block(orbits, row, base + 1) + t * (_block(orbits, row, base + 2) + t * (
+        _block(orbits, row, base + 3) + t * (_block(orbits, row, base + 4) + t * _block(orbits, row, base + 5))))))
+
+
+@jit.inline
+def _quintic_slope(orbits, row, base, t):
+    """d/dt of the quintic at ``base`` of the block at ``row``."""
+    return (_block(orbits, row, base + 1) + t * (2.0 * _block(orbits, row, base + 2) + t * (
+        3.0 * _block(orbits, row, base + 3) + t * (4.0 * _block(orbits, row, base + 4) + t * 5.0 * _block(orbits, row,
+                                                                                                      base + 5)))))
+
+
+@jit.inline
+def _orbit_rows(orbits, mode):
+    """(first row, number of rows) of orbit ``mode`` in the packed tables."""
+    if mode == MODE_UPPER:
+        return META_ROWS, int(_meta(orbits, M_UP_ROWS))
+    return META_ROWS + int(_meta(orbits, M_UP_ROWS)), int(_meta(orbits, M_LO_ROWS))
+
+
+@jit.inline
+def _row(orbits, mode, sigma):
+    """The row whose interval holds ``sigma`` on orbit ``mode`` (upper or lower)."""
+    tab = orbits
+    first, rows = _orbit_rows(orbits, mode)
+    offset = 0 if mode == MODE_UPPER else int(_meta(orbits, M_UP_BINS))
+    b = offset + max(0, int((sigma - tab[first, C_SIGMA]) / NODE_STEP))
+    bins_row = int(_meta(orbits, M_BINS_ROW))
+    i = META_ROWS + int(orbits[bins_row + b // N_COLUMNS, b % N_COLUMNS])
+    last = first + rows - 2
+    while i < last and tab[i + 1, C_SIGMA] <= sigma:
+        i += 1
+    return min(i, last)
+
+
+@jit.no_refcount
+def orbit_state(orbits, mode, sigma):
+    """(f_v, f_u, g) at ``sigma`` on orbit ``mode``: the table, or its linearised start below sigma = 0."""
+    if mode == MODE_TERMINAL or sigma <= 0.0:
+        if mode == MODE_TERMINAL or sigma == -math.inf:
+            return _meta(orbits, M_FV_STAR), _meta(orbits, M_FU_STAR), _meta(orbits, M_G_STAR)
+        grow = math.exp(_meta(orbits, M_RATE) * sigma)
+        base = M_UP_FV if mode == MODE_UPPER else M_LO_FV
+        return (_meta(orbits, M_FV_STAR) + _meta(orbits, base) * grow, _meta(orbits, M_FU_STAR) + _meta(orbits, base + 1) * grow,
+                _meta(orbits, M_G_STAR) + _meta(orbits, base + 2) * grow)
+    row, t = _interval(orbits, _row(orbits, mode, sigma), sigma)
+    return (_quintic(orbits, row, K_COEFFICIENTS, t), _quintic(orbits, row, K_COEFFICIENTS + 6, t),
+            _quintic(orbits, row, K_COEFFICIENTS + 12, t))
+
+
+@jit.no_refcount
+def _sigma_of(orbits, mode, eps):
+    """sigma on orbit ``mode`` where f_v / f_u = eps."""
+    tab = orbits
+    e_star = _meta(orbits, M_EPS_STAR)
+    first, rows = _orbit_rows(orbits, mode)
+    if abs(eps - e_star) <= START_OFFSET:
+        return math.log((eps - e_star) / ((START_OFFSET if mode == MODE_UPPER else -START_OFFSET))) / _meta(orbits, M_RATE)
+    # eps runs away from eps* along the orbit: binary search on the nodes' eps.
+    up = mode == MODE_UPPER
+    lo = first
+    hi = first + rows - 1
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if (tab[mid, C_EPS] <= eps if up else tab[mid, C_EPS] >= eps):
+            lo = mid
+        else:
+            hi = mid
+    a = tab[lo, C_SIGMA]
+    b = tab[hi, C_SIGMA]
+    # Start Newton from the cubic Hermite interpolant of sigma(eps) through the two nodes, with
+    # d eps / d sigma = (f_v' - eps f_u') / f_u there: within rounding of the root but for the
+    # interpolant's error, so two Newton steps end the search.
+    e0 = tab[lo, C_EPS]
+    e1 = tab[hi, C_EPS]
+    de = e1 - e0
+    x = (eps - e0) / de
+    m0 = de * tab[lo, C_FU] / (tab[lo, C_D1] - e0 * tab[lo, C_D1 + 1])
+    m1 = de * tab[hi, C_FU] / (tab[hi, C_D1] - e1 * tab[hi, C_D1 + 1])
+    x2 = x * x
+    x3 = x2 * x
+    sigma = (a * (2.0 * x3 - 3.0 * x2 + 1.0) + m0 * (x3 - 2.0 * x2 + x) + b * (3.0 * x2 - 2.0 * x3)
+             + m1 * (x3 - x2))
+    if not a <= sigma <= b:
+        sigma = a + (b - a) * x
+    for _ in range(60):
+        row, t = _interval(orbits, lo, sigma)
+        fv = _quintic(orbits, row, K_COEFFICIENTS, t)
+        fu = _quintic(orbits, row, K_COEFFICIENTS + 6, t)
+        inv_width = _block(orbits, row, K_INV_WIDTH)
+        dfv = _quintic_slope(orbits, row, K_COEFFICIENTS, t) * inv_width
+        dfu = _quintic_slope(orbits, row, K_COEFFICIENTS + 6, t) * inv_width
+        resid = fv - eps * fu
+        if (resid > 0.0) == up:
+            b = sigma
+        else:
+            a = sigma
+        step = resid / (dfv - eps * dfu)
+        if abs(step) <= 1e-15 * (1.0 + abs(sigma)):
+            return sigma - step
+        nxt = sigma - step
+        if not a < nxt < b:
+            nxt = 0.5 * (a + b)
+        if b - a <= 1e-15 * (1.0 + abs(sigma)):
+            return nxt
+        sigma = nxt
+    return sigma
+
+
+@jit.no_refcount
+def start_motion(orbits, speed, rim, decel):
+    """Mode, sigma0, stop time and stop distance of a disc sliding at ``speed`` with rim speed ``rim``
+    (both > 0) under ``decel`` = mu g."""
+    eps = speed / rim
+    if eps >= EPS_MAX:
+        return MODE_SLIDE_LIMIT, 0.0, speed / decel, speed * speed / (2.0 * decel)
+    if eps <= EPS_MIN:
+        theta = rim / (decel * _meta(orbits, M_SPIN_RATE))
+        return MODE_SPIN_LIMIT, 0.0, theta, speed * theta / (_meta(orbits, M_Q_SPIN) + 1.0)
+    if eps == _meta(orbits, M_EPS_STAR):
+        mode = MODE_TERMINAL
+        sigma = -math.inf
+    else:
+        mode = MODE_UPPER if eps > _meta(orbits, M_EPS_STAR) else MODE_LOWER
+        sigma = _sigma_of(orbits, mode, eps)
+    fv, fu, g = orbit_state(orbits, mode, sigma)
+    # Both give Theta0; the larger of speed and rim is the better conditioned.
+    theta = speed / (decel * fv) if eps >= 1.0 else rim / (decel * fu)
+    return mode, sigma, theta, decel * theta * theta * g
+
+
+@jit.no_refcount
+def motion_at(orbits, mode, sigma0, theta0, reach, speed0, rim0, decel, tau):
+    """(distance slid, speed, rim speed) ``tau`` seconds after the start (``start_motion``)."""
+    theta = theta0 - tau
+    if theta <= 0.0:
+        return reach, 0.0, 0.0
+    if tau <= 0.0:
+        return 0.0, speed0, rim0
+    if mode == MODE_SLIDE_LIMIT:
+        v = speed0 - decel * tau
+        return tau * (speed0 - 0.5 * decel * tau), v, rim0 * (v / speed0) ** _meta(orbits, M_Q_SLIDE)
+    x = theta / theta0
+    if mode == MODE_SPIN_LIMIT:
+        q = _meta(orbits, M_Q_SPIN)
+        return reach * (1.0 - x ** (q + 1.0)), speed0 * x ** q, rim0 * x
+    sigma = sigma0 + math.log(x)
+    fv, fu, g = orbit_state(orbits, mode, sigma)
+    return reach - decel * theta * theta * g, decel * theta * fv, decel * theta * fu
+
+
+@jit.no_refcount
+def time_to_reach(orbits, mode, sigma0, theta0, reach, speed0, rim0, decel, s):
+    """The time at which the disc has slid ``s`` (0 <= s <= reach): safeguarded Newton on s(tau)."""
+    if s <= 0.0:
+        return 0.0
+    if s >= reach:
+        return theta0
+    lo = 0.0
+    hi = theta0
+    # Start from the constant-deceleration time at the mean deceleration reach over the stop.
+    tau = theta0 * (1.0 - math.sqrt(max(0.0, 1.0 - s / reach)))
+    for _ in range(100):
+        done, v, _ = motion_at(orbits, mode, sigma0, theta0, reach, speed0, rim0, decel, tau)
+        resid = done - s
+        if resid > 0.0:
+            hi = tau
+        else:
+            lo = tau
+        if v > 0.0 and abs(resid) <= 1e-15 * v * theta0:
+            return tau - resid / v
+        nxt = tau - resid / v if v > 0.0 else 0.5 * (lo + hi)
+        if not lo < nxt < hi:
+            nxt = 0.5 * (lo + hi)
+        if hi - lo <= 1e-15 * theta0:
+            return nxt
+        tau = nxt
+    return tau
+
+
+@jit.no_refcount
+def distance_at_speed(orbits, mode, sigma0, theta0, reach, speed0, rim0, decel, v_target):
+    """Distance slid when the speed has fallen to ``v_target`` (0 if it starts no faster): the speed
+    falls monotonically, so bisection with secant steps on v(tau) - v_target brackets it."""
+    if speed0 <= v_target:
+        return 0.0
+    if v_target <= 0.0:
+        return reach
+    lo = 0.0
+    hi = theta0
+    f_lo = speed0 - v_target
+    f_hi = -v_target
+    for _ in range(200):
+        tau = lo + (hi - lo) * f_lo / (f_lo - f_hi)
+        if not lo < tau < hi:
+            tau = 0.5 * (lo + hi)
+        s, v, _ = motion_at(orbits, mode, sigma0, theta0, reach, speed0, rim0, decel, tau)
+        f = v - v_target
+        if f > 0.0:
+            lo = tau
+            f_lo = f
+            f_hi *= 0.5  # Illinois: keep the secant from stalling on one side
+        else:
+            hi = tau
+            f_hi = f
+            f_lo *= 0.5
+        if hi - lo <= 1e-15 * theta0:
+            break
+    return motion_at(orbits, mode, sigma0, theta0, reach, speed0, rim0, decel, hi)[0]

@@ -1,0 +1,143 @@
+"""The event loop for one disc alone on the court, its state in local variables (numba).
+
+A lone disc, with no other disc on the court, is the batch API's commonest case: a draw or a shot
+at an empty board. It is the kernel's own event loop (``kernel.run_table``) with one disc, and gives
+bit-identical results (final state, status, standing, event count, end time): the same predictions
+(``predict.predict_path``: every boundary shape solved in arc length along the straight path, the
+earliest turned into a time), the same event order and tie-breaks, the same impulses
+(``kernel.fixed_body_bounce``) and the same event bound. Only the bookkeeping differs: the disc's
+reference state lives in scalars instead of the state arrays, there are no pairs to predict and no
+logs to write, and nothing is passed to a non-inlined function as an array, so a shot costs no
+reference counting at all.
+
+``run_lone`` is inlined into its caller (the batch loop calls it once per shot).
+"""
+
+from __future__ import annotations
+
+import math
+
+from shuffle_sim._runtime import jit
+from shuffle_sim.physics.events import (
+    DISC_CUSHION,
+    DISC_PEG,
+    FALL,
+    HOLED,
+    KILLED,
+    SPIN_STOP,
+    STATUS_FALLEN,
+    STATUS_HOLED,
+    STATUS_MOVING,
+    STATUS_REST,
+    STOP,
+)
+from shuffle_sim.physics._event_loop import fixed_body_bounce
+from shuffle_sim.physics._motion import motion_after, start_reference
+from shuffle_sim.physics._predict import coupled_times, predict_path, slow_distance
+from shuffle_sim.physics._court_table import H_DECEL, H_RADIUS, H_SPIN_DECEL, F
+
+
+@jit.inline
+def run_lone(table, orbits, x, y, vx, vy, omega, max_events):
+    """Run one disc launched at (x, y) with (vx, vy, omega) at time 0 until it rests or leaves play.
+
+    ``table`` is the packed court (``table.pack_court``), ``orbits`` the coupled model's packed tables
+    (no rows for the decoupled model). Returns (x, y, vx, vy, omega, status,
+    dead, ok, t_end, processed): the disc's state at the end time ``t_end`` (the time of the last
+    event), its ``events.STATUS_*``, whether it is dead (kill line, killing cushion), ``ok`` False if
+    ``max_events`` events were processed before the end, and the number of events processed; all as
+    ``run_table`` and ``state_at`` give them for a scene of this one disc.
+    """
+    decel = table[0, H_DECEL]
+    spin_decel = table[0, H_SPIN_DECEL]
+    radius = table[0, H_RADIUS]
+    # The reference state: from (px, py) at time t0 along (ux, uy) at speed, spin omega.
+    px = x
+    py = y
+    t0 = 0.0
+    ux, uy, speed, omega, t_stop, t_spin, mode, sigma0, reach, theta = start_reference(
+        orbits, radius, t0, px, py, vx, vy, omega, decel, spin_decel)
+    status = STATUS_MOVING if speed > 0.0 else STATUS_REST
+    dead = False
+    t_next = math.inf
+    next_kind = -1
+    next_b = -1
+    t_kill = math.inf
+    kill_b = -1
+    now = 0.0
+    ok = True
+    processed = 0
+    predict = True  # the path changed: predict its events again (one call site keeps the code small)
+    while True:
+        if predict:
+            predict = False
+            if status == STATUS_FALLEN or status == STATUS_HOLED:
+                t_next = math.inf
+                t_kill = math.inf
+            else:
+                coupled = mode >= 0 and status == STATUS_MOVING
+                s_slow = slow_distance(table, orbits, mode, sigma0, theta, reach, speed, omega) if coupled else 0.0
+                t_next, next_kind, next_b, t_kill, kill_b, s_next, s_kill = predict_path(
+                    table, px, py, ux, uy, speed, reach if coupled else -1.0, s_slow, status == STATUS_MOVING,
+                    not dead, t0, t_stop)
+                if coupled:
+                    t_next, t_kill = coupled_times(table, orbits, mode, sigma0, theta, reach, speed, omega, t0,
+                                                   next_kind, s_next, s_kill, t_next, t_kill)
+        # The earliest event, ties going the kernel's way: boundary, kill line, spin stop.
+        t = math.inf
+        kind = -1
+        b = -1
+        if t_next < t:
+            t, kind, b = t_next, next_kind, next_b
+        if t_kill < t:
+            t, kind, b = t_kill, KILLED, kill_b
+        if t_spin < t:
+            t, kind, b = t_spin, SPIN_STOP, -1
+        if kind == -1:
+            break
+        if processed >= max_events:
+            ok = False
+            break
+        processed += 1
+        now = max(now, t)
+        if kind == KILLED:
+            dead = True
+            t_kill = math.inf
+            continue
+        if kind == SPIN_STOP:
+            # Zero, not the decayed reference spin (as the kernel does).
+            omega = 0.0
+            t_spin = math.inf
+            continue
+        # Where the disc is now, and how fast it moves and spins (the kernel's ``_state``).
+        slid, v, w = motion_after(orbits, radius, mode, sigma0, reach, theta, speed, omega, decel, spin_decel, now - t0)
+        qx = px + ux * slid
+        qy = py + uy * slid
+        if status != STATUS_MOVING:
+            v = 0.0
+        if kind == DISC_CUSHION or kind == DISC_PEG:
+            new_vx, new_vy, new_w, kills = fixed_body_bounce(table, b, qx, qy, ux * v, uy * v, w)
+            dead = dead or kills
+        elif kind == STOP:
+            new_vx, new_vy, new_w = 0.0, 0.0, w
+        else:  # FALL or HOLED: out of play where it crossed the edge, or at the hole's centre
+            if kind == HOLED:
+                qx = table[b, F]
+                qy = table[b, F + 1]
+            new_vx, new_vy, new_w = 0.0, 0.0, 0.0
+        px = qx
+        py = qy
+        t0 = now
+        ux, uy, speed, omega, t_stop, t_spin, mode, sigma0, reach, theta = start_reference(
+            orbits, radius, t0, px, py, new_vx, new_vy, new_w, decel, spin_decel)
+        if kind == FALL:
+            status = STATUS_FALLEN
+        elif kind == HOLED:
+            status = STATUS_HOLED
+        else:
+            status = STATUS_MOVING if speed > 0.0 else STATUS_REST
+        predict = True
+    slid, v, w = motion_after(orbits, radius, mode, sigma0, reach, theta, speed, omega, decel, spin_decel, now - t0)
+    if status != STATUS_MOVING:
+        v = 0.0
+    return (px + ux * slid, py + uy * slid, ux * v, uy * v, w, status, dead, ok, now, processed)

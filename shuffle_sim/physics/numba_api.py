@@ -1,0 +1,72 @@
+"""The kernel's interface for other packages' numba code: what batch shots, game engines and
+benchmarks may call from their own numba loops, so that Python is never called per shot, and the
+packers that give them a court's arrays.
+
+Everything here is a re-export; the definitions stay in the modules that own them. Code outside
+``physics`` imports kernel internals from here and nowhere else, so that the kernel can change its
+insides without breaking its callers.
+
+==============================  ==============================================================
+name                            what it is
+==============================  ==============================================================
+``court_table``                 a court's packed table, kept on the court (``_packing``)
+``kernel_arrays``               a court's geometry and materials as named arrays (``_packing``)
+``pack_court``                  the court as the kernel's one-array table (``_court_table``)
+``H_RADIUS``                    the table's header column of the disc radius
+``obstacle_overlap``            a start on a peg or cushion (numba)
+``place_disc``, ``state_at``    writing a disc into the state arrays, reading it back
+``disc_state``, ``load_disc``   the same for one disc, as plain numbers
+``run_table``, ``run_scene``    the event loop on a packed table / on packed arrays
+``run_lone``                    the event loop of a lone disc (a shot at an empty board)
+``sample_trajectories``         every disc's centre at given times, from a trajectory log
+``EV_COLUMNS``, ``SEG_COLUMNS`` columns of the event log and of the path segments
+``DEAD``, ``STATUS``, ``TOUCHED``, ``N_FLOAT_ROWS``, ``N_INT_ROWS``
+                                rows of the structure-of-arrays disc state (``_motion``)
+``STATUS_*``, ``DISC_DISC``     status and event codes (``events``)
+==============================  ==============================================================
+"""
+
+from shuffle_sim.physics.events import DISC_DISC, STATUS_FALLEN, STATUS_HOLED, STATUS_MOVING, STATUS_REST
+from shuffle_sim.physics._event_loop import (
+    EV_COLUMNS,
+    SEG_COLUMNS,
+    disc_state,
+    load_disc,
+    sample_trajectories,
+    place_disc,
+    run_scene,
+    run_table,
+    state_at,
+)
+from shuffle_sim.physics._lone_loop import run_lone
+from shuffle_sim.physics._packing import court_table, kernel_arrays
+from shuffle_sim.physics._motion import DEAD, N_FLOAT_ROWS, N_INT_ROWS, STATUS, TOUCHED
+from shuffle_sim.physics._court_table import H_RADIUS, obstacle_overlap, pack_court
+
+__all__ = [
+    "DEAD",
+    "DISC_DISC",
+    "EV_COLUMNS",
+    "H_RADIUS",
+    "N_FLOAT_ROWS",
+    "N_INT_ROWS",
+    "SEG_COLUMNS",
+    "STATUS",
+    "STATUS_FALLEN",
+    "STATUS_HOLED",
+    "STATUS_MOVING",
+    "STATUS_REST",
+    "TOUCHED",
+    "court_table",
+    "disc_state",
+    "kernel_arrays",
+    "load_disc",
+    "obstacle_overlap",
+    "pack_court",
+    "place_disc",
+    "run_lone",
+    "run_scene",
+    "run_table",
+    "sample_trajectories",
+    "state_at",
+]

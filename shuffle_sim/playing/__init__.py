@@ -1,0 +1,36 @@
+"""Simulated games: one game loop over the rules' game flow, players, and each game's tactics.
+
+==================  =======================================================================
+module              what it does
+==================  =======================================================================
+``matches``         ``play``: a game or a match of any registered game; match formats
+``loop``            ``play_game``: the one game loop (``GamePlay``, ``FramePlay``)
+``shooting``        one shot through the kernel (``shoot``), fallen discs into the gutter
+``records``         shot, frame, game and match records (the scorecard's data)
+``scorecard``       ``write_scorecard`` (JSON, CSV, frame pictures), scoreboard lines
+``players``         intents, launch kernels, aiming, strategies, presets
+``deck``            deck tactics, half-rounds, the lag, matches (the Python driver)
+``deck_engine``     the numba deck engine: whole fixed-plan games in one call
+``horse_collar``    horse collar tactics and frames
+``ricochet``        ricochet tactics and rounds
+``crokinole``       crokinole tactics, rounds and matches
+==================  =======================================================================
+"""
+
+from shuffle_sim.playing._matches import SIDES, check_game_length, check_seed, play, players_from
+from shuffle_sim.playing.records import FrameRecord, GameRecord, MatchRecord, ShotRecord
+from shuffle_sim.playing.scorecard import frame_line, write_scorecard
+
+__all__ = [
+    "FrameRecord",
+    "GameRecord",
+    "MatchRecord",
+    "SIDES",
+    "ShotRecord",
+    "check_game_length",
+    "check_seed",
+    "frame_line",
+    "play",
+    "players_from",
+    "write_scorecard",
+]

@@ -1,0 +1,130 @@
+"""Whole simulated games and matches of every registered game (``shuffle-sim play``).
+
+``play(game, players, seed)`` plays one game, or a match with ``match=True``, between two simulated
+players (``shuffle_sim.playing.players``) on sides "A" and "B", and returns its ``MatchRecord``. The
+game's entry in the registry (``shuffle_sim.games``) names its play module, whose ``play_match``
+knows the game's format:
+
+- deck: a singles game to 75 (``game_length`` sets another game point), A on yellow; a match is
+  best two of three, A on yellow in game 1 and on black in game 2, the third game's colours by a
+  simulated lag (MSA C-1a, C-2; the lag winner takes yellow);
+- horse collar: a game to 51 with the hammer rule, A throwing first; a match (not defined by the
+  rules: the project's choice) is best two of three, the first thrower alternating;
+- ricochet: a game to 15 (or 21), starter and starting half by a coin toss drawn from the seed; a
+  match (the project's choice) is best two of three, a new toss each game;
+- crokinole: a singles game of 4 rounds (``game_length`` rounds), A shooting first; a match is the
+  category's number of games (singles: 10), the first shooter alternating.
+
+Game g of a match draws its execution errors from noise stream g (``players.shot_normals``), so the
+same seed plays the same match bit for bit. The helpers here (``single_game``, ``best_of_three``,
+``finish_match``) are the match formats the game modules share.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from shuffle_sim.games import UnknownGameError, game_names, get_game
+from shuffle_sim.playing.players import Player, PlayerError, parse_players
+from shuffle_sim.playing.records import FrameRecord, GameRecord, MatchRecord
+from shuffle_sim.playing.shooting import one_numba_thread
+
+SIDES = ("A", "B")
+#: Games a side must win in the matches the rules leave open (horse collar, ricochet).
+BEST_OF_THREE = 2
+
+
+def _check_game(game: str) -> str:
+    try:
+        get_game(game)
+    except UnknownGameError:
+        raise PlayerError(f"game must be one of {', '.join(game_names())} (got {game!r})") from None
+    return game
+
+
+def check_game_length(game: str, length: int | None) -> int | None:
+    """A game length (game point, or crokinole rounds) checked for ``game``; None keeps the rules' default."""
+    if length is None:
+        return None
+    if isinstance(length, bool) or not isinstance(length, int) or length < 1:
+        raise PlayerError(f"game_length must be a positive integer (got {length!r})")
+    allowed = get_game(game).game_lengths
+    if allowed and length not in allowed:
+        raise PlayerError(f"game_length: {game} is played to {' or '.join(map(str, allowed))} (got {length})")
+    return length
+
+
+def check_seed(seed: int) -> int:
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
+        raise PlayerError(f"seed must be an integer in [0, 2**64) (got {seed!r})")
+    return seed
+
+
+def players_from(game: str, players: str | tuple[Player, Player] | None) -> dict[str, Player]:
+    """Players by side from "A,B" text (``players.parse_players``), a pair, or the game's default."""
+    if players is None:
+        players = get_game(game).default_players
+    if isinstance(players, str):
+        players = parse_players(game, players)
+    if len(players) != 2:
+        raise PlayerError(f"players: expected two players (got {len(players)})")
+    return dict(zip(SIDES, players))
+
+
+def play(game: str, players: str | tuple[Player, Player] | None = None, seed: int = 0, match: bool = False,
+         game_length: int | None = None, on_frame: Callable[[int, FrameRecord], None] | None = None,
+         on_game: Callable[[GameRecord], None] | None = None) -> MatchRecord:
+    """Play a game (or a match) of ``game``; see the module docstring.
+
+    ``on_frame(game_number, frame)`` and ``on_game(game)`` are called as frames and games finish.
+    """
+    _check_game(game)
+    length = check_game_length(game, game_length)
+    check_seed(seed)
+    by_side = players_from(game, players)
+    with one_numba_thread():
+        record = get_game(game).play_module().play_match(by_side, seed, match, length, on_frame, on_game)
+    record.players = {side: p.name for side, p in by_side.items()}
+    return record
+
+
+def frame_callback(on_frame, number):
+    """``on_frame(number, frame)`` as the one-argument callback a game driver takes (None stays None)."""
+    return None if on_frame is None else (lambda frame: on_frame(number, frame))
+
+
+def finish_match(game: str, seed: int, match: bool, games: list[GameRecord], winner, wins, notes=()) -> MatchRecord:
+    """The record of a game or match as played (players are filled in by ``play``)."""
+    return MatchRecord(game=game, seed=seed, players={}, match=match, games=games, winner=winner, wins=wins,
+                       notes=list(notes))
+
+
+def single_game(game_name, play_one, game, players, seed, on_frame, on_game) -> MatchRecord:
+    """One game played alone (not a match): game index 0, number 1."""
+    record = play_one(game, players, seed, 0, on_frame=frame_callback(on_frame, 1))
+    if on_game:
+        on_game(record)
+    return finish_match(game_name, seed, False, [record], record.winner, {s: int(s == record.winner) for s in SIDES})
+
+
+def best_of_three(game_name, make_game, play_one, players, seed, match, on_frame, on_game) -> MatchRecord:
+    """A game, or a match won by the first side to win ``BEST_OF_THREE`` games (``make_game(number)``
+    sets up game ``number``; an unfinished game ends the match without a winner)."""
+    games = []
+    wins = {s: 0 for s in SIDES}
+    while True:
+        number = len(games) + 1
+        record = play_one(make_game(number), players, seed, number - 1, number=number,
+                          on_frame=frame_callback(on_frame, number))
+        games.append(record)
+        if on_game:
+            on_game(record)
+        if record.winner is not None:
+            wins[record.winner] += 1
+        if not match:
+            return finish_match(game_name, seed, False, games, record.winner, wins)
+        leader = max(SIDES, key=lambda s: wins[s])
+        if wins[leader] >= BEST_OF_THREE:
+            return finish_match(game_name, seed, True, games, leader, wins)
+        if not record.finished:
+            return finish_match(game_name, seed, True, games, None, wins)

@@ -1,0 +1,350 @@
+"""Deck shuffleboard played shot by shot through the rules layer: tactics, games, the lag, matches.
+
+The driver asks the rules (``rules.deck_game``) who shoots and from where, lets the player choose
+and execute a shot in the canonical frame (``deck_engine``: from the head toward the foot
+diagram), turns the launch to the real end when the half-round is shot from the foot, runs the
+board to rest with the physics kernel at the game's target end (``court.for_end``), and tells the
+rules what happened (``DeckHalfRound.after_shot`` with the contacts and the discs killed by the
+backstop; ``finish`` after the eighth disc). The fast engine ``deck_engine.deck_games_kernel``
+plays fixed-plan games the same way in numba; this driver is its oracle.
+
+``DeckTactics`` is what deck players know: the fixed plan (``deck_engine.deck_plan``), the
+candidate shots of the expected-value player (draws to the 10, 8 and 7 spots, take-outs of
+opponent discs that score and of own 10-offs, guards in front of own scoring discs, hides behind
+discs in front of the triangle), and a shot's value: own minus opponent's points on the court.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+
+import numpy as np
+
+from shuffle_sim.court import Court, load_court
+from shuffle_sim.judging import lag_distance
+from shuffle_sim.judging.procedure import judge_prepare
+from shuffle_sim.judging.packing import judge_arrays
+from shuffle_sim.playing.deck_engine import (
+    BLACK_CODE,
+    MAX_HALF_ROUNDS,
+    PLAN_TAKEOUT,
+    SPOT_ZONES,
+    YELLOW_CODE,
+    DeckSetup,
+    canonical_values,
+    deck_plan,
+    deck_setup,
+)
+from shuffle_sim.playing._loop import FramePlay, GamePlay, play_game
+from shuffle_sim.playing._matches import SIDES, finish_match, frame_callback, single_game
+from shuffle_sim.playing.players import (
+    Draw,
+    Guard,
+    Hide,
+    Launch,
+    Player,
+    ShotContext,
+    Stance,
+    TakeOut,
+    execute,
+    half_turn,
+)
+from shuffle_sim.playing.records import FrameRecord, GameRecord, MatchRecord, ShotRecord
+from shuffle_sim.playing.shooting import ShotOutcome, shoot, single_threaded
+from shuffle_sim.rules.common import Board, Turn
+from shuffle_sim.rules.deck import BLACK, GAME, YELLOW, score_half_round
+from shuffle_sim.rules.deck_game import DeckGame, DeckMatch, DeckOptions
+from shuffle_sim.shots import ShotBatch
+
+COLOUR_CODES = {YELLOW: YELLOW_CODE, BLACK: BLACK_CODE}
+#: Take-out speeds the expected-value player weighs (m of slide to spare past the disc).
+TAKEOUT_EXTRAS = (1.5, 3.0)
+#: A guard stops this far in front of the disc it guards (m); a hide this far behind its cover.
+GUARD_DISTANCE = 1.2
+HIDE_DISTANCE = 0.45
+#: Game indices of the lag for the third game's colours (one per attempt), apart from the games'.
+LAG_GAME_INDEX = 1_000_000
+
+
+class DeckTactics:
+    """Deck tactics in the canonical frame (see the module docstring); ``ctx.info["sign"]`` is the
+    shooter's half (+1: +x)."""
+
+    def __init__(self, setup: DeckSetup):
+        self.setup = setup
+        self.judge_arrays = judge_arrays(setup.court)
+        self.prepared = judge_prepare(self.judge_arrays)
+        self.dead_line_y = setup.court.line("dead line").geom[1]
+
+    def _codes(self, ctx: ShotContext) -> np.ndarray:
+        return np.array([COLOUR_CODES[t] for t in ctx.board_team], dtype=np.int64)
+
+    def plan(self, ctx: ShotContext):
+        s = self.setup
+        values = np.zeros(ctx.n_discs, dtype=np.int64)
+        canonical_values(ctx.board_x, ctx.board_y, ctx.n_discs, self.judge_arrays, self.prepared, values)
+        kind, ax, ay, extra, exclude = deck_plan(ctx.board_x, ctx.board_y, self._codes(ctx), values, ctx.n_discs,
+                                                 COLOUR_CODES[ctx.shooter], s.spots_for(ctx.info["sign"]),
+                                                 s.takeout_extra, ctx.radius)
+        if kind == PLAN_TAKEOUT:
+            return TakeOut(int(exclude), float(extra), label=f"take out disc {int(exclude)}")
+        return Draw(float(ax), float(ay), label=self._spot_label(ctx, float(ax), float(ay)))
+
+    def _spot_label(self, ctx: ShotContext, x: float, y: float) -> str:
+        spots = self.setup.spots_for(ctx.info["sign"])
+        for name, (sx, sy) in zip(SPOT_ZONES[1 if ctx.info["sign"] > 0 else -1], spots):
+            if sx == x and sy == y:
+                return f"draw to the {name}"
+        return "draw"
+
+    def _values(self, ctx: ShotContext) -> np.ndarray:
+        from shuffle_sim.judging import judge_batch
+
+        if ctx.n_discs == 0:
+            return np.zeros(0, dtype=np.int64)
+        return judge_batch(self.setup.court, ctx.board_x, ctx.board_y).value
+
+    def candidates(self, ctx: ShotContext) -> list:
+        sign = ctx.info["sign"]
+        out = [Draw(float(x), float(y), label=f"draw to the {name}")
+               for name, (x, y) in zip(SPOT_ZONES[1 if sign > 0 else -1], self.setup.spots_for(sign))]
+        values = self._values(ctx)
+        r = ctx.radius
+        for i in range(ctx.n_discs):
+            own = ctx.board_team[i] == ctx.shooter
+            if (not own and values[i] > 0) or (own and values[i] < 0):
+                for extra in TAKEOUT_EXTRAS:
+                    out.append(TakeOut(i, extra, label=f"take out disc {i} ({values[i]:+d}), {extra} m to spare"))
+            if own and values[i] > 0:
+                guard = Guard(i, GUARD_DISTANCE, label=f"guard disc {i}")
+                if guard.point(ctx)[1] > self.dead_line_y + 2 * r:
+                    out.append(guard)
+            in_front = ctx.board_y[i] < self.setup.spots[0, 0, 1] - 2 * r
+            if in_front:
+                hide = Hide(i, HIDE_DISTANCE, label=f"hide behind disc {i}")
+                out.append(hide)
+        return out
+
+    def evaluate(self, ctx: ShotContext, batch: ShotBatch) -> np.ndarray:
+        teams = ctx.teams()
+        own = teams == ctx.shooter
+        return batch.value[:, own].sum(axis=1) - batch.value[:, ~own].sum(axis=1)
+
+
+def _canonical(setup: DeckSetup, head_target: bool, xs: list[float], ys: list[float]):
+    bx = np.array(xs, dtype=np.float64)
+    by = np.array(ys, dtype=np.float64)
+    if head_target:
+        px, py = setup.pivot
+        for i in range(bx.size):
+            bx[i], by[i] = half_turn(px, py, bx[i], by[i])
+    return bx, by
+
+
+def _to_court(setup: DeckSetup, head_target: bool, launch: Launch) -> Launch:
+    if not head_target:
+        return launch
+    x, y = half_turn(setup.pivot[0], setup.pivot[1], launch.x, launch.y)
+    return Launch(launch.t, float(x), float(y), -launch.vx, -launch.vy, launch.omega)
+
+
+class DeckFrame(FramePlay):
+    """One half-round, shot at the game's target end. Players see the board in the canonical frame
+    (toward the foot) and their launch is turned to the real end; the rules (``DeckHalfRound``) say
+    who shoots, apply each shot's effects (removals, C-20a, penalties) and may end it early."""
+
+    def __init__(self, setup: DeckSetup, tactics: DeckTactics, game: DeckGame):
+        self.game = game
+        self.half = game.half_round()
+        self.target = game.target_end()
+        self.head_target = self.target == "head"
+        super().__init__(setup.court.for_end(self.target))
+        self.setup = setup
+        self.tactics = tactics
+
+    def next_turn(self) -> Turn | None:
+        return None if self.half.ended else self.half.next_turn()
+
+    def context(self, turn: Turn, shot: int, seed: int, game_index: int) -> ShotContext:
+        sign = 1 if turn.side == "right" else -1
+        bx, by = _canonical(self.setup, self.head_target, self.xs, self.ys)
+        return ShotContext(court=self.setup.court, stance=self.setup.stance(sign), board_x=bx, board_y=by,
+                           board_team=tuple(self.teams), shooter=turn.colour, tactics=self.tactics, seed=seed,
+                           game_index=game_index, shot=shot, turn=turn, info={"sign": sign})
+
+    def shoot(self, turn: Turn, launch: Launch) -> ShotOutcome:
+        return shoot(self.court, self.xs, self.ys, _to_court(self.setup, self.head_target, launch))
+
+    def after_shot(self, turn: Turn, outcome: ShotOutcome) -> None:
+        after = Board(self.court, outcome.x, outcome.y, tuple(self.teams + [turn.colour]))
+        judged_dead = after.judge().dead
+        killed = [i for i in range(len(after)) if outcome.dead[i] and not judged_dead[i]]
+        effect = self.half.after_shot(after, outcome.contacts, killed)
+        self.keep(outcome, list(after.team), effect.remove)
+
+    def finish(self, shots: list[ShotRecord]) -> FrameRecord:
+        game, half = self.game, self.half
+        board = Board(self.court, *self.board_arrays(), tuple(self.teams))
+        if not half.ended:
+            half.finish(board)
+        entry = half.entry
+        frame_score = score_half_round(board)
+        notes = [f"{side} {rule} {points}-off" for side, rule, points in entry.penalties]
+        if entry.replayed:
+            notes.append("half-round replayed")
+        return FrameRecord(
+            number=len(game.scoreboard),
+            label=f"half-round {entry.number + 1}: {entry.shooting_end} to {self.target}, {entry.lead} leads",
+            score=dict(entry.points),
+            points={s: entry.total(s) for s in game.sides},
+            totals=dict(game.scores),
+            board=[d.to_dict() for d in frame_score.discs],
+            end=self.target,
+            note="; ".join(notes),
+            shots=shots,
+        )
+
+
+class DeckPlay(GamePlay):
+    def __init__(self, game: DeckGame, setup: DeckSetup):
+        self.game = game
+        self.sides = game.sides
+        self.setup = setup
+        self.tactics = DeckTactics(setup)
+
+    def new_frame(self) -> DeckFrame:
+        return DeckFrame(self.setup, self.tactics, self.game)
+
+    def roles(self) -> dict[str, str]:
+        return {self.game.side_of(YELLOW): YELLOW, self.game.side_of(BLACK): BLACK}
+
+
+@single_threaded
+def play_deck_game(game: DeckGame, players: Mapping[str, Player], seed: int, game_index: int = 0,
+                   court: Court | None = None, number: int = 1, max_half_rounds: int = MAX_HALF_ROUNDS,
+                   on_frame: Callable[[FrameRecord], None] | None = None,
+                   setup: DeckSetup | None = None) -> GameRecord:
+    """Play ``game`` (a fresh ``DeckGame``) to its end; ``players`` by side name.
+
+    Shot k of the game (counting every disc, replays included) takes its execution errors from the
+    noise stream of (``seed``, ``game_index``, k). Stops unfinished after ``max_half_rounds``
+    scoreboard lines. ``on_frame`` is called with each frame as it is posted. ``setup`` overrides the
+    court's ``DeckSetup``.
+    """
+    setup = deck_setup(court or load_court("deck")) if setup is None else setup
+    return play_game(DeckPlay(game, setup), players, seed, game_index, number, max_half_rounds, on_frame)
+
+
+@single_threaded
+def play_lag(match: DeckMatch, players: Mapping[str, Player], seed: int, court: Court | None = None,
+             attempts: int = 20) -> tuple[str, list[str]]:
+    """Shoot the lag for the third game's colours (C-2) until it has a winner; returns (winner, notes).
+
+    The side with the lower line number (``match.first``) lags with a yellow disc from the right half,
+    then the other with black from the left, both from the head toward the far dead line. A disc
+    that falls into the alley loses the lag; two such discs lag again.
+    """
+    setup = deck_setup(court or load_court("deck"))
+    tactics = DeckTactics(setup)
+    dead_line = setup.court.line("dead line").geom[1]
+    notes = []
+
+    def lag_shot(side: str, colour: str, sign: int, index: int, bx: list[float], by: list[float], attempt: int):
+        stance = setup.stance(sign)
+        ctx = ShotContext(court=setup.court, stance=stance, board_x=np.array(bx), board_y=np.array(by),
+                          board_team=tuple([YELLOW] * len(bx)), shooter=colour, tactics=tactics, seed=seed,
+                          game_index=LAG_GAME_INDEX + attempt, shot=index, info={"sign": sign})
+        intent = Draw(stance.point(stance.preferred)[0], dead_line, label="lag to the far dead line")
+        return shoot(setup.court, bx, by, execute(ctx, intent.aim(ctx), players[side].skill))
+
+    for attempt in range(attempts):
+        first = lag_shot(match.first, YELLOW, 1, 0, [], [], attempt)
+        yellow_on = not first.fallen[0]
+        bx, by = ([float(first.x[0])], [float(first.y[0])]) if yellow_on else ([], [])
+        second = lag_shot(match.second, BLACK, -1, 1, bx, by, attempt)
+        black_fell = bool(second.fallen[-1])
+        yellow_fell = not yellow_on or bool(second.fallen[0])
+        touched = yellow_on and any({c.a, c.b} == {0, 1} for c in second.contacts)
+        if yellow_fell and black_fell:
+            notes.append(f"lag {attempt + 1}: both discs in the alley, lag again")
+            continue
+        yellow_xy = (float(second.x[0]), float(second.y[0])) if yellow_on else (float(first.x[0]), float(first.y[0]))
+        black_xy = (float(second.x[-1]), float(second.y[-1]))
+        if yellow_fell != black_fell:
+            winner = match.second if yellow_fell else match.first
+        else:
+            winner = match.decide_lag(setup.court, yellow_xy, black_xy, touched)
+        if winner is None:
+            notes.append(f"lag {attempt + 1}: a tie, lag again")
+            continue
+        d_yellow = lag_distance(setup.court, *yellow_xy)
+        d_black = lag_distance(setup.court, *black_xy)
+        notes.append(f"lag {attempt + 1}: {match.first} (yellow) {d_yellow:.4f} m, {match.second} (black) "
+                     f"{d_black:.4f} m{', black touched yellow' if touched else ''}: {winner} wins and takes yellow")
+        return winner, notes
+    raise RuntimeError(f"the lag found no winner in {attempts} attempts")
+
+
+def deck_options(game_point: int | None) -> DeckOptions:
+    return DeckOptions() if game_point is None else DeckOptions(game_point=game_point)
+
+
+def play_match(players: Mapping[str, Player], seed: int, match: bool, length: int | None,
+               on_frame=None, on_game=None) -> MatchRecord:
+    """A singles game to 75 (``length`` another game point), A on yellow; a match is best two of three,
+    A on yellow in game 1 and on black in game 2, the third game's colours by a simulated lag (MSA C-1a,
+    C-2; the lag winner takes yellow)."""
+    options = deck_options(length)
+    if not match:
+        return single_game(GAME, play_deck_game, DeckGame(*SIDES, options=options), players, seed, on_frame, on_game)
+    deck_match = DeckMatch(*SIDES, options=options)
+    games, notes = [], []
+    while not deck_match.over:
+        if deck_match.needs_lag:
+            winner, lag_notes = play_lag(deck_match, players, seed)
+            notes += lag_notes
+            deck_match.record_lag(winner, "yellow")
+        number = len(games) + 1
+        game = deck_match.next_game()
+        record = play_deck_game(game, players, seed, number - 1, number=number,
+                                on_frame=frame_callback(on_frame, number))
+        games.append(record)
+        if on_game:
+            on_game(record)
+        if not game.over:
+            notes.append(f"game {number} stopped unfinished: the match has no winner")
+            return finish_match(GAME, seed, True, games, None, dict(deck_match.wins), notes)
+        deck_match.record_game(game)
+    return finish_match(GAME, seed, True, games, deck_match.winner, dict(deck_match.wins), notes)
+
+
+def named_stances(court: Court) -> list[tuple[str, str, Stance]]:
+    """Where a deck shooter may put the disc down, in the court's frame at its scoring end: either half
+    of the 10-off area at the other end, seen by the shooter (MSA C-3, C-4), as the players use them:
+    (position of ``POSITIONS``, label, stance)."""
+    setup = deck_setup(court)
+    stances = [("right", "head 10-off, right half", setup.stance(1)), ("left", "head 10-off, left half", setup.stance(-1))]
+    if court.end != "head":
+        return stances
+    px, py = setup.pivot
+    turned = []
+    for position, name, s in stances:
+        x0, y0, x1, y1 = s.geom
+        turned.append((position, name.replace("head 10-off", "foot 10-off"),
+                       Stance("segment", (2 * px - x0, 2 * py - y0, 2 * px - x1, 2 * py - y1), s.preferred, s.samples)))
+    return turned
+
+
+#: The half of the 10-off area a deck shooter shoots from, as the shooter sees it (the advisor's
+#: ``--from``); the first is the default.
+POSITIONS = ("right", "left")
+
+
+def shooter_context(board: Board, shooter: str, position: str) -> ShotContext:
+    """What a deck shooter sees on ``board`` from the half ``position`` of the 10-off area (the shot
+    advisor): the board in the canonical frame, toward the diagram at the board's scoring end."""
+    setup = deck_setup(board.court)
+    bx, by = _canonical(setup, board.court.end == "head", list(board.x), list(board.y))
+    sign = 1 if position == "right" else -1
+    return ShotContext(setup.court, setup.stance(sign), bx, by, tuple(board.team), shooter, DeckTactics(setup),
+                       info={"sign": sign})

@@ -1,0 +1,140 @@
+"""Simulated players: shot intents turned into launch states, execution noise, and two strategies.
+
+==================  =======================================================================
+module              what it does
+==================  =======================================================================
+``context``         ``Stance``, ``Launch``, ``ShotContext`` and the ``Tactics`` interface
+``launch``          numba kernels: stances, clearest starts, straight launches, noise
+``intents``         draw, take-out, guard, hide, open 20, hanger, bank
+``aiming``          hanger points, zone spots and the bank solver
+``lines``           numba lines of fire: first contact, the clearest start and aim for a take-out
+``repertoire``      crokinole shots: ``Strike`` (straight take-out) and kernel-aimed ``Shot``
+                    (take-out and stick, roll off, roll in, double take-out, carom)
+``strategies``      execution under noise; the fixed plan and the expected-value player
+``presets``         ``Player`` and ``parse_players`` ("expert-ev,novice-plan")
+==================  =======================================================================
+
+A shot starts as an *intent*: draw to a point (``Draw``), take out a disc (``TakeOut``), guard a
+disc or hide behind one (``Guard``, ``Hide``), open 20 (``Open20``, crokinole), a hanger attempt
+(``Hanger``, horse collar) or a bank off a cushion (``Bank``, ricochet). ``Intent.aim`` turns it
+into a ``Launch``: where the disc starts on the shooter's ``Stance`` (the line or arc a player
+shoots from), and its velocity and spin.
+
+- Straight shots are closed form. A disc sliding under Coulomb friction stops after
+  v^2 / (2 mu g), so a draw to a point d metres away needs v0 = sqrt(2 mu g d), and a take-out
+  aimed at a disc's centre with ``extra`` metres to spare needs sqrt(2 mu g (d + extra)) (the
+  physics model's closed form). The start is the point of the stance whose straight path keeps clearest of the discs
+  and pegs in the way, and of holes a slow disc would drop into (``clearest_start``); the stance's
+  preferred point when its path is clear.
+- Banks are solved numerically with the physics kernel: damped Newton iterations on (angle,
+  speed), the Jacobian by finite differences, from the mirror-image guess (``solve_bank``).
+
+Then the player's execution noise (``shuffle_sim.noise.NoiseModel``, presets in
+``shuffle_sim/noise/skills.toml``) perturbs the launch: the speed by a relative normal error, the
+direction by an angle, the spin, and the start along the stance (lateral start). The draws come
+from the counter-based Philox streams of ``shuffle_sim.noise``: shot ``k`` of game ``g`` under
+seed ``s`` always gets the same errors (``shot_normals``), whatever else runs.
+
+Strategies: ``FixedPlan`` plays the game's fixed plan; ``ExpectedValue`` simulates every candidate
+shot under sampled execution errors in one batch call (``shuffle_sim.shots.simulate_shots``) and
+plays the one with the best mean value, the value judged by the game's rules for the frame (own
+minus opponent's frame score). What a game's plan, candidates and values are is the game's
+``Tactics`` (``shuffle_sim.playing.deck`` and the other game modules of ``shuffle_sim.play``).
+
+A ``Player`` is a skill and a strategy; ``parse_players`` reads the command line's
+"expert-ev,novice-plan" syntax.
+"""
+
+from shuffle_sim.playing.players.aiming import (
+    BANK_ACCEPT,
+    BANK_TOLERANCE,
+    hanger_point,
+    solve_bank,
+    zone_spot,
+)
+from shuffle_sim.playing.players.context import (
+    Intent,
+    Launch,
+    PlayerError,
+    ShotContext,
+    Stance,
+    Tactics,
+)
+from shuffle_sim.playing.players.intents import (
+    Bank,
+    Draw,
+    Guard,
+    Hanger,
+    Hide,
+    Open20,
+    TakeOut,
+)
+from shuffle_sim.playing.players.launch import (
+    CLEAR_PATH,
+    STANCE_ARC,
+    STANCE_SEGMENT,
+    clearest_start,
+    half_turn,
+    noise_vector,
+    perturb,
+    shot_normals,
+    stance_length,
+    stance_point,
+    start_is_free,
+    straight_launch,
+)
+from shuffle_sim.playing.players.presets import (
+    Player,
+    parse_player,
+    parse_players,
+    skills_for,
+)
+from shuffle_sim.playing.players.strategies import (
+    DEFAULT_EV_SAMPLES,
+    Decision,
+    ExpectedValue,
+    FixedPlan,
+    execute,
+)
+
+__all__ = [
+    "BANK_ACCEPT",
+    "BANK_TOLERANCE",
+    "Bank",
+    "CLEAR_PATH",
+    "DEFAULT_EV_SAMPLES",
+    "Decision",
+    "Draw",
+    "ExpectedValue",
+    "FixedPlan",
+    "Guard",
+    "Hanger",
+    "Hide",
+    "Intent",
+    "Launch",
+    "Open20",
+    "Player",
+    "PlayerError",
+    "STANCE_ARC",
+    "STANCE_SEGMENT",
+    "ShotContext",
+    "Stance",
+    "Tactics",
+    "TakeOut",
+    "clearest_start",
+    "execute",
+    "half_turn",
+    "hanger_point",
+    "noise_vector",
+    "parse_player",
+    "parse_players",
+    "perturb",
+    "shot_normals",
+    "skills_for",
+    "solve_bank",
+    "stance_length",
+    "stance_point",
+    "start_is_free",
+    "straight_launch",
+    "zone_spot",
+]

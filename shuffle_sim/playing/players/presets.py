@@ -1,0 +1,99 @@
+"""Players: a skill preset (``shuffle_sim/noise/skills.toml``) and a strategy, read from the command
+line's "expert-ev,novice-plan" syntax."""
+
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from shuffle_sim.games import game_names
+from shuffle_sim.noise import (
+    EXACT,
+    NoiseError,
+    NoiseModel,
+    skill_presets,
+)
+from shuffle_sim.playing.players.context import Launch, PlayerError, ShotContext
+from shuffle_sim.playing.players.strategies import (
+    DEFAULT_EV_SAMPLES,
+    Decision,
+    ExpectedValue,
+    FixedPlan,
+    execute,
+)
+
+
+@dataclass(frozen=True)
+class Player:
+    """A simulated player: execution noise (``skill``) and a strategy (``FixedPlan`` or ``ExpectedValue``)."""
+
+    name: str
+    skill: NoiseModel
+    strategy: FixedPlan | ExpectedValue
+
+    def decide(self, ctx: ShotContext) -> Decision:
+        return self.strategy.choose(ctx, self.skill)
+
+    def play(self, ctx: ShotContext) -> tuple[Decision, Launch]:
+        """Decide and execute: the decision and the launch as played (with this shot's errors)."""
+        decision = self.decide(ctx)
+        return decision, execute(ctx, decision.launch, self.skill)
+
+
+def skills_for(game: str) -> dict[str, NoiseModel]:
+    """The skill presets a player of ``game`` can name: the game's presets, and ``exact`` (no noise)."""
+    try:
+        presets = dict(skill_presets(game))
+    except NoiseError as exc:
+        if game not in game_names():
+            raise PlayerError(str(exc)) from None
+        presets = {}  # a registered game without presets of its own: exact players only
+    presets.setdefault("exact", EXACT)
+    return presets
+
+
+def _normalise(name: str) -> str:
+    return " ".join(name.replace("_", " ").replace("-", " ").lower().split())
+
+
+def parse_player(game: str, text: str) -> Player:
+    """A player from ``SKILL[-STRATEGY]``: a skill preset of the game (``expert``, ``top-competitive``,
+    ``exact``) and ``plan`` (the default) or ``ev`` (``ev16``: 16 samples per candidate)."""
+    if not isinstance(text, str) or not text.strip():
+        raise PlayerError(f"players: a player must be SKILL or SKILL-STRATEGY (got {text!r})")
+    spec = text.strip()
+    skill_text, strategy_text = spec, "plan"
+    head, sep, tail = spec.rpartition("-")
+    if sep and (tail.lower() == "plan" or tail.lower().startswith("ev")):
+        skill_text, strategy_text = head, tail.lower()
+    presets = skills_for(game)
+    by_name = {_normalise(name): name for name in presets}
+    key = _normalise(skill_text)
+    if key not in by_name:
+        raise PlayerError(f"players: unknown skill {skill_text!r} in {spec!r} for {game} "
+                          f"(known: {', '.join(by_name.values())})")
+    skill = presets[by_name[key]]
+    if strategy_text == "plan":
+        strategy: FixedPlan | ExpectedValue = FixedPlan()
+    else:
+        digits = strategy_text[2:]
+        if digits and not digits.isdigit():
+            raise PlayerError(f"players: unknown strategy {strategy_text!r} in {spec!r} (plan, ev or evN)")
+        samples = int(digits) if digits else DEFAULT_EV_SAMPLES
+        if samples < 1:
+            raise PlayerError(f"players: evN needs N >= 1 samples (got {strategy_text!r} in {spec!r})")
+        strategy = ExpectedValue(samples)
+    return Player(spec, skill, strategy)
+
+
+def parse_players(game: str, text: str) -> tuple[Player, Player]:
+    """Two players from "A,B" (one name alone plays both sides)."""
+    if not isinstance(text, str):
+        raise PlayerError(f"players: expected SKILL[-STRATEGY],SKILL[-STRATEGY] (got {text!r})")
+    parts = [p for p in (part.strip() for part in text.split(","))]
+    if len(parts) == 1:
+        parts = parts * 2
+    if len(parts) != 2 or not all(parts):
+        raise PlayerError(f"players: expected two players separated by a comma, e.g. expert-ev,novice-plan "
+                          f"(got {text!r})")
+    return parse_player(game, parts[0]), parse_player(game, parts[1])

@@ -1,0 +1,166 @@
+"""Whole court pictures written to files: the figure's size, its axes in feet or inches, the zoom.
+
+No function here imports ``pyplot``: figures are made with ``matplotlib.figure.Figure`` on an Agg
+canvas and written to files, so nothing depends on (or changes) the interactive backend.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+
+import numpy as np
+
+from shuffle_sim.court import Court
+from shuffle_sim.court.shapes import extent
+from shuffle_sim.plot.court import draw_court, draw_discs
+from shuffle_sim.units import FOOT, INCH
+
+DEFAULT_DPI = 150
+
+
+def court_figure(width_m: float, height_m: float, longest_in: float = 11.0, min_width_in: float = 3.6):
+    """A figure sized for a drawing ``width_m`` x ``height_m`` (plus room for the axes)."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    if max(width_m, height_m) < 2 * min(width_m, height_m):
+        longest_in = min(longest_in, 7.5)  # a squarish drawing needs less room to be legible
+    scale = longest_in / max(width_m, height_m)
+    width_in = max(min_width_in, width_m * scale + 1.8)
+    height_in = max(3.0, height_m * scale + 1.4)
+    fig = Figure(figsize=(width_in, height_in), layout="constrained")
+    FigureCanvasAgg(fig)
+    return fig
+
+
+def finish_axes(ax, court: Court, title: str) -> None:
+    """Few enough ticks for a narrow drawing, feet or inches on the second axes, a wrapped title."""
+    import textwrap
+
+    from matplotlib.ticker import MaxNLocator
+
+    width_in, height_in = ax.figure.get_size_inches()
+    ax.xaxis.set_major_locator(MaxNLocator(max(2, min(8, int(1.6 * (width_in - 1.8))))))
+    ax.yaxis.set_major_locator(MaxNLocator(max(2, min(12, int(1.2 * (height_in - 1.4))))))
+    _secondary_axes(ax, court)
+    ax.set_title("\n".join(textwrap.wrap(title, max(24, int(width_in * 11)))), fontsize=9)
+
+
+def _secondary_axes(ax, court: Court) -> None:
+    """Feet (long courts) or inches (tables and boards) on the top and right axes."""
+    x0, y0, x1, y1 = court.bounds
+    unit, name = (FOOT, "ft") if max(x1 - x0, y1 - y0) > 2.0 else (INCH, "in")
+    top = ax.secondary_xaxis("top", functions=(lambda m: m / unit, lambda u: u * unit))
+    top.set_xlabel(f"x ({name})")
+    right = ax.secondary_yaxis("right", functions=(lambda m: m / unit, lambda u: u * unit))
+    right.set_ylabel(f"y ({name})")
+
+
+def _diagram_bounds(court: Court, end: str) -> tuple[list[float], list[float]]:
+    """The x and y of an end's scoring diagram: its lines and its scoring zones."""
+    diagram = court.for_end(end)
+    xs, ys = [], []
+    for line in diagram.lines:
+        if line.kind == "segment":
+            xs += [line.geom[0], line.geom[2]]
+            ys += [line.geom[1], line.geom[3]]
+        else:
+            cx, cy, radius, _ = line.geom
+            xs += [cx - radius, cx + radius]
+            ys += [cy - radius, cy + radius]
+    for zone in diagram.zones:
+        if zone.dead:
+            continue
+        if zone.kind == "polygon":
+            xs += list(zone.polygon[:, 0])
+            ys += list(zone.polygon[:, 1])
+        else:
+            cx, cy, _, outer = zone.annulus
+            xs += [cx - outer, cx + outer]
+            ys += [cy - outer, cy + outer]
+    return xs, ys
+
+
+def zoom_box(court: Court, zoom) -> tuple[float, float, float, float]:
+    """The region (xmin, ymin, xmax, ymax) in metres that ``zoom`` names.
+
+    ``zoom`` is an end's name (``foot``, ``head``; ``default`` for a court with one end): that end's
+    scoring diagram, from its lines and scoring zones, stretched to the surface's edge when the edge
+    is near (the deck's foot view runs from the far dead line to the backstop); or four numbers.
+    """
+    if not isinstance(zoom, str):
+        box = tuple(float(v) for v in zoom)
+        if len(box) != 4 or not (box[0] < box[2] and box[1] < box[3]):
+            raise ValueError(f"zoom must be an end's name or (xmin, ymin, xmax, ymax) with min < max, got {zoom!r}")
+        return box
+    if zoom not in court.ends:
+        raise ValueError(f"zoom: court {court.name!r} has no end {zoom!r} (ends: {', '.join(court.ends)})")
+    xs, ys = _diagram_bounds(court, zoom)
+    if not xs:
+        return extent(court)
+    bx0, by0, bx1, by1 = min(xs), min(ys), max(xs), max(ys)
+    sx0, sy0, sx1, sy1 = court.bounds
+    half_w, half_h = 0.5 * (bx1 - bx0), 0.5 * (by1 - by0)
+    bx0 = sx0 if bx0 - sx0 < half_w else bx0
+    bx1 = sx1 if sx1 - bx1 < half_w else bx1
+    by0 = sy0 if by0 - sy0 < half_h else by0
+    by1 = sy1 if sy1 - by1 < half_h else by1
+    pad = 2 * court.disc_radius
+    ex0, ey0, ex1, ey1 = extent(court)
+    return max(ex0, bx0 - pad), max(ey0, by0 - pad), min(ex1, bx1 + pad), min(ey1, by1 + pad)
+
+
+def _parse_discs(discs) -> tuple[np.ndarray, np.ndarray, list[str]]:
+    xs, ys, teams = [], [], []
+    for k, disc in enumerate(discs):
+        if len(disc) not in (2, 3):
+            raise ValueError(f"discs[{k}] must be (x, y) or (x, y, team), got {disc!r}")
+        x, y = float(disc[0]), float(disc[1])
+        if not (math.isfinite(x) and math.isfinite(y)):
+            raise ValueError(f"discs[{k}] must have finite coordinates in metres, got {disc!r}")
+        xs.append(x)
+        ys.append(y)
+        teams.append(str(disc[2]) if len(disc) == 3 else "A")
+    return np.array(xs), np.array(ys), teams
+
+
+def judged_labels(court: Court, xs, ys) -> list:
+    """Each disc's label as judged on ``court``: its value, or "dead" or "off" (fallen)."""
+    # Imported here: drawing a court alone needs no judge (nor numba).
+    from shuffle_sim.judging import judge_batch
+
+    result = judge_batch(court, xs, ys)
+    labels: list = []
+    for k in range(len(result)):
+        if result.fallen[k]:
+            labels.append("off")
+        elif result.dead[k]:
+            labels.append("dead")
+        else:
+            labels.append(int(result.value[k]))
+    return labels
+
+
+def plot_court(court: Court, path: str | os.PathLike, discs=None, end: str | None = None, zoom=None,
+               dpi: int = DEFAULT_DPI) -> None:
+    """Draw the court to scale into an image file (PNG, SVG, PDF: by ``path``'s suffix).
+
+    ``discs``: (x, y) or (x, y, team) in metres, drawn by team colour and labelled with their judged
+    value at ``end`` ("dead", "off" for dead and fallen discs). ``zoom``: an end's name or a box
+    (see ``zoom_box``); default the whole court.
+    """
+    judged = court.for_end(end)
+    box = extent(court) if zoom is None else zoom_box(court, zoom)
+    fig = court_figure(box[2] - box[0], box[3] - box[1])
+    ax = fig.add_subplot()
+    draw_court(ax, court, end=judged.end)
+    if discs:
+        xs, ys, teams = _parse_discs(discs)
+        draw_discs(ax, court, xs, ys, teams, judged_labels(judged, xs, ys))
+    ax.set_xlim(box[0], box[2])
+    ax.set_ylim(box[1], box[3])
+    where = f", judged at the {judged.end} end" if len(court.ends) > 1 else ""
+    zoomed = f" (zoom: {zoom})" if isinstance(zoom, str) else ""
+    finish_axes(ax, court, f"{court.title}{where}{zoomed}")
+    fig.savefig(os.fspath(path), dpi=dpi)
