@@ -27,17 +27,9 @@ name                            what it is
 """
 
 from shuffle_sim.physics.events import DISC_DISC, STATUS_FALLEN, STATUS_HOLED, STATUS_MOVING, STATUS_REST
-from shuffle_sim.physics._event_loop import (
-    EV_COLUMNS,
-    SEG_COLUMNS,
-    disc_state,
-    load_disc,
-    sample_trajectories,
-    place_disc,
-    run_scene,
-    run_table,
-    state_at,
-)
+from shuffle_sim.physics._disc_state import disc_state, load_disc, place_disc, state_at
+from shuffle_sim.physics._event_loop import run_scene, run_table
+from shuffle_sim.physics._logs import EV_COLUMNS, SEG_COLUMNS, sample_trajectories
 from shuffle_sim.physics._lone_loop import run_lone
 from shuffle_sim.physics._packing import court_table, kernel_arrays
 from shuffle_sim.physics._motion import DEAD, N_FLOAT_ROWS, N_INT_ROWS, STATUS, TOUCHED

@@ -26,13 +26,9 @@ from shuffle_sim._runtime import jit
 from shuffle_sim.court import Court
 from shuffle_sim.court.geometry import point_in_closed_polygon
 from shuffle_sim.judging.packing import judge_arrays
-from shuffle_sim.physics._event_loop import (
-    EV_COLUMNS,
-    SEG_COLUMNS,
-    place_disc,
-    run_table,
-    state_at,
-)
+from shuffle_sim.physics._disc_state import place_disc, state_at
+from shuffle_sim.physics._event_loop import run_table
+from shuffle_sim.physics._logs import EV_COLUMNS, SEG_COLUMNS
 from shuffle_sim.physics._motion import DEAD, N_FLOAT_ROWS, N_INT_ROWS, STATUS
 from shuffle_sim.physics._packing import court_table, kernel_arrays
 from shuffle_sim.physics._simulate import obstacle_at_start
