@@ -48,7 +48,22 @@ _FACE = {
     "load_experiment": "shuffle_sim.experiment",
 }
 
-__all__ = [*_FACE, "__version__"]
+__all__ = [
+    "Court",
+    "CourtError",
+    "Judgement",
+    "Scene",
+    "__version__",
+    "judge",
+    "judge_batch",
+    "list_courts",
+    "load_court",
+    "load_experiment",
+    "play",
+    "run_experiment",
+    "simulate",
+    "simulate_shots",
+]
 
 __getattr__, __dir__ = lazy_face(__name__, _FACE, globals())
 

@@ -75,6 +75,8 @@ numba loops call are declared in ``numba_api`` and imported from there only.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from shuffle_sim._runtime.lazy import lazy_face
 
 #: Public name -> the module that defines it.
@@ -103,9 +105,65 @@ _FACE = {
     "simulate": "shuffle_sim.physics._simulate",
     "Scene": "shuffle_sim.physics.scene",
     "SceneError": "shuffle_sim.physics.scene",
-    "speed_for_distance": "shuffle_sim.physics.scene",
+    "speed_for_distance": "shuffle_sim.physics._motion",
 }
 
-__all__ = sorted(_FACE)
+__all__ = [
+    "DISC_CUSHION",
+    "DISC_DISC",
+    "DISC_PEG",
+    "EVENT_NAMES",
+    "EventLog",
+    "FALL",
+    "HOLED",
+    "KILLED",
+    "SPIN_STOP",
+    "STATUS_FALLEN",
+    "STATUS_HOLED",
+    "STATUS_MOVING",
+    "STATUS_NAMES",
+    "STATUS_REST",
+    "STOP",
+    "Scene",
+    "SceneError",
+    "SimResult",
+    "Trajectories",
+    "check_max_events",
+    "check_obstacles",
+    "obstacle_at_start",
+    "sample_positions",
+    "simulate",
+    "speed_for_distance",
+]
 
 __getattr__, __dir__ = lazy_face(__name__, _FACE, globals())
+
+if TYPE_CHECKING:  # the same names, imported outright, for type checkers and editors
+    from shuffle_sim.physics._motion import speed_for_distance
+    from shuffle_sim.physics._simulate import (
+        EventLog,
+        SimResult,
+        Trajectories,
+        check_max_events,
+        check_obstacles,
+        obstacle_at_start,
+        sample_positions,
+        simulate,
+    )
+    from shuffle_sim.physics.events import (
+        DISC_CUSHION,
+        DISC_DISC,
+        DISC_PEG,
+        EVENT_NAMES,
+        FALL,
+        HOLED,
+        KILLED,
+        SPIN_STOP,
+        STATUS_FALLEN,
+        STATUS_HOLED,
+        STATUS_MOVING,
+        STATUS_NAMES,
+        STATUS_REST,
+        STOP,
+    )
+    from shuffle_sim.physics.scene import Scene, SceneError

@@ -84,6 +84,13 @@ def time_to_slide(speed, decel, s):
     return 2.0 * s / (speed + math.sqrt(disc))
 
 
+@jit.kernel
+def speed_for_distance(distance, decel):
+    """The launch speed that slides exactly ``distance`` before it stops at deceleration ``decel``
+    (mu g without spin): sqrt(2 a d), the inverse of ``stopping_distance``."""
+    return math.sqrt(2.0 * decel * distance)
+
+
 @jit.no_refcount
 def stopping_distance(speed, decel):
     """v^2 / (2 a); infinite without friction."""
