@@ -1,4 +1,4 @@
-"""Parse lengths and masses written with units ("52 ft", "1 3/8 in", "0.35 m", "15 oz") into SI.
+"""Parse lengths, masses and durations written with units ("52 ft", "1 3/8 in", "15 oz", "14 s") into SI.
 
 SI inside, always: court files and command-line displays may use feet and inches, everything past
 this module is metres and kilograms.
@@ -25,6 +25,12 @@ KILOGRAM_PER = {
     "g": 0.001,
     "oz": 0.028349523125,
     "lb": 0.45359237,
+}
+SECOND_PER = {
+    "s": 1.0,
+    "sec": 1.0,
+    "second": 1.0,
+    "seconds": 1.0,
 }
 FOOT = METRE_PER["ft"]
 INCH = METRE_PER["in"]
@@ -86,6 +92,11 @@ def length(value: object) -> float:
 def mass(value: object) -> float:
     """Return a mass in kilograms from '15 oz', '0.345 kg', '5 g' or a number (kg)."""
     return _parse(value, KILOGRAM_PER, "mass")
+
+
+def duration(value: object) -> float:
+    """Return a duration in seconds from '14 s', '4.5 seconds' or a number (s): a court's speed."""
+    return _parse(value, SECOND_PER, "duration")
 
 
 def format_length(metres: float, unit: str = "ft") -> str:

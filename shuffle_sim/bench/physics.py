@@ -16,6 +16,8 @@ Three measurements, all on the deck court (``courts/deck.toml``, mu = 0.016):
     small random perturbations of that set with the batch loop ``play_half_rounds`` (numba,
     ``prange`` over half-rounds, calling the kernel's own numba functions), and pymunk plays the
     first few of the same half-rounds.
+``restitution_law``: the same half-rounds with a restitution that falls with the impact speed beside
+    the court's constant one, in turn (``bench.restitution``).
 (c) ``jit``: the first ``simulate`` call in a fresh Python process with an empty numba cache
     (``NUMBA_CACHE_DIR`` pointed at a new temporary directory), and again with that cache filled.
     The cold call is what a user meets: with a core free, ``simulate`` shares its first compile
@@ -379,6 +381,9 @@ def run_bench(sizes: BenchSizes = FULL, court: Court | None = None) -> dict:
     pymunk_rate, _ = _pymunk_half_round_rate(court, rounds, sizes.pymunk_budget_s)
     results["half_round"] = {"kernel_per_s": everyone, "kernel_1thread_per_s": one, "pymunk_per_s": pymunk_rate,
                              "ratio": everyone / pymunk_rate}
+    from shuffle_sim.bench.restitution import law_beside_constant
+
+    results["restitution_law"] = law_beside_constant(court, rounds, kernel_half_rounds, sizes.repeats)
 
     if sizes.jit:
         results["jit"] = jit_times()
@@ -397,6 +402,11 @@ def format_table(results: dict) -> str:
     if "kernel_new_arrays_per_s" in results["single_shot"]:
         lines.append(f"single-disc shots into new result arrays each batch: "
                      f"{results['single_shot']['kernel_new_arrays_per_s']:,.0f}/s on {cores} cores")
+    if "restitution_law" in results:
+        law = results["restitution_law"]
+        lines.append(f"half-rounds with a restitution law / with a constant restitution: {law['law_over_constant']:.3f} "
+                     f"({law['kernel_per_s_law']:,.0f} / {law['kernel_per_s_constant']:,.0f} per s); the law's "
+                     f"evaluation alone, on identical paths: {law['evaluation_over_constant']:.3f}")
     if "jit" in results:
         jit_row = results["jit"]
         helper = "with the compile helper" if jit_row.get("cold_helper") else "no helper"

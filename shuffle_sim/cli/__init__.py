@@ -8,7 +8,7 @@ already written is removed.
 ==================  =======================================================================
 module              subcommands
 ==================  =======================================================================
-``courts``          ``courts``, ``judge``, ``score``, ``draw``
+``courts``          ``courts``, ``judge``, ``score``, ``draw``, ``calibrate``
 ``scenes``          ``simulate``
 ``experiments``     ``run``, ``plot``
 ``playing``         ``play``, ``advise``

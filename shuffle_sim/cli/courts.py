@@ -10,13 +10,15 @@ from shuffle_sim.games import game_names
 
 
 def cmd_courts(args: argparse.Namespace) -> int:
-    """List the courts found by name, with their game and title."""
+    """List the courts found by name, with their game, friction and speed (seconds), and title."""
     from shuffle_sim.court import list_courts, load_court
+    from shuffle_sim.court.speed import speed_label
 
     for name in list_courts():
         court = load_court(name)
         ends = ", ".join(court.ends)
-        print(f"{name:14s} {court.game:13s} {court.title} (ends: {ends})")
+        print(f"{name:14s} {court.game:13s} {speed_label(court.params['mu'], court.speed):18s} {court.title} "
+              f"(ends: {ends})")
     return 0
 
 
@@ -91,6 +93,15 @@ def cmd_draw(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_calibrate(args: argparse.Namespace) -> int:
+    """Fit a court's mu, speed and grade to measured shots; print it, or write it as a court file."""
+    from shuffle_sim.calibrate import calibrate
+
+    print(calibrate(args.court, args.shots, as_json=args.json, out=args.out, position_sd=args.position_sd,
+                    time_sd=args.time_sd))
+    return 0
+
+
 def register(sub) -> None:
     """Add this module's subcommands to the parser's subparsers ``sub``."""
     p = sub.add_parser("courts", help="list the courts and tables")
@@ -123,3 +134,19 @@ def register(sub) -> None:
                    help="show one scoring end (deck: foot or head; other courts: default) or a box in metres")
     p.add_argument("--dpi", type=positive_int, default=150, help="resolution of a PNG (default 150)")
     p.set_defaults(func=cmd_draw)
+
+    p = sub.add_parser("calibrate", help="fit a court's mu, speed and grade to measured shots (CSV)",
+                       description="Fit a court's sliding friction (and its speed in seconds) and, where the shots "
+                                   "allow, its grade to measured shots, with standard errors. SHOTS.csv has a header "
+                                   "and columns start_x,start_y,rest_x,rest_y (metres, court frame), optional "
+                                   "aim_x,aim_y and time (sliding seconds); see shuffle_sim/calibrate/shots_csv.py.")
+    p.add_argument("court", help="court name or path to a court file (its frame, disc and speed course)")
+    p.add_argument("shots", metavar="SHOTS.csv", help="the measured shots")
+    p.add_argument("--json", action="store_true", help="print JSON: mu, mu_sd, speed, speed_sd, and slope, slope_sd "
+                                                       "when a grade is fitted")
+    p.add_argument("--out", default=None, metavar="FILE", help="write the fitted court file here")
+    p.add_argument("--position-sd", type=float, default=0.01, metavar="M",
+                   help="measurement error of a rest position (m, default 0.01)")
+    p.add_argument("--time-sd", type=float, default=0.1, metavar="S",
+                   help="measurement error of a time (s, default 0.1)")
+    p.set_defaults(func=cmd_calibrate)

@@ -2,8 +2,8 @@
 by section (``sections``) into a ``Court``.
 
 A court file is data, not code: surface outline, lines (with widths and what touching them does),
-zones (with values), edges where discs fall, cushions, pegs, holes, rule lines, disc size and
-materials. The format is documented in ``courts/README.md``; every length is a string with a unit
+zones (with values), edges where discs fall, cushions, pegs, holes, rule lines, disc size,
+materials and the speed course (what the court's speed in seconds means, ``speed``). The format is documented in ``courts/README.md``; every length is a string with a unit
 ("52 ft", "1 3/8 in", "0.02 m") or a plain number in metres. Errors name the file, the key and the
 value (``CourtError``), so a user writing a court file can fix it without reading this module.
 """
@@ -17,6 +17,7 @@ from pathlib import Path
 from shuffle_sim.court.errors import CourtError
 from shuffle_sim.court.model import Court
 from shuffle_sim.games import CUSTOM, game_names
+from shuffle_sim.court.speed import read_speed_course
 from shuffle_sim.court._sections import (
     CourtReader,
     read_cushions,
@@ -36,7 +37,7 @@ from shuffle_sim.court._sections import (
 
 _TOP_KEYS = {
     "name", "game", "title", "sources", "frame", "disc", "materials", "surface", "edges", "cushions",
-    "pegs", "holes", "lines", "zones", "kill_lines", "hangers", "ends",
+    "pegs", "holes", "lines", "zones", "kill_lines", "hangers", "ends", "speed_course",
 }
 _REQUIRED_TOP = {"name", "game", "frame", "disc", "materials", "surface"}
 
@@ -108,7 +109,8 @@ def parse_court(data: dict, path: str = "<court>") -> Court:
 
     frame = read_frame(r, data)
     disc_radius, disc_thickness, disc_mass = read_disc(r, data)
-    params = read_materials(r, data)
+    speed_course = read_speed_course(r, data)
+    params = read_materials(r, data, speed_course)
     surface_kind, surface_polygon, surface_circle = read_surface(r, data)
 
     edges = read_edges(r, data)
@@ -145,4 +147,5 @@ def parse_court(data: dict, path: str = "<court>") -> Court:
         hanger_corner_value=corner_value,
         ends=ends,
         end=default_end,
+        speed_course=speed_course,
     )

@@ -14,6 +14,7 @@ import numpy as np
 from shuffle_sim.court.materials import OVERHANG_KINDS, PARAM_DEFAULTS, check_param, check_spin_params
 from shuffle_sim.court.errors import CourtError
 from shuffle_sim.court.model import Cushion, Edge, Hole, KillLine, Line, Peg, Zone
+from shuffle_sim.court.speed import SpeedCourse, mu_from_speed_or_mu
 from shuffle_sim.court.toml_reader import TomlReader
 
 
@@ -106,12 +107,18 @@ def read_disc(r: CourtReader, data: dict) -> tuple[float, float, float]:
     return disc_radius, disc_thickness, r.mass(disc["mass"], "disc.mass")
 
 
-def read_materials(r: CourtReader, data: dict) -> dict[str, float]:
-    """``[materials]``: friction, restitutions and the rest (``materials.PARAM_DEFAULTS``); mu is required."""
+def read_materials(r: CourtReader, data: dict, course: SpeedCourse | None = None) -> dict[str, float]:
+    """``[materials]``: friction, restitutions and the rest (``materials.PARAM_DEFAULTS``); mu, or the
+    court's ``speed`` in seconds over its ``course`` (``court.speed``), is required."""
     materials = r.table(data["materials"], "materials")
-    r.keys(materials, "materials", set(PARAM_DEFAULTS), {"mu"})
+    r.keys(materials, "materials", set(PARAM_DEFAULTS) | {"speed"})
+    if "mu" not in materials and "speed" not in materials:
+        r.fail("materials.mu", 'missing required key in [materials] (or give the court\'s speed, "14 s")', materials)
     params = {key: check_param(f"materials.{key}", key, materials.get(key, default), r.path)
-              for key, default in PARAM_DEFAULTS.items()}
+              for key, default in PARAM_DEFAULTS.items() if key != "mu" or "mu" in materials}
+    mu = mu_from_speed_or_mu(materials, course, params["gravity"], r.path, "materials")
+    if mu is not None:
+        params = {"mu": check_param("materials.speed", "mu", mu, r.path), **params}
     check_spin_params(params, r.path, "materials")
     return params
 
@@ -147,13 +154,16 @@ def read_cushions(r: CourtReader, data: dict, params: dict[str, float]) -> tuple
     cushions = []
     for i, c in enumerate(r.array(data, "cushions")):
         key = f"cushions[{i}]"
-        r.keys(c, key, {"name", "from", "to", "circle", "thickness", "restitution", "friction", "kills"}, {"name"})
+        r.keys(c, key, {"name", "from", "to", "circle", "thickness", "restitution", "friction", "kills", "yield_speed"},
+               {"name"})
         kind, geom = r.segment_or_circle(c, key)
         e = check_param(f"{key}.restitution", "cushion_restitution", c.get("restitution", params["cushion_restitution"]), r.path)
         f = check_param(f"{key}.friction", "cushion_friction", c.get("friction", params["cushion_friction"]), r.path)
+        v_y = check_param(f"{key}.yield_speed", "cushion_yield_speed",
+                          c.get("yield_speed", params["cushion_yield_speed"]), r.path)
         thickness = r.length(c.get("thickness", 0.0), f"{key}.thickness", nonnegative=True)
         kills = r.boolean(c.get("kills", False), f"{key}.kills")
-        cushions.append(Cushion(r.string(c["name"], f"{key}.name"), kind, geom, thickness, e, f, kills))
+        cushions.append(Cushion(r.string(c["name"], f"{key}.name"), kind, geom, thickness, e, f, kills, v_y))
     r.unique(cushions, "cushions")
     return tuple(cushions)
 
@@ -163,16 +173,17 @@ def read_pegs(r: CourtReader, data: dict, params: dict[str, float]) -> tuple[Peg
     pegs = []
     for i, g in enumerate(r.array(data, "pegs")):
         key = f"pegs[{i}]"
-        r.keys(g, key, {"name", "at", "ring", "diameter", "restitution", "friction"}, {"name", "diameter"})
+        r.keys(g, key, {"name", "at", "ring", "diameter", "restitution", "friction", "yield_speed"}, {"name", "diameter"})
         radius = r.length(g["diameter"], f"{key}.diameter", positive=True) / 2
         e = check_param(f"{key}.restitution", "peg_restitution", g.get("restitution", params["peg_restitution"]), r.path)
         f = check_param(f"{key}.friction", "peg_friction", g.get("friction", params["peg_friction"]), r.path)
+        v_y = check_param(f"{key}.yield_speed", "peg_yield_speed", g.get("yield_speed", params["peg_yield_speed"]), r.path)
         pname = r.string(g["name"], f"{key}.name")
         if ("at" in g) == ("ring" in g):
             r.fail(key, "needs exactly one of at or ring", g)
         if "at" in g:
             x, y = r.point(g["at"], f"{key}.at")
-            pegs.append(Peg(pname, x, y, radius, e, f))
+            pegs.append(Peg(pname, x, y, radius, e, f, v_y))
         else:
             ring = r.table(g["ring"], f"{key}.ring")
             r.keys(ring, f"{key}.ring", {"centre", "radius", "count", "start_deg"}, {"centre", "radius", "count"})
@@ -186,7 +197,7 @@ def read_pegs(r: CourtReader, data: dict, params: dict[str, float]) -> tuple[Peg
                 r.fail(f"{key}.ring.start_deg", "must be a number of degrees", start)
             for k in range(count):
                 a = math.radians(start + 360.0 * k / count)
-                pegs.append(Peg(f"{pname} {k + 1}", cx + rr * math.cos(a), cy + rr * math.sin(a), radius, e, f))
+                pegs.append(Peg(f"{pname} {k + 1}", cx + rr * math.cos(a), cy + rr * math.sin(a), radius, e, f, v_y))
     return tuple(pegs)
 
 

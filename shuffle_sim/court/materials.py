@@ -23,11 +23,18 @@ PARAM_DEFAULTS = {
     "contact_inner_ratio": 0.0,  # eta: inner over outer radius of the annulus a disc presses on
     "inertia_ratio": 0.5,  # I / (m r^2): 0.5 for a uniform disc
     "spin_model": "coupled",  # "coupled" (Farkas et al. 2003) or "decoupled" (spin and slide apart)
+    # Restitution laws (physics.restitution): the restitution holds up to this normal impact speed
+    # (m/s) and falls as (v_y / v)^(1/4) above it; infinite, the default: a constant restitution.
+    "disc_yield_speed": math.inf,
+    "cushion_yield_speed": math.inf,
+    "peg_yield_speed": math.inf,
 }
 #: The values of ``spin_model``.
 SPIN_MODELS = ("coupled", "decoupled")
 #: Parameters that are probabilities-like ratios and must lie in [0, 1].
 UNIT_INTERVAL_PARAMS = {"disc_restitution", "cushion_restitution", "peg_restitution"}
+#: Yield speeds of the restitution laws: positive, and infinite for a constant restitution.
+YIELD_SPEED_PARAMS = {"disc_yield_speed", "cushion_yield_speed", "peg_yield_speed"}
 
 
 def check_param(key: str, name: str, value: Any, where: str) -> float | str:
@@ -42,6 +49,11 @@ def check_param(key: str, name: str, value: Any, where: str) -> float | str:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise CourtError(f"{where}: {key}: must be a number (got {value!r})")
     value = float(value)
+    if name in YIELD_SPEED_PARAMS:
+        if math.isnan(value) or value <= 0:
+            raise CourtError(f"{where}: {key}: a yield speed must be positive, in m/s (inf: a constant restitution) "
+                             f"(got {value!r})")
+        return value
     if not math.isfinite(value):
         raise CourtError(f"{where}: {key}: must be finite (got {value!r})")
     if value < 0:

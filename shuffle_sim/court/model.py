@@ -17,6 +17,7 @@ import numpy as np
 
 from shuffle_sim.court.errors import CourtError
 from shuffle_sim.court.materials import check_param, check_spin_params
+from shuffle_sim.court.speed import SpeedCourse, mu_from_speed_or_mu, speed_for_mu
 
 
 
@@ -84,6 +85,7 @@ class Cushion:
     restitution: float
     friction: float
     kills: bool = False  # touching it makes a disc dead (deck backstop, MSA C-20)
+    yield_speed: float = math.inf  # restitution law (physics.restitution); inf: a constant restitution
 
 
 @dataclass(frozen=True)
@@ -94,6 +96,7 @@ class Peg:
     radius: float
     restitution: float
     friction: float
+    yield_speed: float = math.inf  # restitution law (physics.restitution); inf: a constant restitution
 
 
 @dataclass(frozen=True)
@@ -145,6 +148,15 @@ class Court:
     hanger_corner_value: int | None
     ends: dict[str, tuple[float, float] | None] = field(default_factory=dict)
     end: str = "default"
+    speed_course: SpeedCourse | None = None  # what the court's speed in seconds means (``speed``)
+
+    @property
+    def speed(self) -> float | None:
+        """The court's speed as players rate it: the seconds a disc without spin slides over its speed
+        course, sqrt(2 d / (mu g)) (``court.speed``); None for a court without a speed course."""
+        if self.speed_course is None:
+            return None
+        return speed_for_mu(self.params["mu"], self.speed_course.length, self.params["gravity"])
 
     # ---- derived views ---------------------------------------------------------------------------
     def line(self, name: str) -> Line:
@@ -227,24 +239,32 @@ class Court:
     def with_params(self, **overrides: float) -> "Court":
         """A copy with material parameters replaced (validated like the court file's).
 
-        A cushion, peg or hole restitution/friction/capture-speed override applies to every cushion,
-        peg or hole of the court, replacing the values the court file gave them one by one.
+        ``speed`` (a time, "14 s") sets mu from the court's speed course (``speed``); giving it with
+        ``mu`` is an error naming both.
+
+        A cushion, peg or hole restitution/friction/yield-speed/capture-speed override applies to every
+        cushion, peg or hole of the court, replacing the values the court file gave them one by one.
         """
         params = dict(self.params)
         given = {}
         for key, value in overrides.items():
-            if value is None:
+            if value is None or key == "speed":
                 continue
             given[key] = params[key] = check_param(f"params.{key}", key, value, where="parameters")
+        mu = mu_from_speed_or_mu(overrides, self.speed_course, params["gravity"], "parameters", "params")
+        if mu is not None:
+            params["mu"] = check_param("params.speed", "mu", mu, where="parameters")
         check_spin_params(params, "parameters", "params")
         cushions = tuple(
             replace(c, restitution=given.get("cushion_restitution", c.restitution),
-                    friction=given.get("cushion_friction", c.friction))
+                    friction=given.get("cushion_friction", c.friction),
+                    yield_speed=given.get("cushion_yield_speed", c.yield_speed))
             for c in self.cushions
         )
         pegs = tuple(
             replace(g, restitution=given.get("peg_restitution", g.restitution),
-                    friction=given.get("peg_friction", g.friction))
+                    friction=given.get("peg_friction", g.friction),
+                    yield_speed=given.get("peg_yield_speed", g.yield_speed))
             for g in self.pegs
         )
         holes = tuple(replace(h, capture_speed=given.get("hole_capture_speed", h.capture_speed)) for h in self.holes)

@@ -30,10 +30,12 @@ from shuffle_sim.noise import (
     word_to_uniform,
 )
 
-#: Parameter codes in ``build_shots`` (axis_param, dist_param).
-P_SPEED, P_DIRECTION, P_SPIN, P_START_X, P_START_Y, P_TARGET_X, P_TARGET_Y, P_SKILL = range(8)
+#: Parameter codes in ``build_shots`` (axis_param, dist_param). A skill or court-speed axis holds
+#: indices: into the skills' deviations and into the courts' tables and stop speeds.
+P_SPEED, P_DIRECTION, P_SPIN, P_START_X, P_START_Y, P_TARGET_X, P_TARGET_Y, P_SKILL, P_COURT = range(9)
 PARAMETER_CODES = {"speed": P_SPEED, "direction": P_DIRECTION, "spin": P_SPIN, "start_x": P_START_X,
-                   "start_y": P_START_Y, "target_x": P_TARGET_X, "target_y": P_TARGET_Y, "skill": P_SKILL}
+                   "start_y": P_START_Y, "target_x": P_TARGET_X, "target_y": P_TARGET_Y, "skill": P_SKILL,
+                   "court_speed": P_COURT}
 DIST_UNIFORM = 0
 DIST_NORMAL = 1
 
@@ -61,7 +63,7 @@ def _uniform_slot(shot, stream, slot, k0, k1):
 
 
 @jit.inline
-def _assign(code, value, speed, direction, spin, sx, sy, tx, ty, skill):
+def _assign(code, value, speed, direction, spin, sx, sy, tx, ty, skill, court):
     if code == P_SPEED:
         speed = value
     elif code == P_DIRECTION:
@@ -76,15 +78,17 @@ def _assign(code, value, speed, direction, spin, sx, sy, tx, ty, skill):
         tx = value
     elif code == P_TARGET_Y:
         ty = value
-    else:
+    elif code == P_SKILL:
         skill = int(value)
-    return speed, direction, spin, sx, sy, tx, ty, skill
+    else:
+        court = int(value)
+    return speed, direction, spin, sx, sy, tx, ty, skill, court
 
 
 @jit.inline
 def cell_parameters(cell, grid_shape, axis_param, axis_values, nominal):
     """The intended shot of grid cell ``cell`` (uint64; C order over the axes) before any random draw:
-    (speed, direction, spin, start x, start y, target x, target y, skill index)."""
+    (speed, direction, spin, start x, start y, target x, target y, skill index, court index)."""
     speed = nominal[0]
     direction = nominal[1]
     spin = nominal[2]
@@ -93,22 +97,25 @@ def cell_parameters(cell, grid_shape, axis_param, axis_values, nominal):
     tx = nominal[5]
     ty = nominal[6]
     skill = 0
+    court = 0
     rest = cell
     for a in range(grid_shape.shape[0] - 1, -1, -1):
         size = np.uint64(grid_shape[a])
         index = rest % size
         rest = rest // size
-        speed, direction, spin, sx, sy, tx, ty, skill = _assign(
-            axis_param[a], axis_values[a, np.int64(index)], speed, direction, spin, sx, sy, tx, ty, skill)
-    return speed, direction, spin, sx, sy, tx, ty, skill
+        speed, direction, spin, sx, sy, tx, ty, skill, court = _assign(
+            axis_param[a], axis_values[a, np.int64(index)], speed, direction, spin, sx, sy, tx, ty, skill, court)
+    return speed, direction, spin, sx, sy, tx, ty, skill, court
 
 
 @jit.inline
-def drawn_parameters(shot, speed, direction, spin, sx, sy, tx, ty, skill, dist_param, dist_kind, dist_a, dist_b,
-                     skill_sd, uses_target, speed_given, overshoot, stop_speed_per_root_metre, k0, k1, with_noise):
+def drawn_parameters(shot, speed, direction, spin, sx, sy, tx, ty, skill, court, dist_param, dist_kind, dist_a,
+                     dist_b, skill_sd, uses_target, speed_given, overshoot, stop_speed_per_root_metre, k0, k1,
+                     with_noise):
     """(speed, direction, spin, start x, start y) of shot index ``shot`` (uint64) from its cell's
-    intended shot (``cell_parameters``): the parameter distributions, the aim at a target, and the
-    execution noise of the cell's skill when ``with_noise``."""
+    intended shot (``cell_parameters``): the parameter distributions, the aim at a target (at the
+    stop speed of the cell's court, ``stop_speed_per_root_metre[court]``), and the execution noise of
+    the cell's skill when ``with_noise``."""
     for j in range(dist_param.shape[0]):
         u1 = _uniform_slot(shot, STREAM_DISTRIBUTIONS, 2 * j, k0, k1)
         if dist_kind[j] == DIST_UNIFORM:
@@ -117,15 +124,15 @@ def drawn_parameters(shot, speed, direction, spin, sx, sy, tx, ty, skill, dist_p
             u2 = _uniform_slot(shot, STREAM_DISTRIBUTIONS, 2 * j + 1, k0, k1)
             z, _ = box_muller(u1, u2)
             value = dist_a[j] + dist_b[j] * z
-        speed, direction, spin, sx, sy, tx, ty, skill = _assign(
-            dist_param[j], value, speed, direction, spin, sx, sy, tx, ty, skill)
+        speed, direction, spin, sx, sy, tx, ty, skill, court = _assign(
+            dist_param[j], value, speed, direction, spin, sx, sy, tx, ty, skill, court)
     if uses_target:
         dx = tx - sx
         dy = ty - sy
         direction = math.atan2(dx, dy)
         if not speed_given:
             distance = math.hypot(dx, dy) + overshoot
-            speed = stop_speed_per_root_metre * math.sqrt(distance if distance > 0.0 else 0.0)
+            speed = stop_speed_per_root_metre[court] * math.sqrt(distance if distance > 0.0 else 0.0)
     if speed < 0.0:
         speed = 0.0
     if with_noise:
@@ -137,9 +144,14 @@ def drawn_parameters(shot, speed, direction, spin, sx, sy, tx, ty, skill, dist_p
         sd_direction = skill_sd[skill, 1]
         sd_spin = skill_sd[skill, 2]
         sd_start = skill_sd[skill, 3]
-        if sd_speed != 0.0 or sd_direction != 0.0:
+        sd_floor = skill_sd[skill, 4]
+        if sd_speed != 0.0 or sd_direction != 0.0 or sd_floor != 0.0:
             z0, z1 = box_muller(word_to_uniform(w0), word_to_uniform(w1))
-            speed = speed * (1.0 + sd_speed * z0)
+            if sd_floor == 0.0:
+                speed = speed * (1.0 + sd_speed * z0)
+            else:
+                # The proportional and the absolute part, independent: one normal of their combined sd.
+                speed = speed + math.sqrt(sd_speed * sd_speed * speed * speed + sd_floor * sd_floor) * z0
             if speed < 0.0:
                 speed = 0.0
             direction = direction + sd_direction * z1
@@ -162,17 +174,19 @@ def build_shots(first, samples, grid_shape, axis_param, axis_values, nominal, di
 
     ``nominal``: speed, direction (rad), spin, start x, start y, target x, target y. ``axis_values``
     (axes x longest axis) holds each axis's values in SI (direction in rad; skill as its index).
-    ``skill_sd`` (skills x 4): speed (relative), direction (rad), spin (rad/s), start (m) standard
-    deviations. Speeds never go negative.
+    ``skill_sd`` (skills x 5): speed (relative), direction (rad), spin (rad/s), start (m) and speed
+    floor (m/s) standard deviations (``NoiseModel.deviations``). Speeds never go negative.
+    ``stop_speed_per_root_metre`` holds sqrt(2 mu g) per court of a court-speed axis (one entry
+    without one).
     """
     n = out_x.shape[0]
     for i in prange(n):
         shot = first + np.uint64(i)
-        speed, direction, spin, sx, sy, tx, ty, skill = cell_parameters(shot // np.uint64(samples), grid_shape,
-                                                                        axis_param, axis_values, nominal)
+        speed, direction, spin, sx, sy, tx, ty, skill, court = cell_parameters(
+            shot // np.uint64(samples), grid_shape, axis_param, axis_values, nominal)
         speed, direction, spin, sx, sy = drawn_parameters(
-            shot, speed, direction, spin, sx, sy, tx, ty, skill, dist_param, dist_kind, dist_a, dist_b, skill_sd,
-            uses_target, speed_given, overshoot, stop_speed_per_root_metre, k0, k1, with_noise)
+            shot, speed, direction, spin, sx, sy, tx, ty, skill, court, dist_param, dist_kind, dist_a, dist_b,
+            skill_sd, uses_target, speed_given, overshoot, stop_speed_per_root_metre, k0, k1, with_noise)
         out_speed[i] = speed
         out_direction[i] = direction
         out_spin[i] = spin

@@ -51,24 +51,28 @@ MAX_EVENTS = 10_000
 @jit.no_refcount
 def _play_block(first, start, stop, samples, grid_shape, axis_param, axis_values, nominal, dist_param, dist_kind,
                 dist_a, dist_b, skill_sd, uses_target, speed_given, overshoot, stop_speed_per_root_metre, k0, k1,
-                table, orbit_tables, ja, prepared, index, no_discs, max_events, shot_value, shot_flags):
+                tables, orbit_tables, ja, prepared, index, no_discs, max_events, shot_value, shot_flags):
     """Build, play and judge shots ``first + start`` .. ``first + stop - 1`` into ``shot_value`` and
-    ``shot_flags`` (rows ``start`` .. ``stop - 1``)."""
+    ``shot_flags`` (rows ``start`` .. ``stop - 1``). ``tables`` holds the court's packed table per
+    court of a court-speed axis (one without one)."""
     next_cell_shot = first + np.uint64(start)  # the first shot of the next cell: its intended shot changes there
     c_speed = c_direction = c_spin = c_x = c_y = c_tx = c_ty = 0.0
     c_skill = 0
+    c_court = 0
+    table = tables[0]
     last_x = last_y = math.nan  # the last start checked, and its verdict
     last_why = 0
     for k in range(start, stop):
         shot = first + np.uint64(k)
         if shot >= next_cell_shot:
             cell = shot // samples
-            c_speed, c_direction, c_spin, c_x, c_y, c_tx, c_ty, c_skill = cell_parameters(
+            c_speed, c_direction, c_spin, c_x, c_y, c_tx, c_ty, c_skill, c_court = cell_parameters(
                 cell, grid_shape, axis_param, axis_values, nominal)
             next_cell_shot = (cell + np.uint64(1)) * samples
+            table = tables[c_court]
         speed, direction, spin, x, y = drawn_parameters(
-            shot, c_speed, c_direction, c_spin, c_x, c_y, c_tx, c_ty, c_skill, dist_param, dist_kind, dist_a, dist_b,
-            skill_sd, uses_target, speed_given, overshoot, stop_speed_per_root_metre, k0, k1, True)
+            shot, c_speed, c_direction, c_spin, c_x, c_y, c_tx, c_ty, c_skill, c_court, dist_param, dist_kind, dist_a,
+            dist_b, skill_sd, uses_target, speed_given, overshoot, stop_speed_per_root_metre, k0, k1, True)
         vx = speed * math.sin(direction)
         vy = speed * math.cos(direction)
         # Whether the start can be played depends on the start alone once the launch is finite: a
@@ -135,7 +139,7 @@ def _sum_row(r, lo_shot, hi_shot, values, shot_value, shot_flags, shots, failed,
 @jit.parallel
 def play_lone_chunk(first, n, samples, grid_shape, axis_param, axis_values, nominal, dist_param, dist_kind, dist_a,
                     dist_b, skill_sd, uses_target, speed_given, overshoot, stop_speed_per_root_metre, k0, k1,
-                    table, orbit_tables, ja, prepared, index, max_events, values, no_discs, shot_value, shot_flags,
+                    tables, orbit_tables, ja, prepared, index, max_events, values, no_discs, shot_value, shot_flags,
                     row_lo, row_hi,
                     shots, failed, value_sum, value_counts, dead_count, hanger_count, corner_count, holed_count,
                     first_bad, not_finite):
@@ -151,7 +155,7 @@ def play_lone_chunk(first, n, samples, grid_shape, axis_param, axis_values, nomi
     for c in prange((n + CHUNK - 1) // CHUNK):
         _play_block(first, c * CHUNK, min(n, (c + 1) * CHUNK), samples, grid_shape, axis_param, axis_values, nominal,
                     dist_param, dist_kind, dist_a, dist_b, skill_sd, uses_target, speed_given, overshoot,
-                    stop_speed_per_root_metre, k0, k1, table, orbit_tables, ja, prepared, index, no_discs, max_events,
+                    stop_speed_per_root_metre, k0, k1, tables, orbit_tables, ja, prepared, index, no_discs, max_events,
                     shot_value, shot_flags)
     for r in prange(row_lo.shape[0]):
         _sum_row(np.int64(r), row_lo[r], row_hi[r], values, shot_value, shot_flags, shots, failed, value_sum,
@@ -181,6 +185,14 @@ class Scratch:
         return self.value[:n], self.flags[:n]
 
 
+def court_tables(experiment) -> tuple[np.ndarray, np.ndarray]:
+    """The packed tables of the experiment's courts, one per court of its court-speed axis (one without
+    one), stacked (courts x rows x columns), and the spin tables they share (the coupled model's tables
+    depend on the disc and its contact, not on mu)."""
+    courts = [court.for_end(experiment.end) for court in experiment.courts()]
+    return np.stack([court_table(court) for court in courts]), kernel_arrays(courts[0]).orbit_tables
+
+
 def lone_plan(experiment, chunk_size: int, shot_plan) -> tuple:
     """The shot plan, court tables, judge's grid and per-shot ``Scratch`` of ``lone_chunks_sums``'s calls
     for one run (built per run, not remembered by experiment: an experiment changed with
@@ -189,8 +201,7 @@ def lone_plan(experiment, chunk_size: int, shot_plan) -> tuple:
     court = experiment.court.for_end(experiment.end)
     ja = judge_arrays(court)
     prepared, index = cached_judge_index(ja, chunk_size)
-    return (shot_plan(experiment), (court_table(court), kernel_arrays(court).orbit_tables), ja, prepared, index,
-            Scratch())
+    return (shot_plan(experiment), court_tables(experiment), ja, prepared, index, Scratch())
 
 
 def _rows(experiment, ranges: list[tuple[int, int]]) -> tuple[np.ndarray, np.ndarray, list[int]]:
@@ -212,8 +223,8 @@ def lone_chunk_args(experiment, ranges: list[tuple[int, int]], plan, tables, ja,
                     values: np.ndarray):
     """The arguments of ``play_lone_chunk`` for consecutive shot ranges (``(start, stop)``, each
     starting where the last stopped), with new sums (zero); and the number of rows of each range.
-    ``tables`` are the court's packed table and spin tables, ``scratch`` the run's ``Scratch``
-    (``lone_plan``)."""
+    ``tables`` are the courts' packed tables and the spin tables (``court_tables``), ``scratch`` the
+    run's ``Scratch`` (``lone_plan``)."""
     start, stop = ranges[0][0], ranges[-1][1]
     n = stop - start
     row_lo, row_hi, counts = _rows(experiment, ranges)
@@ -239,7 +250,7 @@ def compile_lone_kernel(experiment, shot_plan) -> None:
     prepared = (np.zeros((0, 3)), np.empty((0, 4)), np.empty((0, 4)), np.empty(4))
     index = (0.0, 0.0, 1.0, 0, 0, np.empty((0, CELL_COLUMNS), np.int64))
     values = np.zeros(1, dtype=np.int64)
-    tables = (court_table(court), kernel_arrays(court).orbit_tables)
+    tables = court_tables(experiment)
     args, _ = lone_chunk_args(experiment, [(0, 0)], shot_plan(experiment), tables, judge_arrays(court), prepared,
                               index, Scratch(), values)
     play_lone_chunk(*args)

@@ -20,14 +20,13 @@ def shot_plan(experiment: Experiment) -> dict:
     longest = max((a.size for a in axes), default=1)
     axis_values = np.zeros((len(axes), longest))
     for k, axis in enumerate(axes):
-        if axis.name == "skill":
+        if axis.name in ("skill", "court_speed"):  # indices: into the skills and into the courts
             axis_values[k, :axis.size] = np.arange(axis.size)
         elif axis.name == "direction":
             axis_values[k, :axis.size] = np.radians(axis.values.astype(np.float64))
         else:
             axis_values[k, :axis.size] = axis.values
     nominal = experiment.shot
-    court = experiment.court
     k0, k1 = seed_key(experiment.seed)
     dists = experiment.distributions
     return dict(
@@ -41,11 +40,12 @@ def shot_plan(experiment: Experiment) -> dict:
         dist_kind=np.array([DIST_UNIFORM if d.kind == "uniform" else DIST_NORMAL for d in dists], dtype=np.int64),
         dist_a=np.array([d.a for d in dists], dtype=np.float64),
         dist_b=np.array([d.b for d in dists], dtype=np.float64),
-        skill_sd=np.array([[m.speed, m.direction, m.spin, m.start] for m in experiment.skill_models()]),
+        skill_sd=np.array([m.deviations() for m in experiment.skill_models()]),
         uses_target=experiment.uses_target,
         speed_given=experiment.speed_given,
         overshoot=float(nominal["overshoot"]),
-        stop_speed_per_root_metre=speed_for_distance(1.0, court.params["mu"] * court.params["gravity"]),
+        stop_speed_per_root_metre=np.array([speed_for_distance(1.0, c.params["mu"] * c.params["gravity"])
+                                            for c in experiment.courts()]),
         k0=k0,
         k1=k1,
     )

@@ -53,7 +53,7 @@ from shuffle_sim.experiment.spec import (
 )
 from shuffle_sim.experiment.store import RNG_DESCRIPTION, ResultsDir
 from shuffle_sim.rules import ricochet
-from shuffle_sim.shots import simulate_shots
+from shuffle_sim.shots import ShotBatch, simulate_shots
 
 #: Per-cell integer sums a chunk returns; assembled by adding (exact in any order).
 _CELL_SUMS = ("shots", "failed", "value_sum", "dead", "hanger", "corner_hanger", "holed", "score_sum",
@@ -70,6 +70,7 @@ class Shots:
     start_x: np.ndarray
     start_y: np.ndarray
     skill: np.ndarray  # int64 index into Experiment.skill_models()
+    court: np.ndarray  # int64 index into Experiment.courts()
 
     def velocities(self) -> tuple[np.ndarray, np.ndarray]:
         return self.speed * np.sin(self.direction), self.speed * np.cos(self.direction)
@@ -88,16 +89,21 @@ def _shots(experiment: Experiment, start: int, stop: int, with_noise: bool) -> S
     out = [np.empty(n) for _ in range(5)]
     plan = shot_plan(experiment)
     skill = np.zeros(n, dtype=np.int64)
+    court = np.zeros(n, dtype=np.int64)
     if n:
         build_shots(np.uint64(start), plan["samples"], plan["grid_shape"], plan["axis_param"], plan["axis_values"],
                     plan["nominal"], plan["dist_param"], plan["dist_kind"], plan["dist_a"], plan["dist_b"],
                     plan["skill_sd"], plan["uses_target"], plan["speed_given"], plan["overshoot"],
                     plan["stop_speed_per_root_metre"], plan["k0"], plan["k1"], with_noise, *out)
         for k, axis in enumerate(experiment.axes):
-            if axis.name == "skill":
+            if axis.name in ("skill", "court_speed"):
                 cell = np.arange(start, stop, dtype=np.int64) // experiment.samples
-                skill = np.unravel_index(cell, experiment.grid_shape)[k].astype(np.int64)
-    return Shots(*out, skill)
+                index = np.unravel_index(cell, experiment.grid_shape)[k].astype(np.int64)
+                if axis.name == "skill":
+                    skill = index
+                else:
+                    court = index
+    return Shots(*out, skill, court)
 
 
 def intended_shots(experiment: Experiment, start: int, stop: int) -> Shots:
@@ -108,6 +114,29 @@ def intended_shots(experiment: Experiment, start: int, stop: int) -> Shots:
 def executed_shots(experiment: Experiment, start: int, stop: int) -> Shots:
     """The shots as played: intended shots plus each shot's execution errors (noise model per skill)."""
     return _shots(experiment, start, stop, with_noise=True)
+
+
+def _simulate_by_court(experiment: Experiment, shots: Shots, vx: np.ndarray, vy: np.ndarray):
+    """``simulate_shots`` of the shots, each on its cell's court (``Experiment.courts``: one batch call per
+    court of a court-speed axis, the rows put back in shot order)."""
+    courts = experiment.courts()
+
+    def play(court, rows):
+        return simulate_shots(court, shots.start_x[rows], shots.start_y[rows], vx[rows], vy[rows], shots.spin[rows],
+                              board=experiment.board, end=experiment.end, bad_starts="skip")
+
+    if len(courts) == 1:
+        return play(courts[0], slice(None))
+    whole = None
+    for c, court in enumerate(courts):
+        rows = np.flatnonzero(shots.court == c)
+        if rows.size:
+            part = play(court, rows)
+            if whole is None:
+                whole = ShotBatch.empty(len(shots.court), part.x.shape[1])
+            for name in ShotBatch.LAYOUT:
+                getattr(whole, name)[rows] = getattr(part, name)
+    return whole
 
 
 def compute_chunk(experiment: Experiment, index: int, chunk_size: int, numba_threads: int | None = None) -> dict:
@@ -134,8 +163,7 @@ def compute_chunk(experiment: Experiment, index: int, chunk_size: int, numba_thr
     vx, vy = shots.velocities()
     # A sampled start off the surface or on a disc is a shot no player could take: not played, and
     # counted with the failed shots of its cell.
-    batch = simulate_shots(experiment.court, shots.start_x, shots.start_y, vx, vy, shots.spin,
-                           board=experiment.board, end=experiment.end, bad_starts="skip")
+    batch = _simulate_by_court(experiment, shots, vx, vy)
     if experiment.court.game == ricochet.GAME:  # a round scores on the half opposite the start (ricochet rules)
         ricochet.score_only_far_half(shots.start_x, batch.x, batch.value, batch.dead, batch.hanger)
 
@@ -223,6 +251,10 @@ def build_grid(experiment: Experiment, sums: dict[str, np.ndarray]) -> GridResul
         if axis.unit:
             attrs["units"] = axis.unit
         coords[axis.name] = GridVariable((axis.name,), np.asarray(values), attrs)
+    for axis in experiment.axes:
+        if axis.name == "court_speed":
+            coords["court_mu"] = GridVariable(("court_speed",), np.array([c.params["mu"] for c in experiment.courts()]),
+                                              {"long_name": "sliding friction mu of the court speed", "units": "1"})
     values = possible_values(experiment.court)
     coords["value"] = GridVariable(("value",), values, {"long_name": "judged value of the shot disc", "units": "points"})
     if experiment.board_names:
@@ -287,8 +319,10 @@ def build_grid(experiment: Experiment, sums: dict[str, np.ndarray]) -> GridResul
         "samples_per_cell": experiment.samples,
         "n_shots": experiment.n_shots,
         "noise": "; ".join(
-            f"{m.name}: speed sd {m.speed:g} (relative), direction sd {math.degrees(m.direction):g} deg, "
-            f"spin sd {m.spin:g} rad/s, start sd {m.start:g} m" for m in noise),
+            f"{m.name}: speed sd {m.speed:g} (relative)"
+            + (f" and {m.speed_floor:g} m/s (absolute)" if m.speed_floor else "")
+            + f", direction sd {math.degrees(m.direction):g} deg, spin sd {m.spin:g} rad/s, start sd {m.start:g} m"
+            for m in noise),
         "fingerprint": experiment.fingerprint,
         "plots": json.dumps([{k: v for k, v in vars(p).items() if v not in (None, {})} for p in experiment.plots]),
     }

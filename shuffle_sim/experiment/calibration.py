@@ -54,11 +54,15 @@ def spin_model(experiment: Experiment) -> str:
 
 
 def scaled(base: NoiseModel, factor: float, vary: str | None = None) -> NoiseModel:
-    """``base`` with every standard deviation times ``factor``, or only the one named by ``vary``."""
+    """``base`` with every standard deviation times ``factor``, or only the one named by ``vary``
+    ("speed" scales the whole speed error: its proportional part and its absolute floor alike, so
+    that their split, which one rate cannot tell, stays the preset's)."""
     if vary is None:
         return base.scaled(factor)
     if vary not in VARY_FIELDS:
         raise ValueError(f"vary must be one of {', '.join(VARY_FIELDS)} (got {vary!r})")
+    if vary == "speed":
+        return replace(base, speed=base.speed * factor, speed_floor=base.speed_floor * factor)
     return replace(base, **{vary: getattr(base, vary) * factor})
 
 
@@ -118,7 +122,9 @@ def main(argv: list[str] | None = None) -> int:
     model = scaled(base, scale, args.vary)
     print(f"{args.skill}: {args.vary or 'noise'} x{scale:.4f} gives {args.outcome} rate {found:.4f} (goal {args.rate}) over "
           f"{args.shots} shots")
-    print(f"  speed = {model.speed:.4f}\n  direction = {math.degrees(model.direction):.4f}"
+    print(f"  speed = {model.speed:.4f}"
+          + (f"\n  speed_floor = {model.speed_floor:.4f}" if model.speed_floor else "")
+          + f"\n  direction = {math.degrees(model.direction):.4f}"
           + (f"\n  spin = {model.spin:.4f}" if model.spin else "")
           + (f'\n  start = "{model.start:.5f} m"' if model.start else ""))
     return 0

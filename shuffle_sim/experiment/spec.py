@@ -17,7 +17,12 @@ target_x/y aim point (length): sets the direction from the start, and, unless a 
            is given, the speed that stops the disc there plus ``overshoot``
 skill      (grid only) names of the game's skill presets (``shuffle_sim/noise/skills.toml``)
            or ``exact``: the noise model per grid cell
+court_speed (grid only) the court's speed as players rate it, a time ("5 s", "14 s":
+           ``court.speed``): mu per grid cell, the court's own mu elsewhere
 =========  ==========================================================================
+
+``speed`` is the launch speed; the court's speed is ``court_speed`` on a grid and ``speed`` in
+``[params]`` (a time there, never m/s).
 """
 
 from __future__ import annotations
@@ -36,6 +41,7 @@ import numpy as np
 
 from shuffle_sim._version import __version__
 from shuffle_sim.court import Court, CourtError, court_path, load_court
+from shuffle_sim.court.speed import mu_for_speed, parse_speed
 from shuffle_sim.noise import EXACT, NoiseError, NoiseModel, parse_noise, skill_preset
 from shuffle_sim.physics.scene import Scene, SceneError
 from shuffle_sim.court.toml_reader import TomlReader
@@ -53,6 +59,7 @@ PARAMETERS = {
     "target_x": ("length", "m"),
     "target_y": ("length", "m"),
     "skill": ("category", ""),
+    "court_speed": ("duration", "s"),
 }
 LONG_NAMES = {
     "speed": "launch speed",
@@ -63,6 +70,7 @@ LONG_NAMES = {
     "target_x": "aim point x",
     "target_y": "aim point y",
     "skill": "skill",
+    "court_speed": "court speed (sliding time over the court's speed course)",
 }
 
 #: Outcomes: name -> (needs a board, long name for colour bars).
@@ -192,6 +200,20 @@ class Experiment:
             h.update(b"\0")
         return h.hexdigest()
 
+    @cached_property
+    def _courts(self) -> tuple[Court, ...]:
+        for axis in self.axes:
+            if axis.name == "court_speed":
+                course, gravity = self.court.speed_course, self.court.params["gravity"]
+                return tuple(self.court.with_params(mu=mu_for_speed(float(t), course.length, gravity))
+                             for t in axis.values)
+        return (self.court,)
+
+    def courts(self) -> tuple[Court, ...]:
+        """The court of each value on the court-speed axis, in its order (the court with its mu set by
+        that speed), or the experiment's court alone when there is none; built once per experiment."""
+        return self._courts
+
     def skill_models(self) -> list[NoiseModel]:
         """The noise model of each value on the skill axis (or the single model when there is none)."""
         for axis in self.axes:
@@ -217,6 +239,11 @@ class _Reader(TomlReader):
         kind = PARAMETERS[name][0]
         if kind == "length":
             return self.length(value, key)
+        if kind == "duration":
+            try:
+                return parse_speed(value, self.path, key)
+            except CourtError as exc:
+                raise ExperimentError(str(exc)) from None
         number = self.number(value, key)
         if name == "speed" and number < 0:
             self.fail(key, "a speed must not be negative", value)
@@ -265,8 +292,8 @@ def _axis(r: _Reader, name: str, spec: Any, game: str) -> Axis:
 
 def _distribution(r: _Reader, name: str, spec: Any) -> Distribution:
     key = f"distributions.{name}"
-    if name not in PARAMETERS or PARAMETERS[name][0] == "category":
-        allowed = [p for p, (k, _) in PARAMETERS.items() if k != "category"]
+    if name not in PARAMETERS or PARAMETERS[name][0] in ("category", "duration"):
+        allowed = [p for p, (k, _) in PARAMETERS.items() if k not in ("category", "duration")]
         r.fail(key, f"unknown shot parameter (allowed: {', '.join(allowed)})", show_value=False)
     spec = r.table(spec, key)
     r.keys(spec, key, {"uniform", "normal"})
@@ -382,6 +409,14 @@ def parse_experiment(text: str, path: str = "<experiment>", base_dir: str | os.P
     # ---- grid and distributions -------------------------------------------------------------------
     grid = r.table(data.get("grid", {}), "grid")
     axes = tuple(_axis(r, k, v, court.game) for k, v in grid.items())
+    if "court_speed" in grid:
+        if court.speed_course is None:
+            r.fail("grid.court_speed", f"court {court.name!r} has no [speed_course], so its speed in seconds means "
+                                       "nothing", show_value=False)
+        for key in ("speed", "mu"):
+            if key in params:
+                r.fail(f"params.{key}", "the grid's court_speed axis sets the court's speed per cell; remove "
+                                        f"params.{key} or the axis", params[key])
     dists_table = r.table(data.get("distributions", {}), "distributions")
     distributions = tuple(_distribution(r, k, v) for k, v in dists_table.items())
     for d in distributions:
@@ -497,10 +532,12 @@ def parse_experiment(text: str, path: str = "<experiment>", base_dir: str | os.P
                 r.fail(f"{key}.{k}", f"must name a grid axis ({', '.join(axis_names)})", v)
         if y is not None and y == x:
             r.fail(f"{key}.y", "must differ from x", y)
-        select = r.table(p.get("select", {}), f"{key}.select")
+        select = dict(r.table(p.get("select", {}), f"{key}.select"))
         for k in select:
             if k not in axis_names or k in (x, y):
                 r.fail(f"{key}.select.{k}", "must name a grid axis that is not plotted", select[k])
+            if PARAMETERS[k][0] == "duration":  # "5 s" as the axis holds it, in seconds
+                select[k] = r.parameter(k, select[k], f"{key}.select.{k}")
         rest = [a for a in axis_names if a not in (x, y) and a not in select]
         if rest:
             r.fail(f"{key}.select", f"choose a value for every axis not plotted ({', '.join(rest)})", select)

@@ -202,7 +202,9 @@ def noisy_copies(board: LabBoard, aim: Aim, noise: NoiseModel, n: int, seed: int
     scene = shot_scene(board, aim)
     court = board.court
     z = normals(seed, 0, n, 5)
-    gain = np.maximum(1.0 + noise.speed * z[:, 0], 0.0)
+    # The speed error's proportional part, and its absolute floor (``NoiseModel``) when it has one.
+    relative = noise.speed if noise.speed_floor == 0 else noise.speed_sd(aim.speed) / aim.speed
+    gain = np.maximum(1.0 + relative * z[:, 0], 0.0)
     angle = math.radians(aim.direction) + noise.direction * z[:, 1]
     vx = aim.speed * gain * np.cos(angle)
     vy = aim.speed * gain * np.sin(angle)

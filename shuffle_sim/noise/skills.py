@@ -1,9 +1,20 @@
 """Execution noise models and the skill presets of each game.
 
 A ``NoiseModel`` says how far a player's execution strays from the intended shot: a relative
-standard deviation on speed, an angular one on direction, an absolute one on spin and on the start
-position. Skill presets per game are data (``skills.toml`` beside this module). The errors are drawn
+standard deviation on speed with an absolute floor beside it, an angular one on direction, an
+absolute one on spin and on the start position. Skill presets per game are data (``skills.toml`` beside this module). The errors are drawn
 from the counter-based streams of ``shuffle_sim.noise.streams``, in the slots named here.
+
+The speed error has two independent parts, a proportional one (relative sd ``speed``) and an
+absolute one (``speed_floor``, m/s), so that a launch at speed v is off by a normal error of
+standard deviation sqrt((speed v)^2 + speed_floor^2): one normal draw, in the speed's own slot.
+Human force and velocity errors grow with the force but do not vanish at low force: the
+within-subject spread of impulse and of end point is linear in the mean with a positive intercept
+(Schmidt, Zelaznik, Hawkins, Frank and Quinn, "Motor-output variability", Psychological Review 86,
+415-451, 1979; negatively accelerating at high forces, Newell, Carlton and Hancock, Psychological
+Bulletin 96, 133-151, 1984). So a soft shot on a fast court is relatively less accurate than the
+same slide on a slow court, where it takes a harder push. A model without a floor (0) draws exactly
+as before: the speed error is then ``speed * (1 + sd z)``, bit for bit.
 """
 
 from __future__ import annotations
@@ -28,7 +39,8 @@ class NoiseModel:
     """Standard deviations of a player's execution errors (SI; each error is normal and independent).
 
     speed: relative (0.02 means the launch speed is off by 2 % on average-square);
-    direction: radians; spin: rad/s; start: metres, in x and in y alike.
+    direction: radians; spin: rad/s; start: metres, in x and in y alike; speed_floor: m/s, the
+    absolute part of the speed error beside the relative one (sd sqrt((speed v)^2 + speed_floor^2)).
     """
 
     speed: float = 0.0
@@ -36,9 +48,10 @@ class NoiseModel:
     spin: float = 0.0
     start: float = 0.0
     name: str = "custom"
+    speed_floor: float = 0.0
 
     def __post_init__(self) -> None:
-        for key in ("speed", "direction", "spin", "start"):
+        for key in ("speed", "direction", "spin", "start", "speed_floor"):
             value = getattr(self, key)
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value < 0:
                 raise NoiseError(f"noise.{key} must be a finite non-negative number (got {value!r})")
@@ -46,20 +59,31 @@ class NoiseModel:
     def scaled(self, factor: float, name: str | None = None) -> "NoiseModel":
         """The same model with every standard deviation multiplied by ``factor`` (for calibration)."""
         return NoiseModel(self.speed * factor, self.direction * factor, self.spin * factor, self.start * factor,
-                          name or self.name)
+                          name or self.name, self.speed_floor * factor)
+
+    def speed_sd(self, speed: float) -> float:
+        """The standard deviation (m/s) of the launch speed error at ``speed`` (m/s)."""
+        return math.hypot(self.speed * speed, self.speed_floor)
+
+    def deviations(self) -> list[float]:
+        """The standard deviations as the noise kernels take them, in their order: speed (relative),
+        direction (rad), spin (rad/s), start (m), speed floor (m/s)."""
+        return [self.speed, self.direction, self.spin, self.start, self.speed_floor]
 
     @property
     def is_exact(self) -> bool:
-        return self.speed == 0 and self.direction == 0 and self.spin == 0 and self.start == 0
+        return (self.speed == 0 and self.direction == 0 and self.spin == 0 and self.start == 0
+                and self.speed_floor == 0)
 
 
 EXACT = NoiseModel(name="exact")
 
-_NOISE_KEYS = {"speed", "direction", "spin", "start"}
+_NOISE_KEYS = {"speed", "speed_floor", "direction", "spin", "start"}
 
 
 def parse_noise(table: dict, where: str) -> NoiseModel:
-    """A ``NoiseModel`` from a TOML table: speed (relative), direction (degrees), spin (rad/s), start (length).
+    """A ``NoiseModel`` from a TOML table: speed (relative), speed_floor (m/s), direction (degrees), spin
+    (rad/s), start (length).
 
     ``where`` prefixes error messages (file and table name).
     """
@@ -67,7 +91,7 @@ def parse_noise(table: dict, where: str) -> NoiseModel:
         if key not in _NOISE_KEYS | {"description"}:
             raise NoiseError(f"{where}.{key}: unknown key (allowed: {', '.join(sorted(_NOISE_KEYS))})")
     values = {}
-    for key in ("speed", "direction", "spin"):
+    for key in ("speed", "speed_floor", "direction", "spin"):
         value = table.get(key, 0.0)
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value < 0:
             raise NoiseError(f"{where}.{key}: must be a finite non-negative number (got {value!r})")
@@ -78,7 +102,8 @@ def parse_noise(table: dict, where: str) -> NoiseModel:
         raise NoiseError(f"{where}.start: {exc}") from None
     if not math.isfinite(start) or start < 0:
         raise NoiseError(f"{where}.start: must be a non-negative length (got {table.get('start')!r})")
-    return NoiseModel(values["speed"], math.radians(values["direction"]), values["spin"], start)
+    return NoiseModel(values["speed"], math.radians(values["direction"]), values["spin"], start,
+                      speed_floor=values["speed_floor"])
 
 
 @cache
@@ -95,7 +120,7 @@ def skill_presets(game: str) -> dict[str, NoiseModel]:
     presets = {}
     for name, table in data[game].items():
         model = parse_noise(table, f"{SKILLS_FILE.name}: {game}.{name}")
-        presets[name] = NoiseModel(model.speed, model.direction, model.spin, model.start, name)
+        presets[name] = NoiseModel(model.speed, model.direction, model.spin, model.start, name, model.speed_floor)
     return presets
 
 

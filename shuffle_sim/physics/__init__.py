@@ -22,7 +22,9 @@ The model, in plain words
   slide: spin never changes a slide, and the two stop separately.
 * **Impacts** are instantaneous: a normal impulse with restitution ``e`` plus a friction impulse
   capped by Coulomb's law that changes the spins (``_resolve``). Momentum is conserved and kinetic
-  energy never increases.
+  energy never increases. A material pair's restitution may fall with the normal impact speed
+  above a yield speed, as (v_y / v)^(1/4) (Johnson's plastic-impact scaling, ``restitution``);
+  by default it is a constant.
 * **Cushions and bumpers** are segments with a thickness (capsules) or circles hit from inside;
   **pegs** are fixed circles; each has its own restitution and friction. A cushion may *kill*: the
   disc that touches it becomes dead (deck backstop, MSA C-20) and slides on.
@@ -106,6 +108,7 @@ _FACE = {
     "Scene": "shuffle_sim.physics.scene",
     "SceneError": "shuffle_sim.physics.scene",
     "speed_for_distance": "shuffle_sim.physics._motion",
+    "restitution_at": "shuffle_sim.physics.restitution",
     "SlideSpin": "shuffle_sim.physics.lone_motion",
     "slide_and_spin": "shuffle_sim.physics.lone_motion",
     "terminal_ratio": "shuffle_sim.physics.lone_motion",
@@ -137,6 +140,7 @@ __all__ = [
     "check_max_events",
     "check_obstacles",
     "obstacle_at_start",
+    "restitution_at",
     "sample_positions",
     "simulate",
     "speed_for_distance",
@@ -145,6 +149,7 @@ __all__ = [
 __getattr__, __dir__ = lazy_face(__name__, _FACE, globals())
 
 if TYPE_CHECKING:  # the same names, imported outright, for type checkers and editors
+    from shuffle_sim.physics.restitution import restitution_at
     from shuffle_sim.physics.lone_motion import SlideSpin, slide_and_spin, terminal_ratio
     from shuffle_sim.physics._motion import speed_for_distance
     from shuffle_sim.physics._simulate import (

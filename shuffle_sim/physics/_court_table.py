@@ -19,7 +19,7 @@ from shuffle_sim._runtime import jit
 from shuffle_sim.physics.events import DISC_CUSHION, DISC_PEG
 from shuffle_sim.physics._toi import segment_frame
 
-TABLE_COLUMNS = 13
+TABLE_COLUMNS = 14
 # Row 0, the header.
 H_RADIUS = 0
 H_DECEL = 1  # mu g
@@ -29,6 +29,7 @@ H_FRICTION = 4  # disc-disc
 H_INERTIA = 5  # k = I / (m r^2)
 H_INNER = 6  # eta, the inner over outer radius of the contact annulus
 H_HOLE_SPEED = 7  # the holes' capture speed (one per court), -1 without holes
+H_YIELD = 8  # disc-disc yield speed of the restitution law (``restitution``), inf: a constant e
 # Feature rows: the kind, the index the event log reports, then the feature's numbers from column F.
 F_KIND = 0
 F_INDEX = 1
@@ -40,6 +41,9 @@ CUSHION_CIRCLE = 3  # cx, cy, R, e, friction, kills (hit from inside)
 PEG = 4  # cx, cy, radius, e, friction
 HOLE = 5  # cx, cy, capture radius, capture speed
 KILL_LINE = 6  # px, py, nx, ny: dead once (centre - p) . n > 0
+#: The column of a cushion's or peg's yield speed (``restitution``; inf: a constant e), the same in
+#: every kind of row: the last one.
+F_YIELD = TABLE_COLUMNS - 1
 
 #: Slack (m) of the shortcuts that skip a shape far from a point: far above rounding (about 1e-15 m
 #: on a 16 m court), so a shortcut never skips what the exact test would find.
@@ -85,6 +89,9 @@ def pack_court(ka) -> np.ndarray:
     table[0, H_INERTIA] = ka.inertia_ratio
     table[0, H_INNER] = ka.contact_inner_ratio
     table[0, H_HOLE_SPEED] = ka.holes[0, 3] if ka.holes.shape[0] > 0 else -1.0
+    table[0, H_YIELD] = ka.disc_yield_speed
+    yields = {CUSHION_SEGMENT: ka.cushion_yield[:ka.cushion_segments.shape[0]],
+              CUSHION_CIRCLE: ka.cushion_yield[ka.cushion_segments.shape[0]:], PEG: ka.peg_yield}
     row = 1
     for kind, source, first_index in blocks:
         rows = slice(row, row + source.shape[0])
@@ -92,6 +99,8 @@ def pack_court(ka) -> np.ndarray:
         # Edges are not reported by index.
         table[rows, F_INDEX] = -1 if kind in (EDGE_SEGMENT, EDGE_CIRCLE) else first_index + np.arange(source.shape[0])
         table[rows, F:F + source.shape[1]] = source
+        if kind in yields:
+            table[rows, F_YIELD] = yields[kind]
         if kind == CUSHION_SEGMENT:
             # The frame ``_toi.capsule_entry`` would compute on every prediction, computed once.
             for r in range(row, row + source.shape[0]):

@@ -35,6 +35,9 @@ class KernelArrays(NamedTuple):
     contact_inner_ratio: float  # eta: the disc presses on the annulus eta r < rho < r
     inertia_ratio: float  # I / (m r^2)
     orbit_tables: np.ndarray  # the coupled model's packed tables (physics.coupled); no rows: decoupled
+    disc_yield_speed: float  # disc-disc restitution law (physics.restitution): inf, a constant e
+    cushion_yield: np.ndarray  # (S + A,) each cushion's yield speed, segments first, as in the rows above
+    peg_yield: np.ndarray  # (P,) each peg's yield speed
 
 
 def kernel_arrays(court: Court) -> KernelArrays:
@@ -89,6 +92,10 @@ def pack_kernel_arrays(court: Court) -> KernelArrays:
         contact_inner_ratio=p["contact_inner_ratio"],
         inertia_ratio=p["inertia_ratio"],
         orbit_tables=_spin_tables(p, holes.reshape(-1, 4)),
+        disc_yield_speed=p["disc_yield_speed"],
+        cushion_yield=np.array([c.yield_speed for c in court.cushions if c.kind == "segment"]
+                               + [c.yield_speed for c in court.cushions if c.kind == "circle"], dtype=np.float64),
+        peg_yield=np.array([g.yield_speed for g in court.pegs], dtype=np.float64),
     )
 
 

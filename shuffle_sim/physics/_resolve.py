@@ -4,7 +4,8 @@ Discs have the moment of inertia I = k m r^2 (k = 1/2 for a uniform disc) and al
 have the same mass, so every formula here is per unit mass and the mass drops out. An impact is instantaneous:
 
 * a normal impulse along the line of centres with Newton's restitution law: the normal relative
-  velocity after is ``-e`` times the one before;
+  velocity after is ``-e`` times the one before, ``e`` the pair's restitution at the approach speed
+  (``restitution.impact_restitution``: a constant, or falling above the pair's yield speed);
 * a tangential (friction) impulse that opposes the slip of the two surfaces at the contact point and
   changes both spins. It is the impulse that would stop the slip, capped by Coulomb's law at
   ``mu_c`` times the normal impulse (the classic rough-sphere impact of Walton; cf. Brach, *Mechanical
@@ -19,7 +20,10 @@ two free discs (3 and 6 for a uniform disc), and a spin by 1 / (k r).
 
 from __future__ import annotations
 
+import math
+
 from shuffle_sim._runtime import jit
+from shuffle_sim.physics.restitution import impact_restitution
 
 
 @jit.kernel
@@ -33,17 +37,19 @@ def _coulomb_cap(stick, normal_impulse, mu_c):
 
 
 @jit.kernel
-def disc_disc_impulse(vax, vay, wa, vbx, vby, wb, nx, ny, r, e, mu_c, k):
+def disc_disc_impulse(vax, vay, wa, vbx, vby, wb, nx, ny, r, e, mu_c, k, yield_speed=math.inf):
     """Velocities and spins of discs A and B after they collide; n is the unit normal from A to B.
 
-    ``k`` is I / (m r^2). Returns (vax, vay, wa, vbx, vby, wb). Discs already separating (normal relative velocity >= 0)
-    are returned unchanged.
+    ``k`` is I / (m r^2); ``e`` and ``yield_speed`` the pair's restitution law (``restitution``; an
+    infinite yield speed: the constant ``e``). Returns (vax, vay, wa, vbx, vby, wb). Discs already
+    separating (normal relative velocity >= 0) are returned unchanged.
     """
     gx = vbx - vax
     gy = vby - vay
     approach = gx * nx + gy * ny
     if approach >= 0.0:
         return vax, vay, wa, vbx, vby, wb
+    e = impact_restitution(e, yield_speed, -approach)
     jn = -0.5 * (1.0 + e) * approach
     tx = -ny
     ty = nx
@@ -57,14 +63,16 @@ def disc_disc_impulse(vax, vay, wa, vbx, vby, wb, nx, ny, r, e, mu_c, k):
 
 
 @jit.kernel
-def fixed_body_impulse(vx, vy, w, nx, ny, r, e, mu_c, k):
+def fixed_body_impulse(vx, vy, w, nx, ny, r, e, mu_c, k, yield_speed=math.inf):
     """Velocity and spin of a disc after it hits a fixed body; n is the unit normal toward the disc.
 
-    ``k`` is I / (m r^2). Returns (vx, vy, w); a disc already moving away (v . n >= 0) is returned unchanged.
+    ``k`` is I / (m r^2); ``e`` and ``yield_speed`` the body's restitution law (``restitution``).
+    Returns (vx, vy, w); a disc already moving away (v . n >= 0) is returned unchanged.
     """
     approach = vx * nx + vy * ny
     if approach >= 0.0:
         return vx, vy, w
+    e = impact_restitution(e, yield_speed, -approach)
     jn = -(1.0 + e) * approach
     tx = -ny
     ty = nx

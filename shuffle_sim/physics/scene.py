@@ -7,9 +7,11 @@ Scene file (JSON)::
      "params": {"mu": 0.02, ...},          # optional: overrides of the court's materials
      "discs": [{"x": 0.0, "y": 1.2, "vx": 0.0, "vy": 2.1, "omega": 0.0, "team": "yellow"}]}
 
-Every ``params`` key is optional and overrides the court file: ``mu``, ``disc_restitution``,
-``disc_friction``, ``cushion_restitution``, ``cushion_friction``, ``peg_restitution``,
-``peg_friction``, ``hole_capture_speed``, ``gravity``, ``contact_inner_ratio``, ``inertia_ratio``, ``spin_model``. Positions are metres in the court's frame,
+Every ``params`` key is optional and overrides the court file: ``mu`` or ``speed`` (the court's
+speed, "14 s": ``court.speed``; not both), ``disc_restitution``, ``disc_friction``,
+``cushion_restitution``, ``cushion_friction``, ``peg_restitution``, ``peg_friction``,
+``disc_yield_speed``, ``cushion_yield_speed``, ``peg_yield_speed`` (m/s: the restitution laws,
+``physics.restitution``), ``hole_capture_speed``, ``gravity``, ``contact_inner_ratio``, ``inertia_ratio``, ``spin_model``. Positions are metres in the court's frame,
 velocities m/s, spin rad/s (counter-clockwise seen from above). ``vx``, ``vy``, ``omega`` default
 to 0 and ``team`` to ``"A"``.
 
@@ -175,7 +177,8 @@ class Scene:
         return {
             "court": self.court.source_path,
             "end": self.court.end,
-            "params": dict(self.court.params),
+            # An infinite yield speed (a constant restitution, the default) is left out: JSON has no infinity.
+            "params": {k: v for k, v in self.court.params.items() if not (isinstance(v, float) and math.isinf(v))},
             "discs": [
                 {"x": float(self.x[k]), "y": float(self.y[k]), "vx": float(self.vx[k]), "vy": float(self.vy[k]),
                  "omega": float(self.omega[k]), "team": self.team[k]}

@@ -224,7 +224,7 @@ def _planned_shot(cx, cy, colour_of, value, reach, n, colour, sign, spots, setup
                                   np.uint64(shot_counter), np.uint64(0))
     side = colour  # side 0 plays yellow
     t2, vx, vy, w = perturb(stance, t, vx, vy, 0.0, z0, z1, z2, z3, sd[side, 0], sd[side, 1],
-                            sd[side, 2], sd[side, 3])
+                            sd[side, 2], sd[side, 3], sd[side, 4])
     if not start_is_free(stance, t2, cx[:n], cy[:n], reach[:n]):
         t2 = t
     sx, sy = stance_point(stance, t2)
@@ -333,7 +333,7 @@ def deck_game_kernel(foot_table, head_table, orbits, ja_foot, ja_head, setup_num
 
     ``setup_numbers``: stance y, stance |x| inner and outer, preferred parameter, samples, take-out
     extra, disc radius, deceleration mu g, pivot x, pivot y. ``spots`` (2, 5, 2) as ``DeckSetup``;
-    ``sd`` (2, 4): each side's execution-noise deviations (speed, direction, spin, start).
+    ``sd`` (2, 5): each side's execution-noise deviations (speed, direction, spin, start, speed floor).
     Returns (entries used, score of side 0, score of side 1, winner 0 or 1 or -1 if unfinished, shots).
     """
     radius = setup_numbers[6]
@@ -437,7 +437,7 @@ def run_deck_games(court: Court, noise: np.ndarray, seed: int, n_games: int, fir
                    setup: DeckSetup | None = None) -> DeckGames:
     """Play ``n_games`` singles deck games between two fixed-plan players in one numba call.
 
-    ``noise`` (2, 4): the execution-noise deviations of side 0 (yellow) and side 1 (black), as
+    ``noise`` (2, 5): the execution-noise deviations of side 0 (yellow) and side 1 (black), as
     ``players.noise_vector``. Game g uses the noise stream of game index ``first_game + g``.
     ``setup`` overrides the court's ``DeckSetup`` (a plan with another take-out speed, say).
     """
@@ -448,8 +448,8 @@ def run_deck_games(court: Court, noise: np.ndarray, seed: int, n_games: int, fir
     head = foot.for_end("head")
     k0, k1 = seed_key(seed)
     noise = np.ascontiguousarray(noise, dtype=np.float64)
-    if noise.shape != (2, 4):
-        raise ValueError(f"noise must have shape (2, 4), got {noise.shape}")
+    if noise.shape != (2, 5):
+        raise ValueError(f"noise must have shape (2, 5), got {noise.shape}")
     out = DeckGames(
         entries=np.zeros((n_games, max_half_rounds, ENTRY_COLUMNS), np.int64),
         n_entries=np.zeros(n_games, np.int64),

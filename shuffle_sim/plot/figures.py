@@ -13,6 +13,7 @@ import numpy as np
 
 from shuffle_sim.court import Court
 from shuffle_sim.court.shapes import extent
+from shuffle_sim.court.speed import speed_label
 from shuffle_sim.plot.court import draw_court, draw_discs
 from shuffle_sim.units import FOOT, INCH
 
@@ -162,5 +163,5 @@ def plot_court(court: Court, path: str | os.PathLike, discs=None, end: str | Non
     ax.set_ylim(box[1], box[3])
     where = f", judged at the {judged.end} end" if len(court.ends) > 1 else ""
     zoomed = f" (zoom: {zoom})" if isinstance(zoom, str) else ""
-    finish_axes(ax, court, f"{court.title}{where}{zoomed}")
+    finish_axes(ax, court, f"{court.title}{where}{zoomed} ({speed_label(court.params['mu'], court.speed)})")
     fig.savefig(os.fspath(path), dpi=dpi)

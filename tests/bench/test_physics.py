@@ -127,6 +127,9 @@ def test_bench_command_prints_the_documented_keys(capsys):
     assert set(results["single_shot"]) == {"kernel_per_s", "kernel_1thread_per_s", "pymunk_per_s", "ratio",
                                            "kernel_new_arrays_per_s"}
     assert set(results["half_round"]) == {"kernel_per_s", "kernel_1thread_per_s", "pymunk_per_s", "ratio"}
+    assert set(results["restitution_law"]) == {"kernel_per_s_constant", "kernel_per_s_law", "law_over_constant",
+                                               "kernel_per_s_constant_e0", "kernel_per_s_law_e0",
+                                               "evaluation_over_constant", "yield_speed"}
     for key in ("single_shot", "half_round"):
         row = results[key]
         assert all(math.isfinite(v) and v > 0 for v in row.values())

@@ -190,7 +190,8 @@ skill = ["exact", "novice"]
     executed = executed_shots(exp, 0, exp.n_shots)
     np.testing.assert_array_equal(executed.speed[:500], 2.4)  # "exact" adds no noise
     novice = skill_preset("horse-collar", "novice")
-    assert np.std(executed.speed[500:] / 2.4 - 1) == pytest.approx(novice.speed, rel=0.15)
+    # The proportional error and the preset's absolute floor together: sqrt((0.05 v)^2 + floor^2) / v.
+    assert np.std(executed.speed[500:] / 2.4 - 1) == pytest.approx(novice.speed_sd(2.4) / 2.4, rel=0.15)
 
 
 def test_possible_values_cover_every_court_value():

@@ -44,6 +44,11 @@ def random_scene(name, rng):
         cushion_friction=float(rng.uniform(0, 0.5)),
         peg_restitution=float(rng.uniform(0, 1)),
     )
+    # Half the scenes with restitution laws (physics.restitution): a yield speed per material pair.
+    if rng.uniform() < 0.5:
+        court = court.with_params(disc_yield_speed=float(rng.uniform(0.05, 2.0)),
+                                  cushion_yield_speed=float(rng.uniform(0.05, 2.0)),
+                                  peg_yield_speed=float(rng.uniform(0.05, 2.0)))
     r = court.disc_radius
     xmin, ymin, xmax, ymax = court.bounds
     n = int(rng.integers(1, 9))

@@ -118,11 +118,16 @@ def straight_launch(stance, t, aim_x, aim_y, extra, decel):
 
 @jit.kernel
 def perturb(stance, t, vx, vy, omega, z_speed, z_direction, z_spin, z_start, sd_speed, sd_direction, sd_spin,
-            sd_start):
-    """A launch with execution errors: speed times (1 + sd z), direction turned by sd z (rad), spin
+            sd_start, sd_floor=0.0):
+    """A launch with execution errors: speed times (1 + sd z), or with an absolute floor (m/s) speed
+    plus sqrt((sd speed)^2 + floor^2) z (``noise.NoiseModel``), direction turned by sd z (rad), spin
     plus sd z, start moved sd z metres along the stance (kept on it). Zero deviations change nothing."""
-    if sd_speed != 0.0 or sd_direction != 0.0:
-        gain = 1.0 + sd_speed * z_speed
+    if sd_speed != 0.0 or sd_direction != 0.0 or sd_floor != 0.0:
+        if sd_floor == 0.0:
+            gain = 1.0 + sd_speed * z_speed
+        else:
+            speed = math.hypot(vx, vy)
+            gain = 1.0 + math.sqrt(sd_speed * sd_speed + (sd_floor / speed) ** 2) * z_speed if speed > 0.0 else 1.0
         gain = max(gain, 0.0)
         turn = sd_direction * z_direction
         c = math.cos(turn)
@@ -158,12 +163,13 @@ def half_turn(px, py, x, y):
 
 @jit.kernel
 def _perturb_batch(stance, ts, vxs, vys, ws, z, sd, ox, oy, reach, out_x, out_y, out_vx, out_vy, out_w):
-    """Every launch (C) under every sample of errors (S, 4): rows c * S + s of the outputs."""
+    """Every launch (C) under every sample of errors (S, 4), deviations ``sd`` as ``noise_vector``: rows
+    c * S + s of the outputs."""
     n_samples = z.shape[0]
     for c in range(ts.shape[0]):
         for s in range(n_samples):
             t, vx, vy, w = perturb(stance, ts[c], vxs[c], vys[c], ws[c], z[s, 0], z[s, 1], z[s, 2], z[s, 3],
-                                   sd[0], sd[1], sd[2], sd[3])
+                                   sd[0], sd[1], sd[2], sd[3], sd[4])
             if not start_is_free(stance, t, ox, oy, reach):
                 t = ts[c]
             x, y = stance_point(stance, t)
@@ -186,5 +192,5 @@ def _sample_normals(k0, k1, game, shot, n_samples, out):
 
 
 def noise_vector(skill: NoiseModel) -> np.ndarray:
-    """A noise model's standard deviations as numba takes them: speed, direction, spin, start."""
-    return np.array([skill.speed, skill.direction, skill.spin, skill.start], dtype=np.float64)
+    """A noise model's standard deviations as numba takes them: speed, direction, spin, start, speed floor."""
+    return np.array(skill.deviations(), dtype=np.float64)

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from shuffle_sim.physics import STATUS_FALLEN, STATUS_HOLED, speed_for_distance
+from shuffle_sim.physics import STATUS_FALLEN, STATUS_HOLED, restitution_at, speed_for_distance
 from shuffle_sim.playing.players.context import Launch, PlayerError, ShotContext
 from shuffle_sim.playing.players.intents import Intent
 from shuffle_sim.playing.players.launch import stance_point
@@ -95,7 +95,9 @@ def strike_speed(ctx: ShotContext, target: int, sx: float, sy: float, angle: flo
     the struck disc (Newton's law of restitution with momentum conserved), which must then slide its
     distance L to the edge plus ``extra``: v_contact = 2 sqrt(2 a (L + extra)) / (1 + e); the
     striker slows over its d - 2 r to contact, v0^2 = v_contact^2 + 2 a (d - 2 r). A disc off the
-    line of a circular edge is sent a disc radius past where it would stop.
+    line of a circular edge is sent a disc radius past where it would stop. With a restitution that
+    falls with the impact speed (``physics.restitution``), e is the one at v_contact: the equation is
+    solved by iterating it (a contraction: e changes by at most e / 4 per unit of log speed).
     """
     ux, uy = math.cos(angle), math.sin(angle)
     tx, ty = float(ctx.board_x[target]), float(ctx.board_y[target])
@@ -104,7 +106,15 @@ def strike_speed(ctx: ShotContext, target: int, sx: float, sy: float, angle: flo
     if not math.isfinite(slide):
         slide = ctx.radius
     e = ctx.court.params["disc_restitution"]
-    contact = 2.0 * speed_for_distance(max(slide + extra, 0.0), a) / (1.0 + e)
+    yield_speed = ctx.court.params["disc_yield_speed"]
+    after = speed_for_distance(max(slide + extra, 0.0), a)  # the target's speed just after the hit
+    contact = 2.0 * after / (1.0 + e)
+    if math.isfinite(yield_speed):
+        for _ in range(60):
+            previous = contact
+            contact = 2.0 * after / (1.0 + restitution_at(e, yield_speed, contact))
+            if abs(contact - previous) <= 1e-12 * contact:
+                break
     d = math.hypot(tx - sx, ty - sy)
     return math.sqrt(contact * contact + 2.0 * a * max(d - 2.0 * ctx.radius, 0.0))
 

@@ -1,0 +1,60 @@
+"""The forward model of a court fit: where a disc shot without spin comes to rest, and when.
+
+A disc launched at speed v0 along the unit vector u, without spin, on a court with sliding friction
+mu and a uniform grade ``slope = [gx, gy]`` (the in-plane pull of gravity is g (gx, gy), so gx > 0
+drifts discs toward +x; the surface's convention) feels
+
+    dv/dt = g s e_d - mu g v / |v|,         s = |slope|, e_d = slope / s (downhill).
+
+With phi the angle between the velocity and the downhill direction, k = mu / s and z = tan(phi / 2),
+the speed follows the classical hodograph of a body sliding on a rough incline,
+v = C z^(k - 1) (1 + z^2) / 2, and time and both displacements are integrals of powers of z, in
+closed form. Written in c = cos(phi0) of the launch, they stay finite for every launch (straight
+downhill, c = 1, and straight uphill, c = -1, included) and tend to the flat court's as s -> 0:
+
+    T   = v0 / (2 g) [ (1 + c) / (mu - s)      + (1 - c) / (mu + s) ]
+    D_d = v0^2 / (8 g) [ (1 + c)^2 / (mu - s)  - (1 - c)^2 / (mu + s) ]          along e_d
+    D_c = v0^2 sin(phi0) / (4 g) [ (1 + c) / (mu - s/2) + (1 - c) / (mu + s/2) ]  across, on the
+                                                                                   launch's side
+
+The disc stops (and stays: static friction at least the sliding one) only while mu > s, which a
+court must satisfy. The flat limit is v0^2 / (2 mu g) along u after v0 / (mu g).
+
+``rest_and_time`` is the whole model the fit sees, so that it can be replaced by the simulator on a
+graded court (the curved-motion kernel) without touching the fit: it takes arrays of shots and
+returns arrays of rests and times.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def rest_and_time(start_x, start_y, direction, v0, mu, slope_x, slope_y, gravity):
+    """Rest position and sliding time of discs shot without spin from (start_x, start_y) at speed
+    ``v0`` (m/s) along ``direction`` (radians from the court's +y axis toward +x, as shots are aimed),
+    on a court of sliding friction ``mu`` and uniform grade (``slope_x``, ``slope_y``).
+
+    Arrays broadcast together; returns (rest_x, rest_y, time). Where mu <= |slope| a disc never
+    stops: NaN there.
+    """
+    start_x, start_y, direction, v0 = np.broadcast_arrays(*(np.asarray(a, dtype=np.float64)
+                                                            for a in (start_x, start_y, direction, v0)))
+    ux, uy = np.sin(direction), np.cos(direction)
+    s = float(np.hypot(slope_x, slope_y))
+    g = float(gravity)
+    if not mu > s:
+        nan = np.full(start_x.shape, np.nan)
+        return nan, nan.copy(), nan.copy()
+    if s == 0.0:
+        reach = v0 * v0 / (2.0 * mu * g)
+        return start_x + reach * ux, start_y + reach * uy, v0 / (mu * g)
+    dx, dy = slope_x / s, slope_y / s  # downhill
+    c = ux * dx + uy * dy  # cos(phi0)
+    time = v0 / (2.0 * g) * ((1.0 + c) / (mu - s) + (1.0 - c) / (mu + s))
+    along = v0 * v0 / (8.0 * g) * ((1.0 + c) ** 2 / (mu - s) - (1.0 - c) ** 2 / (mu + s))
+    # D_c e_c, with sin(phi0) e_c = u - c e_d (the launch's component across the fall line).
+    across = v0 * v0 / (4.0 * g) * ((1.0 + c) / (mu - 0.5 * s) + (1.0 - c) / (mu + 0.5 * s))
+    rest_x = start_x + along * dx + across * (ux - c * dx)
+    rest_y = start_y + along * dy + across * (uy - c * dy)
+    return rest_x, rest_y, time
