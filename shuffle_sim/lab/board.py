@@ -1,20 +1,23 @@
-"""The shot lab's board: the resting discs on one court at one scoring end, their judgement and the
-frame score, with every edit checked and an undo history.
+"""The shot lab's board: the resting discs of one frame on one court at one scoring end, with what
+the rules keep besides them (``referee.FrameState``: 20s set aside, the scoring half, the shots
+played, what the rules did), their judgement and the frame score, every edit checked, and an undo
+history of whole frames.
 
 Judging is ``judge.judge_batch`` (what ``shuffle-sim judge`` prints) and scoring is the game's rules
-(``rules.score_board``, what ``shuffle-sim score`` prints), so the lab never has its own notion of a
-disc's worth. A disc lying in a hole (crokinole's 20 hole) has been holed: it is judged and scored
-where it lies but is set aside for the physics (``in_play``), as the player takes it off the board.
+as ``shuffle-sim score`` applies them (``referee.frame_score``), so the lab never has its own notion
+of a disc's worth. A disc never rests in a hole: the rules take a holed disc off at once
+(crokinole's 20s are counted for their side), so a board is always one ``shuffle-sim score`` and the
+lab read back.
 
-Every edit is checked before it is kept: a disc must lie on the surface, clear of the other discs
-and of every cushion and peg (touching is allowed); otherwise ``LabError`` says which disc, where,
-and why, and the board is left as it was.
+Every edit is checked before it is kept: a disc must lie on the surface, clear of the other discs,
+of every cushion and peg (touching is allowed) and of the holes; otherwise ``LabError`` says which
+disc, where, and why, and the board is left as it was.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 
@@ -23,25 +26,19 @@ import numpy as np
 from shuffle_sim.court import Court
 from shuffle_sim.games import games
 from shuffle_sim.judging import judge_batch
+from shuffle_sim.lab.referee import Disc, FrameState, frame_score
 from shuffle_sim.physics import obstacle_at_start
 from shuffle_sim.playing.shooting import one_numba_thread
 from shuffle_sim.physics.scene import OVERLAP_TOLERANCE
 
-#: Undo keeps this many earlier boards.
+__all__ = ["Disc", "FrameState", "LabBoard", "LabError", "court_reference", "disc_problem", "team_names"]
+
+#: Undo keeps this many earlier frames.
 UNDO_DEPTH = 100
 
 
 class LabError(ValueError):
     """An edit, shot or file the lab cannot take; the message is shown on the page as it is."""
-
-
-@dataclass(frozen=True)
-class Disc:
-    """A resting disc: centre in metres (court frame) and team name."""
-
-    x: float
-    y: float
-    team: str
 
 
 def team_names(court: Court) -> tuple[str, str]:
@@ -52,11 +49,12 @@ def team_names(court: Court) -> tuple[str, str]:
 
 def disc_problem(court: Court, discs: list[Disc], k: int) -> str | None:
     """Why disc ``k`` of ``discs`` cannot rest where it is (off the surface, on another disc, on a
-    cushion or peg), or None."""
+    cushion or peg, in a hole), or None."""
     d = discs[k]
+    if not (isinstance(d.x, (int, float)) and isinstance(d.y, (int, float)) and math.isfinite(d.x)
+            and math.isfinite(d.y)):
+        return f"disc {k}: position must be finite numbers (got {d.x}, {d.y})"
     where = f"({d.x:.3f}, {d.y:.3f}) m"
-    if not (math.isfinite(d.x) and math.isfinite(d.y)):
-        return f"disc {k}: position must be finite numbers (got {d.x!r}, {d.y!r})"
     if not court.on_surface(d.x, d.y):
         return f"disc {k} at {where} is off the surface of court {court.name!r}"
     limit = 2.0 * court.disc_radius - OVERLAP_TOLERANCE
@@ -67,45 +65,54 @@ def disc_problem(court: Court, discs: list[Disc], k: int) -> str | None:
     body = obstacle_at_start(court, d.x, d.y)
     if body is not None:
         return f"disc {k} at {where} lies on {body}"
+    hole = hole_at(court, d.x, d.y)
+    if hole is not None:
+        return (f"disc {k} at {where} lies in the {hole.value} hole: a disc that drops in is taken off at once "
+                f"and counted (shoot it in)")
     return None
 
 
-def in_hole(court: Court, x: float, y: float) -> bool:
-    """Whether a resting centre lies within a hole's capture radius (a holed disc)."""
-    return any(math.hypot(x - h.x, y - h.y) <= h.capture_radius for h in court.holes)
+def hole_at(court: Court, x: float, y: float):
+    """The hole whose capture radius holds a centre at (x, y) (a holed disc), or None."""
+    return next((h for h in court.holes if math.hypot(x - h.x, y - h.y) <= h.capture_radius), None)
 
 
 @dataclass
 class LabBoard:
-    """Resting discs on ``court`` (already turned to its scoring end) with an undo history."""
+    """One frame on ``court`` (already turned to its scoring end), with an undo history of frames."""
 
     court: Court
-    discs: list[Disc] = field(default_factory=list)
-    history: list[list[Disc]] = field(default_factory=list)
+    state: FrameState = field(default_factory=FrameState)
+    history: list[FrameState] = field(default_factory=list)
+
+    @property
+    def discs(self) -> list[Disc]:
+        return list(self.state.discs)
 
     # ---- edits ------------------------------------------------------------------------------------
     def checked(self, discs: list[Disc]) -> list[Disc]:
-        """``discs`` if every disc can rest where it is; else ``LabError`` naming the first that cannot
-        (a holed disc may lie in its hole, over the hole's edge, as the kernel leaves it). Only the
-        discs new or moved since the current board are checked (against every disc), so the message
-        names the one just put down."""
-        current = set(self.discs)
+        """``discs`` if every disc can rest where it is; else ``LabError`` naming the first that cannot.
+        Only the discs new or moved since the current board are checked (against every disc), so the
+        message names the one just put down."""
+        current = set(self.state.discs)
         for k in [k for k in range(len(discs)) if discs[k] not in current]:  # the others were checked
-            d = discs[k]
-            if in_hole(self.court, d.x, d.y) and self.court.on_surface(d.x, d.y):
-                continue
             problem = disc_problem(self.court, discs, k)
             if problem:
                 raise LabError(problem)
         return discs
 
     def replace(self, discs: list[Disc], remember: bool = True) -> None:
-        """Take ``discs`` as the board if they are valid (``LabError`` otherwise, the board unchanged)."""
+        """Take ``discs`` as the board if they are valid (``LabError`` otherwise, the board unchanged);
+        the rest of the frame stays."""
         discs = self.checked(list(discs))
-        if remember and discs != self.discs:
-            self.history.append(list(self.discs))
+        self.set_state(replace(self.state, discs=tuple(discs)), remember)
+
+    def set_state(self, state: FrameState, remember: bool = True) -> None:
+        """Take a whole frame (after a shot, a load, a clear), remembered for undo."""
+        if remember and state != self.state:
+            self.history.append(self.state)
             del self.history[:-UNDO_DEPTH]
-        self.discs = discs
+        self.state = state
 
     def place(self, x: float, y: float, team: str) -> None:
         self.replace(self.discs + [Disc(float(x), float(y), str(team))])
@@ -119,14 +126,18 @@ class LabBoard:
         drop = {int(i) for i in indices}
         self.replace([d for k, d in enumerate(self.discs) if k not in drop])
 
+    def clear(self) -> None:
+        """A new frame: no discs, no 20s set aside, no shots (undoable)."""
+        self.set_state(FrameState())
+
     def undo(self) -> bool:
-        """Restore the board before the last change; False when there is nothing to undo."""
+        """Restore the frame before the last change; False when there is nothing to undo."""
         if not self.history:
             return False
-        self.discs = self.history.pop()
+        self.state = self.history.pop()
         return True
 
-    # ---- views ------------------------------------------------------------------------------------
+# ---- views ------------------------------------------------------------------------------------
     @property
     def xs(self) -> np.ndarray:
         return np.array([d.x for d in self.discs], dtype=np.float64)
@@ -139,10 +150,6 @@ class LabBoard:
     def teams(self) -> list[str]:
         return [d.team for d in self.discs]
 
-    def in_play(self) -> list[int]:
-        """Indices of the discs the physics sees (all but holed ones)."""
-        return [k for k, d in enumerate(self.discs) if not in_hole(self.court, d.x, d.y)]
-
     def judgement(self) -> list[dict]:
         """One ``shuffle-sim judge`` record per disc: x, y, value, zone, touching, dead, hanger."""
         if not self.discs:
@@ -151,14 +158,23 @@ class LabBoard:
             return judge_batch(self.court, self.xs, self.ys).records()
 
     def frame_score(self):
-        """The frame score under the game's rules (``rules.score_board``), or None for a court of a
-        game without rules (``custom``)."""
-        return frame_score(self.court, self.xs, self.ys, self.teams)
+        """The frame score as ``shuffle-sim score`` gives it for this board's file (``referee.frame_score``),
+        or None for a court of a game without rules (``custom``)."""
+        return frame_score(self.court, self.state.discs, self.state)
 
     def to_dict(self) -> dict:
-        """The board in the format of ``shuffle-sim score`` (court by name or path, scoring end)."""
-        return {"court": court_reference(self.court), "end": self.court.end,
+        """The board in the format of ``shuffle-sim score`` (court by name or path, scoring end, and
+        the frame's 20s set aside and scoring half where it has them)."""
+        data = {"court": court_reference(self.court), "end": self.court.end,
                 "discs": [{"x": d.x, "y": d.y, "team": d.team} for d in self.discs]}
+        from shuffle_sim.rules.board_file import HALF_GAMES, TWENTIES_GAMES
+
+        if self.court.game in HALF_GAMES and self.state.half is not None:
+            data["half"] = self.state.half
+        twenties = {side: n for side, n in self.state.twenties if n}
+        if self.court.game in TWENTIES_GAMES and twenties:
+            data["twenties"] = twenties
+        return data
 
 
 def court_reference(court: Court) -> str:
@@ -173,26 +189,3 @@ def _court_reference(name: str, source_path: str) -> str:
     if name in list_courts() and Path(court_path(name)).resolve() == Path(source_path).resolve():
         return name
     return source_path
-
-
-def frame_score(court: Court, xs, ys, teams, half: str | None = None):
-    """``rules.score_board`` of resting discs, on one numba thread (a few discs per call: waking a
-    thread pool costs more than the work), or None for a game without rules. ``half``: the half the
-    frame scores on, for games that score on one half (ricochet; see ``shot_half``)."""
-    from shuffle_sim.rules import Board, score_board
-
-    if court.game not in games():
-        return None
-    with one_numba_thread():
-        return score_board(court.game, Board(court, xs, ys, tuple(teams), half=half))
-
-
-def shot_half(court: Court, start_x: float) -> str | None:
-    """The half a shot started at ``start_x`` scores on, for games whose frames score on one half
-    (ricochet: the half opposite the one the weight is slid from); None for the other games."""
-    from shuffle_sim.rules.board_file import HALF_GAMES
-    from shuffle_sim.rules.ricochet import half_of, scoring_half
-
-    if court.game not in HALF_GAMES or half_of(start_x) is None:
-        return None
-    return scoring_half(half_of(start_x))

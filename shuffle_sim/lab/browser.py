@@ -8,7 +8,9 @@ package, ``/usr/bin/chromium``) is launched, headless and without background net
 from __future__ import annotations
 
 import contextlib
+import html
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -20,8 +22,10 @@ from pathlib import Path
 CHROMIUM = os.environ.get("SHUFFLE_SIM_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
-#: Seconds to wait for the server to answer (it imports numba and warms the kernels up first).
+#: Seconds to wait for the server to answer (it imports Bokeh and the package first).
 START_TIMEOUT = 120.0
+#: Seconds to wait for a page to become the lab (on a first run the kernels compile meanwhile).
+READY_TIMEOUT = 900.0
 
 
 def chromium_path() -> str | None:
@@ -98,11 +102,12 @@ _TO_PAGE = """
 """
 _READY = ("() => window.Bokeh && Bokeh.documents.length > 0 && labModel('court') != null"
           " && Bokeh.index.find_one(labModel('court')) != null")
-#: Note when any click happens (capture phase: widgets live in shadow roots), for latencies; and
+#: Note when any press happens (capture phase: widgets live in shadow roots; the press, not the
+#: click, so that a latency counts from the moment the button goes down), for latencies; and
 #: ``labModel(name)``: the model of that name among the page's current roots (after the lab rebuilds
 #: its page for another court or a loaded file, the browser may still hold the old models a while).
 _INIT_SCRIPT = """
-document.addEventListener('click', () => { window.labClickAt = performance.now(); }, true);
+document.addEventListener('pointerdown', () => { window.labClickAt = performance.now(); }, true);
 window.labModel = (name) => {
   const doc = Bokeh.documents[0];
   const roots = typeof doc.roots === 'function' ? doc.roots() : doc.roots;
@@ -128,7 +133,13 @@ class LabPage:
         self.page.on("pageerror", lambda e: self.errors.append(e.stack or str(e)))
         self.page.add_init_script(_INIT_SCRIPT)
         self.page.goto(url + (f"?court={court}" if court else ""))
-        self.page.wait_for_function(_READY, timeout=60_000)
+        self.wait_ready()
+
+    def wait_ready(self) -> None:
+        """Wait until the page is the lab and its court answers the pointer."""
+        self.page.wait_for_function(_READY, timeout=READY_TIMEOUT * 1000)
+        self.page.wait_for_function("() => window.shuffleLab && window.shuffleLab.view != null"
+                                    " && window.shuffleLab.plot === labModel('court')", timeout=60_000)
         self.settle()
 
     def close(self) -> None:
@@ -143,6 +154,7 @@ class LabPage:
         return self.page.evaluate(
             """([name, attr]) => {
                  const m = labModel(name);
+                 if (m == null) { return null; }
                  const v = m[attr];
                  if (attr != 'data') { return v; }
                  const out = {};
@@ -182,8 +194,31 @@ class LabPage:
         self.page.get_by_role("button", name=label, exact=True).click()
 
     def message(self) -> str:
-        return self.model("message", "text") or ""
+        """The status area's text, as a player reads it (markup taken out)."""
+        text = re.sub(r"</div>", "\n", self.model("message", "text") or "")
+        return html.unescape(re.sub(r"<[^>]+>", "", text)).strip()
 
-    def wait_for(self, condition: str, timeout: float = 30.0) -> None:
+    def wait_message(self, text: str, present: bool = True, timeout: float = 60.0) -> str:
+        """Wait until the status area says ``text`` (or, ``present`` False, no longer says it); the
+        status text then. ``TimeoutError`` naming what it says instead after ``timeout`` seconds."""
+        deadline = time.monotonic() + timeout
+        while True:
+            said = self.message()
+            if (text in said) == present:
+                return said
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"the status area {'never said' if present else 'still says'} {text!r}: {said!r}")
+            self.page.wait_for_timeout(50)
+
+    def court_id(self) -> str | None:
+        return self.page.evaluate("() => labModel('court') ? labModel('court').id : null")
+
+    def wait_rebuilt(self, old_court: str | None) -> None:
+        """Wait until the page has been built again (another court, a loaded file) and is ready."""
+        self.page.wait_for_function(f"() => labModel('court') != null && labModel('court').id != {old_court!r}",
+                                    timeout=READY_TIMEOUT * 1000)
+        self.wait_ready()
+
+    def wait_for(self, condition: str, timeout: float = 60.0) -> None:
         """Wait until a JavaScript expression is true."""
         self.page.wait_for_function(f"() => {condition}", timeout=int(timeout * 1000))

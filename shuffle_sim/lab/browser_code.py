@@ -2,81 +2,304 @@
 
 Everything else runs on the server in Python; these only do what a round trip cannot do well:
 
+* ``GESTURES``: the court's pointer and keys. Bokeh's own gestures lose clicks (a second click
+  within 300 ms is a "double tap", a press held 300 ms before moving is a "press", not a drag), so
+  the lab reads the pointer itself: every press inside the court's frame is one gesture, told to
+  the server as one row of the ``gesture`` source (``kind``: place, select, move, probe, aim,
+  empty, delete, shot_done, skip). In the place and move modes a press on a disc selects and drags
+  it (the disc follows the pointer at once; its live value comes from the server, ``probe``), a
+  press elsewhere pans the view, or, released where it was pressed, places a disc (place) or says
+  what the mode does (move); in the aim mode a press puts the arrow's tip there and drags it.
+  Delete and Backspace delete the selected disc, Escape drops the selection, while the court was
+  the last thing pressed. A press during a shot's animation ends it at once.
 * ``ANIMATE``: play a shot's samples in real time (times a speed-up) with ``requestAnimationFrame``,
   interpolating linearly between the kernel's samples (60 per simulated second) and revealing each
-  event mark at its instant; the last frame is the exact rest state.
-* ``DRAG_PROBE``: while a disc is dragged, the drawing tool changes its position in the browser
-  only; this sends the dragged position to the server (a one-row source), which judges it live.
-* ``DOWNLOAD``: save the board or scene JSON the server keeps up to date, as a file.
+  event mark at its instant; the view follows the moving discs and comes back to where it was at
+  the end; the last frame is the exact rest state. The server waits for ``shot_done`` before it
+  shows the board, the score and what the rules did; an empty payload stops the animation (undo,
+  clear).
+* ``DOWNLOAD``: save a board or scene JSON the server has checked it can read back, as a file.
 * ``TIMESTAMP``: note when a server result reaches the page (``window.lab*Received``), so latency
   can be measured from the browser.
 """
 
-ANIMATE = """
+#: Shared by the callbacks: the lab's page state (``window.shuffleLab``) and a source's column.
+_PRELUDE = """
+const lab = window.shuffleLab || (window.shuffleLab = {seq: 0, token: 0, playing: false});
+const col = (data, key) => (data instanceof Map ? data.get(key) : data[key]);
+"""
+
+GESTURES = _PRELUDE + """
+lab.doc = anchor.document;
+if (lab.installed) { return; }
+lab.installed = true;
+const MOVE_PX = 4;          // a press that moves less than this is a click
+const THROTTLE_MS = 40;     // live updates (drag probe, aim) at most this often
+lab.model = (name) => {
+  const roots = typeof lab.doc.roots === 'function' ? lab.doc.roots() : lab.doc.roots;
+  for (const root of roots) {
+    if (root.name === name) { return root; }
+    for (const m of root.references()) { if (m.name === name) { return m; } }
+  }
+  return null;
+};
+lab.send = (kind, f) => {
+  if (lab.m == null) { return; }
+  lab.seq += 1;
+  lab.m.gesture.data = {kind: [kind], i: [f.i == null ? -1 : f.i], x: [f.x || 0.0], y: [f.y || 0.0],
+                        x0: [f.x0 || 0.0], y0: [f.y0 || 0.0], seq: [lab.seq]};
+};
+const last = {};
+const throttled = (kind, f) => {
+  const now = performance.now();
+  if (last[kind] != null && now - last[kind] < THROTTLE_MS) { return; }
+  last[kind] = now;
+  lab.send(kind, f);
+};
+const mode = () => ['place', 'move', 'aim'][lab.m.mode.active] || 'place';
+function at(ev) {
+  const view = lab.view;
+  const box = view.canvas_view.el.getBoundingClientRect();
+  const sx = ev.clientX - box.left, sy = ev.clientY - box.top;
+  const b = view.frame.bbox;
+  return {sx, sy, x: view.frame.x_scale.invert(sx), y: view.frame.y_scale.invert(sy),
+          inside: sx >= b.left && sx <= b.right && sy >= b.top && sy <= b.bottom};
+}
+function pixel() {
+  const b = lab.view.frame.bbox;
+  return (lab.plot.x_range.end - lab.plot.x_range.start) / b.width;
+}
+function hit(p) {
+  const d = lab.m.discs.data, xs = col(d, 'x'), ys = col(d, 'y');
+  const reach = Math.max(lab.plot.tags[0], 6 * pixel());
+  let best = -1, nearest = Infinity;
+  for (let i = 0; i < xs.length; i++) {
+    const dist = Math.hypot(xs[i] - p.x, ys[i] - p.y);
+    if (dist <= reach && dist < nearest) { best = i; nearest = dist; }
+  }
+  return best;
+}
+function claim(ev) {
+  ev.stopImmediatePropagation();
+  ev.preventDefault();
+  if (ev.type === 'pointerdown') { lab.el.setPointerCapture(ev.pointerId); }
+}
+function moveDisc(i, x, y) {
+  const d = lab.m.discs.data, l = lab.m.labels.data;
+  col(d, 'x')[i] = x; col(d, 'y')[i] = y;
+  lab.m.discs.change.emit();
+  if (col(l, 'x') != null && i < col(l, 'x').length) {
+    col(l, 'x')[i] = x; col(l, 'y')[i] = y;
+    lab.m.labels.change.emit();
+  }
+}
+function aimTo(p, final) {
+  const tip = lab.m.tip, line = lab.m.aim_line;
+  tip.setv({data: {x: [p.x], y: [p.y]}}, {sync: false});
+  const ld = line.data;
+  if (col(ld, 'x0') != null && col(ld, 'x0').length) {
+    line.setv({data: {x0: [col(ld, 'x0')[0]], y0: [col(ld, 'y0')[0]], x1: [p.x], y1: [p.y]}}, {sync: false});
+  }
+  if (final) { lab.send('aim', {x: p.x, y: p.y}); } else { throttled('aim', {x: p.x, y: p.y}); }
+}
+function down(ev) {
+  if (ev.button !== 0 || lab.m == null) { return; }
+  const p = at(ev);
+  lab.courtFocus = p.inside;
+  if (!p.inside) { return; }
+  claim(ev);
+  if (lab.playing && lab.finish) { lab.finish(true); return; }
+  if (mode() === 'aim') {
+    lab.drag = {id: ev.pointerId, kind: 'aim'};
+    aimTo(p, false);
+    return;
+  }
+  const i = hit(p);
+  const xr = lab.plot.x_range, yr = lab.plot.y_range;
+  if (i >= 0) {
+    const d = lab.m.discs.data, x0 = col(d, 'x')[i], y0 = col(d, 'y')[i];
+    lab.drag = {id: ev.pointerId, kind: 'disc', i, x0, y0, dx: x0 - p.x, dy: y0 - p.y, sx: p.sx, sy: p.sy,
+                moved: false};
+  } else {
+    lab.drag = {id: ev.pointerId, kind: 'empty', x: p.x, y: p.y, sx: p.sx, sy: p.sy, moved: false,
+                xr: [xr.start, xr.end], yr: [yr.start, yr.end], px: pixel()};
+  }
+}
+function move(ev) {
+  const g = lab.drag;
+  if (g == null || g.id !== ev.pointerId) { return; }
+  claim(ev);
+  const p = at(ev);
+  if (!g.moved && g.sx != null && Math.hypot(p.sx - g.sx, p.sy - g.sy) > MOVE_PX) { g.moved = true; }
+  if (g.kind === 'aim') {
+    aimTo(p, false);
+  } else if (g.kind === 'disc' && g.moved) {
+    moveDisc(g.i, p.x + g.dx, p.y + g.dy);
+    throttled('probe', {i: g.i, x: p.x + g.dx, y: p.y + g.dy, x0: g.x0, y0: g.y0});
+  } else if (g.kind === 'empty' && g.moved) {
+    const dx = (p.sx - g.sx) * g.px, dy = (p.sy - g.sy) * g.px;
+    lab.plot.x_range.setv({start: g.xr[0] - dx, end: g.xr[1] - dx});
+    lab.plot.y_range.setv({start: g.yr[0] + dy, end: g.yr[1] + dy});
+  }
+}
+function up(ev) {
+  const g = lab.drag;
+  if (g == null || g.id !== ev.pointerId) { return; }
+  claim(ev);
+  lab.drag = null;
+  if (lab.el.hasPointerCapture(ev.pointerId)) { lab.el.releasePointerCapture(ev.pointerId); }
+  const p = at(ev);
+  if (g.kind === 'aim') {
+    aimTo(p, true);
+  } else if (g.kind === 'disc') {
+    if (g.moved) {
+      lab.send('move', {i: g.i, x: p.x + g.dx, y: p.y + g.dy, x0: g.x0, y0: g.y0});
+    } else {
+      lab.send('select', {i: g.i, x0: g.x0, y0: g.y0});
+    }
+  } else if (!g.moved) {
+    lab.send(mode() === 'place' ? 'place' : 'empty', {x: g.x, y: g.y});
+  }
+}
+function cancel(ev) {
+  const g = lab.drag;
+  if (g == null || g.id !== ev.pointerId) { return; }
+  lab.drag = null;
+  if (g.kind === 'disc' && g.moved) { lab.send('move', {i: g.i, x: g.x0, y: g.y0, x0: g.x0, y0: g.y0}); }
+}
+function key(ev) {
+  if (!['Delete', 'Backspace', 'Escape'].includes(ev.key) || lab.m == null || !lab.courtFocus) { return; }
+  const target = ev.composedPath()[0];
+  if (target && (['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName) || target.isContentEditable)) { return; }
+  ev.preventDefault();
+  if (lab.playing && lab.finish) { lab.finish(true); }
+  const sel = lab.m.discs.selected.indices;
+  if (ev.key === 'Escape') { lab.send('select', {i: -1}); return; }
+  if (sel.length === 0) { lab.send('delete', {i: -1}); return; }
+  const d = lab.m.discs.data, i = sel[0];
+  lab.send('delete', {i, x0: col(d, 'x')[i], y0: col(d, 'y')[i]});
+}
+lab.hook = () => {
+  const plot = lab.model('court');
+  if (plot == null) { return; }
+  const view = Bokeh.index.find_one(plot);
+  if (view == null || view === lab.view) { return; }
+  const m = {};
+  for (const r of plot.references()) { if (r.name) { m[r.name] = r; } }
+  for (const name of ['gesture', 'mode']) { m[name] = lab.model(name); }
+  if (m.gesture == null || m.mode == null) { return; }
+  lab.view = view; lab.plot = plot; lab.m = m; lab.drag = null;
+  lab.el = view.canvas_view.events_el;
+  for (const [type, fn] of [['pointerdown', down], ['pointermove', move], ['pointerup', up],
+                            ['pointercancel', cancel]]) {
+    lab.el.addEventListener(type, fn, {capture: true});
+  }
+  window.labHooked = (window.labHooked || 0) + 1;
+};
+setInterval(lab.hook, 200);
+lab.hook();
+document.addEventListener('keydown', key, true);
+// A press anywhere else takes the keys away from the court (the court's own press gives them back).
+document.addEventListener('pointerdown', () => { lab.courtFocus = false; }, true);
+"""
+
+ANIMATE = _PRELUDE + """
 const d = anim.data;
-const t = d.t;
+const t = col(d, 't');
 const T = t == null ? 0 : t.length;
 window.labShotReceived = performance.now();
-if (T == 0) { return; }
-const n = d.n[0];
-const colours = d.colour.slice(0, n);
+lab.token += 1;
+const token = lab.token;
+const xr = plot.x_range, yr = plot.y_range;
+function rest() {
+  for (const r of [board, labels, ghosts]) { r.setv({visible: true}, {sync: false}); }
+  moving.setv({visible: false}, {sync: false});
+  if (lab.home != null) {
+    xr.setv({start: lab.home[0], end: lab.home[1]}, {sync: false});
+    yr.setv({start: lab.home[2], end: lab.home[3]}, {sync: false});
+    lab.home = null;
+  }
+  lab.playing = false;
+  lab.finish = null;
+}
+if (T == 0) { rest(); return; }
+const id = col(d, 'id')[0];
+const n = col(d, 'n')[0];
+const colours = Array.from(col(d, 'colour')).slice(0, n);
 const speedup = parseFloat(speed.value) || 1.0;
 const tend = t[T - 1];
 const dt = T > 1 ? tend / (T - 1) : 1.0;
-const marks_t = marks.data.t;
-board.visible = false;
-labels.visible = false;
-moving.visible = true;
-const token = (window.labAnimationToken = (window.labAnimationToken || 0) + 1);
+const marks_t = col(marks.data, 't');
+const series = [];
+for (let i = 0; i < n; i++) { series.push([col(d, 'x' + i), col(d, 'y' + i)]); }
+for (const r of [board, labels, ghosts]) { r.setv({visible: false}, {sync: false}); }
+moving.setv({visible: true}, {sync: false});
+lab.home = lab.home || [xr.start, xr.end, yr.start, yr.end];
+lab.playing = true;
 const began = performance.now();
-function at(k, f, i, key) {
-  const a = d[key + i][k];
-  const b = d[key + i][Math.min(k + 1, T - 1)];
-  if (!isFinite(a) || !isFinite(b)) { return f < 0.5 || !isFinite(b) ? a : b; }
-  return a + f * (b - a);
+let previous = null;
+function at(k, f, a) {
+  const u = a[k], v = a[Math.min(k + 1, T - 1)];
+  if (!isFinite(u) || !isFinite(v)) { return f < 0.5 || !isFinite(v) ? u : v; }
+  return u + f * (v - u);
 }
-function step(now) {
-  if (token != window.labAnimationToken) { return; }
-  const ts = (now - began) / 1000.0 * speedup;
-  const done = ts >= tend;
+function show(ts, done) {
   const pos = Math.min(ts, tend) / dt;
   const k = done ? T - 1 : Math.min(Math.floor(pos), T - 1);
   const f = done ? 0.0 : pos - k;
   const xs = [], ys = [];
-  for (let i = 0; i < n; i++) { xs.push(at(k, f, i, "x")); ys.push(at(k, f, i, "y")); }
+  for (let i = 0; i < n; i++) { xs.push(at(k, f, series[i][0])); ys.push(at(k, f, series[i][1])); }
   moving.data_source.setv({data: {x: xs, y: ys, colour: colours}}, {sync: false});
-  const alpha = [];
-  for (let m = 0; m < marks_t.length; m++) { alpha.push(marks_t[m] <= ts ? 1.0 : 0.0); }
-  marks.data.alpha = alpha;
+  const alpha = col(marks.data, 'alpha');
+  for (let m = 0; m < marks_t.length; m++) { alpha[m] = done || marks_t[m] <= ts ? 1.0 : 0.0; }
   marks.change.emit();
-  if (done) {
-    moving.visible = false;
-    board.visible = true;
-    labels.visible = true;
-    window.labAnimationsDone = (window.labAnimationsDone || 0) + 1;
-    window.labLastRest = {x: xs, y: ys};
-    return;
+  if (!done) { follow(xs, ys); }
+  previous = [xs, ys];
+  return [xs, ys];
+}
+function follow(xs, ys) {
+  // keep the fastest-moving disc inside the middle of the view, the view's size unchanged
+  if (previous == null) { return; }
+  let lead = -1, far = 0.0;
+  for (let i = 0; i < n; i++) {
+    const step = Math.hypot(xs[i] - previous[0][i], ys[i] - previous[1][i]);
+    if (isFinite(step) && step > far) { far = step; lead = i; }
   }
+  if (lead < 0) { return; }
+  for (const [r, v, lo, hi] of [[xr, xs[lead], extent[0], extent[2]], [yr, ys[lead], extent[1], extent[3]]]) {
+    const w = r.end - r.start, margin = 0.2 * w;
+    let shift = 0.0;
+    if (v < r.start + margin) { shift = v - (r.start + margin); }
+    if (v > r.end - margin) { shift = v - (r.end - margin); }
+    if (shift === 0.0) { continue; }
+    let start = Math.max(Math.min(r.start + shift, hi - w), lo);
+    r.setv({start: start, end: start + w}, {sync: false});
+  }
+}
+lab.finish = (skipped) => {
+  if (token != lab.token) { return; }
+  lab.token += 1;
+  const [xs, ys] = show(tend, true);
+  rest();
+  window.labAnimationsDone = (window.labAnimationsDone || 0) + 1;
+  window.labLastRest = {x: xs, y: ys};
+  lab.send(skipped ? 'skip' : 'shot_done', {i: id});
+};
+function step(now) {
+  if (token != lab.token) { return; }
+  if (window.labFirstFrameAt == null) { window.labFirstFrameAt = performance.now(); }
+  const ts = (now - began) / 1000.0 * speedup;
+  if (ts >= tend) { lab.finish(false); return; }
+  show(ts, false);
   requestAnimationFrame(step);
 }
 requestAnimationFrame(step);
 """
 
-DRAG_PROBE = """
-const sel = source.selected.indices;
-if (sel.length != 1) { return; }
-const i = sel[0];
-const x = source.data.x[i], y = source.data.y[i];
-if (x == null || y == null) { return; }
-const last = window.labProbeLast;
-if (last && last[0] == i && last[1] == x && last[2] == y) { return; }
-window.labProbeLast = [i, x, y];
-probe.data = {i: [i], x: [x], y: [y]};
-"""
-
-DOWNLOAD = """
-const text = files.data[key][0];
-if (!text) { message.text = files.data[key + "_why"][0]; return; }
+DOWNLOAD = _PRELUDE + """
+const text = col(download.data, 'text')[0];
+const filename = col(download.data, 'name')[0];
+if (!text) { return; }
 const blob = new Blob([text], {type: "application/json"});
 const link = document.createElement("a");
 link.href = URL.createObjectURL(blob);

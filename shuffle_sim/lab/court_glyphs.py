@@ -80,13 +80,14 @@ def _draw_group(fig, shapes: list[Shape], style: dict) -> None:
                        [[s.points[0][1], s.points[1][1]] for s in shapes], line_color=CUSHION_COLOUR, line_width=3)
 
 
-def draw_court(fig, court: Court) -> None:
+def draw_court(fig, court: Court, with_labels: bool = True) -> list[tuple[float, float, str, str, str]]:
     """Add the court's glyphs to a Bokeh figure (data units are metres); ``court`` is at the end
-    being judged, whose dead areas are hatched."""
+    being judged, whose dead areas are hatched. Returns the court's labels (x, y, text, colour,
+    size), drawn here unless ``with_labels`` is False (then ``draw_labels`` draws them later, above
+    what is drawn in between, such as a density map)."""
     styles = _styles(court)
     tints = {v: to_hex(c) for v, c in zone_colours(court).items()}
     shapes = court_shapes(court, court.end)
-    texts = [s for s in shapes if s.kind == "text" and s.role in _LABELS]
     # Consecutive shapes of one role and kind share a glyph; every zone has a glyph of its own.
     groups: list[tuple[list[Shape], dict]] = []
     for shape in shapes:
@@ -103,7 +104,16 @@ def draw_court(fig, court: Court) -> None:
         groups.append(([shape], style))
     for members, style in groups:
         _draw_group(fig, members, style)
+    texts = [(s.centre[0], s.centre[1], s.text, *_LABELS[s.role]) for s in shapes
+             if s.kind == "text" and s.role in _LABELS]
+    if with_labels:
+        draw_labels(fig, texts)
+    return texts
+
+
+def draw_labels(fig, texts: list[tuple[float, float, str, str, str]]) -> None:
+    """The court's labels (zone values, dead areas, gutters, holes) as one text glyph."""
     if texts:
-        fig.text(x=[t.centre[0] for t in texts], y=[t.centre[1] for t in texts], text=[t.text for t in texts],
-                 text_color=[_LABELS[t.role][0] for t in texts], text_font_size=[_LABELS[t.role][1] for t in texts],
-                 text_align="center", text_baseline="middle", text_font_style="bold")
+        fig.text(x=[t[0] for t in texts], y=[t[1] for t in texts], text=[t[2] for t in texts],
+                 text_color=[t[3] for t in texts], text_font_size=[t[4] for t in texts], text_align="center",
+                 text_baseline="middle", text_font_style="bold")

@@ -4,11 +4,16 @@ A *board* is what ``shuffle-sim score`` reads: ``{"court", "end", "discs": [{"x"
 every disc at rest. A *scene* is what ``shuffle-sim simulate`` reads: the same discs plus velocities
 and spins; the lab saves the board's discs at rest followed by the shot disc (the only moving one).
 
+A board also carries what its frame keeps besides the discs, as ``shuffle-sim score`` reads it: the
+20s each side has set aside (crokinole, ``"twenties"``) and the half the frame scores on (ricochet,
+``"half"``). A disc in a hole is never saved: the rules take it off at once.
+
 Loading takes either. A file whose discs are all at rest is a board; one with exactly one moving disc
 is a board plus that shot (its start, speed, direction and spin); anything else is refused with a
 message naming the file, the disc and the field (the validation of ``shuffle_sim.physics.scene``), never a
 traceback. A file's court may be left out (the lab's current court is meant) and must otherwise be a
 court name or an absolute path to a court file (an upload has no folder to resolve a relative one).
+A crokinole disc lying in the 20 hole (as earlier files may hold it) is read as a 20 set aside.
 """
 
 from __future__ import annotations
@@ -21,21 +26,31 @@ from dataclasses import dataclass
 from typing import Any
 
 from shuffle_sim.court import Court, CourtError
-from shuffle_sim.lab.board import Disc, LabBoard, LabError, court_reference
+from shuffle_sim.lab.board import Disc, LabBoard, LabError, court_reference, hole_at
+from shuffle_sim.lab.referee import CROKINOLE, FrameState
 from shuffle_sim.lab.shots import Aim
+from shuffle_sim.rules.board_file import pop_frame_keys
 from shuffle_sim.physics.scene import Scene, SceneError
 
+#: A board's keys beyond the scene format (``rules.board.pop_frame_keys``).
+FRAME_KEYS = ("half", "twenties")
 #: An uploaded file larger than this is refused before it is parsed (bytes).
 MAX_UPLOAD = 2_000_000
 
 
 @dataclass(frozen=True)
 class Loaded:
-    """What a file holds: its court (at its end), the resting discs, and the shot if it has one."""
+    """What a file holds: its court (at its end), the frame (resting discs, 20s set aside, scoring
+    half), the shot if it has one, and a note on what was read differently from the file."""
 
     court: Court
-    discs: list[Disc]
+    state: FrameState
     aim: Aim | None
+    note: str = ""
+
+    @property
+    def discs(self) -> list[Disc]:
+        return list(self.state.discs)
 
 
 def parse_upload(filename: str, content_base64: str, current: Court) -> Loaded:
@@ -66,22 +81,35 @@ def parse_data(name: str, data: Any, current: Court) -> Loaded:
     if "court" not in data:
         data["court"] = court_reference(current)
         data.setdefault("end", current.end)
+    extras = {key: data.pop(key) for key in FRAME_KEYS if key in data}
     try:
         scene = Scene.from_dict(data, source=name, allow_off_surface=False)
+        half, twenties = pop_frame_keys(extras, scene.court.game, name)
     except (SceneError, CourtError) as exc:
         raise LabError(str(exc)) from None
+    for key in extras:
+        raise LabError(f"{name}: {key}: not a key of a {scene.court.game} board")
     moving = [k for k in range(scene.n_discs) if scene.vx[k] != 0 or scene.vy[k] != 0 or scene.omega[k] != 0]
     if len(moving) > 1:
         raise LabError(f"{name}: discs[{moving[1]}] moves too: a scene for the lab has one moving disc (the shot), "
                        f"got {len(moving)}")
-    discs = [Disc(float(scene.x[k]), float(scene.y[k]), scene.team[k]) for k in range(scene.n_discs) if k not in moving]
+    discs, holed = [], dict(twenties or {})
+    for k in range(scene.n_discs):
+        if k in moving:
+            continue
+        if scene.court.game == CROKINOLE and hole_at(scene.court, scene.x[k], scene.y[k]) is not None:
+            holed[scene.team[k]] = holed.get(scene.team[k], 0) + 1
+            continue
+        discs.append(Disc(float(scene.x[k]), float(scene.y[k]), scene.team[k]))
     aim = None
     if moving:
         k = moving[0]
         aim = Aim(float(scene.x[k]), float(scene.y[k]), math.hypot(scene.vx[k], scene.vy[k]),
                   math.degrees(math.atan2(scene.vy[k], scene.vx[k])), float(scene.omega[k]), scene.team[k])
     LabBoard(scene.court).checked(discs)
-    return Loaded(scene.court, discs, aim)
+    extra = sum(holed.values()) - sum((twenties or {}).values())
+    note = f"{extra} disc(s) lying in the 20 hole read as 20s set aside" if extra else ""
+    return Loaded(scene.court, FrameState(discs=tuple(discs), twenties=tuple(holed.items()), half=half), aim, note)
 
 
 def board_json(board: LabBoard) -> str:
@@ -90,11 +118,11 @@ def board_json(board: LabBoard) -> str:
 
 
 def scene_json(board: LabBoard, aim: Aim) -> str:
-    """The board plus the shot disc (last) as ``shuffle-sim simulate`` reads it; holed discs stay
-    out, as the shot does not see them."""
+    """The board's discs plus the shot disc (last) as ``shuffle-sim simulate`` reads it (a scene
+    carries no 20s set aside or scoring half: those are the frame's, not the physics')."""
     data = board.to_dict()
-    keep = set(board.in_play())
+    data.pop("half", None)
+    data.pop("twenties", None)
     vx, vy = aim.velocity
-    data["discs"] = [d for k, d in enumerate(data["discs"]) if k in keep]
     data["discs"].append({"x": aim.x, "y": aim.y, "vx": vx, "vy": vy, "omega": aim.spin, "team": aim.team})
     return json.dumps(data, indent=1)

@@ -1,10 +1,12 @@
 """Screenshots of the lab on each of the four courts, for the documentation (``docs/lab/``).
 
-Each court's page is opened in headless Chromium, a few discs are placed by clicking the court (in
-the game's best zones, alternating teams where both sides play in a frame), and noisy copies of the
-default shot are run at the game's most skilled preset, so the picture shows the judged discs, the
-frame score, the aim arrow and the density map. The deck and the horse collar table are shown at
-their scoring end (a whole one is a thin strip on a screen).
+Each court's page is opened in headless Chromium (the deck and the horse collar table open on their
+scoring end), a few discs are placed by clicking the court (in the game's best zones, alternating
+teams where both sides play in a frame), the board and the shot an expert's fixed plan plays on it
+(the game's tactics, as ``shuffle-sim play`` plays it) are loaded as a scene file, noisy copies of
+the shot are run at the game's most skilled preset, then the shot is played once, so the picture
+shows the shot's path and what the rules did, the judged discs after it, the aim arrow, where the
+copies came to rest (the density map with its colour bar) and their outcomes beside the court.
 
 ``python -m shuffle_sim.lab.screenshots [OUT_DIR]`` writes ``lab-COURT.png`` (default ``docs/lab``).
 """
@@ -12,6 +14,8 @@ their scoring end (a whole one is a thin strip on a screen).
 from __future__ import annotations
 
 import argparse
+import json
+import tempfile
 from pathlib import Path
 
 from shuffle_sim.court import load_court
@@ -23,8 +27,6 @@ COURTS = ("deck", "horse-collar", "ricochet", "crokinole")
 DISCS = 4
 #: Noisy copies drawn on each screenshot.
 COPIES = 10_000
-#: The view each court's screenshot uses (the long courts: their scoring end).
-VIEWS = {"deck": "foot end", "horse-collar": "default end"}
 #: Games where one side throws every puck of a frame (horse collar): the discs get one team.
 ONE_SIDE_FRAMES = {"horse-collar"}
 
@@ -51,6 +53,22 @@ def disc_spots(court_name: str, n: int = DISCS) -> list[tuple[float, float]]:
     return spots
 
 
+def planned_scene(court_name: str, discs: dict, shooter: str) -> dict:
+    """A scene of the page's board (``discs``: the ``discs`` source's columns) and the shot the game's
+    fixed plan plays on it for ``shooter`` from the game's first position."""
+    from shuffle_sim.playing.advisor import advice_context
+    from shuffle_sim.rules.common import Board
+
+    court = load_court(court_name)
+    board = Board(court, discs["x"], discs["y"], tuple(discs["team"]))
+    ctx = advice_context(court.game, board, shooter)
+    launch = ctx.tactics.plan(ctx).aim(ctx)
+    rows = [{"x": x, "y": y, "team": t} for x, y, t in zip(discs["x"], discs["y"], discs["team"])]
+    rows.append({"x": launch.x, "y": launch.y, "vx": launch.vx, "vy": launch.vy, "omega": launch.omega,
+                 "team": shooter})
+    return {"court": court_name, "discs": rows}
+
+
 def make_screenshots(out_dir: str | Path, courts=COURTS, copies: int = COPIES, browser=None,
                      url: str | None = None) -> list[Path]:
     """Write one PNG per court into ``out_dir``; return their paths. ``browser`` and ``url``: a
@@ -64,19 +82,28 @@ def make_screenshots(out_dir: str | Path, courts=COURTS, copies: int = COPIES, b
     for name in courts:
         page = LabPage(browser, url, court=name)
         try:
-            if name in VIEWS:
-                page.set_value("view_select", VIEWS[name])
-                page.settle()
             teams = page.model("team_select", "options")
             for k, (x, y) in enumerate(disc_spots(name)):
                 page.set_value("team_select", teams[0 if name in ONE_SIDE_FRAMES else k % 2])
                 page.settle(0.1)
                 page.click_at(x, y)
+            with tempfile.TemporaryDirectory() as folder:
+                scene = Path(folder) / f"{name}-plan.json"
+                scene.write_text(json.dumps(planned_scene(name, page.model("discs", "data"), teams[0])))
+                before = page.court_id()
+                page.page.locator("input[type=file]").set_input_files(str(scene))
+                page.wait_rebuilt(before)
             page.set_value("skill", page.model("skill", "options")[-1])  # the most skilled preset
             page.set_value("copies_n", str(copies))
             page.page.evaluate("() => { window.labDensityReceived = null; }")
-            page.click_button("Run noisy copies")
-            page.wait_for("window.labDensityReceived != null")
+            page.click_button("Run noisy copies")  # the copies of the shot on this board first,
+            page.wait_for("window.labDensityReceived != null", timeout=120)
+            page.set_value("playback", "8")
+            page.settle(0.1)
+            page.click_button("Shoot")  # then the shot itself, once: its path and what the rules did
+            page.wait_for("(window.labAnimationsDone || 0) >= 1")
+            page.wait_for("!labModel('shoot').disabled")
+            page.page.evaluate("() => { labModel('results').active = 2; }")  # the copies' outcomes in front
             page.settle(0.5)
             path = out / f"lab-{name}.png"
             page.page.screenshot(path=str(path))

@@ -1,46 +1,30 @@
-"""The shot lab's shots: one shot through the exact kernel, and N noisy copies of it in one batch.
+"""The shot lab's shots: one shot through the exact kernel, judged by the game's rules.
 
-One shot is the board's discs (the holed ones set aside) plus the shot disc, run to rest by
-``physics.simulate``: the same call, on the same scene, as ``shuffle-sim simulate``. What comes back
-for the page: the discs' positions at evenly spaced instants (closed-form motion, for the
-animation), the marks of the event log (impacts, cushion and peg hits, falls, holes, kills) where
-they happened, and the board after the shot. Discs that fell or were made dead while moving (past a
-kill line, off a killing cushion, MSA C-20, C-21) leave the board, as players take them off.
+One shot is the board's discs plus the shot disc, run to rest by ``physics.simulate``: the same
+call, on the same scene, as ``shuffle-sim simulate``. What comes back for the page: the discs'
+positions at evenly spaced instants (closed-form motion, for the animation), the marks of the event
+log (impacts, cushion and peg hits, falls, holes, kills) where they happened, and the frame after
+the shot: the game's rules applied as ``shuffle-sim play`` applies them (``referee.rule_shot``:
+20s set aside and counted, the hit rule, dead discs, the scoring half), with what they removed and
+why.
 
-Noisy copies perturb the intended shot with a skill preset's execution errors (``noise``: relative
-speed, direction, spin, start; counter-based Philox draws, so a seed gives the same copies on any
-machine) and play them all in one ``shots.simulate_shots`` call. Where the shot disc comes to rest
-becomes a density map; its judged value and the frame score after the shot (the game's rules,
-``rules.score_board``) become probabilities. Scoring runs the rules in Python, about 0.1 ms a board,
-so the frame score is tallied over the first ``SCORED_COPIES`` copies and the page says so; the
-shot disc's value and the density use every copy.
+Noisy copies of a shot are in ``copies``.
 """
 
 from __future__ import annotations
 
 import math
-from collections import Counter
 from dataclasses import dataclass
 
 import numpy as np
 
 from shuffle_sim.court import Court
-from shuffle_sim.lab.board import Disc, LabBoard, LabError, frame_score, shot_half
-from shuffle_sim.noise import NoiseModel, normals
-from shuffle_sim.physics import (
-    DISC_CUSHION,
-    DISC_DISC,
-    DISC_PEG,
-    FALL,
-    HOLED,
-    KILLED,
-    STATUS_FALLEN,
-    simulate,
-)
+from shuffle_sim.lab.board import LabBoard, LabError
+from shuffle_sim.lab.referee import FrameState, Ruling, after_ruling, rule_shot
+from shuffle_sim.physics import DISC_CUSHION, DISC_DISC, DISC_PEG, FALL, HOLED, KILLED, simulate
 from shuffle_sim.physics.numba_api import sample_trajectories
-from shuffle_sim.playing.shooting import one_numba_thread
+from shuffle_sim.playing.shooting import outcome_of
 from shuffle_sim.physics.scene import Scene, SceneError
-from shuffle_sim.shots import simulate_shots
 
 #: Animation samples per second of simulated time, and at most this many samples per shot.
 FRAMES_PER_SECOND = 60
@@ -48,9 +32,6 @@ MAX_FRAMES = 1500
 #: A launch that would slide this many times the court's longest side on an empty surface is
 #: impossible for a player (and only feeds the event bound).
 MAX_SLIDE_COURTS = 3.0
-#: Noisy copies at most in one request, and how many of them the frame score is tallied over.
-MAX_COPIES = 200_000
-SCORED_COPIES = 1000
 #: Event kinds marked on the page, and their labels.
 MARKED_EVENTS = {DISC_DISC: "impact", DISC_CUSHION: "cushion", DISC_PEG: "peg", FALL: "fall", HOLED: "holed",
                  KILLED: "killed"}
@@ -96,14 +77,13 @@ def check_aim(court: Court, aim: Aim) -> None:
 
 
 def shot_scene(board: LabBoard, aim: Aim) -> Scene:
-    """The scene of the shot: the discs in play at rest, then the shot disc (last)."""
+    """The scene of the shot: the board's discs at rest, then the shot disc (last)."""
     check_aim(board.court, aim)
-    keep = board.in_play()
     vx, vy = aim.velocity
-    n = len(keep)
-    scene = Scene(court=board.court, x=np.append(board.xs[keep], aim.x), y=np.append(board.ys[keep], aim.y),
+    n = len(board.discs)
+    scene = Scene(court=board.court, x=np.append(board.xs, aim.x), y=np.append(board.ys, aim.y),
                   vx=np.append(np.zeros(n), vx), vy=np.append(np.zeros(n), vy), omega=np.append(np.zeros(n), aim.spin),
-                  team=[board.teams[k] for k in keep] + [aim.team], source="shot")
+                  team=board.teams + [aim.team], source="shot")
     try:
         scene.validate()
         from shuffle_sim.physics import check_obstacles
@@ -121,19 +101,21 @@ def _start_message(message: str, n_board: int) -> str:
 
 @dataclass
 class ShotPlay:
-    """A shot played: its scene and result, samples for the animation, event marks, the new board."""
+    """A shot played: its scene and result, samples for the animation, event marks, and what the
+    rules made of it (``ruling``) with the frame after it (``after``)."""
 
     scene: Scene
     result: object  # physics.SimResult
     times: np.ndarray  # (T,)
     positions: np.ndarray  # (T, N, 2); NaN once a disc has left the surface, but the last row is the rest state
     marks: list[dict]  # {"t", "x", "y", "kind", "disc"}
-    board_after: list[Disc]
-    removed: list[int]  # scene discs that left the board (fell or were killed)
+    ruling: Ruling
+    after: FrameState
 
 
 def play_shot(board: LabBoard, aim: Aim) -> ShotPlay:
-    """Run the shot to rest with the exact kernel (``physics.simulate``) and prepare its animation."""
+    """Run the shot to rest with the exact kernel (``physics.simulate``), apply the game's rules to
+    it (``referee.rule_shot``) and prepare its animation."""
     scene = shot_scene(board, aim)
     result = simulate(scene)
     if not result.ok:
@@ -147,12 +129,9 @@ def play_shot(board: LabBoard, aim: Aim) -> ShotPlay:
     # at the hole's centre (the samples hide both once they leave the surface).
     positions[-1, :, 0] = result.x
     positions[-1, :, 1] = result.y
-    marks = _event_marks(result, scene.n_discs)
-    removed = [i for i in range(scene.n_discs) if result.status[i] == STATUS_FALLEN or result.dead[i]]
-    after = [Disc(float(result.x[i]), float(result.y[i]), scene.team[i]) for i in range(scene.n_discs)
-             if i not in removed]
-    holed = [board.discs[k] for k in range(len(board.discs)) if k not in board.in_play()]
-    return ShotPlay(scene, result, times, positions, marks, holed + after, removed)
+    ruling = rule_shot(board.court, list(scene.team), outcome_of(board.court, result), board.state, aim.x)
+    return ShotPlay(scene, result, times, positions, _event_marks(result, scene.n_discs), ruling,
+                    after_ruling(board.state, ruling))
 
 
 def _event_marks(result, n_discs: int) -> list[dict]:
@@ -175,92 +154,3 @@ def _event_marks(result, n_discs: int) -> list[dict]:
             x, y = result.x[a], result.y[a]
         marks.append({"t": float(ev.t[k]), "x": float(x), "y": float(y), "kind": MARKED_EVENTS[kind], "disc": a})
     return marks
-
-
-# ---- noisy copies ---------------------------------------------------------------------------------
-
-@dataclass
-class Copies:
-    """N noisy copies of a shot: where the shot disc rests, and the outcome probabilities."""
-
-    n: int
-    played: int  # copies whose start lay on the surface, clear of discs and obstacles
-    rest_x: np.ndarray  # shot disc's rest centres, copies that stayed on the surface
-    rest_y: np.ndarray
-    fell: float  # share of played copies whose shot disc fell (or was holed: see ``value``)
-    dead: float
-    value: dict[int, float]  # shot disc's value -> probability over the played copies
-    scores: dict[str, float]  # "yellow 10, black 7" -> probability over the scored copies
-    mean_scores: dict[str, float]  # each team's mean frame score over the scored copies
-    scored: int  # copies the frame score was tallied over
-
-
-def noisy_copies(board: LabBoard, aim: Aim, noise: NoiseModel, n: int, seed: int = 0) -> Copies:
-    """Play ``n`` copies of ``aim`` under ``noise`` against the board, in one batch call."""
-    if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= MAX_COPIES:
-        raise LabError(f"noisy copies must be a whole number from 1 to {MAX_COPIES:,} (got {n!r})")
-    scene = shot_scene(board, aim)
-    court = board.court
-    z = normals(seed, 0, n, 5)
-    # The speed error's proportional part, and its absolute floor (``NoiseModel``) when it has one.
-    relative = noise.speed if noise.speed_floor == 0 else noise.speed_sd(aim.speed) / aim.speed
-    gain = np.maximum(1.0 + relative * z[:, 0], 0.0)
-    angle = math.radians(aim.direction) + noise.direction * z[:, 1]
-    vx = aim.speed * gain * np.cos(angle)
-    vy = aim.speed * gain * np.sin(angle)
-    omega = aim.spin + noise.spin * z[:, 2]
-    x = aim.x + noise.start * z[:, 3]
-    y = aim.y + noise.start * z[:, 4]
-    resting = None
-    if scene.n_discs > 1:
-        m = scene.n_discs - 1
-        resting = Scene(court=court, x=scene.x[:m], y=scene.y[:m], vx=np.zeros(m), vy=np.zeros(m),
-                        omega=np.zeros(m), team=scene.team[:m], source="board")
-    batch = simulate_shots(court, x, y, vx, vy, omega, board=resting, bad_starts="skip")
-    played = batch.played & batch.ok
-    n_played = int(played.sum())
-    shot = -1
-    fallen = batch.status[:, shot] == STATUS_FALLEN
-    on_surface = played & ~fallen
-    values = Counter(batch.value[played, shot].tolist())
-    probability = {int(v): c / max(n_played, 1) for v, c in sorted(values.items())}
-    scores, means, scored = _score_copies(court, batch, played, scene.team, shot_half(court, aim.x))
-    return Copies(n=n, played=n_played, rest_x=batch.x[on_surface, shot].copy(), rest_y=batch.y[on_surface, shot].copy(),
-                  fell=float((fallen & played).sum()) / max(n_played, 1),
-                  dead=float((batch.dead[played, shot] & ~fallen[played]).sum()) / max(n_played, 1),
-                  value=probability, scores=scores, mean_scores=means, scored=scored)
-
-
-def _score_copies(court: Court, batch, played: np.ndarray, teams: list[str], half: str | None = None):
-    """Frame-score probabilities over the first ``SCORED_COPIES`` played copies: each copy's board
-    after the shot (fallen and dead discs off) scored by the game's rules."""
-    rows = np.flatnonzero(played)[:SCORED_COPIES]
-    tally: Counter = Counter()
-    sums: dict[str, float] = {}
-    with one_numba_thread():
-        for k in rows:
-            keep = (batch.status[k] != STATUS_FALLEN) & ~batch.dead[k]
-            frame = frame_score(court, batch.x[k, keep], batch.y[k, keep], [t for t, o in zip(teams, keep) if o],
-                                half)
-            if frame is None:
-                return {}, {}, 0
-            tally[", ".join(f"{team} {points}" for team, points in frame.scores.items()) or "no score"] += 1
-            for team, points in frame.scores.items():
-                sums[team] = sums.get(team, 0.0) + points
-    total = max(len(rows), 1)
-    scores = {key: count / total for key, count in tally.most_common()}
-    return scores, {team: s / total for team, s in sums.items()}, int(len(rows))
-
-
-def advise_board(board: LabBoard, skill, shooter: str, position: str) -> list:
-    """The candidate shots for the lab's board ranked as ``shuffle-sim advise`` ranks them
-    (``play.advisor.advise``): expected frame value, success probability and spread under ``skill``."""
-    from shuffle_sim.playing.advisor import advise
-    from shuffle_sim.playing.players import ExpectedValue, Player
-    from shuffle_sim.rules.common import Board
-
-    rules_board = Board(board.court, board.xs, board.ys, tuple(board.teams))
-    with one_numba_thread():
-        _, advice = advise(board.court.game, rules_board, Player(skill.name or "preset", skill, ExpectedValue()),
-                           shooter=shooter, position=position)
-    return advice

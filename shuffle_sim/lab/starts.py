@@ -40,6 +40,21 @@ class Start:
         a = a0 + t * (a1 - a0)
         return cx + r * math.cos(a), cy + r * math.sin(a)
 
+    def nearest(self, x: float, y: float) -> float:
+        """The parameter in [0, 1] of the start's point nearest to (x, y)."""
+        if self.kind == "segment":
+            x0, y0, x1, y1 = self.geom
+            dx, dy = x1 - x0, y1 - y0
+            length2 = dx * dx + dy * dy
+            t = ((x - x0) * dx + (y - y0) * dy) / length2 if length2 > 0 else 0.0
+        else:
+            cx, cy, _, a0, a1 = self.geom
+            middle = 0.5 * (a0 + a1)
+            a = math.atan2(y - cy, x - cx)
+            a += 2 * math.pi * round((middle - a) / (2 * math.pi))  # the turn nearest the arc's middle
+            t = (a - a0) / (a1 - a0)
+        return min(1.0, max(0.0, t))
+
     def polyline(self, n: int = 48) -> tuple[list[float], list[float]]:
         """Points along the start, for drawing."""
         pts = [self.point(k / (n - 1)) for k in range(n)] if self.kind == "arc" else [self.point(0), self.point(1)]

@@ -1,5 +1,5 @@
-"""What the lab shows, as data for the page: disc labels, the judgement table, the frame score, the
-noisy copies' density map and outcome table.
+"""What the lab shows, as data for the page: disc labels, the judgement table, the frame panel, the
+marks of removed discs, the noisy copies' density map and outcome table.
 
 Pure functions from the lab's results to source columns and small HTML fragments, so the page and
 its tests read the same numbers. Each disc's label is its judged value (what ``shuffle-sim judge``
@@ -15,6 +15,7 @@ import numpy as np
 from shuffle_sim.court import Court
 from shuffle_sim.lab.board import Disc
 from shuffle_sim.lab.court_glyphs import court_extent
+from shuffle_sim.lab.referee import FrameState, Removal
 from shuffle_sim.plot.colours import team_colours, text_colour
 
 #: Density map cells per disc diameter.
@@ -51,50 +52,69 @@ def judgement_html(discs: list[Disc], records: list[dict]) -> str:
     return f'<b>Discs</b> (judged as <code>shuffle-sim judge</code>)<table class="judgement">{head}{"".join(rows)}</table>'
 
 
-def score_html(court: Court, frame) -> str:
-    """The frame score under the game's rules, with each disc's reason."""
-    if frame is None:
-        return f"<b>Frame score</b>: no rules for a {html.escape(court.game)} court"
-    totals = ", ".join(f"{html.escape(team)} {points}" for team, points in frame.scores.items()) or "no discs"
-    reasons = "".join(f"<li>{html.escape(d.team)}: {d.value} ({html.escape(d.reason)})</li>" for d in frame.discs)
-    void = f"<br>void: {html.escape(frame.void)}" if frame.void else ""
-    return (f'<b>Frame score</b> ({html.escape(court.game)} rules): <span class="scores">{totals}</span>{void}'
-            f"<ul>{reasons}</ul>")
+def score_html(court: Court, frame, state: FrameState | None = None, problem: str = "") -> str:
+    """The frame panel: the score under the game's rules with each disc's reason, the 20s set aside,
+    the shots played, and what the rules did after each (removals, fouls, penalties)."""
+    state = state or FrameState()
+    if problem:
+        head = f"<b>Frame score</b>: {html.escape(problem)}"
+    elif frame is None:
+        head = f"<b>Frame score</b>: no rules for a {html.escape(court.game)} court"
+    else:
+        totals = ", ".join(f"{html.escape(team)} {points}" for team, points in frame.scores.items()) or "no discs"
+        head = (f'<b>Frame score</b> ({html.escape(court.game)} rules, as <code>shuffle-sim score</code>): '
+                f'<span class="scores">{totals}</span>')
+    parts = [head]
+    if frame is not None and frame.void:
+        parts.append(f'<div class="void">void: {html.escape(frame.void)}</div>')
+    twenties = ", ".join(f"{html.escape(side)} {n}" for side, n in state.twenties if n)
+    if twenties:
+        parts.append(f'<div class="twenties">20s set aside: {twenties}</div>')
+    if state.half is not None:
+        parts.append(f"<div>scoring half: {state.half} (opposite the half the weights are slid from)</div>")
+    if frame is not None and frame.discs:
+        parts.append("<ul>" + "".join(f"<li>{html.escape(d.team)}: {d.value} ({html.escape(d.reason)})</li>"
+                                      for d in frame.discs) + "</ul>")
+    parts.append(f"<div>shots this frame: {state.shots}</div>")
+    if state.notes:
+        parts.append('<b>What the rules did</b><ul class="rulings">'
+                     + "".join(f"<li>{html.escape(n)}</li>" for n in reversed(state.notes)) + "</ul>")
+    return "".join(parts)
 
 
-def density_image(court: Court, copies) -> dict:
-    """Image columns of where the shot disc came to rest: the share of copies per cell, scaled to the
-    busiest cell (transparent where none rested)."""
+def ghost_rows(removed: tuple[Removal, ...] | list[Removal]) -> dict:
+    """Columns of the ghosts source: a dashed outline where each removed disc came to rest, and a word."""
+    return dict(x=[r.x for r in removed], y=[r.y for r in removed], text=[r.short for r in removed],
+                why=[r.why for r in removed])
+
+
+def density_image(court: Court, copies) -> tuple[dict, float]:
+    """Image columns of where the shot disc came to rest: each cell's share of the played copies
+    (NaN where none rested), and the largest share (the colour bar's top)."""
     x0, y0, x1, y1 = court_extent(court)
     cell = 2 * court.disc_radius / CELLS_PER_DIAMETER
     nx = max(1, int(np.ceil((x1 - x0) / cell)))
     ny = max(1, int(np.ceil((y1 - y0) / cell)))
     counts, _, _ = np.histogram2d(copies.rest_y, copies.rest_x, bins=(ny, nx), range=((y0, y0 + ny * cell),
                                                                                      (x0, x0 + nx * cell)))
-    image = counts / counts.max() if counts.max() > 0 else counts
+    image = counts / max(copies.played, 1)
+    top = float(image.max())
     image[counts == 0] = np.nan
-    return dict(image=[image], x=[x0], y=[y0], dw=[nx * cell], dh=[ny * cell])
+    return dict(image=[image], x=[x0], y=[y0], dw=[nx * cell], dh=[ny * cell]), top
 
 
 def copies_html(copies, skill: str) -> str:
-    """The outcome table of the noisy copies."""
-    value_rows = "".join(f"<tr><td>{v}</td><td>{p:.1%}</td></tr>" for v, p in copies.value.items())
+    """The outcome tables of the noisy copies."""
+    outcome_rows = "".join(f"<tr><td>{html.escape(k)}</td><td>{p:.1%}</td></tr>" for k, p in copies.outcome.items())
     score_rows = "".join(f"<tr><td>{html.escape(k)}</td><td>{p:.1%}</td></tr>" for k, p in list(copies.scores.items())[:8])
     means = ", ".join(f"{html.escape(t)} {m:.2f}" for t, m in copies.mean_scores.items())
     unplayed = copies.n - copies.played
     return (f'<b>Noisy copies</b> ({html.escape(skill)}): <span class="copies-n">{copies.n:,}</span> copies, '
             f"{copies.played:,} played" + (f" ({unplayed:,} started off the surface or on a disc)" if unplayed else "")
-            + f"; the shot disc fell in {copies.fell:.1%}, died in {copies.dead:.1%}."
-            f'<table class="values"><tr><th>shot disc value</th><th>probability</th></tr>{value_rows}</table>'
-            f'<table class="scores"><tr><th>frame score after the shot (first {copies.scored:,} copies)</th>'
-            f"<th>probability</th></tr>{score_rows}</table>mean frame score: {means or '-'}")
-
-
-def advice_html(advice, skill: str, shooter: str, position: str, rows: int = 8) -> str:
-    """The advisor's ranking (``play.advisor``): the best ``rows`` candidate shots."""
-    body = "".join(f"<tr><td>{k + 1}</td><td>{html.escape(a.intent.label)}</td><td>{a.expected:+.2f}</td>"
-                   f"<td>{a.success:.0%}</td><td>{a.spread:.2f}</td></tr>" for k, a in enumerate(advice[:rows]))
-    return (f"<b>Advice</b> for {html.escape(shooter)} from {html.escape(position)} ({html.escape(skill)}): "
-            f"{len(advice)} candidate shots"
-            '<table class="advice"><tr><th>#</th><th>shot</th><th>expected frame value</th><th>success</th>'
-            f"<th>spread</th></tr>{body}</table>")
+            + f"; the shot disc fell in {copies.fell:.1%}, stopped dead in {copies.dead:.1%}. "
+            f"The violet map shows where it came to rest (every copy). The game's rules were applied to the "
+            f"first {copies.scored:,} copies, as <code>shuffle-sim play</code> applies them:"
+            f'<table class="values"><tr><th>the shot disc after the rules</th><th>probability</th></tr>'
+            f"{outcome_rows}</table>"
+            f'<table class="scores"><tr><th>frame score after the shot</th><th>probability</th></tr>{score_rows}'
+            f"</table>mean frame score: {means or '-'}")

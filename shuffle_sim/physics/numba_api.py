@@ -17,6 +17,7 @@ name                            what it is
 ``place_disc``, ``state_at``    writing a disc into the state arrays, reading it back
 ``disc_state``, ``load_disc``   the same for one disc, as plain numbers
 ``run_table``, ``run_scene``    the event loop on a packed table / on packed arrays
+``run_from_start``              a whole scene from its start (``simulate``'s kernel)
 ``run_lone``                    the event loop of a lone disc (a shot at an empty board)
 ``sample_trajectories``         every disc's centre at given times, from a trajectory log
 ``speed_for_distance``          the launch speed that slides a distance: sqrt(2 a d)
@@ -29,7 +30,7 @@ name                            what it is
 
 from shuffle_sim.physics.events import DISC_DISC, STATUS_FALLEN, STATUS_HOLED, STATUS_MOVING, STATUS_REST
 from shuffle_sim.physics._disc_state import disc_state, load_disc, place_disc, state_at
-from shuffle_sim.physics._event_loop import run_scene, run_table
+from shuffle_sim.physics._event_loop import run_from_start, run_scene, run_table
 from shuffle_sim.physics._logs import EV_COLUMNS, SEG_COLUMNS, sample_trajectories
 from shuffle_sim.physics._lone_loop import run_lone
 from shuffle_sim.physics._packing import court_table, kernel_arrays
@@ -57,6 +58,7 @@ __all__ = [
     "obstacle_overlap",
     "pack_court",
     "place_disc",
+    "run_from_start",
     "run_lone",
     "run_scene",
     "run_table",

@@ -94,11 +94,11 @@ class Scene:
             bad = np.flatnonzero(~np.isfinite(arr))
             if bad.size:
                 k = int(bad[0])
-                raise SceneError(f"{self.source}: discs[{k}].{name} must be finite (got {arr[k]!r})")
+                raise SceneError(f"{self.source}: discs[{k}].{name} must be finite (got {float(arr[k])!r})")
         for k in range(0 if allow_off_surface else self.n_discs):
             if not self.court.on_surface(float(self.x[k]), float(self.y[k])):
                 raise SceneError(
-                    f"{self.source}: discs[{k}] at x={self.x[k]!r}, y={self.y[k]!r} is off the surface of "
+                    f"{self.source}: discs[{k}] at x={float(self.x[k])!r}, y={float(self.y[k])!r} is off the surface of "
                     f"court {self.court.name!r}"
                 )
         if self.n_discs > 1:

@@ -74,7 +74,11 @@ def shoot(court: Court, board_x, board_y, launch: Launch, team: list[str] | None
     scene = Scene(court=court, x=np.append(bx, launch.x), y=np.append(by, launch.y),
                   vx=np.append(np.zeros(n), launch.vx), vy=np.append(np.zeros(n), launch.vy),
                   omega=np.append(np.zeros(n), launch.omega), team=list(team) if team else [], source="shot")
-    result = simulate(scene)
+    return outcome_of(court, simulate(scene))
+
+
+def outcome_of(court: Court, result: SimResult) -> ShotOutcome:
+    """What the rules layer takes from a shot run to rest (see the module docstring)."""
     x, y = result.x.copy(), result.y.copy()
     fallen = result.status == STATUS_FALLEN
     for i in np.flatnonzero(fallen):

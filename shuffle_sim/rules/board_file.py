@@ -8,6 +8,8 @@ absent or zero). A disc off the surface is accepted: it has fallen (alley, gutte
 
 A ricochet board may also say which half the round scores on: ``"half": "left"`` (x < 0) or
 ``"right"`` (the ricochet rules: the weights rebound onto the half opposite the one they are slid from).
+A crokinole board may list the 20s each side has already set aside in the round, which its round
+total counts: ``"twenties": {"light": 2}`` (a disc that drops into the hole is removed at once).
 
 Validation (finite numbers, known keys, discs not overlapping) is the scene's, so errors name the
 file, the disc and the field.
@@ -25,6 +27,29 @@ from shuffle_sim.physics.scene import Scene, SceneError, read_json_file
 MOTION_KEYS = ("vx", "vy", "omega")
 #: Games whose boards may name the half a round scores on (``"half"``).
 HALF_GAMES = ("ricochet",)
+#: Games whose boards may list the 20s set aside in the round (``"twenties"``).
+TWENTIES_GAMES = ("crokinole",)
+
+
+def pop_frame_keys(data: dict, game: str, source: str = "<board>") -> tuple[str | None, dict[str, int] | None]:
+    """Take the keys a board file has beyond the scene format out of ``data`` (a dict, changed in
+    place) and check them: the scoring half (``HALF_GAMES``) and the 20s set aside
+    (``TWENTIES_GAMES``). Returns (half, twenties), None where the file gives none."""
+    half = twenties = None
+    if game in HALF_GAMES and "half" in data:
+        half = data.pop("half")
+        if half not in HALVES:
+            raise SceneError(f"{source}: half: must be one of {', '.join(HALVES)} (got {half!r})")
+    if game in TWENTIES_GAMES and "twenties" in data:
+        value = data.pop("twenties")
+        if not isinstance(value, dict):
+            raise SceneError(f"{source}: twenties: must be an object of side names and counts (got {value!r})")
+        twenties = {}
+        for side, count in value.items():
+            if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+                raise SceneError(f"{source}: twenties.{side}: must be a whole number of 20s, 0 or more (got {count!r})")
+            twenties[side] = count
+    return half, twenties
 
 
 def board_from_dict(data: Any, default_court: str, game: str, source: str = "<board>",
@@ -33,11 +58,7 @@ def board_from_dict(data: Any, default_court: str, game: str, source: str = "<bo
     if not isinstance(data, dict):
         raise SceneError(f"{source}: a board must be a JSON object (got {type(data).__name__})")
     data = dict(data)
-    half = None
-    if game in HALF_GAMES and "half" in data:
-        half = data.pop("half")
-        if half not in HALVES:
-            raise SceneError(f"{source}: half: must be one of {', '.join(HALVES)} (got {half!r})")
+    half, twenties = pop_frame_keys(data, game, source)
     data.setdefault("court", default_court)
     discs = data.get("discs")
     if isinstance(discs, list):
@@ -52,7 +73,7 @@ def board_from_dict(data: Any, default_court: str, game: str, source: str = "<bo
     court = scene.court
     if court.game not in (game, "custom"):
         raise RulesError(f"{source}: court: {court.name!r} is a {court.game} court, not a {game} court")
-    return Board(court=court, x=scene.x, y=scene.y, team=tuple(scene.team), half=half)
+    return Board(court=court, x=scene.x, y=scene.y, team=tuple(scene.team), half=half, twenties=twenties)
 
 
 def load_board(path: str | os.PathLike, default_court: str, game: str) -> Board:

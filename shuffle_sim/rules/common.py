@@ -17,7 +17,7 @@ Conventions shared by the four games (``deck``, ``horse_collar``, ``ricochet``, 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable, NamedTuple, Protocol, Sequence
+from typing import Iterable, Mapping, NamedTuple, Protocol, Sequence
 
 import numpy as np
 
@@ -98,7 +98,9 @@ class Board:
 
     ``half``: the half of the court a frame scores on, for games whose frames score on one half
     (ricochet: ``"left"``, x < 0, or ``"right"``); None where the game has no such half or it is
-    not known.
+    not known. ``twenties``: the 20s each side has already set aside in the round (crokinole: a
+    disc that drops into the hole is removed at once and counted), as a board file may list them;
+    None when the board says nothing about them.
     """
 
     court: Court
@@ -106,6 +108,7 @@ class Board:
     y: np.ndarray
     team: tuple[str, ...]
     half: str | None = None
+    twenties: Mapping[str, int] | None = None
 
     def __post_init__(self) -> None:
         x = np.ascontiguousarray(np.atleast_1d(np.asarray(self.x, dtype=np.float64)))
@@ -120,6 +123,9 @@ class Board:
         object.__setattr__(self, "team", team)
         if self.half is not None and self.half not in HALVES:
             raise RulesError(f"board: half must be one of {', '.join(HALVES)} (got {self.half!r})")
+        if self.twenties is not None:
+            object.__setattr__(self, "twenties", {str(side): check_int(n, f"board: twenties[{side!r}]", minimum=0)
+                                                  for side, n in dict(self.twenties).items()})
 
     @classmethod
     def of(cls, court: Court, discs: Iterable[tuple[float, float, str]], half: str | None = None) -> "Board":
@@ -143,7 +149,8 @@ class Board:
         """The board with the given discs removed (the rest keep their order)."""
         drop = set(int(i) for i in indices)
         keep = [i for i in range(len(self)) if i not in drop]
-        return Board(self.court, self.x[keep], self.y[keep], tuple(self.team[i] for i in keep), self.half)
+        return Board(self.court, self.x[keep], self.y[keep], tuple(self.team[i] for i in keep), self.half,
+                     self.twenties)
 
 
 class GameFlow(Protocol):

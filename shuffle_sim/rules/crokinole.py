@@ -108,11 +108,12 @@ def disc_reason(judgement: Judgement, i: int) -> tuple[int, str]:
 
 
 def score_round(board: Board, twenties: Mapping[str, int] | None = None, teams: Sequence[str] = ()) -> FrameScore:
-    """Round totals: each side's 20s set aside during the round (``twenties``), plus its discs on the board.
+    """Round totals: each side's 20s set aside during the round (``twenties``, by default the
+    board's own ``twenties``, as a board file lists them), plus its discs on the board.
 
     A disc resting in the hole counts 20 like one set aside.
     """
-    twenties = dict(twenties or {})
+    twenties = dict((board.twenties if twenties is None else twenties) or {})
     judgement = board.judge()
     scores = {t: 0 for t in [*teams, *twenties, *board.teams()]}
     for t, n in twenties.items():

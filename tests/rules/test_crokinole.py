@@ -267,3 +267,20 @@ def test_same_seed_same_game_flow(seed):
         game = CrokinoleGame(("A", "B"), CrokinoleOptions(championship=True))
         return play_game(game, random.Random(seed))
     assert run() == run()
+
+
+def test_a_board_file_may_list_the_twenties_set_aside_and_the_round_counts_them():
+    from shuffle_sim.rules import score_board
+    from shuffle_sim.rules.board_file import board_from_dict
+    from shuffle_sim.physics.scene import SceneError
+
+    data = {"discs": [{"x": 0.0, "y": 0.05, "team": "light"}], "twenties": {"light": 1, "dark": 2}}
+    board = board_from_dict(data, "crokinole", "crokinole")
+    assert board.twenties == {"light": 1, "dark": 2}
+    assert score_board("crokinole", board).scores == {"light": 35, "dark": 40}
+    assert score_round(board, twenties={}).scores == {"light": 15}  # twenties given to the call win
+    for bad in ({"light": -1}, {"light": 1.5}, {"light": True}, [1]):
+        with pytest.raises(SceneError, match="twenties"):
+            board_from_dict({**data, "twenties": bad}, "crokinole", "crokinole")
+    with pytest.raises(SceneError, match="twenties: unknown key"):
+        board_from_dict({"discs": [], "twenties": {"yellow": 1}}, "deck", "deck")

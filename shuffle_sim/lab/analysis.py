@@ -1,0 +1,136 @@
+"""Noisy copies and advice in the lab: what a shot does under a player's errors, and which shot to play.
+
+"Run noisy copies" plays N executions of the aim under the chosen skill preset (``copies``) and draws
+where the shot disc came to rest as a violet density map with its colour bar (the share of the
+copies resting in each cell), with the outcome tables in the "Noisy copies" tab. "Advise" ranks the
+game's candidate shots for the team shooting from the chosen start (``advice``) in a table of the
+advisor's own columns, each explained under it; "Aim this" loads the selected row's shot into the
+aim, exactly.
+"""
+
+from __future__ import annotations
+
+from bokeh.models import TableColumn
+
+from shuffle_sim.lab.advice import ROWS, advise_board, advised_aim, columns_of, meanings_html, table_data
+from shuffle_sim.lab.board import LabError
+from shuffle_sim.lab.copies import MAX_COPIES, noisy_copies
+from shuffle_sim.lab.fields import copies_field
+from shuffle_sim.lab.figure import EMPTY_DENSITY
+from shuffle_sim.lab.view import copies_html, density_image
+
+
+#: The advice table's column widths (pixels) by the advisor's key; the other columns share the rest
+#: of the table's width, each at least ``MIN_WIDTH`` (the table scrolls sideways beyond).
+COLUMN_WIDTHS = {"shot": 130, "kind": 52}
+RANK_WIDTH = 20
+MIN_WIDTH = 44
+
+
+def column_widths(keys: list[str], table_width: int) -> list[int]:
+    """Each column's width: its own, or a share of what the table has left."""
+    fixed = sum(COLUMN_WIDTHS.get(k, 0) for k in keys) + RANK_WIDTH
+    others = [k for k in keys if k not in COLUMN_WIDTHS]
+    share = max(MIN_WIDTH, (table_width - fixed - 4) // max(len(others), 1))
+    return [COLUMN_WIDTHS.get(k, share) for k in keys]
+
+
+class Analysis:
+    """Noisy copies and advice for one ``LabApp`` (module docstring)."""
+
+    def __init__(self, app):
+        self.app = app
+        c = app.controls
+        self.copies_spec = copies_field(MAX_COPIES)
+        self.copies_text = c.copies_input.value
+        self.advice_rows: list[dict] = []
+        self.planned_on = None
+        c.run_copies.on_click(app.guarded(self.run_copies))
+        c.clear_copies.on_click(app.guarded(self.clear_copies))
+        c.advise.on_click(app.guarded(self.run_advice))
+        c.aim_advised.on_click(app.guarded(self.aim_advised))
+        for prop in ("value_input", "value"):
+            c.copies_input.on_change(prop, app.guarded(self.copies_typed, action=False))
+        self.table_source = c.advice_table.source
+        self.table_source.selected.on_change("indices", app.guarded(self.row_chosen, action=False))
+
+    def preset(self):
+        presets = self.app.presets()
+        name = self.app.controls.skill_select.value
+        if name not in presets:
+            raise LabError(f"no skill presets for game {self.app.court.game!r}")
+        return name, presets[name]
+
+    # ---- noisy copies -----------------------------------------------------------------------------
+    def copies_typed(self, attr, old, new) -> None:
+        self.copies_text = new
+        try:
+            self.copies_spec.check(new)
+        except ValueError as exc:
+            self.app.controls.mark(self.copies_spec.name, False)
+            self.app.status.problem(self.copies_spec.name, str(exc))
+        else:
+            self.app.controls.mark(self.copies_spec.name, True)
+            self.app.status.solved(self.copies_spec.name)
+
+    def run_copies(self) -> None:
+        app = self.app
+        app.playing.settle()
+        name, preset = self.preset()
+        n = self.copies_spec.check(self.copies_text)
+        copies = noisy_copies(app.board, app.aiming.require(), preset, n)
+        image, top = density_image(app.court, copies)
+        app.figure.mapper.update(low=min(1.0 / max(copies.played, 1), top), high=max(top, 1e-9))
+        app.figure.colour_bar.visible = True
+        app.write(app.figure.density, image)
+        app.controls.copies_div.text = copies_html(copies, name)
+        app.controls.show_result("copies")
+        app.status.succeeded(f"{copies.n:,} noisy copies played ({name}); the violet map shows where the shot "
+                             f"disc came to rest")
+
+    def clear_copies(self) -> None:
+        self.app.write(self.app.figure.density, dict(EMPTY_DENSITY))
+        self.app.figure.colour_bar.visible = False
+        self.app.controls.copies_div.text = ""
+
+    # ---- advice -----------------------------------------------------------------------------------
+    def run_advice(self) -> None:
+        """Rank the candidate shots for the board as ``shuffle-sim advise`` does, for the team chosen in
+        the team control shooting from the selected start, under the selected skill preset."""
+        app = self.app
+        app.playing.settle()
+        name, preset = self.preset()
+        start = app.aiming.current_start()
+        if start.position is None:
+            raise LabError(f"no shot advisor for game {app.court.game!r}")
+        shooter = app.controls.team_select.value
+        ctx, advice = advise_board(app.board, preset, shooter, start.position)
+        rows = [a.to_dict() for a in advice[:ROWS]]
+        self.advice_rows, self.planned_on = rows, ctx.court
+        columns = columns_of(rows)
+        c = app.controls
+        c.advice_table.columns = [TableColumn(field="rank", title="#", width=RANK_WIDTH)] + [
+            TableColumn(field=col.key, title=col.heading, width=width) for col, width in
+            zip(columns, column_widths([col.key for col in columns], c.advice_table.width))]
+        app.write(self.table_source, table_data(rows, columns))
+        self.table_source.selected.indices = []
+        c.advice_table.visible = bool(rows)
+        c.aim_advised.disabled = True
+        c.advice_div.text = (f"<b>Advice</b> for {shooter} from {start.position} ({name}): {len(advice)} candidate "
+                             f"shots, best first" + (f" (the first {ROWS} shown)" if len(advice) > ROWS else "")
+                             + ". Select a row, then <i>Aim this</i>.")
+        c.advice_help.text = "<b>The columns</b>" + meanings_html(columns)
+        c.show_result("advice")
+        app.status.succeeded(f"advice ready: {len(advice)} candidate shots ranked")
+
+    def row_chosen(self, attr, old, new) -> None:
+        self.app.controls.aim_advised.disabled = not new
+
+    def aim_advised(self) -> None:
+        indices = list(self.table_source.selected.indices)
+        if not indices or indices[0] >= len(self.advice_rows):
+            raise LabError("select a row of the advice first, then Aim this")
+        row = self.advice_rows[indices[0]]
+        app = self.app
+        app.aiming.set_aim(advised_aim(app.court, self.planned_on, row, app.controls.team_select.value))
+        app.status.succeeded(f"aimed: {row.get('shot', 'the advised shot')} (from the advice); Shoot plays it")

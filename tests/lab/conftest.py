@@ -1,0 +1,38 @@
+"""Fixtures of the lab's browser tests: one lab server (a child process on a free loopback port) and
+one headless Chromium serve every browser test of the session; each test opens its own pages, so
+each has its own session, and no page may log a console error."""
+
+from __future__ import annotations
+
+import pytest
+
+from shuffle_sim.lab.browser import LabPage, chromium, chromium_path, lab_server
+
+
+@pytest.fixture(scope="session")
+def server():
+    with lab_server("crokinole") as (url, proc):
+        yield url, proc
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if chromium_path() is None:
+        pytest.fail("Chromium is missing: apt-get install chromium (.ci/run installs it)", pytrace=False)
+    with chromium() as b:
+        yield b
+
+
+@pytest.fixture
+def page(server, browser):
+    pages = []
+
+    def open_page(court: str = "crokinole", width: int = 1400, height: int = 920) -> LabPage:
+        p = LabPage(browser, server[0], court=court, width=width, height=height)
+        pages.append(p)
+        return p
+
+    yield open_page
+    for p in pages:
+        assert not p.errors, f"console errors: {p.errors}"
+        p.close()

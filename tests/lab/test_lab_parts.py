@@ -1,0 +1,133 @@
+"""The lab's small parts: fields checked at their boundaries, the status area's rules, the starts'
+nearest point, and the warm-up's progress (terminal and waiting page)."""
+
+from __future__ import annotations
+
+import math
+import threading
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from shuffle_sim.court import load_court
+from shuffle_sim.lab.fields import FieldError, NumberField, copies_field, shot_fields
+from shuffle_sim.lab.shots import max_speed
+from shuffle_sim.lab.starts import legal_starts
+from shuffle_sim.lab.status import Status
+
+CROKINOLE = load_court("crokinole")
+
+
+def test_the_speed_field_takes_exactly_the_speeds_a_shot_takes():
+    speed = shot_fields(CROKINOLE)["speed"]
+    top = max_speed(CROKINOLE)
+    assert speed.check(repr(top)) == top
+    assert speed.check("5e-324") == 5e-324
+    for text in ("0", "0.0", "-1", repr(math.nextafter(top, math.inf)), "99", "nan", "inf", "", "fast"):
+        with pytest.raises(FieldError, match=r"^speed must be"):
+            speed.check(text)
+    assert speed.title == f"Speed, m/s (up to {top:.2f})"
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.floats(allow_nan=True, allow_infinity=True))
+def test_a_field_accepts_a_number_exactly_when_it_is_in_range(value):
+    field = NumberField("spin", "Spin", "rad/s", low=-50.0, high=50.0)
+    inside = math.isfinite(value) and -50.0 <= value <= 50.0
+    try:
+        assert field.check(repr(value)) == value and inside
+    except FieldError as exc:
+        assert not inside and f"(got {repr(value)!r})" in str(exc)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.one_of(st.integers(-10, 300_000), st.floats(0.5, 300_000.0)))
+def test_the_copies_field_takes_whole_numbers_in_range(value):
+    field = copies_field(200_000)
+    ok = float(value) == int(value) and 1 <= value <= 200_000
+    try:
+        got = field.check(str(value))
+    except FieldError as exc:
+        assert not ok and str(exc).startswith("noisy copies must be a whole number, 1 to 200,000")
+    else:
+        assert ok and got == int(value) and isinstance(got, int)
+
+
+class _Div:
+    text = ""
+
+
+def test_the_status_area_keeps_problems_until_fixed_and_failures_until_the_next_success():
+    status = Status(_Div())
+    status.problem("speed", "speed must be a number")
+    status.failed("select a disc first")
+    assert status.text().splitlines() == ["select a disc first", "speed must be a number"]
+    status.succeeded("disc 0 deleted")  # an action succeeded: its failure goes, the field's problem stays
+    assert status.text().splitlines() == ["speed must be a number", "disc 0 deleted"]
+    status.solved("speed")
+    assert status.text() == "disc 0 deleted"
+    status.succeeded("")
+    assert status.text() == "" and status.div.text == ""
+    status.failed("a <b> & c")
+    assert "a &lt;b&gt; &amp; c" in status.div.text
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(["deck", "horse-collar", "ricochet", "crokinole"]), st.integers(0, 7),
+       st.floats(0.0, 1.0))
+def test_the_nearest_point_of_a_start_is_the_point_itself(court, k, t):
+    starts = legal_starts(load_court(court))
+    start = starts[k % len(starts)]
+    x, y = start.point(t)
+    px, py = start.point(start.nearest(x, y))
+    assert math.hypot(px - x, py - y) < 1e-12
+
+
+def test_the_warm_up_says_it_compiles_with_progress_and_the_waiting_page_becomes_the_lab():
+    from bokeh.document import Document
+
+    from shuffle_sim.lab.app import LabOptions, make_document
+    from shuffle_sim.lab.warmup import COMPILING, WarmUp
+
+    release = threading.Event()
+    lines: list[str] = []
+    steps = [("judging a disc", lambda: None), ("a shot", release.wait)]
+    warmup = WarmUp(lambda: steps, say=lines.append, cold=True).start()
+    doc = Document()
+    make_document(LabOptions(court="crokinole", warmup=warmup))(doc)
+    for _ in range(200):
+        if warmup.done_steps == 1:
+            break
+        threading.Event().wait(0.01)
+    text = warmup.text()
+    assert text.startswith(f"{COMPILING}: step 2 of 2 (a shot)") and "s so far" in text
+    page = doc.get_model_by_name("message")
+    assert doc.get_model_by_name("court") is None
+    callback = next(iter(doc.session_callbacks))
+    callback.callback()  # the page's next tick
+    assert COMPILING in page.text and "step 2 of 2" in page.text
+    release.set()
+    warmup.thread.join(5)
+    callback.callback()
+    assert doc.get_model_by_name("court") is not None and not doc.session_callbacks
+    assert lines[0].startswith(f"shot lab: {COMPILING}") and lines[1].startswith("  [1/2] judging a disc:")
+    assert lines[-1].startswith("shot lab: kernels ready after")
+
+
+def test_a_warm_cache_says_nothing_of_compiling_and_an_empty_one_is_told():
+    import os
+    import subprocess
+    import sys
+
+    from shuffle_sim.lab.warmup import WarmUp
+
+    lines: list[str] = []
+    warmup = WarmUp(lambda: [("x", lambda: None)], say=lines.append, cold=False).start()
+    warmup.thread.join(5)
+    assert lines == [] and warmup.text() == "kernels ready"
+    code = "from shuffle_sim.lab.warmup import kernels_cached; print(kernels_cached())"
+    with __import__("tempfile").TemporaryDirectory() as empty:
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                              env={**os.environ, "NUMBA_CACHE_DIR": empty})
+    assert done.stdout.strip() == "False"
