@@ -18,10 +18,10 @@ name                        what it does
 ==========================  ================================================================
 
 The layers, from the bottom: ``_runtime`` (private plumbing: numba presets, import-on-use faces,
-helper processes), ``units``, ``games`` (the game registry), ``noise`` -> ``court`` -> ``judging`` ->
-``physics`` -> ``shots`` -> ``rules`` -> ``playing`` -> ``experiment`` -> ``bench``, ``plot``, ``lab``,
-``cli``. Imports flow one way, down this list; a module or name that starts with an underscore is
-private to its package.
+helper processes), ``units``, ``games`` (the game registry), ``noise``, ``court``, ``judging``,
+``physics``, ``shots``, ``reference``, ``rules``, ``plot``, ``playing``, ``experiment``, ``bench``,
+``testing``, ``lab``, ``cli``. Imports flow one way, down this list (a test holds the code to it);
+a module or name that starts with an underscore is private to its package.
 """
 
 from __future__ import annotations
@@ -29,8 +29,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from shuffle_sim._runtime.lazy import lazy_face
-
-__version__ = "0.1.0"
+from shuffle_sim._version import __version__
 
 #: Public name -> the module that defines it.
 _FACE = {
@@ -49,7 +48,22 @@ _FACE = {
     "load_experiment": "shuffle_sim.experiment",
 }
 
-__all__ = [*_FACE, "__version__"]
+__all__ = [
+    "Court",
+    "CourtError",
+    "Judgement",
+    "Scene",
+    "__version__",
+    "judge",
+    "judge_batch",
+    "list_courts",
+    "load_court",
+    "load_experiment",
+    "play",
+    "run_experiment",
+    "simulate",
+    "simulate_shots",
+]
 
 __getattr__, __dir__ = lazy_face(__name__, _FACE, globals())
 

@@ -40,10 +40,9 @@ from numba import prange
 
 from shuffle_sim._runtime import jit
 from shuffle_sim.court import Court
-from shuffle_sim.court.geometry import point_in_closed_polygon
 from shuffle_sim.judging.batch import cached_judge_index, judge_ranges
 from shuffle_sim.judging.cell_grid import judge_point, surely_on_surface
-from shuffle_sim.judging.procedure import HANGER_NONE
+from shuffle_sim.judging.procedure import HANGER_NONE, centre_on_surface
 from shuffle_sim.judging.packing import judge_arrays
 from shuffle_sim.physics.numba_api import court_table
 from shuffle_sim.physics import check_max_events, check_obstacles, obstacle_at_start
@@ -126,14 +125,7 @@ def shot_problem(table, ja, index, board_x, board_y, x, y, vx, vy, omega):
     if not (math.isfinite(x) and math.isfinite(y) and math.isfinite(vx) and math.isfinite(vy)
             and math.isfinite(omega)):
         return NOT_FINITE
-    if surely_on_surface(x, y, index):
-        on_surface = True
-    elif ja.surface_kind == 1:
-        c = ja.surface_circle
-        on_surface = (x - c[0]) ** 2 + (y - c[1]) ** 2 <= c[2] * c[2]
-    else:
-        on_surface = point_in_closed_polygon(x, y, ja.surface_polygon, 0, ja.surface_polygon.shape[0])
-    if not on_surface:
+    if not (surely_on_surface(x, y, index) or centre_on_surface(ja, x, y)):
         return _OFF_SURFACE
     limit = 2.0 * table[0, H_RADIUS] - OVERLAP_TOLERANCE
     for j in range(board_x.shape[0]):

@@ -19,7 +19,7 @@ from shuffle_sim.court.materials import SPIN_MODELS
 def pytest_addoption(parser):
     parser.addoption("--spin-model", choices=SPIN_MODELS, default=None,
                      help="the spin model of every court whose file or test does not name one (the default: "
-                          "the courts' own, coupled); issue 10 asks that every test pass under 'decoupled' too")
+                          "the courts' own, coupled); every test passes under 'decoupled' too")
 
 
 def pytest_configure(config):

@@ -50,6 +50,7 @@ from numba import prange
 from shuffle_sim._runtime import compile_ahead
 from shuffle_sim._runtime import jit
 from shuffle_sim.bench._timing import best_rate, with_threads
+from shuffle_sim.physics import speed_for_distance
 from shuffle_sim.court import Court, load_court
 from shuffle_sim.physics.numba_api import court_table, kernel_arrays
 from shuffle_sim.physics.numba_api import (
@@ -102,7 +103,7 @@ def shot_launch(court: Court, start_x_ft: float, target_x_ft: float, target_y_ft
     x0, y0 = start_x_ft * FOOT, LAUNCH_Y_FT * FOOT
     dx, dy = target_x_ft * FOOT - x0, target_y_ft * FOOT - y0
     distance = math.hypot(dx, dy)
-    speed = math.sqrt(2.0 * mu * g * (distance + extra_ft * FOOT))
+    speed = speed_for_distance(distance + extra_ft * FOOT, mu * g)
     return x0, y0, speed * dx / distance, speed * dy / distance, spin
 
 

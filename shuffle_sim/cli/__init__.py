@@ -24,7 +24,7 @@ import argparse
 import os
 import sys
 
-from shuffle_sim import __version__
+from shuffle_sim._version import __version__
 from shuffle_sim.cli import bench, courts, experiments, lab, playing, scenes
 from shuffle_sim.cli._common import UsageError
 

@@ -4,7 +4,7 @@ Lines have width: a straight line is a band, a rectangle ``width`` wide with fla
 centre segment (a painted line); a circular line is an annulus ``width`` wide. A disc *touches* a
 line when its circle meets the band (distance from the disc's centre to the band <= radius, within
 ``TOUCH_TOLERANCE``), so a disc exactly tangent to a line's edge touches it. Every predicate here is
-checked against Shapely (GEOS) in ``tests/judging/test_geometry_oracle.py``.
+checked against Shapely (GEOS) in ``tests/court/test_geometry.py``.
 
 Compilation: the band distances, on every judged disc's hot path, are inlined into their callers;
 the others are ordinary calls (LLVM inlines the small ones), which keeps the judging loops quick to

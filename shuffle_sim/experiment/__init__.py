@@ -20,6 +20,8 @@ plots, say) does not import the runner and the numba kernels with it.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from shuffle_sim._runtime.lazy import lazy_face
 
 #: Public name -> the module that defines it.
@@ -32,7 +34,19 @@ _FACE = {
     "run_file": "shuffle_sim.experiment._run_file",
 }
 
-__all__ = ["Experiment", "ExperimentError", "RunSummary", "load_experiment", "run_experiment", "run_file"]
+__all__ = [
+    "Experiment",
+    "ExperimentError",
+    "RunSummary",
+    "load_experiment",
+    "run_experiment",
+    "run_file",
+]
 
 
 __getattr__, __dir__ = lazy_face(__name__, _FACE, globals())
+
+if TYPE_CHECKING:  # the same names, imported outright, for type checkers and editors
+    from shuffle_sim.experiment._run_file import run_file
+    from shuffle_sim.experiment._runner import RunSummary, run_experiment
+    from shuffle_sim.experiment.spec import Experiment, ExperimentError, load_experiment

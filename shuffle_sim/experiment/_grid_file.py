@@ -9,7 +9,7 @@ million shots. Users read the file as before, ``xarray.open_dataset("grid.nc")``
 ``store.open_results``; the layout written here is the one xarray writes (dimension coordinates as
 dimension scales, ``_FillValue`` NaN on floating-point variables, other coordinates named in each
 data variable's ``coordinates`` attribute, text as variable-length UTF-8 strings), so the dataset
-read back is the same whichever wrote it (``tests/experiment/test_experiment_grid.py`` compares).
+read back is the same whichever wrote it (``tests/experiment/test_grid_file.py`` compares).
 """
 
 from __future__ import annotations

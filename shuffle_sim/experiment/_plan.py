@@ -11,7 +11,7 @@ from shuffle_sim.experiment._chunk_kernels import DIST_NORMAL, DIST_UNIFORM, PAR
 from shuffle_sim.experiment.spec import Experiment
 from shuffle_sim.noise import seed_key
 from shuffle_sim.rules import ricochet
-from shuffle_sim.physics.scene import speed_for_distance
+from shuffle_sim.physics import speed_for_distance
 
 
 def shot_plan(experiment: Experiment) -> dict:
@@ -45,7 +45,7 @@ def shot_plan(experiment: Experiment) -> dict:
         uses_target=experiment.uses_target,
         speed_given=experiment.speed_given,
         overshoot=float(nominal["overshoot"]),
-        stop_speed_per_root_metre=speed_for_distance(1.0, court.params["mu"], court.params["gravity"]),
+        stop_speed_per_root_metre=speed_for_distance(1.0, court.params["mu"] * court.params["gravity"]),
         k0=k0,
         k1=k1,
     )

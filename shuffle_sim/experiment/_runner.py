@@ -33,7 +33,7 @@ from typing import Iterator
 
 import numpy as np
 
-from shuffle_sim import __version__
+from shuffle_sim._version import __version__
 from shuffle_sim.experiment._grid_file import GridResults, GridVariable
 from shuffle_sim.experiment._chunk_kernels import (
     STATUS_FALLEN,

@@ -34,7 +34,7 @@ from typing import Any
 
 import numpy as np
 
-from shuffle_sim import __version__
+from shuffle_sim._version import __version__
 from shuffle_sim.court import Court, CourtError, court_path, load_court
 from shuffle_sim.noise import EXACT, NoiseError, NoiseModel, parse_noise, skill_preset
 from shuffle_sim.physics.scene import Scene, SceneError

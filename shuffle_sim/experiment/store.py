@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from shuffle_sim import __version__
+from shuffle_sim._version import __version__
 from shuffle_sim.experiment.errors import ExperimentError
 
 if TYPE_CHECKING:

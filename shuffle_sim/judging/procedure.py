@@ -135,6 +135,16 @@ def _on_surface(x, y, surface_kind, surface_circle, surface_polygon, surface_box
     return point_in_closed_polygon(x, y, surface_polygon, 0, surface_polygon.shape[0])
 
 
+@jit.inline
+def centre_on_surface(ja, x, y):
+    """Whether a disc centred at (x, y) lies on the court's playing surface, its outline included.
+
+    The one on-surface test of the package's numba code (``Court.on_surface`` is the same test in
+    Python, in the same floating-point operations): a centre exactly on an edge is on the surface.
+    """
+    return _on_surface(x, y, ja.surface_kind, ja.surface_circle, ja.surface_polygon, ja.surface_box)
+
+
 @jit.no_refcount
 def _hole_at(x, y, hole_geom):
     """Index of the first hole whose capture radius holds the centre, or -1."""

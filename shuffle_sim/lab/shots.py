@@ -141,7 +141,7 @@ def play_shot(board: LabBoard, aim: Aim) -> ShotPlay:
     n_frames = int(min(MAX_FRAMES, max(2, math.ceil(result.t_end * FRAMES_PER_SECOND) + 1)))
     times = np.linspace(0.0, result.t_end, n_frames)
     positions = np.empty((n_frames, scene.n_discs, 2))
-    sample_trajectories(result.trajectories.table, result.trajectories.spin, result.trajectories.log, scene.n_discs,
+    sample_trajectories(result.trajectories.table, result.trajectories.orbits, result.trajectories.log, scene.n_discs,
                         times, positions)
     # The last sample is the rest state exactly: fallen discs where they crossed the edge, holed ones
     # at the hole's centre (the samples hide both once they leave the surface).
@@ -164,7 +164,7 @@ def _event_marks(result, n_discs: int) -> list[dict]:
     times = np.ascontiguousarray(ev.t[keep], dtype=np.float64)
     order = np.argsort(times, kind="stable")
     at = np.empty((len(keep), n_discs, 2))
-    sample_trajectories(result.trajectories.table, result.trajectories.spin, result.trajectories.log, n_discs,
+    sample_trajectories(result.trajectories.table, result.trajectories.orbits, result.trajectories.log, n_discs,
                         times[order], at)
     marks = []
     for row, k in zip(order, np.array(keep)[order]):

@@ -13,6 +13,8 @@ The names below load their module on first use: the skill presets read without c
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from shuffle_sim._runtime.lazy import lazy_face
 
 #: Public name -> the module that defines it.
@@ -42,6 +44,59 @@ _FACE = {
     "word_to_uniform": "shuffle_sim.noise.streams",
 }
 
-__all__ = sorted(_FACE)
+__all__ = [
+    "EXACT",
+    "NoiseError",
+    "NoiseModel",
+    "SKILLS_FILE",
+    "SLOT_DIRECTION",
+    "SLOT_SPEED",
+    "SLOT_SPIN",
+    "SLOT_START_X",
+    "SLOT_START_Y",
+    "STREAM_DISTRIBUTIONS",
+    "STREAM_EXECUTION",
+    "STREAM_PLAY",
+    "STREAM_PLAYER_SAMPLES",
+    "box_muller",
+    "normals",
+    "parse_noise",
+    "philox4x64",
+    "philox4x64_inline",
+    "seed_key",
+    "skill_preset",
+    "skill_presets",
+    "uniforms",
+    "word_to_uniform",
+]
 
 __getattr__, __dir__ = lazy_face(__name__, _FACE, globals())
+
+if TYPE_CHECKING:  # the same names, imported outright, for type checkers and editors
+    from shuffle_sim.noise.errors import NoiseError
+    from shuffle_sim.noise.skills import (
+        EXACT,
+        NoiseModel,
+        SKILLS_FILE,
+        SLOT_DIRECTION,
+        SLOT_SPEED,
+        SLOT_SPIN,
+        SLOT_START_X,
+        SLOT_START_Y,
+        parse_noise,
+        skill_preset,
+        skill_presets,
+    )
+    from shuffle_sim.noise.streams import (
+        STREAM_DISTRIBUTIONS,
+        STREAM_EXECUTION,
+        STREAM_PLAY,
+        STREAM_PLAYER_SAMPLES,
+        box_muller,
+        normals,
+        philox4x64,
+        philox4x64_inline,
+        seed_key,
+        uniforms,
+        word_to_uniform,
+    )

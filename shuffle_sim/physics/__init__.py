@@ -10,9 +10,9 @@ The model, in plain words
   than pure spin would, and both motions stop at the same instant, with v / (r omega) tending to
   0.653 for a uniform disc on its whole face (Farkas, Bartels, Unger and Wolf, Phys. Rev. Lett. 90,
   248302, 2003). The force and torque are mu m g F(eps) and mu m g r T(eps), eps = v / (r omega),
-  in closed form for a contact annulus of inner radius ``contact_inner_ratio`` (``friction``); the
+  in closed form for a contact annulus of inner radius ``contact_inner_ratio`` (``_friction``); the
   motion from any start comes from one dimensionless tabulation per annulus and inertia ratio
-  ``inertia_ratio`` (``coupled``). A disc launched with r omega = v slides 27 % farther than
+  ``inertia_ratio`` (``_coupled``). A disc launched with r omega = v slides 27 % farther than
   without spin, with r omega = 2 v 97 % farther. The path stays straight. The inertia ratio must lie
   in Weidman and Malhotra's window, (1 + eta^2)/4 < k < 2 (1 + eta + eta^2)/3, where both motions
   end together at a finite ratio.
@@ -21,7 +21,7 @@ The model, in plain words
   kept for comparison and for the pymunk cross-checks) spin always decays so, independently of the
   slide: spin never changes a slide, and the two stop separately.
 * **Impacts** are instantaneous: a normal impulse with restitution ``e`` plus a friction impulse
-  capped by Coulomb's law that changes the spins (``resolve``). Momentum is conserved and kinetic
+  capped by Coulomb's law that changes the spins (``_resolve``). Momentum is conserved and kinetic
   energy never increases.
 * **Cushions and bumpers** are segments with a thickness (capsules) or circles hit from inside;
   **pegs** are fixed circles; each has its own restitution and friction. A cushion may *kill*: the
@@ -34,8 +34,8 @@ The model, in plain words
 
 How it is computed
 ------------------
-Event-driven (``kernel``): the earliest of all predicted events (``predict``) is applied, and only
-what it changed is predicted again. Times of impact are exact (``toi``): linear and quadratic
+Event-driven (``_event_loop``): the earliest of all predicted events (``_predict``) is applied, and only
+what it changed is predicted again. Times of impact are exact (``_toi``): linear and quadratic
 equations in arc length for a disc against anything fixed (the path is straight in both models,
 so only the conversion of arc length to time depends on the model: closed form, or Newton on the
 coupled tables), a quartic with isolated, polished roots for two sliding discs without spin, and a
@@ -44,9 +44,10 @@ deceleration is bounded by F at its present ratio and at its terminal ratio (F i
 true separation stays within a known margin of the mean parabolas' quartic, and no contact is ever
 stepped over. Touching discs that approach are resolved at once, so a Newton's cradle passes its
 momentum down the line in one impulse per pair. A lone disc (a shot at an empty board) runs the
-same loop with its state in local variables (``lone``). The court reaches the kernel packed in one
-array (``table``), the coupled model's tables in another (``coupled.coupled_tables``); ``motion``
-holds the motion between events and the state layout, ``events`` the codes.
+same loop with its state in local variables (``_lone_loop``). The court reaches the kernel packed in one
+array (``_court_table``), the coupled model's tables in another (``_coupled_tables.coupled_tables``);
+``_motion`` holds the motion between events and the state layout, ``events`` the codes; impacts are
+applied by ``_impacts``, discs placed and read by ``_disc_state``, the logs kept by ``_logs``.
 
 Limits
 ------
@@ -56,15 +57,15 @@ Limits
   impulses, so a perfectly symmetric triple collision may come out slightly asymmetric.
 * Discs left touching and pushed together by their friction (both sliding, barely separating)
   move on as one, with any sliding discs touching them: a stand-in for the sustained contact force
-  real discs exchange, which this impulse model does not have (``kernel``). In the coupled model
+  real discs exchange, which this impulse model does not have (``_impacts``). In the coupled model
   they also share their spin, so they share one deceleration and stay exactly together.
-* The coupled pair search gives up, claiming no contact, after ``predict.PAIR_SEARCH_STEPS`` steps
+* The coupled pair search gives up, claiming no contact, after ``_pair_predict.PAIR_SEARCH_STEPS`` steps
   (two discs grazing side by side for a long time, never seen in the tests).
 * Contacts have tolerances of 1e-9 m and 1e-9 m/s, and a pushed contact may overlap by 1e-10 m
-  before it is resolved again (``toi``).
+  before it is resolved again (``_toi``).
 * A disc pinched between touching discs with little restitution can need thousands of pairwise
   impulses at one instant; after 256 impacts at one instant the touching group moves on as one
-  (``kernel``), as a pushed group does.
+  (``_event_loop``), as a pushed group does.
 * Fallen discs leave play at the edge; gutters, alleys and ditches are not simulated beyond that.
 * Every court has one disc size, mass and inertia ratio.
 
@@ -73,6 +74,8 @@ numba loops call are declared in ``numba_api`` and imported from there only.
 """
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 from shuffle_sim._runtime.lazy import lazy_face
 
@@ -102,9 +105,65 @@ _FACE = {
     "simulate": "shuffle_sim.physics._simulate",
     "Scene": "shuffle_sim.physics.scene",
     "SceneError": "shuffle_sim.physics.scene",
-    "speed_for_distance": "shuffle_sim.physics.scene",
+    "speed_for_distance": "shuffle_sim.physics._motion",
 }
 
-__all__ = sorted(_FACE)
+__all__ = [
+    "DISC_CUSHION",
+    "DISC_DISC",
+    "DISC_PEG",
+    "EVENT_NAMES",
+    "EventLog",
+    "FALL",
+    "HOLED",
+    "KILLED",
+    "SPIN_STOP",
+    "STATUS_FALLEN",
+    "STATUS_HOLED",
+    "STATUS_MOVING",
+    "STATUS_NAMES",
+    "STATUS_REST",
+    "STOP",
+    "Scene",
+    "SceneError",
+    "SimResult",
+    "Trajectories",
+    "check_max_events",
+    "check_obstacles",
+    "obstacle_at_start",
+    "sample_positions",
+    "simulate",
+    "speed_for_distance",
+]
 
 __getattr__, __dir__ = lazy_face(__name__, _FACE, globals())
+
+if TYPE_CHECKING:  # the same names, imported outright, for type checkers and editors
+    from shuffle_sim.physics._motion import speed_for_distance
+    from shuffle_sim.physics._simulate import (
+        EventLog,
+        SimResult,
+        Trajectories,
+        check_max_events,
+        check_obstacles,
+        obstacle_at_start,
+        sample_positions,
+        simulate,
+    )
+    from shuffle_sim.physics.events import (
+        DISC_CUSHION,
+        DISC_DISC,
+        DISC_PEG,
+        EVENT_NAMES,
+        FALL,
+        HOLED,
+        KILLED,
+        SPIN_STOP,
+        STATUS_FALLEN,
+        STATUS_HOLED,
+        STATUS_MOVING,
+        STATUS_NAMES,
+        STATUS_REST,
+        STOP,
+    )
+    from shuffle_sim.physics.scene import Scene, SceneError

@@ -2,9 +2,9 @@
 
 A disc sliding at v and spinning with rim speed u = r |omega| slows as dv/dt = -a F(eps) and
 du/dt = -(a / k) T(eps), with a = mu g, eps = v / u, k = I / (m r^2) and F, T the friction force
-and torque of its contact annulus (``friction``; Farkas, Bartels, Unger and Wolf, Phys. Rev. Lett.
+and torque of its contact annulus (``_friction``; Farkas, Bartels, Unger and Wolf, Phys. Rev. Lett.
 90, 248302, 2003). The right-hand side depends on eps alone, so the equations are invariant under
-(v, u, t) -> (c v, c u, c t); with k inside the window of ``friction.inertia_window`` both motions
+(v, u, t) -> (c v, c u, c t); with k inside the window of ``_friction.inertia_window`` both motions
 end together at a finite stop time, with eps tending to the terminal ratio eps*.
 
 Write Theta for the time left until the stop and sigma = ln Theta + const. Then
@@ -35,10 +35,8 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
 
 from shuffle_sim._runtime import jit
-from shuffle_sim.physics._friction import force
 
 # Columns of an orbit table.
 C_SIGMA = 0

@@ -225,7 +225,7 @@ def _save(path: Path, orbits: np.ndarray) -> None:
 def coupled_tables(eta: float, inertia: float) -> np.ndarray:
     """The packed tables (``orbits``) for contact ratio ``eta`` and inertia ratio ``inertia``, built once
     and cached: rows 0-1 the header ``meta``, then the upper and the lower orbit, then the lookup
-    bins (as floats, ``N_COLUMNS`` to a row). ``inertia`` must lie inside ``friction.inertia_window``.
+    bins (as floats, ``N_COLUMNS`` to a row). ``inertia`` must lie inside ``_friction.inertia_window``.
 
     Building takes a few tenths of a second plus the builder's compilation, so the tables are also
     saved beside the compiled kernels (``__pycache__``), under a digest of this module's and

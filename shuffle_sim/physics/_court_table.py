@@ -63,10 +63,10 @@ def decelerations(mu, gravity, radius, inner_ratio, inertia_ratio):
 def pack_court(ka) -> np.ndarray:
     """The court's ``KernelArrays`` as one table: a header row, then one row per feature.
 
-    Built with NumPy, not compiled: a court is packed once per batch (``packing.court_table`` keeps
+    Built with NumPy, not compiled: a court is packed once per batch (``_packing.court_table`` keeps
     it on the court), and a first run then compiles nothing for it (about 1 s of numba's time, in
     ``simulate``'s first call and in an experiment's chunk kernel). The numbers are the ones the
-    compiled kernels would compute, bit for bit: ``decelerations`` and ``toi.segment_frame`` run as
+    compiled kernels would compute, bit for bit: ``decelerations`` and ``_toi.segment_frame`` run as
     Python (their ``py_func``), whose arithmetic and square root round as the compiled code's do.
     """
     blocks = ((EDGE_SEGMENT, ka.fall_segments, 0), (EDGE_CIRCLE, ka.fall_circles, 0),
@@ -93,7 +93,7 @@ def pack_court(ka) -> np.ndarray:
         table[rows, F_INDEX] = -1 if kind in (EDGE_SEGMENT, EDGE_CIRCLE) else first_index + np.arange(source.shape[0])
         table[rows, F:F + source.shape[1]] = source
         if kind == CUSHION_SEGMENT:
-            # The frame ``toi.capsule_entry`` would compute on every prediction, computed once.
+            # The frame ``_toi.capsule_entry`` would compute on every prediction, computed once.
             for r in range(row, row + source.shape[0]):
                 table[r, F + 8:F + 11] = segment_frame.py_func(*(float(v) for v in table[r, F:F + 4]))
         row += source.shape[0]

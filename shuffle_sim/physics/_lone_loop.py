@@ -1,11 +1,11 @@
 """The event loop for one disc alone on the court, its state in local variables (numba).
 
 A lone disc, with no other disc on the court, is the batch API's commonest case: a draw or a shot
-at an empty board. It is the kernel's own event loop (``kernel.run_table``) with one disc, and gives
+at an empty board. It is the kernel's own event loop (``_event_loop.run_table``) with one disc, and gives
 bit-identical results (final state, status, standing, event count, end time): the same predictions
-(``predict.predict_path``: every boundary shape solved in arc length along the straight path, the
+(``_predict.predict_path``: every boundary shape solved in arc length along the straight path, the
 earliest turned into a time), the same event order and tie-breaks, the same impulses
-(``kernel.fixed_body_bounce``) and the same event bound. Only the bookkeeping differs: the disc's
+(``_event_loop.fixed_body_bounce``) and the same event bound. Only the bookkeeping differs: the disc's
 reference state lives in scalars instead of the state arrays, there are no pairs to predict and no
 logs to write, and nothing is passed to a non-inlined function as an array, so a shot costs no
 reference counting at all.
@@ -31,17 +31,59 @@ from shuffle_sim.physics.events import (
     STATUS_REST,
     STOP,
 )
-from shuffle_sim.physics._event_loop import fixed_body_bounce
+from shuffle_sim.physics._impacts import fixed_body_bounce
 from shuffle_sim.physics._motion import motion_after, start_reference
 from shuffle_sim.physics._predict import coupled_times, predict_path, slow_distance
 from shuffle_sim.physics._court_table import H_DECEL, H_RADIUS, H_SPIN_DECEL, F
 
 
 @jit.inline
+def _predict_lone(table, orbits, px, py, ux, uy, speed, omega, mode, sigma0, theta, reach, status, dead, t0, t_stop):
+    """(t_next, kind, b, t_kill, kill_b): the next boundary event and kill-line crossing of the lone
+    disc's path (``_predict.predict_path``), their times along the coupled motion if it is in it."""
+    coupled = mode >= 0 and status == STATUS_MOVING
+    s_slow = slow_distance(table, orbits, mode, sigma0, theta, reach, speed, omega) if coupled else 0.0
+    t_next, next_kind, next_b, t_kill, kill_b, s_next, s_kill = predict_path(
+        table, px, py, ux, uy, speed, reach if coupled else -1.0, s_slow, status == STATUS_MOVING,
+        not dead, t0, t_stop)
+    if coupled:
+        t_next, t_kill = coupled_times(table, orbits, mode, sigma0, theta, reach, speed, omega, t0,
+                                       next_kind, s_next, s_kill, t_next, t_kill)
+    return t_next, next_kind, next_b, t_kill, kill_b
+
+
+@jit.inline
+def _after_event(table, kind, b, qx, qy, vx, vy, w, dead):
+    """Where the disc is and how it moves after a cushion, peg, stop, fall or hole at (qx, qy), moving
+    at (vx, vy) with spin w: (x, y, vx, vy, w, dead), as the kernel applies the event."""
+    if kind == DISC_CUSHION or kind == DISC_PEG:
+        new_vx, new_vy, new_w, kills = fixed_body_bounce(table, b, qx, qy, vx, vy, w)
+        dead = dead or kills
+    elif kind == STOP:
+        new_vx, new_vy, new_w = 0.0, 0.0, w
+    else:  # FALL or HOLED: out of play where it crossed the edge, or at the hole's centre
+        if kind == HOLED:
+            qx = table[b, F]
+            qy = table[b, F + 1]
+        new_vx, new_vy, new_w = 0.0, 0.0, 0.0
+    return qx, qy, new_vx, new_vy, new_w, dead
+
+
+@jit.inline
+def _status_after(kind, speed):
+    """The disc's status after an event: out of play after a fall or a hole, else moving or at rest."""
+    if kind == FALL:
+        return STATUS_FALLEN
+    if kind == HOLED:
+        return STATUS_HOLED
+    return STATUS_MOVING if speed > 0.0 else STATUS_REST
+
+
+@jit.inline
 def run_lone(table, orbits, x, y, vx, vy, omega, max_events):
     """Run one disc launched at (x, y) with (vx, vy, omega) at time 0 until it rests or leaves play.
 
-    ``table`` is the packed court (``table.pack_court``), ``orbits`` the coupled model's packed tables
+    ``table`` is the packed court (``_court_table.pack_court``), ``orbits`` the coupled model's packed tables
     (no rows for the decoupled model). Returns (x, y, vx, vy, omega, status,
     dead, ok, t_end, processed): the disc's state at the end time ``t_end`` (the time of the last
     event), its ``events.STATUS_*``, whether it is dead (kill line, killing cushion), ``ok`` False if
@@ -59,11 +101,8 @@ def run_lone(table, orbits, x, y, vx, vy, omega, max_events):
         orbits, radius, t0, px, py, vx, vy, omega, decel, spin_decel)
     status = STATUS_MOVING if speed > 0.0 else STATUS_REST
     dead = False
-    t_next = math.inf
-    next_kind = -1
-    next_b = -1
-    t_kill = math.inf
-    kill_b = -1
+    t_next, next_kind, next_b = math.inf, -1, -1  # the next boundary event: time, kind, table row
+    t_kill, kill_b = math.inf, -1  # the next kill-line crossing
     now = 0.0
     ok = True
     processed = 0
@@ -75,14 +114,8 @@ def run_lone(table, orbits, x, y, vx, vy, omega, max_events):
                 t_next = math.inf
                 t_kill = math.inf
             else:
-                coupled = mode >= 0 and status == STATUS_MOVING
-                s_slow = slow_distance(table, orbits, mode, sigma0, theta, reach, speed, omega) if coupled else 0.0
-                t_next, next_kind, next_b, t_kill, kill_b, s_next, s_kill = predict_path(
-                    table, px, py, ux, uy, speed, reach if coupled else -1.0, s_slow, status == STATUS_MOVING,
-                    not dead, t0, t_stop)
-                if coupled:
-                    t_next, t_kill = coupled_times(table, orbits, mode, sigma0, theta, reach, speed, omega, t0,
-                                                   next_kind, s_next, s_kill, t_next, t_kill)
+                t_next, next_kind, next_b, t_kill, kill_b = _predict_lone(
+                    table, orbits, px, py, ux, uy, speed, omega, mode, sigma0, theta, reach, status, dead, t0, t_stop)
         # The earliest event, ties going the kernel's way: boundary, kill line, spin stop.
         t = math.inf
         kind = -1
@@ -115,27 +148,11 @@ def run_lone(table, orbits, x, y, vx, vy, omega, max_events):
         qy = py + uy * slid
         if status != STATUS_MOVING:
             v = 0.0
-        if kind == DISC_CUSHION or kind == DISC_PEG:
-            new_vx, new_vy, new_w, kills = fixed_body_bounce(table, b, qx, qy, ux * v, uy * v, w)
-            dead = dead or kills
-        elif kind == STOP:
-            new_vx, new_vy, new_w = 0.0, 0.0, w
-        else:  # FALL or HOLED: out of play where it crossed the edge, or at the hole's centre
-            if kind == HOLED:
-                qx = table[b, F]
-                qy = table[b, F + 1]
-            new_vx, new_vy, new_w = 0.0, 0.0, 0.0
-        px = qx
-        py = qy
+        px, py, new_vx, new_vy, new_w, dead = _after_event(table, kind, b, qx, qy, ux * v, uy * v, w, dead)
         t0 = now
         ux, uy, speed, omega, t_stop, t_spin, mode, sigma0, reach, theta = start_reference(
             orbits, radius, t0, px, py, new_vx, new_vy, new_w, decel, spin_decel)
-        if kind == FALL:
-            status = STATUS_FALLEN
-        elif kind == HOLED:
-            status = STATUS_HOLED
-        else:
-            status = STATUS_MOVING if speed > 0.0 else STATUS_REST
+        status = _status_after(kind, speed)
         predict = True
     slid, v, w = motion_after(orbits, radius, mode, sigma0, reach, theta, speed, omega, decel, spin_decel, now - t0)
     if status != STATUS_MOVING:

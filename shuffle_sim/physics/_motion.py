@@ -8,9 +8,9 @@ straight line, and the distance slid ``tau`` seconds after a reference instant i
 
 Spin alone decays at its own constant rate ``alpha = (4/3) mu g / r``: the friction torque of a
 uniform disc pressing evenly on its face, (2/3) mu m g r, over the moment of inertia m r^2 / 2 (in
-general mu g T(0) / (k r), ``table.decelerations``). In the decoupled model that holds while the disc
+general mu g T(0) / (k r), ``_court_table.decelerations``). In the decoupled model that holds while the disc
 slides too. In the coupled model (Farkas, Bartels, Unger and Wolf, Phys. Rev. Lett. 90, 248302,
-2003) a disc that slides and spins follows ``coupled``: still a straight line, but s(t), v(t) and
+2003) a disc that slides and spins follows ``_coupled``: still a straight line, but s(t), v(t) and
 omega(t) come from the dimensionless tables, and both motions end at one instant. A disc without
 spin, or without speed, keeps the closed forms here exactly, in both models.
 
@@ -39,7 +39,7 @@ T_STOP = 7  # absolute time the disc stops sliding (inf if it never does, T0 at 
 T_SPIN = 8  # absolute time its spin stops (inf if not spinning)
 T_NEXT = 9  # time of its next boundary event (stop, cushion, peg, fall, hole)
 T_KILL = 10  # time it becomes dead by a kill line (inf if never)
-MODE = 11  # -1: the closed form (no spin, or the decoupled model); else the ``coupled`` motion mode
+MODE = 11  # -1: the closed form (no spin, or the decoupled model); else the ``_coupled`` motion mode
 SIGMA0 = 12  # coupled: sigma at T0 on its orbit
 REACH = 13  # coupled: distance from the reference position to the stop
 THETA = 14  # coupled: time from T0 to the stop
@@ -84,6 +84,13 @@ def time_to_slide(speed, decel, s):
     return 2.0 * s / (speed + math.sqrt(disc))
 
 
+@jit.kernel
+def speed_for_distance(distance, decel):
+    """The launch speed that slides exactly ``distance`` before it stops at deceleration ``decel``
+    (mu g without spin): sqrt(2 a d), the inverse of ``stopping_distance``."""
+    return math.sqrt(2.0 * decel * distance)
+
+
 @jit.no_refcount
 def stopping_distance(speed, decel):
     """v^2 / (2 a); infinite without friction."""
@@ -123,7 +130,7 @@ def reference_state(t, x, y, vx, vy, omega, decel, spin_decel):
     speed and spin with values below ``REST_SPEED`` set to exactly zero, and the absolute times the
     disc stops sliding (``t`` at rest) and stops spinning (inf if it does not spin). The disc slides
     if ``speed`` > 0. ``set_motion`` stores this (through ``start_reference``) in the state arrays;
-    the lone-disc loop (``lone``) keeps it in locals.
+    the lone-disc loop (``_lone_loop``) keeps it in locals.
     """
     # At rest (a stop, a fall) the square root is skipped: it would give exactly 0.
     speed = math.sqrt(vx * vx + vy * vy) if vx != 0.0 or vy != 0.0 else 0.0
@@ -148,7 +155,7 @@ def reference_state(t, x, y, vx, vy, omega, decel, spin_decel):
 @jit.inline
 def start_reference(orbits, radius, t, x, y, vx, vy, omega, decel, spin_decel):
     """``reference_state`` for either model: ``orbits`` holds the coupled model's packed tables
-    (``coupled.coupled_tables``), or no rows for the decoupled model.
+    (``_coupled.coupled_tables``), or no rows for the decoupled model.
 
     Returns (ux, uy, speed, omega, t_stop, t_spin, mode, sigma0, reach, theta): ``mode`` -1 for the
     closed forms; a disc that slides and spins in the coupled model gets its coupled mode, sigma0,

@@ -21,14 +21,8 @@ from shuffle_sim.physics.events import (
     STATUS_FALLEN,
     STATUS_NAMES,
 )
-from shuffle_sim.physics._event_loop import (
-    EV_COLUMNS,
-    RUN_FROM_START,
-    RUN_FROM_START_SHARED,
-    SEG_COLUMNS,
-    run_from_start,
-    sample_trajectories,
-)
+from shuffle_sim.physics._event_loop import RUN_FROM_START, RUN_FROM_START_SHARED, run_from_start
+from shuffle_sim.physics._logs import EV_COLUMNS, SEG_COLUMNS, sample_trajectories
 from shuffle_sim.physics._motion import DEAD, N_FLOAT_ROWS, N_INT_ROWS, STATUS
 from shuffle_sim.physics._packing import court_table, kernel_arrays
 from shuffle_sim.physics._court_table import H_DECEL, obstacle_overlap

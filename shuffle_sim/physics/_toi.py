@@ -5,7 +5,7 @@ Two kinds of problem, both solved without time steps:
 1. **A disc against something fixed** (a cushion, a peg, an edge, a hole, a kill line, a disc at
    rest). A sliding disc's centre moves on a straight line ``q + u s``, ``s`` the distance slid, so
    contact is a linear or quadratic equation in ``s``, solved in closed form with the
-   cancellation-free root formulas; ``motion.time_to_slide`` turns ``s`` into a time. Splitting
+   cancellation-free root formulas; ``_motion.time_to_slide`` turns ``s`` into a time. Splitting
    "where" (path length) from "when" keeps these exact even near the stop, where ds/dt -> 0.
 2. **Two sliding discs.** While both slide, each centre is quadratic in time, so the relative
    position is ``d(tau) = C + B tau + A tau^2`` and contact ``|d|^2 = R^2`` is a quartic
@@ -45,7 +45,7 @@ EDGE_TOL = 1e-9
 _EPS = 2.220446049250313e-16
 
 # The solvers of a cushion segment, an edge and a kill line are inlined (``inline="always"``) into
-# the prediction loop (``predict.predict_path``): a real call there spills every live register, which
+# the prediction loop (``_predict.predict_path``): a real call there spills every live register, which
 # cost a lone shot more than the solvers themselves. The other solvers are rarer and stay calls, to
 # keep compile times short.
 _MAX_ITER = 100

@@ -19,6 +19,7 @@ name                            what it is
 ``run_table``, ``run_scene``    the event loop on a packed table / on packed arrays
 ``run_lone``                    the event loop of a lone disc (a shot at an empty board)
 ``sample_trajectories``         every disc's centre at given times, from a trajectory log
+``speed_for_distance``          the launch speed that slides a distance: sqrt(2 a d)
 ``EV_COLUMNS``, ``SEG_COLUMNS`` columns of the event log and of the path segments
 ``DEAD``, ``STATUS``, ``TOUCHED``, ``N_FLOAT_ROWS``, ``N_INT_ROWS``
                                 rows of the structure-of-arrays disc state (``_motion``)
@@ -27,20 +28,12 @@ name                            what it is
 """
 
 from shuffle_sim.physics.events import DISC_DISC, STATUS_FALLEN, STATUS_HOLED, STATUS_MOVING, STATUS_REST
-from shuffle_sim.physics._event_loop import (
-    EV_COLUMNS,
-    SEG_COLUMNS,
-    disc_state,
-    load_disc,
-    sample_trajectories,
-    place_disc,
-    run_scene,
-    run_table,
-    state_at,
-)
+from shuffle_sim.physics._disc_state import disc_state, load_disc, place_disc, state_at
+from shuffle_sim.physics._event_loop import run_scene, run_table
+from shuffle_sim.physics._logs import EV_COLUMNS, SEG_COLUMNS, sample_trajectories
 from shuffle_sim.physics._lone_loop import run_lone
 from shuffle_sim.physics._packing import court_table, kernel_arrays
-from shuffle_sim.physics._motion import DEAD, N_FLOAT_ROWS, N_INT_ROWS, STATUS, TOUCHED
+from shuffle_sim.physics._motion import DEAD, N_FLOAT_ROWS, N_INT_ROWS, STATUS, TOUCHED, speed_for_distance
 from shuffle_sim.physics._court_table import H_RADIUS, obstacle_overlap, pack_court
 
 __all__ = [
@@ -68,5 +61,6 @@ __all__ = [
     "run_scene",
     "run_table",
     "sample_trajectories",
+    "speed_for_distance",
     "state_at",
 ]

@@ -20,7 +20,6 @@ the start with an error naming the disc and the field (``SceneError``).
 from __future__ import annotations
 
 import json
-import math
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -184,7 +183,3 @@ class Scene:
             ],
         }
 
-
-def speed_for_distance(distance: float, mu: float, gravity: float) -> float:
-    """Launch speed that slides exactly ``distance`` under Coulomb friction: sqrt(2 mu g d)."""
-    return math.sqrt(2.0 * mu * gravity * distance)

@@ -24,15 +24,11 @@ from numba import prange
 
 from shuffle_sim._runtime import jit
 from shuffle_sim.court import Court
-from shuffle_sim.court.geometry import point_in_closed_polygon
 from shuffle_sim.judging.packing import judge_arrays
-from shuffle_sim.physics._event_loop import (
-    EV_COLUMNS,
-    SEG_COLUMNS,
-    place_disc,
-    run_table,
-    state_at,
-)
+from shuffle_sim.judging.procedure import centre_on_surface
+from shuffle_sim.physics._disc_state import place_disc, state_at
+from shuffle_sim.physics._event_loop import run_table
+from shuffle_sim.physics._logs import EV_COLUMNS, SEG_COLUMNS
 from shuffle_sim.physics._motion import DEAD, N_FLOAT_ROWS, N_INT_ROWS, STATUS
 from shuffle_sim.physics._packing import court_table, kernel_arrays
 from shuffle_sim.physics._simulate import obstacle_at_start
@@ -182,15 +178,6 @@ def apply_materials(table, row, gravity):
         table[0, H_FRICTION] = row[_DISC_FRICTION]
 
 
-@jit.inline
-def on_surface(ja, x, y):
-    """Whether a centre at (x, y) lies on the court's surface, outline included (``Court.on_surface``)."""
-    if ja.surface_kind == 1:
-        c = ja.surface_circle
-        return math.hypot(x - c[0], y - c[1]) <= c[2]
-    return point_in_closed_polygon(x, y, ja.surface_polygon, 0, ja.surface_polygon.shape[0])
-
-
 @jit.kernel
 def _scene_problem(table, ja, xs, ys, vxs, vys, omegas, k, n):
     """(why, disc) scene ``k`` cannot be run: a value not finite, a disc off the surface, on an
@@ -200,7 +187,7 @@ def _scene_problem(table, ja, xs, ys, vxs, vys, omegas, k, n):
         if not (math.isfinite(xs[k, i]) and math.isfinite(ys[k, i]) and math.isfinite(vxs[k, i])
                 and math.isfinite(vys[k, i]) and math.isfinite(omegas[k, i])):
             return NOT_FINITE, i
-        if not on_surface(ja, xs[k, i], ys[k, i]):
+        if not centre_on_surface(ja, xs[k, i], ys[k, i]):
             return _OFF_SURFACE, i
         for j in range(i):
             if math.hypot(xs[k, i] - xs[k, j], ys[k, i] - ys[k, j]) < limit:

@@ -203,6 +203,129 @@ def _stance_array(sign, setup_numbers):
     return out
 
 
+@jit.inline
+def _planned_shot(cx, cy, colour_of, value, reach, n, colour, sign, spots, setup_numbers, sd, k0, k1, game_index,
+                  shot_counter):
+    """The launch (x, y, vx, vy, omega) of the fixed plan's next shot for ``colour``, in the canonical
+    frame (from the head toward the foot), with the side's execution errors drawn from its Philox
+    slot: the plan's aim (``deck_plan``), the clearest start of the stance, a straight launch, the
+    noise, and the planned start again if the perturbed one is not free."""
+    preferred = setup_numbers[3]
+    samples = np.int64(setup_numbers[4])
+    takeout_extra = setup_numbers[5]
+    radius = setup_numbers[6]
+    decel = setup_numbers[7]
+    _, ax, ay, extra, exclude = deck_plan(cx, cy, colour_of, value, n, colour,
+                                          spots[0 if sign > 0 else 1], takeout_extra, radius)
+    stance = _stance_array(sign, setup_numbers)
+    t = clearest_start(stance, preferred, samples, ax, ay, cx[:n], cy[:n], reach[:n], exclude)
+    _, _, vx, vy = straight_launch(stance, t, ax, ay, extra, decel)
+    z0, z1, z2, z3 = shot_normals(k0, k1, np.uint64(game_index), np.uint64(STREAM_PLAY),
+                                  np.uint64(shot_counter), np.uint64(0))
+    side = colour  # side 0 plays yellow
+    t2, vx, vy, w = perturb(stance, t, vx, vy, 0.0, z0, z1, z2, z3, sd[side, 0], sd[side, 1],
+                            sd[side, 2], sd[side, 3])
+    if not start_is_free(stance, t2, cx[:n], cy[:n], reach[:n]):
+        t2 = t
+    sx, sy = stance_point(stance, t2)
+    return sx, sy, vx, vy, w
+
+
+@jit.inline
+def _keep_live_discs(table, orbits, st, ist, m, n, t_end, head_target, px, py, bx, by, value, colour_of, ja_foot,
+                     prep_foot, ja_head, prep_head):
+    """Remove at once what a shot left fallen, dead by the kernel (backstop, past the baseline) or
+    judged dead, packing the live discs' positions, values and colours to the front; returns their
+    number. A disc nothing touched has not moved: its standing and value stand as judged before."""
+    kept = 0
+    for i in range(m):
+        if ist[STATUS, i] == STATUS_FALLEN or ist[DEAD, i] != 0:
+            continue
+        moved = i == n or ist[TOUCHED, i] != 0
+        if moved:
+            x, y, _, _, _ = state_at(table, orbits, st, ist, i, t_end)
+            if head_target:
+                dead = value_and_dead(x, y, ja_head, prep_head)[1]
+                qx, qy = half_turn(px, py, x, y)
+            else:
+                dead = value_and_dead(x, y, ja_foot, prep_foot)[1]
+                qx, qy = x, y
+            if dead:
+                continue
+            bx[kept] = x
+            by[kept] = y
+            value[kept] = value_and_dead(qx, qy, ja_foot, prep_foot)[0]
+        else:
+            bx[kept] = bx[i]
+            by[kept] = by[i]
+            value[kept] = value[i]
+        colour_of[kept] = colour_of[i]
+        kept += 1
+    return kept
+
+
+@jit.inline
+def _half_round_points(n, bx, by, colour_of, ja, prep):
+    """Each side's points for the half-round: the judged values of its discs at the target end."""
+    points = np.zeros(2, np.int64)
+    for i in range(n):
+        points[colour_of[i]] += value_and_dead(bx[i], by[i], ja, prep)[0]
+    return points
+
+
+@jit.inline
+def _play_half_round(table, orbits, head_target, lead, px, py, bx, by, cx, cy, colour_of, value, reach, spots,
+                     setup_numbers, sd, k0, k1, game_index, shot_counter, ev, no_seg, max_events, ja_foot, prep_foot,
+                     ja_head, prep_head):
+    """Shoot the half-round's eight discs, removing what each shot leaves dead at once; stop early on
+    a C-20a replay. Returns (discs left, the side that caused a replay or -1, whether that was the
+    eighth disc, the shot counter)."""
+    n = 0
+    penalty_side = -1
+    ended_at_eight = False
+    for k in range(DISCS):
+        colour = lead if k % 2 == 0 else 1 - lead
+        # Yellow on +x of the court: +x of the canonical frame from the head, -x from the foot.
+        sign = 1.0 if (colour == YELLOW_CODE) != head_target else -1.0
+        for i in range(n):
+            if head_target:
+                cx[i], cy[i] = half_turn(px, py, bx[i], by[i])
+            else:
+                cx[i] = bx[i]
+                cy[i] = by[i]
+        sx, sy, vx, vy, w = _planned_shot(cx, cy, colour_of, value, reach, n, colour, sign, spots, setup_numbers,
+                                          sd, k0, k1, game_index, shot_counter)
+        shot_counter += 1
+        if head_target:
+            sx, sy = half_turn(px, py, sx, sy)
+            vx = -vx
+            vy = -vy
+        m = n + 1
+        st = np.empty((N_FLOAT_ROWS, m))
+        ist = np.empty((N_INT_ROWS, m), np.int64)
+        pair_t = np.full((m, m), np.inf)
+        for i in range(n):
+            place_disc(table, orbits, st, ist, i, bx[i], by[i], 0.0, 0.0, 0.0)
+        place_disc(table, orbits, st, ist, n, sx, sy, vx, vy, w)
+        n_ev, _, _, t_end, _ = run_table(table, orbits, st, ist, pair_t, ev, no_seg, max_events)
+        bx[n] = sx
+        by[n] = sy
+        colour_of[n] = colour
+        # C-20a: a dead disc touched a live one during the shot.
+        dead_touched_live = False
+        for e in range(n_ev):
+            if ev[e, 1] == DISC_DISC and (ev[e, 4] != 0.0) != (ev[e, 5] != 0.0):
+                dead_touched_live = True
+                break
+        if dead_touched_live:
+            penalty_side = colour
+            ended_at_eight = k == DISCS - 1
+            break
+        n = _keep_live_discs(table, orbits, st, ist, m, n, t_end, head_target, px, py, bx, by, value, colour_of,
+                             ja_foot, prep_foot, ja_head, prep_head)
+    return n, penalty_side, ended_at_eight, shot_counter
+
+
 @jit.kernel
 def deck_game_kernel(foot_table, head_table, orbits, ja_foot, ja_head, setup_numbers, spots, sd, k0, k1, game_index,
                    game_point, max_half_rounds, max_events, entries):
@@ -213,11 +336,7 @@ def deck_game_kernel(foot_table, head_table, orbits, ja_foot, ja_head, setup_num
     ``sd`` (2, 4): each side's execution-noise deviations (speed, direction, spin, start).
     Returns (entries used, score of side 0, score of side 1, winner 0 or 1 or -1 if unfinished, shots).
     """
-    preferred = setup_numbers[3]
-    samples = np.int64(setup_numbers[4])
-    takeout_extra = setup_numbers[5]
     radius = setup_numbers[6]
-    decel = setup_numbers[7]
     px = setup_numbers[8]
     py = setup_numbers[9]
     prep_foot = judge_prepare(ja_foot)
@@ -241,85 +360,9 @@ def deck_game_kernel(foot_table, head_table, orbits, ja_foot, ja_head, setup_num
         head_target = completed % 2 == 1  # the first half-round is shot from the head to the foot
         table = head_table if head_target else foot_table
         lead = completed % 2  # singles: the lead changes every half-round (C-3c)
-        n = 0
-        penalty_side = -1
-        ended_at_eight = False
-        for k in range(DISCS):
-            colour = lead if k % 2 == 0 else 1 - lead
-            # Yellow on +x of the court: +x of the canonical frame from the head, -x from the foot.
-            sign = 1.0 if (colour == YELLOW_CODE) != head_target else -1.0
-            for i in range(n):
-                if head_target:
-                    cx[i], cy[i] = half_turn(px, py, bx[i], by[i])
-                else:
-                    cx[i] = bx[i]
-                    cy[i] = by[i]
-            _, ax, ay, extra, exclude = deck_plan(cx, cy, colour_of, value, n, colour,
-                                                  spots[0 if sign > 0 else 1], takeout_extra, radius)
-            stance = _stance_array(sign, setup_numbers)
-            t = clearest_start(stance, preferred, samples, ax, ay, cx[:n], cy[:n], reach[:n], exclude)
-            _, _, vx, vy = straight_launch(stance, t, ax, ay, extra, decel)
-            z0, z1, z2, z3 = shot_normals(k0, k1, np.uint64(game_index), np.uint64(STREAM_PLAY),
-                                          np.uint64(shot_counter), np.uint64(0))
-            shot_counter += 1
-            side = colour  # side 0 plays yellow
-            t2, vx, vy, w = perturb(stance, t, vx, vy, 0.0, z0, z1, z2, z3, sd[side, 0], sd[side, 1],
-                                    sd[side, 2], sd[side, 3])
-            if not start_is_free(stance, t2, cx[:n], cy[:n], reach[:n]):
-                t2 = t
-            sx, sy = stance_point(stance, t2)
-            if head_target:
-                sx, sy = half_turn(px, py, sx, sy)
-                vx = -vx
-                vy = -vy
-            m = n + 1
-            st = np.empty((N_FLOAT_ROWS, m))
-            ist = np.empty((N_INT_ROWS, m), np.int64)
-            pair_t = np.full((m, m), np.inf)
-            for i in range(n):
-                place_disc(table, orbits, st, ist, i, bx[i], by[i], 0.0, 0.0, 0.0)
-            place_disc(table, orbits, st, ist, n, sx, sy, vx, vy, w)
-            n_ev, _, _, t_end, _ = run_table(table, orbits, st, ist, pair_t, ev, no_seg, max_events)
-            bx[n] = sx
-            by[n] = sy
-            colour_of[n] = colour
-            # C-20a: a dead disc touched a live one during the shot.
-            dead_touched_live = False
-            for e in range(n_ev):
-                if ev[e, 1] == DISC_DISC and (ev[e, 4] != 0.0) != (ev[e, 5] != 0.0):
-                    dead_touched_live = True
-                    break
-            if dead_touched_live:
-                penalty_side = colour
-                ended_at_eight = k == DISCS - 1
-                break
-            # Removed at once: fallen, dead by the kernel (backstop, past the baseline), judged dead.
-            # A disc nothing touched has not moved: its standing and value stand as judged before.
-            kept = 0
-            for i in range(m):
-                if ist[STATUS, i] == STATUS_FALLEN or ist[DEAD, i] != 0:
-                    continue
-                moved = i == n or ist[TOUCHED, i] != 0
-                if moved:
-                    x, y, _, _, _ = state_at(table, orbits, st, ist, i, t_end)
-                    if head_target:
-                        dead = value_and_dead(x, y, ja_head, prep_head)[1]
-                        qx, qy = half_turn(px, py, x, y)
-                    else:
-                        dead = value_and_dead(x, y, ja_foot, prep_foot)[1]
-                        qx, qy = x, y
-                    if dead:
-                        continue
-                    bx[kept] = x
-                    by[kept] = y
-                    value[kept] = value_and_dead(qx, qy, ja_foot, prep_foot)[0]
-                else:
-                    bx[kept] = bx[i]
-                    by[kept] = by[i]
-                    value[kept] = value[i]
-                colour_of[kept] = colour_of[i]
-                kept += 1
-            n = kept
+        n, penalty_side, ended_at_eight, shot_counter = _play_half_round(
+            table, orbits, head_target, lead, px, py, bx, by, cx, cy, colour_of, value, reach, spots, setup_numbers,
+            sd, k0, k1, game_index, shot_counter, ev, no_seg, max_events, ja_foot, prep_foot, ja_head, prep_head)
 
         row = entries[n_entries]
         row[0] = completed
@@ -335,12 +378,8 @@ def deck_game_kernel(foot_table, head_table, orbits, ja_foot, ja_head, setup_num
                 row[7] = 1  # replayed: same end, same lead
                 continue
         else:
-            points = np.zeros(2, np.int64)
-            for i in range(n):
-                if head_target:
-                    points[colour_of[i]] += value_and_dead(bx[i], by[i], ja_head, prep_head)[0]
-                else:
-                    points[colour_of[i]] += value_and_dead(bx[i], by[i], ja_foot, prep_foot)[0]
+            points = _half_round_points(n, bx, by, colour_of, ja_head if head_target else ja_foot,
+                                        prep_head if head_target else prep_foot)
             row[3] = points[0]
             row[4] = points[1]
             scores[0] += points[0]

@@ -45,9 +45,9 @@ from shuffle_sim.physics.scene_batch import (
     MATERIALS,
     SceneBatch,
     Scenes,
-    on_surface,
     simulate_scenes,
 )
+from shuffle_sim.judging.procedure import centre_on_surface
 from shuffle_sim.physics.numba_api import (
     H_RADIUS,
     STATUS_FALLEN,
@@ -119,7 +119,7 @@ def _normal(k0, k1, scene, buf, used):
 def _free(table, ja, xs, ys, k, n, x, y):
     """Whether a disc centred at (x, y) may start there: on the surface, clear of cushions, pegs and
     the scene's first ``n`` discs (touching allowed)."""
-    if not on_surface(ja, x, y) or obstacle_overlap(table, x, y, 0.0)[0] >= 0:
+    if not centre_on_surface(ja, x, y) or obstacle_overlap(table, x, y, 0.0)[0] >= 0:
         return False
     limit = 2.0 * table[0, H_RADIUS]
     for j in range(n):

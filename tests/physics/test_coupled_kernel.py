@@ -168,10 +168,10 @@ def test_a_touching_coupled_pair_sliding_along_each_other_is_not_met_again_at_ro
     beyond contact. The search for their return found one every 60 ns from that rounding-level gap,
     and the scene ran into the event bound with 9,944 empty impacts. A touching pair now meets again
     only once parted by more than the touching tolerance, or pushed into an overlap."""
-    from shuffle_sim.physics._event_loop import place_disc
+    from shuffle_sim.physics._disc_state import place_disc
     from shuffle_sim.physics._motion import N_FLOAT_ROWS, N_INT_ROWS
     from shuffle_sim.physics._packing import court_table, kernel_arrays
-    from shuffle_sim.physics._predict import coupled_predict_pair
+    from shuffle_sim.physics._pair_predict import coupled_predict_pair
     from shuffle_sim.physics._court_table import H_DECEL, H_SPIN_DECEL
 
     court = load_court("ricochet").with_params(mu=0.05090647725561335, spin_model="coupled")

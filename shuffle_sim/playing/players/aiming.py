@@ -12,7 +12,7 @@ import numpy as np
 
 from shuffle_sim.court import Court
 from shuffle_sim.playing.players.context import PlayerError
-from shuffle_sim.physics.scene import Scene
+from shuffle_sim.physics import Scene, speed_for_distance
 
 
 def hanger_point(court: Court, corner: int = 0, overhang: float = 0.5, along: float = 0.5) -> tuple[float, float]:
@@ -173,7 +173,7 @@ def solve_bank(court: Court, start: tuple[float, float], target: tuple[float, fl
     cos_in = (depth_start + depth_target) / total
     e = c.restitution
     keep = math.sqrt((e * cos_in) ** 2 + (1.0 - cos_in * cos_in))
-    v_out = math.sqrt(2.0 * decel * (total - leg_in + max(extra, 0.0)))
+    v_out = speed_for_distance(total - leg_in + max(extra, 0.0), decel)
     speed = math.sqrt((v_out / max(keep, 1e-6)) ** 2 + 2.0 * decel * leg_in)
     angle = math.atan2(mx - sx, my - sy)
 

@@ -14,6 +14,7 @@ import numpy as np
 
 from shuffle_sim._runtime import jit
 from shuffle_sim.court.geometry import point_segment_distance
+from shuffle_sim.physics.numba_api import speed_for_distance
 from shuffle_sim.noise import (
     STREAM_PLAYER_SAMPLES,
     NoiseModel,
@@ -111,7 +112,7 @@ def straight_launch(stance, t, aim_x, aim_y, extra, decel):
     dy = aim_y - sy
     d = math.hypot(dx, dy)
     reach = d + extra
-    speed = math.sqrt(2.0 * decel * reach) if reach > 0.0 else 0.0
+    speed = speed_for_distance(reach, decel) if reach > 0.0 else 0.0
     return sx, sy, speed * dx / d, speed * dy / d
 
 

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from shuffle_sim.physics import STATUS_FALLEN, STATUS_HOLED
+from shuffle_sim.physics import STATUS_FALLEN, STATUS_HOLED, speed_for_distance
 from shuffle_sim.playing.players.context import Launch, PlayerError, ShotContext
 from shuffle_sim.playing.players.intents import Intent
 from shuffle_sim.playing.players.launch import stance_point
@@ -104,7 +104,7 @@ def strike_speed(ctx: ShotContext, target: int, sx: float, sy: float, angle: flo
     if not math.isfinite(slide):
         slide = ctx.radius
     e = ctx.court.params["disc_restitution"]
-    contact = 2.0 * math.sqrt(2.0 * a * max(slide + extra, 0.0)) / (1.0 + e)
+    contact = 2.0 * speed_for_distance(max(slide + extra, 0.0), a) / (1.0 + e)
     d = math.hypot(tx - sx, ty - sy)
     return math.sqrt(contact * contact + 2.0 * a * max(d - 2.0 * ctx.radius, 0.0))
 
@@ -241,7 +241,7 @@ class Shot(Intent):
                 half = math.asin(min(1.0, 2.0 * ctx.radius / d))
                 angles = centre + np.linspace(-half, half, WINDOW_STEPS)
             for extra in GRID_EXTRAS:
-                rows.append((t, sx, sy, math.sqrt(2.0 * ctx.decel * (d + extra)), angles))
+                rows.append((t, sx, sy, speed_for_distance(d + extra, ctx.decel), angles))
         return rows
 
     def _solve(self, ctx: ShotContext, i: int) -> Launch | None:

@@ -25,7 +25,8 @@ from shuffle_sim.judging.cell_grid import judge_index
 from shuffle_sim.judging.procedure import judge_prepare
 from shuffle_sim.physics import obstacle_at_start
 from shuffle_sim.physics import simulate
-from shuffle_sim.physics._event_loop import disc_state, load_disc, run_scene
+from shuffle_sim.physics._disc_state import disc_state, load_disc
+from shuffle_sim.physics._event_loop import run_scene
 from shuffle_sim.physics._lone_loop import run_lone
 from shuffle_sim.physics._motion import DEAD, N_FLOAT_ROWS, N_INT_ROWS, STATUS, reference_state
 from shuffle_sim.physics._court_table import CUSHION_SEGMENT, F, F_KIND, pack_court

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 
 import pytest
-import toy_game
+from tests import toy_game
 
 from shuffle_sim import games
 from shuffle_sim.cli import build_parser, main
@@ -25,8 +25,8 @@ def push(tmp_path, monkeypatch):
     (tmp_path / "push.toml").write_text(toy_game.COURT)
     monkeypatch.setenv("SHUFFLE_SIM_COURTS", str(tmp_path))
     entry = games.register_game(games.GameEntry(
-        name="push", title="push (a test game)", court="push", scorer_path="toy_game:score_frame",
-        play_path="toy_game", default_players="exact-plan,exact-ev4", sides=("green", "white"),
+        name="push", title="push (a test game)", court="push", scorer_path="tests.toy_game:score_frame",
+        play_path="tests.toy_game", default_players="exact-plan,exact-ev4", sides=("green", "white"),
         surface_colour="#dddddd"))
     yield entry
     games.unregister_game("push")
@@ -44,7 +44,7 @@ def test_court_of_an_unregistered_game_is_refused_and_accepted_once_registered(t
     path.write_text(toy_game.COURT)
     with pytest.raises(CourtError, match="game: must be one of"):
         load_court(path)
-    games.register_game(games.GameEntry("push", "push", "push", "toy_game:score_frame", "toy_game",
+    games.register_game(games.GameEntry("push", "push", "push", "tests.toy_game:score_frame", "tests.toy_game",
                                         "exact", ("green", "white"), "#dddddd"))
     try:
         assert load_court(path).game == "push"

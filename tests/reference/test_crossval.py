@@ -2,7 +2,7 @@
 
 The kernel's rest positions are the oracle. For each scene, pymunk runs at dt = 2, 1, 0.5 and
 0.25 ms; its RMS rest-position error against the kernel must roughly halve each time dt halves
-(first-order convergence) and end small. Unlike the closed-form tests in test_reference_pymunk.py,
+(first-order convergence) and end small. Unlike the closed-form tests in test_pymunk_engine.py,
 these keep contact friction and spin on, so they also check that both engines exchange spin at an
 impact the same way (a tangential impulse that stops the slip, capped at mu_c times the normal
 impulse).
