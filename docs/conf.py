@@ -11,7 +11,6 @@ The pages are Markdown (MyST) beside this file; the API reference comes from the
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 
@@ -20,11 +19,10 @@ ROOT = DOCS.parent
 # The tree being documented comes first, whatever shuffle_sim is installed.
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(DOCS))
-# The gallery's examples run in this process: no helper process for the first compile.
-os.environ.setdefault("SHUFFLE_SIM_COMPILE_HELPER", "0")
+
+from gallery_scraper import ImageFileScraper  # noqa: E402
 
 import shuffle_sim  # noqa: E402
-from gallery_scraper import ImageFileScraper  # noqa: E402
 
 project = "shuffle_sim"
 author = "the shuffle_sim developers"
@@ -43,8 +41,14 @@ extensions = [
 
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
 root_doc = "index"
-exclude_patterns = ["_build", "**.ipynb_checkpoints", "auto_examples/*.ipynb", "auto_examples/*.py",
-                    "auto_examples/*.zip", "auto_examples/*.json"]
+exclude_patterns = [
+    "_build",
+    "**.ipynb_checkpoints",
+    "auto_examples/*.ipynb",
+    "auto_examples/*.py",
+    "auto_examples/*.zip",
+    "auto_examples/*.json",
+]
 suppress_warnings: list[str] = []
 
 # ---- MyST -------------------------------------------------------------------------------------------

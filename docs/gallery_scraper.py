@@ -26,8 +26,9 @@ class ImageFileScraper:
 
     def __call__(self, block, block_vars, gallery_conf) -> str:
         folder = Path(block_vars["src_file"]).parent
-        written = sorted((p for p in folder.iterdir() if p.suffix in PICTURE_SUFFIXES),
-                         key=lambda p: (p.stat().st_mtime_ns, p.name))
+        written = sorted(
+            (p for p in folder.iterdir() if p.suffix in PICTURE_SUFFIXES), key=lambda p: (p.stat().st_mtime_ns, p.name)
+        )
         paths = []
         for picture, target in zip(written, block_vars["image_path_iterator"]):
             target = Path(target).with_suffix(picture.suffix)

@@ -22,10 +22,10 @@ print(f"{len(deck.lines)} lines, {len(deck.zones)} zones, disc radius {deck.disc
 # reads feet and inches. A disc on a line scores nothing (MSA rule D-2), one short of the far dead
 # line is dead.
 discs = [
-    (0.0, length("36 ft 6 in"), "yellow"),         # in the 10
+    (0.0, length("36 ft 6 in"), "yellow"),  # in the 10
     (length("-8 in"), length("39 ft 6 in"), "black"),  # in an 8
-    (length("9 in"), length("41 ft"), "yellow"),   # on the 8 / 7 line
-    (0.0, length("44.8 ft"), "black"),             # in the 10-off area
+    (length("9 in"), length("41 ft"), "yellow"),  # on the 8 / 7 line
+    (0.0, length("44.8 ft"), "black"),  # in the 10-off area
     (length("1 ft"), length("31 ft 7 in"), "yellow"),  # short of the far dead line: dead
 ]
 plot_court(deck, "deck-foot.png", discs=discs, zoom="foot")
@@ -35,5 +35,8 @@ plot_court(deck, "deck-foot.png", discs=discs, zoom="foot")
 # the 15 line and the ditch. A disc touching a dividing line counts the lower value.
 board = load_court("crokinole")
 r15 = length("4 in")
-plot_court(board, "crokinole.png", discs=[(0.0, 0.0, "light"), (0.05, 0.06, "dark"), (r15, 0.0, "light"),
-                                          (-0.15, 0.12, "dark")])
+plot_court(
+    board,
+    "crokinole.png",
+    discs=[(0.0, 0.0, "light"), (0.05, 0.06, "dark"), (r15, 0.0, "light"), (-0.15, 0.12, "dark")],
+)

@@ -31,15 +31,16 @@ distance = math.hypot(dx, dy)
 speed = speed_for_distance(distance + length("10 ft"), court.params["mu"], court.params["gravity"])
 print(f"launch speed {speed:.3f} m/s over {distance:.2f} m")
 
-scene = Scene.from_dict({
-    "court": "deck",
-    "discs": [
-        {"x": target[0], "y": target[1], "team": "black"},
-        {"x": other[0], "y": other[1], "team": "black"},
-        {"x": start[0], "y": start[1], "vx": speed * dx / distance, "vy": speed * dy / distance,
-         "team": "yellow"},
-    ],
-})
+scene = Scene.from_dict(
+    {
+        "court": "deck",
+        "discs": [
+            {"x": target[0], "y": target[1], "team": "black"},
+            {"x": other[0], "y": other[1], "team": "black"},
+            {"x": start[0], "y": start[1], "vx": speed * dx / distance, "vy": speed * dy / distance, "team": "yellow"},
+        ],
+    }
+)
 result = simulate(scene)
 
 # %%

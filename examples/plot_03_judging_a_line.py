@@ -36,8 +36,13 @@ offsets = np.linspace(-0.15, 0.15, 2001)
 values = judge_batch(deck, np.full_like(offsets, 0.3), line_y + offsets).value
 
 fig, ax = plt.subplots(figsize=(7, 3), layout="constrained")
-ax.axvspan(-500 * line.width - 1000 * deck.disc_radius, 500 * line.width + 1000 * deck.disc_radius,
-           color="0.2", alpha=0.12, label="centres of discs touching the line")
+ax.axvspan(
+    -500 * line.width - 1000 * deck.disc_radius,
+    500 * line.width + 1000 * deck.disc_radius,
+    color="0.2",
+    alpha=0.12,
+    label="centres of discs touching the line",
+)
 ax.axvspan(-500 * line.width, 500 * line.width, color="0.2", alpha=0.35, label="the line's band (1 in)")
 ax.step(offsets * 1000, values, where="mid", color="#1f4e79", linewidth=2)
 ax.set_xlabel("disc centre from the line's centre, toward the foot (mm)")
@@ -49,9 +54,11 @@ plt.close(fig)
 
 # %%
 # The same three positions drawn to scale: clear on the 8 side, tangent, and clear on the 7 side.
-discs = [(*touching_point(deck, "11 ft line", along=0.35, side=-1, gap=0.02), "yellow"),
-         (*touching_point(deck, "11 ft line", along=0.6, side=+1, gap=0.0), "black"),
-         (*touching_point(deck, "11 ft line", along=0.85, side=+1, gap=0.02), "yellow")]
+discs = [
+    (*touching_point(deck, "11 ft line", along=0.35, side=-1, gap=0.02), "yellow"),
+    (*touching_point(deck, "11 ft line", along=0.6, side=+1, gap=0.0), "black"),
+    (*touching_point(deck, "11 ft line", along=0.85, side=+1, gap=0.02), "yellow"),
+]
 x0, y0 = discs[1][0], discs[1][1]
 plot_court(deck, "on-the-line.png", discs=discs, zoom=(x0 - 0.9, y0 - 0.45, x0 + 0.9, y0 + 0.45))
 

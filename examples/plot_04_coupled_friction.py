@@ -25,8 +25,14 @@ start_y = 2.5
 def slide(spin_model: str, r_omega_over_v: float) -> tuple[float, float]:
     """Distance slid and time taken by one disc launched along +y at v0 with r omega = k v0."""
     court = deck.with_params(spin_model=spin_model)
-    scene = Scene(court=court, x=np.array([0.0]), y=np.array([start_y]), vx=np.array([0.0]),
-                  vy=np.array([v0]), omega=np.array([r_omega_over_v * v0 / r]))
+    scene = Scene(
+        court=court,
+        x=np.array([0.0]),
+        y=np.array([start_y]),
+        vx=np.array([0.0]),
+        vy=np.array([v0]),
+        omega=np.array([r_omega_over_v * v0 / r]),
+    )
     result = simulate(scene)
     return float(result.y[0] - start_y), result.t_end
 
@@ -63,12 +69,22 @@ from shuffle_sim.physics import sample_positions  # noqa: E402
 fig, ax = plt.subplots(figsize=(6.5, 3.6), layout="constrained")
 for model, k, style in (("coupled", 0.0, "-"), ("decoupled", 1.5, "--"), ("coupled", 1.5, "-")):
     court = deck.with_params(spin_model=model)
-    result = simulate(Scene(court=court, x=np.array([0.0]), y=np.array([start_y]), vx=np.array([0.0]),
-                            vy=np.array([v0]), omega=np.array([k * v0 / r])))
+    result = simulate(
+        Scene(
+            court=court,
+            x=np.array([0.0]),
+            y=np.array([start_y]),
+            vx=np.array([0.0]),
+            vy=np.array([v0]),
+            omega=np.array([k * v0 / r]),
+        )
+    )
     times, positions = sample_positions(result, 300)
     ax.plot(times, positions[:, 0, 1] - start_y, style, label=f"{model}, r$\\omega_0$ = {k} $v_0$")
-    print(f"{model:>9s}, r omega = {k} v0: slides {result.y[0] - start_y:.2f} m; "
-          f"slide and spin over after {result.t_end:.2f} s")
+    print(
+        f"{model:>9s}, r omega = {k} v0: slides {result.y[0] - start_y:.2f} m; "
+        f"slide and spin over after {result.t_end:.2f} s"
+    )
 ax.set_xlabel("time (s)")
 ax.set_ylabel("distance slid (m)")
 ax.grid(alpha=0.3)

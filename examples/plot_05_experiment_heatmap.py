@@ -56,5 +56,7 @@ plot_metric(results, "expected_value", x="direction", y="speed").savefig("expect
 plot_metric(results, "p_value:10", x="direction", y="speed").savefig("chance-of-a-10.png", dpi=90)
 p10 = results["p_value"].values[:, :, list(results["value"].values).index(10)]
 i, j = divmod(int(p10.argmax()), p10.shape[1])
-print(f"best cell: speed {results['speed'].values[i]:.3f} m/s, direction {results['direction'].values[j]:.2f} deg, "
-      f"chance of a 10 {p10[i, j]:.2f}")
+print(
+    f"best cell: speed {results['speed'].values[i]:.3f} m/s, direction {results['direction'].values[j]:.2f} deg, "
+    f"chance of a 10 {p10[i, j]:.2f}"
+)

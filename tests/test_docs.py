@@ -15,9 +15,16 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 #: The prose a reader meets: the front page, the site's pages, the gallery and the format READMEs.
-PAGES = sorted([ROOT / "README.md", ROOT / "courts" / "README.md", ROOT / "experiments" / "README.md",
-                *(ROOT / "docs").rglob("*.md"), *(ROOT / "examples").glob("*.py"),
-                *(ROOT / "examples").glob("*.rst")])
+PAGES = sorted(
+    [
+        ROOT / "README.md",
+        ROOT / "courts" / "README.md",
+        ROOT / "experiments" / "README.md",
+        *(ROOT / "docs").rglob("*.md"),
+        *(ROOT / "examples").glob("*.py"),
+        *(ROOT / "examples").glob("*.rst"),
+    ]
+)
 PAGES = [p for p in PAGES if "_build" not in p.parts and "auto_examples" not in p.parts]
 #: What the pages must not hold: the project's issue numbers and commit hashes (history lives in git).
 HASH = r"(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}"  # hex digits with at least one letter: not a plain number
@@ -41,11 +48,20 @@ def test_pages_name_no_issue_numbers_or_commits(page):
 
 
 def test_history_pattern_catches_what_it_is_for():
-    for text in ("see issue 10", "Issues 12 and 13", "commit 5dd5a4c", "the tree before (commit 72b2463)",
-                 "the tree that landed (6cd77d0)"):
+    for text in (
+        "see issue 10",
+        "Issues 12 and 13",
+        "commit 5dd5a4c",
+        "the tree before (commit 72b2463)",
+        "the tree that landed (6cd77d0)",
+    ):
         assert HISTORY.search(text), text
-    for text in ("fingerprint c61dcfa977b0fc715a2c831b323d7f4ae0e69d3d6da6ff432683cc70b01728d7", "10 issues",
-                 "a draw to the 10 (61 %)", "(4003200)"):
+    for text in (
+        "fingerprint c61dcfa977b0fc715a2c831b323d7f4ae0e69d3d6da6ff432683cc70b01728d7",
+        "10 issues",
+        "a draw to the 10 (61 %)",
+        "(4003200)",
+    ):
         assert not HISTORY.search(text), text
 
 
@@ -54,9 +70,27 @@ def test_the_site_builds_with_warnings_as_errors(tmp_path):
     for tool in DOCS_TOOLS:
         pytest.importorskip(tool)
     run = subprocess.run(
-        [sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", "-b", "html", "-D", "plot_gallery=0",
-         "-d", str(tmp_path / "doctrees"), str(ROOT / "docs"), str(tmp_path / "html")],
-        cwd=ROOT, capture_output=True, text=True, check=False)
+        [
+            sys.executable,
+            "-m",
+            "sphinx",
+            "-W",
+            "--keep-going",
+            "-q",
+            "-b",
+            "html",
+            "-D",
+            "plot_gallery=0",
+            "-d",
+            str(tmp_path / "doctrees"),
+            str(ROOT / "docs"),
+            str(tmp_path / "html"),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert run.returncode == 0, run.stderr[-4000:]
     for page in ("index", "getting-started", "physics", "formats/courts", "formats/results", "api/shuffle_sim.physics"):
         assert (tmp_path / "html" / f"{page}.html").is_file(), page

@@ -12,8 +12,7 @@ for eta, style, label in ((0.0, "-", "whole face"), (0.8, "--", "ring, inner rad
     ax.semilogx(eps, [torque(e, eta) for e in eps], style, color="tab:orange", label=f"T, {label}")
     star = terminal_ratio(eta, 0.5)
     ax.plot([star], [force(star, eta)], "o", color="black", markersize=4)
-    ax.annotate(f"{star:.3f}", (star, force(star, eta)), xytext=(6, -10), textcoords="offset points",
-                fontsize=7)
+    ax.annotate(f"{star:.3f}", (star, force(star, eta)), xytext=(6, -10), textcoords="offset points", fontsize=7)
 ax.axvline(1.0, color="0.8", linewidth=0.8)
 ax.set_xlabel(r"$\epsilon = v / (r\omega)$")
 ax.set_ylabel(r"force / $\mu m g$,  torque / $\mu m g r$")
