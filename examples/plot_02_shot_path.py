@@ -23,12 +23,12 @@ target = (length("1 in"), length("36 ft 6 in"))
 other = (length("-1 ft 3 in"), length("39 ft 9 in"))
 
 # Aim half a disc radius right of the target's centre (a cut: the target leaves to the left), hard
-# enough to slide 10 ft past it on an empty court (v = sqrt(2 mu g d), the stopping distance of
-# Coulomb friction).
+# enough to slide 10 ft past it on an empty court: v = sqrt(2 a d) at the deceleration a = mu g of
+# Coulomb friction.
 aim = (target[0] + 0.5 * court.disc_radius, target[1])
 dx, dy = aim[0] - start[0], aim[1] - start[1]
 distance = math.hypot(dx, dy)
-speed = speed_for_distance(distance + length("10 ft"), court.params["mu"], court.params["gravity"])
+speed = speed_for_distance(distance + length("10 ft"), court.params["mu"] * court.params["gravity"])
 print(f"launch speed {speed:.3f} m/s over {distance:.2f} m")
 
 scene = Scene.from_dict(
