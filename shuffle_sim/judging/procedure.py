@@ -129,6 +129,12 @@ def _on_surface(x, y, surface_kind, surface_circle, surface_polygon, surface_box
     """Whether the centre lies on the playing surface, its boundary included."""
     if not (surface_box[0] <= x <= surface_box[2] and surface_box[1] <= y <= surface_box[3]):
         return False
+    return _surface_holds(x, y, surface_kind, surface_circle, surface_polygon)
+
+
+@jit.inline
+def _surface_holds(x, y, surface_kind, surface_circle, surface_polygon):
+    """The exact on-surface test, outline included (the box tests before it are shortcuts only)."""
     if surface_kind == 1:
         c = surface_circle
         return math.hypot(x - c[0], y - c[1]) <= c[2]
@@ -142,7 +148,7 @@ def centre_on_surface(ja, x, y):
     The one on-surface test of the package's numba code (``Court.on_surface`` is the same test in
     Python, in the same floating-point operations): a centre exactly on an edge is on the surface.
     """
-    return _on_surface(x, y, ja.surface_kind, ja.surface_circle, ja.surface_polygon, ja.surface_box)
+    return _surface_holds(x, y, ja.surface_kind, ja.surface_circle, ja.surface_polygon)
 
 
 @jit.no_refcount

@@ -106,9 +106,15 @@ _FACE = {
     "Scene": "shuffle_sim.physics.scene",
     "SceneError": "shuffle_sim.physics.scene",
     "speed_for_distance": "shuffle_sim.physics._motion",
+    "SlideSpin": "shuffle_sim.physics.lone_motion",
+    "slide_and_spin": "shuffle_sim.physics.lone_motion",
+    "terminal_ratio": "shuffle_sim.physics.lone_motion",
 }
 
 __all__ = [
+    "SlideSpin",
+    "slide_and_spin",
+    "terminal_ratio",
     "DISC_CUSHION",
     "DISC_DISC",
     "DISC_PEG",
@@ -139,6 +145,7 @@ __all__ = [
 __getattr__, __dir__ = lazy_face(__name__, _FACE, globals())
 
 if TYPE_CHECKING:  # the same names, imported outright, for type checkers and editors
+    from shuffle_sim.physics.lone_motion import SlideSpin, slide_and_spin, terminal_ratio
     from shuffle_sim.physics._motion import speed_for_distance
     from shuffle_sim.physics._simulate import (
         EventLog,

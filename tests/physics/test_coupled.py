@@ -92,8 +92,11 @@ def test_state_along_the_way_matches_the_reference(eta, k, eps0):
         done, v, rim = motion_at(*motion, t)
         rim_ref = RADIUS * omega * math.exp(-ref.lam[j])
         assert done == pytest.approx(s, rel=1e-9, abs=1e-12 * motion[4])
-        assert rim == pytest.approx(rim_ref, rel=1e-8)
-        assert v == pytest.approx(eps * rim_ref, rel=1e-8)
+        # Near the stop the speeds fall linearly to zero in the time left, theta0 - t: the reference's
+        # time, integrated at rtol 1e-12, fixes them only to about that share of t over the time left.
+        conditioning = 1e-11 * t / max(motion[3] - t, 1e-300)
+        assert rim == pytest.approx(rim_ref, rel=1e-8 + conditioning)
+        assert v == pytest.approx(eps * rim_ref, rel=1e-8 + conditioning)
         # Position to time and back: s(t) is flat near the stop, so the round trip is checked in s.
         assert motion_at(*motion, time_to_reach(*motion, done))[0] == pytest.approx(done, rel=1e-13, abs=1e-15)
         if j < 100:
