@@ -10,10 +10,10 @@ the command line's help stay quick):
 name                        what it does
 ==========================  ================================================================
 ``load_court``              a court by name (``deck``, ...) or path (``shuffle_sim.court``)
-``judge``, ``judge_batch``  judge resting discs: value, zone, lines, hanger, dead (``judge``)
+``judge``, ``judge_batch``  judge resting discs: value, zone, lines, hanger, dead (``judging``)
 ``simulate``                run a scene of discs to rest, exactly (``physics``)
 ``simulate_shots``          many independent shots, simulated and judged in one call (``shots``)
-``play``                    a simulated game or match of any registered game (``play``)
+``play``                    a simulated game or match of any registered game (``playing``)
 ``run_experiment``          a batch shot experiment to results on disk (``experiment``)
 ==========================  ================================================================
 

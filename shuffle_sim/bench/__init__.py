@@ -4,10 +4,12 @@ ratios measured side by side in one run and are not tests (the machines are shar
 ==================  =======================================================================
 module              what it does
 ==================  =======================================================================
-``kernel``          the physics kernel beside pymunk: single shots, half-rounds, JIT times
-``judge``           judging classifications per second, one thread and all
+``physics``         the physics kernel beside pymunk: single shots, half-rounds, JIT times
+``judging``         judging classifications per second, one thread and all
 ``games``           whole simulated deck games per second (numba engine vs rules driver)
 ``experiments``     batch experiments end to end, and Dask scale-out
-``timing``          the timing helpers they share (best rate, thread count)
+``startup``         what a user waits for: the main job warm and cold, the runner, the plots
+``players``         not speed but behaviour: shot mix and success by intent per game and preset
+``_timing``         the timing helpers they share (best rate, thread count)
 ==================  =======================================================================
 """

@@ -6,7 +6,7 @@ engine, ``deck_engine.deck_games_kernel``: a ``prange`` over games, each game's 
 Python called once per batch. Measured on all cores and on one thread (``numba.set_num_threads``),
 the best of a few runs, after a warm-up run that compiles or loads the engine outside the clock.
 Beside it, the Python driver that plays the same games shot by shot through the rules layer
-(``play_deck.play_deck_game``, the engine's oracle), timed over a few games, and the ratio.
+(``playing.deck.play_deck_game``, the engine's oracle), timed over a few games, and the ratio.
 
 Target (a benchmark, not a test): at least 1000 games per second on 2 cores. Nothing here asserts
 it; it prints the numbers.

@@ -23,7 +23,7 @@ from shuffle_sim.judging.packing import judge_arrays
 
 DEFAULT_N = 4_000_000
 DEFAULT_REPEATS = 5
-#: The issue's target for ``judge_batch`` on the deck court with two cores (discs per second).
+#: The target for ``judge_batch`` on the deck court with two cores (discs per second).
 TARGET_RATE = 20e6
 
 

@@ -1,6 +1,7 @@
-"""Courts and tables: the model (``model``), finding and loading court files (``loading``, with one
-reader per file section in ``sections``), material parameters (``materials``) and the validated TOML
-reader that court and experiment files share (``toml_reader``).
+"""Courts and tables: the model (``model``), finding and loading court files (``_loading``, with one
+reader per file section in ``_sections``), material parameters (``materials``), the validated TOML
+reader that court and experiment files share (``toml_reader``), the geometric predicates of judging
+(``geometry``) and the court's shapes for drawings (``shapes``).
 
 ==================  =======================================================================
 module              what it does
@@ -9,8 +10,10 @@ module              what it does
 ``errors``          ``CourtError``: the file, the key and the value of what is wrong
 ``materials``       material parameters, their defaults and their validation
 ``toml_reader``     ``TomlReader``: checked values with units from a parsed TOML table
-``sections``        one reader per section of a court file
-``loading``         ``load_court``, ``parse_court``, ``list_courts``, ``court_path``
+``geometry``        numba predicates: point-segment distance, circle against band, polygon, annulus
+``shapes``          the court as the ordered shapes of its drawing (matplotlib and the lab alike)
+``_sections``       one reader per section of a court file
+``_loading``        ``load_court``, ``parse_court``, ``list_courts``, ``court_path``
 ==================  =======================================================================
 """
 

@@ -5,12 +5,19 @@ API, stored on disk and drawn as heatmaps.
 module              what it does
 ==================  =======================================================================
 ``spec``            experiment files (TOML): validated into an ``Experiment``
-``kernels``         numba kernels: noisy shots from a grid cell, outcome reductions
-``runner``          ``run_experiment``: chunks, local workers or Dask, resume, progress
-``grid``            the grid outcomes in memory and their netCDF file (no xarray needed)
+``errors``          ``ExperimentError``: the file, the key and the value of what is wrong
+``_plan``           a run's shots as flat arrays, and which path (lone shots or a board) they take
+``_chunk_kernels``  numba kernels: noisy shots from a grid cell, outcome reductions
+``_lone_chunk``     one numba call per chunk on an empty board: build, play, judge and sum
+``_warmup``         a run's kernels compiled (or loaded) before its first chunk
+``_runner``         ``run_experiment``: chunks, local workers or Dask, resume, progress
+``_dask_watch``     the chunks a Dask run computes again after losing a worker
+``_grid_file``      the grid outcomes in memory and their netCDF file (no xarray needed)
 ``store``           the results folder: chunk files, netCDF grid, Parquet records, provenance
+``_lock``           one run at a time per results folder
+``_run_file``       a run as the command line starts it: lock, Dask, run, plots
 ``heatmaps``        outcome heatmaps beside the court (``save_plots``)
-``plot_helper``     the command line's plots, drawn in a second process while the run computes
+``_plot_helper``    the command line's plots, drawn in a second process while the run computes
 ``calibration``     fitting noise presets to observed rates (crokinole open 20s)
 ==================  =======================================================================
 

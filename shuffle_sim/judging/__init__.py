@@ -23,12 +23,12 @@ games. For a disc of radius r with centre c:
 ==================  =======================================================================
 module              what it does
 ==================  =======================================================================
-``api``             ``judge_batch``, ``judge`` and ``Judgement`` (the Python face)
+``_api``            ``judge_batch``, ``judge`` and ``Judgement`` (the Python face)
 ``packing``         a court's judging geometry as flat arrays (``judge_arrays``)
-``kernels``         the per-disc procedure in numba (``judge_prepare``, ``judge_one``)
-``grid``            the grid of plain cells that lets most discs skip the procedure
+``procedure``       the per-disc procedure in numba (``judge_prepare``, ``judge_one``)
+``cell_grid``       the grid of plain cells that lets most discs skip the procedure
 ``batch``           a batch in one numba call, and the grids kept per court
-``measures``        distances the rules measure: to a line, the MSA C-2 lag, to an edge
+``_measures``       distances the rules measure: to a line, the MSA C-2 lag, to an edge
 ==================  =======================================================================
 
 The batch function runs in one numba call with ``prange`` over chunks of discs. Before the loop it

@@ -3,8 +3,8 @@
 ==================  =======================================================================
 module              what it does
 ==================  =======================================================================
-``matches``         ``play``: a game or a match of any registered game; match formats
-``loop``            ``play_game``: the one game loop (``GamePlay``, ``FramePlay``)
+``_matches``        ``play``: a game or a match of any registered game; match formats
+``_loop``           ``play_game``: the one game loop (``GamePlay``, ``FramePlay``)
 ``shooting``        one shot through the kernel (``shoot``), fallen discs into the gutter
 ``records``         shot, frame, game and match records (the scorecard's data)
 ``scorecard``       ``write_scorecard`` (JSON, CSV, frame pictures), scoreboard lines
@@ -14,6 +14,7 @@ module              what it does
 ``horse_collar``    horse collar tactics and frames
 ``ricochet``        ricochet tactics and rounds
 ``crokinole``       crokinole tactics, rounds and matches
+``advisor``         the shot advisor: the candidate shots for a board, ranked
 ==================  =======================================================================
 """
 

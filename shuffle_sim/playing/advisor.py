@@ -1,6 +1,6 @@
 """The shot advisor: ``shuffle-sim advise GAME BOARD.json``, the candidate shots for a board ranked.
 
-The board is read as ``shuffle-sim score`` reads it (``rules.board.load_board``). The shooter sees it
+The board is read as ``shuffle-sim score`` reads it (``rules.board_file.load_board``). The shooter sees it
 as a shooter in a game would (``advice_context``: the game's tactics, the stance of the seat, side
 or half named by ``position``), and every candidate shot of the game's repertoire
 (``Tactics.candidates``) is played as the expected-value player weighs it

@@ -2,7 +2,7 @@
 
 ``shoot`` runs a board plus one launched disc to rest with ``physics.simulate`` and hands back what
 the rules layer takes: resting positions (a fallen disc is put in the gutter, alley or ditch beyond
-the edge it crossed, so that judging sees it off the surface, as ``shuffle_sim.judge`` expects of a
+the edge it crossed, so that judging sees it off the surface, as ``shuffle_sim.judging`` expects of a
 fallen disc), the disc-disc contacts in time order (``rules.common.Contact``) and the kernel's
 dead standing. Game drivers make many tiny numba calls, so they run on one numba thread
 (``one_numba_thread``, ``single_threaded``).

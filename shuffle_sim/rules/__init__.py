@@ -4,7 +4,7 @@
 module              what it does
 ==================  =======================================================================
 ``common``          Board, Turn, Contact, DiscScore, FrameScore, RulesError
-``board``           read a board of resting discs to score (``shuffle-sim score``)
+``board_file``      read a board of resting discs to score (``shuffle-sim score``)
 ``deck``            deck half-round scoring, shot effects (C-20a), lag (C-2), legal starts
 ``deck_penalties``  MSA penalty table I (data) and compound/displacement penalties
 ``deck_game``       deck game and match flow (C-1, C-3, D-3, D-4)
