@@ -22,6 +22,7 @@ the start with an error naming the disc and the field (``SceneError``).
 from __future__ import annotations
 
 import json
+import math
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
