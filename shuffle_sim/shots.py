@@ -39,7 +39,7 @@ import numpy as np
 from numba import prange
 
 from shuffle_sim._runtime import jit
-from shuffle_sim.court import Court
+from shuffle_sim.court import Court, as_court
 from shuffle_sim.judging.batch import cached_judge_index, judge_ranges
 from shuffle_sim.judging.cell_grid import judge_point, surely_on_surface
 from shuffle_sim.judging.procedure import HANGER_NONE, centre_on_surface
@@ -291,11 +291,12 @@ def _column(values, name: str, n: int | None) -> np.ndarray:
     return arr
 
 
-def simulate_shots(court: Court, x, y, vx, vy, omega, board: Scene | None = None, end: str | None = None,
+def simulate_shots(court: Court | str, x, y, vx, vy, omega, board: Scene | None = None, end: str | None = None,
                    max_events: int = 10_000, out: ShotBatch | None = None, bad_starts: str = "raise") -> ShotBatch:
     """Play N shots, each one disc launched at (x, y) with (vx, vy, omega), among ``board``'s discs.
 
-    ``x`` .. ``omega`` are arrays (N,) in SI (m, m/s, rad/s). ``board`` holds resting discs present
+    ``court`` is a ``Court``, a court name or a file path. ``x`` .. ``omega`` are arrays (N,) in SI
+    (m, m/s, rad/s). ``board`` holds resting discs present
     in every shot (its velocities are ignored; its positions are taken on ``court``). ``end`` picks
     the scoring end (deck: which kill line and which diagram). Each shot runs to rest or to
     ``max_events`` events (then its ``ok`` is False). Raises ``ValueError`` naming the field and index
@@ -313,7 +314,7 @@ def simulate_shots(court: Court, x, y, vx, vy, omega, board: Scene | None = None
     about a tenth of the time of a single-disc batch. Its contents are overwritten even when a bad
     shot raises.
     """
-    court = court.for_end(end)
+    court = as_court(court, end)
     if bad_starts not in ("raise", "skip"):
         raise ValueError(f"bad_starts must be 'raise' or 'skip' (got {bad_starts!r})")
     max_events = check_max_events(max_events)

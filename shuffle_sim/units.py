@@ -6,6 +6,8 @@ this module is metres and kilograms.
 
 from __future__ import annotations
 
+from shuffle_sim.messages import shown
+
 import re
 from fractions import Fraction
 
@@ -55,11 +57,11 @@ def _parse_number(text: str) -> float:
 
 def _parse(value: object, table: dict[str, float], kind: str) -> float:
     if isinstance(value, bool):
-        raise UnitError(f"expected a {kind}, got {value!r}")
+        raise UnitError(f"expected a {kind}, got {shown(value)}")
     if isinstance(value, (int, float)):
         return float(value)  # plain numbers are already SI
     if not isinstance(value, str) or not value.strip():
-        raise UnitError(f"expected a {kind} such as '1 3/8 in' or a number in SI, got {value!r}")
+        raise UnitError(f"expected a {kind} such as '1 3/8 in' or a number in SI, got {shown(value)}")
     rest = value.strip()
     total = 0.0
     terms = 0
@@ -67,20 +69,20 @@ def _parse(value: object, table: dict[str, float], kind: str) -> float:
     while rest:
         match = _TERM.match(rest)
         if match is None:
-            raise UnitError(f"cannot read {kind} {value!r}")
+            raise UnitError(f"cannot read {kind} {shown(value)}")
         unit = match.group(2).lower()
         if unit not in table:
             known = ", ".join(sorted(table))
-            raise UnitError(f"unknown unit {match.group(2)!r} in {value!r} (known: {known})")
+            raise UnitError(f"unknown unit {match.group(2)!r} in {shown(value)} (known: {known})")
         try:
             number = _parse_number(match.group(1))
         except ZeroDivisionError:
-            raise UnitError(f"division by zero in {kind} {value!r}") from None
+            raise UnitError(f"division by zero in {kind} {shown(value)}") from None
         total += number * table[unit]
         rest = rest[match.end():]
         terms += 1
     if terms == 0:
-        raise UnitError(f"cannot read {kind} {value!r}")
+        raise UnitError(f"cannot read {kind} {shown(value)}")
     return total
 
 

@@ -29,10 +29,14 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def cmd_plot(args: argparse.Namespace) -> int:
-    """Redraw the plots of saved experiment results."""
+    """Redraw the plots of saved experiment results, or new ones: other axes, selected or averaged
+    axes, combined outcomes, the difference between two values of an axis."""
     from shuffle_sim.experiment.heatmaps import save_plots
+    from shuffle_sim.experiment.views import parse_assignments, parse_diff
 
-    for path in save_plots(args.results, metrics=args.metric, out_dir=args.out):
+    select = parse_assignments(args.select, "--select")
+    for path in save_plots(args.results, metrics=args.metric, out_dir=args.out, x=args.x, y=args.y, select=select,
+                           average=args.average, diff=parse_diff(args.diff)):
         print(f"plot: {path}")
     return 0
 
@@ -56,6 +60,15 @@ def register(sub) -> None:
     p = sub.add_parser("plot", help="redraw the plots of saved experiment results")
     p.add_argument("results", help="results folder (or its grid.nc)")
     p.add_argument("--metric", action="append", default=None,
-                   help="metric to draw, e.g. expected_value, p_value:10, p_removed:target (repeatable)")
+                   help="metric to draw, e.g. expected_value, p_value:10, p_value:20,15 (either value), "
+                        "p_removed:target (repeatable; default: the experiment's plots)")
+    p.add_argument("--x", default=None, metavar="AXIS", help="grid axis across (default: the experiment's plot's)")
+    p.add_argument("--y", default=None, metavar="AXIS", help="grid axis up (default: the experiment's plot's)")
+    p.add_argument("--select", action="append", default=None, metavar="AXIS=VALUE",
+                   help="take another axis at a value, e.g. skill=expert (repeatable; otherwise its first value)")
+    p.add_argument("--average", action="append", default=None, metavar="AXIS",
+                   help="pool the cells of another axis (repeatable)")
+    p.add_argument("--diff", default=None, metavar="AXIS=A,B",
+                   help="draw the metric at AXIS=A minus at AXIS=B, with its standard error (e.g. spin=20,0)")
     p.add_argument("--out", default=None, help="folder for the PNG files (default: the results folder)")
     p.set_defaults(func=cmd_plot)

@@ -13,12 +13,12 @@ module              what it does
 ``geometry``        numba predicates: point-segment distance, circle against band, polygon, annulus
 ``shapes``          the court as the ordered shapes of its drawing (matplotlib and the lab alike)
 ``_sections``       one reader per section of a court file
-``_loading``        ``load_court``, ``parse_court``, ``list_courts``, ``court_path``
+``_loading``        ``load_court``, ``as_court``, ``parse_court``, ``list_courts``, ``court_path``
 ==================  =======================================================================
 """
 
 from shuffle_sim.court.errors import CourtError
-from shuffle_sim.court._loading import court_path, list_courts, load_court, parse_court
+from shuffle_sim.court._loading import as_court, court_path, list_courts, load_court, parse_court
 from shuffle_sim.court.materials import PARAM_DEFAULTS
 from shuffle_sim.court.model import Court, Cushion, Edge, Hole, KillLine, Line, Peg, Zone
 
@@ -33,6 +33,7 @@ __all__ = [
     "PARAM_DEFAULTS",
     "Peg",
     "Zone",
+    "as_court",
     "court_path",
     "list_courts",
     "load_court",

@@ -94,6 +94,34 @@ def load_court(name_or_path: str | os.PathLike, end: str | None = None) -> Court
     return court.for_end(end)
 
 
+#: Courts ``as_court`` loaded by name or path, by file and its modification (a few suffice).
+_LOADED: dict = {}
+_LOADED_SIZE = 8
+
+
+def as_court(court: Court | str | os.PathLike, end: str | None = None) -> Court:
+    """``court`` as a ``Court`` at ``end``: a ``Court`` as it is (at that end), or a court name or file
+    path loaded (``load_court``; ``end`` None: the file's default end). Every public function that takes a court takes it through this, so
+    ``judge("horse-collar", ...)`` and ``judge(load_court("horse-collar"), ...)`` are the same call.
+
+    A court loaded by name or path is kept for the next call while its file is unchanged (the same
+    object, so what is packed for the kernels on it is packed once)."""
+    if isinstance(court, Court):
+        return court.for_end(end)
+    if not isinstance(court, (str, os.PathLike)):
+        raise CourtError(f"court must be a Court, a court name or a court file path (got {type(court).__name__})")
+    path = court_path(court)
+    stat = path.stat()
+    key = (str(path.resolve()), stat.st_mtime_ns, stat.st_size, end)
+    loaded = _LOADED.pop(key, None)
+    if loaded is None:
+        loaded = load_court(path, end=end)
+    _LOADED[key] = loaded  # most recent last
+    while len(_LOADED) > _LOADED_SIZE:
+        del _LOADED[next(iter(_LOADED))]
+    return loaded
+
+
 def parse_court(data: dict, path: str = "<court>") -> Court:
     """Build a ``Court`` from the parsed TOML of a court file (see ``load_court``)."""
     r = CourtReader(path)

@@ -18,10 +18,15 @@ import math
 
 from shuffle_sim._runtime import jit
 
-#: A disc whose circle comes within this distance (m) of a line's band touches the line. Rounding in
-#: a slanted line's direction or in the half turn to a court's other end moves a computed distance by
-#: about 1e-16 m, so a disc constructed exactly tangent could otherwise be judged clear by one ulp. A
-#: picometre is far below anything a referee or a measuring device can see.
+#: Exact contact: two boundaries this close (m) are in contact. It is the one tolerance of judging,
+#: the same for lines, edges and hangers: a disc whose circle comes within it of a line's band
+#: touches the line; a disc whose circle comes within it of an edge is flush with the edge, not
+#: overhanging it (no hanger); a centre within it of the surface's outline is on the surface (not
+#: fallen). Rounding in a slanted line's direction, in the half turn to a court's other end, or in a
+#: disc placed at an edge minus its radius moves a computed distance by about 1e-16 m, so a disc
+#: constructed exactly in contact could otherwise be judged across by one ulp (a puck flush with the
+#: table's far edge came out 2.8e-16 m over it, a 13-point hanger). A picometre is far below
+#: anything a referee or a measuring device can see.
 TOUCH_TOLERANCE = 1e-12
 
 
@@ -184,6 +189,17 @@ def point_in_closed_polygon(px, py, vertices, start, stop):
     j = stop - 1
     for i in range(start, stop):
         if point_on_segment(px, py, vertices[j, 0], vertices[j, 1], vertices[i, 0], vertices[i, 1]):
+            return True
+        j = i
+    return False
+
+
+@jit.no_refcount
+def point_near_ring(px, py, vertices, start, stop, tolerance):
+    """Whether (px, py) lies within ``tolerance`` of the ring ``vertices[start:stop]``'s outline."""
+    j = stop - 1
+    for i in range(start, stop):
+        if point_segment_distance(px, py, vertices[j, 0], vertices[j, 1], vertices[i, 0], vertices[i, 1]) <= tolerance:
             return True
         j = i
     return False

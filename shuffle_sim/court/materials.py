@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import math
+import numbers
 from typing import Any
 
 from shuffle_sim.court.errors import CourtError
+from shuffle_sim.messages import shown
 
 OVERHANG_KINDS = {"none": 0, "end": 1, "side": 2}
 STANDARD_GRAVITY = 9.80665
@@ -44,10 +46,10 @@ def check_param(key: str, name: str, value: Any, where: str) -> float | str:
         raise CourtError(f"{where}: {key}: unknown parameter (allowed: {', '.join(sorted(PARAM_DEFAULTS))})")
     if name == "spin_model":
         if value not in SPIN_MODELS:
-            raise CourtError(f"{where}: {key}: must be one of {', '.join(SPIN_MODELS)} (got {value!r})")
+            raise CourtError(f"{where}: {key}: must be one of {', '.join(SPIN_MODELS)} (got {shown(value)})")
         return value
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise CourtError(f"{where}: {key}: must be a number (got {value!r})")
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):  # NumPy's numbers are Real too
+        raise CourtError(f"{where}: {key}: must be a number (got {shown(value)})")
     value = float(value)
     if name in YIELD_SPEED_PARAMS:
         if math.isnan(value) or value <= 0:
@@ -55,18 +57,18 @@ def check_param(key: str, name: str, value: Any, where: str) -> float | str:
                              f"(got {value!r})")
         return value
     if not math.isfinite(value):
-        raise CourtError(f"{where}: {key}: must be finite (got {value!r})")
+        raise CourtError(f"{where}: {key}: must be finite (got {shown(value)})")
     if value < 0:
-        raise CourtError(f"{where}: {key}: must not be negative (got {value!r})")
+        raise CourtError(f"{where}: {key}: must not be negative (got {shown(value)})")
     if name in UNIT_INTERVAL_PARAMS and value > 1:
-        raise CourtError(f"{where}: {key}: a restitution must lie in [0, 1] (got {value!r})")
+        raise CourtError(f"{where}: {key}: a restitution must lie in [0, 1] (got {shown(value)})")
     if name == "gravity" and value == 0:
-        raise CourtError(f"{where}: {key}: must be positive (got {value!r})")
+        raise CourtError(f"{where}: {key}: must be positive (got {shown(value)})")
     if name == "contact_inner_ratio" and value >= 1:
         raise CourtError(f"{where}: {key}: the contact annulus's inner over outer radius must lie in [0, 1) "
-                         f"(got {value!r})")
+                         f"(got {shown(value)})")
     if name == "inertia_ratio" and not 0 < value <= 1:
-        raise CourtError(f"{where}: {key}: I / (m r^2) must lie in (0, 1] (got {value!r})")
+        raise CourtError(f"{where}: {key}: I / (m r^2) must lie in (0, 1] (got {shown(value)})")
     return value
 
 
@@ -89,6 +91,6 @@ def check_spin_params(params: dict, where: str, prefix: str) -> None:
     k = params["inertia_ratio"]
     if not lo < k < hi:
         raise CourtError(f"{where}: {prefix}.inertia_ratio: with spin_model 'coupled' and contact_inner_ratio "
-                         f"{params['contact_inner_ratio']!r} it must lie in ({lo:.6g}, {hi:.6g}), where sliding and "
-                         f"spin end together (got {k!r})")
+                         f"{shown(params['contact_inner_ratio'])} it must lie in ({lo:.6g}, {hi:.6g}), where sliding and "
+                         f"spin end together (got {shown(k)})")
 

@@ -11,6 +11,7 @@ import math
 from typing import Any
 
 from shuffle_sim import units
+from shuffle_sim.messages import shown
 
 
 class TomlReader:
@@ -21,8 +22,8 @@ class TomlReader:
         self.error = error
 
     def fail(self, key: str, message: str, value: Any = None, show_value: bool = True):
-        shown = f" (got {value!r})" if show_value else ""
-        raise self.error(f"{self.path}: {key}: {message}{shown}")
+        shown_value = f" (got {shown(value)})" if show_value else ""
+        raise self.error(f"{self.path}: {key}: {message}{shown_value}")
 
     def table(self, value: Any, key: str) -> dict:
         if not isinstance(value, dict):

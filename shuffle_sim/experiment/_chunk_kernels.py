@@ -208,6 +208,48 @@ def value_slot(values, v):
     return lo
 
 
+@jit.inline
+def _add_shot(k, cell, value, status, dead, hanger, ok, values, shooter, shots, failed, value_sum, value_counts,
+              dead_count, hanger_count, corner_count, holed_count, score_sum, opponent_sum, removed):
+    """Add row ``k`` of a chunk's judged shots into row ``cell`` of the sums; False when its judged
+    value is not one of ``values``."""
+    d = value.shape[1]
+    n_board = d - 1
+    if not ok[k]:
+        failed[cell] += 1
+        return True
+    v = value[k, n_board]
+    lo = value_slot(values, v)
+    if values[lo] != v:
+        return False
+    shots[cell] += 1
+    value_sum[cell] += v
+    value_counts[cell, lo] += 1
+    s = status[k, n_board]
+    if dead[k, n_board] or s == STATUS_FALLEN:
+        dead_count[cell] += 1
+    if hanger[k, n_board] > 0:
+        hanger_count[cell] += 1
+    if hanger[k, n_board] == 2:
+        corner_count[cell] += 1
+    if s == STATUS_HOLED:
+        holed_count[cell] += 1
+    if n_board > 0:
+        mine = 0
+        theirs = 0
+        for j in range(d):
+            if shooter[j]:
+                mine += value[k, j]
+            else:
+                theirs += value[k, j]
+        score_sum[cell] += mine
+        opponent_sum[cell] += theirs
+        for j in range(n_board):
+            if dead[k, j] or status[k, j] == STATUS_FALLEN:
+                removed[cell, j] += 1
+    return True
+
+
 @jit.kernel
 def reduce_chunk(first, samples, cell_start, value, status, dead, hanger, ok, values, shooter,
                  shots, failed, value_sum, value_counts, dead_count, hanger_count, corner_count, holed_count,
@@ -217,40 +259,23 @@ def reduce_chunk(first, samples, cell_start, value, status, dead, hanger, ok, va
     Returns -1, or the row of the first finished shot whose value is not in ``values`` (a court value
     the experiment did not expect: the caller reports it).
     """
-    n, d = value.shape
-    n_board = d - 1
-    for k in range(n):
+    for k in range(value.shape[0]):
         cell = (first + k) // samples - cell_start
-        if not ok[k]:
-            failed[cell] += 1
-            continue
-        v = value[k, n_board]
-        lo = value_slot(values, v)
-        if values[lo] != v:
+        if not _add_shot(k, cell, value, status, dead, hanger, ok, values, shooter, shots, failed, value_sum,
+                         value_counts, dead_count, hanger_count, corner_count, holed_count, score_sum, opponent_sum,
+                         removed):
             return k
-        shots[cell] += 1
-        value_sum[cell] += v
-        value_counts[cell, lo] += 1
-        s = status[k, n_board]
-        if dead[k, n_board] or s == STATUS_FALLEN:
-            dead_count[cell] += 1
-        if hanger[k, n_board] > 0:
-            hanger_count[cell] += 1
-        if hanger[k, n_board] == 2:
-            corner_count[cell] += 1
-        if s == STATUS_HOLED:
-            holed_count[cell] += 1
-        if n_board > 0:
-            mine = 0
-            theirs = 0
-            for j in range(d):
-                if shooter[j]:
-                    mine += value[k, j]
-                else:
-                    theirs += value[k, j]
-            score_sum[cell] += mine
-            opponent_sum[cell] += theirs
-            for j in range(n_board):
-                if dead[k, j] or status[k, j] == STATUS_FALLEN:
-                    removed[cell, j] += 1
+    return -1
+
+
+@jit.kernel
+def reduce_rows(rows, value, status, dead, hanger, ok, values, shooter, shots, failed, value_sum, value_counts,
+                dead_count, hanger_count, corner_count, holed_count, score_sum, opponent_sum, removed):
+    """``reduce_chunk`` with each shot's row of the sums given (``rows``): for chunks whose cells are
+    not consecutive runs of shots (paired axes, ``experiment.pairing``)."""
+    for k in range(value.shape[0]):
+        if not _add_shot(k, rows[k], value, status, dead, hanger, ok, values, shooter, shots, failed, value_sum,
+                         value_counts, dead_count, hanger_count, corner_count, holed_count, score_sum, opponent_sum,
+                         removed):
+            return k
     return -1

@@ -4,9 +4,9 @@ An experiment with no resting discs on the court and no per-shot records (the co
 aim and speed sweeps) needs from each shot only its judged outcome, added into its grid cell. Here
 each shot's parameters (``_chunk_kernels``: its grid cell's intended shot, computed once per
 cell, then distributions, aim and execution noise), its launch velocity, its play (``physics.lone.run_lone``) and its judging
-(``shots.judge_rest``) happen in one parallel loop over blocks of shots, with nothing per shot
-leaving the CPU's caches but a value and a few flags; a second parallel loop over the chunk's grid
-cells adds them up. These are the same numba functions, in the same order of operations, as the
+(``shots.judge_rest``) happen in one loop over blocks of shots shared between threads, with nothing
+per shot leaving the CPU's caches but a value and a few flags; a second shared loop over the
+chunk's grid cells adds them up. These are the same numba functions, in the same order of operations, as the
 general path (``build_shots``, ``simulate_shots``, ``reduce_chunk``), so the sums are bit-identical
 to it; only the round trips through Python and memory between the steps are gone.
 
@@ -20,8 +20,6 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import prange
-
 from shuffle_sim._runtime import jit
 from shuffle_sim.experiment._chunk_kernels import (
     STATUS_FALLEN,
@@ -33,8 +31,9 @@ from shuffle_sim.experiment._chunk_kernels import (
 from shuffle_sim.judging.batch import cached_judge_index
 from shuffle_sim.judging.packing import judge_arrays
 from shuffle_sim.physics.numba_api import court_table, kernel_arrays
-from shuffle_sim.physics.numba_api import run_lone
+from shuffle_sim.physics.numba_api import run_lone_call
 from shuffle_sim.shots import NOT_FINITE, CHUNK, judge_rest, shot_problem
+from shuffle_sim._runtime.threads import run_shares
 
 #: Bits of a shot's flags.
 FLAG_FAILED = 1  # not played (its start) or not finished (event bound): counted in ``failed`` only
@@ -48,13 +47,21 @@ FLAG_NOT_FINITE = 32  # a launch value not finite: the general path reports it
 MAX_EVENTS = 10_000
 
 
+#: A played shot's kernel outcome, packed into its ``shot_value`` between the two passes of a block
+#: (``_play_block``, ``_judge_block``): its status, and whether it is dead or unfinished.
+PACK_DEAD = 8
+PACK_NOT_OK = 16
+
+
 @jit.no_refcount
 def _play_block(first, start, stop, samples, grid_shape, axis_param, axis_values, nominal, dist_param, dist_kind,
                 dist_a, dist_b, skill_sd, uses_target, speed_given, overshoot, stop_speed_per_root_metre, k0, k1,
-                tables, orbit_tables, ja, prepared, index, no_discs, max_events, shot_value, shot_flags):
-    """Build, play and judge shots ``first + start`` .. ``first + stop - 1`` into ``shot_value`` and
-    ``shot_flags`` (rows ``start`` .. ``stop - 1``). ``tables`` holds the court's packed table per
-    court of a court-speed axis (one without one)."""
+                tables, orbit_tables, ja, index, no_discs, max_events, rest_x, rest_y, shot_value, shot_flags):
+    """Build and play shots ``first + start`` .. ``first + stop - 1`` (rows ``start`` .. ``stop - 1``):
+    a played shot's rest position goes to ``rest_x``, ``rest_y`` and its kernel outcome, packed, to
+    ``shot_value`` (its flags 0), for ``_judge_block``; a shot that cannot be played gets value 0 and
+    ``FLAG_FAILED``. ``tables`` holds the court's packed table per court of a court-speed axis (one
+    without one)."""
     next_cell_shot = first + np.uint64(start)  # the first shot of the next cell: its intended shot changes there
     c_speed = c_direction = c_spin = c_x = c_y = c_tx = c_ty = 0.0
     c_skill = 0
@@ -89,10 +96,27 @@ def _play_block(first, start, stop, samples, grid_shape, axis_param, axis_values
             shot_value[k] = 0
             shot_flags[k] = FLAG_FAILED | (FLAG_NOT_FINITE if why == NOT_FINITE else 0)
             continue
-        x, y, _, _, _, status, dead, ok, _, _ = run_lone(table, orbit_tables, x, y, vx, vy, spin, max_events)
-        value, _, hanger, dead = judge_rest(ja, prepared, index, x, y, status, dead)
+        x, y, _, _, _, status, dead, ok, _, _ = run_lone_call(table, orbit_tables, x, y, vx, vy, spin, max_events)
+        rest_x[k] = x
+        rest_y[k] = y
+        shot_value[k] = status | (PACK_DEAD if dead else 0) | (0 if ok else PACK_NOT_OK)
+        shot_flags[k] = 0
+
+
+@jit.no_refcount
+def _judge_block(start, stop, ja, prepared, index, rest_x, rest_y, shot_value, shot_flags):
+    """Judge the shots ``_play_block`` played in rows ``start`` .. ``stop - 1`` where they rest, into
+    their ``shot_value`` and ``shot_flags``. A pass of its own (compiled apart from the play, so that
+    a first run compiles the two at once in two processes); it reads what the play left in cache."""
+    for k in range(start, stop):
+        if shot_flags[k] & FLAG_FAILED:
+            continue
+        packed = shot_value[k]
+        status = packed & 7
+        value, _, hanger, dead = judge_rest(ja, prepared, index, rest_x[k], rest_y[k], status,
+                                             (packed & PACK_DEAD) != 0)
         flags = 0
-        if not ok:
+        if packed & PACK_NOT_OK:
             flags |= FLAG_FAILED
         if dead or status == STATUS_FALLEN:
             flags |= FLAG_DEAD
@@ -136,11 +160,35 @@ def _sum_row(r, lo_shot, hi_shot, values, shot_value, shot_flags, shots, failed,
             holed_count[r] += 1
 
 
-@jit.parallel
+@jit.threaded
+def play_lone_blocks(block_lo, block_hi, first, n, samples, grid_shape, axis_param, axis_values, nominal, dist_param,
+                     dist_kind, dist_a, dist_b, skill_sd, uses_target, speed_given, overshoot, stop_speed_per_root_metre,
+                     k0, k1, tables, orbit_tables, ja, prepared, index, max_events, no_discs, shot_value, shot_flags,
+                     rest_x, rest_y):
+    """Blocks ``block_lo .. block_hi - 1`` (of ``CHUNK`` shots) of ``play_lone_chunk``'s shots, each
+    played then judged: one thread's share (``threads.run_shares``)."""
+    for c in range(block_lo, block_hi):
+        lo = c * CHUNK
+        hi = min(n, (c + 1) * CHUNK)
+        _play_block(first, lo, hi, samples, grid_shape, axis_param, axis_values, nominal, dist_param, dist_kind,
+                    dist_a, dist_b, skill_sd, uses_target, speed_given, overshoot, stop_speed_per_root_metre, k0, k1,
+                    tables, orbit_tables, ja, index, no_discs, max_events, rest_x, rest_y, shot_value, shot_flags)
+        _judge_block(lo, hi, ja, prepared, index, rest_x, rest_y, shot_value, shot_flags)
+
+
+@jit.threaded
+def sum_lone_rows(row_start, row_stop, row_lo, row_hi, values, shot_value, shot_flags, shots, failed, value_sum,
+                  value_counts, dead_count, hanger_count, corner_count, holed_count, first_bad, not_finite):
+    """Rows ``row_start .. row_stop - 1`` of ``play_lone_chunk``'s sums: one thread's share."""
+    for r in range(row_start, row_stop):
+        _sum_row(np.int64(r), row_lo[r], row_hi[r], values, shot_value, shot_flags, shots, failed, value_sum,
+                 value_counts, dead_count, hanger_count, corner_count, holed_count, first_bad, not_finite)
+
+
 def play_lone_chunk(first, n, samples, grid_shape, axis_param, axis_values, nominal, dist_param, dist_kind, dist_a,
                     dist_b, skill_sd, uses_target, speed_given, overshoot, stop_speed_per_root_metre, k0, k1,
                     tables, orbit_tables, ja, prepared, index, max_events, values, no_discs, shot_value, shot_flags,
-                    row_lo, row_hi,
+                    rest_x, rest_y, row_lo, row_hi,
                     shots, failed, value_sum, value_counts, dead_count, hanger_count, corner_count, holed_count,
                     first_bad, not_finite):
     """Play shots ``first`` .. ``first + n - 1`` with execution noise and add each judged outcome into
@@ -148,41 +196,49 @@ def play_lone_chunk(first, n, samples, grid_shape, axis_param, axis_values, nomi
 
     Row r holds shots ``first + row_lo[r]`` .. ``first + row_hi[r] - 1``: one grid cell's shots within
     one chunk, so that one call serves several chunks. ``no_discs`` is an empty float array;
-    ``shot_value`` and ``shot_flags`` (n) are scratch. Per row, ``first_bad`` (filled with n) receives
-    the first shot whose judged value is not in the sorted ``values``, and ``not_finite`` counts the
-    shots with a launch value that is not finite.
+    ``shot_value``, ``shot_flags``, ``rest_x`` and ``rest_y`` (n) are scratch. Per row, ``first_bad``
+    (filled with n) receives the first shot whose judged value is not in the sorted ``values``, and
+    ``not_finite`` counts the shots with a launch value that is not finite.
+
+    The blocks of shots, then the rows, are shared between numba's threads (``threads.run_shares``:
+    Python threads each running a ``jit.threaded`` share, as a ``prange`` loop would with its static
+    schedule, but without the parallel compile, which took about 6 s of processor time of a first
+    run's). Every shot and every row is written by one share alone, so the sums are the same for any
+    thread count.
     """
-    for c in prange((n + CHUNK - 1) // CHUNK):
-        _play_block(first, c * CHUNK, min(n, (c + 1) * CHUNK), samples, grid_shape, axis_param, axis_values, nominal,
-                    dist_param, dist_kind, dist_a, dist_b, skill_sd, uses_target, speed_given, overshoot,
-                    stop_speed_per_root_metre, k0, k1, tables, orbit_tables, ja, prepared, index, no_discs, max_events,
-                    shot_value, shot_flags)
-    for r in prange(row_lo.shape[0]):
-        _sum_row(np.int64(r), row_lo[r], row_hi[r], values, shot_value, shot_flags, shots, failed, value_sum,
-                 value_counts, dead_count, hanger_count, corner_count, holed_count, first_bad, not_finite)
+    run_shares(play_lone_blocks, (n + CHUNK - 1) // CHUNK, first, n, samples, grid_shape, axis_param, axis_values,
+               nominal, dist_param, dist_kind, dist_a, dist_b, skill_sd, uses_target, speed_given, overshoot,
+               stop_speed_per_root_metre, k0, k1, tables, orbit_tables, ja, prepared, index, max_events, no_discs,
+               shot_value, shot_flags, rest_x, rest_y)
+    run_shares(sum_lone_rows, row_lo.shape[0], row_lo, row_hi, values, shot_value, shot_flags, shots, failed,
+               value_sum, value_counts, dead_count, hanger_count, corner_count, holed_count, first_bad, not_finite)
 
 
 #: Shots per call of ``play_lone_chunk`` at most when it serves several chunks: each call is two
-#: parallel loops, and on a busy machine each loop waits for its slowest thread, so fewer, larger
-#: calls lose less.
+#: loops shared between threads, and on a busy machine each loop waits for its slowest thread, so
+#: fewer, larger calls lose less.
 BATCH_SHOTS = 1 << 20
 
 
 class Scratch:
-    """The chunk kernel's per-shot scratch (a judged value and flags per shot), kept across the calls of
-    a run: fresh arrays for every call of a million shots cost the system's zeroing of 9 MB of new pages
-    each time, a few percent of a warm run."""
+    """The chunk kernel's per-shot scratch (a judged value, flags and the rest position per shot),
+    kept across the calls of a run: fresh arrays for every call of a million shots cost the system's
+    zeroing of 25 MB of new pages each time, a few percent of a warm run."""
 
     def __init__(self) -> None:
         self.value = np.empty(0, np.int64)
         self.flags = np.empty(0, np.int8)
+        self.x = np.empty(0)
+        self.y = np.empty(0)
 
-    def take(self, n: int) -> tuple[np.ndarray, np.ndarray]:
-        """Scratch for ``n`` shots (its contents are overwritten by the kernel)."""
+    def take(self, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Scratch for ``n`` shots: value, flags, rest x and y (overwritten by the kernel)."""
         if self.value.size < n:
             self.value = np.empty(n, np.int64)
             self.flags = np.empty(n, np.int8)
-        return self.value[:n], self.flags[:n]
+            self.x = np.empty(n)
+            self.y = np.empty(n)
+        return self.value[:n], self.flags[:n], self.x[:n], self.y[:n]
 
 
 def court_tables(experiment) -> tuple[np.ndarray, np.ndarray]:
@@ -240,10 +296,9 @@ def lone_chunk_args(experiment, ranges: list[tuple[int, int]], plan, tables, ja,
     return args, counts
 
 
-def compile_lone_kernel(experiment, shot_plan) -> None:
-    """Compile (or load) ``play_lone_chunk`` for this experiment's argument types without building the
-    judge's grid: stand-ins of the grid's types, and no shots. A second process runs this while the
-    first builds the grid (``experiment.warmup``), so that a first run compiles on both cores."""
+def _stand_in_args(experiment, shot_plan) -> tuple:
+    """``play_lone_chunk``'s arguments for no shots, with stand-ins of the judge's grid's types (the
+    grid is not built)."""
     from shuffle_sim.judging.procedure import CELL_COLUMNS
 
     court = experiment.court.for_end(experiment.end)
@@ -253,7 +308,58 @@ def compile_lone_kernel(experiment, shot_plan) -> None:
     tables = court_tables(experiment)
     args, _ = lone_chunk_args(experiment, [(0, 0)], shot_plan(experiment), tables, judge_arrays(court), prepared,
                               index, Scratch(), values)
-    play_lone_chunk(*args)
+    return args
+
+
+def compile_lone_kernel(experiment, shot_plan) -> None:
+    """Compile (or load) ``play_lone_chunk``'s kernels for this experiment's argument types, without
+    building the judge's grid and without shots."""
+    play_lone_chunk(*_stand_in_args(experiment, shot_plan))
+
+
+def compile_lone_physics(experiment, shot_plan) -> None:
+    """Compile (or load) the lone disc's physics as the chunk kernel calls it (``run_lone_call`` for
+    this court's tables), then the kernel's blocks (``play_lone_blocks``), whose other callees
+    ``compile_lone_parts`` puts in numba's cache meanwhile: one of the two processes of a first run's
+    compile (``experiment.warmup``)."""
+    court = experiment.court.for_end(experiment.end)
+    run_lone_call(court_table(court), kernel_arrays(court).orbit_tables, 0.0, 0.0, 0.0, 0.0, 0.0, MAX_EVENTS)
+    (first, n, samples, grid_shape, axis_param, axis_values, nominal, dist_param, dist_kind, dist_a, dist_b, skill_sd,
+     uses_target, speed_given, overshoot, ssprm, k0, k1, tables, orbit_tables, ja, prepared, index, max_events, values,
+     no_discs, shot_value, shot_flags, rest_x, rest_y, *_) = _stand_in_args(experiment, shot_plan)
+    play_lone_blocks(0, 0, first, n, samples, grid_shape, axis_param, axis_values, nominal, dist_param, dist_kind,
+                     dist_a, dist_b, skill_sd, uses_target, speed_given, overshoot, ssprm, k0, k1, tables, orbit_tables,
+                     ja, prepared, index, max_events, no_discs, shot_value, shot_flags, rest_x, rest_y)
+
+
+@jit.no_refcount
+def _check_start(table, ja, index, no_discs, x, y):
+    """A shot's start check as ``_play_block`` makes it: compiled, it leaves the check's callees in
+    numba's cache (``compile_lone_parts``)."""
+    return shot_problem(table, ja, index, no_discs, no_discs, x, y, 0.0, 1.0, 0.0)
+
+
+def compile_lone_parts(experiment, shot_plan) -> None:
+    """Compile (or load) the chunk kernel's pieces besides the lone disc's physics and the blocks: the
+    physics' callees, last first (``physics.lone.LONE_CALLEES``), the judging pass (``_judge_block``),
+    the start check's and the draws' callees and the sums (``sum_lone_rows``), with the kernel's
+    argument types: the other process's share of a first run's compile, beside
+    ``compile_lone_physics``."""
+    from numba import types
+
+    from shuffle_sim._runtime.compile_ahead import compile_callees
+    from shuffle_sim.noise import philox4x64
+    from shuffle_sim.physics.numba_api import LONE_CALLEES
+
+    (first, n, samples, grid_shape, axis_param, axis_values, nominal, dist_param, dist_kind, dist_a, dist_b, skill_sd,
+     uses_target, speed_given, overshoot, ssprm, k0, k1, tables, orbit_tables, ja, prepared, index, max_events, values,
+     no_discs, shot_value, shot_flags, rest_x, rest_y, row_lo, row_hi, *sums) = _stand_in_args(experiment, shot_plan)
+    # First the physics' callees, last first, meeting the other process's compile of them half way.
+    compile_callees(list(reversed(LONE_CALLEES)))
+    _judge_block(0, 0, ja, prepared, index, rest_x, rest_y, shot_value, shot_flags)
+    sum_lone_rows(0, 0, row_lo, row_hi, values, shot_value, shot_flags, *sums)
+    _check_start(tables[0], ja, index, no_discs, 0.0, 0.0)
+    philox4x64.compile((types.uint64,) * 6)
 
 
 def lone_chunks_sums(experiment, chunks: list[int], chunk_size: int, values: np.ndarray, shot_plan,

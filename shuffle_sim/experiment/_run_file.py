@@ -47,6 +47,13 @@ def _dask_client(address: str):
         raise ExperimentError(f"cannot reach the Dask scheduler at {address!r} ({exc})") from None
 
 
+def _kernels_ready(experiment) -> bool:
+    """Whether numba's cache holds every kernel a run of ``experiment`` calls (no first-run compile)."""
+    from shuffle_sim.experiment._warmup import job_kernels, kernels_cached
+
+    return kernels_cached(job_kernels(experiment))
+
+
 def run_file(path: str | os.PathLike, out: str | os.PathLike | None = None, *, resume: bool = False,
              workers: int = 1, dask: str | None = None, chunk_size: int | None = None, plots: bool = True,
              progress: bool = True):
@@ -66,7 +73,9 @@ def run_file(path: str | os.PathLike, out: str | os.PathLike | None = None, *, r
         from shuffle_sim.experiment.spec import load_experiment
 
         experiment = load_experiment(path)
-        if helper is not None:
+        if helper is not None and _kernels_ready(experiment):
+            # Not while a first run compiles: both cores are compiling then, and the rehearsal would
+            # take its time from the compile (the helper still imports matplotlib meanwhile).
             helper.rehearse(experiment)
         out = Path(out) if out else Path("results") / experiment.name
         with _sigterm_unwinds(), folder_lock(out):
@@ -74,7 +83,7 @@ def run_file(path: str | os.PathLike, out: str | os.PathLike | None = None, *, r
             try:
                 summary = run_experiment(experiment, out, resume=resume, workers=workers, dask=client,
                                          chunk_size=chunk_size, progress=progress,
-                                         on_grid=helper.draw if helper is not None else None)
+                                         on_grid=helper.draw if helper is not None else None, plots=False)
             finally:
                 if client is not None:
                     client.close()

@@ -53,6 +53,7 @@ from shuffle_sim.experiment.spec import (
 )
 from shuffle_sim.experiment.store import RNG_DESCRIPTION, ResultsDir
 from shuffle_sim.rules import ricochet
+from shuffle_sim.messages import shown
 from shuffle_sim.shots import ShotBatch, simulate_shots
 
 #: Per-cell integer sums a chunk returns; assembled by adding (exact in any order).
@@ -90,6 +91,10 @@ def _shots(experiment: Experiment, start: int, stop: int, with_noise: bool) -> S
     plan = shot_plan(experiment)
     skill = np.zeros(n, dtype=np.int64)
     court = np.zeros(n, dtype=np.int64)
+    if n and experiment.paired:
+        from shuffle_sim.experiment.pairing import shot_cells
+
+        return _drawn_shots(experiment, plan, *shot_cells(experiment, start, stop)[:2], out, with_noise)
     if n:
         build_shots(np.uint64(start), plan["samples"], plan["grid_shape"], plan["axis_param"], plan["axis_values"],
                     plan["nominal"], plan["dist_param"], plan["dist_kind"], plan["dist_a"], plan["dist_b"],
@@ -103,6 +108,25 @@ def _shots(experiment: Experiment, start: int, stop: int, with_noise: bool) -> S
                     skill = index
                 else:
                     court = index
+    return Shots(*out, skill, court)
+
+
+def _drawn_shots(experiment: Experiment, plan: dict, cells: np.ndarray, draws: np.ndarray, out: list,
+                 with_noise: bool) -> Shots:
+    """``_shots`` of a paired experiment: each shot's cell and random counter given (``pairing``)."""
+    from shuffle_sim.experiment.pairing import build_drawn_shots
+
+    build_drawn_shots(cells, draws, plan["grid_shape"], plan["axis_param"], plan["axis_values"], plan["nominal"],
+                      plan["dist_param"], plan["dist_kind"], plan["dist_a"], plan["dist_b"], plan["skill_sd"],
+                      plan["uses_target"], plan["speed_given"], plan["overshoot"], plan["stop_speed_per_root_metre"],
+                      plan["k0"], plan["k1"], with_noise, *out)
+    skill = np.zeros(len(cells), dtype=np.int64)
+    court = np.zeros(len(cells), dtype=np.int64)
+    for k, axis in enumerate(experiment.axes):
+        if axis.name == "skill":
+            skill = np.unravel_index(cells, experiment.grid_shape)[k].astype(np.int64)
+        elif axis.name == "court_speed":
+            court = np.unravel_index(cells, experiment.grid_shape)[k].astype(np.int64)
     return Shots(*out, skill, court)
 
 
@@ -172,11 +196,18 @@ def compute_chunk(experiment: Experiment, index: int, chunk_size: int, numba_thr
     n_local = (stop - 1) // samples - cell_start + 1
     values = possible_values(experiment.court)
     n_board = len(experiment.board_names)
+    board_teams = list(experiment.board.team) if experiment.board is not None else []
+    shooter = np.array([t == experiment.team for t in board_teams] + [True])
+    if experiment.paired:  # cells interleaved, and the paired differences (``pairing``)
+        from shuffle_sim.experiment._chunk_kernels import reduce_rows
+        from shuffle_sim.experiment.pairing import paired_chunk_sums, shot_cells
+
+        cells, draws, ucells = shot_cells(experiment, start, stop)
+        out = paired_chunk_sums(experiment, start, stop, batch, values, shooter, cells, ucells, reduce_rows)
+        return _with_records(experiment, out, start, stop, shots, batch, shooter, draws)
     out = {k: np.zeros(n_local, dtype=np.int64) for k in _CELL_SUMS}
     out["value_counts"] = np.zeros((n_local, len(values)), dtype=np.int64)
     out["removed"] = np.zeros((n_local, n_board), dtype=np.int64)
-    board_teams = list(experiment.board.team) if experiment.board is not None else []
-    shooter = np.array([t == experiment.team for t in board_teams] + [True])
     bad = reduce_chunk(start, samples, cell_start, batch.value, batch.status, batch.dead, batch.hanger, batch.ok,
                        values, shooter, out["shots"], out["failed"], out["value_sum"], out["value_counts"],
                        out["dead"], out["hanger"], out["corner_hanger"], out["holed"], out["score_sum"],
@@ -188,8 +219,17 @@ def compute_chunk(experiment: Experiment, index: int, chunk_size: int, numba_thr
     if experiment.board is None:
         for k in ("score_sum", "opponent_sum", "removed"):
             del out[k]
+    return _with_records(experiment, out, start, stop, shots, batch, shooter)
+
+
+def _with_records(experiment: Experiment, out: dict, start: int, stop: int, shots: Shots, batch,
+                  shooter: np.ndarray, draws: np.ndarray | None = None) -> dict:
+    """``out`` with the chunk's per-shot records added when the experiment keeps them (``draws``: the
+    random counters of a paired experiment's shots)."""
     if experiment.records:
         shot_status = batch.status[:, -1]
+        if draws is not None:
+            out["record_draw"] = draws
         out.update(
             record_shot=np.arange(start, stop, dtype=np.int64),
             record_speed=shots.speed,
@@ -223,11 +263,22 @@ def _empty_sums(experiment: Experiment) -> dict[str, np.ndarray]:
     sums = {k: np.zeros(cells, dtype=np.int64) for k in _CELL_SUMS}
     sums["value_counts"] = np.zeros((cells, n_values), dtype=np.int64)
     sums["removed"] = np.zeros((cells, n_board), dtype=np.int64)
+    if experiment.paired:
+        from shuffle_sim.experiment.pairing import empty_pair_sums
+
+        sums.update(empty_pair_sums(experiment, n_values))
     return sums
 
 
 def _add_chunk(sums: dict[str, np.ndarray], data: dict[str, np.ndarray]) -> None:
     """Add one chunk's per-cell sums into the experiment's (integer sums: exact in any order)."""
+    if "cells" in data:  # a paired experiment's chunk: its cells, and its draws' unpaired cells
+        for name in list(_CELL_SUMS) + ["value_counts", "removed"]:
+            if name in data:
+                sums[name][data["cells"]] += data[name]
+        for name in ("pair_shots", "pair_diff_sum", "pair_diff_sumsq", "pair_value_counts"):
+            sums[name][data["pair_cells"]] += data[name]
+        return
     c0 = int(data["cell_start"])
     for name in list(_CELL_SUMS) + ["value_counts", "removed"]:
         if name in data:
@@ -326,8 +377,12 @@ def build_grid(experiment: Experiment, sums: dict[str, np.ndarray]) -> GridResul
         "fingerprint": experiment.fingerprint,
         "plots": json.dumps([{k: v for k, v in vars(p).items() if v not in (None, {})} for p in experiment.plots]),
     }
-    return GridResults(coords, {k: GridVariable(tuple(d), np.asarray(v), a) for k, (d, v, a) in variables.items()},
-                       attrs)
+    data_vars = {k: GridVariable(tuple(d), np.asarray(v), a) for k, (d, v, a) in variables.items()}
+    if experiment.paired:
+        from shuffle_sim.experiment.pairing import paired_variables
+
+        paired_variables(experiment, sums, values, coords, data_vars, attrs)
+    return GridResults(coords, data_vars, attrs)
 
 
 def _write_records(experiment: Experiment, results: ResultsDir, n_chunks: int) -> Path:
@@ -341,6 +396,10 @@ def _write_records(experiment: Experiment, results: ResultsDir, n_chunks: int) -
             data = results.read_chunk(k)
             columns = {name[len("record_"):]: data[name] for name in sorted(data) if name.startswith("record_")}
             cell = columns["shot"] // experiment.samples
+            if experiment.paired:
+                from shuffle_sim.experiment.pairing import shot_cells
+
+                cell = shot_cells(experiment, int(columns["shot"][0]), int(columns["shot"][-1]) + 1)[0]
             table = {"shot": columns.pop("shot"), "cell": cell}
             if experiment.axes:
                 for axis, idx in zip(experiment.axes, np.unravel_index(cell, experiment.grid_shape)):
@@ -385,6 +444,7 @@ class RunSummary:
     #: The grid outcomes as written to ``grid_path`` (a ``grid.GridResults``; ``.to_xarray()`` for a
     #: ``Dataset``), for plotting without reading them back.
     dataset: object = field(default=None, repr=False, compare=False)
+    plots: tuple[Path, ...] = ()  # the plot files drawn (``run_experiment(plots=True)``)
 
     @property
     def shots_per_second(self) -> float:
@@ -482,6 +542,7 @@ def run_experiment(
     progress: bool = True,
     stop_after: int | None = None,
     on_grid=None,
+    plots: bool = True,
 ) -> RunSummary:
     """Run an experiment into the results folder ``out`` (default ``results/NAME``).
 
@@ -492,7 +553,9 @@ def run_experiment(
     chunks have been written (a test hook that simulates an interruption); the summary then says
     ``complete=False`` and nothing is assembled. ``on_grid(folder, grid)`` hears of the assembled
     grid outcomes (a ``grid.GridResults``) before they are written (the command line hands them to
-    its plot helper then).
+    its plot helper then). ``plots`` draws the experiment file's plots into the folder when the run
+    is complete, as ``shuffle-sim run`` does (``heatmaps.save_plots``; the summary lists them);
+    ``plots=False`` writes results only.
 
     The run holds the folder's lock from start to end (``_lock``): a second run into the same
     folder, resumed or not, raises ``FolderLocked`` naming the folder and the run that holds it.
@@ -501,15 +564,22 @@ def run_experiment(
         experiment = load_experiment(experiment)
     folder = out if out is not None else Path("results") / experiment.name
     with folder_lock(folder):
-        return _run_locked(experiment, folder, resume=resume, workers=workers, dask=dask, chunk_size=chunk_size,
-                           progress=progress, stop_after=stop_after, on_grid=on_grid)
+        summary = _run_locked(experiment, folder, resume=resume, workers=workers, dask=dask, chunk_size=chunk_size,
+                              progress=progress, stop_after=stop_after, on_grid=on_grid)
+        if plots and summary.complete:
+            from dataclasses import replace
+
+            from shuffle_sim.experiment.heatmaps import save_plots
+
+            summary = replace(summary, plots=tuple(save_plots(summary.out, dataset=summary.dataset)))
+        return summary
 
 
 def _run_locked(experiment: Experiment, out: str | os.PathLike, *, resume: bool, workers: int, dask,
                 chunk_size: int | None, progress: bool, stop_after: int | None, on_grid=None) -> RunSummary:
     """``run_experiment`` with the results folder's lock held."""
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-        raise ExperimentError(f"workers must be a positive integer (got {workers!r})")
+        raise ExperimentError(f"workers must be a positive integer (got {shown(workers)})")
     if dask is not None and workers != 1:
         raise ExperimentError("give either workers or a Dask scheduler, not both")
     results = ResultsDir(out if out is not None else Path("results") / experiment.name)
@@ -518,7 +588,8 @@ def _run_locked(experiment: Experiment, out: str | os.PathLike, *, resume: bool,
         chunk_size = old.get("chunk_size") if old else None
     chunk_size = chunk_size or experiment.chunk_size
     if isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size < 1:
-        raise ExperimentError(f"chunk size must be a positive integer (got {chunk_size!r})")
+        raise ExperimentError(f"chunk size must be a positive integer (got {shown(chunk_size)})")
+    chunk_size = experiment.aligned_chunk_size(chunk_size)
 
     began = time.perf_counter()
     manifest = results.prepare(experiment, chunk_size, resume)

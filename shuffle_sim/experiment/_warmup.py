@@ -4,14 +4,19 @@ numba compiles a kernel on its first call and caches the machine code beside the
 first run compiles. ``warm_up`` makes that step explicit, so that the progress display can say
 "compiling kernels: first run only" instead of showing a shot rate that is really a compile time,
 and so that it compiles exactly the kernels the job uses, by computing the job's first shot alone
-(chunk 0 in a layout of one-shot chunks, whose result is thrown away).
+(chunk 0 in a layout of one-shot chunks, whose result is thrown away; with paired axes, its first
+draw: one shot of each paired combination).
 
-On an empty numba cache an experiment on an empty board compiles its two large independent pieces
-side by side on two cores: a second Python process compiles the one-call chunk kernel
-(``experiment.lone.play_lone_chunk``) and writes it to the cache, while this one builds the judge's
-grid of cells (``judge.judge_index``, compiling it). numba's compiler holds a lock per process, so
-two threads would take turns; two processes do not. If the second process fails, this one compiles
-the kernel itself: the outcome is the same, only slower.
+On an empty numba cache an experiment on an empty board compiles its one-call chunk kernel
+(``experiment.lone.play_lone_chunk``) in two processes side by side on two cores: a second Python
+process compiles the lone disc's physics (``physics.lone.run_lone_call``) and then the kernel's
+blocks (``lone.play_lone_blocks``), writing them to numba's cache, while this one compiles the
+kernel's other pieces (the judging pass, the start check's and the draws' callees, the sums:
+``lone.compile_lone_parts``), which the other finds in the cache when its blocks need them; then
+this one loads the kernel. numba's compiler holds a lock per process, so two threads would take turns; two processes do
+not. If the second process fails, this one compiles the physics itself: the outcome is the same,
+only slower. (The judge's grid of cells is built with NumPy, ``judge.grid_build``: nothing to
+compile.)
 """
 
 from __future__ import annotations
@@ -34,13 +39,19 @@ HELPER_TIMEOUT = 900.0
 def job_kernels(experiment) -> list:
     """The numba dispatchers a run of ``experiment`` calls per chunk (besides the judge's grid)."""
     if takes_lone_path(experiment):
-        from shuffle_sim.experiment._lone_chunk import play_lone_chunk
+        from shuffle_sim.experiment._lone_chunk import play_lone_blocks, sum_lone_rows
 
-        return [play_lone_chunk]
+        return [play_lone_blocks, sum_lone_rows]
     from shuffle_sim.experiment._chunk_kernels import build_shots, reduce_chunk
     from shuffle_sim.shots import play_board_shots, play_lone_shots
 
-    return [build_shots, play_lone_shots if experiment.board is None else play_board_shots, reduce_chunk]
+    play = play_lone_shots if experiment.board is None else play_board_shots
+    if experiment.paired:
+        from shuffle_sim.experiment._chunk_kernels import reduce_rows
+        from shuffle_sim.experiment.pairing import add_pair_sums, build_drawn_shots
+
+        return [build_drawn_shots, play, reduce_rows, add_pair_sums]
+    return [build_shots, play, reduce_chunk]
 
 
 def kernels_cached(dispatchers) -> bool:
@@ -53,7 +64,7 @@ def kernels_cached(dispatchers) -> bool:
 
 
 def _start_helper(experiment) -> subprocess.Popen | None:
-    """A second Python process that compiles the one-call chunk kernel into numba's cache (this
+    """A second Python process that compiles the lone disc's physics into numba's cache (this
     module's ``main``, handed the experiment through its standard input)."""
     argv, env = module_command(__name__)
     try:
@@ -101,26 +112,29 @@ def warm_up(experiment, chunk_size: int, compute_chunk, progress: bool = False) 
     says so on the progress display while it compiles.
     """
     from shuffle_sim.judging.batch import cached_judge_index
-    from shuffle_sim.judging.cell_grid import judge_index
-    from shuffle_sim.judging.procedure import judge_prepare
 
     kernels = job_kernels(experiment)
-    cold = not kernels_cached(kernels + [judge_prepare, judge_index])
+    cold = not kernels_cached(kernels)
     began = time.perf_counter()
     notice = _CompilingNotice(experiment.name, progress and cold)
     helper = None
     try:
         helper = _start_helper(experiment) if cold and takes_lone_path(experiment) else None
-        # The judge's grid for the run's batches (kept for its chunks), compiled here meanwhile.
+        # The judge's grid for the run's batches (kept for its chunks; NumPy, nothing to compile).
         court = experiment.court.for_end(experiment.end)
         cached_judge_index(judge_arrays(court), chunk_size)
         if helper is not None:
+            # Meanwhile here: the chunk kernel's other callees (draws, start check, judge) into the cache.
+            from shuffle_sim.experiment._lone_chunk import compile_lone_parts
+
+            compile_lone_parts(experiment, shot_plan)
             try:
                 helper.wait(HELPER_TIMEOUT)
             except subprocess.TimeoutExpired:
                 helper.kill()
                 helper.wait()
-        compute_chunk(experiment, 0, 1)  # everything else the job calls, with the argument types of its chunks
+        # Everything else the job calls, with the argument types of its chunks (one draw of a paired one).
+        compute_chunk(experiment, 0, experiment.pair_count)
     finally:
         if helper is not None and helper.poll() is None:  # interrupted: the helper goes too
             helper.kill()
@@ -130,10 +144,10 @@ def warm_up(experiment, chunk_size: int, compute_chunk, progress: bool = False) 
 
 
 def main() -> int:
-    """The helper process: compile the chunk kernel for the experiment on standard input."""
-    from shuffle_sim.experiment._lone_chunk import compile_lone_kernel
+    """The helper process: compile the lone disc's physics for the experiment on standard input."""
+    from shuffle_sim.experiment._lone_chunk import compile_lone_physics
 
-    compile_lone_kernel(pickle.load(sys.stdin.buffer), shot_plan)
+    compile_lone_physics(pickle.load(sys.stdin.buffer), shot_plan)
     return 0
 
 

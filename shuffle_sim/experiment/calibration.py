@@ -32,6 +32,7 @@ from shuffle_sim.court.materials import SPIN_MODELS
 from shuffle_sim.experiment._runner import compute_chunk
 from shuffle_sim.experiment.spec import Experiment, load_experiment
 from shuffle_sim.noise import NoiseModel
+from shuffle_sim.messages import shown
 
 OUTCOME_FIELDS = {"holed": "holed", "hanger": "hanger", "dead": "dead"}
 VARY_FIELDS = ("speed", "direction", "spin", "start")
@@ -73,7 +74,7 @@ def calibrate_scale(experiment: Experiment, base: NoiseModel, rate: float, shots
     With ``vary`` ("speed", "direction", ...) only that standard deviation is scaled: the others are
     fixed by other figures (crokinole: direction by take-out accuracy, docs/players.md)."""
     if not 0.0 < rate < 1.0:
-        raise ValueError(f"rate must lie strictly between 0 and 1 (got {rate!r})")
+        raise ValueError(f"rate must lie strictly between 0 and 1 (got {shown(rate)})")
     lo, hi = math.log(low), math.log(high)
     rate_lo = make_rate(experiment, scaled(base, low, vary), shots, outcome)
     rate_hi = make_rate(experiment, scaled(base, high, vary), shots, outcome)

@@ -32,6 +32,7 @@ from shuffle_sim.court import Court, parse_court
 from shuffle_sim.experiment.errors import ExperimentError
 from shuffle_sim.experiment._grid_file import GridResults, GridVariable
 from shuffle_sim.experiment.store import ResultsDir, open_results
+from shuffle_sim.experiment.views import View, build_view, describe_value, metric_long_name, metric_sums, parse_metric
 from shuffle_sim.plot import draw_court, draw_discs
 
 DPI = 110
@@ -43,47 +44,24 @@ def grid_results(ds) -> GridResults:
 
 
 def metric_data(ds, metric: str) -> GridVariable:
-    """The variable of a metric name (``p_value:10`` and ``p_removed:NAME`` select a label), of results
-    as a ``GridResults`` or an ``xarray.Dataset``."""
+    """The variable of a metric name (``p_value:10`` and ``p_removed:NAME`` select a label; a combined
+    ``p_value:20,15`` adds the counts), of results as a ``GridResults`` or an ``xarray.Dataset``."""
     ds = grid_results(ds)
-    name, _, label = metric.partition(":")
-    if name not in ds.data_vars:
-        known = [v for v in ds.data_vars if v not in ("shots", "failed")]
-        raise ExperimentError(f"no metric {name!r} in these results (metrics: {', '.join(known)}; "
-                              "p_value and p_removed take a label, e.g. p_value:10)")
+    name, dim, keys = parse_metric(ds, metric)
     data = ds[name]
-    extra = [d for d in data.dims if d in ("value", "board_disc")]
-    if extra and not label:
-        labels = ", ".join(f"{name}:{v}" for v in ds[extra[0]].values.tolist())
-        raise ExperimentError(f"metric {name!r} needs a label: one of {labels}")
-    if label and not extra:
-        raise ExperimentError(f"metric {name!r} takes no ':' label (got {metric!r})")
-    if extra:
-        dim = extra[0]
-        key = label
-        if dim == "value":
-            try:
-                key = int(label)
-            except ValueError:
-                raise ExperimentError(f"metric {metric!r}: the value after ':' must be an integer") from None
-        labels = ds[dim].values.tolist()
-        if key not in labels:
-            raise ExperimentError(f"metric {metric!r}: no {dim} {label!r} (choose from {', '.join(map(str, labels))})")
-        data = data.take(dim, labels.index(key))
-    return data
+    if dim is None:
+        return data
+    labels = ds[dim].values.tolist()
+    if len(keys) == 1:
+        return data.take(dim, labels.index(keys[0]))
+    sums = metric_sums(ds, metric)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return GridVariable(sums.dims, sums.total / sums.shots, dict(data.attrs))
 
 
 def metric_label(ds, metric: str) -> str:
     """The quantity's name and unit for a colour bar, e.g. 'probability of value 10'."""
-    data = metric_data(ds, metric)
-    name, _, label = metric.partition(":")
-    text = data.attrs.get("long_name", name)
-    if name == "p_value":
-        text = f"probability the shot disc is worth {label}"
-    elif name == "p_removed":
-        text = f"probability that board disc '{label}' is removed"
-    unit = data.attrs.get("units", "")
-    return f"{text} ({unit})" if unit and unit != "1" else text
+    return metric_long_name(grid_results(ds), metric)
 
 
 def results_court(ds) -> Court:
@@ -98,11 +76,12 @@ def _axis_label(ds, dim: str) -> str:
     return f"{attrs.get('long_name', dim)} ({unit})" if unit else attrs.get("long_name", dim)
 
 
-def _title(ds, metric: str, fixed: dict) -> str:
+def _title(ds, metric: str, fixed: dict, averaged=()) -> str:
     shots = int(ds.attrs.get("n_shots", int(ds["shots"].values.sum())))
     samples = ds.attrs.get("samples_per_cell")
     per = f", {samples} per cell" if samples else ""
-    where = "".join(f", {k} = {v}" for k, v in fixed.items())
+    where = "".join(f", {k} = {describe_value(v)}" for k, v in fixed.items())
+    where += f", averaged over {', '.join(averaged)}" if averaged else ""
     return f"{ds.attrs.get('title', '')}\n{metric}: {shots:,} shots{per}{where}"
 
 
@@ -205,45 +184,36 @@ def _clear_of_the_bar(fig, ax, bar, court_ax, pad_px: float = 10.0) -> None:
         bar.set_position((x0 - shift, y0, w, h))
 
 
-def plot_metric(ds, metric: str, x: str | None = None, y: str | None = None, select: dict | None = None,
-                court: Court | None = None):
-    """A figure of ``metric`` over grid axes ``x`` (and ``y``), with the court alongside.
-
-    Axes default to the first two grid axes; every other grid axis needs a value in ``select``
-    (nearest grid value; its first value when omitted, named in the title).
-    """
-    ds = grid_results(ds)
-    data = metric_data(ds, metric)
-    grid_dims = [d for d in data.dims]
+def default_axes(ds, x: str | None = None, y: str | None = None, taken=()) -> tuple[str, str | None]:
+    """The plotted axes of a plot that names ``x`` and ``y`` or not: the first two grid axes by
+    default, one axis (no ``y``) when ``x`` names another than the first. Axes ``taken`` (selected,
+    averaged or compared) are left out of the defaults."""
+    grid_dims = [d for d in ds["shots"].dims if d not in taken]
     if not grid_dims:
-        raise ExperimentError(f"metric {metric!r} has no grid axis to plot over")
+        return x, y
     x = x or grid_dims[0]
     if y is None and x == grid_dims[0] and len(grid_dims) > 1:
         y = grid_dims[1]
-    for name in (x, y):
-        if name is not None and name not in grid_dims:
-            raise ExperimentError(f"{name!r} is not a grid axis of these results ({', '.join(grid_dims)})")
-    select = dict(select or {})
-    fixed = {}
-    for dim in grid_dims:
-        if dim in (x, y):
-            continue
-        coord = ds[dim].values
-        if dim in select:
-            value = select[dim]
-            if coord.dtype.kind in "fi":
-                position = int(np.argmin(np.abs(coord - float(value))))
-            elif str(value) in coord.astype(str).tolist():
-                position = coord.astype(str).tolist().index(str(value))
-            else:
-                raise ExperimentError(f"no {dim} {value!r} in these results (choose from "
-                                      f"{', '.join(coord.astype(str).tolist())})")
-            value = coord[position]
-        else:
-            position = 0
-            value = coord[0]
-        data = data.take(dim, position)
-        fixed[dim] = value.item() if hasattr(value, "item") else value
+    return x, y
+
+
+def plot_metric(ds, metric: str, x: str | None = None, y: str | None = None, select: dict | None = None,
+                court: Court | None = None, average=(), diff=None):
+    """A figure of ``metric`` over grid axes ``x`` (and ``y``), with the court alongside.
+
+    Axes default to the first two grid axes (``default_axes``). Every other grid axis is taken at its
+    value in ``select`` (nearest grid value), pooled if named in ``average``, or else taken at its
+    first value; the title names each. ``diff = (AXIS, A, B)`` draws the metric at ``AXIS = A`` minus
+    at ``AXIS = B`` with its standard error instead (``difference_maps``; ``views``: how).
+    """
+    ds = grid_results(ds)
+    x, y = default_axes(ds, x, y, taken=[*(select or {}), *(average or ()), *([diff[0]] if diff else [])])
+    view = build_view(ds, metric, x, y, select, average, diff)
+    if diff is not None:
+        from shuffle_sim.experiment.difference_maps import plot_difference
+
+        return plot_difference(ds, view, court or results_court(ds))
+    fixed = dict(view.fixed)
     court = court or results_court(ds)
     label = metric_label(ds, metric)
     on_court = y is not None and {x, y} in ({"target_x", "target_y"}, {"start_x", "start_y"})
@@ -260,9 +230,9 @@ def plot_metric(ds, metric: str, x: str | None = None, y: str | None = None, sel
         ax, court_ax, colour_bar = _panel_axes(fig, min(1.6, max(0.55, 3.0 / tall)), y is not None, y_labels)
     FigureCanvasAgg(fig)
 
-    values = np.asarray(data.values, dtype=np.float64)
+    values = np.asarray(view.values, dtype=np.float64)
     if y is not None:
-        arr = data.ordered(y, x).astype(np.float64)
+        arr = values.T
         xs, xticks = _coordinates(ds, x)
         ys, yticks = _coordinates(ds, y)
         cmap, norm, vmin, vmax = _colour_norm(values, metric)
@@ -309,46 +279,125 @@ def plot_metric(ds, metric: str, x: str | None = None, y: str | None = None, sel
     _draw_board_and_shot(court_ax, ds, court, [d for d in (x, y) if d])
     if colour_bar is not None:
         _clear_of_the_bar(fig, ax, colour_bar, court_ax)
-    fig.suptitle(_title(ds, metric, fixed), fontsize=11, y=0.993 if not on_court else 0.98)
+    fig.suptitle(_title(ds, metric, fixed, view.averaged), fontsize=11, y=0.993 if not on_court else 0.98)
     return fig
 
 
-def plot_file_name(metric: str, x: str | None = None, y: str | None = None, with_axes: bool = False) -> str:
-    """The default PNG name of a plot: the metric ('p_value:10' -> 'p_value-10.png')."""
-    base = metric.replace(":", "-").replace("/", "-").replace(" ", "_")
+def _name_part(value) -> str:
+    return str(describe_value(value) if isinstance(value, float) else value).replace("/", "-").replace(" ", "_")
+
+
+def plot_file_name(metric: str, x: str | None = None, y: str | None = None, with_axes: bool = False,
+                   select: dict | None = None, average=(), diff=None) -> str:
+    """The default PNG name of a plot: the metric ('p_value:10' -> 'p_value-10.png'), with its axes when
+    ``with_axes``, and the selected values, averaged axes and compared values when given
+    ('p_hanger-skill-expert.png', 'p_holed-diff-spin-20-0.png')."""
+    base = metric.replace(":", "-").replace("/", "-").replace(" ", "_").replace(",", "+")
     if with_axes:
         base += "".join(f"-{a}" for a in (x, y) if a)
+    base += "".join(f"-{k}-{_name_part(v)}" for k, v in (select or {}).items())
+    if average:
+        base += "-mean-" + "-".join(average)
+    if diff:
+        base += f"-diff-{diff[0]}-{_name_part(diff[1])}-{_name_part(diff[2])}"
     return f"{base}.png"
 
 
-def plot_specs(ds, metrics: list[str] | None = None) -> list[dict]:
-    """The plots of grid results ``ds``: one per metric of ``metrics`` over the first two grid axes, or
-    without them the experiment file's list (expected value over the first two axes when it has none)."""
+def default_metric(ds) -> str:
+    """The metric of the plot drawn when an experiment names none: its expected value, or else its first
+    outcome (a probability of its highest value, of its first board disc's removal)."""
+    names = [v for v in ds.data_vars if v not in ("shots", "failed") and not v.startswith("pair_")]
+    if "expected_value" in names:
+        return "expected_value"
+    if not names:
+        return "shots"
+    first = names[0]
+    if first == "p_value":
+        return f"p_value:{max(ds['value'].values.tolist())}"
+    if first == "p_removed":
+        return f"p_removed:{ds['board_disc'].values.tolist()[0]}"
+    return first
+
+
+#: The keys of a plot's description (``plot_specs``), as an experiment file's ``[[plots]]`` has them.
+PLOT_KEYS = ("metric", "x", "y", "select", "average", "diff", "file")
+
+
+def plot_specs(ds, metrics: list[str] | None = None, x: str | None = None, y: str | None = None,
+               select: dict | None = None, average=None, diff=None) -> list[dict]:
+    """The plots of grid results ``ds``: the experiment file's list (or its default plot when it has
+    none), as ``shuffle-sim run`` draws them; or one per metric of ``metrics``, each drawn as the
+    file's plot of that metric (or else its first plot) is drawn. ``x``, ``y``, ``select``,
+    ``average`` and ``diff`` then change every plot (a changed plot gets a file name that says how).
+    """
+    own = json.loads(ds.attrs.get("plots", "[]")) or [{"metric": default_metric(ds)}]
     if metrics:
-        return [{"metric": m} for m in metrics]
-    return json.loads(ds.attrs.get("plots", "[]")) or [{"metric": next(
-        (v for v in ("expected_value", "p_holed", "p_hanger") if v in ds.data_vars), "shots")}]
+        chosen = []
+        for metric in metrics:
+            like = next((p for p in own if p["metric"] == metric), own[0])
+            spec = {k: v for k, v in like.items() if k not in ("metric", "file")}
+            if like["metric"] == metric and "file" in like:
+                spec["file"] = like["file"]
+            chosen.append(dict(spec, metric=metric))
+    else:
+        chosen = [dict(p) for p in own]
+    changed = x is not None or y is not None or select or average or diff
+    if not changed:
+        return chosen
+    out = []
+    for spec in chosen:
+        spec = dict(spec)
+        spec.pop("file", None)
+        if x is not None or y is not None:
+            taken = [*(select or {}), *(average or ()), *([diff[0]] if diff else [])]
+            spec["x"], spec["y"] = default_axes(ds, x, y, taken) if x is not None else (spec.get("x"), y)
+        taken = [*(select or {}), *(average or ()), *([diff[0]] if diff else [])]
+        if x is None and y is None and (spec.get("x") in taken or spec.get("y") in taken):
+            # An axis the file plots is now selected, averaged or compared: the rest keep their places.
+            kept = [a for a in (spec.get("x"), spec.get("y")) if a and a not in taken]
+            spec["x"], spec["y"] = default_axes(ds, *(kept + [None, None])[:2], taken)
+        plotted = {spec.get("x"), spec.get("y")}
+        kept_select = {k: v for k, v in spec.get("select", {}).items() if k not in plotted}
+        kept_select.update(select or {})
+        kept_average = [a for a in spec.get("average", []) if a not in plotted and a not in kept_select]
+        kept_average += [a for a in (average or []) if a not in kept_average]
+        kept_select = {k: v for k, v in kept_select.items() if k not in kept_average}
+        if diff:
+            spec["diff"] = list(diff)
+        compared = spec.get("diff", [None])[0]
+        kept_select.pop(compared, None)
+        kept_average = [a for a in kept_average if a != compared]
+        spec["select"], spec["average"] = kept_select, kept_average
+        spec["file"] = plot_file_name(spec["metric"], spec.get("x"), spec.get("y"), x is not None or y is not None,
+                                      select, average, diff)
+        out.append({k: v for k, v in spec.items() if v not in (None, {}, [])})
+    return out
 
 
 def draw_plot(ds, spec: dict, court: Court, specs: list[dict]):
     """The figure of one plot of ``specs`` (``plot_specs``) and its file name."""
     names = [s["metric"] for s in specs]
-    fig = plot_metric(ds, spec["metric"], spec.get("x"), spec.get("y"), spec.get("select"), court=court)
+    diff = tuple(spec["diff"]) if spec.get("diff") else None
+    fig = plot_metric(ds, spec["metric"], spec.get("x"), spec.get("y"), spec.get("select"), court=court,
+                      average=spec.get("average", ()), diff=diff)
     name = spec.get("file") or plot_file_name(spec["metric"], spec.get("x"), spec.get("y"),
-                                              with_axes=names.count(spec["metric"]) > 1)
+                                              with_axes=names.count(spec["metric"]) > 1, diff=diff)
     return fig, name
 
 
 def save_plots(results: str | os.PathLike, metrics: list[str] | None = None, out_dir: str | os.PathLike | None = None,
-               dataset=None) -> list[Path]:
+               dataset=None, x: str | None = None, y: str | None = None, select: dict | None = None, average=None,
+               diff=None) -> list[Path]:
     """Draw plots of a results folder into PNG files; returns their paths.
 
-    Without ``metrics``: the plots the experiment file lists (or expected value over the first two
-    axes when it lists none). With ``metrics``: each one over the first two grid axes.
+    Without ``metrics``: the plots the experiment file lists (or its default plot, ``default_metric``
+    over the first two axes, when it lists none), as ``shuffle-sim run`` draws them. With ``metrics``:
+    each one as the file draws it, or else as its first plot. ``x``, ``y``, ``select``, ``average``
+    and ``diff`` change every plot (``plot_specs``).
     """
     ds = grid_results(dataset if dataset is not None else open_results(results))
     out = Path(out_dir) if out_dir is not None else ResultsDir(results).path
-    specs = plot_specs(ds, metrics)
+    specs = plot_specs(ds, metrics, x, y, select, average, diff)
     out.mkdir(parents=True, exist_ok=True)
     court = results_court(ds)
     paths = []

@@ -96,9 +96,11 @@ DEFAULT_OUTCOMES = ("expected_value", "p_value", "p_dead", "p_hanger", "p_holed"
 DEFAULT_CHUNK_SIZE = 65536
 MAX_SHOTS = 2**40
 MAX_BOARD_DISCS = 63
+#: Paired axes: at most this many combinations of their values (each pair of them keeps joint counts).
+MAX_PAIRED_COMBINATIONS = 16
 _NAME_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 _TOP_KEYS = {"name", "title", "court", "end", "seed", "samples", "chunk_size", "params", "shot", "grid",
-             "distributions", "noise", "board", "collect", "plots", "description"}
+             "distributions", "noise", "board", "collect", "plots", "description", "paired"}
 _SHOT_KEYS = {"speed", "direction", "spin", "start", "target", "overshoot", "team"}
 
 
@@ -137,6 +139,8 @@ class PlotSpec:
     y: str | None = None
     select: dict[str, Any] = field(default_factory=dict)
     file: str | None = None
+    average: list[str] | None = None  # grid axes pooled (``experiment.views``)
+    diff: list | None = None  # [AXIS, A, B]: the metric at AXIS = A minus at AXIS = B, with its standard error
 
 
 @dataclass(frozen=True)
@@ -163,10 +167,24 @@ class Experiment:
     outcomes: tuple[str, ...]
     records: bool
     plots: tuple[PlotSpec, ...]
+    #: Grid axes compared with common random numbers: every value of these axes replays the same
+    #: random executions (``experiment.pairing``); empty for an experiment without pairing.
+    paired: tuple[str, ...] = ()
 
     @property
     def grid_shape(self) -> tuple[int, ...]:
         return tuple(a.size for a in self.axes)
+
+    @property
+    def pair_count(self) -> int:
+        """How many combinations of the paired axes' values replay each random execution (1 unpaired)."""
+        return int(np.prod([a.size for a in self.axes if a.name in self.paired], dtype=np.int64))
+
+    def aligned_chunk_size(self, chunk_size: int) -> int:
+        """``chunk_size`` rounded up to a whole number of paired executions (unchanged when unpaired):
+        a chunk holds every combination of an execution, so that it can add up their differences."""
+        count = self.pair_count
+        return -(-chunk_size // count) * count
 
     @property
     def n_cells(self) -> int:
@@ -313,6 +331,61 @@ def _distribution(r: _Reader, name: str, spec: Any) -> Distribution:
     return Distribution(name, kind, a, b)
 
 
+def _paired(r: _Reader, spec: Any, axes: tuple[Axis, ...]) -> tuple[str, ...]:
+    """The ``paired`` axes: grid axes, each once, with two to ``MAX_PAIRED_COMBINATIONS`` value combinations."""
+    names = [a.name for a in axes]
+    if not isinstance(spec, list) or not all(isinstance(s, str) for s in spec):
+        r.fail("paired", "must be a list of grid axis names", spec)
+    for i, name in enumerate(spec):
+        if name not in names:
+            r.fail(f"paired[{i}]", f"must name a grid axis ({', '.join(names) or 'the grid has none'})", name)
+    if len(set(spec)) != len(spec):
+        r.fail("paired", "axis names must not repeat", spec)
+    if spec:
+        count = int(np.prod([a.size for a in axes if a.name in spec], dtype=np.int64))
+        if count < 2:
+            r.fail("paired", "the paired axes need at least two values to compare", spec)
+        if count > MAX_PAIRED_COMBINATIONS:
+            r.fail("paired", f"the paired axes have {count} combinations of values, more than "
+                             f"{MAX_PAIRED_COMBINATIONS} (each pair of them keeps joint counts)", spec)
+    # In grid order, whatever order the file lists them in.
+    return tuple(n for n in names if n in spec)
+
+
+def _plot_average_and_diff(r: _Reader, p: dict, key: str, axes: tuple[Axis, ...], plotted: tuple,
+                           select: dict) -> tuple[list[str], list | None]:
+    """A ``[[plots]]`` table's ``average`` (grid axes pooled) and ``diff`` (``{ AXIS = [A, B] }``: two
+    values of a grid axis to compare), checked against the grid and the plot's other axes."""
+    by_name = {a.name: a for a in axes}
+    average = p.get("average", [])
+    if not isinstance(average, list) or not all(isinstance(a, str) for a in average):
+        r.fail(f"{key}.average", "must be a list of grid axis names", average)
+    for i, name in enumerate(average):
+        if name not in by_name or name in plotted or name in select:
+            r.fail(f"{key}.average[{i}]", "must name a grid axis that is neither plotted nor selected", name)
+    if "diff" not in p:
+        return list(average), None
+    diff = r.table(p["diff"], f"{key}.diff")
+    if len(diff) != 1:
+        r.fail(f"{key}.diff", "must name one grid axis and two of its values, e.g. { spin = [20, 0] }", diff)
+    name, pair = next(iter(diff.items()))
+    where = f"{key}.diff.{name}"
+    if name not in by_name or name in plotted or name in select or name in average:
+        r.fail(where, "must name a grid axis that is not plotted, selected or averaged", pair)
+    if not isinstance(pair, list) or len(pair) != 2 or pair[0] == pair[1]:
+        r.fail(where, "must be two different values of the axis [A, B]", pair)
+    known = by_name[name].values.tolist()
+    values = []
+    for i, value in enumerate(pair):
+        if name != "skill":  # numbers in the file's units (lengths may carry theirs), matched in SI
+            value = r.parameter(name, value, f"{where}[{i}]")
+            value = next((k for k in known if math.isclose(value, k, rel_tol=1e-12, abs_tol=1e-12)), value)
+        if value not in known:
+            r.fail(where, f"{value!r} is not a value of grid axis {name} ({', '.join(map(str, known))})", pair)
+        values.append(value)
+    return list(average), [name, *values]
+
+
 def _metric_parts(metric: str) -> tuple[str, str | None]:
     name, _, label = metric.partition(":")
     return name, (label or None)
@@ -441,6 +514,8 @@ def parse_experiment(text: str, path: str = "<experiment>", base_dir: str | os.P
     if n_cells * samples > MAX_SHOTS:
         r.fail("samples", f"grid cells x samples = {n_cells * samples} shots, more than the limit {MAX_SHOTS}", samples)
 
+    paired = _paired(r, data.get("paired", []), axes)
+
     # ---- noise ------------------------------------------------------------------------------------
     noise_table = r.table(data.get("noise", {}), "noise")
     if "skill" in grid and noise_table:
@@ -521,7 +596,7 @@ def parse_experiment(text: str, path: str = "<experiment>", base_dir: str | os.P
     for i, p in enumerate(plots_table):
         key = f"plots[{i}]"
         p = r.table(p, key)
-        r.keys(p, key, {"metric", "x", "y", "select", "file"}, {"metric"})
+        r.keys(p, key, {"metric", "x", "y", "select", "file", "average", "diff"}, {"metric"})
         metric = r.string(p["metric"], f"{key}.metric")
         check_metric(metric, tuple(outcomes), board_names, f"{path}: {key}.metric")
         default_axes = axis_names[:2]
@@ -538,19 +613,22 @@ def parse_experiment(text: str, path: str = "<experiment>", base_dir: str | os.P
                 r.fail(f"{key}.select.{k}", "must name a grid axis that is not plotted", select[k])
             if PARAMETERS[k][0] == "duration":  # "5 s" as the axis holds it, in seconds
                 select[k] = r.parameter(k, select[k], f"{key}.select.{k}")
-        rest = [a for a in axis_names if a not in (x, y) and a not in select]
+        average, diff = _plot_average_and_diff(r, p, key, axes, (x, y), select)
+        rest = [a for a in axis_names if a not in (x, y) and a not in select and a not in average
+                and (diff is None or a != diff[0])]
         if rest:
-            r.fail(f"{key}.select", f"choose a value for every axis not plotted ({', '.join(rest)})", select)
+            r.fail(f"{key}.select", f"choose a value for every axis not plotted, or average it ({', '.join(rest)})",
+                   select)
         file = p.get("file")
         if file is not None and (not isinstance(file, str) or not file.endswith(".png") or "/" in file):
             r.fail(f"{key}.file", "must be a file name ending in .png", file)
-        plots.append(PlotSpec(metric, x, y, dict(select), file))
+        plots.append(PlotSpec(metric, x, y, dict(select), file, average or None, diff))
 
     return Experiment(
         name=name, title=title, source_path=path, text=text, court=court, court_text=court_text, end=end,
         seed=seed, samples=samples, chunk_size=chunk_size, shot=shot, team=team, axes=axes,
         distributions=distributions, noise=noise, board=board, board_names=board_names,
-        outcomes=tuple(outcomes), records=records, plots=tuple(plots),
+        outcomes=tuple(outcomes), records=records, plots=tuple(plots), paired=paired,
     )
 
 

@@ -8,7 +8,8 @@ games. For a disc of radius r with centre c:
 3. Zone: the first zone (in file order) whose interior contains c; failing that, the first whose
    closed outline holds c (a centre exactly on the surface's edge, along which dead zones run).
 4. Touching: every judged line whose band the disc's circle meets (a line has width; tangency counts).
-5. Hanger: the disc overhangs an edge (c is on the surface, the circle crosses the edge). Overhanging
+5. Hanger: the disc overhangs an edge (c is on the surface, the circle crosses the edge; a disc
+   flush with the edge does not). Overhanging
    an ``end`` edge is an end hanger; an end and a ``side`` edge at once, a corner hanger; a side alone
    means nothing special (horse collar, the horse collar rules). A hanger is worth the court's hanger value.
 6. Value: the hanger value for a hanger; otherwise, if the disc touches lines with a ``touch_value``,
@@ -30,6 +31,14 @@ module              what it does
 ``batch``           a batch in one numba call, and the grids kept per court
 ``_measures``       distances the rules measure: to a line, the MSA C-2 lag, to an edge
 ==================  =======================================================================
+
+Exact contact: boundaries within ``geometry.TOUCH_TOLERANCE`` (1e-12 m) of each other are in contact,
+the same for lines, edges and hangers (a disc within it of a line touches it; within it of an edge,
+it is flush, not overhanging; a centre within it of the outline is on the surface), so that a disc
+placed at a line or an edge in floating point, a few 1e-16 m off, is judged as exactly there.
+
+Every function here takes the court as a ``Court``, a court name or a court file path
+(``court.as_court``).
 
 The batch function runs in one numba call with ``prange`` over chunks of discs. Before the loop it
 computes, once per batch, each line's direction and length and a bounding box per line and per zone

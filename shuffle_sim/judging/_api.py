@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from shuffle_sim.court import Court
+from shuffle_sim.court import Court, as_court
 from shuffle_sim.judging.batch import cached_judge_index, judge_ranges
 from shuffle_sim.judging.procedure import HANGER_NAMES
 from shuffle_sim.judging.packing import judge_arrays
@@ -63,9 +63,10 @@ def _as_coords(values, name: str) -> np.ndarray:
     return arr
 
 
-def judge_batch(court: Court, xs, ys, end: str | None = None) -> Judgement:
-    """Judge many disc centres on ``court`` (at ``end``, for courts with two) in one numba call."""
-    court = court.for_end(end)
+def judge_batch(court: Court | str, xs, ys, end: str | None = None) -> Judgement:
+    """Judge many disc centres on ``court`` (a ``Court``, a court name or a file path; at ``end``, for
+    courts with two) in one numba call."""
+    court = as_court(court, end)
     x = _as_coords(xs, "x")
     y = _as_coords(ys, "y")
     if x.shape != y.shape:
@@ -87,6 +88,7 @@ def judge_batch(court: Court, xs, ys, end: str | None = None) -> Judgement:
     return Judgement(court=court, x=x, y=y, **out)
 
 
-def judge(court: Court, x: float, y: float, end: str | None = None) -> dict:
-    """Judge one disc centre; returns the record the command line prints for it."""
+def judge(court: Court | str, x: float, y: float, end: str | None = None) -> dict:
+    """Judge one disc centre on ``court`` (a ``Court``, a court name or a file path); returns the
+    record the command line prints for it."""
     return judge_batch(court, [x], [y], end=end).record(0)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 
-from shuffle_sim.court import Court
+from shuffle_sim.court import Court, as_court
 from shuffle_sim.court.geometry import (
     band_distance,
     point_segment_distance,
@@ -13,8 +13,9 @@ from shuffle_sim.court.geometry import (
 )
 
 
-def line_distance(court: Court, x: float, y: float, line: str) -> float:
+def line_distance(court: Court | str, x: float, y: float, line: str, end: str | None = None) -> float:
     """Distance from a disc to a line's band: edge of disc to edge of line, 0 when touching."""
+    court = as_court(court, end)
     ln = court.line(line)
     r = court.disc_radius
     if ln.kind == "segment":
@@ -24,13 +25,13 @@ def line_distance(court: Court, x: float, y: float, line: str) -> float:
     return max(0.0, d - r)
 
 
-def lag_distance(court: Court, x: float, y: float, line: str = "dead line", end: str | None = None) -> float:
+def lag_distance(court: Court | str, x: float, y: float, line: str = "dead line", end: str | None = None) -> float:
     """Lag measurement of MSA rule C-2 from a disc at (x, y) to a line (default: the far dead line).
 
     When the disc touches the line: centre of disc to centre of line. Otherwise: nearest edge of disc
     to nearest edge of line. Smaller wins the lag.
     """
-    court = court.for_end(end)
+    court = as_court(court, end)
     ln = court.line(line)
     if line_distance(court, x, y, line) > 0.0:
         return line_distance(court, x, y, line)
@@ -39,11 +40,12 @@ def lag_distance(court: Court, x: float, y: float, line: str = "dead line", end:
     return abs(math.hypot(x - ln.geom[0], y - ln.geom[1]) - ln.geom[2])
 
 
-def edge_nearness(court: Court, x: float, y: float, edge: str = "front edge") -> float:
+def edge_nearness(court: Court | str, x: float, y: float, edge: str = "front edge") -> float:
     """Distance from an edge to the disc's nearest point (ricochet: nearness to the front edge).
 
     Negative when the disc overhangs the edge. Smaller is nearer.
     """
+    court = as_court(court)
     e = court.edge(edge)
     r = court.disc_radius
     if e.kind == "segment":

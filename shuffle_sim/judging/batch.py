@@ -12,14 +12,13 @@ import numpy as np
 from numba import prange
 from shuffle_sim._runtime import jit
 from shuffle_sim.judging.packing import JudgeArrays
+from shuffle_sim.judging import grid_build
 from shuffle_sim.judging.cell_grid import (
     GRID_DISCS_PER_CELL,
     GRID_MAX_CELLS,
     GRID_MIN_CELLS,
-    judge_index,
     judge_point,
 )
-from shuffle_sim.judging.procedure import judge_prepare
 
 #: Discs per call of ``judge_range`` in the parallel loop of ``judge_ranges``.
 JUDGE_CHUNK = 1024
@@ -70,16 +69,18 @@ def _judge_arrays_digest(a: JudgeArrays) -> bytes:
 
 def cached_judge_index(a: JudgeArrays, n_discs: int):
     """``(prepared, index)`` for a batch of ``n_discs`` discs on the court packed in ``a``: the same as
-    ``judge_prepare(a)`` and ``judge_index(a, prepared, n_discs)``, but remembered for the last few
-    courts and grid sizes, so that repeated batches on one court (experiments, players, benchmarks)
-    build their grid once. Keyed by the arrays' contents, so a changed court never meets a stale grid.
+    ``judge_prepare(a)`` and ``judge_index(a, prepared, n_discs)`` (built with NumPy by
+    ``grid_build``, bit for bit those arrays, so that no first run compiles them), but remembered for
+    the last few courts and grid sizes, so that repeated batches on one court (experiments, players,
+    benchmarks) build their grid once. Keyed by the arrays' contents, so a changed court never meets
+    a stale grid.
     """
     n_cells = min(GRID_MAX_CELLS, int(n_discs) // GRID_DISCS_PER_CELL)
     key = (_judge_arrays_digest(a), n_cells if n_cells >= GRID_MIN_CELLS else 0)
     found = _INDEX_CACHE.pop(key, None)
     if found is None:
-        prepared = judge_prepare(a)
-        found = (prepared, judge_index(a, prepared, int(n_discs)))
+        prepared = grid_build.prepare(a)
+        found = (prepared, grid_build.index(a, prepared, int(n_discs)))
     _INDEX_CACHE[key] = found  # most recent last
     while len(_INDEX_CACHE) > _INDEX_CACHE_SIZE:
         del _INDEX_CACHE[next(iter(_INDEX_CACHE))]

@@ -22,6 +22,7 @@ from shuffle_sim.court.geometry import (
     point_in_annulus,
     point_in_closed_polygon,
     point_in_polygon,
+    point_near_ring,
     point_segment_distance,
     segment_frame,
 )
@@ -126,7 +127,8 @@ def _in_box(x, y, box, k):
 
 @jit.no_refcount
 def _on_surface(x, y, surface_kind, surface_circle, surface_polygon, surface_box):
-    """Whether the centre lies on the playing surface, its boundary included."""
+    """Whether the centre lies on the playing surface, its boundary included: a centre within
+    ``TOUCH_TOLERANCE`` of the outline is on it (exact contact, ``geometry``)."""
     if not (surface_box[0] <= x <= surface_box[2] and surface_box[1] <= y <= surface_box[3]):
         return False
     return _surface_holds(x, y, surface_kind, surface_circle, surface_polygon)
@@ -137,8 +139,11 @@ def _surface_holds(x, y, surface_kind, surface_circle, surface_polygon):
     """The exact on-surface test, outline included (the box tests before it are shortcuts only)."""
     if surface_kind == 1:
         c = surface_circle
-        return math.hypot(x - c[0], y - c[1]) <= c[2]
-    return point_in_closed_polygon(x, y, surface_polygon, 0, surface_polygon.shape[0])
+        return math.hypot(x - c[0], y - c[1]) <= c[2] + TOUCH_TOLERANCE
+    n = surface_polygon.shape[0]
+    if point_in_closed_polygon(x, y, surface_polygon, 0, n):
+        return True
+    return point_near_ring(x, y, surface_polygon, 0, n, TOUCH_TOLERANCE)
 
 
 @jit.inline
@@ -215,7 +220,7 @@ def _touches_line(x, y, a, line_frame, i):
 @jit.no_refcount
 def _hanger(x, y, r, edge_kind, edge_overhang, edge_geom):
     """The hanger code of a disc of radius r centred at (x, y) on the surface: which overhang edges
-    it crosses."""
+    it crosses. A disc flush with an edge (its circle within ``TOUCH_TOLERANCE`` of it) does not."""
     over_end = False
     over_side = False
     for e in range(edge_kind.shape[0]):
@@ -227,7 +232,7 @@ def _hanger(x, y, r, edge_kind, edge_overhang, edge_geom):
             d = point_segment_distance(x, y, ge[e, 0], ge[e, 1], ge[e, 2], ge[e, 3])
         else:
             d = ge[e, 2] - math.hypot(x - ge[e, 0], y - ge[e, 1])
-        if d < r:
+        if d < r - TOUCH_TOLERANCE:  # beyond the edge by more than exact contact: overhanging
             if kind == 1:
                 over_end = True
             else:

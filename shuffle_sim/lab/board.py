@@ -30,6 +30,7 @@ from shuffle_sim.lab.referee import Disc, FrameState, frame_score
 from shuffle_sim.physics import obstacle_at_start
 from shuffle_sim.playing.shooting import one_numba_thread
 from shuffle_sim.physics.scene import OVERLAP_TOLERANCE
+from shuffle_sim.messages import shown
 
 __all__ = ["Disc", "FrameState", "LabBoard", "LabError", "court_reference", "disc_problem", "team_names"]
 

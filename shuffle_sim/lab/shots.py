@@ -69,7 +69,7 @@ def check_aim(court: Court, aim: Aim) -> None:
     for name in ("x", "y", "speed", "direction", "spin"):
         value = getattr(aim, name)
         if not isinstance(value, (int, float)) or not math.isfinite(value):
-            raise LabError(f"shot {name} must be a finite number (got {value!r})")
+            raise LabError(f"shot {name} must be a finite number (got {shown(value)})")
     top = max_speed(court)
     if not 0.0 < aim.speed <= top:
         raise LabError(f"shot speed {aim.speed:g} m/s is impossible on court {court.name!r}: give a speed above 0 "

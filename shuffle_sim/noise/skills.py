@@ -26,6 +26,7 @@ from functools import cache
 from pathlib import Path
 
 from shuffle_sim import units
+from shuffle_sim.messages import shown
 from shuffle_sim.noise.errors import NoiseError
 
 SKILLS_FILE = Path(__file__).resolve().parent / "skills.toml"
@@ -54,7 +55,7 @@ class NoiseModel:
         for key in ("speed", "direction", "spin", "start", "speed_floor"):
             value = getattr(self, key)
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value < 0:
-                raise NoiseError(f"noise.{key} must be a finite non-negative number (got {value!r})")
+                raise NoiseError(f"noise.{key} must be a finite non-negative number (got {shown(value)})")
 
     def scaled(self, factor: float, name: str | None = None) -> "NoiseModel":
         """The same model with every standard deviation multiplied by ``factor`` (for calibration)."""
@@ -94,14 +95,14 @@ def parse_noise(table: dict, where: str) -> NoiseModel:
     for key in ("speed", "speed_floor", "direction", "spin"):
         value = table.get(key, 0.0)
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value < 0:
-            raise NoiseError(f"{where}.{key}: must be a finite non-negative number (got {value!r})")
+            raise NoiseError(f"{where}.{key}: must be a finite non-negative number (got {shown(value)})")
         values[key] = float(value)
     try:
         start = units.length(table.get("start", 0.0))
     except units.UnitError as exc:
         raise NoiseError(f"{where}.start: {exc}") from None
     if not math.isfinite(start) or start < 0:
-        raise NoiseError(f"{where}.start: must be a non-negative length (got {table.get('start')!r})")
+        raise NoiseError(f"{where}.start: must be a non-negative length (got {shown(table.get('start'))})")
     return NoiseModel(values["speed"], math.radians(values["direction"]), values["spin"], start,
                       speed_floor=values["speed_floor"])
 

@@ -24,6 +24,7 @@ from numba import prange, types
 from numba.extending import intrinsic
 
 from shuffle_sim._runtime import jit
+from shuffle_sim.messages import shown
 from shuffle_sim.noise.errors import NoiseError
 
 #: Streams: separate families of draws, so adding a distribution never shifts the noise draws.
@@ -123,7 +124,7 @@ def _box_muller_kernel(u, out):
 
 def seed_key(seed: int) -> tuple[np.uint64, np.uint64]:
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= int(seed) < 2**128:
-        raise NoiseError(f"seed must be an integer in [0, 2**128) (got {seed!r})")
+        raise NoiseError(f"seed must be an integer in [0, 2**128) (got {shown(seed)})")
     seed = int(seed)
     return np.uint64(seed & 0xFFFFFFFFFFFFFFFF), np.uint64(seed >> 64)
 

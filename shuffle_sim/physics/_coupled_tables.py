@@ -20,6 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from shuffle_sim._runtime import jit
+from shuffle_sim.messages import shown
 from shuffle_sim.physics._coupled import (
     COEFFICIENT_ROWS,
     C_D1,
@@ -236,8 +237,8 @@ def coupled_tables(eta: float, inertia: float) -> np.ndarray:
         return _CACHE[key]
     lo, hi = inertia_window(eta)
     if not lo < inertia < hi:
-        raise ValueError(f"inertia ratio {inertia!r} is outside the window ({lo:.6g}, {hi:.6g}) for contact ratio "
-                         f"{eta!r}: speed and spin would not end at a finite ratio")
+        raise ValueError(f"inertia ratio {shown(inertia)} is outside the window ({lo:.6g}, {hi:.6g}) for contact "
+                         f"ratio {shown(eta)}: speed and spin would not end at a finite ratio")
     path = _disk_path(eta, inertia)
     saved = _load_saved(path)
     if saved is not None:

@@ -27,6 +27,7 @@ from shuffle_sim.physics._motion import DEAD, N_FLOAT_ROWS, N_INT_ROWS, STATUS
 from shuffle_sim.physics._packing import court_table, kernel_arrays
 from shuffle_sim.physics._court_table import H_DECEL, obstacle_overlap
 from shuffle_sim.physics.scene import OVERLAP_TOLERANCE, Scene, SceneError
+from shuffle_sim.messages import shown
 
 
 @dataclass(frozen=True)
@@ -184,7 +185,7 @@ def _cushion_order(court: Court) -> np.ndarray:
 def check_max_events(max_events) -> int:
     """The event bound of a run, a positive integer; ``ValueError`` naming the value otherwise."""
     if isinstance(max_events, bool) or not isinstance(max_events, (int, np.integer)) or max_events < 1:
-        raise ValueError(f"max_events must be a positive integer (got {max_events!r})")
+        raise ValueError(f"max_events must be a positive integer (got {shown(max_events)})")
     return int(max_events)
 
 
@@ -250,7 +251,7 @@ def sample_positions(result: SimResult, n_frames: int = 200) -> tuple[np.ndarray
     been holed.
     """
     if isinstance(n_frames, bool) or not isinstance(n_frames, (int, np.integer)) or n_frames < 1:
-        raise ValueError(f"n_frames must be a positive integer (got {n_frames!r})")
+        raise ValueError(f"n_frames must be a positive integer (got {shown(n_frames)})")
     times = np.linspace(0.0, result.t_end, int(n_frames))
     positions = np.empty((len(times), result.scene.n_discs, 2))
     tr = result.trajectories

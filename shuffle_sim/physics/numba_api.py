@@ -19,6 +19,8 @@ name                            what it is
 ``run_table``, ``run_scene``    the event loop on a packed table / on packed arrays
 ``run_from_start``              a whole scene from its start (``simulate``'s kernel)
 ``run_lone``                    the event loop of a lone disc (a shot at an empty board)
+``run_lone_call``               the same, compiled as a function of its own
+``LONE_CALLEES``                its callees, for a first compile shared between processes
 ``sample_trajectories``         every disc's centre at given times, from a trajectory log
 ``speed_for_distance``          the launch speed that slides a distance: sqrt(2 a d)
 ``EV_COLUMNS``, ``SEG_COLUMNS`` columns of the event log and of the path segments
@@ -32,12 +34,13 @@ from shuffle_sim.physics.events import DISC_DISC, STATUS_FALLEN, STATUS_HOLED, S
 from shuffle_sim.physics._disc_state import disc_state, load_disc, place_disc, state_at
 from shuffle_sim.physics._event_loop import run_from_start, run_scene, run_table
 from shuffle_sim.physics._logs import EV_COLUMNS, SEG_COLUMNS, sample_trajectories
-from shuffle_sim.physics._lone_loop import run_lone
+from shuffle_sim.physics._lone_loop import LONE_CALLEES, run_lone, run_lone_call
 from shuffle_sim.physics._packing import court_table, kernel_arrays
 from shuffle_sim.physics._motion import DEAD, N_FLOAT_ROWS, N_INT_ROWS, STATUS, TOUCHED, speed_for_distance
 from shuffle_sim.physics._court_table import H_RADIUS, obstacle_overlap, pack_court
 
 __all__ = [
+    "LONE_CALLEES",
     "DEAD",
     "DISC_DISC",
     "EV_COLUMNS",
@@ -60,6 +63,8 @@ __all__ = [
     "place_disc",
     "run_from_start",
     "run_lone",
+    "run_lone_call",
+    "run_lone_call",
     "run_scene",
     "run_table",
     "sample_trajectories",

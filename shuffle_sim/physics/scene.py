@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 
 from shuffle_sim.court import Court, CourtError, court_path, load_court
+from shuffle_sim.messages import shown
 
 DISC_KEYS = {"x", "y", "vx", "vy", "omega", "team"}
 SCENE_KEYS = {"court", "end", "params", "discs"}
@@ -95,11 +96,11 @@ class Scene:
             bad = np.flatnonzero(~np.isfinite(arr))
             if bad.size:
                 k = int(bad[0])
-                raise SceneError(f"{self.source}: discs[{k}].{name} must be finite (got {float(arr[k])!r})")
+                raise SceneError(f"{self.source}: discs[{k}].{name} must be finite (got {shown(arr[k])})")
         for k in range(0 if allow_off_surface else self.n_discs):
             if not self.court.on_surface(float(self.x[k]), float(self.y[k])):
                 raise SceneError(
-                    f"{self.source}: discs[{k}] at x={float(self.x[k])!r}, y={float(self.y[k])!r} is off the surface of "
+                    f"{self.source}: discs[{k}] at x={shown(self.x[k])}, y={shown(self.y[k])} is off the surface of "
                     f"court {self.court.name!r}"
                 )
         if self.n_discs > 1:
@@ -132,7 +133,7 @@ class Scene:
                 raise SceneError(f"{source}: {key}: missing required key")
         court_ref = data["court"]
         if not isinstance(court_ref, str):
-            raise SceneError(f"{source}: court: must be a court name or path (got {court_ref!r})")
+            raise SceneError(f"{source}: court: must be a court name or path (got {shown(court_ref)})")
         if base_dir is not None and (court_ref.endswith(".toml") or os.sep in court_ref):
             candidate = Path(base_dir) / court_ref
             if candidate.is_file():
@@ -141,18 +142,18 @@ class Scene:
             court = load_court(court_path(court_ref), end=data.get("end"))
             params = data.get("params", {})
             if not isinstance(params, dict):
-                raise SceneError(f"{source}: params: must be an object (got {params!r})")
+                raise SceneError(f"{source}: params: must be an object (got {shown(params)})")
             court = court.with_params(**params)
         except CourtError as exc:
             raise SceneError(f"{source}: {exc}") from None
         discs = data["discs"]
         if not isinstance(discs, list):
-            raise SceneError(f"{source}: discs: must be a list (got {discs!r})")
+            raise SceneError(f"{source}: discs: must be a list (got {shown(discs)})")
         columns: dict[str, list] = {k: [] for k in ("x", "y", "vx", "vy", "omega")}
         teams = []
         for k, disc in enumerate(discs):
             if not isinstance(disc, dict):
-                raise SceneError(f"{source}: discs[{k}]: must be an object (got {disc!r})")
+                raise SceneError(f"{source}: discs[{k}]: must be an object (got {shown(disc)})")
             for key in disc:
                 if key not in DISC_KEYS:
                     raise SceneError(f"{source}: discs[{k}].{key}: unknown key (allowed: {', '.join(sorted(DISC_KEYS))})")
@@ -161,7 +162,7 @@ class Scene:
                     raise SceneError(f"{source}: discs[{k}].{key}: missing required key")
                 value = disc.get(key, 0.0)
                 if isinstance(value, bool) or not isinstance(value, (int, float)):
-                    raise SceneError(f"{source}: discs[{k}].{key}: must be a number (got {value!r})")
+                    raise SceneError(f"{source}: discs[{k}].{key}: must be a number (got {shown(value)})")
                 columns[key].append(float(value))
             teams.append(str(disc.get("team", "A")))
         scene = cls(court=court, team=teams, source=source, **{k: np.array(v, dtype=np.float64) for k, v in columns.items()})

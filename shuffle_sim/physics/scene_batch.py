@@ -49,6 +49,7 @@ from shuffle_sim.physics._court_table import (
     obstacle_overlap,
 )
 from shuffle_sim.physics.scene import OVERLAP_TOLERANCE, Scene, SceneError
+from shuffle_sim.messages import shown
 
 #: Per-scene material columns of ``Scenes.materials``, named as ``Court.with_params`` names them.
 MATERIALS = ("mu", "disc_restitution", "disc_friction", "cushion_restitution", "cushion_friction",
@@ -268,7 +269,7 @@ def simulate_scenes(scenes: Scenes, max_events: int = 10_000) -> SceneBatch:
     a value not finite, a disc off the surface, overlapping an earlier disc, a cushion or a peg.
     """
     if isinstance(max_events, bool) or not isinstance(max_events, (int, np.integer)) or max_events < 1:
-        raise ValueError(f"max_events must be a positive integer (got {max_events!r})")
+        raise ValueError(f"max_events must be a positive integer (got {shown(max_events)})")
     n, d = scenes.x.shape
     out = SceneBatch(x=np.empty((n, d)), y=np.empty((n, d)), vx=np.empty((n, d)), vy=np.empty((n, d)),
                      omega=np.empty((n, d)), status=np.empty((n, d), np.int8), dead=np.empty((n, d), np.bool_),
@@ -289,7 +290,7 @@ def simulate_scenes(scenes: Scenes, max_events: int = 10_000) -> SceneBatch:
             for name in ("x", "y", "vx", "vy", "omega"):
                 value = float(getattr(scenes, name)[k, i])
                 if not math.isfinite(value):
-                    raise SceneError(f"{where}.{name} must be finite (got {value!r})")
+                    raise SceneError(f"{where}.{name} must be finite (got {shown(value)})")
         at = f"at x={float(scenes.x[k, i])!r}, y={float(scenes.y[k, i])!r}"
         if problem[k] == _OFF_SURFACE:
             raise SceneError(f"{where} {at} is off the surface of court {court.name!r}")

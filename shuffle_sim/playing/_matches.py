@@ -28,6 +28,7 @@ from shuffle_sim.games import UnknownGameError, game_names, get_game
 from shuffle_sim.playing.players import Player, PlayerError, parse_players
 from shuffle_sim.playing.records import FrameRecord, GameRecord, MatchRecord
 from shuffle_sim.playing.shooting import one_numba_thread
+from shuffle_sim.messages import shown
 
 SIDES = ("A", "B")
 #: Games a side must win in the matches the rules leave open (horse collar, ricochet).
@@ -47,7 +48,7 @@ def check_game_length(game: str, length: int | None) -> int | None:
     if length is None:
         return None
     if isinstance(length, bool) or not isinstance(length, int) or length < 1:
-        raise PlayerError(f"game_length must be a positive integer (got {length!r})")
+        raise PlayerError(f"game_length must be a positive integer (got {shown(length)})")
     allowed = get_game(game).game_lengths
     if allowed and length not in allowed:
         raise PlayerError(f"game_length: {game} is played to {' or '.join(map(str, allowed))} (got {length})")
@@ -56,7 +57,7 @@ def check_game_length(game: str, length: int | None) -> int | None:
 
 def check_seed(seed: int) -> int:
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
-        raise PlayerError(f"seed must be an integer in [0, 2**64) (got {seed!r})")
+        raise PlayerError(f"seed must be an integer in [0, 2**64) (got {shown(seed)})")
     return seed
 
 

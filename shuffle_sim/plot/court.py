@@ -12,7 +12,7 @@ import math
 
 import numpy as np
 
-from shuffle_sim.court import Court
+from shuffle_sim.court import Court, as_court
 from shuffle_sim.court.shapes import Shape, court_shapes, extent
 from shuffle_sim.plot.colours import (
     CORNER_LABEL_COLOUR,
@@ -83,6 +83,7 @@ def draw_court(ax, court: Court, end: str | None = None) -> None:
     ``end`` picks the end whose dead areas are hatched (default: the court's current end); the
     scoring diagrams of every end are drawn.
     """
+    court = as_court(court)
     styles = _area_styles(court)
     tints = zone_colours(court)
     for shape in court_shapes(court, end):
@@ -116,6 +117,7 @@ def draw_discs(ax, court: Court, xs, ys, teams, values=None) -> None:
         raise ValueError(f"xs, ys and teams must have the same length (got {len(xs)}, {len(ys)}, {len(teams)})")
     if values is not None and len(values) != len(xs):
         raise ValueError(f"values must have one entry per disc (got {len(values)} for {len(xs)} discs)")
+    court = as_court(court)
     colours = team_colours(court, teams)
     r = court.disc_radius
     for k, (x, y, colour) in enumerate(zip(xs, ys, colours, strict=True)):

@@ -11,7 +11,7 @@ import os
 
 import numpy as np
 
-from shuffle_sim.court import Court
+from shuffle_sim.court import Court, as_court
 from shuffle_sim.court.shapes import extent
 from shuffle_sim.court.speed import speed_label
 from shuffle_sim.plot.court import draw_court, draw_discs
@@ -151,6 +151,7 @@ def plot_court(court: Court, path: str | os.PathLike, discs=None, end: str | Non
     value at ``end`` ("dead", "off" for dead and fallen discs). ``zoom``: an end's name or a box
     (see ``zoom_box``); default the whole court.
     """
+    court = as_court(court)
     judged = court.for_end(end)
     box = extent(court) if zoom is None else zoom_box(court, zoom)
     fig = court_figure(box[2] - box[0], box[3] - box[1])

@@ -7,7 +7,7 @@ import os
 
 import numpy as np
 
-from shuffle_sim.court import Court
+from shuffle_sim.court import Court, as_court
 from shuffle_sim.court.shapes import extent
 from shuffle_sim.plot.colours import team_colours
 from shuffle_sim.plot.court import draw_court, draw_discs
@@ -56,6 +56,7 @@ def plot_trajectories(court: Court, times, positions, teams, path: str | os.Path
     in a hole: its path ends with a cross where it was last seen.
     """
     times, positions, teams = _check_trajectories(times, positions, teams)
+    court = as_court(court)
     judged = court.for_end(end)
     box = extent(court) if zoom is None else zoom_box(court, zoom)
     fig = court_figure(box[2] - box[0], box[3] - box[1])
@@ -113,6 +114,7 @@ def animate_trajectories(court: Court, times, positions, teams, path: str | os.P
     times, positions, teams = _check_trajectories(times, positions, teams)
     if not (isinstance(fps, (int, np.integer)) and fps > 0):
         raise ValueError(f"fps must be a positive integer, got {fps!r}")
+    court = as_court(court)
     judged = court.for_end(end)
     duration = float(times[-1] - times[0])
     n_frames = int(min(MAX_FRAMES, max(2, math.ceil(duration * fps) + 1)))

@@ -57,6 +57,7 @@ from shuffle_sim.physics.events import (
 )
 from shuffle_sim.physics.numba_api import kernel_arrays
 from shuffle_sim.physics.scene import Scene
+from shuffle_sim.messages import shown
 
 #: Chipmunk lets contacts overlap this much (m) before pushing them apart (its default is 0.1).
 DEFAULT_COLLISION_SLOP = 1e-4
@@ -129,7 +130,7 @@ class ReferenceResult:
 def _check_positive(name: str, value: float) -> float:
     value = float(value)
     if not (math.isfinite(value) and value > 0):
-        raise ValueError(f"reference engine: {name} must be a positive number (got {value!r})")
+        raise ValueError(f"reference engine: {name} must be a positive number (got {shown(value)})")
     return value
 
 
@@ -155,9 +156,9 @@ class PymunkCourt:
         self.court = court
         self.dt = _check_positive("dt", dt)
         if int(rest_check_every) < 1:
-            raise ValueError(f"reference engine: rest_check_every must be at least 1 (got {rest_check_every!r})")
+            raise ValueError(f"reference engine: rest_check_every must be at least 1 (got {shown(rest_check_every)})")
         if int(iterations) < 1:
-            raise ValueError(f"reference engine: iterations must be at least 1 (got {iterations!r})")
+            raise ValueError(f"reference engine: iterations must be at least 1 (got {shown(iterations)})")
         self.rest_check_every = int(rest_check_every)
         self.record_events = record_events
         self.steps = 0
@@ -359,7 +360,7 @@ class PymunkCourt:
         """Put a disc on the court with the given centre (m), velocity (m/s) and spin (rad/s, CCW)."""
         for name, value in (("x", x), ("y", y), ("vx", vx), ("vy", vy), ("omega", omega)):
             if not math.isfinite(float(value)):
-                raise ValueError(f"reference engine: disc {self.n_discs}: {name} must be finite (got {value!r})")
+                raise ValueError(f"reference engine: disc {self.n_discs}: {name} must be finite (got {shown(value)})")
         body = pymunk.Body(self.mass, self.moment)
         body.position = (float(x), float(y))
         body.velocity = (float(vx), float(vy))

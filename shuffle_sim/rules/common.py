@@ -23,6 +23,7 @@ import numpy as np
 
 from shuffle_sim.court import Court
 from shuffle_sim.judging import Judgement, judge_batch
+from shuffle_sim.messages import shown
 
 
 #: The halves of a court split at x = 0, as a player at the court's front or head sees them.
@@ -122,7 +123,7 @@ class Board:
         object.__setattr__(self, "y", y)
         object.__setattr__(self, "team", team)
         if self.half is not None and self.half not in HALVES:
-            raise RulesError(f"board: half must be one of {', '.join(HALVES)} (got {self.half!r})")
+            raise RulesError(f"board: half must be one of {', '.join(HALVES)} (got {shown(self.half)})")
         if self.twenties is not None:
             object.__setattr__(self, "twenties", {str(side): check_int(n, f"board: twenties[{side!r}]", minimum=0)
                                                   for side, n in dict(self.twenties).items()})
@@ -193,14 +194,14 @@ def check_side_names(names: Sequence[str], what: str = "sides") -> tuple[str, ..
     """Two or more distinct, non-empty side names."""
     names = tuple(names)
     if len(names) < 2 or len(set(names)) != len(names) or not all(isinstance(n, str) and n for n in names):
-        raise RulesError(f"{what} must be distinct non-empty names (got {names!r})")
+        raise RulesError(f"{what} must be distinct non-empty names (got {shown(names)})")
     return names
 
 
 def check_int(value, name: str, minimum: int | None = None, allowed: Iterable[int] | None = None) -> int:
     """An integer argument, checked against a minimum or a set of allowed values."""
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise RulesError(f"{name} must be an integer (got {value!r})")
+        raise RulesError(f"{name} must be an integer (got {shown(value)})")
     value = int(value)
     if minimum is not None and value < minimum:
         raise RulesError(f"{name} must be at least {minimum} (got {value})")
@@ -214,7 +215,7 @@ def check_int(value, name: str, minimum: int | None = None, allowed: Iterable[in
 def check_choice(value, name: str, allowed: Iterable[str]) -> str:
     allowed = tuple(allowed)
     if value not in allowed:
-        raise RulesError(f"{name} must be one of {', '.join(allowed)} (got {value!r})")
+        raise RulesError(f"{name} must be one of {', '.join(allowed)} (got {shown(value)})")
     return value
 
 

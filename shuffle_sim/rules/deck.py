@@ -34,6 +34,7 @@ from shuffle_sim.rules.common import (
     check_contacts,
     touching_phrase,
 )
+from shuffle_sim.messages import shown
 
 GAME = "deck"
 DEFAULT_COURT = "deck"
@@ -155,7 +156,7 @@ def shot_effect(
     """
     check_choice(short_discs, "short_discs", SHORT_DISC_OPTIONS)
     if isinstance(shot_number, bool) or not isinstance(shot_number, int) or not 1 <= shot_number <= 8:
-        raise RulesError(f"shot_number must be 1 to {DISCS_PER_HALF_ROUND} (got {shot_number!r})")
+        raise RulesError(f"shot_number must be 1 to {DISCS_PER_HALF_ROUND} (got {shown(shot_number)})")
     n = len(board)
     contacts = check_contacts(contacts, n)
     judgement = board.judge()
@@ -212,7 +213,7 @@ def lag_key(court: Court, disc: tuple[float, float], line: str = "dead line", en
     (1, edge gap) when it is clear of it."""
     x, y = float(disc[0]), float(disc[1])
     if not (np.isfinite(x) and np.isfinite(y)):
-        raise RulesError(f"lag discs must be finite positions (got {disc!r})")
+        raise RulesError(f"lag discs must be finite positions (got {shown(disc)})")
     target = court.for_end(end)
     touching = line_distance(target, x, y, line) == 0.0
     return (0 if touching else 1, lag_distance(court, x, y, line=line, end=end))
@@ -272,7 +273,7 @@ def legal_start_span(court: Court, y: float, clearance: float, end: str = "head"
     legal start is left, or when an end of the span is not legal by ``start_fault``.
     """
     if not clearance > 0.0:
-        raise RulesError(f"clearance must be positive: a disc just touching a line is not clear of it (got {clearance!r})")
+        raise RulesError(f"clearance must be positive: a disc just touching a line is not clear of it (got {shown(clearance)})")
     target = court.for_end(end)
     sign = half_sign(end, side)
     r = target.disc_radius

@@ -117,13 +117,13 @@ def test_warm_up_reports_a_cold_cache_and_the_kernels_cached_check_reads_numba_s
     from numba import njit
 
     from shuffle_sim.experiment import _warmup as kernel_warmup
-    from shuffle_sim.experiment._lone_chunk import play_lone_chunk
+    from shuffle_sim.experiment._lone_chunk import play_lone_blocks, sum_lone_rows
     from shuffle_sim.experiment._runner import compute_chunk
     from shuffle_sim.experiment.spec import parse_experiment
 
     experiment = parse_experiment(TINY)
     kernel_warmup.warm_up(experiment, 40, compute_chunk)
-    assert kernel_warmup.kernels_cached([play_lone_chunk])  # after a warm-up, numba's cache holds it
+    assert kernel_warmup.kernels_cached([play_lone_blocks, sum_lone_rows])  # after a warm-up, numba's cache holds them
     assert kernel_warmup.warm_up(experiment, 40, compute_chunk) is None  # and a second one finds it there
     assert not kernel_warmup.kernels_cached([njit(lambda x: x + 1)])  # nothing cached for an uncached function
     monkeypatch.setattr(kernel_warmup, "kernels_cached", lambda dispatchers: False)
@@ -135,13 +135,13 @@ def test_the_helper_compiles_the_chunk_kernel_for_the_run_s_own_argument_types()
     # In a fresh process: the stand-in arguments of the helper, then a real chunk; one compiled version.
     proc = _python("from shuffle_sim.experiment._plan import shot_plan\n"
                    "from shuffle_sim.experiment._runner import compute_chunk\n"
-                   "from shuffle_sim.experiment._lone_chunk import compile_lone_kernel, play_lone_chunk\n"
+                   "from shuffle_sim.experiment._lone_chunk import compile_lone_kernel, play_lone_blocks, sum_lone_rows\n"
                    "from shuffle_sim.experiment.spec import parse_experiment\n"
                    f"e = parse_experiment({TINY!r})\n"
                    "compile_lone_kernel(e, shot_plan)\ncompute_chunk(e, 0, 40)\n"
-                   "print(len(play_lone_chunk.signatures))")
+                   "print(len(play_lone_blocks.signatures), len(sum_lone_rows.signatures))")
     assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.strip().splitlines()[-1] == "1"
+    assert proc.stdout.strip().splitlines()[-1] == "1 1"
 
 
 @pytest.mark.slow
@@ -155,7 +155,7 @@ def test_bench_startup_quick_prints_every_figure_and_its_goal(capsys):
         assert math.isfinite(results[key]) and results[key] > 0, key
     assert results["runner_ratio"] == pytest.approx(results["runner_per_s"] / results["kernel_single_shot_per_s"],
                                                     rel=1e-3)
-    assert results["cold_seconds"] is None and results["met"]["cold_seconds"] is None
+    assert results["cold_seconds"] is None and results["cold_ratio"] is None and results["met"]["cold_ratio"] is None
     assert results["kernel_shots_with_spin"] is False  # the deck draw's shots have none: like with like
     assert results["goals"] == GOALS and set(results["met"]) == set(GOALS)
     assert "not the benchmark" in results["note"]

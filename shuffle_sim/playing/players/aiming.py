@@ -12,6 +12,7 @@ import numpy as np
 
 from shuffle_sim.court import Court
 from shuffle_sim.playing.players.context import PlayerError
+from shuffle_sim.messages import shown
 from shuffle_sim.physics import Scene, speed_for_distance
 
 
@@ -25,9 +26,9 @@ def hanger_point(court: Court, corner: int = 0, overhang: float = 0.5, along: fl
     if not ends:
         raise PlayerError(f"hanger: court {court.name!r} has no end edge to hang over")
     if corner not in (-1, 0, 1):
-        raise PlayerError(f"hanger: corner must be -1, 0 or 1 (got {corner!r})")
+        raise PlayerError(f"hanger: corner must be -1, 0 or 1 (got {shown(corner)})")
     if not 0.0 < overhang < 1.0:
-        raise PlayerError(f"hanger: overhang must lie in (0, 1) disc radii (got {overhang!r})")
+        raise PlayerError(f"hanger: overhang must lie in (0, 1) disc radii (got {shown(overhang)})")
     edge = ends[0]
     x0, y0, x1, y1 = edge.geom
     inset = (1.0 - overhang) * court.disc_radius
@@ -72,7 +73,7 @@ def zone_spot(court: Court, zone: str, step: float = 0.002, x_range: tuple[float
     xs = np.arange(x0 + step / 2, x1, step)
     ys = np.arange(y0 + step / 2, y1, step)
     if xs.size == 0 or ys.size == 0:
-        raise PlayerError(f"zone: zone {zone!r} has no room in x range {x_range!r}")
+        raise PlayerError(f"zone: zone {zone!r} has no room in x range {shown(x_range)}")
     gx, gy = np.meshgrid(xs, ys, indexing="ij")
     judged = judge_batch(court, gx.ravel(), gy.ravel())
     good = ((judged.zone == index) & (judged.value == z.value) & ~judged.dead).reshape(gx.shape)

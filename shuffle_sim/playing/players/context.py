@@ -21,6 +21,7 @@ from shuffle_sim.playing.players.launch import (
 from shuffle_sim.rules.common import Turn
 from shuffle_sim.physics.scene import Scene
 from shuffle_sim.shots import ShotBatch
+from shuffle_sim.messages import shown
 
 
 class PlayerError(ValueError):
@@ -47,11 +48,11 @@ class Stance:
         if self.kind not in ("segment", "arc"):
             raise PlayerError(f"stance kind must be 'segment' or 'arc' (got {self.kind!r})")
         if len(self.geom) != (4 if self.kind == "segment" else 5) or not all(math.isfinite(v) for v in self.geom):
-            raise PlayerError(f"stance geom must be 4 (segment) or 5 (arc) finite numbers (got {self.geom!r})")
+            raise PlayerError(f"stance geom must be 4 (segment) or 5 (arc) finite numbers (got {shown(self.geom)})")
         if not 0.0 <= self.preferred <= 1.0:
-            raise PlayerError(f"stance preferred must lie in [0, 1] (got {self.preferred!r})")
+            raise PlayerError(f"stance preferred must lie in [0, 1] (got {shown(self.preferred)})")
         if self.samples < 2:
-            raise PlayerError(f"stance samples must be at least 2 (got {self.samples!r})")
+            raise PlayerError(f"stance samples must be at least 2 (got {shown(self.samples)})")
         code = STANCE_SEGMENT if self.kind == "segment" else STANCE_ARC
         object.__setattr__(self, "array", np.array([code, *self.geom, *([0.0] if self.kind == "segment" else [])],
                                                    dtype=np.float64))

@@ -16,6 +16,7 @@ from shuffle_sim.playing.players.launch import (
     start_is_free,
     straight_launch,
 )
+from shuffle_sim.messages import shown
 
 # --------------------------------------------------------------------------------------------------
 # Intents
@@ -33,7 +34,7 @@ def _straight(ctx: ShotContext, aim_x: float, aim_y: float, extra: float, exclud
 
 def _check_target(ctx: ShotContext, target: int, what: str) -> int:
     if isinstance(target, bool) or not isinstance(target, (int, np.integer)) or not 0 <= target < ctx.n_discs:
-        raise PlayerError(f"{what}: target must be a board disc index in 0..{ctx.n_discs - 1} (got {target!r})")
+        raise PlayerError(f"{what}: target must be a board disc index in 0..{ctx.n_discs - 1} (got {shown(target)})")
     return int(target)
 
 

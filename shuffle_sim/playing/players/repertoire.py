@@ -29,6 +29,7 @@ from shuffle_sim.playing.players.intents import Intent
 from shuffle_sim.playing.players.launch import stance_point
 from shuffle_sim.playing.players.lines import best_line, visible_fraction
 from shuffle_sim.shots import ShotBatch, simulate_shots
+from shuffle_sim.messages import shown
 
 #: What a hit on another opponent disc (instead of the one aimed at) counts for when choosing a line.
 OTHER_DISC_WEIGHT = 0.5
@@ -67,7 +68,7 @@ def strike_line(ctx: ShotContext, target: int, extra: float = LINE_REACH) -> tup
 
 def _target(ctx: ShotContext, target: int, what: str) -> int:
     if isinstance(target, bool) or not isinstance(target, (int, np.integer)) or not 0 <= target < ctx.n_discs:
-        raise PlayerError(f"{what}: target must be a board disc index in 0..{ctx.n_discs - 1} (got {target!r})")
+        raise PlayerError(f"{what}: target must be a board disc index in 0..{ctx.n_discs - 1} (got {shown(target)})")
     return int(target)
 
 

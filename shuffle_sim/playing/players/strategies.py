@@ -25,6 +25,7 @@ from shuffle_sim.playing.players.launch import (
     start_is_free,
 )
 from shuffle_sim.shots import simulate_shots
+from shuffle_sim.messages import shown
 
 DEFAULT_EV_SAMPLES = 24
 
@@ -96,7 +97,7 @@ class ExpectedValue:
 
     def __post_init__(self) -> None:
         if isinstance(self.samples, bool) or not isinstance(self.samples, int) or self.samples < 1:
-            raise PlayerError(f"samples must be a positive integer (got {self.samples!r})")
+            raise PlayerError(f"samples must be a positive integer (got {shown(self.samples)})")
 
     def outcomes(self, ctx: ShotContext, skill: NoiseModel, intents: list[Intent]
                  ) -> tuple[list[Intent], list[Launch], np.ndarray]:
