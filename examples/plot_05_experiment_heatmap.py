@@ -43,7 +43,7 @@ experiment = parse_experiment(EXPERIMENT)
 with tempfile.TemporaryDirectory() as folder:
     run = run_experiment(experiment, Path(folder) / "small-deck-draw", progress=False)
     print(f"{run.n_shots:,} shots in {run.seconds:.2f} s, results in {run.grid_path.name}")
-    results = run.dataset
+    results = run.grid
 
 # %%
 # The expected value of the shot disc over the grid, with the court alongside (the heatmaps that

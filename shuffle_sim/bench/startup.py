@@ -121,7 +121,7 @@ def plots_seconds(results: Path, repeats: int = 3) -> float:
     best = float("inf")
     for _ in range(repeats):
         began = time.perf_counter()
-        save_plots(results, dataset=dataset)
+        save_plots(results, grid=dataset)
         best = min(best, time.perf_counter() - began)
     return best
 

@@ -50,11 +50,11 @@ class PlotHelper:
         the run is still computing."""
         if self.process is None:
             return
-        from shuffle_sim.experiment._runner import _empty_sums, build_grid
+        from shuffle_sim.experiment._assembly import empty_sums, build_grid
 
         # From a thread: the pipe holds less than the grid, and the helper reads it only once imported.
         self.rehearsal = threading.Thread(target=self._send, daemon=True,
-                                          args=(("rehearse", build_grid(experiment, _empty_sums(experiment))), False))
+                                          args=(("rehearse", build_grid(experiment, empty_sums(experiment))), False))
         self.rehearsal.start()
 
     def draw(self, out: Path, grid) -> None:
@@ -101,7 +101,7 @@ class PlotHelper:
         from shuffle_sim.experiment.heatmaps import save_plots
 
         out, grid = self.sent
-        return save_plots(out, dataset=grid)
+        return save_plots(out, grid=grid)
 
     def close(self) -> None:
         if self.process is not None:
@@ -182,7 +182,7 @@ def main() -> int:
             continue
         _, out, grid = message
         try:
-            paths = save_plots(out, dataset=grid)
+            paths = save_plots(out, grid=grid)
         except ExperimentError as exc:
             print(json.dumps({"error": "ExperimentError", "message": str(exc)}))
             return 1

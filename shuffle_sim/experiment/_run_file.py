@@ -94,5 +94,5 @@ def run_file(path: str | os.PathLike, out: str | os.PathLike | None = None, *, r
             else:
                 from shuffle_sim.experiment.heatmaps import save_plots
 
-                paths = save_plots(summary.out, dataset=summary.dataset)
+                paths = save_plots(summary.out, grid=summary.grid)
     return experiment, summary, paths

@@ -29,10 +29,9 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
 from shuffle_sim.court import Court, parse_court
-from shuffle_sim.experiment.errors import ExperimentError
 from shuffle_sim.experiment._grid_file import GridResults, GridVariable
 from shuffle_sim.experiment.store import ResultsDir, open_results
-from shuffle_sim.experiment.views import View, build_view, describe_value, metric_long_name, metric_sums, parse_metric
+from shuffle_sim.experiment.views import build_view, describe_value, metric_long_name, metric_sums, parse_metric
 from shuffle_sim.plot import draw_court, draw_discs
 
 DPI = 110
@@ -386,7 +385,7 @@ def draw_plot(ds, spec: dict, court: Court, specs: list[dict]):
 
 
 def save_plots(results: str | os.PathLike, metrics: list[str] | None = None, out_dir: str | os.PathLike | None = None,
-               dataset=None, x: str | None = None, y: str | None = None, select: dict | None = None, average=None,
+               grid=None, x: str | None = None, y: str | None = None, select: dict | None = None, average=None,
                diff=None) -> list[Path]:
     """Draw plots of a results folder into PNG files; returns their paths.
 
@@ -395,7 +394,7 @@ def save_plots(results: str | os.PathLike, metrics: list[str] | None = None, out
     each one as the file draws it, or else as its first plot. ``x``, ``y``, ``select``, ``average``
     and ``diff`` change every plot (``plot_specs``).
     """
-    ds = grid_results(dataset if dataset is not None else open_results(results))
+    ds = grid_results(grid if grid is not None else open_results(results))
     out = Path(out_dir) if out_dir is not None else ResultsDir(results).path
     specs = plot_specs(ds, metrics, x, y, select, average, diff)
     out.mkdir(parents=True, exist_ok=True)

@@ -243,16 +243,16 @@ class ResultsDir:
             return {k: data[k] for k in data.files if k not in _CHUNK_META}
 
     # ---- outputs ----------------------------------------------------------------------------------
-    def write_dataset(self, dataset) -> Path:
-        """Write the grid outcomes (a ``grid.GridResults`` or an ``xarray.Dataset``) as netCDF, through a
+    def write_grid(self, grid) -> Path:
+        """Write the grid outcomes (a ``GridResults`` or an ``xarray.Dataset``) as netCDF, through a
         temporary file, then renamed."""
         fd, tmp = tempfile.mkstemp(prefix=".grid.", suffix=".nc", dir=self.path)
         os.close(fd)
         try:
-            if hasattr(dataset, "write_netcdf"):
-                dataset.write_netcdf(tmp)
+            if hasattr(grid, "write_netcdf"):
+                grid.write_netcdf(tmp)
             else:
-                dataset.to_netcdf(tmp, engine="h5netcdf")
+                grid.to_netcdf(tmp, engine="h5netcdf")
             _publish(tmp, self.grid_path)
         finally:
             if os.path.exists(tmp):

@@ -54,7 +54,7 @@ def disc_problem(court: Court, discs: list[Disc], k: int) -> str | None:
     d = discs[k]
     if not (isinstance(d.x, (int, float)) and isinstance(d.y, (int, float)) and math.isfinite(d.x)
             and math.isfinite(d.y)):
-        return f"disc {k}: position must be finite numbers (got {d.x}, {d.y})"
+        return f"disc {k}: position must be finite numbers (got {shown(d.x)}, {shown(d.y)})"
     where = f"({d.x:.3f}, {d.y:.3f}) m"
     if not court.on_surface(d.x, d.y):
         return f"disc {k} at {where} is off the surface of court {court.name!r}"

@@ -20,6 +20,7 @@ import numpy as np
 
 from shuffle_sim.court import Court
 from shuffle_sim.lab.board import LabBoard, LabError
+from shuffle_sim.messages import shown
 from shuffle_sim.lab.referee import FrameState, Ruling, after_ruling, rule_shot
 from shuffle_sim.physics import DISC_CUSHION, DISC_DISC, DISC_PEG, FALL, HOLED, KILLED, simulate
 from shuffle_sim.physics.numba_api import sample_trajectories

@@ -118,7 +118,7 @@ def test_warm_up_reports_a_cold_cache_and_the_kernels_cached_check_reads_numba_s
 
     from shuffle_sim.experiment import _warmup as kernel_warmup
     from shuffle_sim.experiment._lone_chunk import play_lone_blocks, sum_lone_rows
-    from shuffle_sim.experiment._runner import compute_chunk
+    from shuffle_sim.experiment._chunks import compute_chunk
     from shuffle_sim.experiment.spec import parse_experiment
 
     experiment = parse_experiment(TINY)

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from shuffle_sim.experiment import run_experiment
-from shuffle_sim.experiment._runner import compute_chunk
+from shuffle_sim.experiment._chunks import compute_chunk
 from shuffle_sim.experiment.spec import ExperimentError, parse_experiment
 
 BASE = """
@@ -62,8 +62,8 @@ def test_each_cell_plays_on_its_own_court_as_a_run_on_that_court_alone(board):
 
 def test_with_noise_the_two_courts_part_and_chunking_changes_nothing(tmp_path):
     noisy = experiment(samples=400, noise='[noise]\npreset = "average"')
-    one = run_experiment(noisy, tmp_path / "one", progress=False).dataset.to_xarray()
-    many = run_experiment(noisy, tmp_path / "many", chunk_size=333, progress=False).dataset.to_xarray()
+    one = run_experiment(noisy, tmp_path / "one", progress=False).grid.to_xarray()
+    many = run_experiment(noisy, tmp_path / "many", chunk_size=333, progress=False).grid.to_xarray()
     assert one.identical(many)
     assert one["court_mu"].values.tolist() == [c.params["mu"] for c in noisy.courts()]
     assert one["court_speed"].attrs["units"] == "s"
@@ -77,7 +77,7 @@ def test_worker_processes_and_records_carry_the_courts(tmp_path):
                        outcomes='["expected_value", "p_value"]\nrecords = true')
     here = run_experiment(noisy, tmp_path / "here", progress=False)
     there = run_experiment(noisy, tmp_path / "there", workers=2, chunk_size=97, progress=False)
-    assert here.dataset.to_xarray().identical(there.dataset.to_xarray())
+    assert here.grid.to_xarray().identical(there.grid.to_xarray())
     import pandas as pd
 
     records = pd.read_parquet(here.records_path)

@@ -43,7 +43,7 @@ from numba.core import event
 from shuffle_sim.experiment.spec import load_experiment
 from shuffle_sim.experiment._lone_chunk import compile_lone_physics
 from shuffle_sim.experiment._plan import shot_plan
-from shuffle_sim.experiment._runner import compute_chunk
+from shuffle_sim.experiment._chunks import compute_chunk
 experiment = load_experiment({str(MAIN_JOB)!r})
 with event.install_recorder("numba:compile") as record:
     compile_lone_physics(experiment, shot_plan)
@@ -59,7 +59,7 @@ print(json.dumps({{"compiled": [c for c in compiled if c.startswith("shuffle_sim
     assert report["compiled"] == ["shuffle_sim.experiment._lone_chunk._play_block",
                                   "shuffle_sim.experiment._lone_chunk.play_lone_blocks",
                                   "shuffle_sim.physics._lone_loop.run_lone_call"]
-    from shuffle_sim.experiment._runner import compute_chunk
+    from shuffle_sim.experiment._chunks import compute_chunk
     from shuffle_sim.experiment.spec import load_experiment
 
     here = compute_chunk(load_experiment(MAIN_JOB), 3, 4096)

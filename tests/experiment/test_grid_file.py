@@ -9,7 +9,7 @@ import pytest
 import xarray as xr
 
 from shuffle_sim.experiment._grid_file import GridResults
-from shuffle_sim.experiment._runner import _empty_sums, build_grid
+from shuffle_sim.experiment._assembly import empty_sums, build_grid
 from shuffle_sim.experiment.spec import load_experiment
 
 EXPERIMENTS_DIR = Path(__file__).resolve().parents[2] / "experiments"
@@ -18,7 +18,7 @@ EXPERIMENTS_DIR = Path(__file__).resolve().parents[2] / "experiments"
 def _grid(name: str, seed: int = 0) -> GridResults:
     """The grid outcomes of an experiment file from random per-cell sums (no simulation)."""
     exp = load_experiment(EXPERIMENTS_DIR / f"{name}.toml")
-    sums = _empty_sums(exp)
+    sums = empty_sums(exp)
     rng = np.random.default_rng(seed)
     for values in sums.values():
         values[...] = rng.integers(0, 5, values.shape)

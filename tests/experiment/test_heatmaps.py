@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from shuffle_sim.experiment._runner import build_dataset
+from shuffle_sim.experiment._assembly import build_dataset
 from shuffle_sim.experiment.spec import ExperimentError, parse_experiment, possible_values
 from shuffle_sim.experiment.store import ResultsDir
 from shuffle_sim.experiment.heatmaps import metric_data, plot_metric, save_plots
@@ -143,7 +143,7 @@ def test_metric_errors_are_clear():
 
 def test_save_plots_writes_the_experiments_plots(tmp_path):
     exp, ds = _synthetic(DECK)
-    ResultsDir(tmp_path).write_dataset(ds)
+    ResultsDir(tmp_path).write_grid(ds)
     paths = save_plots(tmp_path)
     assert [p.name for p in paths] == ["p_value-10.png"]
     assert paths[0].stat().st_size > 20_000
@@ -163,7 +163,7 @@ def test_plot_helper_draws_what_save_plots_draws_here(tmp_path):
 
     _, ds = _synthetic(DECK)
     grid = GridResults.from_xarray(ds)
-    here = save_plots(tmp_path / "here", dataset=grid, out_dir=tmp_path / "here")
+    here = save_plots(tmp_path / "here", grid=grid, out_dir=tmp_path / "here")
     with PlotHelper() as helper:
         assert helper.process is not None
         helper.draw(tmp_path / "there", grid)

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from shuffle_sim.experiment import _lone_chunk as experiment_lone
-from shuffle_sim.experiment._runner import compute_chunk
+from shuffle_sim.experiment._chunks import compute_chunk
 from shuffle_sim.experiment.spec import parse_experiment
 
 EXPERIMENTS = Path(__file__).resolve().parents[2] / "experiments"

@@ -9,7 +9,6 @@ import pytest
 import xarray as xr
 
 from shuffle_sim.experiment._grid_file import GridResults
-from shuffle_sim.experiment.heatmaps import plot_metric
 from shuffle_sim.experiment._runner import run_experiment
 from shuffle_sim.experiment.spec import ExperimentError, parse_experiment
 from shuffle_sim.experiment.store import open_records, open_results
@@ -67,23 +66,23 @@ def large(tmp_path_factory):
 
 def test_paired_difference_equals_two_separate_same_seed_runs_bit_for_bit(large):
     paired, (zero, six) = large
-    ds = paired.dataset
+    ds = paired.grid
     assert ds.attrs["paired_axes"] == "spin" and "draw index" in ds.attrs["rng"]
     assert int(ds["shots"].values.sum()) + int(ds["failed"].values.sum()) == 400_000
     for metric in ("expected_value", "p_dead", "p_hanger", "shots"):
         both = ds[metric].ordered("direction", "spin")
         difference = both[:, 1] - both[:, 0]
-        apart = six.dataset[metric].values - zero.dataset[metric].values
+        apart = six.grid[metric].values - zero.grid[metric].values
         np.testing.assert_array_equal(difference, apart, err_msg=metric)
-        assert np.array_equal(both[:, 0], zero.dataset[metric].values)
+        assert np.array_equal(both[:, 0], zero.grid[metric].values)
     p = ds["p_value"].ordered("direction", "spin", "value")
-    np.testing.assert_array_equal(p[:, 1] - p[:, 0], six.dataset["p_value"].values - zero.dataset["p_value"].values)
+    np.testing.assert_array_equal(p[:, 1] - p[:, 0], six.grid["p_value"].values - zero.grid["p_value"].values)
     # The drawn difference map holds the same numbers.
     view = build_view(ds, "p_value:10", "direction", diff=("spin", SPINS[1], SPINS[0]))
-    np.testing.assert_array_equal(view.values, six.dataset["p_value"].values[:, -1] - zero.dataset["p_value"].values[:, -1])
+    np.testing.assert_array_equal(view.values, six.grid["p_value"].values[:, -1] - zero.grid["p_value"].values[:, -1])
     assert np.all(np.abs(view.values) > 0)  # spin moves the outcome: the comparison is not empty
     # Common random numbers: the paired error is far below the error of two independent runs.
-    independent = np.sqrt(sum(r.dataset["p_value"].values[:, -1] * (1 - r.dataset["p_value"].values[:, -1])
+    independent = np.sqrt(sum(r.grid["p_value"].values[:, -1] * (1 - r.grid["p_value"].values[:, -1])
                               for r in (zero, six)) / 100_000)
     assert np.all(view.stderr < 0.8 * independent)
 
@@ -100,7 +99,7 @@ def test_paired_results_do_not_depend_on_chunks_or_workers(tmp_path):
 def test_pair_sums_match_the_per_shot_records(tmp_path):
     experiment = _draw(40, chunk=30, records=True)
     summary = run_experiment(experiment, tmp_path, progress=False, plots=False)
-    ds = summary.dataset
+    ds = summary.grid
     shots = open_records(tmp_path).sort_values("shot")
     assert (shots["draw"].values == shots["shot"].values // 2).all()
     # Each draw: the same execution errors at both spins (the same intended shot besides the spin).
@@ -137,7 +136,7 @@ def test_pair_sums_match_the_per_shot_records(tmp_path):
 def test_an_unpaired_difference_takes_the_two_sides_as_independent(tmp_path):
     summary = run_experiment(_draw(60, records=True), tmp_path, progress=False, plots=False)
     shots = open_records(tmp_path)
-    view = build_view(summary.dataset, "p_value:10", "spin", diff=("direction", -1.4, -1.6))
+    view = build_view(summary.grid, "p_value:10", "spin", diff=("direction", -1.4, -1.6))
     for k, spin in enumerate(SPINS):
         sides = [shots[(shots["grid_spin"] == spin) & (shots["grid_direction"] == d) & shots["ok"]]["value"] == 10
                  for d in (-1.4, -1.6)]
@@ -169,7 +168,7 @@ discs = [{ name = "target", team = "black", x = "0 ft", y = "37.3 ft" }]
 outcomes = ["expected_value", "p_removed", "expected_margin"]
 """
     summary = run_experiment(parse_experiment(text, "t.toml"), tmp_path, progress=False, plots=False)
-    ds = summary.dataset
+    ds = summary.grid
     assert ds["pair_quantity"].values.tolist()[-4:] == ["score", "opponent_score", "margin", "removed:target"]
     assert ds["spin_a"].values.tolist() == [0.0, 0.0, -8.0] and ds["spin_b"].values.tolist() == [-8.0, 8.0, 8.0]
     assert ds["pair_shots"].dims == ("direction", "pair")
@@ -177,7 +176,7 @@ outcomes = ["expected_value", "p_removed", "expected_margin"]
         view = build_view(ds, metric, "direction", diff=("spin", 8.0, 0.0))
         assert view.stderr is not None and np.all(np.isfinite(view.stderr))
     # Reading the file back gives the same dataset (the pair variables included).
-    xr.testing.assert_identical(open_results(tmp_path), summary.dataset.to_xarray())
+    xr.testing.assert_identical(open_results(tmp_path), summary.grid.to_xarray())
     again = GridResults.from_xarray(open_results(tmp_path))
     np.testing.assert_array_equal(again["pair_diff_sumsq"].values, ds["pair_diff_sumsq"].values)
 
@@ -187,11 +186,11 @@ def test_averaging_a_paired_axis_under_a_paired_difference_is_refused(tmp_path):
                        grid="spin = [0.0, 3.0]\nspeed = [1.70, 1.74]", records="")
     summary = run_experiment(parse_experiment(text, "t.toml"), tmp_path, progress=False, plots=False)
     with pytest.raises(ExperimentError, match="cannot average over direction, which is paired with spin"):
-        build_view(summary.dataset, "p_dead", "speed", diff=("spin", 0.0, 3.0), average=["direction"])
+        build_view(summary.grid, "p_dead", "speed", diff=("spin", 0.0, 3.0), average=["direction"])
     # Selected or plotted instead, the other paired axis picks the pair of each cell.
-    view = build_view(summary.dataset, "p_dead", "speed", diff=("spin", 3.0, 0.0), select={"direction": -1.4})
+    view = build_view(summary.grid, "p_dead", "speed", diff=("spin", 3.0, 0.0), select={"direction": -1.4})
     assert view.stderr.shape == (2,) and view.fixed == {"direction": -1.4}
-    view = build_view(summary.dataset, "p_dead", "speed", "direction", diff=("spin", 3.0, 0.0))
+    view = build_view(summary.grid, "p_dead", "speed", "direction", diff=("spin", 3.0, 0.0))
     assert view.stderr.shape == (2, 2) and not np.isnan(view.stderr).any()
 
 

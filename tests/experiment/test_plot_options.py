@@ -10,7 +10,8 @@ import pytest
 
 from shuffle_sim.cli import main
 from shuffle_sim.experiment.heatmaps import plot_metric, plot_specs, save_plots
-from shuffle_sim.experiment._runner import build_grid, run_experiment
+from shuffle_sim.experiment._assembly import build_grid
+from shuffle_sim.experiment._runner import run_experiment
 from shuffle_sim.experiment.spec import parse_experiment, possible_values
 from shuffle_sim.experiment.store import ResultsDir
 
@@ -139,7 +140,7 @@ def test_a_difference_over_one_axis_is_a_line_with_a_band():
 
 def test_the_plot_command_draws_the_run_s_own_plot_by_default(tmp_path, capsys):
     experiment, sums, ds = _synthetic()
-    ResultsDir(tmp_path).write_dataset(ds)
+    ResultsDir(tmp_path).write_grid(ds)
     (run_plot,) = save_plots(tmp_path)  # what the run drew: the file's plot, direction across
     assert run_plot.name == "p_value-10.png"
     mine = mpimg.imread(run_plot)
@@ -153,7 +154,7 @@ def test_the_plot_command_draws_the_run_s_own_plot_by_default(tmp_path, capsys):
 
 def test_the_plot_command_s_options_draw_what_plot_metric_draws(tmp_path, capsys):
     experiment, sums, ds = _synthetic()
-    ResultsDir(tmp_path).write_dataset(ds)
+    ResultsDir(tmp_path).write_grid(ds)
     argv = ["plot", str(tmp_path), "--metric", "p_value:10,8", "--x", "speed", "--average", "direction",
             "--diff", "spin=2,0", "--out", str(tmp_path / "cli")]
     assert main(argv) == 0
@@ -193,7 +194,7 @@ def test_file_plots_can_average_and_compare(tmp_path):
     experiment, _, ds = _synthetic(plots=plots)
     assert json.loads(ds.attrs["plots"])[1] == {"metric": "p_dead", "x": "speed", "average": ["direction"],
                                                "diff": ["spin", 2.0, 0.0]}
-    ResultsDir(tmp_path).write_dataset(ds)
+    ResultsDir(tmp_path).write_grid(ds)
     names = [p.name for p in save_plots(tmp_path)]
     assert names == ["p_value-10.png", "p_dead-diff-spin-2-0.png"]
     for bad, message in (('diff = { spin = [2.0, 1.0] }', r"1.0 is not a value of grid axis spin"),

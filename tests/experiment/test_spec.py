@@ -116,7 +116,7 @@ def test_cli_exits_2_with_one_line_on_a_malformed_file(tmp_path, capsys):
 
 
 def test_grid_order_and_nominal_shots():
-    from shuffle_sim.experiment._runner import executed_shots, intended_shots
+    from shuffle_sim.experiment._chunks import executed_shots, intended_shots
 
     exp = _parse(BASE)
     assert exp.grid_shape == (3, 2) and exp.n_shots == 24
@@ -133,7 +133,7 @@ def test_grid_order_and_nominal_shots():
 
 
 def test_noise_has_the_model_standard_deviations():
-    from shuffle_sim.experiment._runner import executed_shots
+    from shuffle_sim.experiment._chunks import executed_shots
 
     text = BASE.replace("samples = 4", "samples = 20000").replace("[-1.5, -1.0]", "[-1.0]").replace("steps = 3", "steps = 1").replace("to = 1.8", "to = 1.6")
     exp = _parse(text)
@@ -144,7 +144,7 @@ def test_noise_has_the_model_standard_deviations():
 
 
 def test_target_sets_direction_and_stopping_speed():
-    from shuffle_sim.experiment._runner import intended_shots
+    from shuffle_sim.experiment._chunks import intended_shots
 
     text = """
 name = "aim"
@@ -166,7 +166,7 @@ target_x = { from = "-1 in", to = "1 in", steps = 3 }
 
 
 def test_distributions_draw_in_their_range_and_skill_axes_pick_presets():
-    from shuffle_sim.experiment._runner import executed_shots, intended_shots
+    from shuffle_sim.experiment._chunks import executed_shots, intended_shots
 
     text = """
 name = "d"
@@ -206,7 +206,7 @@ def test_possible_values_cover_every_court_value():
 def test_shot_kernel_follows_the_documented_random_layout():
     """Oracle: the numba shot builder against a NumPy computation from noise.uniforms/normals."""
     from shuffle_sim import noise
-    from shuffle_sim.experiment._runner import executed_shots
+    from shuffle_sim.experiment._chunks import executed_shots
 
     text = BASE.replace("[noise]", """[distributions]
 spin = { normal = [1.0, 2.0] }
@@ -241,7 +241,7 @@ def test_errors_with_zero_spread_are_not_drawn_and_the_others_keep_their_slots(z
     """Oracle as above: each error keeps its own slot of the stream whichever others are zero (those
     are not drawn: the parameter is the intended one exactly)."""
     from shuffle_sim import noise
-    from shuffle_sim.experiment._runner import executed_shots
+    from shuffle_sim.experiment._chunks import executed_shots
 
     sd = {"speed": 0.02, "direction": 0.3, "spin": 0.5, "start": 0.0254}
     sd.update({k: 0.0 for k in zero})

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from shuffle_sim import noise
-from shuffle_sim.experiment._runner import executed_shots
+from shuffle_sim.experiment._chunks import executed_shots
 from shuffle_sim.experiment.spec import parse_experiment
 from shuffle_sim.playing.players.launch import noise_vector, perturb
 

@@ -23,7 +23,6 @@ from shuffle_sim.testing import (
     assert_line_boundary,
     edge_point,
     probe_edge,
-    touching_point,
 )
 
 COURTS = [("deck", "foot"), ("deck", "head"), ("horse-collar", None), ("ricochet", None), ("crokinole", None)]
