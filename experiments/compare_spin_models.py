@@ -75,7 +75,7 @@ def run_both(path: Path, out: Path, spin_spread: float | None = None) -> dict:
         experiment = parse_experiment(with_spin_model(text, model), str(path), path.parent)
         summary = run_experiment(experiment, out / f"{experiment.name}-{model}", progress=False)
         print(f"{experiment.name} ({model}): {summary.n_shots:,} shots in {summary.seconds:.1f} s")
-        datasets[model] = summary.dataset.to_xarray()
+        datasets[model] = summary.grid.to_xarray()
     return datasets
 
 
