@@ -49,7 +49,7 @@ def results(folder: Path):
     """The experiment's results: read from ``folder`` if complete there, else run into it."""
     if (folder / "grid.nc").is_file():
         return open_results(folder)
-    return run_experiment(load_experiment(EXPERIMENT), folder, progress=False).dataset.to_xarray()
+    return run_experiment(load_experiment(EXPERIMENT), folder, progress=False).grid.to_xarray()
 
 
 def p10_maps(ds, path: Path) -> dict:
