@@ -201,6 +201,6 @@ LONE_CALLEES = tuple(Callee(module, name, signature) for module, name, signature
     ("shuffle_sim.physics._coupled", "time_to_reach", f"({_F2}, int64, {', '.join(['float64'] * 7)})"),
     ("shuffle_sim.physics._motion", "travelled", "(float64, float64, float64)"),
     ("shuffle_sim.physics._motion", "spin_after", "(float64, float64, float64)"),
-    ("shuffle_sim.physics._resolve", "fixed_body_impulse", f"({', '.join(['float64'] * 9)})"),
+    ("shuffle_sim.physics._resolve", "fixed_body_impulse", f"({', '.join(['float64'] * 10)})"),
     ("shuffle_sim.physics._resolve", "_coulomb_cap", "(float64, float64, float64)"),
 ))
