@@ -19,8 +19,11 @@ Crokinole also reports take-outs by line (``repertoire.visibility`` of the targe
 shooter's arc before the shot: 1 clear, between 0 and 1 partly hidden, 0 fully hidden), the
 open-20 rate, 20s per shot and per game, and the discs left on the board at the end of a round.
 
+Then, per game, the ``win`` player against the ``ev`` player of the same skill over
+``head_to_head_games`` games (200 by default, the first shot alternating; ``bench.head_to_head``).
+
 A benchmark of behaviour, not a test: it prints numbers. ``--quick`` plays one short game per
-preset (the suite's smoke run).
+preset and two short head-to-head games (the suite's smoke run).
 """
 
 from __future__ import annotations
@@ -61,6 +64,10 @@ class PlayersBenchSizes:
     lengths: tuple[tuple[str, int | None], ...] = (("deck", 21), ("horse-collar", 21), ("ricochet", 15),
                                                    ("crokinole", None))
     ev_samples: int | None = None  # None: the preset's own
+    #: Games per game type of the win player against the ev player (``head_to_head``); 0: none.
+    head_to_head_games: int = 200
+    head_to_head_workers: int = 2
+    head_to_head_budget: int | None = None  # simulated shots per decision; None: the default
 
     def length(self, game: str) -> int | None:
         return dict(self.lengths).get(game)
@@ -68,7 +75,7 @@ class PlayersBenchSizes:
 
 FULL = PlayersBenchSizes()
 QUICK = PlayersBenchSizes(games=1, lengths=(("deck", 5), ("horse-collar", 5), ("ricochet", 15), ("crokinole", 1)),
-                          ev_samples=4)
+                          ev_samples=4, head_to_head_games=2, head_to_head_workers=1, head_to_head_budget=200)
 
 
 def shot_kind(intent) -> str:
@@ -219,6 +226,12 @@ def run_bench(sizes: PlayersBenchSizes = FULL, games: tuple[str, ...] | None = N
             summary = _summary(game, tally)
             summary["seconds"] = time.perf_counter() - start
             report["results"][game][spec] = summary
+        if sizes.head_to_head_games:
+            from shuffle_sim.bench.head_to_head import run_head_to_head
+
+            report.setdefault("head_to_head", {})[game] = run_head_to_head(
+                game, sizes.head_to_head_games, seed, sizes.head_to_head_workers, sizes.head_to_head_budget,
+                length=None if sizes is FULL else sizes.length(game))
     return report
 
 
@@ -240,4 +253,9 @@ def format_report(report: dict) -> str:
                 lines.append(f"  open 20s made {pct(c['open20_rate'])}; 20s per shot {c['twenties_per_shot']:.3f}, "
                              f"per game and player {c['twenties_per_game_per_player']:.1f}; "
                              f"discs left per round {c['discs_left_per_round']:.2f}")
+    if report.get("head_to_head"):
+        from shuffle_sim.bench.head_to_head import format_head_to_head
+
+        lines.append("win players against ev players of the same skill:")
+        lines += [format_head_to_head(r) for r in report["head_to_head"].values()]
     return "\n".join(lines)

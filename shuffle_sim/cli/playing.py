@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from shuffle_sim.cli._common import positive_int
+from shuffle_sim.cli._common import UsageError, positive_int
 from shuffle_sim.games import game_names, games, get_game
 
 
@@ -55,28 +55,49 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 def cmd_advise(args: argparse.Namespace) -> int:
-    """Rank the candidate shots for a board: expected frame value, success probability, spread."""
+    """Rank the candidate shots for a board: success of what each shot means, frame value, win probability."""
     from shuffle_sim.playing.advisor import advise, plot_advice
     from shuffle_sim.playing.players import parse_player
     from shuffle_sim.rules import default_court
     from shuffle_sim.rules.board_file import load_board
 
+    score = _parse_score(args.score)
     board = load_board(args.board, default_court(args.game), args.game)
     player = parse_player(args.game, args.player or get_game(args.game).default_players.split(",")[0])
-    ctx, advice = advise(args.game, board, player, shooter=args.shooter, position=args.position)
+    ctx, advice = advise(args.game, board, player, shooter=args.shooter, position=args.position,
+                         samples=args.samples, score=score, hammer=args.hammer, frames_left=args.frames_left,
+                         shots_left=args.shots_left, game_length=args.game_length)
     if args.plot:
         plot_advice(ctx, advice, args.plot, best=args.best)
     if args.json:
         print(json.dumps({"game": args.game, "player": player.name, "shooter": ctx.shooter,
-                          "shots": [a.to_dict() for a in advice]}))
+                          "position": ctx.info.get("position"),
+                          "score": list(score) if score else None, "shots": [a.to_dict() for a in advice]}))
         return 0
-    print(f"{args.game}: {len(advice)} candidate shots for {ctx.shooter} ({player.name}), best first")
-    print(f"  {'shot':48s} {'expected':>8s} {'success':>8s} {'spread':>7s}")
+    ranked = "win probability" if score else "expected frame value"
+    samples = advice[0].samples if advice else 0
+    print(f"{args.game}: {len(advice)} candidate shots for {ctx.shooter} from {ctx.info.get('position')} "
+          f"({player.name}), by {ranked}; {samples} sampled executions each, success with its 95% interval")
+    win = f" {'win':>5s} {'(95%)':>11s}" if score else ""
+    print(f"  {'shot':44s}{win} {'success':>7s} {'(95%)':>11s} {'expected':>8s} {'as meant':>8s} {'spread':>6s}")
     for a in advice:
-        print(f"  {a.intent.label[:48]:48s} {a.expected:+8.2f} {a.success:8.0%} {a.spread:7.2f}")
+        w = f" {a.win:5.0%} ({a.win_low:4.0%}-{a.win_high:4.0%})" if score else ""
+        print(f"  {a.intent.label[:44]:44s}{w} {a.success:7.0%} ({a.success_low:4.0%}-{a.success_high:4.0%}) "
+              f"{a.expected:+8.2f} {a.as_meant:+8.1f} {a.spread:6.2f}")
     if args.plot:
         print(f"picture: {args.plot}")
     return 0
+
+
+def _parse_score(text: str | None) -> tuple[int, int] | None:
+    """``--score MINE-THEIRS`` as two whole numbers, or None when not given."""
+    if text is None:
+        return None
+    try:
+        mine, theirs = (int(v) for v in text.split("-", 1))
+    except ValueError:
+        raise UsageError(f"--score must be MINE-THEIRS, two whole numbers (got {text!r})") from None
+    return mine, theirs
 
 
 def players_help() -> str:
@@ -94,8 +115,10 @@ def players_help() -> str:
     defaults = "; ".join(f"{name}: {entry.default_players}" for name, entry in games().items())
     return ("the two players, sides A and B, as A,B (one name alone plays both sides). Each is SKILL[-STRATEGY]: "
             f"SKILL a skill preset of the game from shuffle_sim/noise/skills.toml ({presets}; any game: exact, no "
-            "noise); STRATEGY plan (the fixed plan, the default) or ev (expected value over simulated candidate "
-            f"shots; evN weighs each candidate over N sampled errors, default 24). Default: {defaults}")
+            "noise); STRATEGY plan (the fixed plan, the default), ev (expected value over simulated candidate "
+            "shots; evN weighs each candidate over N sampled errors, default 24) or win (the probability of "
+            "winning the game, searched with the rest of the frame simulated; winN spends N simulated shots a "
+            f"decision; default deck 24000, others 6000). Default: {defaults}")
 
 
 def register(sub) -> None:
@@ -118,17 +141,29 @@ def register(sub) -> None:
     p.add_argument("--quiet", action="store_true", help="print game results only, not every frame")
     p.set_defaults(func=cmd_play)
 
-    p = sub.add_parser("advise", help="rank the candidate shots for a board (expected value, success, spread)")
+    p = sub.add_parser("advise", help="rank the candidate shots for a board (success, frame value, win probability)")
     p.add_argument("game", choices=game_names(), help="the game")
     p.add_argument("board", help="board file (JSON, as for score): the resting discs")
-    p.add_argument("--player", default=None, metavar="SKILL[-ev[N]]",
+    p.add_argument("--player", default=None, metavar="SKILL[-STRATEGY]",
                    help="the shooter's skill preset (default: the game's first default player)")
     p.add_argument("--shooter", default=None, metavar="TEAM",
                    help="the shooter's team label in the board file (default: the game's first side)")
     p.add_argument("--from", dest="position", default=None, metavar="POSITION",
                    help="where the shooter shoots from: crokinole seat (south, west, north, east), ricochet "
-                        "half (left, right), deck half of the 10-off area (right, left)")
+                        "half (left, right), deck half of the 10-off area as the shooter sees it (right, left); "
+                        "default: the rules' place for the shooter's colour and end (MSA C-3)")
     p.add_argument("--best", type=positive_int, default=3, metavar="N", help="shots drawn by --plot (default 3)")
+    p.add_argument("--samples", type=positive_int, default=None, metavar="N",
+                   help="sampled executions per shot (default 1068: success within +-3 points at 95%%)")
+    p.add_argument("--score", default=None, metavar="MINE-THEIRS",
+                   help="the game's score (shooter first): rank by the probability of winning the game")
+    p.add_argument("--hammer", action="store_true", help="with --score: the shooter has the last shot of the frame")
+    p.add_argument("--frames-left", type=int, default=None, metavar="N",
+                   help="with --score: crokinole rounds left after this one (default: this is the first)")
+    p.add_argument("--shots-left", type=int, default=None, metavar="N",
+                   help="with --score: shots left in the frame after this one (default: from the board and --hammer)")
+    p.add_argument("--game-length", type=positive_int, default=None, metavar="N",
+                   help="with --score: game point (deck 75, horse-collar 51, ricochet 15) or rounds (crokinole 4)")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.add_argument("--plot", default=None, metavar="FILE", help="draw the board and the best shots (PNG, SVG, PDF)")
     p.set_defaults(func=cmd_advise)

@@ -20,7 +20,7 @@ NO_HANGER_VALUE = np.iinfo(np.int64).max
 
 
 class JudgeArrays(NamedTuple):
-    """A court's judging geometry for one end, packed for numba (see ``shuffle_sim.judge``)."""
+    """A court's judging geometry for one end, packed for numba (see ``shuffle_sim.judging``)."""
 
     disc_radius: float
     surface_kind: int  # 0 polygon, 1 circle

@@ -2,7 +2,7 @@
 
 ``judge_prepare`` computes once per batch each line's frame and a bounding box per line and per zone
 (grown by the disc radius and a margin), so that most discs skip most lines and zones; ``judge_one``
-and ``judge_one_prepared`` judge a single centre by the procedure of ``shuffle_sim.judge``. The loops
+and ``judge_one_prepared`` judge a single centre by the procedure of ``shuffle_sim.judging``. The loops
 over discs are compiled without numba's reference counting (``_nrt=False``): they allocate nothing,
 and an atomic count of every court array a disc's judging touches would cost more than judging it.
 """

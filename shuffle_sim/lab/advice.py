@@ -1,7 +1,7 @@
 """The shot advisor in the lab: the candidate shots for the board ranked, as a table whose columns
 are whatever the advisor returns, each explained, and an advised shot turned into the lab's aim.
 
-``advise_board`` ranks the shots as ``shuffle-sim advise`` does (``play.advisor.advise``). The table
+``advise_board`` ranks the shots as ``shuffle-sim advise`` does (``playing.advisor.advise``). The table
 takes its columns from the advice rows themselves (``Advice.to_dict``), so a column the advisor
 gains shows without a change here; ``data/advice_columns.toml`` gives each known column a heading,
 a format and its meaning. ``advised_aim`` turns a row's noise-free launch into an ``Aim`` in the
@@ -106,7 +106,7 @@ def meanings_html(columns: list[Column]) -> str:
 
 def advise_board(board: LabBoard, skill, shooter: str, position: str) -> tuple[object, list]:
     """The candidate shots for the lab's board ranked as ``shuffle-sim advise`` ranks them
-    (``play.advisor.advise``) for ``shooter`` from ``position`` under ``skill``: (context, advice)."""
+    (``playing.advisor.advise``) for ``shooter`` from ``position`` under ``skill``: (context, advice)."""
     from shuffle_sim.playing.advisor import advise
     from shuffle_sim.playing.players import ExpectedValue, Player
     from shuffle_sim.rules.common import Board

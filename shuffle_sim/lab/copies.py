@@ -8,7 +8,7 @@ density map (every copy), with the shares that fell or died.
 What the shot is worth needs the game's rules after the shot (20s set aside, the hit rule, dead
 discs removed, the scoring half, C-20a): the first ``SCORED_COPIES`` played copies are judged by the
 rules (``referee.rule_shot``) and scored (``referee.frame_score``), each from the outcome a game's
-shot gives the rules (``copy_outcome``: what ``play.shooting.shoot`` gives for the same shot). That
+shot gives the rules (``copy_outcome``: what ``playing.shooting.shoot`` gives for the same shot). That
 gives the probabilities of the shot disc's outcome and of the frame score; the page says over how
 many copies.
 """
@@ -141,7 +141,7 @@ def _rule_copies(board: LabBoard, aim: Aim, shots: Launches, batch, rows: np.nda
 
 
 def copy_outcome(board: LabBoard, batch, k: int, launch: Launch) -> ShotOutcome:
-    """Copy ``k`` of a batch as the rules take a shot (``play.shooting.shoot``'s outcome): the rest
+    """Copy ``k`` of a batch as the rules take a shot (``playing.shooting.shoot``'s outcome): the rest
     state, fallen discs moved into the gutter, and the disc-disc contacts as the shot disc and each
     disc it touched. That chain is the one the contact log gives: the discs at rest never meet, so
     every disc touched was set moving by the shot disc, directly or through others. A copy of a game

@@ -1,7 +1,7 @@
 """The game's rules applied after every shot in the lab, exactly as ``shuffle-sim play`` applies them,
 and the frame score of a board exactly as ``shuffle-sim score`` gives it.
 
-After each shot the board at rest (``play.shooting.ShotOutcome``: fallen discs in the gutter, the
+After each shot the board at rest (``playing.shooting.ShotOutcome``: fallen discs in the gutter, the
 shot's disc-disc contacts) goes through the same rules calls as each game's ``FramePlay.after_shot``:
 
 * crokinole: ``rules.crokinole.judge_shot``: 20s removed at once and counted for their side, the
@@ -107,7 +107,7 @@ class Ruling:
 
 
 def one_thread():
-    """Run numba on one thread (``play.shooting.one_numba_thread``: a few discs a call), unless it
+    """Run numba on one thread (``playing.shooting.one_numba_thread``: a few discs a call), unless it
     already does (a batch of rulings sets it once)."""
     return contextlib.nullcontext() if numba.get_num_threads() == 1 else one_numba_thread()
 

@@ -35,6 +35,10 @@ STREAM_DISTRIBUTIONS = 1
 #: errors a player imagines when weighing candidate shots.
 STREAM_PLAY = 2
 STREAM_PLAYER_SAMPLES = 3
+#: The executions a searching player (``shuffle_sim.playing.search``) imagines: counter = (game index,
+#: stream, shot number in the game x ``SEARCH_DEPTHS`` + depth in the frame, sample).
+STREAM_SEARCH = 4
+SEARCH_DEPTHS = 32
 
 _PHILOX_M0 = np.uint64(0xD2E7470EE14C6C93)
 _PHILOX_M1 = np.uint64(0xCA5A826395121157)

@@ -8,7 +8,9 @@ module              what it does
 ``shooting``        one shot through the kernel (``shoot``), fallen discs into the gutter
 ``records``         shot, frame, game and match records (the scorecard's data)
 ``scorecard``       ``write_scorecard`` (JSON, CSV, frame pictures), scoreboard lines
-``players``         intents, launch kernels, aiming, strategies, presets
+``players``         intents, launch kernels, aiming, strategies, presets, what a shot's success is
+``search``          the ``win`` players: search over the candidate shots, rollouts, win tables
+``advisor``         ``shuffle-sim advise``: the candidate shots for a board, ranked
 ``deck``            deck tactics, half-rounds, the lag, matches (the Python driver)
 ``deck_engine``     the numba deck engine: whole fixed-plan games in one call
 ``horse_collar``    horse collar tactics and frames

@@ -2,32 +2,79 @@
 
 The board is read as ``shuffle-sim score`` reads it (``rules.board_file.load_board``). The shooter sees it
 as a shooter in a game would (``advice_context``: the game's tactics, the stance of the seat, side
-or half named by ``position``), and every candidate shot of the game's repertoire
-(``Tactics.candidates``) is played as the expected-value player weighs it
-(``ExpectedValue.outcomes``): aimed, then executed ``samples`` times under the player's own
-execution errors in one batch call, each outcome valued by the game's rules for the frame.
+or half named by ``position``; by default the one the rules give the shooter's colour at that end,
+``default_position``), and every candidate shot of the game's repertoire (``Tactics.candidates``)
+is aimed, then executed ``samples`` times under the player's own execution errors (the same
+sampled errors for every candidate, from the search stream ``noise.STREAM_SEARCH``), all in one
+batch call; each execution is judged twice:
 
-Each shot is reported with its expected frame value (the mean), its spread (the standard deviation
-of the sampled values), and its success probability: the share of sampled executions worth at least
-what the shot is worth played exactly as aimed (the noise-free outcome, the shot "as meant"). The
-best few can be drawn on the court (``plot_advice``): the noise-free path of each, numbered by rank.
+- by what the shot was meant to do (``players.success.intent_met``: a take-out removed its target,
+  a draw came to rest in its zone, a hide is hidden from the opponent's start, an open 20 dropped):
+  ``success``, with its 95 % Wilson interval (``success_low``, ``success_high``);
+- by its value for the frame, the game's rules applied (``Tactics.evaluate``: own minus the
+  opponent's frame score; deck: a shot that makes a dead disc touch a live one is worth the C-20a
+  10-off, the half-round played over): ``expected`` (the mean) and ``spread`` (the standard
+  deviation); ``as_meant`` is the value of the shot played exactly as aimed, ``meant_succeeds``
+  whether that noise-free shot does what it means.
+
+The default sample count, ``DEFAULT_SAMPLES`` (1068), bounds the 95 % interval of a success rate by
++-3 points wherever it lies (n = 1.96^2 / (4 x 0.03^2)). With a game situation (``score``: the
+shooter's and the opponent's; ``hammer``; ``frames_left``) the shots are ranked by the probability
+of winning the game, estimated as the ``win`` players estimate it (``playing.search``: the shot, the
+rest of its frame rolled out, the game's table of win probability): ``win`` with its 95 % interval
+(``win_low``, ``win_high``) over ``win_samples`` rollouts. Otherwise they are ranked by expected
+frame value, then success, then spread. The best few can be drawn on the court (``plot_advice``).
+
+``Advice`` is the Python result (the lab shows it); ``Advice.to_dict`` is the JSON row of
+``shuffle-sim advise --json``.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
 
 from shuffle_sim.court import Court
 from shuffle_sim.games import get_game
-from shuffle_sim.noise import EXACT
-from shuffle_sim.playing.players import ExpectedValue, Intent, Launch, Player, PlayerError, ShotContext
+from shuffle_sim.noise import EXACT, SEARCH_DEPTHS, seed_key
+from shuffle_sim.playing.players import Intent, Launch, Player, PlayerError, ShotContext, noise_vector
+from shuffle_sim.playing.players.strategies import with_skill
+from shuffle_sim.playing.players.success import intent_met, samples_for_margin, wilson_interval
 from shuffle_sim.rules.common import Board
+from shuffle_sim.shots import ShotBatch, simulate_shots
+
+#: Sampled executions per candidate by default: a success rate's 95 % interval within +-3 points.
+SUCCESS_MARGIN = 0.03
+DEFAULT_SAMPLES = samples_for_margin(SUCCESS_MARGIN)
+#: Simulated shots (each shot and the shots of its rollout) the win ranking may spend in all.
+WIN_BUDGET = 400_000
+#: Rollouts per candidate for the win ranking, at least.
+MIN_WIN_SAMPLES = 64
+
 
 @dataclass(frozen=True)
 class Advice:
-    """One candidate shot, ranked: its intent, noise-free launch, and what it is worth."""
+    """One candidate shot, ranked.
+
+    ================  ===========================================================================
+    field             meaning
+    ================  ===========================================================================
+    intent, launch    the shot as meant, and its noise-free launch
+    expected          mean value for the frame over the sampled executions (own minus opponent's
+                      frame score by the game's rules; deck: C-20a's 10-off included)
+    spread            standard deviation of those values
+    as_meant          value of the shot played exactly as aimed (no execution error)
+    success           share of sampled executions that did what the shot means
+    success_low/high  its 95 % Wilson interval
+    samples           sampled executions behind ``expected`` and ``success``
+    meant_succeeds    whether the noise-free shot does what it means
+    win               the probability of winning the game after the shot (with a game situation;
+                      else None), ``win_low``/``win_high`` its 95 % interval over
+                      ``win_samples`` rollouts
+    ================  ===========================================================================
+    """
 
     intent: Intent
     launch: Launch
@@ -35,47 +82,164 @@ class Advice:
     success: float
     spread: float
     as_meant: float
+    samples: int = 0
+    success_low: float = 0.0
+    success_high: float = 1.0
+    meant_succeeds: bool = True
+    win: float | None = None
+    win_low: float | None = None
+    win_high: float | None = None
+    win_samples: int = 0
 
     def to_dict(self) -> dict:
         return {"shot": self.intent.label, "kind": getattr(self.intent, "kind", None) or type(self.intent).__name__,
-                "expected": self.expected, "success": self.success, "spread": self.spread,
-                "as_meant": self.as_meant, "launch": self.launch.to_dict()}
+                "expected": self.expected, "success": self.success, "success_low": self.success_low,
+                "success_high": self.success_high, "samples": self.samples, "spread": self.spread,
+                "as_meant": self.as_meant, "meant_succeeds": self.meant_succeeds, "win": self.win,
+                "win_low": self.win_low, "win_high": self.win_high, "win_samples": self.win_samples,
+                "launch": self.launch.to_dict()}
+
+
+def default_position(game: str, board: Board, shooter: str) -> str:
+    """Where the rules put ``shooter`` by default (the play module's ``default_position``; else the
+    module's first position)."""
+    module = get_game(game).play_module()
+    find = getattr(module, "default_position", None)
+    return find(board, shooter) if find is not None else module.POSITIONS[0]
 
 
 def advice_context(game: str, board: Board, shooter: str | None = None, position: str | None = None) -> ShotContext:
     """What a shooter of ``game`` sees on ``board`` from ``position``: the game's play module (the
-    registry's ``play``) names the positions (``POSITIONS``, the first the default) and builds the
-    context (``shooter_context``)."""
+    registry's ``play``) names the positions (``POSITIONS``) and builds the context
+    (``shooter_context``); without a position, the one the rules give the shooter
+    (``default_position``: deck, MSA C-3, yellow from the right half at the head and the left at
+    the foot, black the other; crokinole, the second side across the board from the first)."""
     module = get_game(game).play_module()
     positions = getattr(module, "POSITIONS", None)
     if positions is None or not hasattr(module, "shooter_context"):
         raise PlayerError(f"advise: game {game!r} has no shot advisor (its play module names no POSITIONS)")
-    position = positions[0] if position is None else position
-    if position not in positions:
-        raise PlayerError(f"advise: position must be one of {', '.join(positions)} for {game} (got {position!r})")
     shooter = get_game(game).sides[0] if shooter is None else shooter
     if not isinstance(shooter, str) or not shooter:
         raise PlayerError(f"advise: shooter must be a team name (got {shooter!r})")
-    return module.shooter_context(board, shooter, position)
+    position = default_position(game, board, shooter) if position is None else position
+    if position not in positions:
+        raise PlayerError(f"advise: position must be one of {', '.join(positions)} for {game} (got {position!r})")
+    ctx = module.shooter_context(board, shooter, position)
+    ctx.info["position"] = position
+    return ctx
+
+
+def _rows(batch: ShotBatch, start: int, stop: int) -> ShotBatch:
+    return ShotBatch(**{name: getattr(batch, name)[start:stop] for name in ShotBatch.LAYOUT})
+
+
+def _executions(ctx: ShotContext, launches: list[Launch], skill, n: int) -> tuple[np.ndarray, ...]:
+    """Every launch under samples 0..n-1 of the search stream (shot 0 of game 0): x, y, vx, vy, omega."""
+    from shuffle_sim.playing.search.kr_uct import sampled_executions as executions
+
+    rows = len(launches) * n
+    ts = np.repeat([la.t for la in launches], n).astype(np.float64)
+    vxs = np.repeat([la.vx for la in launches], n).astype(np.float64)
+    vys = np.repeat([la.vy for la in launches], n).astype(np.float64)
+    ws = np.repeat([la.omega for la in launches], n).astype(np.float64)
+    ids = np.tile(np.arange(n, dtype=np.int64), len(launches))
+    out = [np.empty(rows) for _ in range(5)]
+    ox, oy, reach = ctx.obstacles()
+    k0, k1 = seed_key(ctx.seed)
+    executions(ctx.stance.array, ts, vxs, vys, ws, ids, noise_vector(skill), k0, k1, int(ctx.game_index),
+               int(ctx.shot) * SEARCH_DEPTHS, ox, oy, reach, *out)
+    return tuple(out)
+
+
+def _frame_values(game: str, ctx: ShotContext, launches: list[Launch], skill, n: int, batch: ShotBatch) -> np.ndarray:
+    """Each execution's value for the frame (``Tactics.evaluate``); deck: C-20a (a dead disc touching a
+    live one) makes it the shooter's 10-off, the half-round played over."""
+    values = np.asarray(ctx.tactics.evaluate(ctx, batch), dtype=np.float64)
+    if game == "deck":
+        from shuffle_sim.playing.deck import COLOUR_CODES
+        from shuffle_sim.playing.search.deck_rollout import deck_rollouts
+
+        rows = np.repeat([[la.t, la.vx, la.vy, la.omega] for la in launches], n, axis=0)
+        colours = [COLOUR_CODES.get(t, 1) for t in ctx.board_team]
+        sd = noise_vector(skill)
+        out = deck_rollouts(ctx.court, ctx.board_x, ctx.board_y, colours, ctx.info["sign"],
+                            COLOUR_CODES.get(ctx.shooter, 0), rows, sd, sd, 0, ctx.seed, ctx.game_index, ctx.shot,
+                            np.tile(np.arange(n, dtype=np.int64), len(launches)))
+        values = np.where(out["penalty"] >= 0, -10.0, values)
+    return values
 
 
 def advise(game: str, board: Board, player: Player, shooter: str | None = None, position: str | None = None,
-           samples: int | None = None) -> tuple[ShotContext, list[Advice]]:
-    """The candidate shots of ``game`` for ``board``, best expected frame value first (then the
-    likelier to succeed, then the steadier)."""
+           samples: int | None = None, score: tuple[int, int] | None = None, hammer: bool = False,
+           frames_left: int | None = None, shots_left: int | None = None,
+           game_length: int | None = None) -> tuple[ShotContext, list[Advice]]:
+    """The candidate shots of ``game`` for ``board`` (module docstring), best first.
+
+    ``samples``: executions per candidate (default ``DEFAULT_SAMPLES``; 1 for a noise-free player).
+    ``score`` (the shooter's, the opponent's), ``hammer``, ``frames_left``, ``shots_left`` and
+    ``game_length`` describe the game the board is part of (``search.situations.advice_situation``);
+    with a score the shots are ranked by the probability of winning the game.
+    """
     ctx = advice_context(game, board, shooter, position)
-    strategy = player.strategy if isinstance(player.strategy, ExpectedValue) else ExpectedValue()
-    if samples is not None:
-        strategy = ExpectedValue(samples)
-    intents, launches, values = strategy.outcomes(ctx, player.skill, ctx.tactics.candidates(ctx))
+    skill = player.skill
+    ctx = with_skill(ctx, skill)
+    if samples is None:
+        samples = DEFAULT_SAMPLES
+    if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
+        raise PlayerError(f"advise: samples must be a positive integer (got {samples!r})")
+    n = 1 if skill.is_exact else samples
+    intents, launches = [], []
+    for intent in ctx.tactics.candidates(ctx):
+        try:
+            launches.append(intent.aim(ctx))
+        except PlayerError:
+            continue
+        intents.append(intent)
     if not intents:
         return ctx, []
-    _, _, exact = ExpectedValue(1).outcomes(ctx, EXACT, intents)
-    meant = exact[:, 0]
-    advice = [Advice(intent, launch, float(row.mean()), float(np.mean(row >= m - 1e-9)), float(row.std()), float(m))
-              for intent, launch, row, m in zip(intents, launches, values, meant)]
-    advice.sort(key=lambda a: (-a.expected, -a.success, a.spread))
+    board_scene = ctx.board_scene()
+    batch = simulate_shots(ctx.court, *_executions(ctx, launches, skill, n), board=board_scene, bad_starts="skip")
+    values = _frame_values(game, ctx, launches, skill, n, batch).reshape(len(intents), n)
+    exact_batch = simulate_shots(ctx.court, *_executions(ctx, launches, EXACT, 1), board=board_scene, bad_starts="skip")
+    meant = _frame_values(game, ctx, launches, EXACT, 1, exact_batch)
+    wins = _win_estimates(game, ctx, skill, launches, score, hammer, frames_left, shots_left, game_length, n)
+    advice = []
+    for c, (intent, launch) in enumerate(zip(intents, launches)):
+        made = intent_met(ctx, intent, _rows(batch, c * n, (c + 1) * n))
+        hits = int(made.sum())
+        low, high = wilson_interval(hits, n)
+        win = {} if wins is None else wins[c]
+        meant_made = bool(intent_met(ctx, intent, _rows(exact_batch, c, c + 1))[0])
+        advice.append(Advice(intent, launch, float(values[c].mean()), hits / n, float(values[c].std()),
+                             float(meant[c]), n, low, high, meant_made, **win))
+    if wins is None:
+        advice.sort(key=lambda a: (-a.expected, -a.success, a.spread))
+    else:
+        advice.sort(key=lambda a: (-a.win, -a.expected, -a.success))
     return ctx, advice
+
+
+def _win_estimates(game, ctx, skill, launches, score, hammer, frames_left, shots_left, game_length, n):
+    """Per launch: the win probability (mean over rollouts), its 95 % interval and the rollouts, or None
+    without a score."""
+    if score is None:
+        return None
+    from shuffle_sim.playing.search.kr_uct import WinSearch
+    from shuffle_sim.playing.search.situations import advice_situation
+
+    situation = advice_situation(game, ctx, score, hammer, frames_left, shots_left, game_length)
+    cost = 1 + getattr(situation, "later", 0)
+    m = 1 if skill.is_exact else max(MIN_WIN_SAMPLES, min(n, WIN_BUDGET // (cost * len(launches))))
+    rows = [la for la in launches for _ in range(m)]
+    ids = np.tile(np.arange(m, dtype=np.int64), len(launches))
+    values = WinSearch().evaluate(ctx, skill, situation, rows, ids).reshape(len(launches), m)
+    out = []
+    for row in values:
+        mean = float(row.mean())
+        half = 1.959963984540054 * float(row.std(ddof=1)) / math.sqrt(m) if m > 1 else 0.0
+        out.append({"win": mean, "win_low": max(0.0, mean - half), "win_high": min(1.0, mean + half),
+                    "win_samples": m})
+    return out
 
 
 def plot_advice(ctx: ShotContext, advice: list[Advice], path, best: int = 3, title: str | None = None) -> None:
@@ -103,8 +267,9 @@ def plot_advice(ctx: ShotContext, advice: list[Advice], path, best: int = 3, tit
         _, positions = sample_positions(simulate(scene), 200)
         track = positions[:, n, :]
         finite = np.isfinite(track).all(axis=1)
+        worth = f"win {a.win:.0%}" if a.win is not None else f"{a.expected:+.1f}"
         ax.plot(track[finite, 0], track[finite, 1], styles[(rank - 1) % len(styles)], color="black", linewidth=1.3,
-                zorder=7, label=f"{rank}. {a.intent.label}: {a.expected:+.1f} ({a.success:.0%})")
+                zorder=7, label=f"{rank}. {a.intent.label}: {worth} ({a.success:.0%} made)")
         ax.plot(track[0, 0], track[0, 1], "o", color=colour, markeredgecolor="black", zorder=7)
         end = track[finite][-1]
         ax.text(end[0], end[1], str(rank), fontsize=8, fontweight="bold", zorder=8, ha="center", va="center",

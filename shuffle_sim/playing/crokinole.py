@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -64,6 +65,13 @@ KERNEL_TARGETS = 3
 NEXT_HIT_RATE = 0.9
 NEXT_OPEN20_RATE = 0.65
 MAX_ROUNDS = 50
+
+
+@dataclass(frozen=True)
+class PegHide(Draw):
+    """A draw to rest just behind a peg, hidden from the opponent across the board (aimed as a draw)."""
+
+    hides_from_opponent = True
 
 
 class CrokinoleTactics:
@@ -119,9 +127,14 @@ class CrokinoleTactics:
             behind = math.hypot(peg.x - self.centre[0], peg.y - self.centre[1]) + peg.radius + ctx.radius + PEG_HIDE_GAP
             # Pegs on the shooter's side of the board only: the far ones cannot be reached behind.
             if math.cos(a - seat) > 0.0:
-                out.append(Draw(self.centre[0] + behind * math.cos(a), self.centre[1] + behind * math.sin(a),
-                                label=f"hide behind {peg.name}"))
+                out.append(PegHide(self.centre[0] + behind * math.cos(a), self.centre[1] + behind * math.sin(a),
+                                   label=f"hide behind {peg.name}"))
         return out
+
+    def opponent_stance(self, ctx: ShotContext) -> Stance:
+        """Where the opponent shoots from: the seat across the board (singles: south and north)."""
+        seats = tuple(SEAT_ANGLES)
+        return self.stances[seats[(seats.index(ctx.info["seat"]) + 2) % len(seats)]]
 
     def candidates(self, ctx: ShotContext) -> list:
         """The repertoire (``players.repertoire``): on an open board the open 20, draws into the 15 and
@@ -212,7 +225,8 @@ class CrokinoleFrame(FramePlay):
         return ShotContext(court=self.court, stance=self.tactics.stance(turn.end), board_x=bx, board_y=by,
                            board_team=tuple(self.teams), shooter=turn.team, tactics=self.tactics, seed=seed,
                            game_index=game_index, shot=shot, turn=turn,
-                           info={"seat": turn.end, "opponent_shots_left": self.opponent_shots_left(turn)})
+                           info={"seat": turn.end, "opponent_shots_left": self.opponent_shots_left(turn),
+                                 "game": self.game, "frame": self})
 
     def after_shot(self, turn: Turn, outcome: ShotOutcome) -> None:
         n = len(self.xs)
@@ -306,6 +320,15 @@ POSITIONS = tuple(SEAT_ANGLES)
 #: A shot is judged with this many opponent shots still to come in the round (a board left open then
 #: invites an open 20; see ``CrokinoleTactics.evaluate``).
 ADVICE_OPPONENT_SHOTS = 1
+
+
+def default_position(board: Board, shooter: str) -> str:
+    """The seat a singles player of ``shooter``'s side sits in: the game's first side south, the
+    second across the board, north (``rules.crokinole``: the singles seats)."""
+    from shuffle_sim.games import get_game
+
+    sides = get_game(GAME).sides
+    return "north" if shooter == sides[1] else "south"
 
 
 def shooter_context(board: Board, shooter: str, position: str) -> ShotContext:

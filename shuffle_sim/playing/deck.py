@@ -125,6 +125,10 @@ class DeckTactics:
                 out.append(hide)
         return out
 
+    def opponent_stance(self, ctx: ShotContext) -> Stance:
+        """Where the opponent starts: the other half of the same 10-off area (C-3)."""
+        return self.setup.stance(-ctx.info["sign"])
+
     def evaluate(self, ctx: ShotContext, batch: ShotBatch) -> np.ndarray:
         teams = ctx.teams()
         own = teams == ctx.shooter
@@ -170,7 +174,8 @@ class DeckFrame(FramePlay):
         bx, by = _canonical(self.setup, self.head_target, self.xs, self.ys)
         return ShotContext(court=self.setup.court, stance=self.setup.stance(sign), board_x=bx, board_y=by,
                            board_team=tuple(self.teams), shooter=turn.colour, tactics=self.tactics, seed=seed,
-                           game_index=game_index, shot=shot, turn=turn, info={"sign": sign})
+                           game_index=game_index, shot=shot, turn=turn,
+                           info={"sign": sign, "game": self.game, "half": self.half})
 
     def shoot(self, turn: Turn, launch: Launch) -> ShotOutcome:
         return shoot(self.court, self.xs, self.ys, _to_court(self.setup, self.head_target, launch))
@@ -235,6 +240,28 @@ def play_deck_game(game: DeckGame, players: Mapping[str, Player], seed: int, gam
     return play_game(DeckPlay(game, setup), players, seed, game_index, number, max_half_rounds, on_frame)
 
 
+def judge_lag(match: DeckMatch, court: Court, first: ShotOutcome, second: ShotOutcome) -> tuple[str | None, str]:
+    """The lag's winner (None: lag again) and a note, from the yellow lag shot ``first`` (on an empty
+    court) and the black one ``second`` (shot with the yellow disc, if it stayed on the court, as disc 0).
+
+    A disc in the alley loses to one on the court; black touching or moving yellow gives yellow the
+    lag wherever both discs end, the alley included (C-2: "If the last black disc shot touches or
+    moves the last yellow disc, the color choice goes to the player of yellow")."""
+    yellow_on = not first.fallen[0]
+    touched = yellow_on and any({c.a, c.b} == {0, 1} for c in second.contacts)
+    yellow_xy = (float(second.x[0]), float(second.y[0])) if yellow_on and not second.fallen[0] else None
+    black_xy = None if second.fallen[-1] else (float(second.x[-1]), float(second.y[-1]))
+    winner = match.decide_lag(court, yellow_xy, black_xy, touched)
+
+    def where(xy):
+        return "in the alley" if xy is None else f"{lag_distance(court, *xy):.4f} m"
+
+    if winner is None:
+        return None, ("both discs in the alley" if yellow_xy is None and black_xy is None else "a tie") + ", lag again"
+    return winner, (f"{match.first} (yellow) {where(yellow_xy)}, {match.second} (black) {where(black_xy)}"
+                    f"{', black touched yellow' if touched else ''}: {winner} wins and takes yellow")
+
+
 @single_threaded
 def play_lag(match: DeckMatch, players: Mapping[str, Player], seed: int, court: Court | None = None,
              attempts: int = 20) -> tuple[str, list[str]]:
@@ -242,7 +269,8 @@ def play_lag(match: DeckMatch, players: Mapping[str, Player], seed: int, court: 
 
     The side with the lower line number (``match.first``) lags with a yellow disc from the right half,
     then the other with black from the left, both from the head toward the far dead line. A disc
-    that falls into the alley loses the lag; two such discs lag again.
+    that falls into the alley loses the lag; two such discs lag again. A black disc that touches or
+    moves the yellow one gives yellow the lag, wherever the two discs end (C-2; ``deck.lag_winner``).
     """
     setup = deck_setup(court or load_court("deck"))
     tactics = DeckTactics(setup)
@@ -259,29 +287,13 @@ def play_lag(match: DeckMatch, players: Mapping[str, Player], seed: int, court: 
 
     for attempt in range(attempts):
         first = lag_shot(match.first, YELLOW, 1, 0, [], [], attempt)
-        yellow_on = not first.fallen[0]
-        bx, by = ([float(first.x[0])], [float(first.y[0])]) if yellow_on else ([], [])
-        second = lag_shot(match.second, BLACK, -1, 1, bx, by, attempt)
-        black_fell = bool(second.fallen[-1])
-        yellow_fell = not yellow_on or bool(second.fallen[0])
-        touched = yellow_on and any({c.a, c.b} == {0, 1} for c in second.contacts)
-        if yellow_fell and black_fell:
-            notes.append(f"lag {attempt + 1}: both discs in the alley, lag again")
-            continue
-        yellow_xy = (float(second.x[0]), float(second.y[0])) if yellow_on else (float(first.x[0]), float(first.y[0]))
-        black_xy = (float(second.x[-1]), float(second.y[-1]))
-        if yellow_fell != black_fell:
-            winner = match.second if yellow_fell else match.first
-        else:
-            winner = match.decide_lag(setup.court, yellow_xy, black_xy, touched)
-        if winner is None:
-            notes.append(f"lag {attempt + 1}: a tie, lag again")
-            continue
-        d_yellow = lag_distance(setup.court, *yellow_xy)
-        d_black = lag_distance(setup.court, *black_xy)
-        notes.append(f"lag {attempt + 1}: {match.first} (yellow) {d_yellow:.4f} m, {match.second} (black) "
-                     f"{d_black:.4f} m{', black touched yellow' if touched else ''}: {winner} wins and takes yellow")
-        return winner, notes
+        on = not first.fallen[0]
+        second = lag_shot(match.second, BLACK, -1, 1, [float(first.x[0])] if on else [],
+                          [float(first.y[0])] if on else [], attempt)
+        winner, note = judge_lag(match, setup.court, first, second)
+        notes.append(f"lag {attempt + 1}: {note}")
+        if winner is not None:
+            return winner, notes
     raise RuntimeError(f"the lag found no winner in {attempts} attempts")
 
 
@@ -338,6 +350,17 @@ def named_stances(court: Court) -> list[tuple[str, str, Stance]]:
 #: The half of the 10-off area a deck shooter shoots from, as the shooter sees it (the advisor's
 #: ``--from``); the first is the default.
 POSITIONS = ("right", "left")
+
+
+def default_position(board: Board, shooter: str) -> str:
+    """The half of the 10-off area the rules give ``shooter`` on ``board`` (MSA C-3: "Yellow shall always
+    be played from the right side of the head of the court, and left side of foot of the court"; black
+    the other half), as the shooter sees it. The shooter stands at the end opposite the board's scoring
+    end; a team that is neither colour gets the first position."""
+    if shooter not in COLOUR_CODES:
+        return POSITIONS[0]
+    from_head = board.court.end != "head"
+    return "right" if (shooter == YELLOW) == from_head else "left"
 
 
 def shooter_context(board: Board, shooter: str, position: str) -> ShotContext:

@@ -117,7 +117,7 @@ class HorseCollarFrame(FramePlay):
         bx, by = self.board_arrays()
         return ShotContext(court=self.court, stance=self.tactics.stance, board_x=bx, board_y=by,
                            board_team=tuple([self.side] * len(self.xs)), shooter=self.side, tactics=self.tactics,
-                           seed=seed, game_index=game_index, shot=shot, turn=turn)
+                           seed=seed, game_index=game_index, shot=shot, turn=turn, info={"game": self.game})
 
     def after_shot(self, turn: Turn, outcome: ShotOutcome) -> None:
         fallen = set(np.flatnonzero(outcome.fallen).tolist())

@@ -170,7 +170,7 @@ class RicochetFrame(FramePlay):
         bx, by = self.board_arrays()
         return ShotContext(court=self.court, stance=self.tactics.stance(turn.side), board_x=bx, board_y=by,
                            board_team=tuple(self.teams), shooter=turn.team, tactics=self.tactics, seed=seed,
-                           game_index=game_index, shot=shot, turn=turn, info={"side": turn.side})
+                           game_index=game_index, shot=shot, turn=turn, info={"side": turn.side, "game": self.game})
 
     def after_shot(self, turn: Turn, outcome: ShotOutcome) -> None:
         after = Board(self.court, outcome.x, outcome.y, tuple(self.teams + [turn.team]))

@@ -18,6 +18,7 @@ Game and match flow live in ``deck_game``; penalty table I in ``deck_penalties``
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
@@ -181,8 +182,8 @@ def shot_effect(
 
 def lag_winner(
     court: Court,
-    first: tuple[float, float],
-    second: tuple[float, float],
+    first: tuple[float, float] | None,
+    second: tuple[float, float] | None,
     second_touched_first: bool = False,
     line: str = "dead line",
     end: str | None = "foot",
@@ -194,11 +195,17 @@ def lag_winner(
     line (``judge.lag_distance``). Read literally, a disc clear of the line by half an inch would beat
     one touching it 3.4 in off centre; read with common sense (as the project does), a disc touching
     the line always beats one clear of it, two touching discs compare centre distances and two clear
-    discs compare edge gaps (``lag_key``). If the second (black) disc touches or moves the first, the
-    first wins. A tie (None) is lagged again.
+    discs compare edge gaps (``lag_key``). A disc that went into the alley or off the court (None)
+    loses to one left on the court; two such discs lag again (None).
+
+    "If the last black disc shot touches or moves the last yellow disc, the color choice goes to the
+    player of yellow" (C-2): when the second disc touched the first, the first wins wherever either
+    ends, in the alley included.
     """
     if second_touched_first:
         return 0
+    if first is None or second is None:
+        return None if first is None and second is None else (1 if first is None else 0)
     k_first = lag_key(court, first, line, end)
     k_second = lag_key(court, second, line, end)
     if k_first < k_second:
@@ -258,8 +265,35 @@ def start_fault(court: Court, x: float, y: float, end: str = "head", side: str =
     touching = judgement.touching_names(0)
     touching += [ln.name for ln in target.lines if not ln.judged and line_distance(target, x, y, ln.name) == 0.0]
     if touching:
-        return f"touching {touching_phrase(touching)} (C-4, C-4a, C-4b)"
+        named = [as_seen_from_behind(name, _across_role(target, name, y, end)) for name in touching]
+        return f"touching {touching_phrase(named)} (C-4, C-4a, C-4b)"
     return None
+
+
+def _across_role(court: Court, name: str, y: float, end: str) -> str | None:
+    """For a line straight across the court, "back" when it lies between the disc at ``y`` and the
+    shooting ``end`` of the court, "front" when it lies beyond; None for any other line."""
+    ln = court.line(name)
+    if ln.kind != "segment" or ln.geom[1] != ln.geom[3]:
+        return None
+    _, ymin, _, ymax = court.bounds
+    end_y = ymin if end == "head" else ymax
+    return "back" if abs(ln.geom[1] - end_y) < abs(y - end_y) else "front"
+
+
+def as_seen_from_behind(name: str, across: str | None = None) -> str:
+    """A diagram line's name as the shooter standing behind that diagram sees it (``start_fault``).
+
+    The court file names each diagram's lines as the player shooting *into* it sees them, from the
+    far end (the foot diagram seen from the head: "right side of triangle" on +x, that shooter's
+    right). A shooter starting from the 10-off area of a diagram faces the other way, so its left and
+    right are swapped: the yellow shooter at the head starts on the right half (C-3), beside the line
+    the file calls "left side of triangle", which is on his right. ``across``: "front" or "back" for
+    a line straight across the court, named as C-4a names the 10-off area's lines ("front or back
+    lines").
+    """
+    seen = re.sub(r"\b(left|right)\b", lambda m: "right" if m.group(1) == "left" else "left", name)
+    return f"{seen} (the {across} line of the 10-off area)" if across else seen
 
 
 def legal_start_span(court: Court, y: float, clearance: float, end: str = "head",

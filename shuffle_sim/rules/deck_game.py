@@ -18,7 +18,8 @@
 - Penalties (``deck_penalties``) are posted with the half-round in which they happen; a compound
   penalty voids the half-round, credits the opponent and replays it -- unless the rule says "unless
   game point has been reached by offender's opponent" (C-10, C-13, C-15, C-18, the second paragraph
-  of C-3b) and the opponent has, judged with the credit posted. The first paragraph of C-3b (a live
+  of C-3b) and the opponent has, judged with the credit posted and the half-round's earlier penalties
+  taken. The first paragraph of C-3b (a live
   disc touched after shooting the opponent's disc) is always played over. C-20a (``deck.shot_effect``) replays the
   half-round with 10-off to the shooter; on the eighth disc there is no replay and the 10-off is the
   only score of the half-round.
@@ -187,7 +188,7 @@ class DeckGame:
         With a compound penalty, ``points`` must be None: the board is voided and the penalty's credit
         is the opponent's score; the half-round is then replayed, unless the rule has the game-point
         exception (C-10, C-13, C-15, C-18, C-3b.2) and the offender's opponent has reached game point
-        (with the credit posted). The first paragraph of C-3b is always replayed. ``replay=True`` posts only the penalties (C-20a) and replays the half-round.
+        (with the credit posted, and the penalties already taken in the half-round by either side). The first paragraph of C-3b is always replayed. ``replay=True`` posts only the penalties (C-20a) and replays the half-round.
         """
         self._check_not_over()
         penalties = tuple(penalties)
@@ -208,9 +209,13 @@ class DeckGame:
             if p.credit:
                 by_side[self.opponent(offender)] += p.credit
         if compound:
+            # "Unless game point has been reached by offender's opponent": the opponent's score with
+            # everything of this half-round posted, the credit and the penalties already taken by
+            # either side (the opponent's own 5- and 10-offs included).
             opponent = self.opponent(self.side_of(compound[0].offender))
+            taken = sum(points_off for side, _, points_off in posted if side == opponent)
             reached = self.game_point_applies() and \
-                self.scores[opponent] + by_side[opponent] >= self.options.game_point
+                self.scores[opponent] + by_side[opponent] - taken >= self.options.game_point
             replay = replay or not (compound[0].game_point_exception and reached)
         entry = HalfRoundEntry(
             number=self.completed,
@@ -307,6 +312,30 @@ class DeckHalfRound:
             self.penalties.append(charge)
         return charge
 
+    def foul_shot(self, rule: str, board: Board | None = None, live_disc_touched: bool = True,
+                  displaced: Iterable[int] = ()) -> PenaltyAssessment:
+        """The shot of the current turn was a foul of the shot itself (table I): the shooter played the
+        opponent's disc (C-3b) or his own from the opponent's half (C-3b.2). ``board``: the discs on
+        the court before that shot (a compound penalty credits the opponent's good discs on it).
+
+        - A live disc touched: the compound penalty; the half-round ends (``penalize``).
+        - C-3b, no live disc touched: 10-off, "opponent's disc shall be returned to the starting
+          position and play continued as before the infraction": the shot is as if not played, so the
+          turn is not used and the same shooter shoots next, now with his own disc (the half-round
+          "is not complete until the 8th disc has been shot by the correct player"). The caller
+          keeps the board as it was before the shot.
+        - C-3b.2, no live disc touched: 10-off, "that disc is removed from court and play
+          continues": the turn is used; the next shooter follows. So with the other penalties of a
+          shot that take the shot disc off (C-4c, C-17: ``displaced`` as ``assess`` takes it).
+        """
+        turn = self.next_turn()
+        if turn is None:
+            raise RulesError("foul_shot: the half-round has no shot left to play")
+        charge = self.penalize(rule, turn.colour, board, live_disc_touched=live_disc_touched, displaced=displaced)
+        if not charge.compound and not charge.return_shot_disc:
+            self.shots += 1
+        return charge
+
     def finish(self, board: Board) -> HalfRoundEntry:
         """Score the resting discs after the eighth shot and post the half-round with its penalties."""
         if self.ended:
@@ -349,7 +378,9 @@ class DeckMatch:
 
     def decide_lag(self, court, yellow_xy, black_xy, black_touched_yellow: bool = False,
                    yellow_side: str | None = None) -> str | None:
-        """Judge the lag (``deck.lag_winner``); returns the winning side, or None on a tie (lag again)."""
+        """Judge the lag (``deck.lag_winner``); returns the winning side, or None on a tie (lag again).
+        A disc that went into the alley is None; black touching yellow gives yellow the lag wherever
+        the discs end (C-2)."""
         yellow_side = self.first if yellow_side is None else yellow_side
         black_side = self.second if yellow_side == self.first else self.first
         result = lag_winner(court, yellow_xy, black_xy, black_touched_yellow)

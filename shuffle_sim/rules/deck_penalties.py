@@ -11,6 +11,8 @@ The table lives in ``data/msa_penalties.toml``: one record per rule with its poi
   ``game_point_exception`` flag: their half-round is not played over once the offender's opponent has
   reached game point (decided by the game, ``deck_game``). The first paragraph of C-3b (shooting the
   opponent's disc) has no such words: its half-round is always played over.
+- returned (C-3b, no live disc touched): "opponent's disc shall be returned to the starting position
+  and play continued as before the infraction": 10-off, and the shot is as if not played.
 - displacement (rules 4b and 17, table ids C-4c and C-17): the shot disc is removed, the opponent is
   credited with the score of his discs it displaced, all displaced discs are removed, and the
   offender's displaced 10-offs are deducted from his score (rule 16, C-16, deducts those alone).
@@ -30,8 +32,8 @@ from shuffle_sim.rules.common import Board, RulesError
 TABLE_PATH = Path(__file__).resolve().parent / "data" / "msa_penalties.toml"
 TEN_OFF = -10
 COMPOUND_CONDITIONS = ("always", "live disc touched")
-_FLAGS = ("compound", "game_point_exception", "removes_shot_disc", "credits_displaced", "deducts_displaced_10_offs",
-          "suspended", "disqualifies")
+_FLAGS = ("compound", "game_point_exception", "removes_shot_disc", "returns_shot_disc", "credits_displaced",
+          "deducts_displaced_10_offs", "suspended", "disqualifies")
 _KEYS = {"rule", "description", "points", "compound_if", *_FLAGS}
 
 
@@ -46,6 +48,7 @@ class Penalty:
     compound_if: str = "always"
     game_point_exception: bool = False
     removes_shot_disc: bool = False
+    returns_shot_disc: bool = False
     credits_displaced: bool = False
     deducts_displaced_10_offs: bool = False
     suspended: bool = False
@@ -61,7 +64,8 @@ class PenaltyAssessment:
     is voided (no other disc counts) and played over -- unless ``game_point_exception`` and the
     offender's opponent has reached game point.
     ``remove``: indices (in the board given to ``assess``) of discs taken off the court now;
-    ``remove_shot_disc``: the offending shot disc comes off too.
+    ``remove_shot_disc``: the offending shot disc comes off too; ``return_shot_disc``: it goes back
+    to its starting position and the shot is as if not played (C-3b, no live disc touched).
     """
 
     rule: str
@@ -72,6 +76,7 @@ class PenaltyAssessment:
     game_point_exception: bool = False
     remove: tuple[int, ...] = ()
     remove_shot_disc: bool = False
+    return_shot_disc: bool = False
     disqualifies: bool = False
 
 
@@ -114,6 +119,8 @@ def load_penalty_table(path: str | Path = TABLE_PATH) -> dict[str, Penalty]:
         compound_if = rec.get("compound_if", "always")
         if compound_if not in COMPOUND_CONDITIONS:
             raise RulesError(f"{key}.compound_if: must be one of {', '.join(COMPOUND_CONDITIONS)} (got {compound_if!r})")
+        if flags["removes_shot_disc"] and flags["returns_shot_disc"]:
+            raise RulesError(f"{key}.returns_shot_disc: a shot disc is either removed or returned (not both)")
         if flags["game_point_exception"] and not flags["compound"]:
             raise RulesError(f"{key}.game_point_exception: only a compound penalty is played over (set compound = true)")
         if points == 0 and not flags["disqualifies"]:
@@ -207,4 +214,5 @@ def assess(
         credit=credit,
         remove=tuple(sorted(remove)),
         remove_shot_disc=p.removes_shot_disc,
+        return_shot_disc=p.returns_shot_disc,
     )

@@ -25,6 +25,9 @@ def test_quick_crokinole_run_counts_every_shot():
         c = s["crokinole"]
         assert sum(v["attempts"] for v in c["takeout_by_line"].values()) == c["takeouts"]
         assert c["discs_left_per_round"] >= 0
+    h2h = report["head_to_head"]["crokinole"]
+    assert h2h["games"] == 2 and h2h["win_player"] == "top-competitive-win200"
+    assert h2h["crokinole_rounds"]["rounds"] == 2  # one round a game
 
 
 def test_cli_json(capsys):
@@ -33,6 +36,8 @@ def test_cli_json(capsys):
     (results,) = report["results"].values()
     assert set(results) == {"expert-ev4", "expert-plan"}
     assert all(s["shots"] > 0 for s in results.values())
+    h2h = report["head_to_head"]["horse-collar"]
+    assert h2h["win"] + h2h["lost"] + h2h["tied"] == h2h["games"] == 2
 
 
 def test_noise_free_shots_are_counted_as_made():

@@ -2,7 +2,7 @@
 is ``shuffle-sim score``'s.
 
 The oracle is the game loop's own code: for each game, shots among a few resting discs are run once
-(``play.shooting.shoot``) and handed both to the game's ``FramePlay.after_shot`` and to the lab's
+(``playing.shooting.shoot``) and handed both to the game's ``FramePlay.after_shot`` and to the lab's
 ``referee.rule_shot``; the discs each keeps, in order, and the 20s each sets aside must agree.
 """
 
@@ -222,7 +222,7 @@ def test_a_hand_placed_disc_never_rests_in_a_hole(edge):
 ])
 def test_noisy_copies_are_ruled_as_the_same_shots_played_alone(name, discs, start, speed, direction):
     """The copies' rulings come from the batch (``copies.copy_outcome``); each equals the ruling of
-    the same shot played alone through ``play.shooting.shoot``, contact log and all."""
+    the same shot played alone through ``playing.shooting.shoot``, contact log and all."""
     from shuffle_sim.lab.copies import copy_outcome, launches
     from shuffle_sim.noise import NoiseModel
     from shuffle_sim.physics.scene import Scene

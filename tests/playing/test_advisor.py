@@ -30,9 +30,87 @@ def test_ranked_best_first_and_the_hit_rule_known():
     assert open20.expected < advice[0].expected
 
 
-def test_a_noise_free_shooter_always_does_what_it_meant():
+def test_a_noise_free_shooter_plays_each_shot_as_meant():
+    """One execution each, the noise-free one: its value is the value as meant, and it succeeds exactly
+    when the shot played as aimed does what it means."""
     _, advice = advise("crokinole", BOARD, parse_player("crokinole", "exact-ev"))
-    assert all(a.success == 1.0 and a.spread == 0.0 and a.expected == a.as_meant for a in advice)
+    assert all(a.samples == 1 and a.spread == 0.0 and a.expected == a.as_meant for a in advice)
+    assert all(a.success == float(a.meant_succeeds) for a in advice)
+    assert any(a.meant_succeeds for a in advice)
+
+
+FT = 0.3048
+DECK = load_court("deck")
+
+
+def _deck_board(discs, court=DECK):
+    return Board(court, np.array([d[0] for d in discs]), np.array([d[1] for d in discs]), tuple(d[2] for d in discs))
+
+
+@pytest.mark.parametrize("end, shooter, half", [("foot", "yellow", "right"), ("foot", "black", "left"),
+                                                ("head", "yellow", "left"), ("head", "black", "right")])
+def test_the_deck_shooter_starts_from_the_half_of_its_colour(end, shooter, half):
+    """Seed 000, C-3: "Yellow shall always be played from the right side of the head of the court, and
+    left side of foot of the court" (black the other half). A board at the foot is shot from the head;
+    a board at the head from the foot. The half is named as the shooter sees it."""
+    board = _deck_board([], court=DECK.for_end(end))
+    ctx = advice_context("deck", board, shooter)
+    assert ctx.info["position"] == half
+    assert ctx.stance.geom[0] * (1 if half == "right" else -1) > 0  # canonical frame: the shooter's right is +x
+
+
+def test_a_guarded_take_out_is_not_called_a_success():
+    """Yellow on the left 8 with a guard straight in front of it: black's take-outs of it rarely remove
+    it, and the advisor says so, each row with its samples and a 95 % interval within +-3 points."""
+    eight = (-0.25, 12.4, "yellow")
+    guard = (-0.25, 11.2, "yellow")
+    ctx, advice = advise("deck", _deck_board([eight, guard]), parse_player("deck", "expert-ev"), shooter="black")
+    assert ctx.info["position"] == "left"
+    takeouts = [a for a in advice if a.intent.label.startswith("take out disc 0")]
+    assert takeouts and all(a.success < 0.15 and not a.meant_succeeds for a in takeouts)
+    for a in advice:
+        assert a.samples == 1068
+        assert a.success_low <= a.success <= a.success_high
+        assert a.success_high - a.success_low <= 0.06 + 1e-9
+
+
+def test_a_dead_disc_touching_a_live_one_costs_the_deck_shooter_ten():
+    """Seed 000, C-20a: "If a dead disc rebounds or ricochets and touches a live disc [...] a 10-Off
+    PENALTY to the player shooting the offending disc". A firm shot past a yellow 7 into the backstop
+    rebounds onto it: worth -10 to black, whatever the board shows."""
+    import math
+
+    from shuffle_sim.playing.advisor import _frame_values
+    from shuffle_sim.playing.deck import shooter_context
+    from shuffle_sim.playing.players import Launch
+    from shuffle_sim.shots import simulate_shots
+
+    board = _deck_board([(-0.6, 13.3, "yellow")])
+    ctx = shooter_context(board, "black", "right")
+    sx, sy = ctx.stance.point(0.5)
+    a = math.atan2(15.85 - sy, -0.3 - sx) - 0.004
+    launch = Launch(0.5, sx, sy, 3.1 * math.cos(a), 3.1 * math.sin(a))
+    batch = simulate_shots(ctx.court, [sx], [sy], [launch.vx], [launch.vy], [0.0], board=ctx.board_scene())
+    assert ctx.tactics.evaluate(ctx, batch)[0] != -10.0
+    assert _frame_values("deck", ctx, [launch], parse_player("deck", "exact").skill, 1, batch)[0] == -10.0
+
+
+def test_with_a_score_the_shots_are_ranked_by_the_chance_to_win():
+    """The advisor told the score ranks by the probability of winning the game (the win players'
+    estimate), not by the frame's value."""
+    board = _deck_board([(0.0, 36.5 * FT, "yellow")])
+    _, advice = advise("deck", board, parse_player("deck", "expert-ev"), shooter="black", samples=200,
+                       score=(70, 60), hammer=True, shots_left=0)
+    wins = [a.win for a in advice]
+    assert wins == sorted(wins, reverse=True)
+    assert all(0.0 <= a.win_low <= a.win <= a.win_high <= 1.0 and a.win_samples >= 64 for a in advice)
+    # Black 70, yellow 60 with a disc in the 10, black's last shot of the half-round: a 7 takes black
+    # to 77 against 70, over game point and ahead, the game won (D-3); knocking the 10 out has the
+    # better frame value but leaves the game going.
+    takeout = max((a for a in advice if a.intent.label.startswith("take out disc 0")), key=lambda a: a.expected)
+    best = advice[0]
+    assert best.intent.label.startswith("draw to the 7") and best.win > 0.85
+    assert takeout.expected > best.expected and takeout.win < best.win
 
 
 @pytest.mark.parametrize("game", ["deck", "horse-collar", "ricochet"])
@@ -59,3 +137,11 @@ def test_cli_json_and_plot(tmp_path, capsys):
     assert picture.stat().st_size > 10_000
     assert main(["advise", "crokinole", str(board), "--from", "left"]) == 2
     assert "position must be one of" in capsys.readouterr().err
+    assert main(["advise", "crokinole", str(board), "--score", "3-x"]) == 2
+    assert "--score must be MINE-THEIRS" in capsys.readouterr().err
+    assert main(["advise", "crokinole", str(board), "--player", "top-competitive-ev", "--samples", "40", "--score",
+                 "2-4", "--hammer", "--frames-left", "1", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    rows = report["shots"]
+    assert report["score"] == [2, 4] and all(r["samples"] == 40 and r["win"] is not None for r in rows)
+    assert [r["win"] for r in rows] == sorted((r["win"] for r in rows), reverse=True)

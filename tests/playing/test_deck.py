@@ -44,6 +44,31 @@ def test_the_innermost_old_start_touched_the_separation_triangle():
     assert "side of triangle" in start_fault(COURT, 2.7 * FT, 7.25 * FT, "head", "right")
 
 
+@pytest.mark.parametrize("side", ["right", "left"])
+def test_start_faults_name_the_lines_as_the_shooter_sees_them(side):
+    """Seed 000, C-3: "Yellow shall always be played from the right side of the head of the court, and
+    left side of foot of the court"; C-4a: "If disc played touches front or back lines"; C-4b: "If disc
+    played touches side line, or triangle". A shooter on the right half of the 10-off area, at either
+    end, touches the side of the triangle on his right and the separation triangle's right side; the
+    8 ft line is in front of him and the baseline behind him. At the head the shooter faces +y (his
+    right is +x); at the foot he faces -y (his right is -x)."""
+    px, py = SETUP.pivot
+    sign = 1 if side == "right" else -1
+    for end in ("head", "foot"):
+        def at(x, y):
+            """A spot on the shooter's half, given as at the head; turned to the foot for a foot shooter."""
+            return (sign * x, y) if end == "head" else half_turn(px, py, sign * x, y)
+
+        outer = start_fault(COURT, *at(2.7 * FT, 7.25 * FT), end, side)
+        inner = start_fault(COURT, *at(4 * IN, 7.25 * FT), end, side)
+        back = start_fault(COURT, *at(0.4, 6.5 * FT + 3 * IN), end, side)
+        front = start_fault(COURT, *at(0.4, 8 * FT - 1 * IN), end, side)
+        assert f"touching the {side} side of triangle" in outer, (end, outer)
+        assert f"touching the separation triangle {side}" in inner, (end, inner)
+        assert "baseline (the back line of the 10-off area)" in back, (end, back)
+        assert "8 ft line (the front line of the 10-off area)" in front, (end, front)
+
+
 @pytest.mark.parametrize("sign", [1, -1])
 def test_every_point_of_each_stance_is_a_legal_start(sign):
     """A player starts anywhere on its stance (the preferred point, the sampled ones, or where the

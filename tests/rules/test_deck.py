@@ -169,6 +169,19 @@ def test_lag_black_touching_yellow_gives_yellow_the_choice():
     assert lag_winner(COURT, yellow, black, second_touched_first=True) == 0
 
 
+def test_lag_black_touching_yellow_into_the_alley_still_gives_yellow_the_choice():
+    """Seed 000, C-2: "If the last black disc shot touches or moves the last yellow disc, the color
+    choice goes to the player of yellow." The rule names no place where the discs must end: yellow
+    wins when black knocks it into the alley (None), and when both end there."""
+    black = (0.0, DEAD_LINE_Y)
+    assert lag_winner(COURT, None, black, second_touched_first=True) == 0
+    assert lag_winner(COURT, None, None, second_touched_first=True) == 0
+    # Untouched, a disc in the alley loses to one on the court; two in the alley lag again.
+    assert lag_winner(COURT, None, black) == 1
+    assert lag_winner(COURT, black, None) == 0
+    assert lag_winner(COURT, None, None) is None
+
+
 def test_lag_tie_is_lagged_again():
     assert lag_winner(COURT, (-0.3, DEAD_LINE_Y + 0.02), (0.3, DEAD_LINE_Y - 0.02)) is None
 

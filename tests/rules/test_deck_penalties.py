@@ -26,6 +26,7 @@ def test_table_holds_every_record_of_table_one():
     assert table["C-3b"].compound_if == table["C-3b.2"].compound_if == "live disc touched"
     assert {rule for rule, p in table.items() if p.game_point_exception} == {"C-3b.2", "C-10", "C-13", "C-15", "C-18"}
     assert table["C-20c"].suspended and table["C-25"].disqualifies
+    assert {rule for rule, p in table.items() if p.returns_shot_disc} == {"C-3b"}
 
 
 @pytest.mark.parametrize("text, message", [
@@ -37,6 +38,8 @@ def test_table_holds_every_record_of_table_one():
     ('[[penalty]]\nrule = "X-1"\ndescription = "d"\npoints = 5\ncompound = "yes"\n', r"penalty\[0\]\.compound: must be true or false"),
     ('[[penalty]]\nrule = "X-1"\ndescription = "d"\npoints = 5\ngame_point_exception = true\n',
      r"penalty\[0\]\.game_point_exception: only a compound penalty"),
+    ('[[penalty]]\nrule = "X-1"\ndescription = "d"\npoints = 5\nremoves_shot_disc = true\nreturns_shot_disc = true\n',
+     r"penalty\[0\]\.returns_shot_disc: a shot disc is either removed or returned"),
 ])
 def test_bad_table_files_name_the_record_and_key(tmp_path, text, message):
     path = tmp_path / "table.toml"
@@ -215,3 +218,70 @@ def test_shooting_from_opponents_half_without_touching_removes_the_disc_and_play
     assert not half.ended and half.penalties[-1].points_off == 10 and half.penalties[-1].remove_shot_disc
     plain = assess("C-3b", "yellow", court_at_offence(), live_disc_touched=False)
     assert not plain.remove_shot_disc  # first paragraph: the opponent's disc goes back to its start
+
+
+def test_shooting_opponents_disc_without_touching_returns_it_and_keeps_the_turn_order():
+    """Seed 000, rule C-3b, first paragraph: "Player shooting opponent's disc; if LIVE disc is not
+    touched, PENALTY - 10 Off, and opponent's disc shall be returned to the starting position and play
+    continued as before the infraction. [...] the Half-Round is not complete until the 8th disc has
+    been shot by the correct player." Yellow, on its second shot (shot 3), plays a black disc
+    touching nothing: 10-off, the shot is as if not played, yellow shoots shot 3 again."""
+    game = DeckGame("A", "B")
+    half = game.half_round()
+    empty = Board.of(COURT, [])
+    for _ in range(2):
+        half.after_shot(empty)
+    assert half.next_turn().shot == 3 and half.next_turn().colour == "yellow"
+    charge = half.foul_shot("C-3b", empty, live_disc_touched=False)
+    assert charge.points_off == 10 and charge.return_shot_disc and not charge.remove_shot_disc
+    assert not half.ended
+    turn = half.next_turn()
+    assert (turn.shot, turn.colour) == (3, "yellow")
+    colours = []
+    while (turn := half.next_turn()) is not None:
+        colours.append(turn.colour)
+        half.after_shot(empty)
+    assert colours == ["yellow", "black"] * 3  # shots 3 to 8, each by the correct player
+    entry = half.finish(empty)
+    assert entry.penalties == (("A", "C-3b", 10),) and game.scores == {"A": -10, "B": 0}
+
+
+def test_shooting_from_opponents_half_without_touching_uses_the_turn():
+    """Seed 000, rule C-3b, second paragraph: "that disc is removed from court and play continues":
+    the disc was played (and taken off), so the next shooter follows."""
+    game = DeckGame("A", "B")
+    half = game.half_round()
+    charge = half.foul_shot("C-3b.2", Board.of(COURT, []), live_disc_touched=False)
+    assert charge.remove_shot_disc and not charge.return_shot_disc
+    assert (half.next_turn().shot, half.next_turn().colour) == (2, "black")
+
+
+def test_game_point_exception_counts_the_half_rounds_earlier_penalties():
+    """Seed 000, rule C-13: "[...] the half-round shall be played over, unless game point has been
+    reached by opponent." Black, at 70 of 75, has already taken a 5-off (C-14) in this half-round when
+    yellow shoots before black's disc comes to rest: the credit of 8 brings black to 73, not to game
+    point, so the half-round is played over."""
+    game = DeckGame("A", "B", DeckOptions(game_point=75))
+    game.record_half_round({"yellow": 0, "black": 70})
+    half = game.half_round()
+    half.penalize("C-14", "black")
+    half.penalize("C-13", "yellow", court_at_offence())
+    assert half.entry.replayed and not game.over
+    assert game.scores == {"A": -30, "B": 73}
+    # Without the earlier 5-off, 78: game point reached, no replay (the exception applies).
+    again = DeckGame("A", "B", DeckOptions(game_point=75))
+    again.record_half_round({"yellow": 0, "black": 70})
+    again_half = again.half_round()
+    again_half.penalize("C-13", "yellow", court_at_offence())
+    assert not again_half.entry.replayed and again.over
+
+
+def test_game_point_exception_counts_earlier_credits_to_the_opponent():
+    """An earlier hook shot (C-17) by yellow in the same half-round credited black 8 for a displaced
+    disc: 62 + 8 + 8 (the compound penalty's credit) reaches 75, so no replay (C-15)."""
+    game = DeckGame("A", "B", DeckOptions(game_point=75))
+    game.record_half_round({"yellow": 0, "black": 62})
+    half = game.half_round()
+    half.penalize("C-17", "yellow", court_at_offence(), displaced=[4])
+    half.penalize("C-15", "yellow", court_at_offence())
+    assert not half.entry.replayed and game.over and game.scores["B"] == 78

@@ -11,7 +11,8 @@ module              what it does
 ``repertoire``      crokinole shots: ``Strike`` (straight take-out) and kernel-aimed ``Shot``
                     (take-out and stick, roll off, roll in, double take-out, carom)
 ``strategies``      execution under noise; the fixed plan and the expected-value player
-``presets``         ``Player`` and ``parse_players`` ("expert-ev,novice-plan")
+``success``         whether a shot did what it means, for many sampled outcomes at once
+``presets``         ``Player`` and ``parse_players`` ("expert-ev,novice-plan", "expert-win")
 ==================  =======================================================================
 
 A shot starts as an *intent*: draw to a point (``Draw``), take out a disc (``TakeOut``), guard a
@@ -40,6 +41,9 @@ shot under sampled execution errors in one batch call (``shuffle_sim.shots.simul
 plays the one with the best mean value, the value judged by the game's rules for the frame (own
 minus opponent's frame score). What a game's plan, candidates and values are is the game's
 ``Tactics`` (``shuffle_sim.playing.deck`` and the other game modules of ``shuffle_sim.play``).
+
+A third strategy, ``win`` (``shuffle_sim.playing.search``), chooses by the probability of winning the
+game, searching the candidate shots with the rest of the frame simulated.
 
 A ``Player`` is a skill and a strategy; ``parse_players`` reads the command line's
 "expert-ev,novice-plan" syntax.

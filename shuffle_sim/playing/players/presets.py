@@ -29,7 +29,7 @@ class Player:
 
     name: str
     skill: NoiseModel
-    strategy: FixedPlan | ExpectedValue
+    strategy: FixedPlan | ExpectedValue  # or playing.search.WinSearch ("win")
 
     def decide(self, ctx: ShotContext) -> Decision:
         return self.strategy.choose(ctx, self.skill)
@@ -58,13 +58,15 @@ def _normalise(name: str) -> str:
 
 def parse_player(game: str, text: str) -> Player:
     """A player from ``SKILL[-STRATEGY]``: a skill preset of the game (``expert``, ``top-competitive``,
-    ``exact``) and ``plan`` (the default) or ``ev`` (``ev16``: 16 samples per candidate)."""
+    ``exact``) and ``plan`` (the default), ``ev`` (``ev16``: 16 samples per candidate) or ``win``
+    (``playing.search``: shots chosen by the probability of winning the game; ``win3000``: a budget of
+    3000 simulated shots per decision, else the game's own)."""
     if not isinstance(text, str) or not text.strip():
         raise PlayerError(f"players: a player must be SKILL or SKILL-STRATEGY (got {text!r})")
     spec = text.strip()
     skill_text, strategy_text = spec, "plan"
     head, sep, tail = spec.rpartition("-")
-    if sep and (tail.lower() == "plan" or tail.lower().startswith("ev")):
+    if sep and (tail.lower() == "plan" or tail.lower().startswith("ev") or tail.lower().startswith("win")):
         skill_text, strategy_text = head, tail.lower()
     presets = skills_for(game)
     by_name = {_normalise(name): name for name in presets}
@@ -75,10 +77,20 @@ def parse_player(game: str, text: str) -> Player:
     skill = presets[by_name[key]]
     if strategy_text == "plan":
         strategy: FixedPlan | ExpectedValue = FixedPlan()
+    elif strategy_text.startswith("win"):
+        from shuffle_sim.playing.search.kr_uct import WinSearch
+
+        digits = strategy_text[3:]
+        if digits and not digits.isdigit():
+            raise PlayerError(f"players: unknown strategy {strategy_text!r} in {spec!r} (plan, ev, evN, win or winN)")
+        budget = int(digits) if digits else None
+        if budget is not None and budget < 1:
+            raise PlayerError(f"players: winN needs a budget N >= 1 (got {strategy_text!r} in {spec!r})")
+        strategy = WinSearch(budget)
     else:
         digits = strategy_text[2:]
         if digits and not digits.isdigit():
-            raise PlayerError(f"players: unknown strategy {strategy_text!r} in {spec!r} (plan, ev or evN)")
+            raise PlayerError(f"players: unknown strategy {strategy_text!r} in {spec!r} (plan, ev, evN, win or winN)")
         samples = int(digits) if digits else DEFAULT_EV_SAMPLES
         if samples < 1:
             raise PlayerError(f"players: evN needs N >= 1 samples (got {strategy_text!r} in {spec!r})")

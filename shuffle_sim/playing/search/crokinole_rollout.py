@@ -1,0 +1,322 @@
+"""Crokinole shots and the rest of their round, many sampled executions in one numba call.
+
+``crokinole_rollouts`` plays, for every sample s, one launch from a crokinole board (the shot a
+searching player weighs) under the shooter's execution errors, then the round's remaining shots,
+the two players taking turns, each by the round's quick plan:
+
+- with opponent discs on the board, a straight take-out of the one with the best chance of a hit
+  among the ``TARGETS`` nearest the centre, along its clearest line for the shooter's direction
+  error (``lines.best_line``), hard enough to send it ``TAKEOUT_EXTRA`` past the ditch's edge
+  (``repertoire.strike_speed``'s closed form); with none in reach, the open 20 (which the hit rule
+  will then take off);
+- with none, the open 20 (``intents.hole_overshoot``: the speed that centres the hole's window).
+
+Each shot runs to rest in the physics kernel and the rules follow it as ``rules.crokinole.judge_shot``
+does: with an opponent disc on the board the shot must touch one (a disc touched during a shot on a
+board at rest was reached through the chain of discs the shot set moving), otherwise the shot disc
+and the shooter's discs it moved are removed (a 20 so made too); on an open board the shot must end
+in or touching the 15 line, or in the hole; 20s are set aside and counted at once; fallen and dead
+discs (in the ditch, on or beyond the 5 line) are removed. At the end each side's round total is its
+20s plus its discs on the board.
+
+Samples run in a parallel loop over chunks, each writing its own rows; errors come from the stream
+``STREAM_SEARCH`` of (game index, shot x ``SEARCH_DEPTHS`` + depth, sample): the results do not
+depend on the thread count.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import prange
+
+from shuffle_sim._runtime import jit
+from shuffle_sim.court import Court
+from shuffle_sim.judging.procedure import judge_one_prepared, judge_prepare
+from shuffle_sim.judging.packing import judge_arrays
+from shuffle_sim.noise import SEARCH_DEPTHS, STREAM_SEARCH, seed_key
+from shuffle_sim.physics.numba_api import court_table, kernel_arrays
+from shuffle_sim.physics.numba_api import (
+    DEAD,
+    N_FLOAT_ROWS,
+    N_INT_ROWS,
+    SEG_COLUMNS,
+    STATUS,
+    STATUS_FALLEN,
+    STATUS_HOLED,
+    TOUCHED,
+    EV_COLUMNS,
+    place_disc,
+    run_table,
+    state_at,
+)
+from shuffle_sim.playing.players.launch import (
+    clearest_start,
+    perturb,
+    shot_normals,
+    stance_point,
+    start_is_free,
+    straight_launch,
+)
+from shuffle_sim.playing.players.lines import best_line
+
+#: Samples per chunk of the parallel loop.
+CHUNK = 8
+#: Opponent discs (nearest the centre first) the quick plan tries to take out.
+TARGETS = 2
+#: Starts along the arc the quick plan's take-out line is chosen from (besides the preferred one).
+LINE_STARTS = 4
+#: How far past the ditch's edge (m) the quick plan's take-out sends its target.
+TAKEOUT_EXTRA = 0.15
+#: What a hit on another opponent disc counts for when the quick plan picks its line.
+OTHER_DISC_WEIGHT = 0.5
+#: Speed (m past the target) the line is judged at, as ``repertoire.LINE_REACH``.
+LINE_REACH = 0.3
+#: Discs at most on the board (16 in a singles round, and the one shot).
+MAX_DISCS = 17
+MAX_EVENTS = 10_000
+
+
+@jit.inline
+def _obstacles(bx, by, n, fixed_x, fixed_y, fixed_reach, fixed_slow, radius, ox, oy, reach, slow):
+    for i in range(n):
+        ox[i] = bx[i]
+        oy[i] = by[i]
+        reach[i] = 2.0 * radius
+        slow[i] = math.inf
+    for j in range(fixed_x.shape[0]):
+        ox[n + j] = fixed_x[j]
+        oy[n + j] = fixed_y[j]
+        reach[n + j] = fixed_reach[j]
+        slow[n + j] = fixed_slow[j]
+    return n + fixed_x.shape[0]
+
+
+@jit.kernel
+def _plan(stance, team, bx, by, side, n, numbers, sigma, fixed_x, fixed_y, fixed_reach, fixed_slow, ox, oy, reach,
+          slow, good):
+    """The quick plan's launch (t, vx, vy) for ``team`` from ``stance`` (module docstring)."""
+    radius = numbers[0]
+    decel = numbers[1]
+    restitution = numbers[2]
+    ecx, ecy, edge_r = numbers[3], numbers[4], numbers[5]
+    hx, hy, capture_r, capture_v = numbers[6], numbers[7], numbers[8], numbers[9]
+    m = _obstacles(bx, by, n, fixed_x, fixed_y, fixed_reach, fixed_slow, radius, ox, oy, reach, slow)
+    any_opponent = False
+    for i in range(m):
+        good[i] = i < n and side[i] != team
+        any_opponent = any_opponent or good[i]
+    if any_opponent:
+        best_p = 0.0
+        best_t = -1.0
+        best_angle = 0.0
+        best_i = -1
+        tried = np.zeros(n, np.bool_)
+        for _ in range(TARGETS):
+            pick = -1
+            pick_r = math.inf
+            for i in range(n):
+                if good[i] and not tried[i]:
+                    r = math.hypot(bx[i] - hx, by[i] - hy)
+                    if r < pick_r:
+                        pick_r = r
+                        pick = i
+            if pick < 0:
+                break
+            tried[pick] = True
+            t, angle, p, _ = best_line(stance, 0.5, LINE_STARTS, bx[pick], by[pick], pick, LINE_REACH, decel, radius,
+                                       sigma, OTHER_DISC_WEIGHT, good[:m], ox[:m], oy[:m], reach[:m], slow[:m],
+                                       reach[:m])
+            if t >= 0.0 and p > best_p:
+                best_p = p
+                best_t = t
+                best_angle = angle
+                best_i = pick
+        if best_i >= 0:
+            sx, sy = stance_point(stance, best_t)
+            ux = math.cos(best_angle)
+            uy = math.sin(best_angle)
+            tx = bx[best_i]
+            ty = by[best_i]
+            dx = tx - ecx
+            dy = ty - ecy
+            b = dx * ux + dy * uy
+            c = dx * dx + dy * dy - edge_r * edge_r
+            slide = -b + math.sqrt(b * b - c) if c < 0.0 else radius
+            contact = 2.0 * math.sqrt(2.0 * decel * max(slide + TAKEOUT_EXTRA, 0.0)) / (1.0 + restitution)
+            d = math.hypot(tx - sx, ty - sy)
+            speed = math.sqrt(contact * contact + 2.0 * decel * max(d - 2.0 * radius, 0.0))
+            return best_t, speed * ux, speed * uy
+    # the open 20
+    hole_index = n + fixed_x.shape[0] - 1
+    t = clearest_start(stance, 0.5, 13, hx, hy, ox[:m], oy[:m], reach[:m], hole_index)
+    if t < 0.0:
+        t = 0.5
+    sx, sy = stance_point(stance, t)
+    near = max(math.hypot(hx - sx, hy - sy) - capture_r, 0.0)
+    extra = math.sqrt(near * (near + capture_v * capture_v / (2.0 * decel))) - math.hypot(hx - sx, hy - sy)
+    _, _, vx, vy = straight_launch(stance, t, hx, hy, extra, decel)
+    return t, vx, vy
+
+
+@jit.kernel
+def _rollout(table, spin, ja, prep, numbers, stances, board_x, board_y, board_side, t0, vx0, vy0, w0, sd, later, k0,
+             k1, game_index, counter, sample, max_events, fixed_x, fixed_y, fixed_reach, fixed_slow, bx, by, side, ox,
+             oy, reach, slow, good, no_log, no_seg):
+    """One sample: the root launch by side 0, then ``later`` shots alternating from side 1.
+    Returns (side 0's round total, side 1's, side 0's 20s, side 1's)."""
+    radius = numbers[0]
+    fifteen_reach = numbers[10]
+    hx, hy = numbers[6], numbers[7]
+    n = board_x.shape[0]
+    for i in range(n):
+        bx[i] = board_x[i]
+        by[i] = board_y[i]
+        side[i] = board_side[i]
+    twenties = np.zeros(2, np.int64)
+    for depth in range(later + 1):
+        team = depth % 2
+        stance = stances[team]
+        if depth == 0:
+            t, vx, vy, w = t0, vx0, vy0, w0
+        else:
+            t, vx, vy = _plan(stance, team, bx, by, side, n, numbers, sd[team, 1], fixed_x, fixed_y, fixed_reach,
+                              fixed_slow, ox, oy, reach, slow, good)
+            w = 0.0
+        z0, z1, z2, z3 = shot_normals(k0, k1, np.uint64(game_index), np.uint64(STREAM_SEARCH),
+                                      np.uint64(counter + depth), np.uint64(sample))
+        t2, vx, vy, w = perturb(stance, t, vx, vy, w, z0, z1, z2, z3, sd[team, 0], sd[team, 1], sd[team, 2],
+                                sd[team, 3])
+        m = _obstacles(bx, by, n, fixed_x, fixed_y, fixed_reach, fixed_slow, radius, ox, oy, reach, slow)
+        if not start_is_free(stance, t2, ox[:m], oy[:m], reach[:m]):
+            t2 = t
+        sx, sy = stance_point(stance, t2)
+        if not start_is_free(stance, t2, ox[:n], oy[:n], reach[:n]):
+            continue  # no room to put the disc down on the arc: the shot is not played
+        opponent_before = False
+        for i in range(n):
+            if side[i] != team:
+                opponent_before = True
+        k = n + 1
+        st = np.empty((N_FLOAT_ROWS, k))
+        ist = np.empty((N_INT_ROWS, k), np.int64)
+        pair_t = np.full((k, k), np.inf)
+        for i in range(n):
+            place_disc(table, spin, st, ist, i, bx[i], by[i], 0.0, 0.0, 0.0)
+        place_disc(table, spin, st, ist, n, sx, sy, vx, vy, w)
+        _, _, _, t_end, _ = run_table(table, spin, st, ist, pair_t, no_log, no_seg, max_events)
+        side[n] = team
+        foul = np.zeros(k, np.bool_)
+        if opponent_before:
+            hit = False
+            for i in range(n):
+                if side[i] != team and ist[TOUCHED, i] != 0:
+                    hit = True
+            if not hit:
+                foul[n] = True
+                for i in range(n):
+                    if side[i] == team and ist[TOUCHED, i] != 0:
+                        foul[i] = True
+        elif ist[STATUS, n] != STATUS_HOLED:
+            x, y, _, _, _ = state_at(table, spin, st, ist, n, t_end)
+            if math.hypot(x - hx, y - hy) > fifteen_reach:
+                foul[n] = True
+        kept = 0
+        for i in range(k):
+            if foul[i] or ist[STATUS, i] == STATUS_FALLEN:
+                continue
+            if ist[STATUS, i] == STATUS_HOLED:
+                twenties[side[i]] += 1
+                continue
+            if i < n and ist[TOUCHED, i] == 0:
+                x, y = bx[i], by[i]
+            else:
+                x, y, _, _, _ = state_at(table, spin, st, ist, i, t_end)
+                if ist[DEAD, i] != 0 or judge_one_prepared(x, y, ja, prep)[3]:
+                    continue
+            bx[kept] = x
+            by[kept] = y
+            side[kept] = side[i]
+            kept += 1
+        n = kept
+    totals = np.zeros(2, np.int64)
+    for i in range(n):
+        totals[side[i]] += judge_one_prepared(bx[i], by[i], ja, prep)[0]
+    return totals[0] + 20 * twenties[0], totals[1] + 20 * twenties[1], twenties[0], twenties[1]
+
+
+@jit.parallel
+def _rollouts(table, spin, ja, numbers, stances, board_x, board_y, board_side, launches, sd, later, k0, k1,
+              game_index, counter, sample_ids, max_events, fixed_x, fixed_y, fixed_reach, fixed_slow, out):
+    n_samples = launches.shape[0]
+    n_chunks = (n_samples + CHUNK - 1) // CHUNK
+    prep = judge_prepare(ja)
+    width = MAX_DISCS + fixed_x.shape[0]
+    for c in prange(n_chunks):
+        bx = np.empty(MAX_DISCS)
+        by = np.empty(MAX_DISCS)
+        side = np.empty(MAX_DISCS, np.int64)
+        ox = np.empty(width)
+        oy = np.empty(width)
+        reach = np.empty(width)
+        slow = np.empty(width)
+        good = np.empty(width, np.bool_)
+        no_log = np.empty((0, EV_COLUMNS))
+        no_seg = np.empty((0, SEG_COLUMNS))
+        for s in range(c * CHUNK, min((c + 1) * CHUNK, n_samples)):
+            a, b, ta, tb = _rollout(table, spin, ja, prep, numbers, stances, board_x, board_y, board_side,
+                                    launches[s, 0], launches[s, 1], launches[s, 2], launches[s, 3], sd, later, k0, k1,
+                                    game_index, counter, sample_ids[s], max_events, fixed_x, fixed_y, fixed_reach,
+                                    fixed_slow, bx, by, side, ox, oy, reach, slow, good, no_log, no_seg)
+            out[s, 0] = a
+            out[s, 1] = b
+            out[s, 2] = ta
+            out[s, 3] = tb
+
+
+def crokinole_rollouts(court: Court, own_stance, opponent_stance, board_x, board_y, board_own, launches: np.ndarray,
+                       sd_self: np.ndarray, sd_opp: np.ndarray, later: int, seed: int, game_index: int, shot: int,
+                       sample_ids=None) -> np.ndarray:
+    """Roll out ``launches`` (S, 4: stance parameter, vx, vy, omega, as aimed) from a crokinole board
+    (``board_own``: True for the shooter's discs), ``later`` shots left in the round after this one,
+    the opponent's first; ``shot`` and ``sample_ids`` (default 0, 1, ...) place the draws. Returns
+    (S, 4): the shooter's round total, the opponent's, and their 20s."""
+    bx = np.ascontiguousarray(board_x, dtype=np.float64)
+    by = np.ascontiguousarray(board_y, dtype=np.float64)
+    n = bx.size
+    if n + 1 + later > MAX_DISCS:
+        raise ValueError(f"later: at most {MAX_DISCS} discs in a round (got {n} on the board, {later} to come)")
+    sides = np.where(np.asarray(board_own, dtype=bool), 0, 1).astype(np.int64)
+    hole = court.holes[0]
+    edge = next(e for e in court.edges if e.kind == "circle")
+    fifteen = court.line("15 line")
+    decel = court.params["mu"] * court.params["gravity"]
+    numbers = np.array([court.disc_radius, decel, court.params["disc_restitution"], edge.geom[0], edge.geom[1],
+                        edge.geom[2], hole.x, hole.y, hole.capture_radius, hole.capture_speed,
+                        fifteen.geom[2] + fifteen.width / 2 + court.disc_radius])
+    pegs = court.pegs
+    fixed_x = np.array([p.x for p in pegs] + [hole.x], dtype=np.float64)
+    fixed_y = np.array([p.y for p in pegs] + [hole.y], dtype=np.float64)
+    fixed_reach = np.array([court.disc_radius + p.radius for p in pegs] + [hole.capture_radius], dtype=np.float64)
+    fixed_slow = np.array([math.inf] * len(pegs) + [hole.capture_speed], dtype=np.float64)
+    stances = np.ascontiguousarray(np.stack([np.asarray(own_stance.array), np.asarray(opponent_stance.array)]))
+    sd = np.ascontiguousarray(np.stack([sd_self, sd_opp]), dtype=np.float64)
+    launches = np.ascontiguousarray(launches, dtype=np.float64)
+    out = np.empty((launches.shape[0], 4), np.int64)
+    k0, k1 = seed_key(seed)
+    ja = judge_arrays(court)
+    _rollouts(court_table(court), kernel_arrays(court).orbit_tables, ja, numbers, stances, bx, by, sides, launches, sd,
+              int(later), k0, k1, int(game_index), int(shot) * SEARCH_DEPTHS, _ids(sample_ids, launches.shape[0]),
+              MAX_EVENTS, fixed_x, fixed_y, fixed_reach, fixed_slow, out)
+    return out
+
+
+def _ids(sample_ids, n: int) -> np.ndarray:
+    """Each row's sample number in the search stream (rows of equal number share their draws)."""
+    if sample_ids is None:
+        return np.arange(n, dtype=np.int64)
+    ids = np.ascontiguousarray(sample_ids, dtype=np.int64)
+    if ids.shape != (n,):
+        raise ValueError(f"sample_ids must have one entry per launch ({n}), got shape {ids.shape}")
+    return ids

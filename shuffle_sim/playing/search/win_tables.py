@@ -1,0 +1,484 @@
+"""Win probability by score, frames or rounds left and hammer, for the players who play to win.
+
+A game of this family is a chain of frames (deck half-rounds, crokinole rounds, horse collar
+frames, ricochet rounds). Given the distribution of one frame's outcome between the side that
+shoots first and the side with the hammer (the last shot), the probability of winning the game from
+any score follows exactly from the rules' game flow by dynamic programming: the value of a state is
+the outcome-weighted value of the states the frame leads to, a finished game worth 1 won, 0 lost,
+1/2 tied (``win probability`` below means this expected score). The frame outcomes come from
+self-play: whole games of simulated players of the game (``collect``), stored with their provenance
+in ``data/<game>.json`` beside the tables for the game's usual length; other lengths are computed
+from the same outcomes on first use.
+
+Per game (the rules named are those of ``shuffle_sim.rules``):
+
+- deck (MSA, singles): a state is (score of the side that leads the next half-round, score of the
+  other side); a half-round's outcome is (lead side's points, hammer side's points, replayed), the
+  points net of penalties as posted (C-20a's 10-off and its replay included). The next half-round
+  is led by the side that had the hammer (C-3c), a replayed one by the same side. The game ends
+  after a half-round with a side at or over game point and ahead; a tie there plays one more round
+  (D-4, as ``rules.deck_game``).
+- crokinole (tournament points): a state is (own round points minus the opponent's, rounds left,
+  whether the side has the hammer in the next round); a round's outcome is won, tied or lost by the
+  side with the hammer (2, 1 or 0 points). Singles players alternate the first shot every round; a
+  game tied after its rounds is a tie (1/2).
+- horse collar: a state is (first thrower's score, hammer's score) before a pair of frames; a frame
+  scores its points for its thrower; the game ends once a side has the game point after the hammer
+  has thrown, ahead.
+- ricochet: a state is (next round's starter's score, the other's); only one side scores a round;
+  the scorer starts the next (the default option); the game ends when a side reaches game point.
+
+Regenerate the data files (the command is also in docs/players.md)::
+
+    python -m shuffle_sim.playing.search.win_tables            # all four games, default sizes
+    python -m shuffle_sim.playing.search.win_tables crokinole --games 200 --seed 0
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from shuffle_sim._runtime import jit
+
+DATA_DIR = Path(__file__).resolve().parent / "data"
+#: Score margins beyond the game point (and below zero) the tables span; scores beyond are clamped.
+DECK_BELOW, DECK_ABOVE = 60, 60
+POINTS_ABOVE = 60
+#: Stored probabilities are rounded to this many decimals.
+STORED_DECIMALS = 5
+#: Self-play of the data files: players (both sides), games, seed and length per game.
+SELF_PLAY = {
+    "deck": {"players": "expert-ev", "games": 120, "length": 75},
+    "crokinole": {"players": "top-competitive-ev", "games": 150, "length": 4},
+    "horse-collar": {"players": "expert-ev", "games": 60, "length": 51},
+    "ricochet": {"players": "expert-ev", "games": 150, "length": 15},
+}
+
+
+class WinTableError(ValueError):
+    """A table file that cannot be read or a state outside what a table knows; names the field."""
+
+
+# --------------------------------------------------------------------------------------------------
+# Dynamic programming
+
+
+@jit.kernel
+def _deck_sweeps(outcomes, probs, game_point, lo, n, ext, tolerance, max_sweeps):
+    """Value iteration for the deck: V[l, h] (regular), E2[d], E1[d] (the two half-rounds of a D-4
+    extension), each the lead side's win probability; ``outcomes`` rows (lead, hammer, replayed)."""
+    v = np.full((n, n), 0.5)
+    e2 = np.full(2 * ext + 1, 0.5)
+    e1 = np.full(2 * ext + 1, 0.5)
+    for _ in range(max_sweeps):
+        change = 0.0
+        # extension first (it does not depend on V)
+        for d in range(-ext, ext + 1):
+            a2 = 0.0
+            a1 = 0.0
+            for k in range(outcomes.shape[0]):
+                nd = min(max(d + outcomes[k, 0] - outcomes[k, 1], -ext), ext)
+                if outcomes[k, 2] != 0:
+                    a2 += probs[k] * e2[nd + ext]
+                    a1 += probs[k] * e1[nd + ext]
+                else:
+                    a2 += probs[k] * (1.0 - e1[-nd + ext])
+                    if nd > 0:
+                        a1 += probs[k]
+                    elif nd == 0:
+                        a1 += probs[k] * (1.0 - e2[ext])
+            change = max(change, abs(a2 - e2[d + ext]), abs(a1 - e1[d + ext]))
+            e2[d + ext] = a2
+            e1[d + ext] = a1
+        for i in range(n - 1, -1, -1):
+            for j in range(n - 1, -1, -1):
+                total = 0.0
+                for k in range(outcomes.shape[0]):
+                    li = min(max(i + outcomes[k, 0], 0), n - 1)
+                    hj = min(max(j + outcomes[k, 1], 0), n - 1)
+                    if outcomes[k, 2] != 0:
+                        total += probs[k] * v[li, hj]
+                        continue
+                    ls = li + lo
+                    hs = hj + lo
+                    if ls >= game_point or hs >= game_point:
+                        if ls > hs:
+                            total += probs[k]
+                        elif ls == hs:
+                            total += probs[k] * (1.0 - e2[ext])
+                    else:
+                        total += probs[k] * (1.0 - v[hj, li])
+                change = max(change, abs(total - v[i, j]))
+                v[i, j] = total
+        if change < tolerance:
+            break
+    return v, e2, e1
+
+
+def deck_table(outcomes: np.ndarray, probs: np.ndarray, game_point: int) -> dict:
+    """The deck tables for a game to ``game_point`` from half-round outcomes (rows: lead points,
+    hammer points, replayed) and their probabilities."""
+    lo = -DECK_BELOW
+    n = game_point + DECK_ABOVE - lo + 1
+    ext = 80
+    v, e2, e1 = _deck_sweeps(np.ascontiguousarray(outcomes, dtype=np.int64),
+                             np.ascontiguousarray(probs, dtype=np.float64), int(game_point), lo, n, ext, 1e-10, 2000)
+    return {"game_point": int(game_point), "lo": lo, "lead": v, "extension_first": e2, "extension_second": e1,
+            "extension_span": ext}
+
+
+def crokinole_table(probs: np.ndarray, rounds: int) -> dict:
+    """V[d + 2 rounds, r, h]: the win probability of a side ``d`` round points ahead with ``r`` rounds
+    left, ``h`` = 1 when it has the hammer in the next round. ``probs``: the hammer side's round won,
+    tied, lost."""
+    span = 2 * rounds
+    v = np.zeros((2 * span + 1, rounds + 1, 2))
+    for d in range(-span, span + 1):
+        v[d + span, 0, :] = 1.0 if d > 0 else (0.5 if d == 0 else 0.0)
+    gain = {1: (2, 1, 0), 0: (0, 1, 2)}  # own points for hammer won / tied / lost, with and without it
+    for r in range(1, rounds + 1):
+        for h in (0, 1):
+            for d in range(-span, span + 1):
+                total = 0.0
+                for p, g in zip(probs, gain[h]):
+                    nd = min(max(d + g - (2 - g), -span), span)
+                    total += p * v[nd + span, r - 1, 1 - h]
+                v[d + span, r, h] = total
+    return {"rounds": int(rounds), "span": span, "values": v}
+
+
+@jit.kernel
+def _pair_sweeps(points, probs, game_point, n, tolerance, max_sweeps):
+    """Horse collar: V[a, b], the first thrower's win probability before a pair of frames, and
+    W[a, b], the same after the first thrower's frame (before the hammer's)."""
+    v = np.full((n, n), 0.5)
+    w = np.full((n, n), 0.5)
+    for _ in range(max_sweeps):
+        change = 0.0
+        for a in range(n - 1, -1, -1):
+            for b in range(n - 1, -1, -1):
+                total = 0.0
+                for k in range(points.shape[0]):
+                    nb = min(b + points[k], n - 1)
+                    if (a >= game_point or nb >= game_point) and a != nb:
+                        total += probs[k] * (1.0 if a > nb else 0.0)
+                    else:
+                        total += probs[k] * v[a, nb]
+                change = max(change, abs(total - w[a, b]))
+                w[a, b] = total
+        for a in range(n - 1, -1, -1):
+            for b in range(n - 1, -1, -1):
+                total = 0.0
+                for k in range(points.shape[0]):
+                    total += probs[k] * w[min(a + points[k], n - 1), b]
+                change = max(change, abs(total - v[a, b]))
+                v[a, b] = total
+        if change < tolerance:
+            break
+    return v, w
+
+
+def horse_collar_table(points: np.ndarray, probs: np.ndarray, game_point: int) -> dict:
+    n = game_point + POINTS_ABOVE + 1
+    v, w = _pair_sweeps(np.ascontiguousarray(points, dtype=np.int64), np.ascontiguousarray(probs, dtype=np.float64),
+                        int(game_point), n, 1e-10, 2000)
+    return {"game_point": int(game_point), "first": v, "after_first": w}
+
+
+def ricochet_table(outcomes: np.ndarray, probs: np.ndarray, game_point: int) -> dict:
+    """V[s, o]: the next round's starter's win probability with scores (s, o) below ``game_point``.
+    ``outcomes`` rows: (starter's points, other's points), one of them zero; the scorer starts next."""
+    n = game_point
+    v = np.zeros((n, n))
+    stay = float(sum(p for (a, b), p in zip(outcomes, probs) if a == 0 and b == 0))
+    for total in range(2 * n - 2, -1, -1):
+        for s in range(max(0, total - n + 1), min(n - 1, total) + 1):
+            o = total - s
+            acc = 0.0
+            for (a, b), p in zip(outcomes, probs):
+                if a > 0:
+                    acc += p * (1.0 if s + a >= game_point else v[s + a, o])
+                elif b > 0:
+                    acc += p * (0.0 if o + b >= game_point else 1.0 - v[o + b, s])
+            v[s, o] = acc / (1.0 - stay) if stay < 1.0 else 0.5
+    return {"game_point": int(game_point), "starter": v}
+
+
+# --------------------------------------------------------------------------------------------------
+# The tables as the players read them
+
+
+@dataclass(frozen=True)
+class WinTables:
+    """One game's frame outcomes from self-play (``outcomes``, ``probs``), their provenance, and its
+    tables by game length (computed on first use beyond the stored one)."""
+
+    game: str
+    provenance: dict
+    outcomes: np.ndarray
+    probs: np.ndarray
+
+    def table(self, length: int) -> dict:
+        return _table(self.game, int(length), self.outcomes.tobytes(), self.outcomes.shape, self.probs.tobytes())
+
+    # ---- deck ---------------------------------------------------------------------------------
+    def deck(self, lead_score, hammer_score, game_point: int, extension: int = 0, lead_diff=None):
+        """The lead side's win probability before a half-round: in regular play from the two scores,
+        or (``extension`` 2 or 1: half-rounds of the D-4 extension left, this one included) from the
+        lead side's lead ``lead_diff``."""
+        t = self.table(game_point)
+        if extension:
+            span = t["extension_span"]
+            d = np.clip(np.asarray(lead_diff), -span, span) + span
+            return (t["extension_first"] if extension == 2 else t["extension_second"])[d]
+        n = t["lead"].shape[0]
+        i = np.clip(np.asarray(lead_score) - t["lo"], 0, n - 1)
+        j = np.clip(np.asarray(hammer_score) - t["lo"], 0, n - 1)
+        return t["lead"][i, j]
+
+    # ---- crokinole ----------------------------------------------------------------------------
+    def crokinole(self, lead, rounds_left: int, hammer_next: bool, rounds: int):
+        """A side's win probability ``lead`` round points ahead with ``rounds_left`` rounds to play,
+        having the hammer in the next of them (``hammer_next``)."""
+        t = self.table(rounds)
+        span = t["span"]
+        if not 0 <= rounds_left <= rounds:
+            raise WinTableError(f"rounds_left must be in 0..{rounds} (got {rounds_left!r})")
+        d = np.clip(np.asarray(lead), -span, span) + span
+        return t["values"][d, rounds_left, int(bool(hammer_next))]
+
+    # ---- horse collar -------------------------------------------------------------------------
+    def horse_collar(self, first_score, hammer_score, game_point: int, after_first: bool):
+        t = self.table(game_point)
+        v = t["after_first"] if after_first else t["first"]
+        n = v.shape[0]
+        return v[np.clip(np.asarray(first_score), 0, n - 1), np.clip(np.asarray(hammer_score), 0, n - 1)]
+
+    # ---- ricochet -----------------------------------------------------------------------------
+    def ricochet(self, starter_score, other_score, game_point: int):
+        t = self.table(game_point)
+        n = t["starter"].shape[0]
+        return t["starter"][np.clip(np.asarray(starter_score), 0, n - 1), np.clip(np.asarray(other_score), 0, n - 1)]
+
+
+@lru_cache(maxsize=16)
+def _table(game: str, length: int, outcome_bytes: bytes, shape: tuple, prob_bytes: bytes) -> dict:
+    outcomes = np.frombuffer(outcome_bytes, dtype=np.int64).reshape(shape)
+    probs = np.frombuffer(prob_bytes, dtype=np.float64)
+    stored = _stored_tables(game)
+    if stored is not None and stored.get("length") == length and stored.get("digest") == _digest(outcomes, probs):
+        return stored["table"]
+    return compute_table(game, outcomes, probs, length)
+
+
+def compute_table(game: str, outcomes: np.ndarray, probs: np.ndarray, length: int) -> dict:
+    """The game's tables for ``length`` (game point, or crokinole rounds) from frame outcomes."""
+    if game == "deck":
+        return deck_table(outcomes, probs, length)
+    if game == "crokinole":
+        return crokinole_table(_crokinole_probs(outcomes, probs), length)
+    if game == "horse-collar":
+        return horse_collar_table(outcomes[:, 0], probs, length)
+    if game == "ricochet":
+        return ricochet_table(outcomes, probs, length)
+    raise WinTableError(f"game must be one of deck, crokinole, horse-collar, ricochet (got {game!r})")
+
+
+def _crokinole_probs(outcomes: np.ndarray, probs: np.ndarray) -> np.ndarray:
+    """Won, tied, lost by the side with the hammer, from rows (lead total, hammer total)."""
+    won = probs[outcomes[:, 1] > outcomes[:, 0]].sum()
+    tied = probs[outcomes[:, 1] == outcomes[:, 0]].sum()
+    return np.array([won, tied, 1.0 - won - tied])
+
+
+def _digest(outcomes: np.ndarray, probs: np.ndarray) -> str:
+    import hashlib
+
+    return hashlib.sha256(np.ascontiguousarray(outcomes, dtype=np.int64).tobytes()
+                          + np.round(probs, 12).tobytes()).hexdigest()[:16]
+
+
+def data_path(game: str) -> Path:
+    return DATA_DIR / f"{game}.json"
+
+
+@lru_cache(maxsize=8)
+def _read(game: str) -> dict:
+    path = data_path(game)
+    try:
+        with open(path) as fh:
+            data = json.load(fh)
+    except (OSError, json.JSONDecodeError) as exc:
+        raise WinTableError(f"{path}: cannot read the win table of {game} ({exc}); remake it with "
+                            f"python -m shuffle_sim.playing.search.win_tables {game}") from None
+    for key in ("game", "provenance", "frames"):
+        if key not in data:
+            raise WinTableError(f"{path}: {key}: missing required key")
+    if data["game"] != game:
+        raise WinTableError(f"{path}: game: expected {game!r} (got {data['game']!r})")
+    return data
+
+
+def _stored_tables(game: str) -> dict | None:
+    data = _read(game)
+    stored = data.get("table")
+    if not stored:
+        return None
+    return {"length": stored["length"], "digest": stored["digest"], "table": _unpack(stored["arrays"])}
+
+
+def _unpack(arrays: dict) -> dict:
+    out = {}
+    for key, value in arrays.items():
+        if isinstance(value, dict):
+            out[key] = np.asarray(value["values"], dtype=np.float64).reshape(value["shape"]) / 10 ** STORED_DECIMALS
+        else:
+            out[key] = value
+    return out
+
+
+def _pack(table: dict) -> dict:
+    out = {}
+    for key, value in table.items():
+        if isinstance(value, np.ndarray):
+            out[key] = {"shape": list(value.shape),
+                        "values": np.rint(value * 10 ** STORED_DECIMALS).astype(np.int64).ravel().tolist()}
+        else:
+            out[key] = value
+    return out
+
+
+@lru_cache(maxsize=8)
+def win_tables(game: str) -> WinTables:
+    """The tables of ``game`` (``data/<game>.json``)."""
+    data = _read(game)
+    frames = data["frames"]
+    rows = np.asarray(frames["rows"], dtype=np.int64)
+    if rows.ndim != 2 or rows.shape[0] == 0:
+        raise WinTableError(f"{data_path(game)}: frames.rows: must be a non-empty list of rows")
+    counts = rows[:, -1].astype(np.float64)
+    return WinTables(game, dict(data["provenance"]), np.ascontiguousarray(rows[:, :-1]), counts / counts.sum())
+
+
+# --------------------------------------------------------------------------------------------------
+# Self-play
+
+
+def frame_outcomes(game: str, rules_game) -> list[tuple[int, ...]]:
+    """The frame outcomes of one finished game, read from the rules' game object (module docstring)."""
+    if game == "deck":
+        out = []
+        for entry in rules_game.scoreboard:
+            lead = rules_game.side_of(entry.lead) if entry.lead in ("yellow", "black") else entry.lead
+            hammer = next(s for s in rules_game.sides if s != lead)
+            out.append((entry.total(lead), entry.total(hammer), int(entry.replayed)))
+        return out
+    if game == "crokinole":
+        out = []
+        for k, entry in enumerate(rules_game.rounds):
+            first = rules_game.seats[k % len(rules_game.seats)][0]
+            hammer = next(s for s in rules_game.sides if s != first)
+            out.append((entry.totals[first], entry.totals[hammer]))
+        return out
+    if game == "horse-collar":
+        return [(entry.points,) for entry in rules_game.scoreboard]
+    if game == "ricochet":
+        return [(entry.points[entry.starter], sum(v for p, v in entry.points.items() if p != entry.starter))
+                for entry in rules_game.scoreboard]
+    raise WinTableError(f"game must be one of deck, crokinole, horse-collar, ricochet (got {game!r})")
+
+
+def collect(game: str, players: str, games: int, seed: int, length: int, progress=None) -> list[tuple[int, ...]]:
+    """Play ``games`` games of ``players`` against themselves (game g with seed ``seed``, game index g,
+    the first side alternating) and return every frame's outcome."""
+    from shuffle_sim.playing.players import parse_player
+    from shuffle_sim.playing.search.self_play import play_rules_game
+
+    player = parse_player(game, players)
+    rows = []
+    for g in range(games):
+        rules_game = play_rules_game(game, (player, player), seed, g, length)
+        rows += frame_outcomes(game, rules_game)
+        if progress:
+            progress(g + 1, games)
+    return rows
+
+
+def build(game: str, rows: list[tuple[int, ...]], provenance: dict, length: int) -> dict:
+    """The data file's content: outcomes with counts, provenance, and the table for ``length``."""
+    from collections import Counter
+
+    counted = sorted(Counter(rows).items())
+    table_rows = [[*row, count] for row, count in counted]
+    outcomes = np.array([row for row, _ in counted], dtype=np.int64)
+    counts = np.array([count for _, count in counted], dtype=np.float64)
+    probs = counts / counts.sum()
+    table = compute_table(game, outcomes, probs, length)
+    return {
+        "game": game,
+        "provenance": provenance,
+        "frames": {"columns": _COLUMNS[game] + ["count"], "rows": table_rows, "total": int(counts.sum())},
+        "table": {"length": int(length), "digest": _digest(outcomes, probs), "arrays": _pack(table)},
+    }
+
+
+_COLUMNS = {"deck": ["lead side's points", "hammer side's points", "replayed"],
+            "crokinole": ["first shooter's round total", "hammer's round total"],
+            "horse-collar": ["thrower's frame points"],
+            "ricochet": ["starter's points", "other's points"]}
+
+
+def provenance_of(game: str, players: str, games: int, seed: int, length: int) -> dict:
+    from shuffle_sim._version import __version__
+    from shuffle_sim.court import load_court
+    from shuffle_sim.games import get_game
+
+    court = load_court(get_game(game).court)
+    return {"court": court.name, "court_file": Path(court.source_path).name,
+            "court_params": {k: v for k, v in sorted(court.params.items()) if isinstance(v, (int, float, str))},
+            "players": f"{players},{players}", "seed": seed, "games": games, "game_length": length,
+            "package_version": __version__,
+            "command": f"python -m shuffle_sim.playing.search.win_tables {game} --games {games} --seed {seed}"}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m shuffle_sim.playing.search.win_tables",
+                                     description="Remake the win-probability tables of the win players by self-play.")
+    parser.add_argument("game", nargs="*", default=list(SELF_PLAY), help="games (default: all four)")
+    parser.add_argument("--games", type=int, default=None, help="games of self-play (default per game)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the self-play (default 0)")
+    parser.add_argument("--players", default=None, help="the self-play player (default per game)")
+    args = parser.parse_args(argv)
+    for game in args.game:
+        if game not in SELF_PLAY:
+            print(f"win_tables: error: game must be one of {', '.join(SELF_PLAY)} (got {game!r})", file=sys.stderr)
+            return 2
+        plan = SELF_PLAY[game]
+        games = args.games or plan["games"]
+        players = args.players or plan["players"]
+        began = time.perf_counter()
+
+        def progress(done, total):
+            print(f"\r{game}: {done}/{total} games", end="", file=sys.stderr, flush=True)
+
+        rows = collect(game, players, games, args.seed, plan["length"], progress)
+        data = build(game, rows, provenance_of(game, players, games, args.seed, plan["length"]), plan["length"])
+        DATA_DIR.mkdir(parents=True, exist_ok=True)
+        with open(data_path(game), "w") as fh:
+            json.dump(data, fh, separators=(",", ":"))
+            fh.write("\n")
+        print(f"\r{game}: {len(rows)} frames from {games} games in {time.perf_counter() - began:.0f} s -> "
+              f"{data_path(game)}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,176 @@
+"""The win players: tables of win probability, the rollouts, the search, and the head-to-head bench."""
+
+import math
+
+import numba
+import numpy as np
+import pytest
+
+from shuffle_sim.court import load_court
+from shuffle_sim.playing.crokinole import CrokinoleTactics
+from shuffle_sim.playing.deck_engine import deck_setup
+from shuffle_sim.playing.players import Open20, PlayerError, ShotContext, noise_vector, parse_player, skills_for
+from shuffle_sim.playing.search.crokinole_rollout import crokinole_rollouts
+from shuffle_sim.playing.search.deck_rollout import deck_rollouts
+from shuffle_sim.playing.search.kr_uct import WinSearch
+from shuffle_sim.playing.search.situations import DeckSituation
+from shuffle_sim.playing.search.win_tables import (
+    crokinole_table,
+    deck_table,
+    ricochet_table,
+    win_tables,
+    _digest,
+    _read,
+)
+
+DECK = load_court("deck")
+CROKINOLE = load_court("crokinole")
+
+
+# ---- tables ----------------------------------------------------------------------------------------
+
+def test_crokinole_hammer_that_always_wins_ties_every_game():
+    """Singles players alternate the first shot (the hammer alternates): if the hammer always wins its
+    round, four rounds end 4-4 whoever starts, a tie (1/2)."""
+    t = crokinole_table(np.array([1.0, 0.0, 0.0]), 4)
+    span = t["span"]
+    assert t["values"][span, 4, 0] == t["values"][span, 4, 1] == 0.5
+    # two points up with one round left, without the hammer: the opponent's 2 ties the game
+    assert t["values"][span + 2, 1, 0] == 0.5
+    assert t["values"][span + 2, 1, 1] == 1.0
+
+
+@pytest.mark.parametrize("lead, hammer, game_point, expected", [(0, 10, 20, 0.0), (10, 0, 20, 1.0), (5, 5, 10, 0.5)])
+def test_deck_table_follows_the_game_flow(lead, hammer, game_point, expected):
+    """Every half-round the lead side scores ``lead`` and the hammer side ``hammer``; the hammer leads
+    the next one (C-3c). 0 and 10: the side leading the first half-round falls 10 behind, catches
+    up, falls behind at 10-20 and loses (game over at game point and ahead, D-3). 5 and 5: level at
+    game point forever (D-4 extension after extension): 1/2."""
+    t = deck_table(np.array([[lead, hammer, 0]]), np.array([1.0]), game_point)
+    assert t["lead"][-t["lo"], -t["lo"]] == pytest.approx(expected, abs=1e-6)
+
+
+def test_ricochet_scorer_starts_again():
+    """The starter scores 5 every round and starts again (the scorer starts): it wins from 0-0."""
+    t = ricochet_table(np.array([[5, 0]]), np.array([1.0]), 15)
+    assert t["starter"][0, 0] == 1.0
+
+
+@pytest.mark.parametrize("game", ["deck", "crokinole", "horse-collar", "ricochet"])
+def test_stored_tables_carry_their_provenance_and_match_their_outcomes(game):
+    data = _read(game)
+    for key in ("court", "players", "seed", "games", "game_length", "command"):
+        assert key in data["provenance"]
+    tables = win_tables(game)
+    assert data["table"]["digest"] == _digest(tables.outcomes, tables.probs)
+    assert data["frames"]["total"] == sum(row[-1] for row in data["frames"]["rows"])
+
+
+def test_deck_table_is_monotone_in_the_scores():
+    v = win_tables("deck").table(75)["lead"]
+    assert (np.diff(v, axis=0) >= -1e-4).all() and (np.diff(v, axis=1) <= 1e-4).all()
+
+
+# ---- rollouts --------------------------------------------------------------------------------------
+
+SETUP = deck_setup(DECK)
+SD = noise_vector(skills_for("deck")["expert"])
+
+
+def _c20a_launch():
+    """A firm black shot past a yellow 7 into the backstop, rebounding onto it (found by a search)."""
+    sx, sy = SETUP.stance(1).point(0.5)
+    a = math.atan2(15.85 - sy, -0.3 - sx) - 0.004
+    return [0.5, 3.1 * math.cos(a), 3.1 * math.sin(a), 0.0]
+
+
+def test_deck_rollouts_charge_c20a_to_the_shooter():
+    """Seed 000, C-20a: "If a dead disc rebounds or ricochets and touches a live disc [...] the
+    half-round shall be played over and a 10-Off PENALTY to the player shooting the offending disc
+    [...] EXCEPT, if it was the result of the last disc"."""
+    rows = np.array([_c20a_launch()] * 2)
+    zero = np.zeros(4)
+    last = deck_rollouts(DECK, [-0.6], [13.3], [0], 1, 1, rows, zero, zero, 0, 0, 0, 0)
+    assert last["penalty"].tolist() == [1, 1] and last["last"].all()
+    replay = deck_rollouts(DECK, [-0.6], [13.3], [0], 1, 1, rows, zero, zero, 3, 0, 0, 0)
+    assert replay["penalty"].tolist() == [1, 1] and not replay["last"].any()
+    s = DeckSituation(mine=40, theirs=40, lead=False, shot=8)
+    assert s.value(1, last)[0] == pytest.approx(s.after(np.array([-10]), np.array([0]), np.array([False]))[0])
+
+
+@pytest.mark.parametrize("rollout", ["deck", "crokinole"])
+def test_rollouts_do_not_depend_on_the_thread_count(rollout):
+    if rollout == "deck":
+        rows = np.tile([0.5, 0.0, 2.1, 0.0], (40, 1))
+
+        def run():
+            out = deck_rollouts(DECK, [0.1, -0.2], [11.0, 12.5], [0, 1], 1, 0, rows, SD, SD, 5, 7, 3, 11)
+            return np.concatenate([out["points"].ravel(), out["penalty"], out["x"].ravel()])
+    else:
+        tactics = CrokinoleTactics(CROKINOLE)
+        ctx = ShotContext(CROKINOLE, tactics.stance("south"), np.empty(0), np.empty(0), (), "light", tactics,
+                          info={"seat": "south", "opponent_shots_left": 1})
+        la = Open20().aim(ctx)
+        rows = np.tile([la.t, la.vx, la.vy, 0.0], (24, 1))
+        sd = noise_vector(skills_for("crokinole")["top competitive"])
+
+        def run():
+            return crokinole_rollouts(CROKINOLE, tactics.stance("south"), tactics.stance("north"), [0.05], [0.1],
+                                      [False], rows, sd, sd, 9, 5, 2, 4).ravel()
+    previous = numba.get_num_threads()
+    try:
+        numba.set_num_threads(1)
+        one = run()
+        numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
+        many = run()
+    finally:
+        numba.set_num_threads(previous)
+    assert np.array_equal(one, many)
+    assert np.array_equal(one, run())
+
+
+def test_crokinole_rollout_applies_the_hit_rule():
+    """With an opponent disc on the board, a shot that touches none is removed, a 20 so made too:
+    an open 20 past a disc far off its line scores nothing for the shooter."""
+    tactics = CrokinoleTactics(CROKINOLE)
+    ctx = ShotContext(CROKINOLE, tactics.stance("south"), np.array([0.2]), np.array([0.15]), ("dark",), "light",
+                      tactics, info={"seat": "south", "opponent_shots_left": 1})
+    la = Open20().aim(ctx)
+    out = crokinole_rollouts(CROKINOLE, tactics.stance("south"), tactics.stance("north"), [0.2], [0.15], [False],
+                             np.array([[la.t, la.vx, la.vy, 0.0]]), np.zeros(4), np.zeros(4), 0, 0, 0, 0)
+    from shuffle_sim.judging import judge_batch
+
+    assert out[0, 0] == 0 and out[0, 2] == 0
+    assert out[0, 1] == judge_batch(CROKINOLE, [0.2], [0.15]).value[0] == 5
+
+
+# ---- the search ------------------------------------------------------------------------------------
+
+def test_win_players_are_named_like_the_others():
+    assert isinstance(parse_player("deck", "expert-win").strategy, WinSearch)
+    assert parse_player("crokinole", "top-competitive-win500").strategy.budget == 500
+    with pytest.raises(PlayerError, match="unknown strategy"):
+        parse_player("deck", "expert-winx")
+    with pytest.raises(PlayerError, match="budget"):
+        WinSearch(0)
+
+
+def test_a_game_with_a_win_player_is_the_same_for_a_seed():
+    from shuffle_sim.playing.search.self_play import play_rules_game
+
+    players = (parse_player("deck", "expert-win300"), parse_player("deck", "expert-ev"))
+    first = play_rules_game("deck", players, 3, 1, 10)
+    again = play_rules_game("deck", players, 3, 1, 10)
+    assert [e.points for e in first.scoreboard] == [e.points for e in again.scoreboard]
+    assert first.over and first.winner == again.winner
+
+
+def test_the_head_to_head_bench_reports_per_game():
+    from shuffle_sim.bench.head_to_head import run_head_to_head
+
+    report = run_head_to_head("crokinole", games=2, workers=1, budget=150, length=1)
+    assert report["games"] == 2 and report["win"] + report["lost"] + report["tied"] == 2
+    assert 0.0 <= report["win_share_95"][0] <= report["win_share"] <= report["win_share_95"][1] <= 1.0
+    rounds = report["crokinole_rounds"]
+    assert rounds["rounds"] == 2
+    assert rounds["last_shooter_won"] + rounds["first_shooter_won"] + rounds["tied"] == pytest.approx(1.0)
