@@ -46,7 +46,7 @@ def with_spin_model(text: str, model: str) -> str:
     params = tomllib.loads(text).get("params", {})
     line = f'spin_model = "{model}"'
     if "spin_model" in params:
-        return re.sub(r'(?m)^\s*spin_model\s*=.*$', line, text, count=1)
+        return re.sub(r"(?m)^\s*spin_model\s*=.*$", line, text, count=1)
     if params:
         return re.sub(r"(?m)^\[params\]\s*$", "[params]\n" + line, text, count=1)
     return text.rstrip("\n") + f"\n\n[params]\n{line}\n"
@@ -60,8 +60,8 @@ def with_spin_spread(text: str, sd: float) -> str:
         raise SystemExit("--spin-spread: the file already sweeps or draws the spin")
     if "distributions" in data:
         raise SystemExit("--spin-spread: the file has a [distributions] table; add the spin there instead")
-    name = f'{data["name"]}-spin{sd:g}'
-    text = re.sub(r'(?m)^name\s*=.*$', f'name = "{name}"', text, count=1)
+    name = f"{data['name']}-spin{sd:g}"
+    text = re.sub(r"(?m)^name\s*=.*$", f'name = "{name}"', text, count=1)
     return text.rstrip("\n") + f"\n\n[distributions]\nspin = {{ normal = [0.0, {sd!r}] }}\n"
 
 
@@ -128,13 +128,20 @@ def compare(datasets: dict, metric: str) -> tuple[object, str]:
     if changed:
         worst = np.unravel_index(np.nanargmax(np.abs(values)), values.shape)
         where = ", ".join(f"{d} {change[d].values[i]:.3f}" for d, i in zip(dims, worst))
-        lines.append(f"  grid mean {np.nanmean(coupled.values):.4f} (coupled) vs {np.nanmean(decoupled.values):.4f} "
-                     f"(decoupled); change: mean {np.nanmean(values):+.4f}, mean |change| "
-                     f"{np.nanmean(np.abs(values)):.4f}, largest {values[worst]:+.4f} at {where}")
+        lines.append(
+            f"  grid mean {np.nanmean(coupled.values):.4f} (coupled) vs {np.nanmean(decoupled.values):.4f} "
+            f"(decoupled); change: mean {np.nanmean(values):+.4f}, mean |change| "
+            f"{np.nanmean(np.abs(values)):.4f}, largest {values[worst]:+.4f} at {where}"
+        )
         if np.all(coupled.values[np.isfinite(coupled.values)] >= 0):
-            lines.append("  centre of mass: " + "; ".join(
-                f"{d} {_centroid(decoupled, d):.4f} -> {_centroid(coupled, d):.4f}" for d in dims
-                if np.issubdtype(change[d].dtype, np.number)))
+            lines.append(
+                "  centre of mass: "
+                + "; ".join(
+                    f"{d} {_centroid(decoupled, d):.4f} -> {_centroid(coupled, d):.4f}"
+                    for d in dims
+                    if np.issubdtype(change[d].dtype, np.number)
+                )
+            )
         lines.append(_band_table(change, dims))
     return change, "\n".join(line for line in lines if line)
 
@@ -145,8 +152,10 @@ def difference_dataset(datasets: dict, metric: str):
     ds = datasets["coupled"].copy()
     var = f"change_{name}"
     full = ds[name] - datasets["decoupled"][name]
-    full.attrs = {"long_name": f"{ds[name].attrs.get('long_name', name)}: coupled minus decoupled",
-                  "units": ds[name].attrs.get("units", "1")}
+    full.attrs = {
+        "long_name": f"{ds[name].attrs.get('long_name', name)}: coupled minus decoupled",
+        "units": ds[name].attrs.get("units", "1"),
+    }
     ds[var] = full
     ds.attrs["title"] = f"{ds.attrs['title']}: coupled minus decoupled spin model"
     return ds, f"{var}:{label}" if label else var
@@ -162,15 +171,25 @@ def _symmetric_colours(fig, change) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python experiments/compare_spin_models.py",
-                                     description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="python experiments/compare_spin_models.py", description=__doc__.splitlines()[0]
+    )
     parser.add_argument("experiments", nargs="+", type=Path, help="experiment files (TOML)")
     parser.add_argument("--out", type=Path, default=Path("results/spin-models"), help="results folder root")
     parser.add_argument("--figures", type=Path, default=None, help="folder for the difference maps (PNG)")
-    parser.add_argument("--metric", action="append", default=None,
-                        help="a metric to compare besides those of the file's plots (repeatable)")
-    parser.add_argument("--spin-spread", type=float, default=None, metavar="SD",
-                        help="also draw each shot's launch spin, normal with mean 0 and SD rad/s (a player's twist)")
+    parser.add_argument(
+        "--metric",
+        action="append",
+        default=None,
+        help="a metric to compare besides those of the file's plots (repeatable)",
+    )
+    parser.add_argument(
+        "--spin-spread",
+        type=float,
+        default=None,
+        metavar="SD",
+        help="also draw each shot's launch spin, normal with mean 0 and SD rad/s (a player's twist)",
+    )
     args = parser.parse_args(argv)
     for path in args.experiments:
         datasets = run_both(path, args.out, args.spin_spread)
@@ -185,7 +204,9 @@ def main(argv: list[str] | None = None) -> int:
                 fig = plot_metric(ds, metric, spec.get("x"), spec.get("y"), spec.get("select"))
                 _symmetric_colours(fig, change)
                 args.figures.mkdir(parents=True, exist_ok=True)
-                target = args.figures / f"{datasets['coupled'].attrs['experiment_name']}-{plot_file_name(spec['metric'])}"
+                target = (
+                    args.figures / f"{datasets['coupled'].attrs['experiment_name']}-{plot_file_name(spec['metric'])}"
+                )
                 fig.savefig(target, dpi=DPI)
                 print(f"  figure: {target}")
     return 0

@@ -36,8 +36,8 @@ from shuffle_sim.experiment.spec import load_experiment
 from shuffle_sim.experiment.store import open_results
 from shuffle_sim.noise import skill_preset
 from shuffle_sim.physics import DISC_DISC, restitution_at, simulate
-from shuffle_sim.plot import draw_court
 from shuffle_sim.physics.scene import Scene
+from shuffle_sim.plot import draw_court
 from shuffle_sim.units import FOOT
 
 HERE = Path(__file__).resolve().parent
@@ -66,8 +66,17 @@ def p10_maps(ds, path: Path) -> dict:
             ax = axes[i, j]
             grid = p10.sel(skill=skill, court_speed=seconds).transpose("target_y", "target_x").values
             draw_court(ax, deck)
-            mesh = ax.pcolormesh(np.append(x - dx / 2, x[-1] + dx / 2), np.append(y - dy / 2, y[-1] + dy / 2), grid,
-                                 cmap="viridis", vmin=0.0, vmax=0.8, alpha=0.85, zorder=4, shading="flat")
+            mesh = ax.pcolormesh(
+                np.append(x - dx / 2, x[-1] + dx / 2),
+                np.append(y - dy / 2, y[-1] + dy / 2),
+                grid,
+                cmap="viridis",
+                vmin=0.0,
+                vmax=0.8,
+                alpha=0.85,
+                zorder=4,
+                shading="flat",
+            )
             k = np.unravel_index(np.nanargmax(grid), grid.shape)
             best[(str(skill), float(seconds))] = (float(grid[k]), float(x[k[1]]), float(y[k[0]]))
             ax.plot([x[k[1]]], [y[k[0]]], marker="+", color="white", markersize=10, zorder=6)
@@ -79,9 +88,11 @@ def p10_maps(ds, path: Path) -> dict:
             ax.set_ylabel("aim point y (m)" if j == 0 else "")
     bar = fig.colorbar(mesh, ax=axes, shrink=0.6)
     bar.set_label("probability of a 10")
-    fig.suptitle("The same draw plan on a slow (5 s) and a fast (14 s) deck court: chance of a 10 by aim point\n"
-                 "(launch speed: the one that stops at the aim point on that court; 100 noisy shots per point)",
-                 fontsize=11)
+    fig.suptitle(
+        "The same draw plan on a slow (5 s) and a fast (14 s) deck court: chance of a 10 by aim point\n"
+        "(launch speed: the one that stops at the aim point on that court; 100 noisy shots per point)",
+        fontsize=11,
+    )
     fig.savefig(path, dpi=DPI)
     return best
 
@@ -96,8 +107,13 @@ def p10_centre_line(ds, path: Path) -> None:
     colours = {5.0: "tab:red", 14.0: "tab:blue"}
     for skill in ds["skill"].values:
         for seconds in ds["court_speed"].values:
-            ax.plot(y, p10.sel(skill=skill, court_speed=seconds).values, styles[str(skill)],
-                    color=colours[float(seconds)], label=f"{skill}, {seconds:g} s court")
+            ax.plot(
+                y,
+                p10.sel(skill=skill, court_speed=seconds).values,
+                styles[str(skill)],
+                color=colours[float(seconds)],
+                label=f"{skill}, {seconds:g} s court",
+            )
     for edge in (35, 38):
         ax.axvline(edge, color="grey", linewidth=0.8)
     ax.text(36.5, ax.get_ylim()[1] * 0.97, "10 zone", ha="center", va="top", fontsize=9, color="grey")
@@ -126,8 +142,12 @@ def speed_error(path: Path) -> dict:
     figures = {}
     for name, colour in (("average", "tab:orange"), ("expert", "tab:green")):
         model = skill_preset("deck", name)
-        ax.plot(v, 100 * np.hypot(model.speed * v, model.speed_floor) / v, color=colour,
-                label=f"{name}: {100 * model.speed:g} % and {model.speed_floor:g} m/s")
+        ax.plot(
+            v,
+            100 * np.hypot(model.speed * v, model.speed_floor) / v,
+            color=colour,
+            label=f"{name}: {100 * model.speed:g} % and {model.speed_floor:g} m/s",
+        )
         ax.axhline(100 * model.speed, color=colour, linewidth=0.7, linestyle=":")
         for seconds, speed in launches.items():
             figures[(name, seconds)] = model.speed_sd(speed) / speed
@@ -152,9 +172,17 @@ def head_on(court, impact: float):
     a = court.params["mu"] * court.params["gravity"]
     gap, target_y = 0.08, -0.2
     start_y = target_y - 2 * r - gap
-    v0 = math.sqrt(impact ** 2 + 2 * a * gap)
-    result = simulate(Scene(court=court, x=np.zeros(2), y=np.array([start_y, target_y]), vx=np.zeros(2),
-                            vy=np.array([v0, 0.0]), omega=np.zeros(2)))
+    v0 = math.sqrt(impact**2 + 2 * a * gap)
+    result = simulate(
+        Scene(
+            court=court,
+            x=np.zeros(2),
+            y=np.array([start_y, target_y]),
+            vx=np.zeros(2),
+            vy=np.array([v0, 0.0]),
+            omega=np.zeros(2),
+        )
+    )
     t = result.events.t[list(result.events.kind).index(DISC_DISC)]
     slide = result.y[0] - (start_y + v0 * t - 0.5 * a * t * t)
     return 1.0 - 2.0 * math.sqrt(2 * a * max(slide, 0.0)) / impact, slide
@@ -180,8 +208,7 @@ def impacts(path: Path) -> dict:
     left.grid(alpha=0.3)
     constant = court.with_params(disc_yield_speed=math.inf)
     right.plot(speeds, [1000 * m[1] for m in measured], "o-", color="tab:blue", label="the board's law")
-    right.plot(speeds, [1000 * head_on(constant, s)[1] for s in speeds], "s--", color="grey",
-               label="a constant 0.85")
+    right.plot(speeds, [1000 * head_on(constant, s)[1] for s in speeds], "s--", color="grey", label="a constant 0.85")
     right.set_xlabel("impact speed, head-on (m/s)")
     right.set_ylabel("shooter's follow-through (mm)")
     right.set_title("Hit slowly the shooter stops dead; hard, it follows through", fontsize=10)
@@ -211,8 +238,13 @@ def drift(path: Path) -> dict:
         k = int(np.argmin(np.abs(seconds - t)))
         marks[t] = sideways[k]
         ax.plot([t], [100 * sideways[k]], "o", color="tab:purple")
-        ax.annotate(f"{t:g} s: {100 * sideways[k]:.1f} cm", (t, 100 * sideways[k]), textcoords="offset points",
-                    xytext=(6, -12), fontsize=9)
+        ax.annotate(
+            f"{t:g} s: {100 * sideways[k]:.1f} cm",
+            (t, 100 * sideways[k]),
+            textcoords="offset points",
+            xytext=(6, -12),
+            fontsize=9,
+        )
     ax.set_xlabel("court speed (s, kitchen to kitchen)")
     ax.set_ylabel("sideways drift at rest (cm)")
     ax.set_title("A grade of 1 in 1000 across the court: drift of a kitchen-to-kitchen shot", fontsize=11)
@@ -234,15 +266,19 @@ def main(argv: list[str] | None = None) -> int:
     p10_centre_line(ds, figures / "p10-centre-line.png")
     for (skill, seconds), (p, x, y) in sorted(best.items()):
         mean = float(ds["p_value"].sel(value=10, skill=skill, court_speed=seconds).mean())
-        print(f"{skill:8s} {seconds:4g} s: best P(10) {p:.3f} aiming at x = {x:+.3f} m, y = {y / FOOT:.2f} ft; "
-              f"mean over the aim points {mean:.4f}")
+        print(
+            f"{skill:8s} {seconds:4g} s: best P(10) {p:.3f} aiming at x = {x:+.3f} m, y = {y / FOOT:.2f} ft; "
+            f"mean over the aim points {mean:.4f}"
+        )
     errors = speed_error(figures / "speed-error.png")
     for seconds, speed in errors.pop("launch").items():
         print(f"draw to the middle of the 10 on the {seconds:g} s court: launch {speed:.3f} m/s")
     for (name, seconds), relative in sorted(errors.items()):
         print(f"  {name:8s} {seconds:4g} s: speed error {100 * relative:.2f} % of the launch")
     for speed, (e, slide) in impacts(figures / "impacts.png").items():
-        print(f"crokinole head-on at {speed:.1f} m/s: restitution {e:.4f}, shooter follows through {1000 * slide:.1f} mm")
+        print(
+            f"crokinole head-on at {speed:.1f} m/s: restitution {e:.4f}, shooter follows through {1000 * slide:.1f} mm"
+        )
     for seconds, metres in drift(figures / "drift.png").items():
         print(f"1 in 1000 across, kitchen to kitchen on a {seconds:g} s court: drift {100 * metres:.1f} cm")
     print(f"pictures in {figures}")

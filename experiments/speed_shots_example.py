@@ -33,8 +33,9 @@ SLOPE = (0.0, 0.001)
 SEED = 23
 
 
-def speed_shots(seconds: float = 14.0, slope=SLOPE, n: int = 12, seed: int = SEED, position_sd: float = 0.01,
-                time_sd: float = 0.1) -> list[dict]:
+def speed_shots(
+    seconds: float = 14.0, slope=SLOPE, n: int = 12, seed: int = SEED, position_sd: float = 0.01, time_sd: float = 0.1
+) -> list[dict]:
     """``n`` measured speed shots (half from each end) on the deck at ``seconds`` with a ``slope``."""
     court = load_court("deck").with_params(speed=f"{seconds!r} s")
     mu, g = court.params["mu"], court.params["gravity"]
@@ -50,11 +51,17 @@ def speed_shots(seconds: float = 14.0, slope=SLOPE, n: int = 12, seed: int = SEE
         # A player's weight: meant to stop 37.5 ft on, off by a few percent.
         v0 = math.sqrt(2 * mu * g * 37.5 * FOOT) * float(rng.normal(1.0, 0.03))
         rest_x, rest_y, t = (float(v) for v in rest_and_time(start_x, start_y, direction, v0, mu, *slope, g))
-        rows.append({"start_x": round(start_x, 3), "start_y": round(start_y, 3),
-                     "aim_x": round(aim_x, 3), "aim_y": round(aim_y, 3),
-                     "rest_x": round(rest_x + float(rng.normal(0, position_sd)), 3),
-                     "rest_y": round(rest_y + float(rng.normal(0, position_sd)), 3),
-                     "time": round(t + float(rng.normal(0, time_sd)), 2)})
+        rows.append(
+            {
+                "start_x": round(start_x, 3),
+                "start_y": round(start_y, 3),
+                "aim_x": round(aim_x, 3),
+                "aim_y": round(aim_y, 3),
+                "rest_x": round(rest_x + float(rng.normal(0, position_sd)), 3),
+                "rest_y": round(rest_y + float(rng.normal(0, position_sd)), 3),
+                "time": round(t + float(rng.normal(0, time_sd)), 2),
+            }
+        )
     return rows
 
 

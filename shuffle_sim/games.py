@@ -11,17 +11,27 @@ from __future__ import annotations
 
 import importlib
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from types import ModuleType
-from typing import Callable
 
 GAMES_FILE = Path(__file__).resolve().parent / "games.toml"
 #: Court files may also say ``game = "custom"``: a court judged geometrically, with no game's rules.
 CUSTOM = "custom"
-_FIELDS = {"title", "court", "scorer", "play", "default_players", "sides", "surface_colour", "game_lengths",
-           "length", "picture_zoom"}
+_FIELDS = {
+    "title",
+    "court",
+    "scorer",
+    "play",
+    "default_players",
+    "sides",
+    "surface_colour",
+    "game_lengths",
+    "length",
+    "picture_zoom",
+}
 
 
 class UnknownGameError(ValueError):
@@ -66,12 +76,19 @@ def _builtin() -> dict[str, GameEntry]:
         unknown = set(table) - _FIELDS
         if unknown:
             raise ValueError(f"{GAMES_FILE}: [{name}]: unknown keys {sorted(unknown)}")
-        entries[name] = GameEntry(name=name, title=table["title"], court=table["court"],
-                                  scorer_path=table["scorer"], play_path=table["play"],
-                                  default_players=table["default_players"], sides=tuple(table["sides"]),
-                                  surface_colour=table["surface_colour"],
-                                  game_lengths=tuple(table.get("game_lengths", ())), length=table.get("length", "points"),
-                                  picture_zoom=table.get("picture_zoom"))
+        entries[name] = GameEntry(
+            name=name,
+            title=table["title"],
+            court=table["court"],
+            scorer_path=table["scorer"],
+            play_path=table["play"],
+            default_players=table["default_players"],
+            sides=tuple(table["sides"]),
+            surface_colour=table["surface_colour"],
+            game_lengths=tuple(table.get("game_lengths", ())),
+            length=table.get("length", "points"),
+            picture_zoom=table.get("picture_zoom"),
+        )
     return entries
 
 

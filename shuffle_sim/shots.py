@@ -30,6 +30,7 @@ one set of arrays and skips the system's zeroing of fresh memory).
 
 Performance: ``shuffle-sim bench`` (``single_shot``) measures the empty-board path.
 """
+
 from __future__ import annotations
 
 import math
@@ -42,9 +43,8 @@ from shuffle_sim._runtime import jit
 from shuffle_sim.court import Court, as_court
 from shuffle_sim.judging.batch import cached_judge_index, judge_ranges
 from shuffle_sim.judging.cell_grid import judge_point, surely_on_surface
-from shuffle_sim.judging.procedure import HANGER_NONE, centre_on_surface
 from shuffle_sim.judging.packing import judge_arrays
-from shuffle_sim.physics.numba_api import court_table
+from shuffle_sim.judging.procedure import HANGER_NONE, centre_on_surface
 from shuffle_sim.physics import check_max_events, check_obstacles, obstacle_at_start
 from shuffle_sim.physics.numba_api import (
     DEAD,
@@ -57,6 +57,8 @@ from shuffle_sim.physics.numba_api import (
     STATUS_FALLEN,
     STATUS_REST,
     TOUCHED,
+    court_table,
+    kernel_arrays,
     obstacle_overlap,
     place_disc,
     run_lone,
@@ -64,7 +66,6 @@ from shuffle_sim.physics.numba_api import (
     state_at,
 )
 from shuffle_sim.physics.scene import OVERLAP_TOLERANCE, Scene, SceneError
-from shuffle_sim.physics.numba_api import kernel_arrays
 
 #: Shots per chunk of the parallel loop (one scratch allocation each).
 CHUNK = 256
@@ -92,15 +93,28 @@ class ShotBatch:
     played: np.ndarray  # (N,) bool: False for a shot skipped for its start (``bad_starts="skip"``)
 
     #: Each field's dtype, and whether it has a column per disc (else one entry per shot).
-    LAYOUT = {"x": (np.float64, True), "y": (np.float64, True), "status": (np.int8, True), "dead": (np.bool_, True),
-              "value": (np.int64, True), "zone": (np.int64, True), "hanger": (np.int8, True),
-              "touched": (np.bool_, True), "ok": (np.bool_, False), "played": (np.bool_, False)}
+    LAYOUT = {
+        "x": (np.float64, True),
+        "y": (np.float64, True),
+        "status": (np.int8, True),
+        "dead": (np.bool_, True),
+        "value": (np.int64, True),
+        "zone": (np.int64, True),
+        "hanger": (np.int8, True),
+        "touched": (np.bool_, True),
+        "ok": (np.bool_, False),
+        "played": (np.bool_, False),
+    }
 
     @classmethod
-    def empty(cls, n_shots: int, n_discs: int) -> "ShotBatch":
+    def empty(cls, n_shots: int, n_discs: int) -> ShotBatch:
         """Uninitialised arrays for ``n_shots`` shots of ``n_discs`` discs each."""
-        return cls(**{name: np.empty((n_shots, n_discs) if per_disc else n_shots, dtype)
-                      for name, (dtype, per_disc) in cls.LAYOUT.items()})
+        return cls(
+            **{
+                name: np.empty((n_shots, n_discs) if per_disc else n_shots, dtype)
+                for name, (dtype, per_disc) in cls.LAYOUT.items()
+            }
+        )
 
     def check_fits(self, n_shots: int, n_discs: int) -> None:
         """Raise ``ValueError`` naming the field unless every array has the shape and dtype of
@@ -122,8 +136,7 @@ def shot_problem(table, ja, index, board_x, board_y, x, y, vx, vy, omega):
 
     The judge's grid ``index`` answers "on the surface" for most starts without the exact test.
     """
-    if not (math.isfinite(x) and math.isfinite(y) and math.isfinite(vx) and math.isfinite(vy)
-            and math.isfinite(omega)):
+    if not (math.isfinite(x) and math.isfinite(y) and math.isfinite(vx) and math.isfinite(vy) and math.isfinite(omega)):
         return NOT_FINITE
     if not (surely_on_surface(x, y, index) or centre_on_surface(ja, x, y)):
         return _OFF_SURFACE
@@ -170,8 +183,9 @@ def _fill_unplayed(k, board_x, board_y, x, y, out_x, out_y, out_status, out_dead
 
 
 @jit.no_refcount
-def _play_lone_chunk(table, orbits, ja, prepared, index, board_x, board_y, launches, max_events, start, stop, outs,
-                     problem):
+def _play_lone_chunk(
+    table, orbits, ja, prepared, index, board_x, board_y, launches, max_events, start, stop, outs, problem
+):
     """Play and judge shots ``start`` to ``stop`` on an empty board (``board_x`` and ``board_y`` are
     empty): the lone disc in scalars (``lone``), judged where it ends. ``launches`` bundles the
     launch arrays (x, y, vx, vy, omega) and ``outs`` the output arrays of ``ShotBatch``."""
@@ -181,13 +195,16 @@ def _play_lone_chunk(table, orbits, ja, prepared, index, board_x, board_y, launc
         why = shot_problem(table, ja, index, board_x, board_y, xs[k], ys[k], vxs[k], vys[k], omegas[k])
         problem[k] = why
         if why != 0:
-            _fill_unplayed(k, board_x, board_y, xs[k], ys[k], out_x, out_y, out_status, out_dead, out_touched, out_ok,
-                           out_played)
+            _fill_unplayed(
+                k, board_x, board_y, xs[k], ys[k], out_x, out_y, out_status, out_dead, out_touched, out_ok, out_played
+            )
             out_value[k, 0] = 0
             out_zone[k, 0] = -1
             out_hanger[k, 0] = HANGER_NONE
             continue
-        x, y, _, _, _, status, dead, ok, _, _ = run_lone(table, orbits, xs[k], ys[k], vxs[k], vys[k], omegas[k], max_events)
+        x, y, _, _, _, status, dead, ok, _, _ = run_lone(
+            table, orbits, xs[k], ys[k], vxs[k], vys[k], omegas[k], max_events
+        )
         value, zone, hanger, dead = judge_rest(ja, prepared, index, x, y, status, dead)
         out_ok[k] = ok
         out_played[k] = True
@@ -202,8 +219,9 @@ def _play_lone_chunk(table, orbits, ja, prepared, index, board_x, board_y, launc
 
 
 @jit.no_refcount
-def _play_board_chunk(table, orbits, ja, index, board_x, board_y, launches, max_events, start, stop, scratch, outs,
-                      problem):
+def _play_board_chunk(
+    table, orbits, ja, index, board_x, board_y, launches, max_events, start, stop, scratch, outs, problem
+):
     """Play shots ``start`` to ``stop`` among the board's discs, through the kernel's loop with the
     chunk's ``scratch`` arrays (``st``, ``ist``, ``pair_t`` and an empty log); judging follows in one
     pass over every rest position. ``launches`` and ``outs`` as in ``_play_lone_chunk``."""
@@ -216,8 +234,9 @@ def _play_board_chunk(table, orbits, ja, index, board_x, board_y, launches, max_
         why = shot_problem(table, ja, index, board_x, board_y, xs[k], ys[k], vxs[k], vys[k], omegas[k])
         problem[k] = why
         if why != 0:
-            _fill_unplayed(k, board_x, board_y, xs[k], ys[k], out_x, out_y, out_status, out_dead, out_touched, out_ok,
-                           out_played)
+            _fill_unplayed(
+                k, board_x, board_y, xs[k], ys[k], out_x, out_y, out_status, out_dead, out_touched, out_ok, out_played
+            )
             continue
         for j in range(n_board):
             place_disc(table, orbits, st, ist, j, board_x[j], board_y[j], 0.0, 0.0, 0.0)
@@ -235,22 +254,81 @@ def _play_board_chunk(table, orbits, ja, index, board_x, board_y, launches, max_
 
 
 @jit.parallel
-def play_lone_shots(table, orbits, ja, prepared, index, board_x, board_y, xs, ys, vxs, vys, omegas, max_events,
-                     out_x, out_y, out_status, out_dead, out_value, out_zone, out_hanger, out_touched, out_ok,
-                     out_played, problem):
+def play_lone_shots(
+    table,
+    orbits,
+    ja,
+    prepared,
+    index,
+    board_x,
+    board_y,
+    xs,
+    ys,
+    vxs,
+    vys,
+    omegas,
+    max_events,
+    out_x,
+    out_y,
+    out_status,
+    out_dead,
+    out_value,
+    out_zone,
+    out_hanger,
+    out_touched,
+    out_ok,
+    out_played,
+    problem,
+):
     """Play and judge every shot on an empty board, in parallel over chunks of ``CHUNK`` shots."""
     n_shots = xs.shape[0]
     launches = (xs, ys, vxs, vys, omegas)
     outs = (out_x, out_y, out_status, out_dead, out_value, out_zone, out_hanger, out_touched, out_ok, out_played)
     for c in prange((n_shots + CHUNK - 1) // CHUNK):
-        _play_lone_chunk(table, orbits, ja, prepared, index, board_x, board_y, launches, max_events, c * CHUNK,
-                         min(n_shots, (c + 1) * CHUNK), outs, problem)
+        _play_lone_chunk(
+            table,
+            orbits,
+            ja,
+            prepared,
+            index,
+            board_x,
+            board_y,
+            launches,
+            max_events,
+            c * CHUNK,
+            min(n_shots, (c + 1) * CHUNK),
+            outs,
+            problem,
+        )
 
 
 @jit.parallel
-def play_board_shots(table, orbits, ja, prepared, index, board_x, board_y, xs, ys, vxs, vys, omegas, max_events,
-                      out_x, out_y, out_status, out_dead, out_value, out_zone, out_hanger, out_touched, out_ok,
-                      out_played, problem):
+def play_board_shots(
+    table,
+    orbits,
+    ja,
+    prepared,
+    index,
+    board_x,
+    board_y,
+    xs,
+    ys,
+    vxs,
+    vys,
+    omegas,
+    max_events,
+    out_x,
+    out_y,
+    out_status,
+    out_dead,
+    out_value,
+    out_zone,
+    out_hanger,
+    out_touched,
+    out_ok,
+    out_played,
+    problem,
+):
     """Play every shot among the board's discs in parallel over chunks of ``CHUNK`` shots, then judge
     every rest position in one parallel pass and merge in the kernel's verdicts."""
     n_shots = xs.shape[0]
@@ -258,17 +336,46 @@ def play_board_shots(table, orbits, ja, prepared, index, board_x, board_y, xs, y
     launches = (xs, ys, vxs, vys, omegas)
     outs = (out_x, out_y, out_status, out_dead, out_value, out_zone, out_hanger, out_touched, out_ok, out_played)
     for c in prange((n_shots + CHUNK - 1) // CHUNK):
-        scratch = (np.empty((N_FLOAT_ROWS, n_discs)), np.empty((N_INT_ROWS, n_discs), np.int64),
-                   np.empty((n_discs, n_discs)), np.empty((0, max(EV_COLUMNS, SEG_COLUMNS))))
-        _play_board_chunk(table, orbits, ja, index, board_x, board_y, launches, max_events, c * CHUNK,
-                          min(n_shots, (c + 1) * CHUNK), scratch, outs, problem)
+        scratch = (
+            np.empty((N_FLOAT_ROWS, n_discs)),
+            np.empty((N_INT_ROWS, n_discs), np.int64),
+            np.empty((n_discs, n_discs)),
+            np.empty((0, max(EV_COLUMNS, SEG_COLUMNS))),
+        )
+        _play_board_chunk(
+            table,
+            orbits,
+            ja,
+            index,
+            board_x,
+            board_y,
+            launches,
+            max_events,
+            c * CHUNK,
+            min(n_shots, (c + 1) * CHUNK),
+            scratch,
+            outs,
+            problem,
+        )
     n = n_shots * n_discs
     value = out_value.reshape(n)
     zone = out_zone.reshape(n)
     hanger = out_hanger.reshape(n)
     judged_dead = np.empty(n, np.bool_)
-    judge_ranges(out_x.reshape(n), out_y.reshape(n), ja, prepared, index, value, zone, np.empty(n, np.uint64),
-                 judged_dead, hanger, np.empty(n, np.bool_), np.empty(n, np.bool_))
+    judge_ranges(
+        out_x.reshape(n),
+        out_y.reshape(n),
+        ja,
+        prepared,
+        index,
+        value,
+        zone,
+        np.empty(n, np.uint64),
+        judged_dead,
+        hanger,
+        np.empty(n, np.bool_),
+        np.empty(n, np.bool_),
+    )
     status = out_status.reshape(n)
     dead = out_dead.reshape(n)
     for m in prange(n):
@@ -291,8 +398,19 @@ def _column(values, name: str, n: int | None) -> np.ndarray:
     return arr
 
 
-def simulate_shots(court: Court | str, x, y, vx, vy, omega, board: Scene | None = None, end: str | None = None,
-                   max_events: int = 10_000, out: ShotBatch | None = None, bad_starts: str = "raise") -> ShotBatch:
+def simulate_shots(
+    court: Court | str,
+    x,
+    y,
+    vx,
+    vy,
+    omega,
+    board: Scene | None = None,
+    end: str | None = None,
+    max_events: int = 10_000,
+    out: ShotBatch | None = None,
+    bad_starts: str = "raise",
+) -> ShotBatch:
     """Play N shots, each one disc launched at (x, y) with (vx, vy, omega), among ``board``'s discs.
 
     ``court`` is a ``Court``, a court name or a file path. ``x`` .. ``omega`` are arrays (N,) in SI
@@ -326,8 +444,16 @@ def simulate_shots(court: Court | str, x, y, vx, vy, omega, board: Scene | None 
         board_y = np.empty(0)
     else:
         k = board.n_discs
-        resting = Scene(court=court, x=board.x, y=board.y, vx=np.zeros(k), vy=np.zeros(k), omega=np.zeros(k),
-                        team=list(board.team), source="board")
+        resting = Scene(
+            court=court,
+            x=board.x,
+            y=board.y,
+            vx=np.zeros(k),
+            vy=np.zeros(k),
+            omega=np.zeros(k),
+            team=list(board.team),
+            source="board",
+        )
         resting.validate()
         check_obstacles(court, resting.x, resting.y, "board discs")
         board_x, board_y = resting.x, resting.y
@@ -340,9 +466,32 @@ def simulate_shots(court: Court | str, x, y, vx, vy, omega, board: Scene | None 
     ja = judge_arrays(court)
     prepared, index = cached_judge_index(ja, n * d)
     play = play_lone_shots if d == 1 else play_board_shots  # each compiles on first use only
-    play(court_table(court), kernel_arrays(court).orbit_tables, ja, prepared, index, board_x, board_y, xs, ys, vxs, vys, omegas, int(max_events),
-         out.x, out.y, out.status, out.dead, out.value, out.zone, out.hanger, out.touched, out.ok, out.played,
-         problem)
+    play(
+        court_table(court),
+        kernel_arrays(court).orbit_tables,
+        ja,
+        prepared,
+        index,
+        board_x,
+        board_y,
+        xs,
+        ys,
+        vxs,
+        vys,
+        omegas,
+        int(max_events),
+        out.x,
+        out.y,
+        out.status,
+        out.dead,
+        out.value,
+        out.zone,
+        out.hanger,
+        out.touched,
+        out.ok,
+        out.played,
+        problem,
+    )
     bad = np.flatnonzero(problem)
     if bad.size and bad_starts == "skip":
         bad = np.flatnonzero(problem == NOT_FINITE)

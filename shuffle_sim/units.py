@@ -6,10 +6,10 @@ this module is metres and kilograms.
 
 from __future__ import annotations
 
-from shuffle_sim.messages import shown
-
 import re
 from fractions import Fraction
+
+from shuffle_sim.messages import shown
 
 METRE_PER = {
     "m": 1.0,
@@ -79,7 +79,7 @@ def _parse(value: object, table: dict[str, float], kind: str) -> float:
         except ZeroDivisionError:
             raise UnitError(f"division by zero in {kind} {shown(value)}") from None
         total += number * table[unit]
-        rest = rest[match.end():]
+        rest = rest[match.end() :]
         terms += 1
     if terms == 0:
         raise UnitError(f"cannot read {kind} {shown(value)}")

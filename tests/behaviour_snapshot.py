@@ -37,21 +37,33 @@ SCENE = {
     ],
 }
 BOARDS = {
-    "deck": {"court": "deck", "discs": [{"x": 0.0, "y": 11.1, "team": "yellow"},
-                                        {"x": 0.3, "y": 12.0, "team": "black"},
-                                        {"x": -0.2, "y": 13.8, "team": "yellow"}]},
-    "horse-collar": {"court": "horse-collar", "discs": [{"x": 0.0, "y": 6.2, "team": "red"},
-                                                        {"x": 0.1, "y": 5.9, "team": "red"}]},
-    "ricochet": {"court": "ricochet", "discs": [{"x": 0.2, "y": 0.3, "team": "blue"},
-                                                {"x": 0.25, "y": 0.45, "team": "red"}]},
-    "crokinole": {"court": "crokinole", "discs": [{"x": 0.0, "y": 0.05, "team": "A"},
-                                                  {"x": 0.15, "y": 0.1, "team": "B"}]},
+    "deck": {
+        "court": "deck",
+        "discs": [
+            {"x": 0.0, "y": 11.1, "team": "yellow"},
+            {"x": 0.3, "y": 12.0, "team": "black"},
+            {"x": -0.2, "y": 13.8, "team": "yellow"},
+        ],
+    },
+    "horse-collar": {
+        "court": "horse-collar",
+        "discs": [{"x": 0.0, "y": 6.2, "team": "red"}, {"x": 0.1, "y": 5.9, "team": "red"}],
+    },
+    "ricochet": {
+        "court": "ricochet",
+        "discs": [{"x": 0.2, "y": 0.3, "team": "blue"}, {"x": 0.25, "y": 0.45, "team": "red"}],
+    },
+    "crokinole": {
+        "court": "crokinole",
+        "discs": [{"x": 0.0, "y": 0.05, "team": "A"}, {"x": 0.15, "y": 0.1, "team": "B"}],
+    },
 }
 
 
 def _cli(*args: str, cwd: Path) -> str:
-    done = subprocess.run([sys.executable, "-m", "shuffle_sim.cli", *args], cwd=cwd, capture_output=True,
-                          text=True, check=False)
+    done = subprocess.run(
+        [sys.executable, "-m", "shuffle_sim.cli", *args], cwd=cwd, capture_output=True, text=True, check=False
+    )
     return f"exit {done.returncode}\n{done.stdout}"
 
 
@@ -107,8 +119,9 @@ def snapshot(out_file: Path) -> dict[str, str]:
             path = work / f"board-{game}.json"
             path.write_text(json.dumps(board))
             result[f"score {game}"] = _digest(_cli("score", game, str(path), "--json", cwd=work))
-        result["judge deck"] = _digest(_cli("judge", "deck", "--disc", "0,11.1", "--disc", "0.3,12", "--json",
-                                            cwd=work))
+        result["judge deck"] = _digest(
+            _cli("judge", "deck", "--disc", "0,11.1", "--disc", "0.3,12", "--json", cwd=work)
+        )
     out_file.write_text(json.dumps(result, indent=1, sort_keys=True) + "\n")
     return result
 

@@ -16,10 +16,15 @@ import pytest
 from shuffle_sim.court import PARAM_DEFAULTS, load_court
 from shuffle_sim.court.materials import SPIN_MODELS
 
+
 def pytest_addoption(parser):
-    parser.addoption("--spin-model", choices=SPIN_MODELS, default=None,
-                     help="the spin model of every court whose file or test does not name one (the default: "
-                          "the courts' own, coupled); every test passes under 'decoupled' too")
+    parser.addoption(
+        "--spin-model",
+        choices=SPIN_MODELS,
+        default=None,
+        help="the spin model of every court whose file or test does not name one (the default: "
+        "the courts' own, coupled); every test passes under 'decoupled' too",
+    )
 
 
 def pytest_configure(config):

@@ -19,7 +19,7 @@ PACKAGE = Path(shuffle_sim.__file__).resolve().parent
 def _layers() -> list[str]:
     """The layer names, bottom first, as the package docstring lists them."""
     text = shuffle_sim.__doc__
-    paragraph = text[text.index("The layers, from the bottom:"):text.index("Imports flow one way")]
+    paragraph = text[text.index("The layers, from the bottom:") : text.index("Imports flow one way")]
     return re.findall(r"``([a-z_]+)``", paragraph)
 
 

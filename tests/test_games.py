@@ -11,23 +11,31 @@ from __future__ import annotations
 import json
 
 import pytest
-from tests import toy_game
 
 from shuffle_sim import games
 from shuffle_sim.cli import build_parser, main
 from shuffle_sim.court import CourtError, load_court
 from shuffle_sim.playing import play
 from shuffle_sim.plot import team_colours
+from tests import toy_game
 
 
 @pytest.fixture
 def push(tmp_path, monkeypatch):
     (tmp_path / "push.toml").write_text(toy_game.COURT)
     monkeypatch.setenv("SHUFFLE_SIM_COURTS", str(tmp_path))
-    entry = games.register_game(games.GameEntry(
-        name="push", title="push (a test game)", court="push", scorer_path="tests.toy_game:score_frame",
-        play_path="tests.toy_game", default_players="exact-plan,exact-ev4", sides=("green", "white"),
-        surface_colour="#dddddd"))
+    entry = games.register_game(
+        games.GameEntry(
+            name="push",
+            title="push (a test game)",
+            court="push",
+            scorer_path="tests.toy_game:score_frame",
+            play_path="tests.toy_game",
+            default_players="exact-plan,exact-ev4",
+            sides=("green", "white"),
+            surface_colour="#dddddd",
+        )
+    )
     yield entry
     games.unregister_game("push")
 
@@ -44,8 +52,18 @@ def test_court_of_an_unregistered_game_is_refused_and_accepted_once_registered(t
     path.write_text(toy_game.COURT)
     with pytest.raises(CourtError, match="game: must be one of"):
         load_court(path)
-    games.register_game(games.GameEntry("push", "push", "push", "tests.toy_game:score_frame", "tests.toy_game",
-                                        "exact", ("green", "white"), "#dddddd"))
+    games.register_game(
+        games.GameEntry(
+            "push",
+            "push",
+            "push",
+            "tests.toy_game:score_frame",
+            "tests.toy_game",
+            "exact",
+            ("green", "white"),
+            "#dddddd",
+        )
+    )
     try:
         assert load_court(path).game == "push"
     finally:
@@ -53,15 +71,25 @@ def test_court_of_an_unregistered_game_is_refused_and_accepted_once_registered(t
 
 
 def test_command_line_offers_a_registered_game(push):
-    choices = next(a for a in build_parser()._subparsers._group_actions[0].choices["play"]._actions
-                   if a.dest == "game").choices
+    choices = next(
+        a for a in build_parser()._subparsers._group_actions[0].choices["play"]._actions if a.dest == "game"
+    ).choices
     assert "push" in choices
 
 
 def test_score_a_board_of_the_toy_game(push, tmp_path, capsys):
     board = tmp_path / "board.json"
-    board.write_text(json.dumps({"discs": [{"x": 0.0, "y": 2.6, "team": "A"}, {"x": 0.1, "y": 1.9, "team": "B"},
-                                           {"x": -0.1, "y": 2.2, "team": "B"}]}))
+    board.write_text(
+        json.dumps(
+            {
+                "discs": [
+                    {"x": 0.0, "y": 2.6, "team": "A"},
+                    {"x": 0.1, "y": 1.9, "team": "B"},
+                    {"x": -0.1, "y": 2.2, "team": "B"},
+                ]
+            }
+        )
+    )
     assert main(["score", "push", str(board), "--json"]) == 0
     frame = json.loads(capsys.readouterr().out)
     assert frame["scores"] == {"A": 2, "B": 2}  # B: 1 in the middle, 1 on the far line

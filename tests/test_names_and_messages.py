@@ -56,16 +56,21 @@ def _scene(x, y, **kwargs):
     return Scene(court=HORSE, x=np.asarray(x), y=np.asarray(y), **values)
 
 
-@pytest.mark.parametrize("call, message", [
-    (lambda: _scene([-0.3], [0.25]).validate(), "discs[0] at x=-0.3, y=0.25 is off the surface"),
-    (lambda: _scene([0.0], [1.0], vy=np.array([np.nan])).validate(), "discs[0].vy must be finite (got nan)"),
-    (lambda: HORSE.with_params(mu=np.float64(-0.5)), "params.mu: must not be negative (got -0.5)"),
-    (lambda: HORSE.with_params(disc_restitution=np.float32(1.5)), "a restitution must lie in [0, 1] (got 1.5)"),
-    (lambda: NoiseModel(speed=np.float64(-1.0)), "noise.speed must be a finite non-negative number (got -1.0)"),
-    (lambda: simulate_shots(HORSE, np.array([0.3]), np.array([0.25]), [0.0], [1.0], [0.0]),
-     "shot 0 at x[0]=0.3, y[0]=0.25"),
-    (lambda: assert_value(HORSE, np.float64(0.0), np.float64(6.2), 2), "disc at (0.0, 6.2) m: value 3, expected 2"),
-])
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda: _scene([-0.3], [0.25]).validate(), "discs[0] at x=-0.3, y=0.25 is off the surface"),
+        (lambda: _scene([0.0], [1.0], vy=np.array([np.nan])).validate(), "discs[0].vy must be finite (got nan)"),
+        (lambda: HORSE.with_params(mu=np.float64(-0.5)), "params.mu: must not be negative (got -0.5)"),
+        (lambda: HORSE.with_params(disc_restitution=np.float32(1.5)), "a restitution must lie in [0, 1] (got 1.5)"),
+        (lambda: NoiseModel(speed=np.float64(-1.0)), "noise.speed must be a finite non-negative number (got -1.0)"),
+        (
+            lambda: simulate_shots(HORSE, np.array([0.3]), np.array([0.25]), [0.0], [1.0], [0.0]),
+            "shot 0 at x[0]=0.3, y[0]=0.25",
+        ),
+        (lambda: assert_value(HORSE, np.float64(0.0), np.float64(6.2), 2), "disc at (0.0, 6.2) m: value 3, expected 2"),
+    ],
+)
 def test_messages_show_plain_numbers(call, message):
     with pytest.raises((SceneError, CourtError, NoiseError, ValueError, AssertionError)) as info:
         call()

@@ -20,13 +20,24 @@ def test_the_three_notebooks_are_there():
 @pytest.mark.parametrize("name", NAMES)
 def test_notebook_runs_top_to_bottom(name):
     book = nbformat.read(NOTEBOOKS / name, as_version=4)
-    client = nbclient.NotebookClient(book, timeout=300, kernel_name="python3",
-                                     resources={"metadata": {"path": str(NOTEBOOKS)}})
+    client = nbclient.NotebookClient(
+        book, timeout=300, kernel_name="python3", resources={"metadata": {"path": str(NOTEBOOKS)}}
+    )
     client.execute()
-    errors = [out for cell in book.cells if cell.cell_type == "code" for out in cell.get("outputs", [])
-              if out.get("output_type") == "error"]
+    errors = [
+        out
+        for cell in book.cells
+        if cell.cell_type == "code"
+        for out in cell.get("outputs", [])
+        if out.get("output_type") == "error"
+    ]
     assert not errors
     # Each notebook shows at least one figure.
-    images = [out for cell in book.cells if cell.cell_type == "code" for out in cell.get("outputs", [])
-              if "image/png" in out.get("data", {})]
+    images = [
+        out
+        for cell in book.cells
+        if cell.cell_type == "code"
+        for out in cell.get("outputs", [])
+        if "image/png" in out.get("data", {})
+    ]
     assert images, f"{name} drew no figure"

@@ -31,11 +31,14 @@ def test_courts_are_found_in_an_installed_layout(tmp_path):
     site = tmp_path / "site"
     shutil.copytree(ROOT / "shuffle_sim", site / "shuffle_sim", ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copytree(ROOT / "courts", site / "shuffle_sim" / "courts")
-    probe = ("import shuffle_sim.court as c; court = c.load_court('deck'); "
-             "print(c.court_path('deck')); print(' '.join(c.list_courts()))")
+    probe = (
+        "import shuffle_sim.court as c; court = c.load_court('deck'); "
+        "print(c.court_path('deck')); print(' '.join(c.list_courts()))"
+    )
     env = {"PYTHONPATH": str(site), "PATH": "/usr/bin:/bin", "NUMBA_DISABLE_JIT": "1"}
-    run = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, env=env, capture_output=True, text=True,
-                         check=False)
+    run = subprocess.run(
+        [sys.executable, "-c", probe], cwd=tmp_path, env=env, capture_output=True, text=True, check=False
+    )
     assert run.returncode == 0, run.stderr
     path, names = run.stdout.strip().splitlines()
     assert Path(path) == site / "shuffle_sim" / "courts" / "deck.toml"

@@ -8,8 +8,7 @@ import pytest
 
 from shuffle_sim.court import load_court
 from shuffle_sim.judging import judge_batch
-from shuffle_sim.physics import STATUS_FALLEN, STATUS_HOLED, STATUS_REST
-from shuffle_sim.physics import simulate
+from shuffle_sim.physics import STATUS_FALLEN, STATUS_HOLED, STATUS_REST, simulate
 from shuffle_sim.physics.scene import Scene, SceneError
 from shuffle_sim.shots import CHUNK, ShotBatch, simulate_shots
 
@@ -32,8 +31,9 @@ def board():
     """Three resting discs in the foot scoring area."""
     x = np.array([0.0, -0.25, 0.2])
     y = np.array([11.3, 12.4, 12.9])
-    return Scene(court=DECK, x=x, y=y, vx=np.zeros(3), vy=np.zeros(3), omega=np.zeros(3),
-                 team=["yellow", "black", "yellow"])
+    return Scene(
+        court=DECK, x=x, y=y, vx=np.zeros(3), vy=np.zeros(3), omega=np.zeros(3), team=["yellow", "black", "yellow"]
+    )
 
 
 def test_batch_equals_one_scene_at_a_time():
@@ -44,9 +44,14 @@ def test_batch_equals_one_scene_at_a_time():
     assert batch.x.shape == (40, 4) and batch.status.dtype == np.int8 and batch.value.dtype == np.int64
     touched_any = False
     for k in range(40):
-        scene = Scene(court=DECK, x=np.append(b.x, shots[0][k]), y=np.append(b.y, shots[1][k]),
-                      vx=np.append(np.zeros(3), shots[2][k]), vy=np.append(np.zeros(3), shots[3][k]),
-                      omega=np.append(np.zeros(3), shots[4][k]))
+        scene = Scene(
+            court=DECK,
+            x=np.append(b.x, shots[0][k]),
+            y=np.append(b.y, shots[1][k]),
+            vx=np.append(np.zeros(3), shots[2][k]),
+            vy=np.append(np.zeros(3), shots[3][k]),
+            omega=np.append(np.zeros(3), shots[4][k]),
+        )
         one = simulate(scene)
         np.testing.assert_array_equal(batch.x[k], one.x)
         np.testing.assert_array_equal(batch.y[k], one.y)
@@ -68,8 +73,9 @@ def test_judging_merges_the_kernels_standing():
     r = DECK.disc_radius
     to_ten = math.sqrt(2 * a * (11.3 - 2.2))
     to_wall = math.sqrt(4.0 + 2 * a * (15.8496 - r - 2.2))
-    batch = simulate_shots(DECK, [0.0, 0.0, 0.5], [2.2, 2.2, 2.2], [0.0, 0.0, 1.5], [to_ten, to_wall, 0.5],
-                           [0.0, 0.0, 0.0])
+    batch = simulate_shots(
+        DECK, [0.0, 0.0, 0.5], [2.2, 2.2, 2.2], [0.0, 0.0, 1.5], [to_ten, to_wall, 0.5], [0.0, 0.0, 0.0]
+    )
     assert batch.value[0, 0] == 10 and not batch.dead[0, 0]
     assert batch.status[1, 0] == STATUS_REST and batch.dead[1, 0] and batch.value[1, 0] == 0
     assert judge_batch(DECK, batch.x[1], batch.y[1]).value[0] != 0  # the judge alone would have scored it
@@ -102,7 +108,7 @@ def test_results_do_not_depend_on_threads_or_chunks():
     for field in ("x", "y", "status", "dead", "value", "zone", "hanger", "touched", "ok"):
         np.testing.assert_array_equal(getattr(one, field), getattr(many, field))
     # A shot's result does not depend on its neighbours in the batch either.
-    alone = simulate_shots(DECK, *(s[CHUNK + 1:CHUNK + 2] for s in shots), board=board())
+    alone = simulate_shots(DECK, *(s[CHUNK + 1 : CHUNK + 2] for s in shots), board=board())
     np.testing.assert_array_equal(alone.x[0], one.x[CHUNK + 1])
 
 
@@ -115,8 +121,9 @@ def test_board_velocities_are_ignored():
     moving = board()
     moving.vx[:] = 5.0
     shots = deck_shots(5)
-    np.testing.assert_array_equal(simulate_shots(DECK, *shots, board=moving).x,
-                                  simulate_shots(DECK, *shots, board=board()).x)
+    np.testing.assert_array_equal(
+        simulate_shots(DECK, *shots, board=moving).x, simulate_shots(DECK, *shots, board=board()).x
+    )
 
 
 def test_event_bound_marks_a_shot_not_ok():

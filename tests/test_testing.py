@@ -42,8 +42,12 @@ CIRCLES = [(BOARD, ln.name) for ln in BOARD.judged_lines]
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.sampled_from(STRAIGHT), st.floats(0.0, 1.0), st.sampled_from([1, -1]),
-       st.sampled_from([0.0, 1e-9, -1e-9, 1e-3, -2e-2, 0.25]))
+@given(
+    st.sampled_from(STRAIGHT),
+    st.floats(0.0, 1.0),
+    st.sampled_from([1, -1]),
+    st.sampled_from([0.0, 1e-9, -1e-9, 1e-3, -2e-2, 0.25]),
+)
 def test_touching_point_is_exact_for_straight_lines(case, along, side, gap):
     court, name = case
     line = court.line(name)
@@ -67,7 +71,9 @@ def test_touching_point_is_exact_for_straight_lines(case, along, side, gap):
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.sampled_from(CIRCLES), st.floats(0.0, 1.0), st.sampled_from([1, -1]), st.sampled_from([0.0, 1e-9, -1e-9, 0.01]))
+@given(
+    st.sampled_from(CIRCLES), st.floats(0.0, 1.0), st.sampled_from([1, -1]), st.sampled_from([0.0, 1e-9, -1e-9, 0.01])
+)
 def test_touching_point_is_exact_for_circles(case, along, side, gap):
     court, name = case
     line = court.line(name)
@@ -75,8 +81,9 @@ def test_touching_point_is_exact_for_circles(case, along, side, gap):
     rho = Fraction(line.geom[2]) + side * (Fraction(line.width) / 2 + Fraction(court.disc_radius) + Fraction(gap))
     offset2 = exact_offset_squared(line, x, y)
     assert offset2 <= rho * rho if side > 0 else offset2 >= rho * rho
-    assert math.atan2(y, x) % (2 * math.pi) == pytest.approx((2 * math.pi * along) % (2 * math.pi), abs=1e-9) or \
-        along in (0.0, 1.0)
+    assert math.atan2(y, x) % (2 * math.pi) == pytest.approx(
+        (2 * math.pi * along) % (2 * math.pi), abs=1e-9
+    ) or along in (0.0, 1.0)
 
 
 def test_probe_line_judges_three_discs():
@@ -130,13 +137,16 @@ def test_assert_line_boundary_failures_name_the_line():
         assert_line_boundary(DECK, "separation triangle left", along=0.5)
 
 
-@pytest.mark.parametrize("kwargs, message", [
-    (dict(line="no such line"), "has no line 'no such line' \\(lines: 'baseline'"),
-    (dict(line="8 ft line", side=0), "side must be \\+1 or -1"),
-    (dict(line="8 ft line", along=1.5), "along must lie in \\[0, 1\\]"),
-    (dict(line="8 ft line", gap=-1.0), "past the middle of line '8 ft line'"),
-    (dict(line="8 ft line", gap=math.nan), "gap must be a finite number"),
-])
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        (dict(line="no such line"), "has no line 'no such line' \\(lines: 'baseline'"),
+        (dict(line="8 ft line", side=0), "side must be \\+1 or -1"),
+        (dict(line="8 ft line", along=1.5), "along must lie in \\[0, 1\\]"),
+        (dict(line="8 ft line", gap=-1.0), "past the middle of line '8 ft line'"),
+        (dict(line="8 ft line", gap=math.nan), "gap must be a finite number"),
+    ],
+)
 def test_touching_point_rejects_bad_arguments(kwargs, message):
     with pytest.raises(ValueError, match=message):
         touching_point(DECK, **kwargs)

@@ -74,11 +74,20 @@ polygon = [["-0.3 m", "1.6 m"], ["0.3 m", "1.6 m"], ["0.3 m", "2.2 m"], ["-0.3 m
 
 # ---- rules (shuffle_sim/rules/push.py in a real game) -------------------------------------------
 
+
 def score_frame(board: Board) -> FrameScore:
     """Each side scores its own discs' judged values."""
     judged = board.judge()
-    discs = tuple(DiscScore(float(board.x[i]), float(board.y[i]), board.team[i], int(judged.value[i]),
-                            f"in the {judged.zone_name(i) or 'lane'}") for i in range(len(board)))
+    discs = tuple(
+        DiscScore(
+            float(board.x[i]),
+            float(board.y[i]),
+            board.team[i],
+            int(judged.value[i]),
+            f"in the {judged.zone_name(i) or 'lane'}",
+        )
+        for i in range(len(board))
+    )
     scores = {team: sum(d.value for d in discs if d.team == team) for team in board.teams()}
     return FrameScore(scores, discs)
 
@@ -95,8 +104,9 @@ class PushGame:
 
     def turns(self) -> tuple[Turn, ...]:
         first = len(self.scoreboard) % 2
-        return tuple(Turn(team=self.sides[(first + k) % 2], player=0, shot=k + 1, end="near")
-                     for k in range(2 * DISCS_PER_SIDE))
+        return tuple(
+            Turn(team=self.sides[(first + k) % 2], player=0, shot=k + 1, end="near") for k in range(2 * DISCS_PER_SIDE)
+        )
 
     def record_frame(self, frame: FrameScore) -> dict[str, int]:
         points = {s: int(frame.scores.get(s, 0)) for s in self.sides}
@@ -110,6 +120,7 @@ class PushGame:
 
 
 # ---- play (shuffle_sim/playing/push.py in a real game) ---------------------------------------------
+
 
 class PushTactics:
     """Take out the opponent's disc nearest the far end when there is one, else draw to the middle of
@@ -145,9 +156,19 @@ class PushFrame(FramePlay):
 
     def context(self, turn: Turn, shot: int, seed: int, game_index: int) -> ShotContext:
         bx, by = self.board_arrays()
-        return ShotContext(court=self.court, stance=self.tactics.stance, board_x=bx, board_y=by,
-                           board_team=tuple(self.teams), shooter=turn.team, tactics=self.tactics, seed=seed,
-                           game_index=game_index, shot=shot, turn=turn)
+        return ShotContext(
+            court=self.court,
+            stance=self.tactics.stance,
+            board_x=bx,
+            board_y=by,
+            board_team=tuple(self.teams),
+            shooter=turn.team,
+            tactics=self.tactics,
+            seed=seed,
+            game_index=game_index,
+            shot=shot,
+            turn=turn,
+        )
 
     def after_shot(self, turn: Turn, outcome) -> None:
         self.keep(outcome, self.teams + [turn.team], set(np.flatnonzero(outcome.fallen).tolist()))
@@ -156,8 +177,15 @@ class PushFrame(FramePlay):
         frame = score_frame(Board(self.court, *self.board_arrays(), tuple(self.teams)))
         points = self.game.record_frame(frame)
         number = len(self.game.scoreboard)
-        return FrameRecord(number=number, label=f"frame {number}", score=points, points=points,
-                           totals=dict(self.game.scores), board=[d.to_dict() for d in frame.discs], shots=shots)
+        return FrameRecord(
+            number=number,
+            label=f"frame {number}",
+            score=points,
+            points=points,
+            totals=dict(self.game.scores),
+            board=[d.to_dict() for d in frame.discs],
+            shots=shots,
+        )
 
 
 class PushPlay(GamePlay):
@@ -173,8 +201,7 @@ class PushPlay(GamePlay):
 
 
 @single_threaded
-def play_push_game(game: PushGame, players: Mapping, seed: int, game_index: int = 0, number: int = 1,
-                   on_frame=None):
+def play_push_game(game: PushGame, players: Mapping, seed: int, game_index: int = 0, number: int = 1, on_frame=None):
     """Play ``game`` to its end on the registered court of the game (found by name)."""
     court = load_court(get_game(GAME).court)
     return play_game(PushPlay(game, court), players, seed, game_index, number, 50, on_frame)

@@ -79,7 +79,7 @@ def needs_compiling(callee: Callee) -> bool:
         return False
     try:
         key = dispatcher._cache._index_key(callee.argument_types(), dispatcher.targetctx.codegen())
-    except Exception:  # noqa: BLE001 - numba's cache internals; without them, no helper
+    except Exception:
         return False
     return key not in index
 
@@ -106,8 +106,9 @@ def start_helper(entry: Callee, callees: tuple[Callee, ...]) -> subprocess.Popen
         return None
     argv, env = module_command(__name__, *(c.spec for c in callees))
     try:
-        process = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                   stderr=subprocess.DEVNULL, env=env)
+        process = subprocess.Popen(
+            argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env
+        )
     except (OSError, ValueError, TypeError):  # no interpreter to start (an embedded Python, say)
         return None
     global _count

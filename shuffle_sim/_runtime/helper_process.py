@@ -22,8 +22,7 @@ def module_command(module: str, *args: str) -> tuple[list[str], dict[str, str]]:
     package: its folder first on ``PYTHONPATH``, and ``-P`` so that the current folder is not put
     before it (a folder of the same name there would be imported instead)."""
     env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join([PACKAGE_ROOT] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep)
-                                                          if p])
+    env["PYTHONPATH"] = os.pathsep.join([PACKAGE_ROOT] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p])
     return [sys.executable, "-P", "-m", module, *args], env
 
 

@@ -28,7 +28,7 @@ def _work() -> None:
         try:
             function(*args)
             answer.put(None)
-        except BaseException as exc:  # noqa: BLE001 - handed to the caller, which raises it
+        except BaseException as exc:
             answer.put(exc)
 
 

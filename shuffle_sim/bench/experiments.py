@@ -61,8 +61,10 @@ def _dask_time(experiment, workers: int, out: Path, warm, repeats: int) -> float
     one-thread workers (the best, as for every rate here: the machine is shared and noisy)."""
     from dask.distributed import Client, LocalCluster
 
-    with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
-            Client(cluster) as client:
+    with (
+        LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None) as cluster,
+        Client(cluster) as client,
+    ):
         # Warm-up: every worker loads the compiled kernels before the clock starts.
         _timed_run(warm, out / "warm", plots=False, dask=client)
         return min(_timed_run(experiment, out / f"sweep-{k}", plots=False, dask=client)[0] for k in range(repeats))
@@ -115,20 +117,43 @@ def run_benchmarks(as_json: bool = False, quick: bool = False) -> dict:
     if as_json:
         print(json.dumps(results, indent=2))
     else:
+
         def line(label, value, goal, met):
             print(f"{label:58s} {value:>10} (goal {goal}) {'ok' if met else 'MISSED'}")
 
-        print(f"batch experiment benchmark on {results['cores']} cores" + (" (QUICK: not the benchmark)" if quick else ""))
-        line(f"deck draw, {results['deck_draw_shots']:,} shots, results + plots (s)", results["deck_draw_seconds"],
-             "<= 3 s", results["met"]["deck_draw_seconds"])
-        line(f"take-out vs 7 discs, {results['takeout_shots']:,} shots, results + plots (s)",
-             results["takeout_seconds"], "<= 5 s", results["met"]["takeout_seconds"])
-        print(f"{'Dask LocalCluster sweep, ' + format(results['dask_sweep_shots'], ',') + ' shots:':58s} "
-              f"1 worker {one:.3f} s, 2 workers {two:.3f} s")
-        line("Dask speed-up, 2 workers / 1 worker", f"{results['dask_speedup']:.2f}x", ">= 1.6x",
-             results["met"]["dask_speedup"])
-        line(f"runner / kernel single-shot batch rate ({results['runner_shots']:,} shots)", results["runner_ratio"],
-             ">= 0.5", results["met"]["runner_ratio"])
-        print(f"deck draw: {results['deck_draw_shots'] / results['deck_draw_seconds']:,.0f} shots/s; "
-              f"take-out: {results['takeout_shots'] / results['takeout_seconds']:,.0f} shots/s")
+        print(
+            f"batch experiment benchmark on {results['cores']} cores" + (" (QUICK: not the benchmark)" if quick else "")
+        )
+        line(
+            f"deck draw, {results['deck_draw_shots']:,} shots, results + plots (s)",
+            results["deck_draw_seconds"],
+            "<= 3 s",
+            results["met"]["deck_draw_seconds"],
+        )
+        line(
+            f"take-out vs 7 discs, {results['takeout_shots']:,} shots, results + plots (s)",
+            results["takeout_seconds"],
+            "<= 5 s",
+            results["met"]["takeout_seconds"],
+        )
+        print(
+            f"{'Dask LocalCluster sweep, ' + format(results['dask_sweep_shots'], ',') + ' shots:':58s} "
+            f"1 worker {one:.3f} s, 2 workers {two:.3f} s"
+        )
+        line(
+            "Dask speed-up, 2 workers / 1 worker",
+            f"{results['dask_speedup']:.2f}x",
+            ">= 1.6x",
+            results["met"]["dask_speedup"],
+        )
+        line(
+            f"runner / kernel single-shot batch rate ({results['runner_shots']:,} shots)",
+            results["runner_ratio"],
+            ">= 0.5",
+            results["met"]["runner_ratio"],
+        )
+        print(
+            f"deck draw: {results['deck_draw_shots'] / results['deck_draw_seconds']:,.0f} shots/s; "
+            f"take-out: {results['takeout_shots'] / results['takeout_seconds']:,.0f} shots/s"
+        )
     return results

@@ -39,12 +39,10 @@ FULL = GamesBenchSizes()
 QUICK = GamesBenchSizes(games=100, repeats=1, python_games=1)
 
 
-
-
 def run_bench(sizes: GamesBenchSizes = FULL, skill: str = "average", seed: int = 0) -> dict:
     """Games per second of the numba engine (all cores, one thread) and of the Python driver."""
-    from shuffle_sim.playing.shooting import one_numba_thread
     from shuffle_sim.playing.deck import play_deck_game
+    from shuffle_sim.playing.shooting import one_numba_thread
     from shuffle_sim.rules.deck_game import DeckGame
 
     court = load_court("deck")
@@ -84,14 +82,20 @@ def run_bench(sizes: GamesBenchSizes = FULL, skill: str = "average", seed: int =
 
 
 def format_report(report: dict) -> str:
-    return "\n".join([
-        f"deck games to 75, fixed-plan players ({report['skill']}), {report['games']:,} games per run",
-        (f"  numba engine, {report['cores']} cores: {report['engine_games_per_s']:12,.0f} games/s "
-         f"({report['shots_per_s']:,.0f} shots/s)"),
-        f"  numba engine, 1 thread: {report['engine_1thread_games_per_s']:14,.0f} games/s",
-        f"  Python driver (rules layer): {report['python_driver_games_per_s']:9,.2f} games/s",
-        f"  ratio engine / Python driver: {report['ratio']:8,.0f}",
-        (f"  per game: {report['half_rounds_per_game']:.1f} half-rounds, {report['shots_per_game']:.1f} shots; "
-         f"unfinished games: {report['unfinished']}"),
-        f"  target: >= {report['target_games_per_s']:,} games/s on 2 cores",
-    ])
+    return "\n".join(
+        [
+            f"deck games to 75, fixed-plan players ({report['skill']}), {report['games']:,} games per run",
+            (
+                f"  numba engine, {report['cores']} cores: {report['engine_games_per_s']:12,.0f} games/s "
+                f"({report['shots_per_s']:,.0f} shots/s)"
+            ),
+            f"  numba engine, 1 thread: {report['engine_1thread_games_per_s']:14,.0f} games/s",
+            f"  Python driver (rules layer): {report['python_driver_games_per_s']:9,.2f} games/s",
+            f"  ratio engine / Python driver: {report['ratio']:8,.0f}",
+            (
+                f"  per game: {report['half_rounds_per_game']:.1f} half-rounds, {report['shots_per_game']:.1f} shots; "
+                f"unfinished games: {report['unfinished']}"
+            ),
+            f"  target: >= {report['target_games_per_s']:,} games/s on 2 cores",
+        ]
+    )

@@ -41,9 +41,15 @@ def _play_games(game: str, win_spec: str, ev_spec: str, seed: int, indices: list
         shots = _ShotCounter()
         players = (shots.wrap(win), ev) if win_side == "A" else (ev, shots.wrap(win))
         rules_game = play_rules_game(game, players, seed, g, length, first="A")
-        record = {"game": g, "win_side": win_side, "winner": rules_game.winner, "scores": dict(rules_game.scores),
-                  "seconds": time.perf_counter() - began, "cpu_seconds": time.process_time() - cpu,
-                  "win_shots": shots.count}
+        record = {
+            "game": g,
+            "win_side": win_side,
+            "winner": rules_game.winner,
+            "scores": dict(rules_game.scores),
+            "seconds": time.perf_counter() - began,
+            "cpu_seconds": time.process_time() - cpu,
+            "win_shots": shots.count,
+        }
         if game == "crokinole":
             rounds = []
             for k, entry in enumerate(rules_game.rounds):
@@ -82,8 +88,10 @@ def _crokinole_rounds(records: list[dict]) -> dict:
     """Per-round figures over every round of ``records``, overall and by player type."""
     n = last = first = tied = 0
     twenties = 0
-    by = {"win": {"hammer_rounds": 0, "hammer_won": 0, "first_rounds": 0, "first_won": 0, "twenties": 0},
-          "ev": {"hammer_rounds": 0, "hammer_won": 0, "first_rounds": 0, "first_won": 0, "twenties": 0}}
+    by = {
+        "win": {"hammer_rounds": 0, "hammer_won": 0, "first_rounds": 0, "first_won": 0, "twenties": 0},
+        "ev": {"hammer_rounds": 0, "hammer_won": 0, "first_rounds": 0, "first_won": 0, "twenties": 0},
+    }
     for rec in records:
         for rnd in rec["rounds"]:
             n += 1
@@ -99,18 +107,32 @@ def _crokinole_rounds(records: list[dict]) -> dict:
                 mine, theirs = rnd["totals"][side], rnd["totals"][b if side == a else a]
                 by[kind][f"{role}_won"] += mine > theirs
                 by[kind]["twenties"] += rnd["twenties"][side]
-    out = {"rounds": n, "last_shooter_won": last / n if n else None, "first_shooter_won": first / n if n else None,
-           "tied": tied / n if n else None, "twenties_per_player_round": twenties / (2 * n) if n else None}
+    out = {
+        "rounds": n,
+        "last_shooter_won": last / n if n else None,
+        "first_shooter_won": first / n if n else None,
+        "tied": tied / n if n else None,
+        "twenties_per_player_round": twenties / (2 * n) if n else None,
+    }
     for kind, v in by.items():
         rounds = v["hammer_rounds"] + v["first_rounds"]
-        out[kind] = {"with_hammer_won": v["hammer_won"] / v["hammer_rounds"] if v["hammer_rounds"] else None,
-                     "shooting_first_won": v["first_won"] / v["first_rounds"] if v["first_rounds"] else None,
-                     "twenties_per_round": v["twenties"] / rounds if rounds else None}
+        out[kind] = {
+            "with_hammer_won": v["hammer_won"] / v["hammer_rounds"] if v["hammer_rounds"] else None,
+            "shooting_first_won": v["first_won"] / v["first_rounds"] if v["first_rounds"] else None,
+            "twenties_per_round": v["twenties"] / rounds if rounds else None,
+        }
     return out
 
 
-def run_head_to_head(game: str, games: int = 200, seed: int = 0, workers: int = 2, budget: int | None = None,
-                     skill: str | None = None, length: int | None = None) -> dict:
+def run_head_to_head(
+    game: str,
+    games: int = 200,
+    seed: int = 0,
+    workers: int = 2,
+    budget: int | None = None,
+    skill: str | None = None,
+    length: int | None = None,
+) -> dict:
     """Play the win player against the ev player of the same skill (module docstring)."""
     preset, default_length = HEAD_TO_HEAD[game]
     skill = skill or preset
@@ -124,8 +146,17 @@ def run_head_to_head(game: str, games: int = 200, seed: int = 0, workers: int = 
     else:
         shares = [indices[w::workers] for w in range(workers)]
         with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn")) as pool:
-            parts = list(pool.map(_play_games, [game] * workers, [win_spec] * workers, [ev_spec] * workers,
-                                  [seed] * workers, shares, [length] * workers))
+            parts = list(
+                pool.map(
+                    _play_games,
+                    [game] * workers,
+                    [win_spec] * workers,
+                    [ev_spec] * workers,
+                    [seed] * workers,
+                    shares,
+                    [length] * workers,
+                )
+            )
         records = sorted((r for part in parts for r in part), key=lambda r: r["game"])
     wall = time.perf_counter() - began
     won = sum(r["winner"] == r["win_side"] for r in records)
@@ -137,11 +168,24 @@ def run_head_to_head(game: str, games: int = 200, seed: int = 0, workers: int = 
     s_low, s_high = wilson_interval(int(round(won + 0.5 * tied)), n)
     win_shots = sum(r["win_shots"] for r in records)
     report = {
-        "game": game, "skill": skill, "length": length, "games": n, "seed": seed, "workers": workers,
-        "win_player": win_spec, "ev_player": ev_spec, "budget_per_shot": budget or _game_budget(game),
-        "win": won, "lost": lost, "tied": tied, "win_share": won / n if n else None, "win_share_95": [low, high],
-        "score_share": score, "score_share_95": [s_low, s_high],
-        "wall_seconds": wall, "seconds_per_game": sum(r["seconds"] for r in records) / n if n else None,
+        "game": game,
+        "skill": skill,
+        "length": length,
+        "games": n,
+        "seed": seed,
+        "workers": workers,
+        "win_player": win_spec,
+        "ev_player": ev_spec,
+        "budget_per_shot": budget or _game_budget(game),
+        "win": won,
+        "lost": lost,
+        "tied": tied,
+        "win_share": won / n if n else None,
+        "win_share_95": [low, high],
+        "score_share": score,
+        "score_share_95": [s_low, s_high],
+        "wall_seconds": wall,
+        "seconds_per_game": sum(r["seconds"] for r in records) / n if n else None,
         # CPU time, the measure a busy machine does not inflate: the games' total over two cores is
         # the wall time of the run on an otherwise idle two-core machine
         "cpu_seconds_per_game": sum(r["cpu_seconds"] for r in records) / n if n else None,
@@ -158,25 +202,32 @@ def _game_budget(game: str) -> int:
     from shuffle_sim.playing.search import situations
 
     kind = {"deck": situations.DeckSituation, "crokinole": situations.CrokinoleSituation}.get(
-        game, situations.FrameValueSituation)
+        game, situations.FrameValueSituation
+    )
     return kind.budget
 
 
 def format_head_to_head(report: dict) -> str:
-    lines = [f"{report['game']}: {report['win_player']} against {report['ev_player']}, {report['games']} games "
-             f"(hammer alternating), {report['wall_seconds']:.0f} s on {report['workers']} worker(s), "
-             f"budget {report['budget_per_shot']} simulated shots per decision; "
-             f"{report['cpu_minutes_on_two_cores']:.1f} min of CPU over two cores",
-             f"  win {report['win']}, lost {report['lost']}, tied {report['tied']}: wins {report['win_share']:.1%} "
-             f"(95% {report['win_share_95'][0]:.1%}-{report['win_share_95'][1]:.1%}), score "
-             f"{report['score_share']:.1%} (ties half)"]
+    lines = [
+        f"{report['game']}: {report['win_player']} against {report['ev_player']}, {report['games']} games "
+        f"(hammer alternating), {report['wall_seconds']:.0f} s on {report['workers']} worker(s), "
+        f"budget {report['budget_per_shot']} simulated shots per decision; "
+        f"{report['cpu_minutes_on_two_cores']:.1f} min of CPU over two cores",
+        f"  win {report['win']}, lost {report['lost']}, tied {report['tied']}: wins {report['win_share']:.1%} "
+        f"(95% {report['win_share_95'][0]:.1%}-{report['win_share_95'][1]:.1%}), score "
+        f"{report['score_share']:.1%} (ties half)",
+    ]
     c = report.get("crokinole_rounds")
     if c:
-        lines.append(f"  rounds {c['rounds']}: last shooter won {c['last_shooter_won']:.1%}, first shooter won "
-                     f"{c['first_shooter_won']:.1%}, tied {c['tied']:.1%}; 20s per player-round "
-                     f"{c['twenties_per_player_round']:.2f}")
+        lines.append(
+            f"  rounds {c['rounds']}: last shooter won {c['last_shooter_won']:.1%}, first shooter won "
+            f"{c['first_shooter_won']:.1%}, tied {c['tied']:.1%}; 20s per player-round "
+            f"{c['twenties_per_player_round']:.2f}"
+        )
         for kind in ("win", "ev"):
             v = c[kind]
-            lines.append(f"    {kind}: with the hammer won {v['with_hammer_won']:.1%}, shooting first won "
-                         f"{v['shooting_first_won']:.1%}, 20s per round {v['twenties_per_round']:.2f}")
+            lines.append(
+                f"    {kind}: with the hammer won {v['with_hammer_won']:.1%}, shooting first won "
+                f"{v['shooting_first_won']:.1%}, 20s per round {v['twenties_per_round']:.2f}"
+            )
     return "\n".join(lines)

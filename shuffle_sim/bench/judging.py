@@ -17,9 +17,9 @@ import numpy as np
 from shuffle_sim.court import load_court
 from shuffle_sim.judging import judge_batch
 from shuffle_sim.judging.cell_grid import GRID_DISCS_PER_CELL, GRID_MAX_CELLS, judge_grid
+from shuffle_sim.judging.packing import judge_arrays
 from shuffle_sim.judging.procedure import MIXED, judge_prepare
 from shuffle_sim.units import FOOT
-from shuffle_sim.judging.packing import judge_arrays
 
 DEFAULT_N = 4_000_000
 DEFAULT_REPEATS = 5

@@ -49,12 +49,10 @@ import numba
 import numpy as np
 from numba import prange
 
-from shuffle_sim._runtime import compile_ahead
-from shuffle_sim._runtime import jit
+from shuffle_sim._runtime import compile_ahead, jit
 from shuffle_sim.bench._timing import best_rate, with_threads
-from shuffle_sim.physics import speed_for_distance
 from shuffle_sim.court import Court, load_court
-from shuffle_sim.physics.numba_api import court_table, kernel_arrays
+from shuffle_sim.physics import speed_for_distance
 from shuffle_sim.physics.numba_api import (
     DEAD,
     EV_COLUMNS,
@@ -64,6 +62,8 @@ from shuffle_sim.physics.numba_api import (
     STATUS,
     STATUS_MOVING,
     STATUS_REST,
+    court_table,
+    kernel_arrays,
     place_disc,
     run_table,
     state_at,
@@ -95,8 +95,9 @@ HALF_ROUND_SHOTS = (
 )
 
 
-def shot_launch(court: Court, start_x_ft: float, target_x_ft: float, target_y_ft: float, extra_ft: float,
-                spin: float) -> tuple[float, float, float, float, float]:
+def shot_launch(
+    court: Court, start_x_ft: float, target_x_ft: float, target_y_ft: float, extra_ft: float, spin: float
+) -> tuple[float, float, float, float, float]:
     """(x, y, vx, vy, omega) in SI of a shot from the launch line aimed at a target on the court.
 
     Speed sqrt(2 mu g d) slides exactly d = the distance to the target plus ``extra_ft``.
@@ -147,6 +148,7 @@ def single_shots(court: Court, count: int, seed: int = 1) -> np.ndarray:
 
 # ---- the kernel's half-round batch loop --------------------------------------------------------------
 
+
 @jit.kernel
 def _play_half_round(table, orbits, shots, max_events, x, y, status, dead):
     """Play one half-round's shots in turn; fill each disc's final x, y, status, dead. Returns ok.
@@ -173,15 +175,16 @@ def _play_half_round(table, orbits, shots, max_events, x, y, status, dead):
                 m += 1
         index[m] = k
         m += 1
-        sub_st = st_buffer[:N_FLOAT_ROWS * m].reshape((N_FLOAT_ROWS, m))
-        sub_ist = ist_buffer[:N_INT_ROWS * m].reshape((N_INT_ROWS, m))
+        sub_st = st_buffer[: N_FLOAT_ROWS * m].reshape((N_FLOAT_ROWS, m))
+        sub_ist = ist_buffer[: N_INT_ROWS * m].reshape((N_INT_ROWS, m))
         for j in range(m - 1):
             i = index[j]
             place_disc(table, orbits, sub_st, sub_ist, j, x[i], y[i], 0.0, 0.0, 0.0)
             sub_ist[DEAD, j] = 1 if dead[i] else 0
-        place_disc(table, orbits, sub_st, sub_ist, m - 1, shots[k, 0], shots[k, 1], shots[k, 2], shots[k, 3],
-                   shots[k, 4])
-        pairs = pair_buffer[:m * m].reshape((m, m))
+        place_disc(
+            table, orbits, sub_st, sub_ist, m - 1, shots[k, 0], shots[k, 1], shots[k, 2], shots[k, 3], shots[k, 4]
+        )
+        pairs = pair_buffer[: m * m].reshape((m, m))
         pairs[:, :] = np.inf
         _, _, shot_ok, t_end, _ = run_table(table, orbits, sub_st, sub_ist, pairs, no_log, no_log, max_events)
         ok = ok and shot_ok
@@ -226,9 +229,24 @@ def kernel_half_rounds(court: Court, shots: np.ndarray, max_events: int = MAX_EV
     if not np.all(np.isfinite(shots)):
         raise ValueError("shots must be finite")
     h, s = shots.shape[:2]
-    out = HalfRounds(np.empty((h, s)), np.empty((h, s)), np.empty((h, s), dtype=np.int64),
-                     np.empty((h, s), dtype=np.bool_), np.empty(h, dtype=np.bool_))
-    play_half_rounds(court_table(court), kernel_arrays(court).orbit_tables, shots, int(max_events), out.x, out.y, out.status, out.dead, out.ok)
+    out = HalfRounds(
+        np.empty((h, s)),
+        np.empty((h, s)),
+        np.empty((h, s), dtype=np.int64),
+        np.empty((h, s), dtype=np.bool_),
+        np.empty(h, dtype=np.bool_),
+    )
+    play_half_rounds(
+        court_table(court),
+        kernel_arrays(court).orbit_tables,
+        shots,
+        int(max_events),
+        out.x,
+        out.y,
+        out.status,
+        out.dead,
+        out.ok,
+    )
     return out
 
 
@@ -244,6 +262,7 @@ def pymunk_half_round(court: Court, shots: np.ndarray, dt: float = PYMUNK_DT, re
 
 
 # ---- timing ----------------------------------------------------------------------------------------
+
 
 def _kernel_single_shot_runner(court: Court, shots: np.ndarray, reuse_arrays: bool = True):
     """A call that plays ``shots`` in one ``simulate_shots`` batch: into one reused ``ShotBatch``, as a
@@ -286,8 +305,14 @@ def jit_probe_scene():
     from shuffle_sim.physics.scene import Scene
 
     court = load_court("deck").with_params(spin_model="coupled")
-    return Scene(court, x=np.array([0.3, 0.0]), y=np.array([2.1336, 11.0]), vx=np.array([-0.03, 0.0]),
-                 vy=np.array([1.75, 0.0]), omega=np.array([0.5, 0.0]))
+    return Scene(
+        court,
+        x=np.array([0.3, 0.0]),
+        y=np.array([2.1336, 11.0]),
+        vx=np.array([-0.03, 0.0]),
+        vy=np.array([1.75, 0.0]),
+        omega=np.array([0.5, 0.0]),
+    )
 
 
 _JIT_PROBE = """
@@ -323,8 +348,12 @@ def jit_times() -> dict:
         warm = _first_call(cache, helper=True)
     with tempfile.TemporaryDirectory(prefix="shuffle-sim-numba-cache-") as cache:
         alone = _first_call(cache, helper=False)
-    return {"cold_s": cold["first_call_s"], "warm_s": warm["first_call_s"],
-            "cold_one_process_s": alone["first_call_s"], "cold_helper": bool(cold["helper"])}
+    return {
+        "cold_s": cold["first_call_s"],
+        "warm_s": warm["first_call_s"],
+        "cold_one_process_s": alone["first_call_s"],
+        "cold_helper": bool(cold["helper"]),
+    }
 
 
 @dataclass(frozen=True)
@@ -362,16 +391,24 @@ def run_bench(sizes: BenchSizes = FULL, court: Court | None = None) -> dict:
     run_fresh = _kernel_single_shot_runner(court, singles, reuse_arrays=False)
     fresh = with_threads(cores, lambda: best_rate(run_fresh, len(singles), sizes.repeats))
     pymunk_rate, _ = _pymunk_single_shot_rate(court, singles, sizes.pymunk_budget_s)
-    results["single_shot"] = {"kernel_per_s": everyone, "kernel_1thread_per_s": one, "pymunk_per_s": pymunk_rate,
-                              "ratio": everyone / pymunk_rate, "kernel_new_arrays_per_s": fresh}
+    results["single_shot"] = {
+        "kernel_per_s": everyone,
+        "kernel_1thread_per_s": one,
+        "pymunk_per_s": pymunk_rate,
+        "ratio": everyone / pymunk_rate,
+        "kernel_new_arrays_per_s": fresh,
+    }
     # The same shots without spin: the closed-form path (no coupled tables), side by side.
     spin_free = singles.copy()
     spin_free[:, 4] = 0.0
     run_free = _kernel_single_shot_runner(court, spin_free)
     free_one = with_threads(1, lambda: best_rate(run_free, len(spin_free), sizes.repeats))
     free_all = with_threads(cores, lambda: best_rate(run_free, len(spin_free), sizes.repeats))
-    results["single_shot_spin_free"] = {"kernel_per_s": free_all, "kernel_1thread_per_s": free_one,
-                                        "spin_over_spin_free": everyone / free_all}
+    results["single_shot_spin_free"] = {
+        "kernel_per_s": free_all,
+        "kernel_1thread_per_s": free_one,
+        "spin_over_spin_free": everyone / free_all,
+    }
 
     rounds = half_round_shots(court, sizes.half_rounds)
     kernel_half_rounds(court, rounds[:2])  # compile (or load) before the clock starts
@@ -379,8 +416,12 @@ def run_bench(sizes: BenchSizes = FULL, court: Court | None = None) -> dict:
     one = with_threads(1, lambda: best_rate(run_rounds, len(rounds), sizes.repeats))
     everyone = with_threads(cores, lambda: best_rate(run_rounds, len(rounds), sizes.repeats))
     pymunk_rate, _ = _pymunk_half_round_rate(court, rounds, sizes.pymunk_budget_s)
-    results["half_round"] = {"kernel_per_s": everyone, "kernel_1thread_per_s": one, "pymunk_per_s": pymunk_rate,
-                             "ratio": everyone / pymunk_rate}
+    results["half_round"] = {
+        "kernel_per_s": everyone,
+        "kernel_1thread_per_s": one,
+        "pymunk_per_s": pymunk_rate,
+        "ratio": everyone / pymunk_rate,
+    }
     from shuffle_sim.bench.restitution import law_beside_constant
 
     results["restitution_law"] = law_beside_constant(court, rounds, kernel_half_rounds, sizes.repeats)
@@ -393,27 +434,38 @@ def run_bench(sizes: BenchSizes = FULL, court: Court | None = None) -> dict:
 def format_table(results: dict) -> str:
     """The benchmark's numbers as a readable table."""
     cores = numba.config.NUMBA_NUM_THREADS
-    lines = [f"{'per second':24s}{'kernel ' + str(cores) + ' cores':>18s}{'kernel 1 thread':>18s}"
-             f"{'pymunk dt=1ms':>16s}{'ratio':>12s}"]
+    lines = [
+        f"{'per second':24s}{'kernel ' + str(cores) + ' cores':>18s}{'kernel 1 thread':>18s}"
+        f"{'pymunk dt=1ms':>16s}{'ratio':>12s}"
+    ]
     for key, label in (("single_shot", "single-disc shots"), ("half_round", "8-disc half-rounds")):
         row = results[key]
-        lines.append(f"{label:24s}{row['kernel_per_s']:18,.0f}{row['kernel_1thread_per_s']:18,.0f}"
-                     f"{row['pymunk_per_s']:16,.2f}{row['ratio']:12,.0f}")
+        lines.append(
+            f"{label:24s}{row['kernel_per_s']:18,.0f}{row['kernel_1thread_per_s']:18,.0f}"
+            f"{row['pymunk_per_s']:16,.2f}{row['ratio']:12,.0f}"
+        )
     if "kernel_new_arrays_per_s" in results["single_shot"]:
-        lines.append(f"single-disc shots into new result arrays each batch: "
-                     f"{results['single_shot']['kernel_new_arrays_per_s']:,.0f}/s on {cores} cores")
+        lines.append(
+            f"single-disc shots into new result arrays each batch: "
+            f"{results['single_shot']['kernel_new_arrays_per_s']:,.0f}/s on {cores} cores"
+        )
     if "restitution_law" in results:
         law = results["restitution_law"]
-        lines.append(f"half-rounds with a restitution law / with a constant restitution: {law['law_over_constant']:.3f} "
-                     f"({law['kernel_per_s_law']:,.0f} / {law['kernel_per_s_constant']:,.0f} per s); the law's "
-                     f"evaluation alone, on identical paths: {law['evaluation_over_constant']:.3f}")
+        lines.append(
+            f"half-rounds with a restitution law / with a constant restitution: {law['law_over_constant']:.3f} "
+            f"({law['kernel_per_s_law']:,.0f} / {law['kernel_per_s_constant']:,.0f} per s); the law's "
+            f"evaluation alone, on identical paths: {law['evaluation_over_constant']:.3f}"
+        )
     if "jit" in results:
         jit_row = results["jit"]
         helper = "with the compile helper" if jit_row.get("cold_helper") else "no helper"
         alone = jit_row.get("cold_one_process_s")
         alone_text = f" (one process alone {alone:.2f} s)" if alone is not None else ""
-        lines.append(f"JIT first simulate in a fresh process: cold cache {jit_row['cold_s']:.2f} s, {helper}"
-                     f"{alone_text}, warm cache {jit_row['warm_s']:.2f} s")
-    lines.append("targets: single shots >= 20,000,000/s on 2 cores; half-rounds >= 1000x pymunk; "
-                 "JIT cold <= 15 s, warm <= 1 s")
+        lines.append(
+            f"JIT first simulate in a fresh process: cold cache {jit_row['cold_s']:.2f} s, {helper}"
+            f"{alone_text}, warm cache {jit_row['warm_s']:.2f} s"
+        )
+    lines.append(
+        "targets: single shots >= 20,000,000/s on 2 cores; half-rounds >= 1000x pymunk; JIT cold <= 15 s, warm <= 1 s"
+    )
     return "\n".join(lines)

@@ -61,8 +61,12 @@ ALL_TAKEOUTS_TARGET = 0.85
 class PlayersBenchSizes:
     games: int = 5
     #: Game length per game (None: the game's own): short deck/horse-collar games keep the run short.
-    lengths: tuple[tuple[str, int | None], ...] = (("deck", 21), ("horse-collar", 21), ("ricochet", 15),
-                                                   ("crokinole", None))
+    lengths: tuple[tuple[str, int | None], ...] = (
+        ("deck", 21),
+        ("horse-collar", 21),
+        ("ricochet", 15),
+        ("crokinole", None),
+    )
     ev_samples: int | None = None  # None: the preset's own
     #: Games per game type of the win player against the ev player (``head_to_head``); 0: none.
     head_to_head_games: int = 200
@@ -74,8 +78,14 @@ class PlayersBenchSizes:
 
 
 FULL = PlayersBenchSizes()
-QUICK = PlayersBenchSizes(games=1, lengths=(("deck", 5), ("horse-collar", 5), ("ricochet", 15), ("crokinole", 1)),
-                          ev_samples=4, head_to_head_games=2, head_to_head_workers=1, head_to_head_budget=200)
+QUICK = PlayersBenchSizes(
+    games=1,
+    lengths=(("deck", 5), ("horse-collar", 5), ("ricochet", 15), ("crokinole", 1)),
+    ev_samples=4,
+    head_to_head_games=2,
+    head_to_head_workers=1,
+    head_to_head_budget=200,
+)
 
 
 def shot_kind(intent) -> str:
@@ -129,8 +139,9 @@ def judge_shot_outcome(game: str, ctx, intent, played, tally: Tally) -> None:
     tally.shots += 1
     opponents = [i for i in range(k) if ctx.board_team[i] != ctx.shooter]
     if isinstance(intent, Shot):
-        batch = simulate_shots(ctx.court, [played.x], [played.y], [played.vx], [played.vy], [played.omega],
-                               board=ctx.board_scene())
+        batch = simulate_shots(
+            ctx.court, [played.x], [played.y], [played.vx], [played.vy], [played.omega], board=ctx.board_scene()
+        )
         ok = bool(goal_met(intent.goal, batch, k, int(intent.target), int(intent.second))[0])
         if game == "crokinole":
             chain = reached_by(k, out.contacts)
@@ -185,18 +196,26 @@ class _Observed:
 
 
 def _summary(game: str, tally: Tally) -> dict:
-    kinds = {kind: {"attempts": n, "made": tally.made[kind], "rate": tally.made[kind] / n}
-             for kind, n in sorted(tally.attempts.items(), key=lambda kv: -kv[1])}
-    out = {"games": tally.games, "shots": tally.shots, "by_intent": kinds,
-           "mix": {kind: n / tally.shots for kind, n in tally.attempts.items()} if tally.shots else {}}
+    kinds = {
+        kind: {"attempts": n, "made": tally.made[kind], "rate": tally.made[kind] / n}
+        for kind, n in sorted(tally.attempts.items(), key=lambda kv: -kv[1])
+    }
+    out = {
+        "games": tally.games,
+        "shots": tally.shots,
+        "by_intent": kinds,
+        "mix": {kind: n / tally.shots for kind, n in tally.attempts.items()} if tally.shots else {},
+    }
     if game == "crokinole":
         attempts, made = tally.hits
         opens = kinds.get("open 20", {"attempts": 0, "made": 0})
         out["crokinole"] = {
             "takeout_hit_rate": made / attempts if attempts else None,
             "takeouts": attempts,
-            "takeout_by_line": {name: {"attempts": a, "hits": h, "rate": h / a if a else None}
-                                for name, (a, h) in sorted(tally.lines.items())},
+            "takeout_by_line": {
+                name: {"attempts": a, "hits": h, "rate": h / a if a else None}
+                for name, (a, h) in sorted(tally.lines.items())
+            },
             "open20_rate": opens["made"] / opens["attempts"] if opens["attempts"] else None,
             "twenties_per_shot": tally.twenties / tally.shots if tally.shots else None,
             "twenties_per_game_per_player": tally.twenties / (2 * tally.games) if tally.games else None,
@@ -230,8 +249,13 @@ def run_bench(sizes: PlayersBenchSizes = FULL, games: tuple[str, ...] | None = N
             from shuffle_sim.bench.head_to_head import run_head_to_head
 
             report.setdefault("head_to_head", {})[game] = run_head_to_head(
-                game, sizes.head_to_head_games, seed, sizes.head_to_head_workers, sizes.head_to_head_budget,
-                length=None if sizes is FULL else sizes.length(game))
+                game,
+                sizes.head_to_head_games,
+                seed,
+                sizes.head_to_head_workers,
+                sizes.head_to_head_budget,
+                length=None if sizes is FULL else sizes.length(game),
+            )
     return report
 
 
@@ -241,18 +265,23 @@ def format_report(report: dict) -> str:
         for preset, s in presets.items():
             lines.append(f"{game} {preset}: {s['shots']} shots in {s['games']} game(s), {s['seconds']:.1f} s")
             for kind, v in s["by_intent"].items():
-                lines.append(f"  {kind:32s} {v['attempts']:5d} tried ({v['attempts'] / s['shots']:5.1%}), "
-                             f"{v['rate']:6.1%} made")
+                lines.append(
+                    f"  {kind:32s} {v['attempts']:5d} tried ({v['attempts'] / s['shots']:5.1%}), {v['rate']:6.1%} made"
+                )
             c = s.get("crokinole")
             if c:
+
                 def pct(v):
                     return "n/a" if v is None else f"{v:.1%}"
+
                 lines.append(f"  take-outs hit an opponent disc: {pct(c['takeout_hit_rate'])} of {c['takeouts']}")
                 for name, v in c["takeout_by_line"].items():
                     lines.append(f"    {name:14s} {pct(v['rate'])} of {v['attempts']}")
-                lines.append(f"  open 20s made {pct(c['open20_rate'])}; 20s per shot {c['twenties_per_shot']:.3f}, "
-                             f"per game and player {c['twenties_per_game_per_player']:.1f}; "
-                             f"discs left per round {c['discs_left_per_round']:.2f}")
+                lines.append(
+                    f"  open 20s made {pct(c['open20_rate'])}; 20s per shot {c['twenties_per_shot']:.3f}, "
+                    f"per game and player {c['twenties_per_game_per_player']:.1f}; "
+                    f"discs left per round {c['discs_left_per_round']:.2f}"
+                )
     if report.get("head_to_head"):
         from shuffle_sim.bench.head_to_head import format_head_to_head
 

@@ -46,6 +46,12 @@ def law_beside_constant(court: Court, rounds, run_rounds, repeats: int) -> dict:
     still = constant.with_params(disc_restitution=0.0, cushion_restitution=0.0)
     still_law = still.with_params(disc_yield_speed=YIELD_SPEED, cushion_yield_speed=YIELD_SPEED)
     still_plain, evaluated = _in_turn(still, still_law, rounds, run_rounds, repeats)
-    return {"kernel_per_s_constant": plain, "kernel_per_s_law": law, "law_over_constant": law / plain,
-            "kernel_per_s_constant_e0": still_plain, "kernel_per_s_law_e0": evaluated,
-            "evaluation_over_constant": evaluated / still_plain, "yield_speed": YIELD_SPEED}
+    return {
+        "kernel_per_s_constant": plain,
+        "kernel_per_s_law": law,
+        "law_over_constant": law / plain,
+        "kernel_per_s_constant_e0": still_plain,
+        "kernel_per_s_law_e0": evaluated,
+        "evaluation_over_constant": evaluated / still_plain,
+        "yield_speed": YIELD_SPEED,
+    }

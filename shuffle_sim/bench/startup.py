@@ -43,8 +43,14 @@ from pathlib import Path
 EXPERIMENTS = Path(__file__).resolve().parents[2] / "experiments"
 MAIN_JOB = EXPERIMENTS / "deck-draw.toml"
 BARE_IMPORTS = "import numpy, numba, matplotlib.pyplot, xarray, pandas"
-GOALS = {"warm_ratio": 1.6, "cold_ratio": 1.5, "runner_ratio": 0.5, "version_seconds": 0.5, "help_seconds": 0.5,
-         "plots_seconds": 0.5}
+GOALS = {
+    "warm_ratio": 1.6,
+    "cold_ratio": 1.5,
+    "runner_ratio": 0.5,
+    "version_seconds": 0.5,
+    "help_seconds": 0.5,
+    "plots_seconds": 0.5,
+}
 #: Samples per cell of the runner's deck draw: 100 x 100 cells x 1000 = ten million shots.
 RUNNER_SAMPLES = 1000
 
@@ -76,9 +82,11 @@ def warm_ratio(runs: int, out: Path) -> dict:
     _wall(job, env)  # fills numba's cache if it is empty, and the file system's
     _wall(bare, env)
     pairs = [(_wall(job, env), _wall(bare, env)) for _ in range(runs)]
-    return {"warm_job_seconds": statistics.median(a for a, _ in pairs),
-            "bare_import_seconds": statistics.median(b for _, b in pairs),
-            "warm_ratio": statistics.median(a / b for a, b in pairs)}
+    return {
+        "warm_job_seconds": statistics.median(a for a, _ in pairs),
+        "bare_import_seconds": statistics.median(b for _, b in pairs),
+        "warm_ratio": statistics.median(a / b for a, b in pairs),
+    }
 
 
 def cold_seconds(out: Path) -> float:
@@ -100,11 +108,13 @@ def cold_ratio(pairs: int, out: Path) -> dict:
     """The main job on an empty numba cache over ``bench``'s cold compile, the two in turn ``pairs``
     times (new processes, new empty caches); medians, and the median of the pairwise ratios."""
     runs = [(bench_cold_seconds(), cold_seconds(out / f"cold-{k}")) for k in range(pairs)]
-    return {"bench_cold_seconds": statistics.median(b for b, _ in runs),
-            "cold_seconds": statistics.median(c for _, c in runs),
-            "cold_runs_seconds": [round(c, 3) for _, c in runs],
-            "bench_cold_runs_seconds": [round(b, 3) for b, _ in runs],
-            "cold_ratio": statistics.median(c / b for b, c in runs)}
+    return {
+        "bench_cold_seconds": statistics.median(b for b, _ in runs),
+        "cold_seconds": statistics.median(c for _, c in runs),
+        "cold_runs_seconds": [round(c, 3) for _, c in runs],
+        "bench_cold_runs_seconds": [round(b, 3) for b, _ in runs],
+        "cold_ratio": statistics.median(c / b for b, c in runs),
+    }
 
 
 def command_seconds(runs: int, *args: str) -> float:
@@ -114,8 +124,8 @@ def command_seconds(runs: int, *args: str) -> float:
 
 def plots_seconds(results: Path, repeats: int = 3) -> float:
     """Both heatmaps of saved results drawn again, the better of ``repeats`` (data already loaded)."""
-    from shuffle_sim.experiment.store import open_results
     from shuffle_sim.experiment.heatmaps import save_plots
+    from shuffle_sim.experiment.store import open_results
 
     dataset = open_results(results).load()
     best = float("inf")
@@ -137,8 +147,12 @@ def deck_draw(samples: int):
 def carries_spin(experiment) -> bool:
     """Whether any shot of ``experiment`` can have spin: a nominal spin, spin errors in a skill, or
     spin on a grid axis or in a distribution (otherwise every shot takes the spin-free path)."""
-    return (experiment.shot["spin"] != 0.0 or any(m.spin > 0.0 for m in experiment.skill_models())
-            or any(a.name == "spin" for a in experiment.axes) or any(d.name == "spin" for d in experiment.distributions))
+    return (
+        experiment.shot["spin"] != 0.0
+        or any(m.spin > 0.0 for m in experiment.skill_models())
+        or any(a.name == "spin" for a in experiment.axes)
+        or any(d.name == "spin" for d in experiment.distributions)
+    )
 
 
 def runner_ratio(samples: int = RUNNER_SAMPLES, kernel_shots: int = 2_000_000, repeats: int = 3) -> dict:
@@ -153,10 +167,10 @@ def runner_ratio(samples: int = RUNNER_SAMPLES, kernel_shots: int = 2_000_000, r
     spin, so its shots take the kernel's spin-free path; the benchmark's own single shots carry a
     little spin (the coupled path, about three times slower), and comparing with those would flatter
     the runner."""
+    from shuffle_sim.bench._timing import best_rate
     from shuffle_sim.bench.physics import _kernel_single_shot_runner, single_shots
     from shuffle_sim.court import load_court
     from shuffle_sim.experiment import run_experiment
-    from shuffle_sim.bench._timing import best_rate
 
     experiment = deck_draw(samples)
     court = load_court("deck")
@@ -176,9 +190,14 @@ def runner_ratio(samples: int = RUNNER_SAMPLES, kernel_shots: int = 2_000_000, r
             runs.append(experiment.n_shots / (time.perf_counter() - began))
         after = best_rate(kernel, len(shots), repeats)
     best_kernel = max(before, after)
-    return {"runner_shots": experiment.n_shots, "runner_per_s": max(runs), "runner_runs_per_s": runs,
-            "kernel_single_shot_per_s": best_kernel, "kernel_shots_with_spin": with_spin,
-            "runner_ratio": max(runs) / best_kernel}
+    return {
+        "runner_shots": experiment.n_shots,
+        "runner_per_s": max(runs),
+        "runner_runs_per_s": runs,
+        "kernel_single_shot_per_s": best_kernel,
+        "kernel_shots_with_spin": with_spin,
+        "runner_ratio": max(runs) / best_kernel,
+    }
 
 
 def run_benchmarks(as_json: bool = False, quick: bool = False) -> dict:
@@ -202,8 +221,10 @@ def run_benchmarks(as_json: bool = False, quick: bool = False) -> dict:
         results["load_average_after"] = round(os.getloadavg()[0], 2)
     results = {k: round(v, 4) if isinstance(v, float) else v for k, v in results.items()}
     results["goals"] = GOALS
-    results["met"] = {k: None if results.get(k) is None else
-                      (results[k] >= goal if k == "runner_ratio" else results[k] <= goal) for k, goal in GOALS.items()}
+    results["met"] = {
+        k: None if results.get(k) is None else (results[k] >= goal if k == "runner_ratio" else results[k] <= goal)
+        for k, goal in GOALS.items()
+    }
     if quick:
         results["note"] = "quick smoke run: one run each, a small runner sweep, no cold run: not the benchmark"
     if as_json:
@@ -220,19 +241,23 @@ def run_benchmarks(as_json: bool = False, quick: bool = False) -> dict:
     }
     for key, (label, goal) in labels.items():
         met = results["met"][key]
-        print(f"{label:44s} {str(results[key]):>10} (goal {goal}) {'-' if met is None else 'ok' if met else 'MISSED'}")
+        print(f"{label:44s} {results[key]!s:>10} (goal {goal}) {'-' if met is None else 'ok' if met else 'MISSED'}")
     if results["cold_seconds"] is not None:
         print(f"first run {results['cold_seconds']} s, bench's cold compile {results['bench_cold_seconds']} s")
-    print(f"main job {results['warm_job_seconds']} s, bare imports {results['bare_import_seconds']} s; runner "
-          f"{results['runner_per_s']:,.0f} shots/s, kernel {results['kernel_single_shot_per_s']:,.0f} shots/s "
-          f"({'with' if results['kernel_shots_with_spin'] else 'without'} spin, as the runner's shots)")
+    print(
+        f"main job {results['warm_job_seconds']} s, bare imports {results['bare_import_seconds']} s; runner "
+        f"{results['runner_per_s']:,.0f} shots/s, kernel {results['kernel_single_shot_per_s']:,.0f} shots/s "
+        f"({'with' if results['kernel_shots_with_spin'] else 'without'} spin, as the runner's shots)"
+    )
     return results
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m shuffle_sim.bench.startup", description=__doc__.splitlines()[0])
     parser.add_argument("--json", action="store_true", help="print JSON")
-    parser.add_argument("--quick", action="store_true", help="one run each, no cold run: a smoke run, not the benchmark")
+    parser.add_argument(
+        "--quick", action="store_true", help="one run each, no cold run: a smoke run, not the benchmark"
+    )
     args = parser.parse_args(argv)
     run_benchmarks(as_json=args.json, quick=args.quick)
     return 0

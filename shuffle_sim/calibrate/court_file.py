@@ -68,8 +68,9 @@ def fitted_court_text(text: str, fit: CourtFit, shots_source: str, path: str = "
     except CourtError as exc:
         if fit.slope is not None and "surface.slope" in str(exc):
             # A court format without grades: keep the fitted grade as a comment.
-            result = result.replace(_slope_line(fit), "# " + _slope_line(fit)
-                                    + " (not read: this court format takes no grade)")
+            result = result.replace(
+                _slope_line(fit), "# " + _slope_line(fit) + " (not read: this court format takes no grade)"
+            )
             parsed = parse_court(tomllib.loads(result), path)
         else:
             raise CalibrationError(f"{path}: the fitted court does not load: {exc}") from None
@@ -96,11 +97,13 @@ def _with_source(lines: list[str], shots_source: str) -> list[str]:
             else:
                 body = lines[end - 1].split("#")[0].rstrip()
                 if body and not body.endswith((",", "[")):
-                    lines[end - 1] = body + "," + lines[end - 1][len(body):]
+                    lines[end - 1] = body + "," + lines[end - 1][len(body) :]
                 lines.insert(end, f"    {_toml_string(note)},")
             return lines
     # No sources: put one after the title (or the name).
-    at = next((k + 1 for k, line in enumerate(lines) if re.match(r"^\s*title\s*=", line)),
-              next(k + 1 for k, line in enumerate(lines) if re.match(r"^\s*name\s*=", line)))
+    at = next(
+        (k + 1 for k, line in enumerate(lines) if re.match(r"^\s*title\s*=", line)),
+        next(k + 1 for k, line in enumerate(lines) if re.match(r"^\s*name\s*=", line)),
+    )
     lines.insert(at, f"sources = [{_toml_string(note)}]")
     return lines

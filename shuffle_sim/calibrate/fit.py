@@ -61,10 +61,19 @@ class CourtFit:
         """The fit as JSON data: mu, mu_sd, speed, speed_sd and, when a grade was fitted, slope and slope_sd."""
         out = {"mu": self.mu, "mu_sd": self.mu_sd, "speed": self.speed, "speed_sd": self.speed_sd}
         if self.slope is not None:
-            out.update(slope=list(self.slope), slope_sd=list(self.slope_sd),
-                       slope_fitted={"axis": list(self.axis), "along": self.along_fitted, "across": self.across_fitted})
-        out.update(shots=self.shots, timed=self.timed, aimed=self.aimed, rms_position=self.rms_position,
-                   rms_time=None if math.isnan(self.rms_time) else self.rms_time, notes=list(self.notes))
+            out.update(
+                slope=list(self.slope),
+                slope_sd=list(self.slope_sd),
+                slope_fitted={"axis": list(self.axis), "along": self.along_fitted, "across": self.across_fitted},
+            )
+        out.update(
+            shots=self.shots,
+            timed=self.timed,
+            aimed=self.aimed,
+            rms_position=self.rms_position,
+            rms_time=None if math.isnan(self.rms_time) else self.rms_time,
+            notes=list(self.notes),
+        )
         return out
 
 
@@ -98,8 +107,16 @@ def shots_axis(directions: np.ndarray) -> np.ndarray:
 class _Model:
     """The parameter vector and the weighted residuals of one fit set-up."""
 
-    def __init__(self, shots: MeasuredShots, gravity: float, axis: np.ndarray, along: bool, across: bool,
-                 position_sd: float, time_sd: float):
+    def __init__(
+        self,
+        shots: MeasuredShots,
+        gravity: float,
+        axis: np.ndarray,
+        along: bool,
+        across: bool,
+        position_sd: float,
+        time_sd: float,
+    ):
         self.shots = shots
         self.gravity = gravity
         self.axis = axis
@@ -123,9 +140,9 @@ class _Model:
         if self.across:
             s_across = p[k]
             k += 1
-        v0 = p[k:k + n]
+        v0 = p[k : k + n]
         direction = self.direction.copy()
-        direction[self.free_direction] = p[k + n:]
+        direction[self.free_direction] = p[k + n :]
         slope = s_along * self.axis + s_across * self.normal
         return mu, slope, v0, direction
 
@@ -134,15 +151,21 @@ class _Model:
         s = self.shots
         rx, ry, t = rest_and_time(s.start_x, s.start_y, direction, v0, mu, slope[0], slope[1], self.gravity)
         timed = s.timed
-        return np.concatenate([(rx - s.rest_x) / self.position_sd, (ry - s.rest_y) / self.position_sd,
-                               (t[timed] - s.time[timed]) / self.time_sd])
+        return np.concatenate(
+            [
+                (rx - s.rest_x) / self.position_sd,
+                (ry - s.rest_y) / self.position_sd,
+                (t[timed] - s.time[timed]) / self.time_sd,
+            ]
+        )
 
     def start(self) -> np.ndarray:
         s = self.shots
         timed = s.timed
         mu0 = float(np.median(2.0 * s.distance[timed] / (self.gravity * s.time[timed] ** 2)))
-        v0 = np.where(timed, 2.0 * s.distance / np.where(timed, s.time, 1.0),
-                      np.sqrt(2.0 * mu0 * self.gravity * s.distance))
+        v0 = np.where(
+            timed, 2.0 * s.distance / np.where(timed, s.time, 1.0), np.sqrt(2.0 * mu0 * self.gravity * s.distance)
+        )
         rest_direction = np.arctan2(s.rest_x - s.start_x, s.rest_y - s.start_y)
         return np.concatenate([[mu0], np.zeros(self.n_slope), v0, rest_direction[self.free_direction]])
 
@@ -151,11 +174,12 @@ class _Model:
         mu = abs(p[0])
         h = np.empty_like(p)
         h[0] = 1e-6 * mu
-        h[1:1 + self.n_slope] = 1e-6 * mu
+        h[1 : 1 + self.n_slope] = 1e-6 * mu
         n = len(self.shots)
-        h[1 + self.n_slope:1 + self.n_slope + n] = 1e-7 * np.maximum(np.abs(p[1 + self.n_slope:1 + self.n_slope + n]),
-                                                                     1e-3)
-        h[1 + self.n_slope + n:] = 1e-7
+        h[1 + self.n_slope : 1 + self.n_slope + n] = 1e-7 * np.maximum(
+            np.abs(p[1 + self.n_slope : 1 + self.n_slope + n]), 1e-3
+        )
+        h[1 + self.n_slope + n :] = 1e-7
         return h
 
 
@@ -222,13 +246,20 @@ def _covariance(jac: np.ndarray, residuals: np.ndarray, n_params: int) -> np.nda
     return inverse * variance
 
 
-def fit_court(shots: MeasuredShots, gravity: float, course_length: float | None = None,
-              position_sd: float = POSITION_SD, time_sd: float = TIME_SD) -> CourtFit:
+def fit_court(
+    shots: MeasuredShots,
+    gravity: float,
+    course_length: float | None = None,
+    position_sd: float = POSITION_SD,
+    time_sd: float = TIME_SD,
+) -> CourtFit:
     """Fit mu, the speed over a course of ``course_length`` metres (None: no speed) and the grade to
     ``shots``; ``CalibrationError`` when no shot has a time (nothing fixes mu)."""
     if not shots.timed.any():
-        raise CalibrationError(f"{shots.source}: time: no shot has a time; start and rest alone do not fix the "
-                               "launch speed, so mu cannot be fitted (add a time column: the sliding seconds)")
+        raise CalibrationError(
+            f"{shots.source}: time: no shot has a time; start and rest alone do not fix the "
+            "launch speed, so mu cannot be fitted (add a time column: the sliding seconds)"
+        )
     for name, value in (("position_sd", position_sd), ("time_sd", time_sd)):
         if not (math.isfinite(value) and value > 0):
             raise CalibrationError(f"{name}: must be a positive number (got {value!r})")
@@ -240,13 +271,17 @@ def fit_court(shots: MeasuredShots, gravity: float, course_length: float | None 
     along = bool(np.any(along_cos[timed] > ONE_WAY) and np.any(along_cos[timed] < -ONE_WAY))
     if not along:
         way = "+" if np.all(along_cos[timed] >= 0) else "-"
-        notes.append(f"all timed shots go one way along the shots' axis ({way}[{axis[0]:.3g}, {axis[1]:.3g}]): a "
-                     "grade along it cannot be told from friction, so none is fitted and mu includes it; shots "
-                     "from both ends tell them apart")
+        notes.append(
+            f"all timed shots go one way along the shots' axis ({way}[{axis[0]:.3g}, {axis[1]:.3g}]): a "
+            "grade along it cannot be told from friction, so none is fitted and mu includes it; shots "
+            "from both ends tell them apart"
+        )
     across = bool(shots.aimed.any())
     if not across:
-        notes.append("no shot gives an aim point (aim_x, aim_y): the sideways drift, and so a grade across the "
-                     "shots, cannot be measured; none is fitted")
+        notes.append(
+            "no shot gives an aim point (aim_x, aim_y): the sideways drift, and so a grade across the "
+            "shots, cannot be measured; none is fitted"
+        )
     while True:
         model = _Model(shots, gravity, axis, along, across, position_sd, time_sd)
         p, jac = _least_squares(model, model.start())
@@ -275,17 +310,28 @@ def fit_court(shots: MeasuredShots, gravity: float, course_length: float | None 
     if along or across:
         # The grade in the court's frame: s_along axis + s_across normal, its covariance turned with it.
         basis = np.column_stack([b for b, used in ((model.axis, along), (model.normal, across)) if used])
-        block = cov[1:1 + model.n_slope, 1:1 + model.n_slope]
+        block = cov[1 : 1 + model.n_slope, 1 : 1 + model.n_slope]
         frame_cov = basis @ block @ basis.T
         slope_out = (float(slope[0]), float(slope[1]))
         touched = np.any(basis != 0.0, axis=1)  # court components the fitted ones move
         slope_sd = tuple(math.sqrt(max(frame_cov[i, i], 0.0)) if touched[i] else None for i in range(2))
     n = len(shots)
-    position_res = r[:2 * n] * position_sd
-    time_res = r[2 * n:] * time_sd
-    return CourtFit(mu=float(mu), mu_sd=mu_sd, speed=speed, speed_sd=speed_sd, slope=slope_out, slope_sd=slope_sd,
-                    axis=(float(axis[0]), float(axis[1])), along_fitted=along, across_fitted=across, shots=n,
-                    timed=int(timed.sum()), aimed=int(shots.aimed.sum()),
-                    rms_position=float(np.sqrt(np.mean(position_res[:n] ** 2 + position_res[n:] ** 2))),
-                    rms_time=float(np.sqrt(np.mean(time_res ** 2))) if time_res.size else math.nan,
-                    notes=tuple(notes))
+    position_res = r[: 2 * n] * position_sd
+    time_res = r[2 * n :] * time_sd
+    return CourtFit(
+        mu=float(mu),
+        mu_sd=mu_sd,
+        speed=speed,
+        speed_sd=speed_sd,
+        slope=slope_out,
+        slope_sd=slope_sd,
+        axis=(float(axis[0]), float(axis[1])),
+        along_fitted=along,
+        across_fitted=across,
+        shots=n,
+        timed=int(timed.sum()),
+        aimed=int(shots.aimed.sum()),
+        rms_position=float(np.sqrt(np.mean(position_res[:n] ** 2 + position_res[n:] ** 2))),
+        rms_time=float(np.sqrt(np.mean(time_res**2))) if time_res.size else math.nan,
+        notes=tuple(notes),
+    )

@@ -38,8 +38,9 @@ def rest_and_time(start_x, start_y, direction, v0, mu, slope_x, slope_y, gravity
     Arrays broadcast together; returns (rest_x, rest_y, time). Where mu <= |slope| a disc never
     stops: NaN there.
     """
-    start_x, start_y, direction, v0 = np.broadcast_arrays(*(np.asarray(a, dtype=np.float64)
-                                                            for a in (start_x, start_y, direction, v0)))
+    start_x, start_y, direction, v0 = np.broadcast_arrays(
+        *(np.asarray(a, dtype=np.float64) for a in (start_x, start_y, direction, v0))
+    )
     ux, uy = np.sin(direction), np.cos(direction)
     s = float(np.hypot(slope_x, slope_y))
     g = float(gravity)

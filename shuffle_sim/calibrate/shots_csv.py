@@ -100,7 +100,9 @@ def read_shots(path: str | os.PathLike, gravity: float) -> MeasuredShots:
     columns = [h.strip() for h in header]
     for name in columns:
         if name not in REQUIRED + OPTIONAL:
-            raise CalibrationError(f"{path}: header: unknown column {name!r} (columns: {', '.join(REQUIRED + OPTIONAL)})")
+            raise CalibrationError(
+                f"{path}: header: unknown column {name!r} (columns: {', '.join(REQUIRED + OPTIONAL)})"
+            )
     if len(set(columns)) != len(columns):
         raise CalibrationError(f"{path}: header: a column repeats ({', '.join(columns)})")
     for name in REQUIRED:
@@ -117,8 +119,10 @@ def read_shots(path: str | os.PathLike, gravity: float) -> MeasuredShots:
         if len(cells) != len(columns):
             raise CalibrationError(f"{where}: {len(cells)} fields, the header has {len(columns)}")
         cell = dict(zip(columns, cells))
-        shot = {name: _number(cell[name], f"{where}: {name}", blank_ok=name in OPTIONAL) if name in cell else math.nan
-                for name in REQUIRED + OPTIONAL}
+        shot = {
+            name: _number(cell[name], f"{where}: {name}", blank_ok=name in OPTIONAL) if name in cell else math.nan
+            for name in REQUIRED + OPTIONAL
+        }
         _check_shot(shot, where, gravity)
         for name in values:
             values[name].append(shot[name])
@@ -144,14 +148,18 @@ def _check_shot(shot: dict, where: str, gravity: float) -> None:
             raise CalibrationError(f"{where}: aim_x, aim_y: the aim point is the start (no direction)")
         if dx * ax + dy * ay <= 0.0:
             field = "rest_y" if abs(ay) >= abs(ax) else "rest_x"
-            raise CalibrationError(f"{where}: {field}: the rest lies before the start along the aim "
-                                   f"(rest {shot['rest_x']:g}, {shot['rest_y']:g}; start {shot['start_x']:g}, "
-                                   f"{shot['start_y']:g}; aim {shot['aim_x']:g}, {shot['aim_y']:g})")
+            raise CalibrationError(
+                f"{where}: {field}: the rest lies before the start along the aim "
+                f"(rest {shot['rest_x']:g}, {shot['rest_y']:g}; start {shot['start_x']:g}, "
+                f"{shot['start_y']:g}; aim {shot['aim_x']:g}, {shot['aim_y']:g})"
+            )
     t = shot["time"]
     if not math.isnan(t):
         if t <= 0.0:
             raise CalibrationError(f"{where}: time: must be positive (got {t:g})")
         mu = 2.0 * distance / (gravity * t * t)
         if mu > MAX_MU:
-            raise CalibrationError(f"{where}: time: {t:g} s is too short for the {distance:.4g} m slid (it would take "
-                                   f"mu = {mu:.3g}, above {MAX_MU:g}: no game surface)")
+            raise CalibrationError(
+                f"{where}: time: {t:g} s is too short for the {distance:.4g} m slid (it would take "
+                f"mu = {mu:.3g}, above {MAX_MU:g}: no game surface)"
+            )

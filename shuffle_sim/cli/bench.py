@@ -95,17 +95,34 @@ def register(sub) -> None:
     _json_and_quick(p, "small sizes (a smoke run, not the benchmark)")
     p.set_defaults(func=cmd_bench_games)
 
-    p = sub.add_parser("bench-players", help="play games per game type and preset; shot mix and success by intent, win against ev")
+    p = sub.add_parser(
+        "bench-players", help="play games per game type and preset; shot mix and success by intent, win against ev"
+    )
     _json_and_quick(p, "one short game per preset (a smoke run)")
     p.add_argument("--games", type=positive_int, default=None, metavar="N", help="games per preset (default 5)")
     p.add_argument("--game", action="append", choices=game_names(), help="only this game (repeatable)")
     p.add_argument("--seed", type=int, default=0, help="seed of the first game (game g uses seed + g)")
-    p.add_argument("--head-to-head", type=int, default=None, metavar="N",
-                   help="games of the win player against the ev player per game type (default 200; 0: none)")
-    p.add_argument("--workers", type=positive_int, default=None, metavar="N",
-                   help="processes playing the head-to-head games (default 2)")
-    p.add_argument("--budget", type=positive_int, default=None, metavar="N",
-                   help="the win player's simulated shots per decision (default deck 24000, others 6000)")
+    p.add_argument(
+        "--head-to-head",
+        type=int,
+        default=None,
+        metavar="N",
+        help="games of the win player against the ev player per game type (default 200; 0: none)",
+    )
+    p.add_argument(
+        "--workers",
+        type=positive_int,
+        default=None,
+        metavar="N",
+        help="processes playing the head-to-head games (default 2)",
+    )
+    p.add_argument(
+        "--budget",
+        type=positive_int,
+        default=None,
+        metavar="N",
+        help="the win player's simulated shots per decision (default deck 24000, others 6000)",
+    )
     p.set_defaults(func=cmd_bench_players)
 
     p = sub.add_parser("bench-experiments", help="benchmark batch experiments and Dask scale-out")

@@ -17,8 +17,10 @@ def cmd_courts(args: argparse.Namespace) -> int:
     for name in list_courts():
         court = load_court(name)
         ends = ", ".join(court.ends)
-        print(f"{name:14s} {court.game:13s} {speed_label(court.params['mu'], court.speed):18s} {court.title} "
-              f"(ends: {ends})")
+        print(
+            f"{name:14s} {court.game:13s} {speed_label(court.params['mu'], court.speed):18s} {court.title} "
+            f"(ends: {ends})"
+        )
     return 0
 
 
@@ -39,8 +41,10 @@ def cmd_judge(args: argparse.Namespace) -> int:
         for rec in result.records():
             touching = ", ".join(rec["touching"]) or "-"
             status = "dead" if rec["dead"] else (f"{rec['hanger']} hanger" if rec["hanger"] else "live")
-            print(f"({rec['x']:.4f}, {rec['y']:.4f}) m: value {rec['value']:4d}  zone {rec['zone'] or '-'}  "
-                  f"touching {touching}  {status}")
+            print(
+                f"({rec['x']:.4f}, {rec['y']:.4f}) m: value {rec['value']:4d}  zone {rec['zone'] or '-'}  "
+                f"touching {touching}  {status}"
+            )
     return 0
 
 
@@ -97,8 +101,11 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     """Fit a court's mu, speed and grade to measured shots; print it, or write it as a court file."""
     from shuffle_sim.calibrate import calibrate
 
-    print(calibrate(args.court, args.shots, as_json=args.json, out=args.out, position_sd=args.position_sd,
-                    time_sd=args.time_sd))
+    print(
+        calibrate(
+            args.court, args.shots, as_json=args.json, out=args.out, position_sd=args.position_sd, time_sd=args.time_sd
+        )
+    )
     return 0
 
 
@@ -118,35 +125,61 @@ def register(sub) -> None:
     p.add_argument("game", choices=game_names(), help="the game's rules")
     p.add_argument("board", help='board JSON: {"court": ..., "discs": [{"x", "y", "team"}, ...]}; court optional')
     p.add_argument("--side", default=None, help="horse-collar: the throwing side's name (default: the pucks' team)")
-    p.add_argument("--half", default=None, choices=["left", "right"],
-                   help='ricochet: the half the round scores on, opposite the half the weights are slid from '
-                        '(overrides the board\'s "half"; default: the one half the weights in play lie on)')
+    p.add_argument(
+        "--half",
+        default=None,
+        choices=["left", "right"],
+        help="ricochet: the half the round scores on, opposite the half the weights are slid from "
+        '(overrides the board\'s "half"; default: the one half the weights in play lie on)',
+    )
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=cmd_score)
 
     p = sub.add_parser("draw", help="draw a court to scale (PNG, SVG or PDF), optionally with judged discs")
     p.add_argument("court", help="court name or path to a court file")
     p.add_argument("-o", "--output", required=True, help="image file to write, e.g. docs/courts/deck.png")
-    p.add_argument("--disc", action="append", type=disc_with_team, metavar="X,Y[,TEAM]",
-                   help="a disc centre in metres and its team (repeatable); labelled with its judged value")
+    p.add_argument(
+        "--disc",
+        action="append",
+        type=disc_with_team,
+        metavar="X,Y[,TEAM]",
+        help="a disc centre in metres and its team (repeatable); labelled with its judged value",
+    )
     p.add_argument("--end", default=None, help="scoring end the discs are judged at (deck: foot or head)")
-    p.add_argument("--zoom", type=zoom, default=None, metavar="END|XMIN,YMIN,XMAX,YMAX",
-                   help="show one scoring end (deck: foot or head; other courts: default) or a box in metres")
+    p.add_argument(
+        "--zoom",
+        type=zoom,
+        default=None,
+        metavar="END|XMIN,YMIN,XMAX,YMAX",
+        help="show one scoring end (deck: foot or head; other courts: default) or a box in metres",
+    )
     p.add_argument("--dpi", type=positive_int, default=150, help="resolution of a PNG (default 150)")
     p.set_defaults(func=cmd_draw)
 
-    p = sub.add_parser("calibrate", help="fit a court's mu, speed and grade to measured shots (CSV)",
-                       description="Fit a court's sliding friction (and its speed in seconds) and, where the shots "
-                                   "allow, its grade to measured shots, with standard errors. SHOTS.csv has a header "
-                                   "and columns start_x,start_y,rest_x,rest_y (metres, court frame), optional "
-                                   "aim_x,aim_y and time (sliding seconds); see shuffle_sim/calibrate/shots_csv.py.")
+    p = sub.add_parser(
+        "calibrate",
+        help="fit a court's mu, speed and grade to measured shots (CSV)",
+        description="Fit a court's sliding friction (and its speed in seconds) and, where the shots "
+        "allow, its grade to measured shots, with standard errors. SHOTS.csv has a header "
+        "and columns start_x,start_y,rest_x,rest_y (metres, court frame), optional "
+        "aim_x,aim_y and time (sliding seconds); see shuffle_sim/calibrate/shots_csv.py.",
+    )
     p.add_argument("court", help="court name or path to a court file (its frame, disc and speed course)")
     p.add_argument("shots", metavar="SHOTS.csv", help="the measured shots")
-    p.add_argument("--json", action="store_true", help="print JSON: mu, mu_sd, speed, speed_sd, and slope, slope_sd "
-                                                       "when a grade is fitted")
+    p.add_argument(
+        "--json",
+        action="store_true",
+        help="print JSON: mu, mu_sd, speed, speed_sd, and slope, slope_sd when a grade is fitted",
+    )
     p.add_argument("--out", default=None, metavar="FILE", help="write the fitted court file here")
-    p.add_argument("--position-sd", type=float, default=0.01, metavar="M",
-                   help="measurement error of a rest position (m, default 0.01)")
-    p.add_argument("--time-sd", type=float, default=0.1, metavar="S",
-                   help="measurement error of a time (s, default 0.1)")
+    p.add_argument(
+        "--position-sd",
+        type=float,
+        default=0.01,
+        metavar="M",
+        help="measurement error of a rest position (m, default 0.01)",
+    )
+    p.add_argument(
+        "--time-sd", type=float, default=0.1, metavar="S", help="measurement error of a time (s, default 0.1)"
+    )
     p.set_defaults(func=cmd_calibrate)

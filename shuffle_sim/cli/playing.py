@@ -41,8 +41,15 @@ def cmd_play(args: argparse.Namespace) -> int:
         result = f"won by {game.winner}" if game.winner else ("tied" if game.finished else "unfinished")
         print(f"game {game.number} ({roles}): {result}, {totals}")
 
-    record = play(args.game, tuple(players.values()), seed=args.seed, match=args.match,
-                  game_length=args.game_length, on_frame=on_frame if not args.quiet else None, on_game=on_game)
+    record = play(
+        args.game,
+        tuple(players.values()),
+        seed=args.seed,
+        match=args.match,
+        game_length=args.game_length,
+        on_frame=on_frame if not args.quiet else None,
+        on_game=on_game,
+    )
     for note in record.notes:
         print(note)
     if args.match:
@@ -64,26 +71,49 @@ def cmd_advise(args: argparse.Namespace) -> int:
     score = _parse_score(args.score)
     board = load_board(args.board, default_court(args.game), args.game)
     player = parse_player(args.game, args.player or get_game(args.game).default_players.split(",")[0])
-    ctx, advice = advise(args.game, board, player, shooter=args.shooter, position=args.position,
-                         samples=args.samples, score=score, hammer=args.hammer, frames_left=args.frames_left,
-                         shots_left=args.shots_left, game_length=args.game_length)
+    ctx, advice = advise(
+        args.game,
+        board,
+        player,
+        shooter=args.shooter,
+        position=args.position,
+        samples=args.samples,
+        score=score,
+        hammer=args.hammer,
+        frames_left=args.frames_left,
+        shots_left=args.shots_left,
+        game_length=args.game_length,
+    )
     if args.plot:
         plot_advice(ctx, advice, args.plot, best=args.best)
     if args.json:
-        print(json.dumps({"game": args.game, "player": player.name, "shooter": ctx.shooter,
-                          "position": ctx.info.get("position"),
-                          "score": list(score) if score else None, "shots": [a.to_dict() for a in advice]}))
+        print(
+            json.dumps(
+                {
+                    "game": args.game,
+                    "player": player.name,
+                    "shooter": ctx.shooter,
+                    "position": ctx.info.get("position"),
+                    "score": list(score) if score else None,
+                    "shots": [a.to_dict() for a in advice],
+                }
+            )
+        )
         return 0
     ranked = "win probability" if score else "expected frame value"
     samples = advice[0].samples if advice else 0
-    print(f"{args.game}: {len(advice)} candidate shots for {ctx.shooter} from {ctx.info.get('position')} "
-          f"({player.name}), by {ranked}; {samples} sampled executions each, success with its 95% interval")
+    print(
+        f"{args.game}: {len(advice)} candidate shots for {ctx.shooter} from {ctx.info.get('position')} "
+        f"({player.name}), by {ranked}; {samples} sampled executions each, success with its 95% interval"
+    )
     win = f" {'win':>5s} {'(95%)':>11s}" if score else ""
     print(f"  {'shot':44s}{win} {'success':>7s} {'(95%)':>11s} {'expected':>8s} {'as meant':>8s} {'spread':>6s}")
     for a in advice:
         w = f" {a.win:5.0%} ({a.win_low:4.0%}-{a.win_high:4.0%})" if score else ""
-        print(f"  {a.intent.label[:44]:44s}{w} {a.success:7.0%} ({a.success_low:4.0%}-{a.success_high:4.0%}) "
-              f"{a.expected:+8.2f} {a.as_meant:+8.1f} {a.spread:6.2f}")
+        print(
+            f"  {a.intent.label[:44]:44s}{w} {a.success:7.0%} ({a.success_low:4.0%}-{a.success_high:4.0%}) "
+            f"{a.expected:+8.2f} {a.as_meant:+8.1f} {a.spread:6.2f}"
+        )
     if args.plot:
         print(f"picture: {args.plot}")
     return 0
@@ -113,30 +143,44 @@ def players_help() -> str:
         by_names.setdefault(", ".join(n.replace(" ", "-") for n in skills.get(game, {})), []).append(game)
     presets = "; ".join(f"{', '.join(g)}: {names}" for names, g in by_names.items())
     defaults = "; ".join(f"{name}: {entry.default_players}" for name, entry in games().items())
-    return ("the two players, sides A and B, as A,B (one name alone plays both sides). Each is SKILL[-STRATEGY]: "
-            f"SKILL a skill preset of the game from shuffle_sim/noise/skills.toml ({presets}; any game: exact, no "
-            "noise); STRATEGY plan (the fixed plan, the default), ev (expected value over simulated candidate "
-            "shots; evN weighs each candidate over N sampled errors, default 24) or win (the probability of "
-            "winning the game, searched with the rest of the frame simulated; winN spends N simulated shots a "
-            f"decision; default deck 24000, others 6000). Default: {defaults}")
+    return (
+        "the two players, sides A and B, as A,B (one name alone plays both sides). Each is SKILL[-STRATEGY]: "
+        f"SKILL a skill preset of the game from shuffle_sim/noise/skills.toml ({presets}; any game: exact, no "
+        "noise); STRATEGY plan (the fixed plan, the default), ev (expected value over simulated candidate "
+        "shots; evN weighs each candidate over N sampled errors, default 24) or win (the probability of "
+        "winning the game, searched with the rest of the frame simulated; winN spends N simulated shots a "
+        f"decision; default deck 24000, others 6000). Default: {defaults}"
+    )
 
 
 def register(sub) -> None:
     """Add this module's subcommands to the parser's subparsers ``sub``."""
-    p = sub.add_parser("play", help="play a whole simulated game or match; write its scorecard and pictures",
-                       description="Play a whole simulated game (or match) between two simulated players, print "
-                                   "the scoreboard frame by frame, and write scorecard.json, scorecard.csv and a "
-                                   "picture of each frame's final board (gameG-frameFF.png) into --out.")
+    p = sub.add_parser(
+        "play",
+        help="play a whole simulated game or match; write its scorecard and pictures",
+        description="Play a whole simulated game (or match) between two simulated players, print "
+        "the scoreboard frame by frame, and write scorecard.json, scorecard.csv and a "
+        "picture of each frame's final board (gameG-frameFF.png) into --out.",
+    )
     p.add_argument("game", choices=game_names(), help="the game")
     p.add_argument("--players", default=None, metavar="A,B", help=players_help())
     p.add_argument("--seed", type=int, default=0, help="seed of the players' execution errors (default 0)")
-    p.add_argument("--match", action="store_true",
-                   help="play a match: deck best of three (lag for game 3), crokinole the category's games "
-                        "(singles 10), horse collar and ricochet best of three")
-    p.add_argument("--out", default=None,
-                   help="folder for the scorecard and pictures (default results/play-GAME-seedN)")
-    p.add_argument("--game-length", type=positive_int, default=None, metavar="N",
-                   help="game point (deck 75, horse-collar 51, ricochet 15 or 21) or rounds (crokinole 4)")
+    p.add_argument(
+        "--match",
+        action="store_true",
+        help="play a match: deck best of three (lag for game 3), crokinole the category's games "
+        "(singles 10), horse collar and ricochet best of three",
+    )
+    p.add_argument(
+        "--out", default=None, help="folder for the scorecard and pictures (default results/play-GAME-seedN)"
+    )
+    p.add_argument(
+        "--game-length",
+        type=positive_int,
+        default=None,
+        metavar="N",
+        help="game point (deck 75, horse-collar 51, ricochet 15 or 21) or rounds (crokinole 4)",
+    )
     p.add_argument("--no-pictures", action="store_true", help="write the scorecard only")
     p.add_argument("--quiet", action="store_true", help="print game results only, not every frame")
     p.set_defaults(func=cmd_play)
@@ -144,26 +188,63 @@ def register(sub) -> None:
     p = sub.add_parser("advise", help="rank the candidate shots for a board (success, frame value, win probability)")
     p.add_argument("game", choices=game_names(), help="the game")
     p.add_argument("board", help="board file (JSON, as for score): the resting discs")
-    p.add_argument("--player", default=None, metavar="SKILL[-STRATEGY]",
-                   help="the shooter's skill preset (default: the game's first default player)")
-    p.add_argument("--shooter", default=None, metavar="TEAM",
-                   help="the shooter's team label in the board file (default: the game's first side)")
-    p.add_argument("--from", dest="position", default=None, metavar="POSITION",
-                   help="where the shooter shoots from: crokinole seat (south, west, north, east), ricochet "
-                        "half (left, right), deck half of the 10-off area as the shooter sees it (right, left); "
-                        "default: the rules' place for the shooter's colour and end (MSA C-3)")
+    p.add_argument(
+        "--player",
+        default=None,
+        metavar="SKILL[-STRATEGY]",
+        help="the shooter's skill preset (default: the game's first default player)",
+    )
+    p.add_argument(
+        "--shooter",
+        default=None,
+        metavar="TEAM",
+        help="the shooter's team label in the board file (default: the game's first side)",
+    )
+    p.add_argument(
+        "--from",
+        dest="position",
+        default=None,
+        metavar="POSITION",
+        help="where the shooter shoots from: crokinole seat (south, west, north, east), ricochet "
+        "half (left, right), deck half of the 10-off area as the shooter sees it (right, left); "
+        "default: the rules' place for the shooter's colour and end (MSA C-3)",
+    )
     p.add_argument("--best", type=positive_int, default=3, metavar="N", help="shots drawn by --plot (default 3)")
-    p.add_argument("--samples", type=positive_int, default=None, metavar="N",
-                   help="sampled executions per shot (default 1068: success within +-3 points at 95%%)")
-    p.add_argument("--score", default=None, metavar="MINE-THEIRS",
-                   help="the game's score (shooter first): rank by the probability of winning the game")
+    p.add_argument(
+        "--samples",
+        type=positive_int,
+        default=None,
+        metavar="N",
+        help="sampled executions per shot (default 1068: success within +-3 points at 95%%)",
+    )
+    p.add_argument(
+        "--score",
+        default=None,
+        metavar="MINE-THEIRS",
+        help="the game's score (shooter first): rank by the probability of winning the game",
+    )
     p.add_argument("--hammer", action="store_true", help="with --score: the shooter has the last shot of the frame")
-    p.add_argument("--frames-left", type=int, default=None, metavar="N",
-                   help="with --score: crokinole rounds left after this one (default: this is the first)")
-    p.add_argument("--shots-left", type=int, default=None, metavar="N",
-                   help="with --score: shots left in the frame after this one (default: from the board and --hammer)")
-    p.add_argument("--game-length", type=positive_int, default=None, metavar="N",
-                   help="with --score: game point (deck 75, horse-collar 51, ricochet 15) or rounds (crokinole 4)")
+    p.add_argument(
+        "--frames-left",
+        type=int,
+        default=None,
+        metavar="N",
+        help="with --score: crokinole rounds left after this one (default: this is the first)",
+    )
+    p.add_argument(
+        "--shots-left",
+        type=int,
+        default=None,
+        metavar="N",
+        help="with --score: shots left in the frame after this one (default: from the board and --hammer)",
+    )
+    p.add_argument(
+        "--game-length",
+        type=positive_int,
+        default=None,
+        metavar="N",
+        help="with --score: game point (deck 75, horse-collar 51, ricochet 15) or rounds (crokinole 4)",
+    )
     p.add_argument("--json", action="store_true", help="print JSON")
     p.add_argument("--plot", default=None, metavar="FILE", help="draw the board and the best shots (PNG, SVG, PDF)")
     p.set_defaults(func=cmd_advise)

@@ -33,8 +33,10 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         for i, rec in enumerate(result.judging()):
             status = STATUS_NAMES[int(result.status[i])]
             standing = "dead" if rec["dead"] else "live"
-            print(f"  disc {i} ({scene.team[i]}): ({result.x[i]:.4f}, {result.y[i]:.4f}) m  {status:6s} "
-                  f"{standing}  value {rec['value']}  zone {rec['zone'] or '-'}")
+            print(
+                f"  disc {i} ({scene.team[i]}): ({result.x[i]:.4f}, {result.y[i]:.4f}) m  {status:6s} "
+                f"{standing}  value {rec['value']}  zone {rec['zone'] or '-'}"
+            )
     if not result.ok:
         print(f"shuffle-sim: simulate: stopped at the event bound ({args.max_events} events)", file=sys.stderr)
         return 1

@@ -17,12 +17,13 @@ module              what it does
 ==================  =======================================================================
 """
 
-from shuffle_sim.court.errors import CourtError
 from shuffle_sim.court._loading import as_court, court_path, list_courts, load_court, parse_court
+from shuffle_sim.court.errors import CourtError
 from shuffle_sim.court.materials import PARAM_DEFAULTS
 from shuffle_sim.court.model import Court, Cushion, Edge, Hole, KillLine, Line, Peg, Zone
 
 __all__ = [
+    "PARAM_DEFAULTS",
     "Court",
     "CourtError",
     "Cushion",
@@ -30,7 +31,6 @@ __all__ = [
     "Hole",
     "KillLine",
     "Line",
-    "PARAM_DEFAULTS",
     "Peg",
     "Zone",
     "as_court",

@@ -14,32 +14,49 @@ import os
 import tomllib
 from pathlib import Path
 
-from shuffle_sim.court.errors import CourtError
-from shuffle_sim.court.model import Court
-from shuffle_sim.games import CUSTOM, game_names
-from shuffle_sim.court.speed import read_speed_course
 from shuffle_sim.court._sections import (
     CourtReader,
     read_cushions,
     read_disc,
-    read_frame,
-    read_materials,
-    read_surface,
     read_edges,
     read_ends,
+    read_frame,
     read_hangers,
     read_holes,
     read_kill_lines,
     read_lines,
+    read_materials,
     read_pegs,
+    read_surface,
     read_zones,
 )
+from shuffle_sim.court.errors import CourtError
+from shuffle_sim.court.model import Court
+from shuffle_sim.court.speed import read_speed_course
+from shuffle_sim.games import CUSTOM, game_names
 
 _TOP_KEYS = {
-    "name", "game", "title", "sources", "frame", "disc", "materials", "surface", "edges", "cushions",
-    "pegs", "holes", "lines", "zones", "kill_lines", "hangers", "ends", "speed_course",
+    "name",
+    "game",
+    "title",
+    "sources",
+    "frame",
+    "disc",
+    "materials",
+    "surface",
+    "edges",
+    "cushions",
+    "pegs",
+    "holes",
+    "lines",
+    "zones",
+    "kill_lines",
+    "hangers",
+    "ends",
+    "speed_course",
 }
 _REQUIRED_TOP = {"name", "game", "frame", "disc", "materials", "surface"}
+
 
 def _courts_dirs() -> list[Path]:
     """Where court names are looked up, in order: the folders of ``SHUFFLE_SIM_COURTS``, the project's

@@ -11,8 +11,8 @@ from typing import Any
 
 import numpy as np
 
-from shuffle_sim.court.materials import OVERHANG_KINDS, PARAM_DEFAULTS, check_param, check_spin_params
 from shuffle_sim.court.errors import CourtError
+from shuffle_sim.court.materials import OVERHANG_KINDS, PARAM_DEFAULTS, check_param, check_spin_params
 from shuffle_sim.court.model import Cushion, Edge, Hole, KillLine, Line, Peg, Zone
 from shuffle_sim.court.speed import SpeedCourse, mu_from_speed_or_mu
 from shuffle_sim.court.toml_reader import TomlReader
@@ -45,7 +45,6 @@ class CourtReader(TomlReader):
         cx, cy = self.point(value["centre"], f"{key}.centre")
         return cx, cy, self.length(value["radius"], f"{key}.radius", positive=True)
 
-
     def segment_or_circle(self, item: dict, key: str) -> tuple[str, tuple[float, float, float, float]]:
         has_seg = "from" in item or "to" in item
         if has_seg == ("circle" in item):
@@ -67,7 +66,6 @@ class CourtReader(TomlReader):
             if it.name in seen:
                 self.fail(f"{key}[{i}].name", "duplicate name", it.name)
             seen.add(it.name)
-
 
 
 def _self_intersects(pts: np.ndarray) -> bool:
@@ -114,8 +112,11 @@ def read_materials(r: CourtReader, data: dict, course: SpeedCourse | None = None
     r.keys(materials, "materials", set(PARAM_DEFAULTS) | {"speed"})
     if "mu" not in materials and "speed" not in materials:
         r.fail("materials.mu", 'missing required key in [materials] (or give the court\'s speed, "14 s")', materials)
-    params = {key: check_param(f"materials.{key}", key, materials.get(key, default), r.path)
-              for key, default in PARAM_DEFAULTS.items() if key != "mu" or "mu" in materials}
+    params = {
+        key: check_param(f"materials.{key}", key, materials.get(key, default), r.path)
+        for key, default in PARAM_DEFAULTS.items()
+        if key != "mu" or "mu" in materials
+    }
     mu = mu_from_speed_or_mu(materials, course, params["gravity"], r.path, "materials")
     if mu is not None:
         params = {"mu": check_param("materials.speed", "mu", mu, r.path), **params}
@@ -154,13 +155,20 @@ def read_cushions(r: CourtReader, data: dict, params: dict[str, float]) -> tuple
     cushions = []
     for i, c in enumerate(r.array(data, "cushions")):
         key = f"cushions[{i}]"
-        r.keys(c, key, {"name", "from", "to", "circle", "thickness", "restitution", "friction", "kills", "yield_speed"},
-               {"name"})
+        r.keys(
+            c,
+            key,
+            {"name", "from", "to", "circle", "thickness", "restitution", "friction", "kills", "yield_speed"},
+            {"name"},
+        )
         kind, geom = r.segment_or_circle(c, key)
-        e = check_param(f"{key}.restitution", "cushion_restitution", c.get("restitution", params["cushion_restitution"]), r.path)
+        e = check_param(
+            f"{key}.restitution", "cushion_restitution", c.get("restitution", params["cushion_restitution"]), r.path
+        )
         f = check_param(f"{key}.friction", "cushion_friction", c.get("friction", params["cushion_friction"]), r.path)
-        v_y = check_param(f"{key}.yield_speed", "cushion_yield_speed",
-                          c.get("yield_speed", params["cushion_yield_speed"]), r.path)
+        v_y = check_param(
+            f"{key}.yield_speed", "cushion_yield_speed", c.get("yield_speed", params["cushion_yield_speed"]), r.path
+        )
         thickness = r.length(c.get("thickness", 0.0), f"{key}.thickness", nonnegative=True)
         kills = r.boolean(c.get("kills", False), f"{key}.kills")
         cushions.append(Cushion(r.string(c["name"], f"{key}.name"), kind, geom, thickness, e, f, kills, v_y))
@@ -173,11 +181,17 @@ def read_pegs(r: CourtReader, data: dict, params: dict[str, float]) -> tuple[Peg
     pegs = []
     for i, g in enumerate(r.array(data, "pegs")):
         key = f"pegs[{i}]"
-        r.keys(g, key, {"name", "at", "ring", "diameter", "restitution", "friction", "yield_speed"}, {"name", "diameter"})
+        r.keys(
+            g, key, {"name", "at", "ring", "diameter", "restitution", "friction", "yield_speed"}, {"name", "diameter"}
+        )
         radius = r.length(g["diameter"], f"{key}.diameter", positive=True) / 2
-        e = check_param(f"{key}.restitution", "peg_restitution", g.get("restitution", params["peg_restitution"]), r.path)
+        e = check_param(
+            f"{key}.restitution", "peg_restitution", g.get("restitution", params["peg_restitution"]), r.path
+        )
         f = check_param(f"{key}.friction", "peg_friction", g.get("friction", params["peg_friction"]), r.path)
-        v_y = check_param(f"{key}.yield_speed", "peg_yield_speed", g.get("yield_speed", params["peg_yield_speed"]), r.path)
+        v_y = check_param(
+            f"{key}.yield_speed", "peg_yield_speed", g.get("yield_speed", params["peg_yield_speed"]), r.path
+        )
         pname = r.string(g["name"], f"{key}.name")
         if ("at" in g) == ("ring" in g):
             r.fail(key, "needs exactly one of at or ring", g)
@@ -206,15 +220,29 @@ def read_holes(r: CourtReader, data: dict, params: dict[str, float]) -> tuple[Ho
     holes = []
     for i, h in enumerate(r.array(data, "holes")):
         key = f"holes[{i}]"
-        r.keys(h, key, {"name", "at", "diameter", "capture_radius", "capture_speed", "value"},
-               {"name", "at", "diameter", "value"})
+        r.keys(
+            h,
+            key,
+            {"name", "at", "diameter", "capture_radius", "capture_speed", "value"},
+            {"name", "at", "diameter", "value"},
+        )
         x, y = r.point(h["at"], f"{key}.at")
         radius = r.length(h["diameter"], f"{key}.diameter", positive=True) / 2
         capture_radius = r.length(h.get("capture_radius", radius), f"{key}.capture_radius", positive=True)
-        speed = check_param(f"{key}.capture_speed", "hole_capture_speed",
-                             h.get("capture_speed", params["hole_capture_speed"]), r.path)
-        holes.append(Hole(r.string(h["name"], f"{key}.name"), x, y, radius, capture_radius, speed,
-                          r.integer(h["value"], f"{key}.value")))
+        speed = check_param(
+            f"{key}.capture_speed", "hole_capture_speed", h.get("capture_speed", params["hole_capture_speed"]), r.path
+        )
+        holes.append(
+            Hole(
+                r.string(h["name"], f"{key}.name"),
+                x,
+                y,
+                radius,
+                capture_radius,
+                speed,
+                r.integer(h["value"], f"{key}.value"),
+            )
+        )
     r.unique(holes, "holes")
     return tuple(holes)
 
@@ -224,20 +252,26 @@ def read_lines(r: CourtReader, data: dict) -> tuple[Line, ...]:
     lines = []
     for i, ln in enumerate(r.array(data, "lines")):
         key = f"lines[{i}]"
-        r.keys(ln, key, {"name", "from", "to", "circle", "width", "touch_value", "touch_dead", "touch_alive", "judged"},
-               {"name", "width"})
+        r.keys(
+            ln,
+            key,
+            {"name", "from", "to", "circle", "width", "touch_value", "touch_dead", "touch_alive", "judged"},
+            {"name", "width"},
+        )
         kind, geom = r.segment_or_circle(ln, key)
         tv = ln.get("touch_value")
-        lines.append(Line(
-            name=r.string(ln["name"], f"{key}.name"),
-            kind=kind,
-            geom=geom,
-            width=r.length(ln["width"], f"{key}.width", positive=True),
-            touch_value=None if tv is None else r.integer(tv, f"{key}.touch_value"),
-            touch_dead=r.boolean(ln.get("touch_dead", False), f"{key}.touch_dead"),
-            touch_alive=r.boolean(ln.get("touch_alive", False), f"{key}.touch_alive"),
-            judged=r.boolean(ln.get("judged", True), f"{key}.judged"),
-        ))
+        lines.append(
+            Line(
+                name=r.string(ln["name"], f"{key}.name"),
+                kind=kind,
+                geom=geom,
+                width=r.length(ln["width"], f"{key}.width", positive=True),
+                touch_value=None if tv is None else r.integer(tv, f"{key}.touch_value"),
+                touch_dead=r.boolean(ln.get("touch_dead", False), f"{key}.touch_dead"),
+                touch_alive=r.boolean(ln.get("touch_alive", False), f"{key}.touch_alive"),
+                judged=r.boolean(ln.get("judged", True), f"{key}.judged"),
+            )
+        )
     r.unique(lines, "lines")
     return tuple(lines)
 
@@ -283,9 +317,12 @@ def read_kill_lines(r: CourtReader, data: dict, lines: tuple[Line, ...]) -> tupl
         if lname not in line_by_name or line_by_name[lname].kind != "segment":
             r.fail(f"{key}.line", "must name a straight line of this court", lname)
         past = k["past"]
-        if (not isinstance(past, list) or len(past) != 2
-                or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in past)
-                or math.hypot(*past) == 0):
+        if (
+            not isinstance(past, list)
+            or len(past) != 2
+            or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in past)
+            or math.hypot(*past) == 0
+        ):
             r.fail(f"{key}.past", "must be a non-zero direction [dx, dy]", past)
         norm = math.hypot(*past)
         ln = line_by_name[lname]

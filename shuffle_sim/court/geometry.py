@@ -135,8 +135,7 @@ def disc_touches_ring(cx, cy, r, ox, oy, radius, half_width):
     near = rho - r
     if near < 0.0:
         near = 0.0
-    return (near <= radius + half_width + TOUCH_TOLERANCE
-            and rho + r >= radius - half_width - TOUCH_TOLERANCE)
+    return near <= radius + half_width + TOUCH_TOLERANCE and rho + r >= radius - half_width - TOUCH_TOLERANCE
 
 
 @jit.kernel
@@ -219,6 +218,7 @@ def point_in_annulus(px, py, ox, oy, inner, outer):
 
 
 # ---- boxes: used to find regions of a court where judging cannot change ---------------------------
+
 
 @jit.inline
 def point_box_distance(px, py, bx0, by0, bx1, by1):

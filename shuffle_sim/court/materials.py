@@ -53,8 +53,9 @@ def check_param(key: str, name: str, value: Any, where: str) -> float | str:
     value = float(value)
     if name in YIELD_SPEED_PARAMS:
         if math.isnan(value) or value <= 0:
-            raise CourtError(f"{where}: {key}: a yield speed must be positive, in m/s (inf: a constant restitution) "
-                             f"(got {value!r})")
+            raise CourtError(
+                f"{where}: {key}: a yield speed must be positive, in m/s (inf: a constant restitution) (got {value!r})"
+            )
         return value
     if not math.isfinite(value):
         raise CourtError(f"{where}: {key}: must be finite (got {shown(value)})")
@@ -65,8 +66,9 @@ def check_param(key: str, name: str, value: Any, where: str) -> float | str:
     if name == "gravity" and value == 0:
         raise CourtError(f"{where}: {key}: must be positive (got {shown(value)})")
     if name == "contact_inner_ratio" and value >= 1:
-        raise CourtError(f"{where}: {key}: the contact annulus's inner over outer radius must lie in [0, 1) "
-                         f"(got {shown(value)})")
+        raise CourtError(
+            f"{where}: {key}: the contact annulus's inner over outer radius must lie in [0, 1) (got {shown(value)})"
+        )
     if name == "inertia_ratio" and not 0 < value <= 1:
         raise CourtError(f"{where}: {key}: I / (m r^2) must lie in (0, 1] (got {shown(value)})")
     return value
@@ -90,7 +92,8 @@ def check_spin_params(params: dict, where: str, prefix: str) -> None:
     lo, hi = inertia_window(params["contact_inner_ratio"])
     k = params["inertia_ratio"]
     if not lo < k < hi:
-        raise CourtError(f"{where}: {prefix}.inertia_ratio: with spin_model 'coupled' and contact_inner_ratio "
-                         f"{shown(params['contact_inner_ratio'])} it must lie in ({lo:.6g}, {hi:.6g}), where sliding and "
-                         f"spin end together (got {shown(k)})")
-
+        raise CourtError(
+            f"{where}: {prefix}.inertia_ratio: with spin_model 'coupled' and contact_inner_ratio "
+            f"{shown(params['contact_inner_ratio'])} it must lie in ({lo:.6g}, {hi:.6g}), where sliding and "
+            f"spin end together (got {shown(k)})"
+        )

@@ -19,10 +19,6 @@ from shuffle_sim.court.errors import CourtError
 from shuffle_sim.court.materials import check_param, check_spin_params
 from shuffle_sim.court.speed import SpeedCourse, mu_from_speed_or_mu, speed_for_mu
 
-
-
-
-
 # --------------------------------------------------------------------------------------------------
 # The model
 
@@ -189,7 +185,7 @@ class Court:
         p = self.surface_polygon
         return float(p[:, 0].min()), float(p[:, 1].min()), float(p[:, 0].max()), float(p[:, 1].max())
 
-    def for_end(self, end: str | None) -> "Court":
+    def for_end(self, end: str | None) -> Court:
         """The court with its scoring diagram (zones, lines, rule lines) at the named end.
 
         A court file describes the diagram at its default end; another end is that diagram turned half
@@ -208,7 +204,7 @@ class Court:
                 court = court._half_turned(pivot)
         return replace(court, end=end)
 
-    def _half_turned(self, pivot: tuple[float, float]) -> "Court":
+    def _half_turned(self, pivot: tuple[float, float]) -> Court:
         px, py = pivot
 
         def turn(x, y):
@@ -231,12 +227,10 @@ class Court:
             else:
                 c = turn(z.annulus[0], z.annulus[1])
                 zones.append(replace(z, annulus=(c[0], c[1], z.annulus[2], z.annulus[3])))
-        kills = [
-            replace(k, point=turn(*k.point), normal=(-k.normal[0], -k.normal[1])) for k in self.kill_lines
-        ]
+        kills = [replace(k, point=turn(*k.point), normal=(-k.normal[0], -k.normal[1])) for k in self.kill_lines]
         return replace(self, lines=tuple(lines), zones=tuple(zones), kill_lines=tuple(kills))
 
-    def with_params(self, **overrides: float) -> "Court":
+    def with_params(self, **overrides: float) -> Court:
         """A copy with material parameters replaced (validated like the court file's).
 
         ``speed`` (a time, "14 s") sets mu from the court's speed course (``speed``); giving it with
@@ -256,15 +250,21 @@ class Court:
             params["mu"] = check_param("params.speed", "mu", mu, where="parameters")
         check_spin_params(params, "parameters", "params")
         cushions = tuple(
-            replace(c, restitution=given.get("cushion_restitution", c.restitution),
-                    friction=given.get("cushion_friction", c.friction),
-                    yield_speed=given.get("cushion_yield_speed", c.yield_speed))
+            replace(
+                c,
+                restitution=given.get("cushion_restitution", c.restitution),
+                friction=given.get("cushion_friction", c.friction),
+                yield_speed=given.get("cushion_yield_speed", c.yield_speed),
+            )
             for c in self.cushions
         )
         pegs = tuple(
-            replace(g, restitution=given.get("peg_restitution", g.restitution),
-                    friction=given.get("peg_friction", g.friction),
-                    yield_speed=given.get("peg_yield_speed", g.yield_speed))
+            replace(
+                g,
+                restitution=given.get("peg_restitution", g.restitution),
+                friction=given.get("peg_friction", g.friction),
+                yield_speed=given.get("peg_yield_speed", g.yield_speed),
+            )
             for g in self.pegs
         )
         holes = tuple(replace(h, capture_speed=given.get("hole_capture_speed", h.capture_speed)) for h in self.holes)
@@ -303,8 +303,11 @@ def _point_in_polygon(x: float, y: float, poly: np.ndarray) -> bool:
         return True
     x0, y0 = ring[-1]
     for x1, y1 in ring:
-        if (min(x0, x1) <= x <= max(x0, x1) and min(y0, y1) <= y <= max(y0, y1)
-                and (x1 - x0) * (y - y0) - (y1 - y0) * (x - x0) == 0.0):
+        if (
+            min(x0, x1) <= x <= max(x0, x1)
+            and min(y0, y1) <= y <= max(y0, y1)
+            and (x1 - x0) * (y - y0) - (y1 - y0) * (x - x0) == 0.0
+        ):
             return True
         x0, y0 = x1, y1
     return False

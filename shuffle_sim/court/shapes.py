@@ -23,8 +23,19 @@ from shuffle_sim.units import INCH
 GUTTER_DISCS = 1.5
 
 #: Roles of the filled shapes and of the labels, in the order a drawing meets them.
-AREA_ROLES = ("gutter", "surface", "zone", "dead_zone", "line", "ignored_line", "cushion", "thin_cushion", "rail",
-              "peg", "hole")
+AREA_ROLES = (
+    "gutter",
+    "surface",
+    "zone",
+    "dead_zone",
+    "line",
+    "ignored_line",
+    "cushion",
+    "thin_cushion",
+    "rail",
+    "peg",
+    "hole",
+)
 LABEL_ROLES = ("edge_label", "hanger_label", "ditch_label", "corner_label", "zone_label", "dead_label", "hole_label")
 
 
@@ -79,8 +90,11 @@ def rail_width(cushion) -> float:
 
 def ditch_outer_radius(court: Court, radius: float, cx: float, cy: float) -> float:
     """Outer radius of the ditch beyond a round edge: the rail around it, else a gutter's width out."""
-    rails = [c.geom[2] for c in court.cushions
-             if c.kind == "circle" and math.hypot(c.geom[0] - cx, c.geom[1] - cy) < 1e-9 and c.geom[2] > radius]
+    rails = [
+        c.geom[2]
+        for c in court.cushions
+        if c.kind == "circle" and math.hypot(c.geom[0] - cx, c.geom[1] - cy) < 1e-9 and c.geom[2] > radius
+    ]
     return min(rails) if rails else radius + gutter_width(court)
 
 
@@ -144,8 +158,11 @@ def zone_label_points(zone, court: Court, every_end: list[Court]) -> list[tuple[
         return ring.difference(Point(cx, cy).buffer(inner, quad_segs=64)) if inner > 0 else ring
 
     r = court.disc_radius
-    walls = [LineString([c.geom[:2], c.geom[2:]]).buffer(c.thickness / 2 + 0.5 * r, cap_style="flat")
-             for c in court.cushions if c.kind == "segment"]
+    walls = [
+        LineString([c.geom[:2], c.geom[2:]]).buffer(c.thickness / 2 + 0.5 * r, cap_style="flat")
+        for c in court.cushions
+        if c.kind == "segment"
+    ]
     obstacles = list(walls)
     for diagram in every_end:
         for line in diagram.lines:
@@ -184,29 +201,62 @@ def _gutter_shapes(court: Court) -> list[Shape]:
         if e.kind == "segment":
             ex0, ey0, ex1, ey1 = e.geom
             ox, oy = outward(e)
-            shapes.append(Shape("gutter", "polygon", ((ex0, ey0), (ex1, ey1), (ex1 + ox * gutter, ey1 + oy * gutter),
-                                                      (ex0 + ox * gutter, ey0 + oy * gutter))))
+            shapes.append(
+                Shape(
+                    "gutter",
+                    "polygon",
+                    (
+                        (ex0, ey0),
+                        (ex1, ey1),
+                        (ex1 + ox * gutter, ey1 + oy * gutter),
+                        (ex0 + ox * gutter, ey0 + oy * gutter),
+                    ),
+                )
+            )
             upright = abs(ex1 - ex0) < abs(ey1 - ey0)
             centre = ((ex0 + ex1) / 2 + ox * gutter / 2, (ey0 + ey1) / 2 + oy * gutter / 2)
-            shapes.append(Shape("hanger_label" if hanger else "edge_label", "text", centre=centre, text=label,
-                                rotation=90.0 if upright else 0.0))
+            shapes.append(
+                Shape(
+                    "hanger_label" if hanger else "edge_label",
+                    "text",
+                    centre=centre,
+                    text=label,
+                    rotation=90.0 if upright else 0.0,
+                )
+            )
         else:
             cx, cy, radius, _ = e.geom
             outer = ditch_outer_radius(court, radius, cx, cy)
             shapes.append(Shape("gutter", "ring", centre=(cx, cy), inner=radius, outer=outer))
             a = math.radians(-60)
             mid = (radius + outer) / 2
-            shapes.append(Shape("ditch_label", "text", centre=(cx + mid * math.cos(a), cy + mid * math.sin(a)),
-                                text=label, rotation=30.0))
+            shapes.append(
+                Shape(
+                    "ditch_label",
+                    "text",
+                    centre=(cx + mid * math.cos(a), cy + mid * math.sin(a)),
+                    text=label,
+                    rotation=30.0,
+                )
+            )
     segments = [e for e in court.edges if e.kind == "segment"]
     for e in segments:
         for f in segments:
             if e is not f and tuple(e.geom[2:]) == tuple(f.geom[:2]):
                 cx, cy = e.geom[2:]
                 (ox, oy), (px, py) = outward(e), outward(f)
-                shapes.append(Shape("gutter", "polygon", ((cx, cy), (cx + ox * gutter, cy + oy * gutter),
-                                                          (cx + (ox + px) * gutter, cy + (oy + py) * gutter),
-                                                          (cx + px * gutter, cy + py * gutter))))
+                shapes.append(
+                    Shape(
+                        "gutter",
+                        "polygon",
+                        (
+                            (cx, cy),
+                            (cx + ox * gutter, cy + oy * gutter),
+                            (cx + (ox + px) * gutter, cy + (oy + py) * gutter),
+                            (cx + px * gutter, cy + py * gutter),
+                        ),
+                    )
+                )
     if court.hanger_corner_value is not None:
         # A corner where an end edge meets a side edge: the corner hanger's value.
         for e in court.edges:
@@ -214,12 +264,20 @@ def _gutter_shapes(court: Court) -> list[Shape]:
                 continue
             for cx, cy in (e.geom[:2], e.geom[2:]):
                 for s in court.edges:
-                    if s.overhang == "side" and s.kind == "segment" and (
-                            (cx, cy) == tuple(s.geom[:2]) or (cx, cy) == tuple(s.geom[2:])):
+                    if (
+                        s.overhang == "side"
+                        and s.kind == "segment"
+                        and ((cx, cy) == tuple(s.geom[:2]) or (cx, cy) == tuple(s.geom[2:]))
+                    ):
                         (ox, oy), (sx, sy) = outward(e), outward(s)
-                        shapes.append(Shape("corner_label", "text",
-                                            centre=(cx + (ox + sx) * gutter / 2, cy + (oy + sy) * gutter / 2),
-                                            text=str(court.hanger_corner_value)))
+                        shapes.append(
+                            Shape(
+                                "corner_label",
+                                "text",
+                                centre=(cx + (ox + sx) * gutter / 2, cy + (oy + sy) * gutter / 2),
+                                text=str(court.hanger_corner_value),
+                            )
+                        )
     return shapes
 
 
@@ -241,13 +299,11 @@ def _zone_shapes(court: Court, end: str | None) -> list[Shape]:
                 continue
             shapes.append(_area("zone", zone, zone.value))
             for point in zone_label_points(zone, court, every_end):
-                shapes.append(Shape("zone_label", "text", centre=point, text=value_label(zone.value),
-                                    value=zone.value))
+                shapes.append(Shape("zone_label", "text", centre=point, text=value_label(zone.value), value=zone.value))
     for zone in judged.zones:
         if zone.dead:
             shapes.append(_area("dead_zone", zone))
-            shapes.append(Shape("dead_label", "text", centre=zone_label_points(zone, court, every_end)[0],
-                                text="dead"))
+            shapes.append(Shape("dead_label", "text", centre=zone_label_points(zone, court, every_end)[0], text="dead"))
     return shapes
 
 
@@ -298,5 +354,4 @@ def court_shapes(court: Court, end: str | None = None) -> list[Shape]:
         surface = Shape("surface", "circle", centre=(cx, cy), outer=radius)
     else:
         surface = Shape("surface", "polygon", tuple(map(tuple, court.surface_polygon.tolist())))
-    return [*_gutter_shapes(court), surface, *_zone_shapes(court, end), *_line_shapes(court, end),
-            *_body_shapes(court)]
+    return [*_gutter_shapes(court), surface, *_zone_shapes(court, end), *_line_shapes(court, end), *_body_shapes(court)]

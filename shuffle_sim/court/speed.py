@@ -78,22 +78,27 @@ def read_speed_course(reader, data: dict) -> SpeedCourse | None:
     return SpeedCourse(start, rest, description)
 
 
-def mu_from_speed_or_mu(given: dict, course: SpeedCourse | None, gravity: float, where: str,
-                        prefix: str) -> float | None:
+def mu_from_speed_or_mu(
+    given: dict, course: SpeedCourse | None, gravity: float, where: str, prefix: str
+) -> float | None:
     """The mu that ``given`` (a materials or params table) sets: its ``mu``, or its ``speed`` over the
     course; None when it gives neither. ``CourtError`` naming both when both are given, and naming the
     speed when the court has no speed course."""
     has_mu = given.get("mu") is not None
     has_speed = given.get("speed") is not None
     if has_mu and has_speed:
-        raise CourtError(f"{where}: {prefix}.mu and {prefix}.speed: give one of them, not both (got mu = "
-                         f"{given['mu']!r} and speed = {given['speed']!r})")
+        raise CourtError(
+            f"{where}: {prefix}.mu and {prefix}.speed: give one of them, not both (got mu = "
+            f"{given['mu']!r} and speed = {given['speed']!r})"
+        )
     if not has_speed:
         return None
     seconds = parse_speed(given["speed"], where, f"{prefix}.speed")
     if course is None:
-        raise CourtError(f"{where}: {prefix}.speed: this court has no [speed_course], so a speed in seconds means "
-                         f"nothing on it; give mu (got {given['speed']!r})")
+        raise CourtError(
+            f"{where}: {prefix}.speed: this court has no [speed_course], so a speed in seconds means "
+            f"nothing on it; give mu (got {given['speed']!r})"
+        )
     return mu_for_speed(seconds, course.length, gravity)
 
 

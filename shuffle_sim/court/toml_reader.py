@@ -40,8 +40,11 @@ class TomlReader:
             if k not in data:
                 if key:
                     self.fail(f"{key}.{k}", f"missing required key in [{key}]", data)
-                self.fail(k, "missing required key at the top level (keys given: {})".format(", ".join(data)),
-                          show_value=False)
+                self.fail(
+                    k,
+                    "missing required key at the top level (keys given: {})".format(", ".join(data)),
+                    show_value=False,
+                )
 
     def array(self, data: dict, key: str) -> list[dict]:
         """The array of tables ``[[key]]`` (empty when absent)."""

@@ -49,7 +49,7 @@ def add_chunk(sums: dict[str, np.ndarray], data: dict[str, np.ndarray]) -> None:
     for name in list(CELL_SUMS) + ["value_counts", "removed"]:
         if name in data:
             part = data[name]
-            sums[name][c0:c0 + len(part)] += part
+            sums[name][c0 : c0 + len(part)] += part
 
 
 def build_dataset(experiment: Experiment, sums: dict[str, np.ndarray]):
@@ -61,8 +61,10 @@ def build_grid(experiment: Experiment, sums: dict[str, np.ndarray]) -> GridResul
     """The grid outcomes (dims: the grid axes; plus value, board_disc), as ``grid.nc`` holds them."""
     values = possible_values(experiment.court)
     coords = _coordinates(experiment, values)
-    data_vars = {k: GridVariable(tuple(d), np.asarray(v), a)
-                 for k, (d, v, a) in _outcome_variables(experiment, sums, values).items()}
+    data_vars = {
+        k: GridVariable(tuple(d), np.asarray(v), a)
+        for k, (d, v, a) in _outcome_variables(experiment, sums, values).items()
+    }
     attrs = _attributes(experiment)
     if experiment.paired:
         from shuffle_sim.experiment.pairing import paired_variables
@@ -83,19 +85,28 @@ def _coordinates(experiment: Experiment, values: np.ndarray) -> dict[str, GridVa
         coords[axis.name] = GridVariable((axis.name,), np.asarray(axis_values), attrs)
     for axis in experiment.axes:
         if axis.name == "court_speed":
-            coords["court_mu"] = GridVariable(("court_speed",), np.array([c.params["mu"] for c in experiment.courts()]),
-                                              {"long_name": "sliding friction mu of the court speed", "units": "1"})
-    coords["value"] = GridVariable(("value",), values, {"long_name": "judged value of the shot disc", "units": "points"})
+            coords["court_mu"] = GridVariable(
+                ("court_speed",),
+                np.array([c.params["mu"] for c in experiment.courts()]),
+                {"long_name": "sliding friction mu of the court speed", "units": "1"},
+            )
+    coords["value"] = GridVariable(
+        ("value",), values, {"long_name": "judged value of the shot disc", "units": "points"}
+    )
     if experiment.board_names:
         board = experiment.board
-        coords["board_disc"] = GridVariable(("board_disc",), np.array(experiment.board_names, dtype=str),
-                                           {"long_name": "resting disc of the board"})
-        coords["board_team"] = GridVariable(("board_disc",), np.array(board.team, dtype=str),
-                                           {"long_name": "team of the resting disc"})
-        coords["board_x"] = GridVariable(("board_disc",), np.asarray(board.x, dtype=np.float64),
-                                        {"long_name": "board disc x", "units": "m"})
-        coords["board_y"] = GridVariable(("board_disc",), np.asarray(board.y, dtype=np.float64),
-                                        {"long_name": "board disc y", "units": "m"})
+        coords["board_disc"] = GridVariable(
+            ("board_disc",), np.array(experiment.board_names, dtype=str), {"long_name": "resting disc of the board"}
+        )
+        coords["board_team"] = GridVariable(
+            ("board_disc",), np.array(board.team, dtype=str), {"long_name": "team of the resting disc"}
+        )
+        coords["board_x"] = GridVariable(
+            ("board_disc",), np.asarray(board.x, dtype=np.float64), {"long_name": "board disc x", "units": "m"}
+        )
+        coords["board_y"] = GridVariable(
+            ("board_disc",), np.asarray(board.y, dtype=np.float64), {"long_name": "board disc y", "units": "m"}
+        )
     return coords
 
 
@@ -105,6 +116,7 @@ def _outcome_variables(experiment: Experiment, sums: dict[str, np.ndarray], valu
     shape = experiment.grid_shape
     shots = sums["shots"].reshape(shape)
     with np.errstate(invalid="ignore", divide="ignore"):
+
         def mean(name):
             return sums[name].reshape(shape) / shots
 
@@ -113,9 +125,15 @@ def _outcome_variables(experiment: Experiment, sums: dict[str, np.ndarray], valu
 
         variables = {
             "shots": (dims, shots, {"long_name": "shots judged", "units": "1"}),
-            "failed": (dims, sums["failed"].reshape(shape),
-                       {"long_name": "shots not played (sampled start off the surface or on a disc) or not "
-                                     "finished within the event bound (excluded)", "units": "1"}),
+            "failed": (
+                dims,
+                sums["failed"].reshape(shape),
+                {
+                    "long_name": "shots not played (sampled start off the surface or on a disc) or not "
+                    "finished within the event bound (excluded)",
+                    "units": "1",
+                },
+            ),
         }
         makers = {
             "expected_value": lambda: mean("value_sum"),
@@ -165,7 +183,8 @@ def _attributes(experiment: Experiment) -> dict:
             f"{m.name}: speed sd {m.speed:g} (relative)"
             + (f" and {m.speed_floor:g} m/s (absolute)" if m.speed_floor else "")
             + f", direction sd {math.degrees(m.direction):g} deg, spin sd {m.spin:g} rad/s, start sd {m.start:g} m"
-            for m in experiment.skill_models()),
+            for m in experiment.skill_models()
+        ),
         "fingerprint": experiment.fingerprint,
         "plots": json.dumps([{k: v for k, v in vars(p).items() if v not in (None, {})} for p in experiment.plots]),
     }
@@ -180,7 +199,7 @@ def write_records(experiment: Experiment, results: ResultsDir, n_chunks: int) ->
     try:
         for k in range(n_chunks):
             data = results.read_chunk(k)
-            columns = {name[len("record_"):]: data[name] for name in sorted(data) if name.startswith("record_")}
+            columns = {name[len("record_") :]: data[name] for name in sorted(data) if name.startswith("record_")}
             cell = columns["shot"] // experiment.samples
             if experiment.paired:
                 from shuffle_sim.experiment.pairing import shot_cells
@@ -189,12 +208,18 @@ def write_records(experiment: Experiment, results: ResultsDir, n_chunks: int) ->
             table = {"shot": columns.pop("shot"), "cell": cell}
             if experiment.axes:
                 for axis, idx in zip(experiment.axes, np.unravel_index(cell, experiment.grid_shape)):
-                    table[f"grid_{axis.name}"] = axis.values.astype(str)[idx] if axis.name == "skill" else axis.values[idx]
+                    table[f"grid_{axis.name}"] = (
+                        axis.values.astype(str)[idx] if axis.name == "skill" else axis.values[idx]
+                    )
             table.update(columns)
             batch = pa.table(table)
             if writer is None:
-                metadata = {b"experiment": experiment.text.encode(), b"package_version": __version__.encode(),
-                            b"seed": str(experiment.seed).encode(), b"rng": RNG_DESCRIPTION.encode()}
+                metadata = {
+                    b"experiment": experiment.text.encode(),
+                    b"package_version": __version__.encode(),
+                    b"seed": str(experiment.seed).encode(),
+                    b"rng": RNG_DESCRIPTION.encode(),
+                }
                 writer = pq.ParquetWriter(tmp, batch.schema.with_metadata(metadata))
             writer.write_table(batch)
         if writer is not None:

@@ -33,9 +33,17 @@ from shuffle_sim.noise import (
 #: Parameter codes in ``build_shots`` (axis_param, dist_param). A skill or court-speed axis holds
 #: indices: into the skills' deviations and into the courts' tables and stop speeds.
 P_SPEED, P_DIRECTION, P_SPIN, P_START_X, P_START_Y, P_TARGET_X, P_TARGET_Y, P_SKILL, P_COURT = range(9)
-PARAMETER_CODES = {"speed": P_SPEED, "direction": P_DIRECTION, "spin": P_SPIN, "start_x": P_START_X,
-                   "start_y": P_START_Y, "target_x": P_TARGET_X, "target_y": P_TARGET_Y, "skill": P_SKILL,
-                   "court_speed": P_COURT}
+PARAMETER_CODES = {
+    "speed": P_SPEED,
+    "direction": P_DIRECTION,
+    "spin": P_SPIN,
+    "start_x": P_START_X,
+    "start_y": P_START_Y,
+    "target_x": P_TARGET_X,
+    "target_y": P_TARGET_Y,
+    "skill": P_SKILL,
+    "court_speed": P_COURT,
+}
 DIST_UNIFORM = 0
 DIST_NORMAL = 1
 
@@ -104,14 +112,36 @@ def cell_parameters(cell, grid_shape, axis_param, axis_values, nominal):
         index = rest % size
         rest = rest // size
         speed, direction, spin, sx, sy, tx, ty, skill, court = _assign(
-            axis_param[a], axis_values[a, np.int64(index)], speed, direction, spin, sx, sy, tx, ty, skill, court)
+            axis_param[a], axis_values[a, np.int64(index)], speed, direction, spin, sx, sy, tx, ty, skill, court
+        )
     return speed, direction, spin, sx, sy, tx, ty, skill, court
 
 
 @jit.inline
-def drawn_parameters(shot, speed, direction, spin, sx, sy, tx, ty, skill, court, dist_param, dist_kind, dist_a,
-                     dist_b, skill_sd, uses_target, speed_given, overshoot, stop_speed_per_root_metre, k0, k1,
-                     with_noise):
+def drawn_parameters(
+    shot,
+    speed,
+    direction,
+    spin,
+    sx,
+    sy,
+    tx,
+    ty,
+    skill,
+    court,
+    dist_param,
+    dist_kind,
+    dist_a,
+    dist_b,
+    skill_sd,
+    uses_target,
+    speed_given,
+    overshoot,
+    stop_speed_per_root_metre,
+    k0,
+    k1,
+    with_noise,
+):
     """(speed, direction, spin, start x, start y) of shot index ``shot`` (uint64) from its cell's
     intended shot (``cell_parameters``): the parameter distributions, the aim at a target (at the
     stop speed of the cell's court, ``stop_speed_per_root_metre[court]``), and the execution noise of
@@ -125,7 +155,8 @@ def drawn_parameters(shot, speed, direction, spin, sx, sy, tx, ty, skill, court,
             z, _ = box_muller(u1, u2)
             value = dist_a[j] + dist_b[j] * z
         speed, direction, spin, sx, sy, tx, ty, skill, court = _assign(
-            dist_param[j], value, speed, direction, spin, sx, sy, tx, ty, skill, court)
+            dist_param[j], value, speed, direction, spin, sx, sy, tx, ty, skill, court
+        )
     if uses_target:
         dx = tx - sx
         dy = ty - sy
@@ -167,9 +198,31 @@ def drawn_parameters(shot, speed, direction, spin, sx, sy, tx, ty, skill, court,
 
 
 @jit.parallel
-def build_shots(first, samples, grid_shape, axis_param, axis_values, nominal, dist_param, dist_kind, dist_a, dist_b,
-                skill_sd, uses_target, speed_given, overshoot, stop_speed_per_root_metre, k0, k1, with_noise,
-                out_speed, out_direction, out_spin, out_x, out_y):
+def build_shots(
+    first,
+    samples,
+    grid_shape,
+    axis_param,
+    axis_values,
+    nominal,
+    dist_param,
+    dist_kind,
+    dist_a,
+    dist_b,
+    skill_sd,
+    uses_target,
+    speed_given,
+    overshoot,
+    stop_speed_per_root_metre,
+    k0,
+    k1,
+    with_noise,
+    out_speed,
+    out_direction,
+    out_spin,
+    out_x,
+    out_y,
+):
     """Shot parameters for shots ``first .. first + n - 1`` (n = ``out_x.size``), with or without noise.
 
     ``nominal``: speed, direction (rad), spin, start x, start y, target x, target y. ``axis_values``
@@ -183,10 +236,32 @@ def build_shots(first, samples, grid_shape, axis_param, axis_values, nominal, di
     for i in prange(n):
         shot = first + np.uint64(i)
         speed, direction, spin, sx, sy, tx, ty, skill, court = cell_parameters(
-            shot // np.uint64(samples), grid_shape, axis_param, axis_values, nominal)
+            shot // np.uint64(samples), grid_shape, axis_param, axis_values, nominal
+        )
         speed, direction, spin, sx, sy = drawn_parameters(
-            shot, speed, direction, spin, sx, sy, tx, ty, skill, court, dist_param, dist_kind, dist_a, dist_b,
-            skill_sd, uses_target, speed_given, overshoot, stop_speed_per_root_metre, k0, k1, with_noise)
+            shot,
+            speed,
+            direction,
+            spin,
+            sx,
+            sy,
+            tx,
+            ty,
+            skill,
+            court,
+            dist_param,
+            dist_kind,
+            dist_a,
+            dist_b,
+            skill_sd,
+            uses_target,
+            speed_given,
+            overshoot,
+            stop_speed_per_root_metre,
+            k0,
+            k1,
+            with_noise,
+        )
         out_speed[i] = speed
         out_direction[i] = direction
         out_spin[i] = spin
@@ -209,8 +284,28 @@ def value_slot(values, v):
 
 
 @jit.inline
-def _add_shot(k, cell, value, status, dead, hanger, ok, values, shooter, shots, failed, value_sum, value_counts,
-              dead_count, hanger_count, corner_count, holed_count, score_sum, opponent_sum, removed):
+def _add_shot(
+    k,
+    cell,
+    value,
+    status,
+    dead,
+    hanger,
+    ok,
+    values,
+    shooter,
+    shots,
+    failed,
+    value_sum,
+    value_counts,
+    dead_count,
+    hanger_count,
+    corner_count,
+    holed_count,
+    score_sum,
+    opponent_sum,
+    removed,
+):
     """Add row ``k`` of a chunk's judged shots into row ``cell`` of the sums; False when its judged
     value is not one of ``values``."""
     d = value.shape[1]
@@ -251,9 +346,29 @@ def _add_shot(k, cell, value, status, dead, hanger, ok, values, shooter, shots, 
 
 
 @jit.kernel
-def reduce_chunk(first, samples, cell_start, value, status, dead, hanger, ok, values, shooter,
-                 shots, failed, value_sum, value_counts, dead_count, hanger_count, corner_count, holed_count,
-                 score_sum, opponent_sum, removed):
+def reduce_chunk(
+    first,
+    samples,
+    cell_start,
+    value,
+    status,
+    dead,
+    hanger,
+    ok,
+    values,
+    shooter,
+    shots,
+    failed,
+    value_sum,
+    value_counts,
+    dead_count,
+    hanger_count,
+    corner_count,
+    holed_count,
+    score_sum,
+    opponent_sum,
+    removed,
+):
     """Add a chunk's judged shots (rows of the ``ShotBatch`` arrays, shot disc last) into per-cell sums.
 
     Returns -1, or the row of the first finished shot whose value is not in ``values`` (a court value
@@ -261,21 +376,78 @@ def reduce_chunk(first, samples, cell_start, value, status, dead, hanger, ok, va
     """
     for k in range(value.shape[0]):
         cell = (first + k) // samples - cell_start
-        if not _add_shot(k, cell, value, status, dead, hanger, ok, values, shooter, shots, failed, value_sum,
-                         value_counts, dead_count, hanger_count, corner_count, holed_count, score_sum, opponent_sum,
-                         removed):
+        if not _add_shot(
+            k,
+            cell,
+            value,
+            status,
+            dead,
+            hanger,
+            ok,
+            values,
+            shooter,
+            shots,
+            failed,
+            value_sum,
+            value_counts,
+            dead_count,
+            hanger_count,
+            corner_count,
+            holed_count,
+            score_sum,
+            opponent_sum,
+            removed,
+        ):
             return k
     return -1
 
 
 @jit.kernel
-def reduce_rows(rows, value, status, dead, hanger, ok, values, shooter, shots, failed, value_sum, value_counts,
-                dead_count, hanger_count, corner_count, holed_count, score_sum, opponent_sum, removed):
+def reduce_rows(
+    rows,
+    value,
+    status,
+    dead,
+    hanger,
+    ok,
+    values,
+    shooter,
+    shots,
+    failed,
+    value_sum,
+    value_counts,
+    dead_count,
+    hanger_count,
+    corner_count,
+    holed_count,
+    score_sum,
+    opponent_sum,
+    removed,
+):
     """``reduce_chunk`` with each shot's row of the sums given (``rows``): for chunks whose cells are
     not consecutive runs of shots (paired axes, ``experiment.pairing``)."""
     for k in range(value.shape[0]):
-        if not _add_shot(k, rows[k], value, status, dead, hanger, ok, values, shooter, shots, failed, value_sum,
-                         value_counts, dead_count, hanger_count, corner_count, holed_count, score_sum, opponent_sum,
-                         removed):
+        if not _add_shot(
+            k,
+            rows[k],
+            value,
+            status,
+            dead,
+            hanger,
+            ok,
+            values,
+            shooter,
+            shots,
+            failed,
+            value_sum,
+            value_counts,
+            dead_count,
+            hanger_count,
+            corner_count,
+            holed_count,
+            score_sum,
+            opponent_sum,
+            removed,
+        ):
             return k
     return -1

@@ -22,8 +22,7 @@ from shuffle_sim.rules import ricochet
 from shuffle_sim.shots import ShotBatch, simulate_shots
 
 #: Per-cell integer sums a chunk returns; assembled by adding (exact in any order).
-CELL_SUMS = ("shots", "failed", "value_sum", "dead", "hanger", "corner_hanger", "holed", "score_sum",
-              "opponent_sum")
+CELL_SUMS = ("shots", "failed", "value_sum", "dead", "hanger", "corner_hanger", "holed", "score_sum", "opponent_sum")
 
 
 @dataclass(frozen=True)
@@ -61,10 +60,27 @@ def _shots(experiment: Experiment, start: int, stop: int, with_noise: bool) -> S
 
         return _drawn_shots(experiment, plan, *shot_cells(experiment, start, stop)[:2], out, with_noise)
     if n:
-        build_shots(np.uint64(start), plan["samples"], plan["grid_shape"], plan["axis_param"], plan["axis_values"],
-                    plan["nominal"], plan["dist_param"], plan["dist_kind"], plan["dist_a"], plan["dist_b"],
-                    plan["skill_sd"], plan["uses_target"], plan["speed_given"], plan["overshoot"],
-                    plan["stop_speed_per_root_metre"], plan["k0"], plan["k1"], with_noise, *out)
+        build_shots(
+            np.uint64(start),
+            plan["samples"],
+            plan["grid_shape"],
+            plan["axis_param"],
+            plan["axis_values"],
+            plan["nominal"],
+            plan["dist_param"],
+            plan["dist_kind"],
+            plan["dist_a"],
+            plan["dist_b"],
+            plan["skill_sd"],
+            plan["uses_target"],
+            plan["speed_given"],
+            plan["overshoot"],
+            plan["stop_speed_per_root_metre"],
+            plan["k0"],
+            plan["k1"],
+            with_noise,
+            *out,
+        )
         for k, axis in enumerate(experiment.axes):
             if axis.name in ("skill", "court_speed"):
                 cell = np.arange(start, stop, dtype=np.int64) // experiment.samples
@@ -76,15 +92,33 @@ def _shots(experiment: Experiment, start: int, stop: int, with_noise: bool) -> S
     return Shots(*out, skill, court)
 
 
-def _drawn_shots(experiment: Experiment, plan: dict, cells: np.ndarray, draws: np.ndarray, out: list,
-                 with_noise: bool) -> Shots:
+def _drawn_shots(
+    experiment: Experiment, plan: dict, cells: np.ndarray, draws: np.ndarray, out: list, with_noise: bool
+) -> Shots:
     """``_shots`` of a paired experiment: each shot's cell and random counter given (``pairing``)."""
     from shuffle_sim.experiment.pairing import build_drawn_shots
 
-    build_drawn_shots(cells, draws, plan["grid_shape"], plan["axis_param"], plan["axis_values"], plan["nominal"],
-                      plan["dist_param"], plan["dist_kind"], plan["dist_a"], plan["dist_b"], plan["skill_sd"],
-                      plan["uses_target"], plan["speed_given"], plan["overshoot"], plan["stop_speed_per_root_metre"],
-                      plan["k0"], plan["k1"], with_noise, *out)
+    build_drawn_shots(
+        cells,
+        draws,
+        plan["grid_shape"],
+        plan["axis_param"],
+        plan["axis_values"],
+        plan["nominal"],
+        plan["dist_param"],
+        plan["dist_kind"],
+        plan["dist_a"],
+        plan["dist_b"],
+        plan["skill_sd"],
+        plan["uses_target"],
+        plan["speed_given"],
+        plan["overshoot"],
+        plan["stop_speed_per_root_metre"],
+        plan["k0"],
+        plan["k1"],
+        with_noise,
+        *out,
+    )
     skill = np.zeros(len(cells), dtype=np.int64)
     court = np.zeros(len(cells), dtype=np.int64)
     for k, axis in enumerate(experiment.axes):
@@ -111,8 +145,17 @@ def _simulate_by_court(experiment: Experiment, shots: Shots, vx: np.ndarray, vy:
     courts = experiment.courts()
 
     def play(court, rows):
-        return simulate_shots(court, shots.start_x[rows], shots.start_y[rows], vx[rows], vy[rows], shots.spin[rows],
-                              board=experiment.board, end=experiment.end, bad_starts="skip")
+        return simulate_shots(
+            court,
+            shots.start_x[rows],
+            shots.start_y[rows],
+            vx[rows],
+            vy[rows],
+            shots.spin[rows],
+            board=experiment.board,
+            end=experiment.end,
+            bad_starts="skip",
+        )
 
     if len(courts) == 1:
         return play(courts[0], slice(None))
@@ -173,13 +216,34 @@ def compute_chunk(experiment: Experiment, index: int, chunk_size: int, numba_thr
     out = {k: np.zeros(n_local, dtype=np.int64) for k in CELL_SUMS}
     out["value_counts"] = np.zeros((n_local, len(values)), dtype=np.int64)
     out["removed"] = np.zeros((n_local, n_board), dtype=np.int64)
-    bad = reduce_chunk(start, samples, cell_start, batch.value, batch.status, batch.dead, batch.hanger, batch.ok,
-                       values, shooter, out["shots"], out["failed"], out["value_sum"], out["value_counts"],
-                       out["dead"], out["hanger"], out["corner_hanger"], out["holed"], out["score_sum"],
-                       out["opponent_sum"], out["removed"])
+    bad = reduce_chunk(
+        start,
+        samples,
+        cell_start,
+        batch.value,
+        batch.status,
+        batch.dead,
+        batch.hanger,
+        batch.ok,
+        values,
+        shooter,
+        out["shots"],
+        out["failed"],
+        out["value_sum"],
+        out["value_counts"],
+        out["dead"],
+        out["hanger"],
+        out["corner_hanger"],
+        out["holed"],
+        out["score_sum"],
+        out["opponent_sum"],
+        out["removed"],
+    )
     if bad >= 0:
-        raise RuntimeError(f"shot {start + bad} was judged {int(batch.value[bad, -1])}, not a value of court "
-                           f"{experiment.court.name!r} ({values.tolist()})")
+        raise RuntimeError(
+            f"shot {start + bad} was judged {int(batch.value[bad, -1])}, not a value of court "
+            f"{experiment.court.name!r} ({values.tolist()})"
+        )
     out["cell_start"] = np.array(cell_start, dtype=np.int64)
     if experiment.board is None:
         for k in ("score_sum", "opponent_sum", "removed"):
@@ -187,8 +251,16 @@ def compute_chunk(experiment: Experiment, index: int, chunk_size: int, numba_thr
     return _with_records(experiment, out, start, stop, shots, batch, shooter)
 
 
-def _with_records(experiment: Experiment, out: dict, start: int, stop: int, shots: Shots, batch,
-                  shooter: np.ndarray, draws: np.ndarray | None = None) -> dict:
+def _with_records(
+    experiment: Experiment,
+    out: dict,
+    start: int,
+    stop: int,
+    shots: Shots,
+    batch,
+    shooter: np.ndarray,
+    draws: np.ndarray | None = None,
+) -> dict:
     """``out`` with the chunk's per-shot records added when the experiment keeps them (``draws``: the
     random counters of a paired experiment's shots)."""
     if experiment.records:

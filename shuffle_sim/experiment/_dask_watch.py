@@ -15,7 +15,7 @@ chunks)`` which of the run's unfinished chunks are being computed again.
 from __future__ import annotations
 
 import queue
-from typing import Callable
+from collections.abc import Callable
 
 TOPIC = "all"
 
@@ -41,7 +41,7 @@ class WorkerLossWatch:
         if isinstance(message, dict) and message.get("action") == "remove-worker":
             self.events.put(message)
 
-    def __enter__(self) -> "WorkerLossWatch":
+    def __enter__(self) -> WorkerLossWatch:
         if self.on_retry is not None:
             self.client.subscribe_topic(TOPIC, self._receive)
             self.subscribed = True

@@ -30,8 +30,9 @@ class GridVariable:
     def take(self, dim: str, index: int) -> GridVariable:
         """The variable at position ``index`` along ``dim`` (that dimension dropped)."""
         axis = self.dims.index(dim)
-        return GridVariable(self.dims[:axis] + self.dims[axis + 1:], np.take(self.values, index, axis=axis),
-                            self.attrs)
+        return GridVariable(
+            self.dims[:axis] + self.dims[axis + 1 :], np.take(self.values, index, axis=axis), self.attrs
+        )
 
     def ordered(self, *dims: str) -> np.ndarray:
         """The values with their axes in the order ``dims`` (all of the variable's dimensions)."""
@@ -52,14 +53,18 @@ class GridResults:
     @classmethod
     def from_xarray(cls, dataset) -> GridResults:
         """The same content taken from an ``xarray.Dataset`` (for example one ``open_results`` read)."""
+
         def plain(variable) -> GridVariable:
             values = np.asarray(variable.values)
             if values.dtype == object:  # text read back from a file
                 values = values.astype(str)
             return GridVariable(tuple(variable.dims), values, dict(variable.attrs))
 
-        return cls({k: plain(v.variable) for k, v in dataset.coords.items()},
-                   {k: plain(v.variable) for k, v in dataset.data_vars.items()}, dict(dataset.attrs))
+        return cls(
+            {k: plain(v.variable) for k, v in dataset.coords.items()},
+            {k: plain(v.variable) for k, v in dataset.data_vars.items()},
+            dict(dataset.attrs),
+        )
 
     def to_xarray(self):
         """The same content as an ``xarray.Dataset``."""
@@ -68,8 +73,11 @@ class GridResults:
         def variable(v: GridVariable):
             return xr.Variable(v.dims, v.values, dict(v.attrs))
 
-        return xr.Dataset({k: variable(v) for k, v in self.data_vars.items()},
-                          coords={k: variable(v) for k, v in self.coords.items()}, attrs=dict(self.attrs))
+        return xr.Dataset(
+            {k: variable(v) for k, v in self.data_vars.items()},
+            coords={k: variable(v) for k, v in self.coords.items()},
+            attrs=dict(self.attrs),
+        )
 
     def write_netcdf(self, path) -> None:
         """Write a netCDF-4 file that ``xarray.open_dataset`` reads back as ``to_xarray()``."""

@@ -33,9 +33,9 @@ import socket
 import sys
 import threading
 import time
-from datetime import datetime, timezone
+from collections.abc import Callable, Iterator
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Callable, Iterator
 
 from shuffle_sim.experiment.spec import ExperimentError
 
@@ -60,7 +60,7 @@ def _process_start_tick(pid: int) -> int | None:
         return None
     # The command name (field 2) is in parentheses and may hold spaces; field 22 is the start time.
     try:
-        return int(stat[stat.rindex(")") + 2:].split()[19])
+        return int(stat[stat.rindex(")") + 2 :].split()[19])
     except (ValueError, IndexError):
         return None
 
@@ -85,7 +85,7 @@ def _alive(holder: dict) -> bool:
 
 
 def describe(holder: dict | None) -> str:
-    """"pid 123 on host h, started 2026-12-01T00:10:00Z" (or what can be said of an unreadable lock)."""
+    """ "pid 123 on host h, started 2026-12-01T00:10:00Z" (or what can be said of an unreadable lock)."""
     if holder is None:
         return "an unknown run (the lock file cannot be read)"
     return f"pid {holder.get('pid')} on host {holder.get('host')}, started {holder.get('started')}"
@@ -118,7 +118,7 @@ class ResultsLock:
         holder = {
             "pid": pid,
             "host": socket.gethostname(),
-            "started": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+            "started": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
             "token": secrets.token_hex(8),
             "argv": sys.argv[:8],
         }
@@ -187,10 +187,15 @@ class ResultsLock:
             current = read_holder(self.folder)
             stale = current is not None and current.get("host") == here and not _alive(current)
             if current is not None and not stale:
-                where = "" if current.get("host") == here else (
-                    f"; it cannot be checked from host {here}: remove {self.path} if that run is gone")
-                raise FolderLocked(f"{self.folder}: results folder in use by another run ({describe(current)}){where}; "
-                                   "wait for it to end or choose another --out")
+                where = (
+                    ""
+                    if current.get("host") == here
+                    else (f"; it cannot be checked from host {here}: remove {self.path} if that run is gone")
+                )
+                raise FolderLocked(
+                    f"{self.folder}: results folder in use by another run ({describe(current)}){where}; "
+                    "wait for it to end or choose another --out"
+                )
             if stale:
                 taken = self._take_over(current, holder)
                 if taken:
@@ -199,10 +204,14 @@ class ResultsLock:
                     return
             if time.monotonic() > deadline:
                 if current is None and self.path.exists():
-                    raise FolderLocked(f"{self.folder}: results folder in use by {describe(None)}; remove "
-                                       f"{self.path} if no run is using the folder")
-                raise FolderLocked(f"{self.folder}: could not take the results folder's lock within {wait:g} s "
-                                   "(other runs are starting there)")
+                    raise FolderLocked(
+                        f"{self.folder}: results folder in use by {describe(None)}; remove "
+                        f"{self.path} if no run is using the folder"
+                    )
+                raise FolderLocked(
+                    f"{self.folder}: could not take the results folder's lock within {wait:g} s "
+                    "(other runs are starting there)"
+                )
             time.sleep(0.02)
 
     def release(self) -> None:

@@ -20,7 +20,9 @@ from __future__ import annotations
 import math
 
 import numpy as np
+
 from shuffle_sim._runtime import jit
+from shuffle_sim._runtime.threads import run_shares
 from shuffle_sim.experiment._chunk_kernels import (
     STATUS_FALLEN,
     STATUS_HOLED,
@@ -30,10 +32,8 @@ from shuffle_sim.experiment._chunk_kernels import (
 )
 from shuffle_sim.judging.batch import cached_judge_index
 from shuffle_sim.judging.packing import judge_arrays
-from shuffle_sim.physics.numba_api import court_table, kernel_arrays
-from shuffle_sim.physics.numba_api import run_lone_call
-from shuffle_sim.shots import NOT_FINITE, CHUNK, judge_rest, shot_problem
-from shuffle_sim._runtime.threads import run_shares
+from shuffle_sim.physics.numba_api import court_table, kernel_arrays, run_lone_call
+from shuffle_sim.shots import CHUNK, NOT_FINITE, judge_rest, shot_problem
 
 #: Bits of a shot's flags.
 FLAG_FAILED = 1  # not played (its start) or not finished (event bound): counted in ``failed`` only
@@ -54,9 +54,37 @@ PACK_NOT_OK = 16
 
 
 @jit.no_refcount
-def _play_block(first, start, stop, samples, grid_shape, axis_param, axis_values, nominal, dist_param, dist_kind,
-                dist_a, dist_b, skill_sd, uses_target, speed_given, overshoot, stop_speed_per_root_metre, k0, k1,
-                tables, orbit_tables, ja, index, no_discs, max_events, rest_x, rest_y, shot_value, shot_flags):
+def _play_block(
+    first,
+    start,
+    stop,
+    samples,
+    grid_shape,
+    axis_param,
+    axis_values,
+    nominal,
+    dist_param,
+    dist_kind,
+    dist_a,
+    dist_b,
+    skill_sd,
+    uses_target,
+    speed_given,
+    overshoot,
+    stop_speed_per_root_metre,
+    k0,
+    k1,
+    tables,
+    orbit_tables,
+    ja,
+    index,
+    no_discs,
+    max_events,
+    rest_x,
+    rest_y,
+    shot_value,
+    shot_flags,
+):
     """Build and play shots ``first + start`` .. ``first + stop - 1`` (rows ``start`` .. ``stop - 1``):
     a played shot's rest position goes to ``rest_x``, ``rest_y`` and its kernel outcome, packed, to
     ``shot_value`` (its flags 0), for ``_judge_block``; a shot that cannot be played gets value 0 and
@@ -74,12 +102,34 @@ def _play_block(first, start, stop, samples, grid_shape, axis_param, axis_values
         if shot >= next_cell_shot:
             cell = shot // samples
             c_speed, c_direction, c_spin, c_x, c_y, c_tx, c_ty, c_skill, c_court = cell_parameters(
-                cell, grid_shape, axis_param, axis_values, nominal)
+                cell, grid_shape, axis_param, axis_values, nominal
+            )
             next_cell_shot = (cell + np.uint64(1)) * samples
             table = tables[c_court]
         speed, direction, spin, x, y = drawn_parameters(
-            shot, c_speed, c_direction, c_spin, c_x, c_y, c_tx, c_ty, c_skill, c_court, dist_param, dist_kind, dist_a,
-            dist_b, skill_sd, uses_target, speed_given, overshoot, stop_speed_per_root_metre, k0, k1, True)
+            shot,
+            c_speed,
+            c_direction,
+            c_spin,
+            c_x,
+            c_y,
+            c_tx,
+            c_ty,
+            c_skill,
+            c_court,
+            dist_param,
+            dist_kind,
+            dist_a,
+            dist_b,
+            skill_sd,
+            uses_target,
+            speed_given,
+            overshoot,
+            stop_speed_per_root_metre,
+            k0,
+            k1,
+            True,
+        )
         vx = speed * math.sin(direction)
         vy = speed * math.cos(direction)
         # Whether the start can be played depends on the start alone once the launch is finite: a
@@ -113,8 +163,9 @@ def _judge_block(start, stop, ja, prepared, index, rest_x, rest_y, shot_value, s
             continue
         packed = shot_value[k]
         status = packed & 7
-        value, _, hanger, dead = judge_rest(ja, prepared, index, rest_x[k], rest_y[k], status,
-                                             (packed & PACK_DEAD) != 0)
+        value, _, hanger, dead = judge_rest(
+            ja, prepared, index, rest_x[k], rest_y[k], status, (packed & PACK_DEAD) != 0
+        )
         flags = 0
         if packed & PACK_NOT_OK:
             flags |= FLAG_FAILED
@@ -131,8 +182,24 @@ def _judge_block(start, stop, ja, prepared, index, rest_x, rest_y, shot_value, s
 
 
 @jit.no_refcount
-def _sum_row(r, lo_shot, hi_shot, values, shot_value, shot_flags, shots, failed, value_sum, value_counts, dead_count,
-             hanger_count, corner_count, holed_count, first_bad, not_finite):
+def _sum_row(
+    r,
+    lo_shot,
+    hi_shot,
+    values,
+    shot_value,
+    shot_flags,
+    shots,
+    failed,
+    value_sum,
+    value_counts,
+    dead_count,
+    hanger_count,
+    corner_count,
+    holed_count,
+    first_bad,
+    not_finite,
+):
     """Add shots ``lo_shot`` .. ``hi_shot - 1`` (one grid cell's within one chunk) into row ``r`` of the
     sums (``reduce_chunk``'s sums for one disc)."""
     for k in range(lo_shot, hi_shot):
@@ -161,36 +228,164 @@ def _sum_row(r, lo_shot, hi_shot, values, shot_value, shot_flags, shots, failed,
 
 
 @jit.threaded
-def play_lone_blocks(block_lo, block_hi, first, n, samples, grid_shape, axis_param, axis_values, nominal, dist_param,
-                     dist_kind, dist_a, dist_b, skill_sd, uses_target, speed_given, overshoot, stop_speed_per_root_metre,
-                     k0, k1, tables, orbit_tables, ja, prepared, index, max_events, no_discs, shot_value, shot_flags,
-                     rest_x, rest_y):
+def play_lone_blocks(
+    block_lo,
+    block_hi,
+    first,
+    n,
+    samples,
+    grid_shape,
+    axis_param,
+    axis_values,
+    nominal,
+    dist_param,
+    dist_kind,
+    dist_a,
+    dist_b,
+    skill_sd,
+    uses_target,
+    speed_given,
+    overshoot,
+    stop_speed_per_root_metre,
+    k0,
+    k1,
+    tables,
+    orbit_tables,
+    ja,
+    prepared,
+    index,
+    max_events,
+    no_discs,
+    shot_value,
+    shot_flags,
+    rest_x,
+    rest_y,
+):
     """Blocks ``block_lo .. block_hi - 1`` (of ``CHUNK`` shots) of ``play_lone_chunk``'s shots, each
     played then judged: one thread's share (``threads.run_shares``)."""
     for c in range(block_lo, block_hi):
         lo = c * CHUNK
         hi = min(n, (c + 1) * CHUNK)
-        _play_block(first, lo, hi, samples, grid_shape, axis_param, axis_values, nominal, dist_param, dist_kind,
-                    dist_a, dist_b, skill_sd, uses_target, speed_given, overshoot, stop_speed_per_root_metre, k0, k1,
-                    tables, orbit_tables, ja, index, no_discs, max_events, rest_x, rest_y, shot_value, shot_flags)
+        _play_block(
+            first,
+            lo,
+            hi,
+            samples,
+            grid_shape,
+            axis_param,
+            axis_values,
+            nominal,
+            dist_param,
+            dist_kind,
+            dist_a,
+            dist_b,
+            skill_sd,
+            uses_target,
+            speed_given,
+            overshoot,
+            stop_speed_per_root_metre,
+            k0,
+            k1,
+            tables,
+            orbit_tables,
+            ja,
+            index,
+            no_discs,
+            max_events,
+            rest_x,
+            rest_y,
+            shot_value,
+            shot_flags,
+        )
         _judge_block(lo, hi, ja, prepared, index, rest_x, rest_y, shot_value, shot_flags)
 
 
 @jit.threaded
-def sum_lone_rows(row_start, row_stop, row_lo, row_hi, values, shot_value, shot_flags, shots, failed, value_sum,
-                  value_counts, dead_count, hanger_count, corner_count, holed_count, first_bad, not_finite):
+def sum_lone_rows(
+    row_start,
+    row_stop,
+    row_lo,
+    row_hi,
+    values,
+    shot_value,
+    shot_flags,
+    shots,
+    failed,
+    value_sum,
+    value_counts,
+    dead_count,
+    hanger_count,
+    corner_count,
+    holed_count,
+    first_bad,
+    not_finite,
+):
     """Rows ``row_start .. row_stop - 1`` of ``play_lone_chunk``'s sums: one thread's share."""
     for r in range(row_start, row_stop):
-        _sum_row(np.int64(r), row_lo[r], row_hi[r], values, shot_value, shot_flags, shots, failed, value_sum,
-                 value_counts, dead_count, hanger_count, corner_count, holed_count, first_bad, not_finite)
+        _sum_row(
+            np.int64(r),
+            row_lo[r],
+            row_hi[r],
+            values,
+            shot_value,
+            shot_flags,
+            shots,
+            failed,
+            value_sum,
+            value_counts,
+            dead_count,
+            hanger_count,
+            corner_count,
+            holed_count,
+            first_bad,
+            not_finite,
+        )
 
 
-def play_lone_chunk(first, n, samples, grid_shape, axis_param, axis_values, nominal, dist_param, dist_kind, dist_a,
-                    dist_b, skill_sd, uses_target, speed_given, overshoot, stop_speed_per_root_metre, k0, k1,
-                    tables, orbit_tables, ja, prepared, index, max_events, values, no_discs, shot_value, shot_flags,
-                    rest_x, rest_y, row_lo, row_hi,
-                    shots, failed, value_sum, value_counts, dead_count, hanger_count, corner_count, holed_count,
-                    first_bad, not_finite):
+def play_lone_chunk(
+    first,
+    n,
+    samples,
+    grid_shape,
+    axis_param,
+    axis_values,
+    nominal,
+    dist_param,
+    dist_kind,
+    dist_a,
+    dist_b,
+    skill_sd,
+    uses_target,
+    speed_given,
+    overshoot,
+    stop_speed_per_root_metre,
+    k0,
+    k1,
+    tables,
+    orbit_tables,
+    ja,
+    prepared,
+    index,
+    max_events,
+    values,
+    no_discs,
+    shot_value,
+    shot_flags,
+    rest_x,
+    rest_y,
+    row_lo,
+    row_hi,
+    shots,
+    failed,
+    value_sum,
+    value_counts,
+    dead_count,
+    hanger_count,
+    corner_count,
+    holed_count,
+    first_bad,
+    not_finite,
+):
     """Play shots ``first`` .. ``first + n - 1`` with execution noise and add each judged outcome into
     its row of sums, as ``build_shots``, ``simulate_shots`` and ``reduce_chunk`` do together.
 
@@ -206,12 +401,58 @@ def play_lone_chunk(first, n, samples, grid_shape, axis_param, axis_values, nomi
     run's). Every shot and every row is written by one share alone, so the sums are the same for any
     thread count.
     """
-    run_shares(play_lone_blocks, (n + CHUNK - 1) // CHUNK, first, n, samples, grid_shape, axis_param, axis_values,
-               nominal, dist_param, dist_kind, dist_a, dist_b, skill_sd, uses_target, speed_given, overshoot,
-               stop_speed_per_root_metre, k0, k1, tables, orbit_tables, ja, prepared, index, max_events, no_discs,
-               shot_value, shot_flags, rest_x, rest_y)
-    run_shares(sum_lone_rows, row_lo.shape[0], row_lo, row_hi, values, shot_value, shot_flags, shots, failed,
-               value_sum, value_counts, dead_count, hanger_count, corner_count, holed_count, first_bad, not_finite)
+    run_shares(
+        play_lone_blocks,
+        (n + CHUNK - 1) // CHUNK,
+        first,
+        n,
+        samples,
+        grid_shape,
+        axis_param,
+        axis_values,
+        nominal,
+        dist_param,
+        dist_kind,
+        dist_a,
+        dist_b,
+        skill_sd,
+        uses_target,
+        speed_given,
+        overshoot,
+        stop_speed_per_root_metre,
+        k0,
+        k1,
+        tables,
+        orbit_tables,
+        ja,
+        prepared,
+        index,
+        max_events,
+        no_discs,
+        shot_value,
+        shot_flags,
+        rest_x,
+        rest_y,
+    )
+    run_shares(
+        sum_lone_rows,
+        row_lo.shape[0],
+        row_lo,
+        row_hi,
+        values,
+        shot_value,
+        shot_flags,
+        shots,
+        failed,
+        value_sum,
+        value_counts,
+        dead_count,
+        hanger_count,
+        corner_count,
+        holed_count,
+        first_bad,
+        not_finite,
+    )
 
 
 #: Shots per call of ``play_lone_chunk`` at most when it serves several chunks: each call is two
@@ -267,16 +508,20 @@ def _rows(experiment, ranges: list[tuple[int, int]]) -> tuple[np.ndarray, np.nda
     base = ranges[0][0]
     lo, hi, counts = [], [], []
     for start, stop in ranges:
-        cells = np.arange(start // samples, (stop - 1) // samples + 1, dtype=np.int64) if stop > start else \
-            np.zeros(0, dtype=np.int64)
+        cells = (
+            np.arange(start // samples, (stop - 1) // samples + 1, dtype=np.int64)
+            if stop > start
+            else np.zeros(0, dtype=np.int64)
+        )
         lo.append(np.maximum(cells * samples, start) - base)
         hi.append(np.minimum((cells + 1) * samples, stop) - base)
         counts.append(len(cells))
     return np.concatenate(lo), np.concatenate(hi), counts
 
 
-def lone_chunk_args(experiment, ranges: list[tuple[int, int]], plan, tables, ja, prepared, index, scratch: Scratch,
-                    values: np.ndarray):
+def lone_chunk_args(
+    experiment, ranges: list[tuple[int, int]], plan, tables, ja, prepared, index, scratch: Scratch, values: np.ndarray
+):
     """The arguments of ``play_lone_chunk`` for consecutive shot ranges (``(start, stop)``, each
     starting where the last stopped), with new sums (zero); and the number of rows of each range.
     ``tables`` are the courts' packed tables and the spin tables (``court_tables``), ``scratch`` the
@@ -287,12 +532,39 @@ def lone_chunk_args(experiment, ranges: list[tuple[int, int]], plan, tables, ja,
     rows = len(row_lo)
     sums = [np.zeros(rows, dtype=np.int64) for _ in range(3)] + [np.zeros((rows, len(values)), dtype=np.int64)]
     sums += [np.zeros(rows, dtype=np.int64) for _ in range(4)]
-    args = (np.uint64(start), n, plan["samples"], plan["grid_shape"], plan["axis_param"], plan["axis_values"],
-            plan["nominal"], plan["dist_param"], plan["dist_kind"], plan["dist_a"], plan["dist_b"], plan["skill_sd"],
-            plan["uses_target"], plan["speed_given"], plan["overshoot"], plan["stop_speed_per_root_metre"],
-            plan["k0"], plan["k1"], *tables, ja, prepared, index, MAX_EVENTS, values, np.empty(0), *scratch.take(n),
-            row_lo, row_hi, *sums, np.full(rows, n, dtype=np.int64),
-            np.zeros(rows, dtype=np.int64))
+    args = (
+        np.uint64(start),
+        n,
+        plan["samples"],
+        plan["grid_shape"],
+        plan["axis_param"],
+        plan["axis_values"],
+        plan["nominal"],
+        plan["dist_param"],
+        plan["dist_kind"],
+        plan["dist_a"],
+        plan["dist_b"],
+        plan["skill_sd"],
+        plan["uses_target"],
+        plan["speed_given"],
+        plan["overshoot"],
+        plan["stop_speed_per_root_metre"],
+        plan["k0"],
+        plan["k1"],
+        *tables,
+        ja,
+        prepared,
+        index,
+        MAX_EVENTS,
+        values,
+        np.empty(0),
+        *scratch.take(n),
+        row_lo,
+        row_hi,
+        *sums,
+        np.full(rows, n, dtype=np.int64),
+        np.zeros(rows, dtype=np.int64),
+    )
     return args, counts
 
 
@@ -306,8 +578,9 @@ def _stand_in_args(experiment, shot_plan) -> tuple:
     index = (0.0, 0.0, 1.0, 0, 0, np.empty((0, CELL_COLUMNS), np.int64))
     values = np.zeros(1, dtype=np.int64)
     tables = court_tables(experiment)
-    args, _ = lone_chunk_args(experiment, [(0, 0)], shot_plan(experiment), tables, judge_arrays(court), prepared,
-                              index, Scratch(), values)
+    args, _ = lone_chunk_args(
+        experiment, [(0, 0)], shot_plan(experiment), tables, judge_arrays(court), prepared, index, Scratch(), values
+    )
     return args
 
 
@@ -324,12 +597,72 @@ def compile_lone_physics(experiment, shot_plan) -> None:
     compile (``experiment.warmup``)."""
     court = experiment.court.for_end(experiment.end)
     run_lone_call(court_table(court), kernel_arrays(court).orbit_tables, 0.0, 0.0, 0.0, 0.0, 0.0, MAX_EVENTS)
-    (first, n, samples, grid_shape, axis_param, axis_values, nominal, dist_param, dist_kind, dist_a, dist_b, skill_sd,
-     uses_target, speed_given, overshoot, ssprm, k0, k1, tables, orbit_tables, ja, prepared, index, max_events, values,
-     no_discs, shot_value, shot_flags, rest_x, rest_y, *_) = _stand_in_args(experiment, shot_plan)
-    play_lone_blocks(0, 0, first, n, samples, grid_shape, axis_param, axis_values, nominal, dist_param, dist_kind,
-                     dist_a, dist_b, skill_sd, uses_target, speed_given, overshoot, ssprm, k0, k1, tables, orbit_tables,
-                     ja, prepared, index, max_events, no_discs, shot_value, shot_flags, rest_x, rest_y)
+    (
+        first,
+        n,
+        samples,
+        grid_shape,
+        axis_param,
+        axis_values,
+        nominal,
+        dist_param,
+        dist_kind,
+        dist_a,
+        dist_b,
+        skill_sd,
+        uses_target,
+        speed_given,
+        overshoot,
+        ssprm,
+        k0,
+        k1,
+        tables,
+        orbit_tables,
+        ja,
+        prepared,
+        index,
+        max_events,
+        values,
+        no_discs,
+        shot_value,
+        shot_flags,
+        rest_x,
+        rest_y,
+        *_,
+    ) = _stand_in_args(experiment, shot_plan)
+    play_lone_blocks(
+        0,
+        0,
+        first,
+        n,
+        samples,
+        grid_shape,
+        axis_param,
+        axis_values,
+        nominal,
+        dist_param,
+        dist_kind,
+        dist_a,
+        dist_b,
+        skill_sd,
+        uses_target,
+        speed_given,
+        overshoot,
+        ssprm,
+        k0,
+        k1,
+        tables,
+        orbit_tables,
+        ja,
+        prepared,
+        index,
+        max_events,
+        no_discs,
+        shot_value,
+        shot_flags,
+        rest_x,
+        rest_y,
+    )
 
 
 @jit.no_refcount
@@ -351,9 +684,41 @@ def compile_lone_parts(experiment, shot_plan) -> None:
     from shuffle_sim.noise import philox4x64
     from shuffle_sim.physics.numba_api import LONE_CALLEES
 
-    (first, n, samples, grid_shape, axis_param, axis_values, nominal, dist_param, dist_kind, dist_a, dist_b, skill_sd,
-     uses_target, speed_given, overshoot, ssprm, k0, k1, tables, orbit_tables, ja, prepared, index, max_events, values,
-     no_discs, shot_value, shot_flags, rest_x, rest_y, row_lo, row_hi, *sums) = _stand_in_args(experiment, shot_plan)
+    (
+        first,
+        n,
+        samples,
+        grid_shape,
+        axis_param,
+        axis_values,
+        nominal,
+        dist_param,
+        dist_kind,
+        dist_a,
+        dist_b,
+        skill_sd,
+        uses_target,
+        speed_given,
+        overshoot,
+        ssprm,
+        k0,
+        k1,
+        tables,
+        orbit_tables,
+        ja,
+        prepared,
+        index,
+        max_events,
+        values,
+        no_discs,
+        shot_value,
+        shot_flags,
+        rest_x,
+        rest_y,
+        row_lo,
+        row_hi,
+        *sums,
+    ) = _stand_in_args(experiment, shot_plan)
     # First the physics' callees, last first, meeting the other process's compile of them half way.
     compile_callees(list(reversed(LONE_CALLEES)))
     _judge_block(0, 0, ja, prepared, index, rest_x, rest_y, shot_value, shot_flags)
@@ -362,8 +727,9 @@ def compile_lone_parts(experiment, shot_plan) -> None:
     philox4x64.compile((types.uint64,) * 6)
 
 
-def lone_chunks_sums(experiment, chunks: list[int], chunk_size: int, values: np.ndarray, shot_plan,
-                     planned: tuple | None = None):
+def lone_chunks_sums(
+    experiment, chunks: list[int], chunk_size: int, values: np.ndarray, shot_plan, planned: tuple | None = None
+):
     """The per-cell sums of consecutive chunks of an experiment on an empty board, each as
     ``experiment.compute_chunk`` returns it, from one call; None when a launch value is not finite
     or a judged value is not one of ``values`` (the general path then raises its error naming it).
@@ -388,10 +754,19 @@ def lone_chunks_sums(experiment, chunks: list[int], chunk_size: int, values: np.
     row = 0
     for (start, _), count in zip(ranges, counts):
         part = slice(row, row + count)
-        out.append(dict(shots=shots[part], failed=failed[part], value_sum=value_sum[part], dead=dead[part],
-                        hanger=hanger[part], corner_hanger=corner[part], holed=holed[part],
-                        value_counts=value_counts[part],
-                        cell_start=np.array(start // experiment.samples, dtype=np.int64)))
+        out.append(
+            dict(
+                shots=shots[part],
+                failed=failed[part],
+                value_sum=value_sum[part],
+                dead=dead[part],
+                hanger=hanger[part],
+                corner_hanger=corner[part],
+                holed=holed[part],
+                value_counts=value_counts[part],
+                cell_start=np.array(start // experiment.samples, dtype=np.int64),
+            )
+        )
         row += count
     return out
 

@@ -195,8 +195,9 @@ class Experiment:
         for axis in self.axes:
             if axis.name == "court_speed":
                 course, gravity = self.court.speed_course, self.court.params["gravity"]
-                return tuple(self.court.with_params(mu=mu_for_speed(float(t), course.length, gravity))
-                             for t in axis.values)
+                return tuple(
+                    self.court.with_params(mu=mu_for_speed(float(t), course.length, gravity)) for t in axis.values
+                )
         return (self.court,)
 
     def courts(self) -> tuple[Court, ...]:
@@ -231,8 +232,9 @@ def check_metric(metric: str, outcomes: tuple[str, ...], board_names: tuple[str,
         except ValueError:
             raise ExperimentError(f"{where}: metric {metric!r}: the value after ':' must be an integer") from None
     if name == "p_removed" and label not in board_names:
-        raise ExperimentError(f"{where}: metric {metric!r}: no board disc named {label!r} "
-                              f"(board discs: {', '.join(board_names)})")
+        raise ExperimentError(
+            f"{where}: metric {metric!r}: no board disc named {label!r} (board discs: {', '.join(board_names)})"
+        )
     if name not in ("p_value", "p_removed") and label is not None:
         raise ExperimentError(f"{where}: metric {metric!r}: only p_value and p_removed take a ':' label")
 

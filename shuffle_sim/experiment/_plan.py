@@ -10,8 +10,8 @@ import numpy as np
 from shuffle_sim.experiment._chunk_kernels import DIST_NORMAL, DIST_UNIFORM, PARAMETER_CODES
 from shuffle_sim.experiment.spec import Experiment
 from shuffle_sim.noise import seed_key
-from shuffle_sim.rules import ricochet
 from shuffle_sim.physics import speed_for_distance
+from shuffle_sim.rules import ricochet
 
 
 def shot_plan(experiment: Experiment) -> dict:
@@ -21,11 +21,11 @@ def shot_plan(experiment: Experiment) -> dict:
     axis_values = np.zeros((len(axes), longest))
     for k, axis in enumerate(axes):
         if axis.name in ("skill", "court_speed"):  # indices: into the skills and into the courts
-            axis_values[k, :axis.size] = np.arange(axis.size)
+            axis_values[k, : axis.size] = np.arange(axis.size)
         elif axis.name == "direction":
-            axis_values[k, :axis.size] = np.radians(axis.values.astype(np.float64))
+            axis_values[k, : axis.size] = np.radians(axis.values.astype(np.float64))
         else:
-            axis_values[k, :axis.size] = axis.values
+            axis_values[k, : axis.size] = axis.values
     nominal = experiment.shot
     k0, k1 = seed_key(experiment.seed)
     dists = experiment.distributions
@@ -34,8 +34,17 @@ def shot_plan(experiment: Experiment) -> dict:
         grid_shape=np.array([a.size for a in axes], dtype=np.int64),
         axis_param=np.array([PARAMETER_CODES[a.name] for a in axes], dtype=np.int64),
         axis_values=axis_values,
-        nominal=np.array([nominal["speed"] or 0.0, nominal["direction"], nominal["spin"], nominal["start_x"],
-                          nominal["start_y"], nominal["target_x"] or 0.0, nominal["target_y"] or 0.0]),
+        nominal=np.array(
+            [
+                nominal["speed"] or 0.0,
+                nominal["direction"],
+                nominal["spin"],
+                nominal["start_x"],
+                nominal["start_y"],
+                nominal["target_x"] or 0.0,
+                nominal["target_y"] or 0.0,
+            ]
+        ),
         dist_param=np.array([PARAMETER_CODES[d.name] for d in dists], dtype=np.int64),
         dist_kind=np.array([DIST_UNIFORM if d.kind == "uniform" else DIST_NORMAL for d in dists], dtype=np.int64),
         dist_a=np.array([d.a for d in dists], dtype=np.float64),
@@ -44,8 +53,9 @@ def shot_plan(experiment: Experiment) -> dict:
         uses_target=experiment.uses_target,
         speed_given=experiment.speed_given,
         overshoot=float(nominal["overshoot"]),
-        stop_speed_per_root_metre=np.array([speed_for_distance(1.0, c.params["mu"] * c.params["gravity"])
-                                            for c in experiment.courts()]),
+        stop_speed_per_root_metre=np.array(
+            [speed_for_distance(1.0, c.params["mu"] * c.params["gravity"]) for c in experiment.courts()]
+        ),
         k0=k0,
         k1=k1,
     )
@@ -56,5 +66,9 @@ def takes_lone_path(experiment: Experiment) -> bool:
     an empty board, no per-shot records, and a game whose shots score wherever they rest (a ricochet
     shot scores only on the half opposite its start, which the general path applies), and no paired axes
     (``experiment.pairing``: the general path sums their differences)."""
-    return (experiment.board is None and not experiment.records and experiment.court.game != ricochet.GAME
-            and not experiment.paired)
+    return (
+        experiment.board is None
+        and not experiment.records
+        and experiment.court.game != ricochet.GAME
+        and not experiment.paired
+    )

@@ -39,8 +39,9 @@ class PlotHelper:
         self.sent = None
         self.rehearsal = None
         try:
-            self.process = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                            stderr=subprocess.DEVNULL, env=env)
+            self.process = subprocess.Popen(
+                argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env
+            )
         except OSError:
             self.process = None
 
@@ -50,11 +51,12 @@ class PlotHelper:
         the run is still computing."""
         if self.process is None:
             return
-        from shuffle_sim.experiment._assembly import empty_sums, build_grid
+        from shuffle_sim.experiment._assembly import build_grid, empty_sums
 
         # From a thread: the pipe holds less than the grid, and the helper reads it only once imported.
-        self.rehearsal = threading.Thread(target=self._send, daemon=True,
-                                          args=(("rehearse", build_grid(experiment, empty_sums(experiment))), False))
+        self.rehearsal = threading.Thread(
+            target=self._send, daemon=True, args=(("rehearse", build_grid(experiment, empty_sums(experiment))), False)
+        )
         self.rehearsal.start()
 
     def draw(self, out: Path, grid) -> None:

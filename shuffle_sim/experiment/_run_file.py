@@ -54,9 +54,17 @@ def _kernels_ready(experiment) -> bool:
     return kernels_cached(job_kernels(experiment))
 
 
-def run_file(path: str | os.PathLike, out: str | os.PathLike | None = None, *, resume: bool = False,
-             workers: int = 1, dask: str | None = None, chunk_size: int | None = None, plots: bool = True,
-             progress: bool = True):
+def run_file(
+    path: str | os.PathLike,
+    out: str | os.PathLike | None = None,
+    *,
+    resume: bool = False,
+    workers: int = 1,
+    dask: str | None = None,
+    chunk_size: int | None = None,
+    plots: bool = True,
+    progress: bool = True,
+):
     """Run the experiment file at ``path`` into ``out`` (default ``results/NAME``) and draw its plots.
 
     Returns ``(experiment, summary, plot_paths)``: the ``Experiment`` read from the file, the run's
@@ -81,9 +89,17 @@ def run_file(path: str | os.PathLike, out: str | os.PathLike | None = None, *, r
         with _sigterm_unwinds(), folder_lock(out):
             client = _dask_client(dask) if dask is not None else None
             try:
-                summary = run_experiment(experiment, out, resume=resume, workers=workers, dask=client,
-                                         chunk_size=chunk_size, progress=progress,
-                                         on_grid=helper.draw if helper is not None else None, plots=False)
+                summary = run_experiment(
+                    experiment,
+                    out,
+                    resume=resume,
+                    workers=workers,
+                    dask=client,
+                    chunk_size=chunk_size,
+                    progress=progress,
+                    on_grid=helper.draw if helper is not None else None,
+                    plots=False,
+                )
             finally:
                 if client is not None:
                     client.close()

@@ -12,10 +12,10 @@ from __future__ import annotations
 import os
 import sys
 import time
+from collections.abc import Iterator
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterator
 
 from shuffle_sim.experiment._assembly import add_chunk, build_grid, empty_sums, write_records
 from shuffle_sim.experiment._chunks import chunk_range, compute_chunk
@@ -110,8 +110,9 @@ def _run_on_dask(experiment: Experiment, pending: list[int], chunk_size: int, da
     try:
         with WorkerLossWatch(client, index_of, on_retry) as watch:
             shared = client.submit(_same, experiment, key=f"shuffle-sim-experiment-{experiment.fingerprint[:12]}")
-            futures = [client.submit(compute_chunk, shared, index, chunk_size, 1, key=key)
-                       for key, index in index_of.items()]
+            futures = [
+                client.submit(compute_chunk, shared, index, chunk_size, 1, key=key) for key, index in index_of.items()
+            ]
             completed = as_completed(futures)
             try:
                 for future in completed:
@@ -164,8 +165,17 @@ def run_experiment(
         experiment = load_experiment(experiment)
     folder = out if out is not None else Path("results") / experiment.name
     with folder_lock(folder):
-        summary = _run_locked(experiment, folder, resume=resume, workers=workers, dask=dask, chunk_size=chunk_size,
-                              progress=progress, stop_after=stop_after, on_grid=on_grid)
+        summary = _run_locked(
+            experiment,
+            folder,
+            resume=resume,
+            workers=workers,
+            dask=dask,
+            chunk_size=chunk_size,
+            progress=progress,
+            stop_after=stop_after,
+            on_grid=on_grid,
+        )
         if plots and summary.complete:
             from dataclasses import replace
 
@@ -209,27 +219,45 @@ class _Progress:
         self.computed = 0
         self.retried: list[int] = []
         # The average since the start: chunks come in bursts.
-        self.bar = tqdm(total=experiment.n_shots, initial=done_shots, unit="shot", unit_scale=True,
-                        desc=experiment.name, disable=not show, smoothing=0)
+        self.bar = tqdm(
+            total=experiment.n_shots,
+            initial=done_shots,
+            unit="shot",
+            unit_scale=True,
+            desc=experiment.name,
+            disable=not show,
+            smoothing=0,
+        )
 
     def update(self, shots: int) -> None:
         self.bar.update(shots)
         self.bar.set_postfix_str(self.postfix())
 
     def postfix(self) -> str:
-        return (f"chunks {self.reused + self.computed}/{self.n_chunks}"
-                + (f", {len(self.retried)} retried" if self.retried else ""))
+        return f"chunks {self.reused + self.computed}/{self.n_chunks}" + (
+            f", {len(self.retried)} retried" if self.retried else ""
+        )
 
     def on_retry(self, worker: str, chunks: list[int]) -> None:
         self.retried.extend(chunks)
         if self.show:
-            self.bar.write(f"{self.name}: lost Dask worker {worker}; computing again chunk"
-                           f"{'s' if len(chunks) > 1 else ''} {', '.join(map(str, chunks))}", file=sys.stderr)
+            self.bar.write(
+                f"{self.name}: lost Dask worker {worker}; computing again chunk"
+                f"{'s' if len(chunks) > 1 else ''} {', '.join(map(str, chunks))}",
+                file=sys.stderr,
+            )
             self.bar.set_postfix_str(self.postfix())
 
 
-def _compute(experiment: Experiment, results: ResultsDir, source, sums: dict, progress: _Progress, chunk_size: int,
-             stop_after: int | None) -> bool:
+def _compute(
+    experiment: Experiment,
+    results: ResultsDir,
+    source,
+    sums: dict,
+    progress: _Progress,
+    chunk_size: int,
+    stop_after: int | None,
+) -> bool:
     """Add the chunks of ``source`` into ``sums`` as they come, writing each chunk's file from a thread
     of its own while the next chunks compute (the batch kernels let go of Python's lock); every
     write is checked and finished before this returns. False when ``stop_after`` stopped the run."""
@@ -249,8 +277,11 @@ def _compute(experiment: Experiment, results: ResultsDir, source, sums: dict, pr
             progress.computed += 1
             start, stop = chunk_range(experiment, index, chunk_size)
             progress.update(stop - start)
-            if (stop_after is not None and progress.computed >= stop_after
-                    and progress.reused + progress.computed < progress.n_chunks):
+            if (
+                stop_after is not None
+                and progress.computed >= stop_after
+                and progress.reused + progress.computed < progress.n_chunks
+            ):
                 source.close()
                 finish_writes(True)
                 return False
@@ -263,8 +294,18 @@ def _compute(experiment: Experiment, results: ResultsDir, source, sums: dict, pr
         writer.shutdown(wait=True)
 
 
-def _run_locked(experiment: Experiment, out: str | os.PathLike, *, resume: bool, workers: int, dask,
-                chunk_size: int | None, progress: bool, stop_after: int | None, on_grid=None) -> RunSummary:
+def _run_locked(
+    experiment: Experiment,
+    out: str | os.PathLike,
+    *,
+    resume: bool,
+    workers: int,
+    dask,
+    chunk_size: int | None,
+    progress: bool,
+    stop_after: int | None,
+    on_grid=None,
+) -> RunSummary:
     """``run_experiment`` with the results folder's lock held."""
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise ExperimentError(f"workers must be a positive integer (got {shown(workers)})")
@@ -292,8 +333,18 @@ def _run_locked(experiment: Experiment, out: str | os.PathLike, *, resume: bool,
         add_chunk(sums, results.read_chunk(k))
     source = _source(experiment, pending, chunk_size, workers, dask, shown_progress.on_retry)
     if not _compute(experiment, results, source, sums, shown_progress, chunk_size, stop_after):
-        return RunSummary(results.path, experiment.n_shots, n_chunks, shown_progress.computed, len(finished),
-                          time.perf_counter() - began, False, None, None, retried=tuple(shown_progress.retried))
+        return RunSummary(
+            results.path,
+            experiment.n_shots,
+            n_chunks,
+            shown_progress.computed,
+            len(finished),
+            time.perf_counter() - began,
+            False,
+            None,
+            None,
+            retried=tuple(shown_progress.retried),
+        )
     computed, retried = shown_progress.computed, tuple(shown_progress.retried)
     grid = build_grid(experiment, sums)
     if on_grid is not None:
@@ -301,9 +352,27 @@ def _run_locked(experiment: Experiment, out: str | os.PathLike, *, resume: bool,
     grid_path = results.write_grid(grid)
     records_path = write_records(experiment, results, n_chunks) if experiment.records else None
     seconds = time.perf_counter() - began
-    manifest.update(status="complete", seconds=round(seconds, 3), chunks_computed=computed,
-                    chunks_reused=len(finished), chunks_retried=sorted(retried), grid=grid_path.name,
-                    records=records_path.name if records_path else None)
+    manifest.update(
+        status="complete",
+        seconds=round(seconds, 3),
+        chunks_computed=computed,
+        chunks_reused=len(finished),
+        chunks_retried=sorted(retried),
+        grid=grid_path.name,
+        records=records_path.name if records_path else None,
+    )
     results.write_manifest(manifest)
-    return RunSummary(results.path, experiment.n_shots, n_chunks, computed, len(finished), seconds, True,
-                      grid_path, records_path, int(sums["failed"].sum()), retried, grid)
+    return RunSummary(
+        results.path,
+        experiment.n_shots,
+        n_chunks,
+        computed,
+        len(finished),
+        seconds,
+        True,
+        grid_path,
+        records_path,
+        int(sums["failed"].sum()),
+        retried,
+        grid,
+    )

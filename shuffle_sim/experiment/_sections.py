@@ -39,8 +39,25 @@ from shuffle_sim.noise import NoiseError, NoiseModel, parse_noise
 from shuffle_sim.physics.scene import Scene, SceneError
 
 _NAME_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
-_TOP_KEYS = {"name", "title", "court", "end", "seed", "samples", "chunk_size", "params", "shot", "grid",
-             "distributions", "noise", "board", "collect", "plots", "description", "paired"}
+_TOP_KEYS = {
+    "name",
+    "title",
+    "court",
+    "end",
+    "seed",
+    "samples",
+    "chunk_size",
+    "params",
+    "shot",
+    "grid",
+    "distributions",
+    "noise",
+    "board",
+    "collect",
+    "plots",
+    "description",
+    "paired",
+}
 _SHOT_KEYS = {"speed", "direction", "spin", "start", "target", "overshoot", "team"}
 
 
@@ -144,14 +161,19 @@ def _paired(r: ExperimentReader, spec: Any, axes: tuple[Axis, ...]) -> tuple[str
         if count < 2:
             r.fail("paired", "the paired axes need at least two values to compare", spec)
         if count > MAX_PAIRED_COMBINATIONS:
-            r.fail("paired", f"the paired axes have {count} combinations of values, more than "
-                             f"{MAX_PAIRED_COMBINATIONS} (each pair of them keeps joint counts)", spec)
+            r.fail(
+                "paired",
+                f"the paired axes have {count} combinations of values, more than "
+                f"{MAX_PAIRED_COMBINATIONS} (each pair of them keeps joint counts)",
+                spec,
+            )
     # In grid order, whatever order the file lists them in.
     return tuple(n for n in names if n in spec)
 
 
-def _plot_average_and_diff(r: ExperimentReader, p: dict, key: str, axes: tuple[Axis, ...], plotted: tuple,
-                           select: dict) -> tuple[list[str], list | None]:
+def _plot_average_and_diff(
+    r: ExperimentReader, p: dict, key: str, axes: tuple[Axis, ...], plotted: tuple, select: dict
+) -> tuple[list[str], list | None]:
     """A ``[[plots]]`` table's ``average`` (grid axes pooled) and ``diff`` (``{ AXIS = [A, B] }``: two
     values of a grid axis to compare), checked against the grid and the plot's other axes."""
     by_name = {a.name: a for a in axes}
@@ -182,8 +204,6 @@ def _plot_average_and_diff(r: ExperimentReader, p: dict, key: str, axes: tuple[A
             r.fail(where, f"{value!r} is not a value of grid axis {name} ({', '.join(map(str, known))})", pair)
         values.append(value)
     return list(average), [name, *values]
-
-
 
 
 def read_header(r: ExperimentReader, data: dict) -> tuple[str, str, int, int, int]:
@@ -246,26 +266,34 @@ def read_shot(r: ExperimentReader, data: dict) -> tuple[dict[str, Any], str, Any
     return shot, r.string(shot_table.get("team", "A"), "shot.team"), shot_table["start"]
 
 
-def read_grid(r: ExperimentReader, data: dict, court: Court, params: dict, shot: dict,
-              samples: int) -> tuple[tuple[Axis, ...], tuple[Distribution, ...]]:
+def read_grid(
+    r: ExperimentReader, data: dict, court: Court, params: dict, shot: dict, samples: int
+) -> tuple[tuple[Axis, ...], tuple[Distribution, ...]]:
     """(axes, distributions): ``[grid]`` and ``[distributions]``, checked against the nominal shot
     (whose missing direction becomes 0 once a target or an axis gives it)."""
     grid = r.table(data.get("grid", {}), "grid")
     axes = tuple(_axis(r, k, v, court.game) for k, v in grid.items())
     if "court_speed" in grid:
         if court.speed_course is None:
-            r.fail("grid.court_speed", f"court {court.name!r} has no [speed_course], so its speed in seconds means "
-                                       "nothing", show_value=False)
+            r.fail(
+                "grid.court_speed",
+                f"court {court.name!r} has no [speed_course], so its speed in seconds means nothing",
+                show_value=False,
+            )
         for key in ("speed", "mu"):
             if key in params:
-                r.fail(f"params.{key}", "the grid's court_speed axis sets the court's speed per cell; remove "
-                                        f"params.{key} or the axis", params[key])
+                r.fail(
+                    f"params.{key}",
+                    f"the grid's court_speed axis sets the court's speed per cell; remove params.{key} or the axis",
+                    params[key],
+                )
     dists_table = r.table(data.get("distributions", {}), "distributions")
     distributions = tuple(_distribution(r, k, v) for k, v in dists_table.items())
     for d in distributions:
         if d.name in grid:
-            r.fail(f"distributions.{d.name}", "is also a grid axis; a parameter is either swept or drawn",
-                   show_value=False)
+            r.fail(
+                f"distributions.{d.name}", "is also a grid axis; a parameter is either swept or drawn", show_value=False
+            )
     _check_shot_is_given(r, shot, set(grid) | set(dists_table))
     n_cells = int(np.prod([a.size for a in axes], dtype=np.int64)) if axes else 1
     if n_cells * samples > MAX_SHOTS:
@@ -277,17 +305,24 @@ def _check_shot_is_given(r: ExperimentReader, shot: dict, swept: set[str]) -> No
     """A direction or a target, and a speed or a target, from the shot, the grid or the distributions."""
     targeted = shot["target_x"] is not None or bool(swept & {"target_x", "target_y"})
     if targeted and shot["target_x"] is None:
-        r.fail("shot.target", "a grid or distribution over target_x/target_y needs a nominal shot.target",
-               show_value=False)
+        r.fail(
+            "shot.target", "a grid or distribution over target_x/target_y needs a nominal shot.target", show_value=False
+        )
     directed = shot["direction"] is not None or "direction" in swept
     if targeted and directed:
         r.fail("shot.direction", "give a direction or a target, not both", show_value=False)
     if not targeted and not directed:
-        r.fail("shot.direction", "missing: give shot.direction (or a grid/distribution over it) or shot.target",
-               show_value=False)
+        r.fail(
+            "shot.direction",
+            "missing: give shot.direction (or a grid/distribution over it) or shot.target",
+            show_value=False,
+        )
     if not targeted and shot["speed"] is None and "speed" not in swept:
-        r.fail("shot.speed", "missing: give shot.speed (or a grid/distribution over it), or a target to stop at",
-               show_value=False)
+        r.fail(
+            "shot.speed",
+            "missing: give shot.speed (or a grid/distribution over it), or a target to stop at",
+            show_value=False,
+        )
     if shot["direction"] is None:
         shot["direction"] = 0.0
 
@@ -311,8 +346,9 @@ def read_noise(r: ExperimentReader, data: dict, court: Court) -> NoiseModel:
         raise ExperimentError(str(exc)) from None
 
 
-def read_board(r: ExperimentReader, data: dict, court: Court, shot: dict,
-               start_text: Any) -> tuple[Scene | None, tuple[str, ...]]:
+def read_board(
+    r: ExperimentReader, data: dict, court: Court, shot: dict, start_text: Any
+) -> tuple[Scene | None, tuple[str, ...]]:
     """(board of resting discs or None, their names): ``[board]``, clear of the shot's start, which
     must lie on the surface."""
     board = None
@@ -337,8 +373,16 @@ def read_board(r: ExperimentReader, data: dict, court: Court, shot: dict,
         if len(set(names)) != len(names):
             r.fail("board.discs", "disc names must not repeat", names)
         try:
-            board = Scene(court=court, x=np.array(xs), y=np.array(ys), vx=np.zeros(len(xs)), vy=np.zeros(len(xs)),
-                          omega=np.zeros(len(xs)), team=teams, source=f"{r.path}: board").validate()
+            board = Scene(
+                court=court,
+                x=np.array(xs),
+                y=np.array(ys),
+                vx=np.zeros(len(xs)),
+                vy=np.zeros(len(xs)),
+                omega=np.zeros(len(xs)),
+                team=teams,
+                source=f"{r.path}: board",
+            ).validate()
         except SceneError as exc:
             raise ExperimentError(str(exc)) from None
         board_names = tuple(names)
@@ -364,17 +408,21 @@ def read_outcomes(r: ExperimentReader, data: dict, court: Court, board: Scene | 
         if OUTCOMES[o][0] and board is None:
             r.fail(f"collect.outcomes[{i}]", "needs a [board] of resting discs", o)
         if o in FRAME_SCORE_OUTCOMES and court.game not in FRAME_SCORE_GAMES:
-            r.fail(f"collect.outcomes[{i}]",
-                   f"frame scores are each side's sum of judged values, which is the frame score under "
-                   f"{', '.join(sorted(FRAME_SCORE_GAMES))} rules only, not {court.game!r}", o)
+            r.fail(
+                f"collect.outcomes[{i}]",
+                f"frame scores are each side's sum of judged values, which is the frame score under "
+                f"{', '.join(sorted(FRAME_SCORE_GAMES))} rules only, not {court.game!r}",
+                o,
+            )
     records = collect.get("records", False)
     if not isinstance(records, bool):
         r.fail("collect.records", "must be true or false", records)
     return tuple(outcomes), records
 
 
-def read_plots(r: ExperimentReader, data: dict, axes: tuple[Axis, ...], outcomes: tuple[str, ...],
-               board_names: tuple[str, ...]) -> tuple[PlotSpec, ...]:
+def read_plots(
+    r: ExperimentReader, data: dict, axes: tuple[Axis, ...], outcomes: tuple[str, ...], board_names: tuple[str, ...]
+) -> tuple[PlotSpec, ...]:
     """``[[plots]]``: each a metric over one or two grid axes, every other axis selected, averaged or
     compared."""
     plots_table = data.get("plots", [])
@@ -383,8 +431,14 @@ def read_plots(r: ExperimentReader, data: dict, axes: tuple[Axis, ...], outcomes
     return tuple(_plot(r, f"plots[{i}]", p, axes, outcomes, board_names) for i, p in enumerate(plots_table))
 
 
-def _plot(r: ExperimentReader, key: str, p: Any, axes: tuple[Axis, ...], outcomes: tuple[str, ...],
-          board_names: tuple[str, ...]) -> PlotSpec:
+def _plot(
+    r: ExperimentReader,
+    key: str,
+    p: Any,
+    axes: tuple[Axis, ...],
+    outcomes: tuple[str, ...],
+    board_names: tuple[str, ...],
+) -> PlotSpec:
     axis_names = [a.name for a in axes]
     p = r.table(p, key)
     r.keys(p, key, {"metric", "x", "y", "select", "file", "average", "diff"}, {"metric"})
@@ -405,11 +459,13 @@ def _plot(r: ExperimentReader, key: str, p: Any, axes: tuple[Axis, ...], outcome
         if PARAMETERS[k][0] == "duration":  # "5 s" as the axis holds it, in seconds
             select[k] = r.parameter(k, select[k], f"{key}.select.{k}")
     average, diff = _plot_average_and_diff(r, p, key, axes, (x, y), select)
-    rest = [a for a in axis_names if a not in (x, y) and a not in select and a not in average
-            and (diff is None or a != diff[0])]
+    rest = [
+        a
+        for a in axis_names
+        if a not in (x, y) and a not in select and a not in average and (diff is None or a != diff[0])
+    ]
     if rest:
-        r.fail(f"{key}.select", f"choose a value for every axis not plotted, or average it ({', '.join(rest)})",
-               select)
+        r.fail(f"{key}.select", f"choose a value for every axis not plotted, or average it ({', '.join(rest)})", select)
     file = p.get("file")
     if file is not None and (not isinstance(file, str) or not file.endswith(".png") or "/" in file):
         r.fail(f"{key}.file", "must be a file name ending in .png", file)

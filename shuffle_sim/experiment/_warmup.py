@@ -28,8 +28,8 @@ import threading
 import time
 
 from shuffle_sim._runtime.compile_ahead import cache_index
-from shuffle_sim.experiment._plan import shot_plan, takes_lone_path
 from shuffle_sim._runtime.helper_process import module_command
+from shuffle_sim.experiment._plan import shot_plan, takes_lone_path
 from shuffle_sim.judging.packing import judge_arrays
 
 #: How long to wait for the helper process before compiling here anyway (s).
@@ -69,8 +69,9 @@ def _start_helper(experiment) -> subprocess.Popen | None:
     argv, env = module_command(__name__)
     try:
         payload = pickle.dumps(experiment)
-        helper = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                                  env=env)
+        helper = subprocess.Popen(
+            argv, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env
+        )
         helper.stdin.write(payload)
         helper.stdin.close()
         return helper

@@ -31,8 +31,8 @@ from dataclasses import replace
 from shuffle_sim.court.materials import SPIN_MODELS
 from shuffle_sim.experiment._chunks import compute_chunk
 from shuffle_sim.experiment.spec import Experiment, load_experiment
-from shuffle_sim.noise import NoiseModel
 from shuffle_sim.messages import shown
+from shuffle_sim.noise import NoiseModel
 
 OUTCOME_FIELDS = {"holed": "holed", "hanger": "hanger", "dead": "dead"}
 VARY_FIELDS = ("speed", "direction", "spin", "start")
@@ -67,9 +67,18 @@ def scaled(base: NoiseModel, factor: float, vary: str | None = None) -> NoiseMod
     return replace(base, **{vary: getattr(base, vary) * factor})
 
 
-def calibrate_scale(experiment: Experiment, base: NoiseModel, rate: float, shots: int = 20000,
-                    outcome: str = "holed", tolerance: float = 0.002, low: float = 1e-2, high: float = 1e2,
-                    max_steps: int = 40, vary: str | None = None) -> tuple[float, float]:
+def calibrate_scale(
+    experiment: Experiment,
+    base: NoiseModel,
+    rate: float,
+    shots: int = 20000,
+    outcome: str = "holed",
+    tolerance: float = 0.002,
+    low: float = 1e-2,
+    high: float = 1e2,
+    max_steps: int = 40,
+    vary: str | None = None,
+) -> tuple[float, float]:
     """The factor ``s`` for which ``base.scaled(s)`` makes ``outcome`` at ``rate``; returns (s, rate found).
     With ``vary`` ("speed", "direction", ...) only that standard deviation is scaled: the others are
     fixed by other figures (crokinole: direction by take-out accuracy, docs/players.md)."""
@@ -79,7 +88,9 @@ def calibrate_scale(experiment: Experiment, base: NoiseModel, rate: float, shots
     rate_lo = make_rate(experiment, scaled(base, low, vary), shots, outcome)
     rate_hi = make_rate(experiment, scaled(base, high, vary), shots, outcome)
     if not rate_hi <= rate <= rate_lo:
-        raise ValueError(f"rate {rate} is not between {rate_hi:.4f} (noise x{high:g}) and {rate_lo:.4f} (noise x{low:g})")
+        raise ValueError(
+            f"rate {rate} is not between {rate_hi:.4f} (noise x{high:g}) and {rate_lo:.4f} (noise x{low:g})"
+        )
     mid_rate = rate_lo
     for _ in range(max_steps):
         mid = (lo + hi) / 2
@@ -94,17 +105,27 @@ def calibrate_scale(experiment: Experiment, base: NoiseModel, rate: float, shots
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m shuffle_sim.experiment.calibration", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m shuffle_sim.experiment.calibration", description=__doc__.splitlines()[0]
+    )
     parser.add_argument("experiment", help="experiment file whose nominal shot is calibrated on")
     parser.add_argument("--skill", help="skill preset to calibrate (its proportions are kept)")
     parser.add_argument("--rate", type=float, help="make rate to reach, e.g. 0.55")
     parser.add_argument("--outcome", choices=sorted(OUTCOME_FIELDS), default="holed")
     parser.add_argument("--shots", type=int, default=20000, help="shots per evaluation (default 20000)")
     parser.add_argument("--check", action="store_true", help="print the rate of every preset on the skill axis")
-    parser.add_argument("--vary", choices=VARY_FIELDS, default=None,
-                        help="scale only this standard deviation (the others kept as the preset gives them)")
-    parser.add_argument("--spin-model", choices=SPIN_MODELS, default=None,
-                        help="simulate under this spin model instead of the court's (default: the court's, coupled)")
+    parser.add_argument(
+        "--vary",
+        choices=VARY_FIELDS,
+        default=None,
+        help="scale only this standard deviation (the others kept as the preset gives them)",
+    )
+    parser.add_argument(
+        "--spin-model",
+        choices=SPIN_MODELS,
+        default=None,
+        help="simulate under this spin model instead of the court's (default: the court's, coupled)",
+    )
     args = parser.parse_args(argv)
     experiment = load_experiment(args.experiment)
     if args.spin_model is not None:
@@ -121,13 +142,17 @@ def main(argv: list[str] | None = None) -> int:
     base = skills[args.skill]
     scale, found = calibrate_scale(experiment, base, args.rate, args.shots, args.outcome, vary=args.vary)
     model = scaled(base, scale, args.vary)
-    print(f"{args.skill}: {args.vary or 'noise'} x{scale:.4f} gives {args.outcome} rate {found:.4f} (goal {args.rate}) over "
-          f"{args.shots} shots")
-    print(f"  speed = {model.speed:.4f}"
-          + (f"\n  speed_floor = {model.speed_floor:.4f}" if model.speed_floor else "")
-          + f"\n  direction = {math.degrees(model.direction):.4f}"
-          + (f"\n  spin = {model.spin:.4f}" if model.spin else "")
-          + (f'\n  start = "{model.start:.5f} m"' if model.start else ""))
+    print(
+        f"{args.skill}: {args.vary or 'noise'} x{scale:.4f} gives {args.outcome} rate {found:.4f} (goal {args.rate}) over "
+        f"{args.shots} shots"
+    )
+    print(
+        f"  speed = {model.speed:.4f}"
+        + (f"\n  speed_floor = {model.speed_floor:.4f}" if model.speed_floor else "")
+        + f"\n  direction = {math.degrees(model.direction):.4f}"
+        + (f"\n  spin = {model.spin:.4f}" if model.spin else "")
+        + (f'\n  start = "{model.start:.5f} m"' if model.start else "")
+    )
     return 0
 
 

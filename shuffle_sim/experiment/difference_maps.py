@@ -36,8 +36,10 @@ def _title(ds, view: View) -> str:
     where = "".join(f", {k} = {describe_value(v)}" for k, v in view.fixed.items())
     where += f", averaged over {', '.join(view.averaged)}" if view.averaged else ""
     note = f"\n{view.stderr_note}" if view.stderr_note else ""
-    return (f"{ds.attrs.get('title', '')}\n{view.metric}: {axis} = {describe_value(a)} minus {axis} = "
-            f"{describe_value(b)} ({how}); {shots:,} shots{per}{where}{note}")
+    return (
+        f"{ds.attrs.get('title', '')}\n{view.metric}: {axis} = {describe_value(a)} minus {axis} = "
+        f"{describe_value(b)} ({how}); {shots:,} shots{per}{where}{note}"
+    )
 
 
 def plot_difference(ds, view: View, court: Court):
@@ -65,23 +67,35 @@ def plot_difference(ds, view: View, court: Court):
         diff_ax, error_ax = axes[0], axes[1]
         finite = np.abs(values[np.isfinite(values)])
         reach = float(finite.max()) if finite.size and finite.max() > 0 else 1e-9
-        mesh = diff_ax.pcolormesh(_edges(xs), _edges(ys), values.T, cmap="RdBu_r",
-                                  norm=TwoSlopeNorm(vmin=-reach, vcenter=0.0, vmax=reach), shading="flat")
+        mesh = diff_ax.pcolormesh(
+            _edges(xs),
+            _edges(ys),
+            values.T,
+            cmap="RdBu_r",
+            norm=TwoSlopeNorm(vmin=-reach, vcenter=0.0, vmax=reach),
+            shading="flat",
+        )
         fig.colorbar(mesh, ax=diff_ax, shrink=0.9).set_label(label)
         diff_ax.set_title(f"{axis} = {describe_value(a)} minus {axis} = {describe_value(b)}", fontsize=10)
         if stderr is not None:
             unresolved = np.ma.masked_where(~(np.abs(values) <= SIGNIFICANT * stderr), np.ones_like(values))
-            hatched = diff_ax.pcolor(_edges(xs), _edges(ys), unresolved.T, facecolor="none", edgecolor="0.35",
-                                     linewidth=0.0, hatch=HATCH)
+            hatched = diff_ax.pcolor(
+                _edges(xs), _edges(ys), unresolved.T, facecolor="none", edgecolor="0.35", linewidth=0.0, hatch=HATCH
+            )
             hatched.set_label(f"within {SIGNIFICANT:g} standard errors of 0")
-            error_mesh = error_ax.pcolormesh(_edges(xs), _edges(ys), stderr.T, cmap="viridis", shading="flat",
-                                             vmin=0.0)
+            error_mesh = error_ax.pcolormesh(_edges(xs), _edges(ys), stderr.T, cmap="viridis", shading="flat", vmin=0.0)
             fig.colorbar(error_mesh, ax=error_ax, shrink=0.9).set_label("standard error of the difference")
-            error_ax.set_title(f"standard error (hatched at left: |difference| <= {SIGNIFICANT:g} x this)",
-                               fontsize=10)
+            error_ax.set_title(f"standard error (hatched at left: |difference| <= {SIGNIFICANT:g} x this)", fontsize=10)
         else:
-            error_ax.text(0.5, 0.5, "no standard error\n" + view.stderr_note, ha="center", va="center",
-                          transform=error_ax.transAxes, wrap=True)
+            error_ax.text(
+                0.5,
+                0.5,
+                "no standard error\n" + view.stderr_note,
+                ha="center",
+                va="center",
+                transform=error_ax.transAxes,
+                wrap=True,
+            )
         for ax in (diff_ax, error_ax):
             if xticks:
                 ax.set_xticks(xs, xticks)
@@ -94,14 +108,20 @@ def plot_difference(ds, view: View, court: Court):
         ax.axhline(0.0, color="0.3", linewidth=0.8)
         if xticks:
             errors = None if stderr is None else SIGNIFICANT * stderr
-            ax.bar(xs, values, color=np.where(values >= 0, "tab:red", "tab:blue"), yerr=errors, capsize=4,
-                   ecolor="0.2")
+            ax.bar(xs, values, color=np.where(values >= 0, "tab:red", "tab:blue"), yerr=errors, capsize=4, ecolor="0.2")
             ax.set_xticks(xs, xticks)
         else:
             ax.plot(xs, values, marker="o", markersize=3, color="tab:red", label="difference")
             if stderr is not None:
-                ax.fill_between(xs, values - SIGNIFICANT * stderr, values + SIGNIFICANT * stderr, color="tab:red",
-                                alpha=0.25, linewidth=0.0, label=f"{SIGNIFICANT:g} standard errors either side")
+                ax.fill_between(
+                    xs,
+                    values - SIGNIFICANT * stderr,
+                    values + SIGNIFICANT * stderr,
+                    color="tab:red",
+                    alpha=0.25,
+                    linewidth=0.0,
+                    label=f"{SIGNIFICANT:g} standard errors either side",
+                )
             ax.legend(fontsize=8)
         ax.set_xlabel(_axis_label(ds, x))
         ax.set_ylabel(label)

@@ -129,8 +129,9 @@ def _draw_board_and_shot(ax, ds, court: Court, axes: list[str]) -> None:
         reach = min(reach, 2 * math.hypot(xmax - xmin, ymax - ymin))
         for deg in (float(ds["direction"].values.min()), float(ds["direction"].values.max())):
             a = math.radians(deg)
-            ax.plot([sx, sx + reach * math.sin(a)], [sy, sy + reach * math.cos(a)], color="tab:red",
-                    linewidth=0.7, zorder=6)
+            ax.plot(
+                [sx, sx + reach * math.sin(a)], [sy, sy + reach * math.cos(a)], color="tab:red", linewidth=0.7, zorder=6
+            )
 
 
 #: The map beside the court: where its panels go in an 11 x 6.2 in figure, as fractions of it. Fixed
@@ -196,8 +197,16 @@ def default_axes(ds, x: str | None = None, y: str | None = None, taken=()) -> tu
     return x, y
 
 
-def plot_metric(ds, metric: str, x: str | None = None, y: str | None = None, select: dict | None = None,
-                court: Court | None = None, average=(), diff=None):
+def plot_metric(
+    ds,
+    metric: str,
+    x: str | None = None,
+    y: str | None = None,
+    select: dict | None = None,
+    court: Court | None = None,
+    average=(),
+    diff=None,
+):
     """A figure of ``metric`` over grid axes ``x`` (and ``y``), with the court alongside.
 
     Axes default to the first two grid axes (``default_axes``). Every other grid axis is taken at its
@@ -237,8 +246,18 @@ def plot_metric(ds, metric: str, x: str | None = None, y: str | None = None, sel
         cmap, norm, vmin, vmax = _colour_norm(values, metric)
         if on_court:
             draw_court(ax, court)
-        mesh = ax.pcolormesh(_edges(xs), _edges(ys), arr, cmap=cmap, norm=norm, vmin=vmin, vmax=vmax,
-                             shading="flat", alpha=0.85 if on_court else 1.0, zorder=4 if on_court else 1)
+        mesh = ax.pcolormesh(
+            _edges(xs),
+            _edges(ys),
+            arr,
+            cmap=cmap,
+            norm=norm,
+            vmin=vmin,
+            vmax=vmax,
+            shading="flat",
+            alpha=0.85 if on_court else 1.0,
+            zorder=4 if on_court else 1,
+        )
         bar = fig.colorbar(mesh, cax=colour_bar) if colour_bar is not None else fig.colorbar(mesh, ax=ax, shrink=0.9)
         bar.set_label(label)
         if xticks:
@@ -286,8 +305,15 @@ def _name_part(value) -> str:
     return str(describe_value(value) if isinstance(value, float) else value).replace("/", "-").replace(" ", "_")
 
 
-def plot_file_name(metric: str, x: str | None = None, y: str | None = None, with_axes: bool = False,
-                   select: dict | None = None, average=(), diff=None) -> str:
+def plot_file_name(
+    metric: str,
+    x: str | None = None,
+    y: str | None = None,
+    with_axes: bool = False,
+    select: dict | None = None,
+    average=(),
+    diff=None,
+) -> str:
     """The default PNG name of a plot: the metric ('p_value:10' -> 'p_value-10.png'), with its axes when
     ``with_axes``, and the selected values, averaged axes and compared values when given
     ('p_hanger-skill-expert.png', 'p_holed-diff-spin-20-0.png')."""
@@ -322,8 +348,15 @@ def default_metric(ds) -> str:
 PLOT_KEYS = ("metric", "x", "y", "select", "average", "diff", "file")
 
 
-def plot_specs(ds, metrics: list[str] | None = None, x: str | None = None, y: str | None = None,
-               select: dict | None = None, average=None, diff=None) -> list[dict]:
+def plot_specs(
+    ds,
+    metrics: list[str] | None = None,
+    x: str | None = None,
+    y: str | None = None,
+    select: dict | None = None,
+    average=None,
+    diff=None,
+) -> list[dict]:
     """The plots of grid results ``ds``: the experiment file's list (or its default plot when it has
     none), as ``shuffle-sim run`` draws them; or one per metric of ``metrics``, each drawn as the
     file's plot of that metric (or else its first plot) is drawn. ``x``, ``y``, ``select``,
@@ -367,8 +400,9 @@ def plot_specs(ds, metrics: list[str] | None = None, x: str | None = None, y: st
         kept_select.pop(compared, None)
         kept_average = [a for a in kept_average if a != compared]
         spec["select"], spec["average"] = kept_select, kept_average
-        spec["file"] = plot_file_name(spec["metric"], spec.get("x"), spec.get("y"), x is not None or y is not None,
-                                      select, average, diff)
+        spec["file"] = plot_file_name(
+            spec["metric"], spec.get("x"), spec.get("y"), x is not None or y is not None, select, average, diff
+        )
         out.append({k: v for k, v in spec.items() if v not in (None, {}, [])})
     return out
 
@@ -377,16 +411,33 @@ def draw_plot(ds, spec: dict, court: Court, specs: list[dict]):
     """The figure of one plot of ``specs`` (``plot_specs``) and its file name."""
     names = [s["metric"] for s in specs]
     diff = tuple(spec["diff"]) if spec.get("diff") else None
-    fig = plot_metric(ds, spec["metric"], spec.get("x"), spec.get("y"), spec.get("select"), court=court,
-                      average=spec.get("average", ()), diff=diff)
-    name = spec.get("file") or plot_file_name(spec["metric"], spec.get("x"), spec.get("y"),
-                                              with_axes=names.count(spec["metric"]) > 1, diff=diff)
+    fig = plot_metric(
+        ds,
+        spec["metric"],
+        spec.get("x"),
+        spec.get("y"),
+        spec.get("select"),
+        court=court,
+        average=spec.get("average", ()),
+        diff=diff,
+    )
+    name = spec.get("file") or plot_file_name(
+        spec["metric"], spec.get("x"), spec.get("y"), with_axes=names.count(spec["metric"]) > 1, diff=diff
+    )
     return fig, name
 
 
-def save_plots(results: str | os.PathLike, metrics: list[str] | None = None, out_dir: str | os.PathLike | None = None,
-               grid=None, x: str | None = None, y: str | None = None, select: dict | None = None, average=None,
-               diff=None) -> list[Path]:
+def save_plots(
+    results: str | os.PathLike,
+    metrics: list[str] | None = None,
+    out_dir: str | os.PathLike | None = None,
+    grid=None,
+    x: str | None = None,
+    y: str | None = None,
+    select: dict | None = None,
+    average=None,
+    diff=None,
+) -> list[Path]:
     """Draw plots of a results folder into PNG files; returns their paths.
 
     Without ``metrics``: the plots the experiment file lists (or its default plot, ``default_metric``

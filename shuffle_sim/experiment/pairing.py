@@ -106,17 +106,61 @@ def shot_cells(experiment, start: int, stop: int) -> tuple[np.ndarray, np.ndarra
 
 
 @jit.parallel
-def build_drawn_shots(cells, draws, grid_shape, axis_param, axis_values, nominal, dist_param, dist_kind, dist_a,
-                      dist_b, skill_sd, uses_target, speed_given, overshoot, stop_speed_per_root_metre, k0, k1,
-                      with_noise, out_speed, out_direction, out_spin, out_x, out_y):
+def build_drawn_shots(
+    cells,
+    draws,
+    grid_shape,
+    axis_param,
+    axis_values,
+    nominal,
+    dist_param,
+    dist_kind,
+    dist_a,
+    dist_b,
+    skill_sd,
+    uses_target,
+    speed_given,
+    overshoot,
+    stop_speed_per_root_metre,
+    k0,
+    k1,
+    with_noise,
+    out_speed,
+    out_direction,
+    out_spin,
+    out_x,
+    out_y,
+):
     """``kernels.build_shots`` with each shot's grid cell and random counter given (``shot_cells``):
     shot ``i`` is the intended shot of cell ``cells[i]`` played with the draws of ``draws[i]``."""
     for i in prange(cells.shape[0]):
         speed, direction, spin, sx, sy, tx, ty, skill, court = cell_parameters(
-            np.uint64(cells[i]), grid_shape, axis_param, axis_values, nominal)
+            np.uint64(cells[i]), grid_shape, axis_param, axis_values, nominal
+        )
         speed, direction, spin, sx, sy = drawn_parameters(
-            np.uint64(draws[i]), speed, direction, spin, sx, sy, tx, ty, skill, court, dist_param, dist_kind, dist_a,
-            dist_b, skill_sd, uses_target, speed_given, overshoot, stop_speed_per_root_metre, k0, k1, with_noise)
+            np.uint64(draws[i]),
+            speed,
+            direction,
+            spin,
+            sx,
+            sy,
+            tx,
+            ty,
+            skill,
+            court,
+            dist_param,
+            dist_kind,
+            dist_a,
+            dist_b,
+            skill_sd,
+            uses_target,
+            speed_given,
+            overshoot,
+            stop_speed_per_root_metre,
+            k0,
+            k1,
+            with_noise,
+        )
         out_speed[i] = speed
         out_direction[i] = direction
         out_spin[i] = spin
@@ -125,8 +169,9 @@ def build_drawn_shots(cells, draws, grid_shape, axis_param, axis_values, nominal
 
 
 @jit.kernel
-def add_pair_sums(count, draw_row, ok, slot, quantities, pair_a, pair_b, pair_shots, diff_sum, diff_sumsq,
-                  value_counts):
+def add_pair_sums(
+    count, draw_row, ok, slot, quantities, pair_a, pair_b, pair_shots, diff_sum, diff_sumsq, value_counts
+):
     """Add the paired differences of a chunk's draws into the rows ``draw_row`` (one per draw) of the
     sums: shots ``d * count .. d * count + count - 1`` are the combinations of draw ``d``; ``slot``
     is each shot's judged value's place among the court's values, ``quantities`` (shots x Q) its
@@ -152,10 +197,12 @@ def empty_pair_sums(experiment, n_values: int, rows: int | None = None) -> dict[
     rows = unpaired_cells(experiment) if rows is None else rows
     n_pairs = len(pairs(experiment)[0])
     q = len(pair_quantities(experiment))
-    return {"pair_shots": np.zeros((rows, n_pairs), np.int64),
-            "pair_diff_sum": np.zeros((rows, n_pairs, q), np.int64),
-            "pair_diff_sumsq": np.zeros((rows, n_pairs, q), np.int64),
-            "pair_value_counts": np.zeros((rows, n_pairs, n_values, n_values), np.int64)}
+    return {
+        "pair_shots": np.zeros((rows, n_pairs), np.int64),
+        "pair_diff_sum": np.zeros((rows, n_pairs, q), np.int64),
+        "pair_diff_sumsq": np.zeros((rows, n_pairs, q), np.int64),
+        "pair_value_counts": np.zeros((rows, n_pairs, n_values, n_values), np.int64),
+    }
 
 
 def shot_quantities(experiment, batch, shooter: np.ndarray, values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -164,11 +211,13 @@ def shot_quantities(experiment, batch, shooter: np.ndarray, values: np.ndarray) 
     value = batch.value.astype(np.int64)
     shot_value = value[:, -1]
     status = batch.status[:, -1]
-    columns = [shot_value,
-               np.asarray(batch.dead[:, -1], bool) | (status == STATUS_FALLEN),
-               batch.hanger[:, -1] > 0,
-               batch.hanger[:, -1] == 2,
-               status == STATUS_HOLED]
+    columns = [
+        shot_value,
+        np.asarray(batch.dead[:, -1], bool) | (status == STATUS_FALLEN),
+        batch.hanger[:, -1] > 0,
+        batch.hanger[:, -1] == 2,
+        status == STATUS_HOLED,
+    ]
     if experiment.board is not None:
         score = value[:, shooter].sum(axis=1)
         opponent = value[:, ~shooter].sum(axis=1)
@@ -180,30 +229,71 @@ def shot_quantities(experiment, batch, shooter: np.ndarray, values: np.ndarray) 
     return slot, quantities
 
 
-def paired_chunk_sums(experiment, start: int, stop: int, batch, values: np.ndarray, shooter: np.ndarray,
-                      cells: np.ndarray, ucells: np.ndarray, reduce_rows) -> dict[str, np.ndarray]:
+def paired_chunk_sums(
+    experiment,
+    start: int,
+    stop: int,
+    batch,
+    values: np.ndarray,
+    shooter: np.ndarray,
+    cells: np.ndarray,
+    ucells: np.ndarray,
+    reduce_rows,
+) -> dict[str, np.ndarray]:
     """The sums of a paired experiment's chunk (shots ``start .. stop - 1``, whole draws): per grid
     cell present (``cells``: their indices) the sums of ``runner.compute_chunk``, and per unpaired
     cell present (``pair_cells``) the paired sums. ``reduce_rows`` is ``kernels.reduce_rows``; a
     judged value outside ``values`` raises ``RuntimeError`` naming the shot."""
     count = experiment.pair_count
     if start % count or (stop - start) % count:
-        raise ValueError(f"a chunk of a paired experiment must hold whole draws of {count} shots "
-                         f"(got shots {start} to {stop - 1})")
+        raise ValueError(
+            f"a chunk of a paired experiment must hold whole draws of {count} shots (got shots {start} to {stop - 1})"
+        )
     present, rows = np.unique(cells, return_inverse=True)
     n_local = len(present)
     n_board = len(experiment.board_names)
-    out = {k: np.zeros(n_local, dtype=np.int64) for k in ("shots", "failed", "value_sum", "dead", "hanger",
-                                                          "corner_hanger", "holed", "score_sum", "opponent_sum")}
+    out = {
+        k: np.zeros(n_local, dtype=np.int64)
+        for k in (
+            "shots",
+            "failed",
+            "value_sum",
+            "dead",
+            "hanger",
+            "corner_hanger",
+            "holed",
+            "score_sum",
+            "opponent_sum",
+        )
+    }
     out["value_counts"] = np.zeros((n_local, len(values)), dtype=np.int64)
     out["removed"] = np.zeros((n_local, n_board), dtype=np.int64)
-    bad = reduce_rows(rows.astype(np.int64), batch.value, batch.status, batch.dead, batch.hanger, batch.ok, values,
-                      shooter, out["shots"], out["failed"], out["value_sum"], out["value_counts"], out["dead"],
-                      out["hanger"], out["corner_hanger"], out["holed"], out["score_sum"], out["opponent_sum"],
-                      out["removed"])
+    bad = reduce_rows(
+        rows.astype(np.int64),
+        batch.value,
+        batch.status,
+        batch.dead,
+        batch.hanger,
+        batch.ok,
+        values,
+        shooter,
+        out["shots"],
+        out["failed"],
+        out["value_sum"],
+        out["value_counts"],
+        out["dead"],
+        out["hanger"],
+        out["corner_hanger"],
+        out["holed"],
+        out["score_sum"],
+        out["opponent_sum"],
+        out["removed"],
+    )
     if bad >= 0:
-        raise RuntimeError(f"shot {start + bad} was judged {int(batch.value[bad, -1])}, not a value of court "
-                           f"{experiment.court.name!r} ({values.tolist()})")
+        raise RuntimeError(
+            f"shot {start + bad} was judged {int(batch.value[bad, -1])}, not a value of court "
+            f"{experiment.court.name!r} ({values.tolist()})"
+        )
     out["cells"] = present.astype(np.int64)
     if experiment.board is None:
         for k in ("score_sum", "opponent_sum", "removed"):
@@ -213,9 +303,19 @@ def paired_chunk_sums(experiment, start: int, stop: int, batch, values: np.ndarr
     sums = empty_pair_sums(experiment, len(values), len(pair_cells))
     slot, quantities = shot_quantities(experiment, batch, shooter, values)
     pair_a, pair_b = pairs(experiment)
-    add_pair_sums(count, draw_row.astype(np.int64), np.asarray(batch.ok, dtype=np.bool_), slot, quantities, pair_a,
-                  pair_b, sums["pair_shots"], sums["pair_diff_sum"], sums["pair_diff_sumsq"],
-                  sums["pair_value_counts"])
+    add_pair_sums(
+        count,
+        draw_row.astype(np.int64),
+        np.asarray(batch.ok, dtype=np.bool_),
+        slot,
+        quantities,
+        pair_a,
+        pair_b,
+        sums["pair_shots"],
+        sums["pair_diff_sum"],
+        sums["pair_diff_sumsq"],
+        sums["pair_value_counts"],
+    )
     out.update(sums)
     out["pair_cells"] = pair_cells.astype(np.int64)
     return out
@@ -237,28 +337,47 @@ def paired_variables(experiment, sums: dict, values: np.ndarray, coords: dict, d
                 picked = [combination_values(experiment, int(c))[axis.name] for c in combos]
                 picked = np.array(picked, dtype=str if axis.name == "skill" else np.float64)
                 attrs_axis = dict(coords[axis.name].attrs)
-                attrs_axis["long_name"] = f"{attrs_axis.get('long_name', axis.name)}, {'first' if end == 'a' else 'second'} of the pair"
+                attrs_axis["long_name"] = (
+                    f"{attrs_axis.get('long_name', axis.name)}, {'first' if end == 'a' else 'second'} of the pair"
+                )
                 coords[f"{axis.name}_{end}"] = GridVariable(("pair",), picked, attrs_axis)
     quantities = pair_quantities(experiment)
-    coords["pair_quantity"] = GridVariable(("pair_quantity",), np.array(quantities, dtype=str),
-                                           {"long_name": "per-shot quantity whose paired differences are summed"})
+    coords["pair_quantity"] = GridVariable(
+        ("pair_quantity",),
+        np.array(quantities, dtype=str),
+        {"long_name": "per-shot quantity whose paired differences are summed"},
+    )
     for end in ("a", "b"):
-        coords[f"value_{end}"] = GridVariable((f"value_{end}",), values,
-                                              {"long_name": f"judged value of the {'first' if end == 'a' else 'second'} "
-                                                            "shot of the pair", "units": "points"})
+        coords[f"value_{end}"] = GridVariable(
+            (f"value_{end}",),
+            values,
+            {
+                "long_name": f"judged value of the {'first' if end == 'a' else 'second'} shot of the pair",
+                "units": "points",
+            },
+        )
     n_pairs = len(pair_a)
     n_q = len(quantities)
     n_v = len(values)
-    data_vars["pair_shots"] = GridVariable(dims + ("pair",), sums["pair_shots"].reshape(shape + (n_pairs,)), {
-        "long_name": "paired draws both of whose shots finished", "units": "1"})
+    data_vars["pair_shots"] = GridVariable(
+        dims + ("pair",),
+        sums["pair_shots"].reshape(shape + (n_pairs,)),
+        {"long_name": "paired draws both of whose shots finished", "units": "1"},
+    )
     data_vars["pair_diff_sum"] = GridVariable(
-        dims + ("pair", "pair_quantity"), sums["pair_diff_sum"].reshape(shape + (n_pairs, n_q)),
-        {"long_name": "sum over paired draws of (first shot's quantity - second's)"})
+        dims + ("pair", "pair_quantity"),
+        sums["pair_diff_sum"].reshape(shape + (n_pairs, n_q)),
+        {"long_name": "sum over paired draws of (first shot's quantity - second's)"},
+    )
     data_vars["pair_diff_sumsq"] = GridVariable(
-        dims + ("pair", "pair_quantity"), sums["pair_diff_sumsq"].reshape(shape + (n_pairs, n_q)),
-        {"long_name": "sum over paired draws of (first shot's quantity - second's) squared"})
+        dims + ("pair", "pair_quantity"),
+        sums["pair_diff_sumsq"].reshape(shape + (n_pairs, n_q)),
+        {"long_name": "sum over paired draws of (first shot's quantity - second's) squared"},
+    )
     data_vars["pair_value_counts"] = GridVariable(
-        dims + ("pair", "value_a", "value_b"), sums["pair_value_counts"].reshape(shape + (n_pairs, n_v, n_v)),
-        {"long_name": "paired draws by the judged values of their two shots", "units": "1"})
+        dims + ("pair", "value_a", "value_b"),
+        sums["pair_value_counts"].reshape(shape + (n_pairs, n_v, n_v)),
+        {"long_name": "paired draws by the judged values of their two shots", "units": "1"},
+    )
     attrs["paired_axes"] = ",".join(experiment.paired)
     attrs["rng"] = RNG_PAIRED

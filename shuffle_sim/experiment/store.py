@@ -231,8 +231,12 @@ class ResultsDir:
         array, and the zip format checksums each) and is computed again. The chunk's arrays go in
         as one packed entry (``_pack_arrays``): a zip entry each cost more than a quick chunk's
         computing, on a thread beside it."""
-        payload = dict(_pack_arrays(arrays), fingerprint=np.array(fingerprint), chunk_size=np.array(chunk_size),
-                       chunk_index=np.array(index))
+        payload = dict(
+            _pack_arrays(arrays),
+            fingerprint=np.array(fingerprint),
+            chunk_size=np.array(chunk_size),
+            chunk_index=np.array(index),
+        )
         _atomic_write_bytes(self.chunk_path(index), lambda fh: np.savez(fh, **payload), durable=False)
 
     def read_chunk(self, index: int) -> dict[str, np.ndarray]:

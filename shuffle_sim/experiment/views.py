@@ -61,6 +61,7 @@ class View:
 
 # ---- metric names ------------------------------------------------------------------------------------
 
+
 def parse_metric(ds, metric: str) -> tuple[str, str | None, list]:
     """``(name, extra dimension or None, labels)`` of a metric name of results ``ds`` (a ``GridResults``):
     ``p_value:10`` -> ("p_value", "value", [10]); ``p_value:20,15`` -> two labels; ``p_removed:NAME``
@@ -68,8 +69,10 @@ def parse_metric(ds, metric: str) -> tuple[str, str | None, list]:
     name, _, label = metric.partition(":")
     if name not in ds.data_vars or name.startswith("pair_"):
         known = [v for v in ds.data_vars if v not in ("shots", "failed") and not v.startswith("pair_")]
-        raise ExperimentError(f"no metric {name!r} in these results (metrics: {', '.join(known)}; "
-                              "p_value and p_removed take a label, e.g. p_value:10, p_value:20,15)")
+        raise ExperimentError(
+            f"no metric {name!r} in these results (metrics: {', '.join(known)}; "
+            "p_value and p_removed take a label, e.g. p_value:10, p_value:20,15)"
+        )
     extra = [d for d in ds[name].dims if d in ("value", "board_disc")]
     if extra and not label:
         labels = ", ".join(f"{name}:{v}" for v in ds[extra[0]].values.tolist())
@@ -88,15 +91,15 @@ def parse_metric(ds, metric: str) -> tuple[str, str | None, list]:
             try:
                 keys.append(int(part))
             except ValueError:
-                raise ExperimentError(f"metric {metric!r}: the values after ':' must be integers separated by "
-                                      "commas") from None
+                raise ExperimentError(
+                    f"metric {metric!r}: the values after ':' must be integers separated by commas"
+                ) from None
         if len(set(keys)) != len(keys):
             raise ExperimentError(f"metric {metric!r}: a value is named twice")
     for key in keys:
         if key not in present:
             shown = key if dim == "board_disc" else part_of(label, key)
-            raise ExperimentError(f"metric {metric!r}: no {dim} {shown!r} (choose from "
-                                  f"{', '.join(map(str, present))})")
+            raise ExperimentError(f"metric {metric!r}: no {dim} {shown!r} (choose from {', '.join(map(str, present))})")
     return name, dim, keys
 
 
@@ -120,6 +123,7 @@ def metric_long_name(ds, metric: str) -> str:
 
 
 # ---- per-cell sums ---------------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class _Sums:
@@ -156,13 +160,14 @@ def metric_sums(ds, metric: str) -> _Sums:
         squares = total  # a 0/1 quantity is its own square
     elif name == "expected_value" and "p_value" in ds.data_vars:
         values = np.asarray(ds["value"].values, dtype=np.float64)
-        squares = (_counts(ds["p_value"].ordered(*dims, "value"), shots[..., None]) * values ** 2).sum(axis=-1)
+        squares = (_counts(ds["p_value"].ordered(*dims, "value"), shots[..., None]) * values**2).sum(axis=-1)
     else:
         squares = None
     return _Sums(dims, total, shots, squares)
 
 
 # ---- choosing the cells ------------------------------------------------------------------------------
+
 
 def _position(ds, dim: str, value) -> tuple[int, Any]:
     """The index on grid axis ``dim`` of ``value`` (nearest for numbers) and the grid value there."""
@@ -171,8 +176,9 @@ def _position(ds, dim: str, value) -> tuple[int, Any]:
         try:
             number = float(value)
         except (TypeError, ValueError):
-            raise ExperimentError(f"{dim} {value!r}: not a number (choose from "
-                                  f"{', '.join(f'{v:g}' for v in coord.tolist())})") from None
+            raise ExperimentError(
+                f"{dim} {value!r}: not a number (choose from {', '.join(f'{v:g}' for v in coord.tolist())})"
+            ) from None
         position = int(np.argmin(np.abs(coord - number)))
     else:
         names = coord.astype(str).tolist()
@@ -217,13 +223,13 @@ def _pooled(plan: _Plan, s: _Sums) -> tuple[np.ndarray, np.ndarray, np.ndarray |
         spread = None
         if s.squares is not None:
             # n_c var_c of each cell: its squared deviations, times n_c / (n_c - 1).
-            deviations = np.maximum(s.squares - np.where(s.shots > 0, s.total ** 2 / s.shots, 0.0), 0.0)
+            deviations = np.maximum(s.squares - np.where(s.shots > 0, s.total**2 / s.shots, 0.0), 0.0)
             spread = np.where(s.shots > 1, deviations * s.shots / (s.shots - 1), np.nan)
         arrays = [s.total, s.shots] + ([spread] if spread is not None else [])
         pooled = plan.apply(s.dims, arrays)
         total, shots = pooled[0], pooled[1]
         value = total / shots
-        error = pooled[2] / shots ** 2 if spread is not None else None
+        error = pooled[2] / shots**2 if spread is not None else None
     return value, shots, error
 
 
@@ -252,16 +258,20 @@ def _paired_error(ds, metric: str, plan: _Plan, axis: str, a_index: int, b_index
         s1 = np.asarray(ds["pair_diff_sum"].ordered(*pair_dims, "pair", "pair_quantity"), np.float64)[..., q]
         s2 = np.asarray(ds["pair_diff_sumsq"].ordered(*pair_dims, "pair", "pair_quantity"), np.float64)[..., q]
     with np.errstate(invalid="ignore", divide="ignore"):
-        spread = np.where(n > 1, np.maximum(s2 - np.where(n > 0, s1 ** 2 / n, 0.0), 0.0) * n / (n - 1), np.nan)
+        spread = np.where(n > 1, np.maximum(s2 - np.where(n > 0, s1**2 / n, 0.0), 0.0) * n / (n - 1), np.nan)
     # The pair of each view cell: its two combinations of the paired axes' values.
     ends = {end: [ds[f"{p}_{end}"].values.astype(str).tolist() for p in paired] for end in ("a", "b")}
     coords = {p: np.asarray(ds[p].values).astype(str).tolist() for p in paired}
     pair_of = {}
     for k in range(n.shape[-1]):
-        pair_of[tuple(ends["a"][i][k] for i in range(len(paired))), tuple(ends["b"][i][k] for i in range(len(paired)))] = k
-    unpaired_plan = _Plan(tuple(d for d in plan.keep if d in pair_dims), {d: i for d, i in plan.take.items()
-                                                                        if d in pair_dims},
-                          tuple(d for d in plan.pool if d in pair_dims))
+        pair_of[
+            tuple(ends["a"][i][k] for i in range(len(paired))), tuple(ends["b"][i][k] for i in range(len(paired)))
+        ] = k
+    unpaired_plan = _Plan(
+        tuple(d for d in plan.keep if d in pair_dims),
+        {d: i for d, i in plan.take.items() if d in pair_dims},
+        tuple(d for d in plan.pool if d in pair_dims),
+    )
     shape = tuple(len(ds[d].values) for d in plan.keep)
     out = np.full(shape, np.nan)
     for positions, index in keep_positions:
@@ -270,15 +280,22 @@ def _paired_error(ds, metric: str, plan: _Plan, axis: str, a_index: int, b_index
         k = pair_of.get((combo_a, combo_b), pair_of.get((combo_b, combo_a)))
         pooled_n, pooled_spread = unpaired_plan.apply(tuple(pair_dims), [n[..., k], spread[..., k]])
         with np.errstate(invalid="ignore", divide="ignore"):
-            error = pooled_spread / pooled_n ** 2
+            error = pooled_spread / pooled_n**2
         # The view's cells along the plotted unpaired axes, at this combination of paired positions.
         target = tuple(slice(None) if d in unpaired_plan.keep else index[d] for d in plan.keep)
         out[target] = error
     return out
 
 
-def build_view(ds, metric: str, x: str | None = None, y: str | None = None, select: dict | None = None,
-               average=(), diff: tuple[str, Any, Any] | None = None) -> View:
+def build_view(
+    ds,
+    metric: str,
+    x: str | None = None,
+    y: str | None = None,
+    select: dict | None = None,
+    average=(),
+    diff: tuple[str, Any, Any] | None = None,
+) -> View:
     """The view of ``metric`` over grid axes ``x`` (and ``y``) of results ``ds`` (``GridResults``).
 
     ``select`` maps other axes to a value (nearest grid value for numbers), ``average`` names axes to
@@ -293,8 +310,12 @@ def build_view(ds, metric: str, x: str | None = None, y: str | None = None, sele
     x = x or grid_dims[0]
     keep = (x,) if y is None else (x, y)
     roles = {}
-    for role, names in (("plotted", keep), ("selected", tuple(select)), ("averaged", average),
-                        ("compared", (diff[0],) if diff else ())):
+    for role, names in (
+        ("plotted", keep),
+        ("selected", tuple(select)),
+        ("averaged", average),
+        ("compared", (diff[0],) if diff else ()),
+    ):
         for name in names:
             if name not in grid_dims:
                 raise ExperimentError(f"{name!r} is not a grid axis of these results ({', '.join(grid_dims)})")
@@ -305,7 +326,9 @@ def build_view(ds, metric: str, x: str | None = None, y: str | None = None, sele
     for dim in grid_dims:
         if dim in roles and roles[dim] != "selected":
             continue
-        position, value = _position(ds, dim, select[dim]) if dim in select else (0, _position(ds, dim, ds[dim].values[0])[1])
+        position, value = (
+            _position(ds, dim, select[dim]) if dim in select else (0, _position(ds, dim, ds[dim].values[0])[1])
+        )
         take[dim] = position
         fixed[dim] = value
     sums = metric_sums(ds, metric)
@@ -325,8 +348,10 @@ def build_view(ds, metric: str, x: str | None = None, y: str | None = None, sele
     if axis in paired:
         pooled_paired = [p for p in average if p in paired]
         if pooled_paired:
-            raise ExperimentError(f"--diff {axis}: cannot average over {', '.join(pooled_paired)}, which is paired "
-                                  f"with {axis} (its cells share their random draws); select a value instead")
+            raise ExperimentError(
+                f"--diff {axis}: cannot average over {', '.join(pooled_paired)}, which is paired "
+                f"with {axis} (its cells share their random draws); select a value instead"
+            )
         plan = _Plan(keep, take, average)
         plotted_paired = [p for p in keep if p in paired]
         sizes = [len(ds[p].values) for p in plotted_paired]
@@ -339,8 +364,10 @@ def build_view(ds, metric: str, x: str | None = None, y: str | None = None, sele
         error = _paired_error(ds, metric, plan, axis, a_index, b_index, keep_positions)
     elif error_a is None or error_b is None:
         error = None
-        note = (f"no standard error: the results keep no second moments of {metric.partition(':')[0]} "
-                "(pair the axis, or collect p_value for an expected value)")
+        note = (
+            f"no standard error: the results keep no second moments of {metric.partition(':')[0]} "
+            "(pair the axis, or collect p_value for an expected value)"
+        )
     elif any(p in average for p in paired):
         error = None
         note = "no standard error: the averaged paired axes share their random draws"

@@ -59,7 +59,6 @@ allocate nothing, and an atomic count of every court array a disc's judging touc
 than judging it.
 """
 
-
 from shuffle_sim.judging._api import HANGER_NAMES, Judgement, judge, judge_batch
 from shuffle_sim.judging._measures import edge_nearness, lag_distance, line_distance
 from shuffle_sim.judging.packing import JudgeArrays, judge_arrays

@@ -6,10 +6,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+
 from shuffle_sim.court import Court, as_court
 from shuffle_sim.judging.batch import cached_judge_index, judge_ranges
-from shuffle_sim.judging.procedure import HANGER_NAMES
 from shuffle_sim.judging.packing import judge_arrays
+from shuffle_sim.judging.procedure import HANGER_NAMES
 
 
 @dataclass(frozen=True)
@@ -83,8 +84,20 @@ def judge_batch(court: Court | str, xs, ys, end: str | None = None) -> Judgement
     )
     a = judge_arrays(court)
     prepared, index = cached_judge_index(a, n)
-    judge_ranges(x, y, a, prepared, index, out["value"], out["zone"], out["touching"], out["dead"], out["hanger"],
-                 out["fallen"], out["holed"])
+    judge_ranges(
+        x,
+        y,
+        a,
+        prepared,
+        index,
+        out["value"],
+        out["zone"],
+        out["touching"],
+        out["dead"],
+        out["hanger"],
+        out["fallen"],
+        out["holed"],
+    )
     return Judgement(court=court, x=x, y=y, **out)
 
 

@@ -10,8 +10,8 @@ import hashlib
 
 import numpy as np
 from numba import prange
+
 from shuffle_sim._runtime import jit
-from shuffle_sim.judging.packing import JudgeArrays
 from shuffle_sim.judging import grid_build
 from shuffle_sim.judging.cell_grid import (
     GRID_DISCS_PER_CELL,
@@ -19,6 +19,7 @@ from shuffle_sim.judging.cell_grid import (
     GRID_MIN_CELLS,
     judge_point,
 )
+from shuffle_sim.judging.packing import JudgeArrays
 
 #: Discs per call of ``judge_range`` in the parallel loop of ``judge_ranges``.
 JUDGE_CHUNK = 1024
@@ -46,8 +47,22 @@ def judge_ranges(xs, ys, a, prepared, index, value, zone, touching, dead, hanger
     """``judge_range`` over every disc, in parallel over chunks of ``JUDGE_CHUNK`` discs."""
     n = xs.shape[0]
     for c in prange((n + JUDGE_CHUNK - 1) // JUDGE_CHUNK):
-        judge_range(xs, ys, a, prepared, index, c * JUDGE_CHUNK, min(n, (c + 1) * JUDGE_CHUNK), value, zone,
-                    touching, dead, hanger, fallen, holed)
+        judge_range(
+            xs,
+            ys,
+            a,
+            prepared,
+            index,
+            c * JUDGE_CHUNK,
+            min(n, (c + 1) * JUDGE_CHUNK),
+            value,
+            zone,
+            touching,
+            dead,
+            hanger,
+            fallen,
+            holed,
+        )
 
 
 #: Grids of recent batches (``cached_judge_index``), by court content and grid size; a few suffice.

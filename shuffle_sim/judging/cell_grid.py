@@ -16,6 +16,7 @@ import math
 
 import numpy as np
 from numba import prange
+
 from shuffle_sim._runtime import jit
 from shuffle_sim.court.geometry import (
     TOUCH_TOLERANCE,
@@ -49,7 +50,6 @@ from shuffle_sim.judging.procedure import (
 GRID_DISCS_PER_CELL = 16
 GRID_MAX_CELLS = 1 << 16
 GRID_MIN_CELLS = 64
-
 
 
 @jit.kernel

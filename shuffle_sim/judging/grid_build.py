@@ -20,6 +20,7 @@ import numpy as np
 
 from shuffle_sim.court.geometry import TOUCH_TOLERANCE
 from shuffle_sim.judging.cell_grid import GRID_DISCS_PER_CELL, GRID_MAX_CELLS, GRID_MIN_CELLS
+from shuffle_sim.judging.packing import JudgeArrays
 from shuffle_sim.judging.procedure import (
     BOX_MARGIN,
     CELL_ALL_ZONES,
@@ -30,7 +31,6 @@ from shuffle_sim.judging.procedure import (
     MIXED,
     NO_ZONE,
 )
-from shuffle_sim.judging.packing import JudgeArrays
 
 
 def prepare(a: JudgeArrays) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -46,34 +46,58 @@ def prepare(a: JudgeArrays) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndar
             dy = g[i, 3] - g[i, 1]
             length = math.hypot(dx, dy)
             line_frame[i] = (dx / length, dy / length, length)
-            line_reach[i] = (min(g[i, 0], g[i, 2]) - pad, min(g[i, 1], g[i, 3]) - pad,
-                             max(g[i, 0], g[i, 2]) + pad, max(g[i, 1], g[i, 3]) + pad)
+            line_reach[i] = (
+                min(g[i, 0], g[i, 2]) - pad,
+                min(g[i, 1], g[i, 3]) - pad,
+                max(g[i, 0], g[i, 2]) + pad,
+                max(g[i, 1], g[i, 3]) + pad,
+            )
         else:
-            line_reach[i] = (g[i, 0] - g[i, 2] - pad, g[i, 1] - g[i, 2] - pad, g[i, 0] + g[i, 2] + pad,
-                             g[i, 1] + g[i, 2] + pad)
+            line_reach[i] = (
+                g[i, 0] - g[i, 2] - pad,
+                g[i, 1] - g[i, 2] - pad,
+                g[i, 0] + g[i, 2] + pad,
+                g[i, 1] + g[i, 2] + pad,
+            )
     n_zones = a.zone_kind.shape[0]
     zone_box = np.empty((n_zones, 4))
     for z in range(n_zones):
         if a.zone_kind[z] == 0:
-            v = a.zone_vertices[a.zone_start[z]:a.zone_start[z + 1]]
-            zone_box[z] = (v[:, 0].min() - BOX_MARGIN, v[:, 1].min() - BOX_MARGIN, v[:, 0].max() + BOX_MARGIN,
-                           v[:, 1].max() + BOX_MARGIN)
+            v = a.zone_vertices[a.zone_start[z] : a.zone_start[z + 1]]
+            zone_box[z] = (
+                v[:, 0].min() - BOX_MARGIN,
+                v[:, 1].min() - BOX_MARGIN,
+                v[:, 0].max() + BOX_MARGIN,
+                v[:, 1].max() + BOX_MARGIN,
+            )
         else:
             an = a.zone_annulus
-            zone_box[z] = (an[z, 0] - an[z, 3] - BOX_MARGIN, an[z, 1] - an[z, 3] - BOX_MARGIN,
-                           an[z, 0] + an[z, 3] + BOX_MARGIN, an[z, 1] + an[z, 3] + BOX_MARGIN)
+            zone_box[z] = (
+                an[z, 0] - an[z, 3] - BOX_MARGIN,
+                an[z, 1] - an[z, 3] - BOX_MARGIN,
+                an[z, 0] + an[z, 3] + BOX_MARGIN,
+                an[z, 1] + an[z, 3] + BOX_MARGIN,
+            )
     if a.surface_kind == 1:
         c = a.surface_circle
-        surface_box = np.array([c[0] - c[2] - BOX_MARGIN, c[1] - c[2] - BOX_MARGIN, c[0] + c[2] + BOX_MARGIN,
-                                c[1] + c[2] + BOX_MARGIN])
+        surface_box = np.array(
+            [c[0] - c[2] - BOX_MARGIN, c[1] - c[2] - BOX_MARGIN, c[0] + c[2] + BOX_MARGIN, c[1] + c[2] + BOX_MARGIN]
+        )
     else:
         sp = a.surface_polygon
-        surface_box = np.array([sp[:, 0].min() - BOX_MARGIN, sp[:, 1].min() - BOX_MARGIN,
-                                sp[:, 0].max() + BOX_MARGIN, sp[:, 1].max() + BOX_MARGIN])
+        surface_box = np.array(
+            [
+                sp[:, 0].min() - BOX_MARGIN,
+                sp[:, 1].min() - BOX_MARGIN,
+                sp[:, 0].max() + BOX_MARGIN,
+                sp[:, 1].max() + BOX_MARGIN,
+            ]
+        )
     return line_frame, line_reach, zone_box, surface_box
 
 
 # ---- the geometry of ``geometry`` over arrays of boxes -------------------------------------------------
+
 
 def _point_box_distance(px, py, bx0, by0, bx1, by1):
     dx = np.maximum(np.maximum(bx0 - px, 0.0), px - bx1)
@@ -123,8 +147,9 @@ def _segment_box_distance(x0, y0, x1, y1, bx0, by0, bx1, by1):
 
 def _segment_further_than(x0, y0, x1, y1, bx0, by0, bx1, by1, gap):
     """``grid._segment_further_than`` for every box: the cheap box test, then the distance."""
-    apart = ((bx1 + gap < min(x0, x1)) | (max(x0, x1) + gap < bx0) | (by1 + gap < min(y0, y1))
-             | (max(y0, y1) + gap < by0))
+    apart = (
+        (bx1 + gap < min(x0, x1)) | (max(x0, x1) + gap < bx0) | (by1 + gap < min(y0, y1)) | (max(y0, y1) + gap < by0)
+    )
     if apart.all():
         return apart
     return apart | (_segment_box_distance(x0, y0, x1, y1, bx0, by0, bx1, by1) > gap)
@@ -149,6 +174,7 @@ def _point_in_polygon(px, py, vertices: np.ndarray):
 
 # ---- the grid ------------------------------------------------------------------------------------
 
+
 def _grid_frame(surface_box: np.ndarray, n_cells: int) -> tuple[float, float, float, int, int]:
     """``grid._grid_frame``: origin, cell size and shape of a grid of about ``n_cells`` cells."""
     x0 = float(surface_box[0]) + BOX_MARGIN
@@ -169,7 +195,7 @@ def _box_in_zone(a: JudgeArrays, z: int, zone_box: np.ndarray, bx0, by0, bx1, by
         return out
     bx0, by0, bx1, by1 = bx0[hit], by0[hit], bx1[hit], by1[hit]
     if a.zone_kind[z] == 0:
-        v = a.zone_vertices[a.zone_start[z]:a.zone_start[z + 1]]
+        v = a.zone_vertices[a.zone_start[z] : a.zone_start[z + 1]]
         near = np.zeros(bx0.shape, dtype=bool)
         j = v.shape[0] - 1
         for i in range(v.shape[0]):
@@ -216,7 +242,9 @@ def cells(a: JudgeArrays, prepared, n_cells: int):
         flags |= np.where(clear & _point_in_polygon(bx0, by0, sp), CELL_ON_SURFACE, 0)
     hg = a.hole_geom
     for h in range(hg.shape[0]):
-        flags |= np.where(_point_box_distance(hg[h, 0], hg[h, 1], bx0, by0, bx1, by1) <= hg[h, 2] + m, CELL_NEAR_HOLE, 0)
+        flags |= np.where(
+            _point_box_distance(hg[h, 0], hg[h, 1], bx0, by0, bx1, by1) <= hg[h, 2] + m, CELL_NEAR_HOLE, 0
+        )
     lines = np.zeros(bx0.shape, dtype=np.int64)
     g = a.line_geom
     for q in range(a.line_kind.shape[0]):
@@ -254,8 +282,7 @@ def cells(a: JudgeArrays, prepared, n_cells: int):
         if z < 64:
             zones |= np.where(near, np.int64(1) << np.int64(z), np.int64(0))
         open_ &= ~found
-    plain = (((flags == CELL_ON_SURFACE) | (flags == CELL_ON_SURFACE | CELL_ALL_ZONES)) & (lines == 0)
-             & ~zone_near)
+    plain = ((flags == CELL_ON_SURFACE) | (flags == CELL_ON_SURFACE | CELL_ALL_ZONES)) & (lines == 0) & ~zone_near
     table[:, 0] = np.where(plain, zone, MIXED)
     table[:, 1] = zone
     table[:, 2] = zones

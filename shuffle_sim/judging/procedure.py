@@ -13,8 +13,8 @@ import math
 
 import numpy as np
 from numba.cpython.unsafe.numbers import trailing_zeros
+
 from shuffle_sim._runtime import jit
-from shuffle_sim.judging.packing import NO_HANGER_VALUE, NO_TOUCH_VALUE
 from shuffle_sim.court.geometry import (
     TOUCH_TOLERANCE,
     band_within_framed,
@@ -26,6 +26,7 @@ from shuffle_sim.court.geometry import (
     point_segment_distance,
     segment_frame,
 )
+from shuffle_sim.judging.packing import NO_HANGER_VALUE, NO_TOUCH_VALUE
 
 HANGER_NONE = 0
 HANGER_END = 1
@@ -87,7 +88,7 @@ def judge_prepare(a):
     zone_box = np.empty((n_zones, 4))
     for z in range(n_zones):
         if a.zone_kind[z] == 0:
-            v = a.zone_vertices[a.zone_start[z]:a.zone_start[z + 1]]
+            v = a.zone_vertices[a.zone_start[z] : a.zone_start[z + 1]]
             zone_box[z, 0] = v[:, 0].min() - BOX_MARGIN
             zone_box[z, 1] = v[:, 1].min() - BOX_MARGIN
             zone_box[z, 2] = v[:, 0].max() + BOX_MARGIN
@@ -212,8 +213,9 @@ def _touches_line(x, y, a, line_frame, i):
     hw = a.line_half_width[i]
     r = a.disc_radius
     if a.line_kind[i] == 0:
-        return band_within_framed(x, y, g[i, 0], g[i, 1], line_frame[i, 0], line_frame[i, 1], line_frame[i, 2], hw,
-                                  r + TOUCH_TOLERANCE)
+        return band_within_framed(
+            x, y, g[i, 0], g[i, 1], line_frame[i, 0], line_frame[i, 1], line_frame[i, 2], hw, r + TOUCH_TOLERANCE
+        )
     return disc_touches_ring(x, y, r, g[i, 0], g[i, 1], g[i, 2], hw)
 
 
@@ -274,8 +276,9 @@ def _judge_where(x, y, a, prepared, flags, zone_default, zones, lines):
     same. The bounding boxes of ``judge_prepare`` prune further, likewise.
     """
     line_frame, line_reach, zone_box, surface_box = prepared
-    if flags & CELL_ON_SURFACE == 0 and not _on_surface(x, y, a.surface_kind, a.surface_circle, a.surface_polygon,
-                                                         surface_box):
+    if flags & CELL_ON_SURFACE == 0 and not _on_surface(
+        x, y, a.surface_kind, a.surface_circle, a.surface_polygon, surface_box
+    ):
         return 0, -1, np.uint64(0), True, HANGER_NONE, True, False
 
     n_zones = a.zone_kind.shape[0]
@@ -288,16 +291,18 @@ def _judge_where(x, y, a, prepared, flags, zone_default, zones, lines):
     all_zones = flags & CELL_ALL_ZONES != 0
     some_zones = all_zones or zones != 0
     if some_zones:
-        zone = _first_zone(x, y, a.zone_kind, a.zone_start, a.zone_vertices, a.zone_annulus, zone_box, all_zones,
-                           zones, False)
+        zone = _first_zone(
+            x, y, a.zone_kind, a.zone_start, a.zone_vertices, a.zone_annulus, zone_box, all_zones, zones, False
+        )
     if zone < 0 and not all_zones:
         zone = zone_default
     if zone < 0 and some_zones:
         # A centre on the outline of a zone and of no zone's interior (a zone's border along the
         # surface's edge: the deck alleys and ends, the table's gutters, the crokinole ditch) lies in
         # the first zone whose closed outline holds it.
-        zone = _first_zone(x, y, a.zone_kind, a.zone_start, a.zone_vertices, a.zone_annulus, zone_box, all_zones,
-                           zones, True)
+        zone = _first_zone(
+            x, y, a.zone_kind, a.zone_start, a.zone_vertices, a.zone_annulus, zone_box, all_zones, zones, True
+        )
 
     touching = np.uint64(0)
     touch_value = NO_TOUCH_VALUE
@@ -317,8 +322,11 @@ def _judge_where(x, y, a, prepared, flags, zone_default, zones, lines):
         touch_dead = touch_dead | (hit & a.line_touch_dead[i])
         touch_alive = touch_alive | (hit & a.line_touch_alive[i])
 
-    hanger = (_hanger(x, y, a.disc_radius, a.edge_kind, a.edge_overhang, a.edge_geom) if flags & CELL_NEAR_OVERHANG != 0
-              else HANGER_NONE)
+    hanger = (
+        _hanger(x, y, a.disc_radius, a.edge_kind, a.edge_overhang, a.edge_geom)
+        if flags & CELL_NEAR_OVERHANG != 0
+        else HANGER_NONE
+    )
     value, dead = _verdict(a, zone, touch_value, touch_dead, touch_alive, hanger)
     return value, zone, touching, dead, hanger, False, False
 
@@ -338,8 +346,9 @@ def judge_one_prepared(x, y, a, prepared):
     fallen, holed). A holed disc's zone index is ``len(zones) + hole index``. Kernels that judge
     many discs call ``judge_prepare`` once and this per disc.
     """
-    return _judge_where(x, y, a, prepared, CELL_NEAR_HOLE | CELL_NEAR_OVERHANG | CELL_ALL_ZONES, NO_ZONE,
-                        np.int64(0), _all_lines(a))
+    return _judge_where(
+        x, y, a, prepared, CELL_NEAR_HOLE | CELL_NEAR_OVERHANG | CELL_ALL_ZONES, NO_ZONE, np.int64(0), _all_lines(a)
+    )
 
 
 @jit.kernel

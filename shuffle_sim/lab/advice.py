@@ -50,8 +50,9 @@ def known_columns() -> dict[str, Column]:
         fmt = rec.get("format", "")
         if fmt and fmt not in FORMATS:
             raise ValueError(f"{COLUMNS_PATH}: [{key}].format must be one of {', '.join(FORMATS)} (got {fmt!r})")
-        out[key] = Column(key, rec.get("heading", key), fmt, rec.get("meaning", Column.meaning),
-                          bool(rec.get("hidden", False)))
+        out[key] = Column(
+            key, rec.get("heading", key), fmt, rec.get("meaning", Column.meaning), bool(rec.get("hidden", False))
+        )
     return out
 
 
@@ -99,8 +100,9 @@ def table_data(rows: list[dict], columns: list[Column]) -> dict[str, list[str]]:
 
 def meanings_html(columns: list[Column]) -> str:
     """What each column of the table means."""
-    body = "".join(f"<tr><td><b>{html.escape(c.heading)}</b></td><td>{html.escape(c.meaning)}</td></tr>"
-                   for c in columns)
+    body = "".join(
+        f"<tr><td><b>{html.escape(c.heading)}</b></td><td>{html.escape(c.meaning)}</td></tr>" for c in columns
+    )
     return f'<table class="advice-columns">{body}</table>'
 
 
@@ -113,8 +115,13 @@ def advise_board(board: LabBoard, skill, shooter: str, position: str) -> tuple[o
 
     rules_board = Board(board.court, board.xs, board.ys, tuple(board.teams), half=board.state.half)
     with one_numba_thread():
-        return advise(board.court.game, rules_board, Player(skill.name or "preset", skill, ExpectedValue()),
-                      shooter=shooter, position=position)
+        return advise(
+            board.court.game,
+            rules_board,
+            Player(skill.name or "preset", skill, ExpectedValue()),
+            shooter=shooter,
+            position=position,
+        )
 
 
 def advised_aim(court: Court, planned_on: Court, row: dict, team: str) -> Aim:

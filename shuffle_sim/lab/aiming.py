@@ -93,8 +93,9 @@ class Aiming:
         if length > longest:
             f = longest / length
             x, y = sx + f * (x - sx), sy + f * (y - sy)
-            self.app.status.succeeded(f"the arrow stops at the longest slide the lab takes "
-                                      f"({max_speed(self.app.court):.2f} m/s)")
+            self.app.status.succeeded(
+                f"the arrow stops at the longest slide the lab takes ({max_speed(self.app.court):.2f} m/s)"
+            )
         self.aim_at(x, y)
 
     def set_field(self, name: str, value: float) -> None:

@@ -19,7 +19,6 @@ from shuffle_sim.lab.fields import copies_field
 from shuffle_sim.lab.figure import EMPTY_DENSITY
 from shuffle_sim.lab.view import copies_html, density_image
 
-
 #: The advice table's column widths (pixels) by the advisor's key; the other columns share the rest
 #: of the table's width, each at least ``MIN_WIDTH`` (the table scrolls sideways beyond).
 COLUMN_WIDTHS = {"shot": 130, "kind": 52}
@@ -85,8 +84,9 @@ class Analysis:
         app.write(app.figure.density, image)
         app.controls.copies_div.text = copies_html(copies, name)
         app.controls.show_result("copies")
-        app.status.succeeded(f"{copies.n:,} noisy copies played ({name}); the violet map shows where the shot "
-                             f"disc came to rest")
+        app.status.succeeded(
+            f"{copies.n:,} noisy copies played ({name}); the violet map shows where the shot disc came to rest"
+        )
 
     def clear_copies(self) -> None:
         self.app.write(self.app.figure.density, dict(EMPTY_DENSITY))
@@ -110,15 +110,19 @@ class Analysis:
         columns = columns_of(rows)
         c = app.controls
         c.advice_table.columns = [TableColumn(field="rank", title="#", width=RANK_WIDTH)] + [
-            TableColumn(field=col.key, title=col.heading, width=width) for col, width in
-            zip(columns, column_widths([col.key for col in columns], c.advice_table.width))]
+            TableColumn(field=col.key, title=col.heading, width=width)
+            for col, width in zip(columns, column_widths([col.key for col in columns], c.advice_table.width))
+        ]
         app.write(self.table_source, table_data(rows, columns))
         self.table_source.selected.indices = []
         c.advice_table.visible = bool(rows)
         c.aim_advised.disabled = True
-        c.advice_div.text = (f"<b>Advice</b> for {shooter} from {start.position} ({name}): {len(advice)} candidate "
-                             f"shots, best first" + (f" (the first {ROWS} shown)" if len(advice) > ROWS else "")
-                             + ". Select a row, then <i>Aim this</i>.")
+        c.advice_div.text = (
+            f"<b>Advice</b> for {shooter} from {start.position} ({name}): {len(advice)} candidate "
+            f"shots, best first"
+            + (f" (the first {ROWS} shown)" if len(advice) > ROWS else "")
+            + ". Select a row, then <i>Aim this</i>."
+        )
         c.advice_help.text = "<b>The columns</b>" + meanings_html(columns)
         c.show_result("advice")
         app.status.succeeded(f"advice ready: {len(advice)} candidate shots ranked")

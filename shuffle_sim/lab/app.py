@@ -61,8 +61,15 @@ class LabOptions:
 class LabApp:
     """One session's page (see the module docstring)."""
 
-    def __init__(self, doc, court: Court, state: FrameState | None = None, aim: Aim | None = None,
-                 message: str = "", params: dict | None = None):
+    def __init__(
+        self,
+        doc,
+        court: Court,
+        state: FrameState | None = None,
+        aim: Aim | None = None,
+        message: str = "",
+        params: dict | None = None,
+    ):
         self.doc = doc
         self.court = court
         self.params = dict(params or {})
@@ -92,18 +99,41 @@ class LabApp:
         self.figure = CourtFigure(court, self.starts, title)
         ref = court_reference(court)
         choices = list_courts() + ([ref] if ref not in list_courts() else [])
-        self.controls = Controls(court, choices, ref, view_names(court), self.figure.view, self.teams,
-                                 [s.name for s in self.starts], shot_fields(court), copies_field(MAX_COPIES),
-                                 list(self.presets()), DEFAULT_COPIES)
+        self.controls = Controls(
+            court,
+            choices,
+            ref,
+            view_names(court),
+            self.figure.view,
+            self.teams,
+            [s.name for s in self.starts],
+            shot_fields(court),
+            copies_field(MAX_COPIES),
+            list(self.presets()),
+            DEFAULT_COPIES,
+        )
         self.status = Status(self.controls.status)
         self.gesture = ColumnDataSource(name="gesture", data=dict(kind=[], i=[], x=[], y=[], x0=[], y0=[], seq=[]))
         self.anim = ColumnDataSource(name="anim", data=dict(t=[], n=[], colour=[], id=[]))
         self.download = ColumnDataSource(name="download", data=dict(name=[], text=[], n=[]))
         fig = self.figure
-        self.anim.js_on_change("data", CustomJS(
-            args=dict(anim=self.anim, marks=fig.marks, speed=self.controls.playback, board=fig.board_renderer,
-                      labels=fig.labels_renderer, ghosts=fig.ghosts_renderer, moving=fig.moving_renderer,
-                      plot=fig.fig, extent=fig.extent), code=browser_code.ANIMATE))
+        self.anim.js_on_change(
+            "data",
+            CustomJS(
+                args=dict(
+                    anim=self.anim,
+                    marks=fig.marks,
+                    speed=self.controls.playback,
+                    board=fig.board_renderer,
+                    labels=fig.labels_renderer,
+                    ghosts=fig.ghosts_renderer,
+                    moving=fig.moving_renderer,
+                    plot=fig.fig,
+                    extent=fig.extent,
+                ),
+                code=browser_code.ANIMATE,
+            ),
+        )
         self.download.js_on_change("data", CustomJS(args=dict(download=self.download), code=browser_code.DOWNLOAD))
         fig.density.js_on_change("data", CustomJS(args=dict(name="labDensityReceived"), code=browser_code.TIMESTAMP))
         fig.labels.js_on_change("data", CustomJS(args=dict(name="labLabelsReceived"), code=browser_code.TIMESTAMP))
@@ -136,7 +166,7 @@ class LabApp:
             callback(*args)
         except ValueError as exc:
             self.status.failed(str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
-        except Exception as exc:  # noqa: BLE001 - a session must survive whatever a callback meets
+        except Exception as exc:
             traceback.print_exc()
             self.status.failed(f"internal error: {type(exc).__name__}: {exc}")
 
@@ -179,9 +209,16 @@ class LabApp:
         if probe is None:
             colours = team_colours(self.court, [d.team for d in discs]) if discs else []
             self.stamp = getattr(self, "stamp", 0) + 1
-            self.write(self.figure.discs, dict(x=[d.x for d in discs], y=[d.y for d in discs],
-                                               team=[d.team for d in discs], colour=colours,
-                                               stamp=[self.stamp] * len(discs)))
+            self.write(
+                self.figure.discs,
+                dict(
+                    x=[d.x for d in discs],
+                    y=[d.y for d in discs],
+                    team=[d.team for d in discs],
+                    colour=colours,
+                    stamp=[self.stamp] * len(discs),
+                ),
+            )
         else:
             k, x, y = probe
             discs[k] = Disc(x, y, discs[k].team)
@@ -198,8 +235,15 @@ class LabApp:
         self.write(self.figure.ghosts, ghost_rows(removed))
 
     # ---- another court ----------------------------------------------------------------------------
-    def rebuild(self, court: str | None = None, end: str | None = None, state: FrameState | None = None,
-                aim: Aim | None = None, message: str = "", params: dict | None = None) -> None:
+    def rebuild(
+        self,
+        court: str | None = None,
+        end: str | None = None,
+        state: FrameState | None = None,
+        aim: Aim | None = None,
+        message: str = "",
+        params: dict | None = None,
+    ) -> None:
         """A new page for another court, scoring end or court parameters (the frame kept across an end
         or parameter change, checked on the new court; another court starts from its own parameters)."""
         params = dict((self.params if court is None else {}) if params is None else params)
@@ -246,9 +290,11 @@ class WaitingPage:
             self.doc.clear()
             self.build()
             return
-        self.div.text = (f'<h3>shuffle-sim shot lab</h3><div class="lab-progress" style="color:#0d47a1">'
-                         f"{html.escape(self.warmup.text())}</div><p>The page becomes the lab when the kernels are "
-                         f"ready; numba keeps them, so later runs start in a second.</p>")
+        self.div.text = (
+            f'<h3>shuffle-sim shot lab</h3><div class="lab-progress" style="color:#0d47a1">'
+            f"{html.escape(self.warmup.text())}</div><p>The page becomes the lab when the kernels are "
+            f"ready; numba keeps them, so later runs start in a second.</p>"
+        )
 
 
 def make_document(options: LabOptions):

@@ -27,10 +27,10 @@ from shuffle_sim.court import Court
 from shuffle_sim.games import games
 from shuffle_sim.judging import judge_batch
 from shuffle_sim.lab.referee import Disc, FrameState, frame_score
-from shuffle_sim.physics import obstacle_at_start
-from shuffle_sim.playing.shooting import one_numba_thread
-from shuffle_sim.physics.scene import OVERLAP_TOLERANCE
 from shuffle_sim.messages import shown
+from shuffle_sim.physics import obstacle_at_start
+from shuffle_sim.physics.scene import OVERLAP_TOLERANCE
+from shuffle_sim.playing.shooting import one_numba_thread
 
 __all__ = ["Disc", "FrameState", "LabBoard", "LabError", "court_reference", "disc_problem", "team_names"]
 
@@ -52,8 +52,9 @@ def disc_problem(court: Court, discs: list[Disc], k: int) -> str | None:
     """Why disc ``k`` of ``discs`` cannot rest where it is (off the surface, on another disc, on a
     cushion or peg, in a hole), or None."""
     d = discs[k]
-    if not (isinstance(d.x, (int, float)) and isinstance(d.y, (int, float)) and math.isfinite(d.x)
-            and math.isfinite(d.y)):
+    if not (
+        isinstance(d.x, (int, float)) and isinstance(d.y, (int, float)) and math.isfinite(d.x) and math.isfinite(d.y)
+    ):
         return f"disc {k}: position must be finite numbers (got {shown(d.x)}, {shown(d.y)})"
     where = f"({d.x:.3f}, {d.y:.3f}) m"
     if not court.on_surface(d.x, d.y):
@@ -61,15 +62,19 @@ def disc_problem(court: Court, discs: list[Disc], k: int) -> str | None:
     limit = 2.0 * court.disc_radius - OVERLAP_TOLERANCE
     for j, other in enumerate(discs):
         if j != k and math.hypot(other.x - d.x, other.y - d.y) < limit:
-            return (f"disc {k} at {where} lies on disc {j} at ({other.x:.3f}, {other.y:.3f}) m (centres must be "
-                    f"at least {2 * court.disc_radius * 1000:.1f} mm apart)")
+            return (
+                f"disc {k} at {where} lies on disc {j} at ({other.x:.3f}, {other.y:.3f}) m (centres must be "
+                f"at least {2 * court.disc_radius * 1000:.1f} mm apart)"
+            )
     body = obstacle_at_start(court, d.x, d.y)
     if body is not None:
         return f"disc {k} at {where} lies on {body}"
     hole = hole_at(court, d.x, d.y)
     if hole is not None:
-        return (f"disc {k} at {where} lies in the {hole.value} hole: a disc that drops in is taken off at once "
-                f"and counted (shoot it in)")
+        return (
+            f"disc {k} at {where} lies in the {hole.value} hole: a disc that drops in is taken off at once "
+            f"and counted (shoot it in)"
+        )
     return None
 
 
@@ -138,7 +143,7 @@ class LabBoard:
         self.state = self.history.pop()
         return True
 
-# ---- views ------------------------------------------------------------------------------------
+    # ---- views ------------------------------------------------------------------------------------
     @property
     def xs(self) -> np.ndarray:
         return np.array([d.x for d in self.discs], dtype=np.float64)
@@ -166,8 +171,11 @@ class LabBoard:
     def to_dict(self) -> dict:
         """The board in the format of ``shuffle-sim score`` (court by name or path, scoring end, and
         the frame's 20s set aside and scoring half where it has them)."""
-        data = {"court": court_reference(self.court), "end": self.court.end,
-                "discs": [{"x": d.x, "y": d.y, "team": d.team} for d in self.discs]}
+        data = {
+            "court": court_reference(self.court),
+            "end": self.court.end,
+            "discs": [{"x": d.x, "y": d.y, "team": d.team} for d in self.discs],
+        }
         from shuffle_sim.rules.board_file import HALF_GAMES, TWENTIES_GAMES
 
         if self.court.game in HALF_GAMES and self.state.half is not None:

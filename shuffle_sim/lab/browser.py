@@ -20,8 +20,15 @@ import urllib.request
 from pathlib import Path
 
 CHROMIUM = os.environ.get("SHUFFLE_SIM_CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--headless",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 #: Seconds to wait for the server to answer (it imports Bokeh and the package first).
 START_TIMEOUT = 120.0
 #: Seconds to wait for a page to become the lab (on a first run the kernels compile meanwhile).
@@ -48,8 +55,13 @@ def lab_server(court: str = "deck", port: int | None = None):
     env = dict(os.environ)
     root = str(Path(__file__).resolve().parents[2])
     env["PYTHONPATH"] = root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
-    proc = subprocess.Popen([sys.executable, "-m", "shuffle_sim.cli", "lab", "--court", court, "--port", str(port),
-                             "--no-browser"], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "shuffle_sim.cli", "lab", "--court", court, "--port", str(port), "--no-browser"],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     url = f"http://127.0.0.1:{port}/lab"
     try:
         deadline = time.monotonic() + START_TIMEOUT
@@ -100,8 +112,10 @@ _TO_PAGE = """
   return [box.left + view.frame.x_scale.compute(x), box.top + view.frame.y_scale.compute(y)];
 }
 """
-_READY = ("() => window.Bokeh && Bokeh.documents.length > 0 && labModel('court') != null"
-          " && Bokeh.index.find_one(labModel('court')) != null")
+_READY = (
+    "() => window.Bokeh && Bokeh.documents.length > 0 && labModel('court') != null"
+    " && Bokeh.index.find_one(labModel('court')) != null"
+)
 #: Note when any press happens (capture phase: widgets live in shadow roots; the press, not the
 #: click, so that a latency counts from the moment the button goes down), for latencies; and
 #: ``labModel(name)``: the model of that name among the page's current roots (after the lab rebuilds
@@ -138,8 +152,10 @@ class LabPage:
     def wait_ready(self) -> None:
         """Wait until the page is the lab and its court answers the pointer."""
         self.page.wait_for_function(_READY, timeout=READY_TIMEOUT * 1000)
-        self.page.wait_for_function("() => window.shuffleLab && window.shuffleLab.view != null"
-                                    " && window.shuffleLab.plot === labModel('court')", timeout=60_000)
+        self.page.wait_for_function(
+            "() => window.shuffleLab && window.shuffleLab.view != null && window.shuffleLab.plot === labModel('court')",
+            timeout=60_000,
+        )
         self.settle()
 
     def close(self) -> None:
@@ -160,12 +176,13 @@ class LabPage:
                  const out = {};
                  for (const [k, col] of (v instanceof Map ? v : Object.entries(v))) { out[k] = Array.from(col); }
                  return out;
-               }""", [name, attr])
+               }""",
+            [name, attr],
+        )
 
     def set_value(self, name: str, value) -> None:
         """Set a widget's value as typing or choosing it does (the change goes to the server)."""
-        self.page.evaluate("([name, value]) => { labModel(name).value = value; }",
-                           [name, value])
+        self.page.evaluate("([name, value]) => { labModel(name).value = value; }", [name, value])
 
     def to_page(self, x: float, y: float) -> tuple[float, float]:
         px, py = self.page.evaluate(_TO_PAGE, [x, y])
@@ -175,8 +192,9 @@ class LabPage:
         self.page.mouse.click(*self.to_page(x, y))
         self.settle()
 
-    def drag(self, start: tuple[float, float], end: tuple[float, float], steps: int = 12, pause: float = 0.03,
-             during=None) -> None:
+    def drag(
+        self, start: tuple[float, float], end: tuple[float, float], steps: int = 12, pause: float = 0.03, during=None
+    ) -> None:
         """Drag with the mouse from one court point to another; ``during(k)`` runs after each step."""
         (px, py), (qx, qy) = self.to_page(*start), self.to_page(*end)
         mouse = self.page.mouse
@@ -215,8 +233,9 @@ class LabPage:
 
     def wait_rebuilt(self, old_court: str | None) -> None:
         """Wait until the page has been built again (another court, a loaded file) and is ready."""
-        self.page.wait_for_function(f"() => labModel('court') != null && labModel('court').id != {old_court!r}",
-                                    timeout=READY_TIMEOUT * 1000)
+        self.page.wait_for_function(
+            f"() => labModel('court') != null && labModel('court').id != {old_court!r}", timeout=READY_TIMEOUT * 1000
+        )
         self.wait_ready()
 
     def wait_for(self, condition: str, timeout: float = 60.0) -> None:

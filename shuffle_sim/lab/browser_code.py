@@ -29,7 +29,9 @@ const lab = window.shuffleLab || (window.shuffleLab = {seq: 0, token: 0, playing
 const col = (data, key) => (data instanceof Map ? data.get(key) : data[key]);
 """
 
-GESTURES = _PRELUDE + """
+GESTURES = (
+    _PRELUDE
+    + """
 lab.doc = anchor.document;
 if (lab.installed) { return; }
 lab.installed = true;
@@ -202,8 +204,11 @@ document.addEventListener('keydown', key, true);
 // A press anywhere else takes the keys away from the court (the court's own press gives them back).
 document.addEventListener('pointerdown', () => { lab.courtFocus = false; }, true);
 """
+)
 
-ANIMATE = _PRELUDE + """
+ANIMATE = (
+    _PRELUDE
+    + """
 const d = anim.data;
 const t = col(d, 't');
 const T = t == null ? 0 : t.length;
@@ -295,8 +300,11 @@ function step(now) {
 }
 requestAnimationFrame(step);
 """
+)
 
-DOWNLOAD = _PRELUDE + """
+DOWNLOAD = (
+    _PRELUDE
+    + """
 const text = col(download.data, 'text')[0];
 const filename = col(download.data, 'name')[0];
 if (!text) { return; }
@@ -308,6 +316,7 @@ document.body.appendChild(link);
 link.click();
 link.remove();
 """
+)
 
 TIMESTAMP = """
 window[name] = performance.now();

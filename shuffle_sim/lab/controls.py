@@ -63,24 +63,48 @@ HELP = (
 
 
 def _field(field: NumberField, value: str) -> TextInput:
-    return TextInput(title=field.title, value=value, value_input=value, name=field.name, width=128,
-                     stylesheets=[InlineStyleSheet(css=FIELD_CSS)])
+    return TextInput(
+        title=field.title,
+        value=value,
+        value_input=value,
+        name=field.name,
+        width=128,
+        stylesheets=[InlineStyleSheet(css=FIELD_CSS)],
+    )
 
 
 class Controls:
     """The widgets of one page (module docstring)."""
 
-    def __init__(self, court: Court, court_choices: list[str], court_ref: str, views: list[str], view: str,
-                 teams: list[str], starts: list[str], fields: dict[str, NumberField], copies: NumberField,
-                 presets: list[str], default_copies: int):
+    def __init__(
+        self,
+        court: Court,
+        court_choices: list[str],
+        court_ref: str,
+        views: list[str],
+        view: str,
+        teams: list[str],
+        starts: list[str],
+        fields: dict[str, NumberField],
+        copies: NumberField,
+        presets: list[str],
+        default_copies: int,
+    ):
         ends = list(court.ends) or [court.end]
         # A fixed height: a message appearing never moves the buttons under the pointer.
-        self.status = Div(name="message", text="", width=PANEL_WIDTH, height=STATUS_HEIGHT,
-                          styles={"overflow-y": "auto", "font-size": "13px", "line-height": "16px"})
-        self.court_select = Select(title="Court", value=court_ref, options=court_choices, name="court_select",
-                                   width=140)
-        self.end_select = Select(title="Scoring end", value=court.end, options=ends, disabled=len(ends) < 2,
-                                 name="end_select", width=100)
+        self.status = Div(
+            name="message",
+            text="",
+            width=PANEL_WIDTH,
+            height=STATUS_HEIGHT,
+            styles={"overflow-y": "auto", "font-size": "13px", "line-height": "16px"},
+        )
+        self.court_select = Select(
+            title="Court", value=court_ref, options=court_choices, name="court_select", width=140
+        )
+        self.end_select = Select(
+            title="Scoring end", value=court.end, options=ends, disabled=len(ends) < 2, name="end_select", width=100
+        )
         self.view_select = Select(title="View", value=view, options=views, name="view_select", width=140)
         self.court_controls = [self.court_select, self.end_select, self.view_select]
 
@@ -90,21 +114,31 @@ class Controls:
         self.clear = Button(label="Clear board", name="clear", width=110)
         self.undo = Button(label="Undo", name="undo", width=110)
 
-        self.start_select = Select(title="Start (legal for the game)", value=starts[0], options=starts,
-                                   name="start_select", width=180)
-        self.start_slider = Slider(title="Along the start", start=0.0, end=1.0, step=0.005, value=0.5,
-                                   name="start_slider", width=210)
+        self.start_select = Select(
+            title="Start (legal for the game)", value=starts[0], options=starts, name="start_select", width=180
+        )
+        self.start_slider = Slider(
+            title="Along the start", start=0.0, end=1.0, step=0.005, value=0.5, name="start_slider", width=210
+        )
         self.fields = {name: _field(f, "") for name, f in fields.items()}
         self.fields["spin"].value = self.fields["spin"].value_input = "0"
         self.shoot = Button(label="Shoot", button_type="primary", name="shoot", width=110)
-        self.playback = Select(title="Playback speed-up", value="1", options=PLAYBACK_SPEEDS, name="playback",
-                               width=120)
+        self.playback = Select(
+            title="Playback speed-up", value="1", options=PLAYBACK_SPEEDS, name="playback", width=120
+        )
 
-        self.skill_select = Select(title="Skill preset", value=presets[0] if presets else "", options=presets,
-                                   name="skill", disabled=not presets, width=125)
+        self.skill_select = Select(
+            title="Skill preset",
+            value=presets[0] if presets else "",
+            options=presets,
+            name="skill",
+            disabled=not presets,
+            width=125,
+        )
         self.copies_input = _field(copies, str(default_copies))
-        self.run_copies = Button(label="Run noisy copies", button_type="success", name="run_copies",
-                                 disabled=not presets, width=130)
+        self.run_copies = Button(
+            label="Run noisy copies", button_type="success", name="run_copies", disabled=not presets, width=130
+        )
         self.clear_copies = Button(label="Clear density", name="clear_copies", width=110)
         self.advise = Button(label="Advise: rank the shots", name="advise", disabled=not presets, width=180)
 
@@ -116,18 +150,30 @@ class Controls:
         self.judgement = Div(name="judgement", text="", width=PANEL_WIDTH - 20)
         self.copies_div = Div(name="copies", text="", width=PANEL_WIDTH - 20)
         self.advice_div = Div(name="advice", text="", width=PANEL_WIDTH - 20)
-        self.advice_table = DataTable(name="advice_table", columns=[], width=PANEL_WIDTH - 20, height=190,
-                                      index_position=None, visible=False, autosize_mode="none")
+        self.advice_table = DataTable(
+            name="advice_table",
+            columns=[],
+            width=PANEL_WIDTH - 20,
+            height=190,
+            index_position=None,
+            visible=False,
+            autosize_mode="none",
+        )
         self.advice_help = Div(name="advice_help", text="", width=PANEL_WIDTH - 20)
         self.aim_advised = Button(label="Aim this (selected row)", name="aim_advised", disabled=True, width=190)
-        self.results = Tabs(name="results", width=PANEL_WIDTH, tabs=[
-            TabPanel(title="Frame", child=self.frame_div),
-            TabPanel(title="Discs", child=self.judgement),
-            TabPanel(title="Noisy copies", child=self.copies_div),
-            TabPanel(title="Advice", child=column(self.advice_div, self.advice_table, self.aim_advised,
-                                                  self.advice_help)),
-            TabPanel(title="Help", child=Div(text=HELP, width=PANEL_WIDTH - 20)),
-        ])
+        self.results = Tabs(
+            name="results",
+            width=PANEL_WIDTH,
+            tabs=[
+                TabPanel(title="Frame", child=self.frame_div),
+                TabPanel(title="Discs", child=self.judgement),
+                TabPanel(title="Noisy copies", child=self.copies_div),
+                TabPanel(
+                    title="Advice", child=column(self.advice_div, self.advice_table, self.aim_advised, self.advice_help)
+                ),
+                TabPanel(title="Help", child=Div(text=HELP, width=PANEL_WIDTH - 20)),
+            ],
+        )
 
     def show_result(self, tab: str) -> None:
         """Bring a result tab (``RESULT_TABS``) to the front."""
@@ -141,7 +187,7 @@ class Controls:
 
     def layout(self):
         f = self.fields
-        court_rows = [row(*self.court_controls[k:k + 3]) for k in range(0, len(self.court_controls), 3)]
+        court_rows = [row(*self.court_controls[k : k + 3]) for k in range(0, len(self.court_controls), 3)]
         return column(
             self.status,
             *court_rows,
@@ -154,5 +200,6 @@ class Controls:
             row(self.advise, self.clear_copies),
             row(self.upload, self.save_board, self.save_scene),
             self.results,
-            name="controls", width=PANEL_WIDTH,
+            name="controls",
+            width=PANEL_WIDTH,
         )

@@ -26,10 +26,10 @@ from shuffle_sim.lab.referee import after_ruling, frame_score, rule_shot
 from shuffle_sim.lab.shots import Aim, shot_scene
 from shuffle_sim.noise import NoiseModel, normals
 from shuffle_sim.physics import STATUS_FALLEN
+from shuffle_sim.physics.scene import Scene
 from shuffle_sim.playing.players import Launch
 from shuffle_sim.playing.shooting import ShotOutcome, into_gutter, one_numba_thread, shoot
 from shuffle_sim.rules.common import Contact
-from shuffle_sim.physics.scene import Scene
 from shuffle_sim.shots import simulate_shots
 
 #: Noisy copies at most in one request.
@@ -82,9 +82,13 @@ def launches(aim: Aim, noise: NoiseModel, n: int, seed: int = 0) -> Launches:
     relative = noise.speed if noise.speed_floor == 0 else noise.speed_sd(aim.speed) / aim.speed
     gain = np.maximum(1.0 + relative * z[:, 0], 0.0)
     angle = math.radians(aim.direction) + noise.direction * z[:, 1]
-    return Launches(x=aim.x + noise.start * z[:, 3], y=aim.y + noise.start * z[:, 4],
-                    vx=aim.speed * gain * np.cos(angle), vy=aim.speed * gain * np.sin(angle),
-                    omega=aim.spin + noise.spin * z[:, 2])
+    return Launches(
+        x=aim.x + noise.start * z[:, 3],
+        y=aim.y + noise.start * z[:, 4],
+        vx=aim.speed * gain * np.cos(angle),
+        vy=aim.speed * gain * np.sin(angle),
+        omega=aim.spin + noise.spin * z[:, 2],
+    )
 
 
 def noisy_copies(board: LabBoard, aim: Aim, noise: NoiseModel, n: int, seed: int = 0) -> Copies:
@@ -98,19 +102,34 @@ def noisy_copies(board: LabBoard, aim: Aim, noise: NoiseModel, n: int, seed: int
     resting = None
     if scene.n_discs > 1:
         m = scene.n_discs - 1
-        resting = Scene(court=court, x=scene.x[:m], y=scene.y[:m], vx=np.zeros(m), vy=np.zeros(m),
-                        omega=np.zeros(m), team=scene.team[:m], source="board")
-    batch = simulate_shots(court, shots.x, shots.y, shots.vx, shots.vy, shots.omega, board=resting,
-                           bad_starts="skip")
+        resting = Scene(
+            court=court,
+            x=scene.x[:m],
+            y=scene.y[:m],
+            vx=np.zeros(m),
+            vy=np.zeros(m),
+            omega=np.zeros(m),
+            team=scene.team[:m],
+            source="board",
+        )
+    batch = simulate_shots(court, shots.x, shots.y, shots.vx, shots.vy, shots.omega, board=resting, bad_starts="skip")
     played = batch.played & batch.ok
     n_played = int(played.sum())
     fallen = batch.status[:, -1] == STATUS_FALLEN
     on_surface = played & ~fallen
     outcome, scores, means, scored = _rule_copies(board, aim, shots, batch, np.flatnonzero(played)[:SCORED_COPIES])
-    return Copies(n=n, played=n_played, rest_x=batch.x[on_surface, -1].copy(), rest_y=batch.y[on_surface, -1].copy(),
-                  fell=float((fallen & played).sum()) / max(n_played, 1),
-                  dead=float((batch.dead[:, -1] & on_surface).sum()) / max(n_played, 1),
-                  outcome=outcome, scores=scores, mean_scores=means, scored=scored)
+    return Copies(
+        n=n,
+        played=n_played,
+        rest_x=batch.x[on_surface, -1].copy(),
+        rest_y=batch.y[on_surface, -1].copy(),
+        fell=float((fallen & played).sum()) / max(n_played, 1),
+        dead=float((batch.dead[:, -1] & on_surface).sum()) / max(n_played, 1),
+        outcome=outcome,
+        scores=scores,
+        mean_scores=means,
+        scored=scored,
+    )
 
 
 def _rule_copies(board: LabBoard, aim: Aim, shots: Launches, batch, rows: np.ndarray):
@@ -123,8 +142,9 @@ def _rule_copies(board: LabBoard, aim: Aim, shots: Launches, batch, rows: np.nda
     sums: dict[str, float] = {}
     with one_numba_thread():
         for k in rows:
-            launch = Launch(0.0, float(shots.x[k]), float(shots.y[k]), float(shots.vx[k]), float(shots.vy[k]),
-                            float(shots.omega[k]))
+            launch = Launch(
+                0.0, float(shots.x[k]), float(shots.y[k]), float(shots.vx[k]), float(shots.vy[k]), float(shots.omega[k])
+            )
             ruling = rule_shot(court, teams, copy_outcome(board, batch, int(k), launch), board.state, launch.x)
             after = after_ruling(board.state, ruling)
             frame = frame_score(court, after.discs, after)
@@ -137,7 +157,7 @@ def _rule_copies(board: LabBoard, aim: Aim, shots: Launches, batch, rows: np.nda
     total = max(len(rows), 1)
     outcome = {key: count / total for key, count in outcomes.most_common()}
     scores = {key: count / total for key, count in tally.most_common()}
-    return outcome, scores, {team: s / total for team, s in sums.items()}, int(len(rows))
+    return outcome, scores, {team: s / total for team, s in sums.items()}, len(rows)
 
 
 def copy_outcome(board: LabBoard, batch, k: int, launch: Launch) -> ShotOutcome:

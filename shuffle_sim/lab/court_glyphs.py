@@ -52,8 +52,14 @@ def _styles(court: Court) -> dict[str, dict]:
         "gutter": dict(fill_color=GUTTER_COLOUR, line_color=None),
         "surface": dict(fill_color=surface_colour_of(court), line_color="#333333"),
         "zone": dict(line_color=None),
-        "dead_zone": dict(fill_alpha=0.0, line_color=None, hatch_pattern="/", hatch_color=DEAD_HATCH_COLOUR,
-                          hatch_alpha=0.5, hatch_scale=8),
+        "dead_zone": dict(
+            fill_alpha=0.0,
+            line_color=None,
+            hatch_pattern="/",
+            hatch_color=DEAD_HATCH_COLOUR,
+            hatch_alpha=0.5,
+            hatch_scale=8,
+        ),
         "line": dict(fill_color=LINE_COLOUR, line_color=None),
         "ignored_line": dict(fill_alpha=0.0, line_color=LINE_COLOUR, line_dash="dashed", line_width=0.8),
         "cushion": dict(fill_color=CUSHION_COLOUR, line_color=None),
@@ -67,17 +73,34 @@ def _draw_group(fig, shapes: list[Shape], style: dict) -> None:
     """One glyph for shapes of one kind and style."""
     kind = shapes[0].kind
     if kind == "polygon":
-        fig.patches([[float(p[0]) for p in s.points] for s in shapes],
-                    [[float(p[1]) for p in s.points] for s in shapes], **style)
+        fig.patches(
+            [[float(p[0]) for p in s.points] for s in shapes],
+            [[float(p[1]) for p in s.points] for s in shapes],
+            **style,
+        )
     elif kind == "ring":
-        fig.annulus(x=[s.centre[0] for s in shapes], y=[s.centre[1] for s in shapes],
-                    inner_radius=[s.inner for s in shapes], outer_radius=[s.outer for s in shapes], **style)
+        fig.annulus(
+            x=[s.centre[0] for s in shapes],
+            y=[s.centre[1] for s in shapes],
+            inner_radius=[s.inner for s in shapes],
+            outer_radius=[s.outer for s in shapes],
+            **style,
+        )
     elif kind == "circle":
-        fig.ellipse(x=[s.centre[0] for s in shapes], y=[s.centre[1] for s in shapes],
-                    width=[2 * s.outer for s in shapes], height=[2 * s.outer for s in shapes], **style)
+        fig.ellipse(
+            x=[s.centre[0] for s in shapes],
+            y=[s.centre[1] for s in shapes],
+            width=[2 * s.outer for s in shapes],
+            height=[2 * s.outer for s in shapes],
+            **style,
+        )
     else:  # walls without thickness
-        fig.multi_line([[s.points[0][0], s.points[1][0]] for s in shapes],
-                       [[s.points[0][1], s.points[1][1]] for s in shapes], line_color=CUSHION_COLOUR, line_width=3)
+        fig.multi_line(
+            [[s.points[0][0], s.points[1][0]] for s in shapes],
+            [[s.points[0][1], s.points[1][1]] for s in shapes],
+            line_color=CUSHION_COLOUR,
+            line_width=3,
+        )
 
 
 def draw_court(fig, court: Court, with_labels: bool = True) -> list[tuple[float, float, str, str, str]]:
@@ -104,8 +127,9 @@ def draw_court(fig, court: Court, with_labels: bool = True) -> list[tuple[float,
         groups.append(([shape], style))
     for members, style in groups:
         _draw_group(fig, members, style)
-    texts = [(s.centre[0], s.centre[1], s.text, *_LABELS[s.role]) for s in shapes
-             if s.kind == "text" and s.role in _LABELS]
+    texts = [
+        (s.centre[0], s.centre[1], s.text, *_LABELS[s.role]) for s in shapes if s.kind == "text" and s.role in _LABELS
+    ]
     if with_labels:
         draw_labels(fig, texts)
     return texts
@@ -114,6 +138,13 @@ def draw_court(fig, court: Court, with_labels: bool = True) -> list[tuple[float,
 def draw_labels(fig, texts: list[tuple[float, float, str, str, str]]) -> None:
     """The court's labels (zone values, dead areas, gutters, holes) as one text glyph."""
     if texts:
-        fig.text(x=[t[0] for t in texts], y=[t[1] for t in texts], text=[t[2] for t in texts],
-                 text_color=[t[3] for t in texts], text_font_size=[t[4] for t in texts], text_align="center",
-                 text_baseline="middle", text_font_style="bold")
+        fig.text(
+            x=[t[0] for t in texts],
+            y=[t[1] for t in texts],
+            text=[t[2] for t in texts],
+            text_color=[t[3] for t in texts],
+            text_font_size=[t[4] for t in texts],
+            text_align="center",
+            text_baseline="middle",
+            text_font_style="bold",
+        )

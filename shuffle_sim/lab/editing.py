@@ -52,16 +52,30 @@ class Editing:
         c.clear.on_click(app.guarded(self.clear_board))
         c.undo.on_click(app.guarded(self.undo))
         c.mode.on_change("active", app.guarded(self.mode_changed))
-        self.handlers = {"place": self.place, "select": self.select, "move": self.move, "probe": self.probe,
-                         "empty": self.empty, "delete": self.delete, "aim": self.aim,
-                         "shot_done": self.shot_done, "skip": self.shot_done}
+        self.handlers = {
+            "place": self.place,
+            "select": self.select,
+            "move": self.move,
+            "probe": self.probe,
+            "empty": self.empty,
+            "delete": self.delete,
+            "aim": self.aim,
+            "shot_done": self.shot_done,
+            "skip": self.shot_done,
+        }
 
     # ---- gestures ---------------------------------------------------------------------------------
     def on_gesture(self, attr, old, new) -> None:
         if self.app.syncing or not new.get("kind"):
             return
-        g = Gesture(str(new["kind"][0]), int(new["i"][0]), float(new["x"][0]), float(new["y"][0]),
-                    float(new["x0"][0]), float(new["y0"][0]))
+        g = Gesture(
+            str(new["kind"][0]),
+            int(new["i"][0]),
+            float(new["x"][0]),
+            float(new["y"][0]),
+            float(new["x0"][0]),
+            float(new["y0"][0]),
+        )
         handler = self.handlers.get(g.kind)
         if handler is not None:
             self.app.run(handler, g, action=g.kind not in self.QUIET)

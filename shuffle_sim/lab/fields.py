@@ -54,7 +54,9 @@ class NumberField:
         if self.low is not None and self.high is not None and self.low == -self.high:
             allowed = f"\u00b1{fmt(self.high)}"
         elif self.low is not None and self.high is not None:
-            allowed = f"up to {fmt(self.high)}" if self.low_open and self.low == 0 else f"{fmt(self.low)}-{fmt(self.high)}"
+            allowed = (
+                f"up to {fmt(self.high)}" if self.low_open and self.low == 0 else f"{fmt(self.low)}-{fmt(self.high)}"
+            )
         else:
             allowed = self.range_text
         return f"{self.label}{', ' + self.unit if self.unit else ''} ({allowed})"

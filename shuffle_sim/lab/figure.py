@@ -33,8 +33,13 @@ WHOLE = "whole court"
 #: The density map: a violet ramp, unlike every zone tint and the discs' colours, opaque enough to
 #: read at its faintest; on a log scale, so that the tails show beside the busiest cell.
 DENSITY_PALETTE = [
-    "#%02x%02x%02x%02x" % (round(171 + f * (49 - 171)), round(130 + f * (0 - 130)), round(224 + f * (99 - 224)),
-                           round(200 + f * (250 - 200)))
+    "#%02x%02x%02x%02x"
+    % (
+        round(171 + f * (49 - 171)),
+        round(130 + f * (0 - 130)),
+        round(224 + f * (99 - 224)),
+        round(200 + f * (250 - 200)),
+    )
     for f in (k / 255 for k in range(256))
 ]
 EMPTY_DENSITY = dict(image=[], x=[], y=[], dw=[], dh=[])
@@ -83,8 +88,12 @@ def view_box(court: Court, view: str) -> tuple[float, float, float, float]:
     if not xs:
         return to_aspect(whole)
     pad = VIEW_MARGIN_DIAMETERS * 2 * court.disc_radius
-    box = (max(min(xs) - pad, whole[0]), max(min(ys) - pad, whole[1]), min(max(xs) + pad, whole[2]),
-           min(max(ys) + pad, whole[3]))
+    box = (
+        max(min(xs) - pad, whole[0]),
+        max(min(ys) - pad, whole[1]),
+        min(max(xs) + pad, whole[2]),
+        min(max(ys) + pad, whole[3]),
+    )
     return to_aspect(box)
 
 
@@ -103,9 +112,19 @@ class CourtFigure:
         self.court = court
         self.view = opening_view(court)
         x0, y0, x1, y1 = view_box(court, self.view)
-        fig = figure(name="court", frame_height=FRAME_HEIGHT, frame_width=FRAME_WIDTH, x_range=(x0, x1),
-                     y_range=(y0, y1), tools="wheel_zoom,reset,save", active_scroll="wheel_zoom", title=title,
-                     x_axis_label="x (m)", y_axis_label="y (m)", output_backend="canvas")
+        fig = figure(
+            name="court",
+            frame_height=FRAME_HEIGHT,
+            frame_width=FRAME_WIDTH,
+            x_range=(x0, x1),
+            y_range=(y0, y1),
+            tools="wheel_zoom,reset,save",
+            active_scroll="wheel_zoom",
+            title=title,
+            x_axis_label="x (m)",
+            y_axis_label="y (m)",
+            output_backend="canvas",
+        )
         fig.grid.visible = False
         fig.background_fill_color = "#fafafa"
         fig.tags = [float(court.disc_radius)]
@@ -117,50 +136,134 @@ class CourtFigure:
         self.density = ColumnDataSource(name="density", data=dict(EMPTY_DENSITY))
         self.mapper = LogColorMapper(palette=DENSITY_PALETTE, low=1e-4, high=1.0, nan_color=(0, 0, 0, 0))
         fig.image(image="image", x="x", y="y", dw="dw", dh="dh", source=self.density, color_mapper=self.mapper)
-        self.colour_bar = ColorBar(color_mapper=self.mapper, name="density_legend", visible=False, height=10,
-                                   orientation="horizontal", title="noisy copies resting in a cell (share of all)",
-                                   formatter=NumeralTickFormatter(format="0.[00]%"), title_text_font_size="10px",
-                                   major_label_text_font_size="9px", padding=4)
+        self.colour_bar = ColorBar(
+            color_mapper=self.mapper,
+            name="density_legend",
+            visible=False,
+            height=10,
+            orientation="horizontal",
+            title="noisy copies resting in a cell (share of all)",
+            formatter=NumeralTickFormatter(format="0.[00]%"),
+            title_text_font_size="10px",
+            major_label_text_font_size="9px",
+            padding=4,
+        )
         fig.add_layout(self.colour_bar, "below")
         draw_labels(fig, texts)
 
-        fig.multi_line([s.polyline()[0] for s in starts], [s.polyline()[1] for s in starts], line_color="#2e7d32",
-                       line_width=3, line_alpha=0.6)
+        fig.multi_line(
+            [s.polyline()[0] for s in starts],
+            [s.polyline()[1] for s in starts],
+            line_color="#2e7d32",
+            line_width=3,
+            line_alpha=0.6,
+        )
         self.paths = ColumnDataSource(name="paths", data=dict(xs=[], ys=[], colour=[]))
-        fig.multi_line("xs", "ys", source=self.paths, line_color="colour", line_width=1.5, line_alpha=0.8,
-                       line_dash="dotted")
+        fig.multi_line(
+            "xs", "ys", source=self.paths, line_color="colour", line_width=1.5, line_alpha=0.8, line_dash="dotted"
+        )
         self.ghosts = ColumnDataSource(name="ghosts", data=dict(x=[], y=[], text=[], why=[]))
-        self.ghosts_renderer = fig.ellipse("x", "y", width=2 * r, height=2 * r, source=self.ghosts, fill_alpha=0.0,
-                                           line_color="#424242", line_dash="dashed", line_width=1.5)
-        self.ghost_labels = fig.text("x", "y", text="text", source=self.ghosts, text_align="center",
-                                     text_baseline="middle", text_font_size="8px", text_color="#424242")
+        self.ghosts_renderer = fig.ellipse(
+            "x",
+            "y",
+            width=2 * r,
+            height=2 * r,
+            source=self.ghosts,
+            fill_alpha=0.0,
+            line_color="#424242",
+            line_dash="dashed",
+            line_width=1.5,
+        )
+        self.ghost_labels = fig.text(
+            "x",
+            "y",
+            text="text",
+            source=self.ghosts,
+            text_align="center",
+            text_baseline="middle",
+            text_font_size="8px",
+            text_color="#424242",
+        )
 
         self.discs = ColumnDataSource(name="discs", data=dict(x=[], y=[], team=[], colour=[], stamp=[]))
-        self.board_renderer = fig.ellipse("x", "y", width=2 * r, height=2 * r, source=self.discs, fill_color="colour",
-                                          line_color="black", line_width=1.2, fill_alpha=0.95, name="board",
-                                          selection_line_color="#d50000", selection_line_width=3.0,
-                                          nonselection_fill_alpha=0.95, nonselection_line_alpha=1.0)
+        self.board_renderer = fig.ellipse(
+            "x",
+            "y",
+            width=2 * r,
+            height=2 * r,
+            source=self.discs,
+            fill_color="colour",
+            line_color="black",
+            line_width=1.2,
+            fill_alpha=0.95,
+            name="board",
+            selection_line_color="#d50000",
+            selection_line_width=3.0,
+            nonselection_fill_alpha=0.95,
+            nonselection_line_alpha=1.0,
+        )
         self.labels = ColumnDataSource(name="labels", data=dict(x=[], y=[], text=[], text_color=[]))
-        self.labels_renderer = fig.text("x", "y", text="text", source=self.labels, text_color="text_color",
-                                        text_align="center", text_baseline="middle", text_font_size="10px",
-                                        text_font_style="bold")
+        self.labels_renderer = fig.text(
+            "x",
+            "y",
+            text="text",
+            source=self.labels,
+            text_color="text_color",
+            text_align="center",
+            text_baseline="middle",
+            text_font_size="10px",
+            text_font_style="bold",
+        )
         self.moving = ColumnDataSource(data=dict(x=[], y=[], colour=[]))
-        self.moving_renderer = fig.ellipse("x", "y", width=2 * r, height=2 * r, source=self.moving,
-                                           fill_color="colour", line_color="black", visible=False)
+        self.moving_renderer = fig.ellipse(
+            "x",
+            "y",
+            width=2 * r,
+            height=2 * r,
+            source=self.moving,
+            fill_color="colour",
+            line_color="black",
+            visible=False,
+        )
         self.marks = ColumnDataSource(name="marks", data=dict(x=[], y=[], t=[], kind=[], alpha=[]))
-        fig.scatter("x", "y", source=self.marks, marker="x", size=11, line_width=2, line_color="#d50000",
-                    alpha="alpha")
-        fig.text("x", "y", text="kind", source=self.marks, text_alpha="alpha", text_font_size="9px",
-                 x_offset=6, y_offset=-6, text_color="#b71c1c")
+        fig.scatter("x", "y", source=self.marks, marker="x", size=11, line_width=2, line_color="#d50000", alpha="alpha")
+        fig.text(
+            "x",
+            "y",
+            text="kind",
+            source=self.marks,
+            text_alpha="alpha",
+            text_font_size="9px",
+            x_offset=6,
+            y_offset=-6,
+            text_color="#b71c1c",
+        )
 
         self.aim_line = ColumnDataSource(name="aim_line", data=dict(x0=[], y0=[], x1=[], y1=[]))
         fig.segment("x0", "y0", "x1", "y1", source=self.aim_line, line_color="#1b5e20", line_width=2.5)
         self.start_point = ColumnDataSource(name="start_point", data=dict(x=[], y=[]))
-        fig.scatter("x", "y", source=self.start_point, marker="circle_cross", size=14, fill_alpha=0.0,
-                    line_color="#1b5e20", line_width=2)
+        fig.scatter(
+            "x",
+            "y",
+            source=self.start_point,
+            marker="circle_cross",
+            size=14,
+            fill_alpha=0.0,
+            line_color="#1b5e20",
+            line_width=2,
+        )
         self.tip = ColumnDataSource(name="tip", data=dict(x=[], y=[]))
-        fig.scatter("x", "y", source=self.tip, marker="triangle", size=14, fill_color="#1b5e20", fill_alpha=0.45,
-                    line_color="#1b5e20", line_width=1.5)
+        fig.scatter(
+            "x",
+            "y",
+            source=self.tip,
+            marker="triangle",
+            size=14,
+            fill_color="#1b5e20",
+            fill_alpha=0.45,
+            line_color="#1b5e20",
+            line_width=1.5,
+        )
 
     def show_view(self, view: str) -> None:
         """Move the figure to a view (``view_names``)."""

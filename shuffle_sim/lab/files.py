@@ -29,8 +29,8 @@ from shuffle_sim.court import Court, CourtError
 from shuffle_sim.lab.board import Disc, LabBoard, LabError, court_reference, hole_at
 from shuffle_sim.lab.referee import CROKINOLE, FrameState
 from shuffle_sim.lab.shots import Aim
-from shuffle_sim.rules.board_file import pop_frame_keys
 from shuffle_sim.physics.scene import Scene, SceneError
+from shuffle_sim.rules.board_file import pop_frame_keys
 
 #: A board's keys beyond the scene format (``rules.board.pop_frame_keys``).
 FRAME_KEYS = ("half", "twenties")
@@ -91,8 +91,10 @@ def parse_data(name: str, data: Any, current: Court) -> Loaded:
         raise LabError(f"{name}: {key}: not a key of a {scene.court.game} board")
     moving = [k for k in range(scene.n_discs) if scene.vx[k] != 0 or scene.vy[k] != 0 or scene.omega[k] != 0]
     if len(moving) > 1:
-        raise LabError(f"{name}: discs[{moving[1]}] moves too: a scene for the lab has one moving disc (the shot), "
-                       f"got {len(moving)}")
+        raise LabError(
+            f"{name}: discs[{moving[1]}] moves too: a scene for the lab has one moving disc (the shot), "
+            f"got {len(moving)}"
+        )
     discs, holed = [], dict(twenties or {})
     for k in range(scene.n_discs):
         if k in moving:
@@ -104,8 +106,14 @@ def parse_data(name: str, data: Any, current: Court) -> Loaded:
     aim = None
     if moving:
         k = moving[0]
-        aim = Aim(float(scene.x[k]), float(scene.y[k]), math.hypot(scene.vx[k], scene.vy[k]),
-                  math.degrees(math.atan2(scene.vy[k], scene.vx[k])), float(scene.omega[k]), scene.team[k])
+        aim = Aim(
+            float(scene.x[k]),
+            float(scene.y[k]),
+            math.hypot(scene.vx[k], scene.vy[k]),
+            math.degrees(math.atan2(scene.vy[k], scene.vx[k])),
+            float(scene.omega[k]),
+            scene.team[k],
+        )
     LabBoard(scene.court).checked(discs)
     extra = sum(holed.values()) - sum((twenties or {}).values())
     note = f"{extra} disc(s) lying in the 20 hole read as 20s set aside" if extra else ""

@@ -57,8 +57,9 @@ def measure(page: LabPage, values: int = 5, shots: int = 5, copies: int = 3, n_c
 
     def one_shot() -> float:
         before = page.page.evaluate("() => window.labAnimationsDone || 0")
-        elapsed = _timed(page, lambda: page.click_button("Shoot"), "labFirstFrameAt",
-                         f"(window.labAnimationsDone || 0) > {before}")
+        elapsed = _timed(
+            page, lambda: page.click_button("Shoot"), "labFirstFrameAt", f"(window.labAnimationsDone || 0) > {before}"
+        )
         page.settle(0.2)
         page.click_button("Undo")
         page.settle(0.2)
@@ -71,10 +72,18 @@ def measure(page: LabPage, values: int = 5, shots: int = 5, copies: int = 3, n_c
     value_times = [one_value() for _ in range(values)]
     shot_times = [one_shot() for _ in range(shots)]
     copy_times = [one_copies() for _ in range(copies)]
-    return {"value_median_s": statistics.median(value_times), "value_max_s": max(value_times),
-            "shot_median_s": statistics.median(shot_times), "shot_max_s": max(shot_times),
-            "copies_n": n_copies, "copies_median_s": statistics.median(copy_times), "copies_max_s": max(copy_times),
-            "values": len(value_times), "shots": len(shot_times), "copy_runs": len(copy_times)}
+    return {
+        "value_median_s": statistics.median(value_times),
+        "value_max_s": max(value_times),
+        "shot_median_s": statistics.median(shot_times),
+        "shot_max_s": max(shot_times),
+        "copies_n": n_copies,
+        "copies_median_s": statistics.median(copy_times),
+        "copies_max_s": max(copy_times),
+        "values": len(value_times),
+        "shots": len(shot_times),
+        "copy_runs": len(copy_times),
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -91,15 +100,21 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps(result))
     else:
-        print(f"a disc's value reaches the page: median {result['value_median_s'] * 1000:.0f} ms, worst "
-              f"{result['value_max_s'] * 1000:.0f} ms over {result['values']} warm clicks "
-              f"(target {TARGETS['value'] * 1000:.0f} ms)")
-        print(f"a shot's first frame is drawn: median {result['shot_median_s'] * 1000:.0f} ms, worst "
-              f"{result['shot_max_s'] * 1000:.0f} ms over {result['shots']} warm shots "
-              f"(target {TARGETS['shot'] * 1000:.0f} ms)")
-        print(f"{result['copies_n']:,} noisy copies reach the page: median {result['copies_median_s'] * 1000:.0f} ms, "
-              f"worst {result['copies_max_s'] * 1000:.0f} ms over {result['copy_runs']} warm runs "
-              f"(target {TARGETS['copies']:.0f} s)")
+        print(
+            f"a disc's value reaches the page: median {result['value_median_s'] * 1000:.0f} ms, worst "
+            f"{result['value_max_s'] * 1000:.0f} ms over {result['values']} warm clicks "
+            f"(target {TARGETS['value'] * 1000:.0f} ms)"
+        )
+        print(
+            f"a shot's first frame is drawn: median {result['shot_median_s'] * 1000:.0f} ms, worst "
+            f"{result['shot_max_s'] * 1000:.0f} ms over {result['shots']} warm shots "
+            f"(target {TARGETS['shot'] * 1000:.0f} ms)"
+        )
+        print(
+            f"{result['copies_n']:,} noisy copies reach the page: median {result['copies_median_s'] * 1000:.0f} ms, "
+            f"worst {result['copies_max_s'] * 1000:.0f} ms over {result['copy_runs']} warm runs "
+            f"(target {TARGETS['copies']:.0f} s)"
+        )
     return 0
 
 

@@ -49,23 +49,36 @@ class Playing:
         self.count += 1
         self.pending = Pending(self.count, played)
         marks = played.marks
-        app.write(app.figure.marks, dict(x=[m["x"] for m in marks], y=[m["y"] for m in marks],
-                                         t=[m["t"] for m in marks], kind=[m["kind"] for m in marks],
-                                         alpha=[0.0] * len(marks)))
+        app.write(
+            app.figure.marks,
+            dict(
+                x=[m["x"] for m in marks],
+                y=[m["y"] for m in marks],
+                t=[m["t"] for m in marks],
+                kind=[m["kind"] for m in marks],
+                alpha=[0.0] * len(marks),
+            ),
+        )
         app.write(app.figure.paths, dict(xs=[], ys=[], colour=[]))
         app.show_removed([])
         app.controls.shoot.disabled = True  # before the animation: the page gets the changes in order
         app.write(app.anim, self.animation(played))  # the animation starts as soon as this arrives
         app.editing.select_disc(None)
-        app.status.succeeded(f"shot playing ({app.controls.playback.value}x): the board, the score and what the "
-                             f"rules did show when the discs stop (press the court to skip to the end)")
+        app.status.succeeded(
+            f"shot playing ({app.controls.playback.value}x): the board, the score and what the "
+            f"rules did show when the discs stop (press the court to skip to the end)"
+        )
 
     def animation(self, played: ShotPlay) -> dict:
         scene = played.scene
         colours = team_colours(self.app.court, scene.team)
         n_t = len(played.times)
-        data = {"t": played.times, "n": [scene.n_discs] + [0] * (n_t - 1),
-                "colour": (colours + [""] * n_t)[:n_t], "id": [self.count] * n_t}
+        data = {
+            "t": played.times,
+            "n": [scene.n_discs] + [0] * (n_t - 1),
+            "colour": (colours + [""] * n_t)[:n_t],
+            "id": [self.count] * n_t,
+        }
         for i in range(scene.n_discs):
             data[f"x{i}"] = played.positions[:, i, 0]
             data[f"y{i}"] = played.positions[:, i, 1]
@@ -79,15 +92,22 @@ class Playing:
         self.pending = None
         scene = played.scene
         finite = np.isfinite(played.positions[:, :, 0])
-        app.write(app.figure.paths, dict(xs=[played.positions[finite[:, i], i, 0] for i in range(scene.n_discs)],
-                                         ys=[played.positions[finite[:, i], i, 1] for i in range(scene.n_discs)],
-                                         colour=team_colours(app.court, scene.team)))
+        app.write(
+            app.figure.paths,
+            dict(
+                xs=[played.positions[finite[:, i], i, 0] for i in range(scene.n_discs)],
+                ys=[played.positions[finite[:, i], i, 1] for i in range(scene.n_discs)],
+                colour=team_colours(app.court, scene.team),
+            ),
+        )
         app.show_removed(played.ruling.removed)
         app.refresh_board()
         said = played.ruling.sentences()
-        app.status.succeeded(f"shot played{' (skipped to its end)' if skipped else ''}: "
-                             f"{len(played.result.events)} events, at rest after {played.result.t_end:.2f} s"
-                             + (f"; {'; '.join(said)}" if said else "; the rules removed nothing"))
+        app.status.succeeded(
+            f"shot played{' (skipped to its end)' if skipped else ''}: "
+            f"{len(played.result.events)} events, at rest after {played.result.t_end:.2f} s"
+            + (f"; {'; '.join(said)}" if said else "; the rules removed nothing")
+        )
         app.controls.show_result("frame")
         app.controls.shoot.disabled = False  # last: a page that sees Shoot back has the whole outcome
 

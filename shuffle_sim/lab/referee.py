@@ -140,8 +140,9 @@ def rule_shot(court: Court, teams: list[str], outcome: ShotOutcome, state: Frame
             if effect.penalty is not None:
                 charge = assess(effect.penalty, shooter)
                 then = "the half-round is played over" if effect.replay else "the eighth disc: no replay"
-                penalty = (f"{effect.penalty}: a dead disc touched a live disc: {shooter} {charge.points_off}-off; "
-                           f"{then}")
+                penalty = (
+                    f"{effect.penalty}: a dead disc touched a live disc: {shooter} {charge.points_off}-off; {then}"
+                )
         elif court.game == HORSE_COLLAR:
             from shuffle_sim.rules.horse_collar import puck_reason
 
@@ -157,8 +158,12 @@ def rule_shot(court: Court, teams: list[str], outcome: ShotOutcome, state: Frame
             why, twenties = _custom_removals(court, board, outcome)
     kept = tuple(Disc(float(outcome.x[i]), float(outcome.y[i]), teams[i]) for i in range(n) if i not in why)
     holed = outcome.result.status == STATUS_HOLED
-    removed = tuple(Removal(float(outcome.x[i]), float(outcome.y[i]), teams[i], why[i],
-                            _short(bool(holed[i]), bool(outcome.fallen[i]))) for i in sorted(why))
+    removed = tuple(
+        Removal(
+            float(outcome.x[i]), float(outcome.y[i]), teams[i], why[i], _short(bool(holed[i]), bool(outcome.fallen[i]))
+        )
+        for i in sorted(why)
+    )
     return Ruling(kept, removed, why, twenties, foul, penalty, half)
 
 
@@ -189,9 +194,14 @@ def after_ruling(state: FrameState, ruling: Ruling, held: tuple[Disc, ...] = ())
     counts = state.twenty_counts
     for side, n in ruling.twenties.items():
         counts[side] = counts.get(side, 0) + n
-    return replace(state, discs=tuple(held) + ruling.kept, twenties=tuple(counts.items()),
-                   half=ruling.half if ruling.half is not None else state.half, shots=state.shots + 1,
-                   notes=state.notes + tuple(f"shot {state.shots + 1}: {s}" for s in ruling.sentences()))
+    return replace(
+        state,
+        discs=tuple(held) + ruling.kept,
+        twenties=tuple(counts.items()),
+        half=ruling.half if ruling.half is not None else state.half,
+        shots=state.shots + 1,
+        notes=state.notes + tuple(f"shot {state.shots + 1}: {s}" for s in ruling.sentences()),
+    )
 
 
 def frame_score(court: Court, discs, state: FrameState | None = None) -> FrameScore | None:
@@ -204,9 +214,14 @@ def frame_score(court: Court, discs, state: FrameState | None = None) -> FrameSc
         return None
     state = state or FrameState()
     discs = list(discs)
-    board = Board(court, np.array([d.x for d in discs], dtype=np.float64),
-                  np.array([d.y for d in discs], dtype=np.float64), tuple(d.team for d in discs), half=state.half,
-                  twenties=state.twenty_counts if court.game == CROKINOLE else None)
+    board = Board(
+        court,
+        np.array([d.x for d in discs], dtype=np.float64),
+        np.array([d.y for d in discs], dtype=np.float64),
+        tuple(d.team for d in discs),
+        half=state.half,
+        twenties=state.twenty_counts if court.game == CROKINOLE else None,
+    )
     with one_thread():
         if court.game == RICOCHET:
             from shuffle_sim.rules.ricochet import round_half, score_round

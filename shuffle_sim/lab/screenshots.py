@@ -64,13 +64,15 @@ def planned_scene(court_name: str, discs: dict, shooter: str) -> dict:
     ctx = advice_context(court.game, board, shooter)
     launch = ctx.tactics.plan(ctx).aim(ctx)
     rows = [{"x": x, "y": y, "team": t} for x, y, t in zip(discs["x"], discs["y"], discs["team"])]
-    rows.append({"x": launch.x, "y": launch.y, "vx": launch.vx, "vy": launch.vy, "omega": launch.omega,
-                 "team": shooter})
+    rows.append(
+        {"x": launch.x, "y": launch.y, "vx": launch.vx, "vy": launch.vy, "omega": launch.omega, "team": shooter}
+    )
     return {"court": court_name, "discs": rows}
 
 
-def make_screenshots(out_dir: str | Path, courts=COURTS, copies: int = COPIES, browser=None,
-                     url: str | None = None) -> list[Path]:
+def make_screenshots(
+    out_dir: str | Path, courts=COURTS, copies: int = COPIES, browser=None, url: str | None = None
+) -> list[Path]:
     """Write one PNG per court into ``out_dir``; return their paths. ``browser`` and ``url``: a
     Playwright browser and a running lab to use (by default both are started here and stopped)."""
     if browser is None or url is None:

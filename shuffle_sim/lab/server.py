@@ -20,8 +20,9 @@ from shuffle_sim.lab.warmup import WarmUp, lab_steps
 PATH = "/lab"
 
 
-def make_server(court: str = "deck", end: str | None = None, port: int = 5006, host: str = "127.0.0.1",
-                warmup: WarmUp | None = None):
+def make_server(
+    court: str = "deck", end: str | None = None, port: int = 5006, host: str = "127.0.0.1", warmup: WarmUp | None = None
+):
     """A started-but-not-running Bokeh ``Server`` for the lab (``server.io_loop.start()`` runs it);
     its sessions wait for ``warmup`` (by default the process's shared one)."""
     from bokeh.application import Application
@@ -31,14 +32,20 @@ def make_server(court: str = "deck", end: str | None = None, port: int = 5006, h
     load_court(court, end=end)  # a bad court or end fails here, with the court's message
     app = Application(FunctionHandler(make_document(LabOptions(court=court, end=end, warmup=warmup))))
     origins = [f"{host}:{port}", f"localhost:{port}", f"127.0.0.1:{port}"]
-    server = Server({PATH: app}, port=port, address=host, allow_websocket_origin=origins,
-                    websocket_max_message_size=64 * 1024 * 1024)
+    server = Server(
+        {PATH: app},
+        port=port,
+        address=host,
+        allow_websocket_origin=origins,
+        websocket_max_message_size=64 * 1024 * 1024,
+    )
     server.start()
     return server
 
 
-def serve(court: str = "deck", end: str | None = None, port: int = 5006, host: str = "127.0.0.1",
-          open_browser: bool = True) -> None:
+def serve(
+    court: str = "deck", end: str | None = None, port: int = 5006, host: str = "127.0.0.1", open_browser: bool = True
+) -> None:
     """Run the lab until interrupted (Ctrl-C)."""
     warmup = WarmUp(lambda: lab_steps(court, end), say=lambda line: print(line, flush=True))
     server = make_server(court, end, port, host, warmup)

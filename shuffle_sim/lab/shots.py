@@ -20,12 +20,12 @@ import numpy as np
 
 from shuffle_sim.court import Court
 from shuffle_sim.lab.board import LabBoard, LabError
-from shuffle_sim.messages import shown
 from shuffle_sim.lab.referee import FrameState, Ruling, after_ruling, rule_shot
+from shuffle_sim.messages import shown
 from shuffle_sim.physics import DISC_CUSHION, DISC_DISC, DISC_PEG, FALL, HOLED, KILLED, simulate
 from shuffle_sim.physics.numba_api import sample_trajectories
-from shuffle_sim.playing.shooting import outcome_of
 from shuffle_sim.physics.scene import Scene, SceneError
+from shuffle_sim.playing.shooting import outcome_of
 
 #: Animation samples per second of simulated time, and at most this many samples per shot.
 FRAMES_PER_SECOND = 60
@@ -34,8 +34,14 @@ MAX_FRAMES = 1500
 #: impossible for a player (and only feeds the event bound).
 MAX_SLIDE_COURTS = 3.0
 #: Event kinds marked on the page, and their labels.
-MARKED_EVENTS = {DISC_DISC: "impact", DISC_CUSHION: "cushion", DISC_PEG: "peg", FALL: "fall", HOLED: "holed",
-                 KILLED: "killed"}
+MARKED_EVENTS = {
+    DISC_DISC: "impact",
+    DISC_CUSHION: "cushion",
+    DISC_PEG: "peg",
+    FALL: "fall",
+    HOLED: "holed",
+    KILLED: "killed",
+}
 
 
 @dataclass(frozen=True)
@@ -73,8 +79,10 @@ def check_aim(court: Court, aim: Aim) -> None:
             raise LabError(f"shot {name} must be a finite number (got {shown(value)})")
     top = max_speed(court)
     if not 0.0 < aim.speed <= top:
-        raise LabError(f"shot speed {aim.speed:g} m/s is impossible on court {court.name!r}: give a speed above 0 "
-                       f"and at most {top:.2f} m/s (a slide of {MAX_SLIDE_COURTS:g} court lengths)")
+        raise LabError(
+            f"shot speed {aim.speed:g} m/s is impossible on court {court.name!r}: give a speed above 0 "
+            f"and at most {top:.2f} m/s (a slide of {MAX_SLIDE_COURTS:g} court lengths)"
+        )
 
 
 def shot_scene(board: LabBoard, aim: Aim) -> Scene:
@@ -82,9 +90,16 @@ def shot_scene(board: LabBoard, aim: Aim) -> Scene:
     check_aim(board.court, aim)
     vx, vy = aim.velocity
     n = len(board.discs)
-    scene = Scene(court=board.court, x=np.append(board.xs, aim.x), y=np.append(board.ys, aim.y),
-                  vx=np.append(np.zeros(n), vx), vy=np.append(np.zeros(n), vy), omega=np.append(np.zeros(n), aim.spin),
-                  team=board.teams + [aim.team], source="shot")
+    scene = Scene(
+        court=board.court,
+        x=np.append(board.xs, aim.x),
+        y=np.append(board.ys, aim.y),
+        vx=np.append(np.zeros(n), vx),
+        vy=np.append(np.zeros(n), vy),
+        omega=np.append(np.zeros(n), aim.spin),
+        team=board.teams + [aim.team],
+        source="shot",
+    )
     try:
         scene.validate()
         from shuffle_sim.physics import check_obstacles
@@ -124,15 +139,17 @@ def play_shot(board: LabBoard, aim: Aim) -> ShotPlay:
     n_frames = int(min(MAX_FRAMES, max(2, math.ceil(result.t_end * FRAMES_PER_SECOND) + 1)))
     times = np.linspace(0.0, result.t_end, n_frames)
     positions = np.empty((n_frames, scene.n_discs, 2))
-    sample_trajectories(result.trajectories.table, result.trajectories.orbits, result.trajectories.log, scene.n_discs,
-                        times, positions)
+    sample_trajectories(
+        result.trajectories.table, result.trajectories.orbits, result.trajectories.log, scene.n_discs, times, positions
+    )
     # The last sample is the rest state exactly: fallen discs where they crossed the edge, holed ones
     # at the hole's centre (the samples hide both once they leave the surface).
     positions[-1, :, 0] = result.x
     positions[-1, :, 1] = result.y
     ruling = rule_shot(board.court, list(scene.team), outcome_of(board.court, result), board.state, aim.x)
-    return ShotPlay(scene, result, times, positions, _event_marks(result, scene.n_discs), ruling,
-                    after_ruling(board.state, ruling))
+    return ShotPlay(
+        scene, result, times, positions, _event_marks(result, scene.n_discs), ruling, after_ruling(board.state, ruling)
+    )
 
 
 def _event_marks(result, n_discs: int) -> list[dict]:
@@ -144,8 +161,9 @@ def _event_marks(result, n_discs: int) -> list[dict]:
     times = np.ascontiguousarray(ev.t[keep], dtype=np.float64)
     order = np.argsort(times, kind="stable")
     at = np.empty((len(keep), n_discs, 2))
-    sample_trajectories(result.trajectories.table, result.trajectories.orbits, result.trajectories.log, n_discs,
-                        times[order], at)
+    sample_trajectories(
+        result.trajectories.table, result.trajectories.orbits, result.trajectories.log, n_discs, times[order], at
+    )
     marks = []
     for row, k in zip(order, np.array(keep)[order]):
         a = int(ev.a[k])

@@ -65,8 +65,9 @@ class Status:
         lines += [("problem", text) for cause, text in self.problems.items() if cause != ACTION]
         if self.note:
             lines.append(("note", self.note))
-        self.div.text = "".join(f'<div class="lab-{kind}" style="color:{COLOURS[kind]}">{html.escape(text)}</div>'
-                                for kind, text in lines)
+        self.div.text = "".join(
+            f'<div class="lab-{kind}" style="color:{COLOURS[kind]}">{html.escape(text)}</div>' for kind, text in lines
+        )
 
     def text(self) -> str:
         """Everything shown, as plain text (for the tests)."""

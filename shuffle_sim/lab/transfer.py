@@ -39,8 +39,13 @@ class Transfer:
         loaded = parse_upload(name, content, self.app.court)
         what = "scene (board and shot)" if loaded.aim is not None else "board"
         note = f"; {loaded.note}" if loaded.note else ""
-        self.app.rebuild(court=str(loaded.court.source_path), end=loaded.court.end, state=loaded.state,
-                         aim=loaded.aim, message=f"loaded {what} from {name}: {len(loaded.discs)} resting disc(s){note}")
+        self.app.rebuild(
+            court=str(loaded.court.source_path),
+            end=loaded.court.end,
+            state=loaded.state,
+            aim=loaded.aim,
+            message=f"loaded {what} from {name}: {len(loaded.discs)} resting disc(s){note}",
+        )
 
     def offer(self, filename: str, text: str, aim=None) -> None:
         """Offer ``text`` for download once it reads back as this frame (and shot)."""
@@ -49,8 +54,11 @@ class Transfer:
         state = app.board.state
         same = list(loaded.state.discs) == list(state.discs)
         if aim is None:
-            same = same and loaded.state.twenties == tuple((s, n) for s, n in state.twenties if n) \
+            same = (
+                same
+                and loaded.state.twenties == tuple((s, n) for s, n in state.twenties if n)
                 and loaded.state.half == state.half
+            )
         else:
             same = same and loaded.aim is not None
         if not same:

@@ -31,8 +31,10 @@ def kernels_cached() -> bool:
     from shuffle_sim.physics.numba_api import run_from_start, sample_trajectories
     from shuffle_sim.shots import play_board_shots, play_lone_shots
 
-    indexes = [cache_index(d) for d in (run_from_start, sample_trajectories, play_board_shots, play_lone_shots,
-                                        judge_prepare, judge_index)]
+    indexes = [
+        cache_index(d)
+        for d in (run_from_start, sample_trajectories, play_board_shots, play_lone_shots, judge_prepare, judge_index)
+    ]
     return all(index is None or len(index) > 0 for index in indexes)
 
 
@@ -78,8 +80,12 @@ class WarmUp:
     ``say`` gets the lines for the terminal (a first run only: with a warm cache the steps take a
     second and nothing is said)."""
 
-    def __init__(self, steps: Callable[[], list[tuple[str, Callable[[], None]]]], say: Callable[[str], None] = print,
-                 cold: bool | None = None):
+    def __init__(
+        self,
+        steps: Callable[[], list[tuple[str, Callable[[], None]]]],
+        say: Callable[[str], None] = print,
+        cold: bool | None = None,
+    ):
         self.steps = steps
         self.say = say
         self.cold = cold
@@ -91,7 +97,7 @@ class WarmUp:
         self.error: str | None = None
         self.thread: threading.Thread | None = None
 
-    def start(self) -> "WarmUp":
+    def start(self) -> WarmUp:
         self.began = time.monotonic()
         if self.cold is None:
             self.cold = not kernels_cached()
@@ -104,8 +110,9 @@ class WarmUp:
             steps = self.steps()
             self.total = len(steps)
             if self.cold:
-                self.say(f"shot lab: {COMPILING} (numba caches them beside the sources; later runs load them "
-                         f"in a second)")
+                self.say(
+                    f"shot lab: {COMPILING} (numba caches them beside the sources; later runs load them in a second)"
+                )
             for k, (label, call) in enumerate(steps, start=1):
                 self.current = label
                 began = time.monotonic()
@@ -115,7 +122,7 @@ class WarmUp:
                     self.say(f"  [{k}/{self.total}] {label}: {time.monotonic() - began:.0f} s")
             if self.cold:
                 self.say(f"shot lab: kernels ready after {time.monotonic() - self.began:.0f} s")
-        except Exception as exc:  # noqa: BLE001 - the lab still starts; the error shows where it is used
+        except Exception as exc:
             self.error = f"{type(exc).__name__}: {exc}"
             self.say(f"shot lab: warm-up failed ({self.error}); the lab starts anyway")
         finally:

@@ -48,8 +48,7 @@ _FACE = {
 
 __all__ = [
     "EXACT",
-    "NoiseError",
-    "NoiseModel",
+    "SEARCH_DEPTHS",
     "SKILLS_FILE",
     "SLOT_DIRECTION",
     "SLOT_SPEED",
@@ -61,7 +60,8 @@ __all__ = [
     "STREAM_PLAY",
     "STREAM_PLAYER_SAMPLES",
     "STREAM_SEARCH",
-    "SEARCH_DEPTHS",
+    "NoiseError",
+    "NoiseModel",
     "box_muller",
     "normals",
     "parse_noise",
@@ -80,24 +80,24 @@ if TYPE_CHECKING:  # the same names, imported outright, for type checkers and ed
     from shuffle_sim.noise.errors import NoiseError
     from shuffle_sim.noise.skills import (
         EXACT,
-        NoiseModel,
         SKILLS_FILE,
         SLOT_DIRECTION,
         SLOT_SPEED,
         SLOT_SPIN,
         SLOT_START_X,
         SLOT_START_Y,
+        NoiseModel,
         parse_noise,
         skill_preset,
         skill_presets,
     )
     from shuffle_sim.noise.streams import (
+        SEARCH_DEPTHS,
         STREAM_DISTRIBUTIONS,
         STREAM_EXECUTION,
         STREAM_PLAY,
         STREAM_PLAYER_SAMPLES,
         STREAM_SEARCH,
-        SEARCH_DEPTHS,
         box_muller,
         normals,
         philox4x64,

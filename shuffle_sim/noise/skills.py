@@ -57,10 +57,16 @@ class NoiseModel:
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value < 0:
                 raise NoiseError(f"noise.{key} must be a finite non-negative number (got {shown(value)})")
 
-    def scaled(self, factor: float, name: str | None = None) -> "NoiseModel":
+    def scaled(self, factor: float, name: str | None = None) -> NoiseModel:
         """The same model with every standard deviation multiplied by ``factor`` (for calibration)."""
-        return NoiseModel(self.speed * factor, self.direction * factor, self.spin * factor, self.start * factor,
-                          name or self.name, self.speed_floor * factor)
+        return NoiseModel(
+            self.speed * factor,
+            self.direction * factor,
+            self.spin * factor,
+            self.start * factor,
+            name or self.name,
+            self.speed_floor * factor,
+        )
 
     def speed_sd(self, speed: float) -> float:
         """The standard deviation (m/s) of the launch speed error at ``speed`` (m/s)."""
@@ -73,8 +79,7 @@ class NoiseModel:
 
     @property
     def is_exact(self) -> bool:
-        return (self.speed == 0 and self.direction == 0 and self.spin == 0 and self.start == 0
-                and self.speed_floor == 0)
+        return self.speed == 0 and self.direction == 0 and self.spin == 0 and self.start == 0 and self.speed_floor == 0
 
 
 EXACT = NoiseModel(name="exact")
@@ -103,8 +108,9 @@ def parse_noise(table: dict, where: str) -> NoiseModel:
         raise NoiseError(f"{where}.start: {exc}") from None
     if not math.isfinite(start) or start < 0:
         raise NoiseError(f"{where}.start: must be a non-negative length (got {shown(table.get('start'))})")
-    return NoiseModel(values["speed"], math.radians(values["direction"]), values["spin"], start,
-                      speed_floor=values["speed_floor"])
+    return NoiseModel(
+        values["speed"], math.radians(values["direction"]), values["spin"], start, speed_floor=values["speed_floor"]
+    )
 
 
 @cache

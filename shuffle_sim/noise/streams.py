@@ -47,6 +47,7 @@ _PHILOX_W1 = np.uint64(0xBB67AE8584CAA73B)
 _SHIFT11 = np.uint64(11)
 _TWO_POW_MINUS_53 = 1.0 / 9007199254740992.0
 
+
 @intrinsic
 def _mulhilo(typingctx, a, b):
     """High and low 64-bit words of the 128-bit product a * b (both uint64): one 64 x 64 -> 128-bit

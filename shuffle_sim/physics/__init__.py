@@ -115,14 +115,10 @@ _FACE = {
 }
 
 __all__ = [
-    "SlideSpin",
-    "slide_and_spin",
-    "terminal_ratio",
     "DISC_CUSHION",
     "DISC_DISC",
     "DISC_PEG",
     "EVENT_NAMES",
-    "EventLog",
     "FALL",
     "HOLED",
     "KILLED",
@@ -133,9 +129,11 @@ __all__ = [
     "STATUS_NAMES",
     "STATUS_REST",
     "STOP",
+    "EventLog",
     "Scene",
     "SceneError",
     "SimResult",
+    "SlideSpin",
     "Trajectories",
     "check_max_events",
     "check_obstacles",
@@ -143,14 +141,14 @@ __all__ = [
     "restitution_at",
     "sample_positions",
     "simulate",
+    "slide_and_spin",
     "speed_for_distance",
+    "terminal_ratio",
 ]
 
 __getattr__, __dir__ = lazy_face(__name__, _FACE, globals())
 
 if TYPE_CHECKING:  # the same names, imported outright, for type checkers and editors
-    from shuffle_sim.physics.restitution import restitution_at
-    from shuffle_sim.physics.lone_motion import SlideSpin, slide_and_spin, terminal_ratio
     from shuffle_sim.physics._motion import speed_for_distance
     from shuffle_sim.physics._simulate import (
         EventLog,
@@ -178,4 +176,6 @@ if TYPE_CHECKING:  # the same names, imported outright, for type checkers and ed
         STATUS_REST,
         STOP,
     )
+    from shuffle_sim.physics.lone_motion import SlideSpin, slide_and_spin, terminal_ratio
+    from shuffle_sim.physics.restitution import restitution_at
     from shuffle_sim.physics.scene import Scene, SceneError

@@ -35,7 +35,6 @@ from __future__ import annotations
 
 import math
 
-
 from shuffle_sim._runtime import jit
 
 # Columns of an orbit table.
@@ -123,16 +122,28 @@ def _block(orbits, row, k):
 @jit.inline
 def _quintic(orbits, row, base, t):
     """The quintic with coefficients at ``base`` of the block at ``row``, at t (Horner)."""
-    return (_block(orbits, row, base) + t * (_block(orbits, row, base + 1) + t * (_block(orbits, row, base + 2) + t * (
-        _block(orbits, row, base + 3) + t * (_block(orbits, row, base + 4) + t * _block(orbits, row, base + 5))))))
+    return _block(orbits, row, base) + t * (
+        _block(orbits, row, base + 1)
+        + t
+        * (
+            _block(orbits, row, base + 2)
+            + t
+            * (_block(orbits, row, base + 3) + t * (_block(orbits, row, base + 4) + t * _block(orbits, row, base + 5)))
+        )
+    )
 
 
 @jit.inline
 def _quintic_slope(orbits, row, base, t):
     """d/dt of the quintic at ``base`` of the block at ``row``."""
-    return (_block(orbits, row, base + 1) + t * (2.0 * _block(orbits, row, base + 2) + t * (
-        3.0 * _block(orbits, row, base + 3) + t * (4.0 * _block(orbits, row, base + 4) + t * 5.0 * _block(orbits, row,
-                                                                                                      base + 5)))))
+    return _block(orbits, row, base + 1) + t * (
+        2.0 * _block(orbits, row, base + 2)
+        + t
+        * (
+            3.0 * _block(orbits, row, base + 3)
+            + t * (4.0 * _block(orbits, row, base + 4) + t * 5.0 * _block(orbits, row, base + 5))
+        )
+    )
 
 
 @jit.inline
@@ -166,11 +177,17 @@ def orbit_state(orbits, mode, sigma):
             return _meta(orbits, M_FV_STAR), _meta(orbits, M_FU_STAR), _meta(orbits, M_G_STAR)
         grow = math.exp(_meta(orbits, M_RATE) * sigma)
         base = M_UP_FV if mode == MODE_UPPER else M_LO_FV
-        return (_meta(orbits, M_FV_STAR) + _meta(orbits, base) * grow, _meta(orbits, M_FU_STAR) + _meta(orbits, base + 1) * grow,
-                _meta(orbits, M_G_STAR) + _meta(orbits, base + 2) * grow)
+        return (
+            _meta(orbits, M_FV_STAR) + _meta(orbits, base) * grow,
+            _meta(orbits, M_FU_STAR) + _meta(orbits, base + 1) * grow,
+            _meta(orbits, M_G_STAR) + _meta(orbits, base + 2) * grow,
+        )
     row, t = _interval(orbits, _row(orbits, mode, sigma), sigma)
-    return (_quintic(orbits, row, K_COEFFICIENTS, t), _quintic(orbits, row, K_COEFFICIENTS + 6, t),
-            _quintic(orbits, row, K_COEFFICIENTS + 12, t))
+    return (
+        _quintic(orbits, row, K_COEFFICIENTS, t),
+        _quintic(orbits, row, K_COEFFICIENTS + 6, t),
+        _quintic(orbits, row, K_COEFFICIENTS + 12, t),
+    )
 
 
 @jit.no_refcount
@@ -180,14 +197,16 @@ def _sigma_of(orbits, mode, eps):
     e_star = _meta(orbits, M_EPS_STAR)
     first, rows = _orbit_rows(orbits, mode)
     if abs(eps - e_star) <= START_OFFSET:
-        return math.log((eps - e_star) / ((START_OFFSET if mode == MODE_UPPER else -START_OFFSET))) / _meta(orbits, M_RATE)
+        return math.log((eps - e_star) / (START_OFFSET if mode == MODE_UPPER else -START_OFFSET)) / _meta(
+            orbits, M_RATE
+        )
     # eps runs away from eps* along the orbit: binary search on the nodes' eps.
     up = mode == MODE_UPPER
     lo = first
     hi = first + rows - 1
     while hi - lo > 1:
         mid = (lo + hi) // 2
-        if (tab[mid, C_EPS] <= eps if up else tab[mid, C_EPS] >= eps):
+        if tab[mid, C_EPS] <= eps if up else tab[mid, C_EPS] >= eps:
             lo = mid
         else:
             hi = mid
@@ -204,8 +223,7 @@ def _sigma_of(orbits, mode, eps):
     m1 = de * tab[hi, C_FU] / (tab[hi, C_D1] - e1 * tab[hi, C_D1 + 1])
     x2 = x * x
     x3 = x2 * x
-    sigma = (a * (2.0 * x3 - 3.0 * x2 + 1.0) + m0 * (x3 - 2.0 * x2 + x) + b * (3.0 * x2 - 2.0 * x3)
-             + m1 * (x3 - x2))
+    sigma = a * (2.0 * x3 - 3.0 * x2 + 1.0) + m0 * (x3 - 2.0 * x2 + x) + b * (3.0 * x2 - 2.0 * x3) + m1 * (x3 - x2)
     if not a <= sigma <= b:
         sigma = a + (b - a) * x
     for _ in range(60):
@@ -268,7 +286,7 @@ def motion_at(orbits, mode, sigma0, theta0, reach, speed0, rim0, decel, tau):
     x = theta / theta0
     if mode == MODE_SPIN_LIMIT:
         q = _meta(orbits, M_Q_SPIN)
-        return reach * (1.0 - x ** (q + 1.0)), speed0 * x ** q, rim0 * x
+        return reach * (1.0 - x ** (q + 1.0)), speed0 * x**q, rim0 * x
     sigma = sigma0 + math.log(x)
     fv, fu, g = orbit_state(orbits, mode, sigma)
     return reach - decel * theta * theta * g, decel * theta * fv, decel * theta * fu

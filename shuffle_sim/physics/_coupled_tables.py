@@ -22,7 +22,6 @@ import numpy as np
 from shuffle_sim._runtime import jit
 from shuffle_sim.messages import shown
 from shuffle_sim.physics._coupled import (
-    COEFFICIENT_ROWS,
     C_D1,
     C_D2,
     C_EPS,
@@ -30,12 +29,12 @@ from shuffle_sim.physics._coupled import (
     C_FV,
     C_G,
     C_SIGMA,
+    COEFFICIENT_ROWS,
     EPS_MAX,
     EPS_MIN,
     K_COEFFICIENTS,
     K_INV_WIDTH,
     K_START,
-    META_ROWS,
     M_BINS_ROW,
     M_EPS_STAR,
     M_ETA,
@@ -52,9 +51,10 @@ from shuffle_sim.physics._coupled import (
     M_UP_BINS,
     M_UP_FV,
     M_UP_ROWS,
-    NODE_STEP,
+    META_ROWS,
     N_COLUMNS,
     N_META,
+    NODE_STEP,
     START_OFFSET,
 )
 from shuffle_sim.physics._friction import force, force_slope, inertia_window, terminal_ratio, torque
@@ -237,8 +237,10 @@ def coupled_tables(eta: float, inertia: float) -> np.ndarray:
         return _CACHE[key]
     lo, hi = inertia_window(eta)
     if not lo < inertia < hi:
-        raise ValueError(f"inertia ratio {shown(inertia)} is outside the window ({lo:.6g}, {hi:.6g}) for contact "
-                         f"ratio {shown(eta)}: speed and spin would not end at a finite ratio")
+        raise ValueError(
+            f"inertia ratio {shown(inertia)} is outside the window ({lo:.6g}, {hi:.6g}) for contact "
+            f"ratio {shown(eta)}: speed and spin would not end at a finite ratio"
+        )
     path = _disk_path(eta, inertia)
     saved = _load_saved(path)
     if saved is not None:
@@ -293,8 +295,8 @@ def _build(eta: float, inertia: float) -> np.ndarray:
     meta[M_BINS_ROW] = coefficient_end
     orbits = np.zeros((coefficient_end + bin_rows, N_COLUMNS))
     orbits[:META_ROWS].flat[:N_META] = meta
-    orbits[META_ROWS:META_ROWS + len(tab)] = tab
-    orbits[META_ROWS + len(tab):coefficient_end].flat[:coefficients.size] = coefficients.ravel()
+    orbits[META_ROWS : META_ROWS + len(tab)] = tab
+    orbits[META_ROWS + len(tab) : coefficient_end].flat[: coefficients.size] = coefficients.ravel()
     orbits[coefficient_end:].flat[:n_bins] = bins[:n_bins]
     return orbits
 

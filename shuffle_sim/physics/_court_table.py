@@ -16,8 +16,8 @@ from __future__ import annotations
 import numpy as np
 
 from shuffle_sim._runtime import jit
-from shuffle_sim.physics.events import DISC_CUSHION, DISC_PEG
 from shuffle_sim.physics._toi import segment_frame
+from shuffle_sim.physics.events import DISC_CUSHION, DISC_PEG
 
 TABLE_COLUMNS = 14
 # Row 0, the header.
@@ -73,14 +73,20 @@ def pack_court(ka) -> np.ndarray:
     compiled kernels would compute, bit for bit: ``decelerations`` and ``_toi.segment_frame`` run as
     Python (their ``py_func``), whose arithmetic and square root round as the compiled code's do.
     """
-    blocks = ((EDGE_SEGMENT, ka.fall_segments, 0), (EDGE_CIRCLE, ka.fall_circles, 0),
-              (CUSHION_SEGMENT, ka.cushion_segments, 0),
-              (CUSHION_CIRCLE, ka.cushion_circles, ka.cushion_segments.shape[0]), (PEG, ka.pegs, 0),
-              (HOLE, ka.holes, 0), (KILL_LINE, ka.kill_lines, 0))
+    blocks = (
+        (EDGE_SEGMENT, ka.fall_segments, 0),
+        (EDGE_CIRCLE, ka.fall_circles, 0),
+        (CUSHION_SEGMENT, ka.cushion_segments, 0),
+        (CUSHION_CIRCLE, ka.cushion_circles, ka.cushion_segments.shape[0]),
+        (PEG, ka.pegs, 0),
+        (HOLE, ka.holes, 0),
+        (KILL_LINE, ka.kill_lines, 0),
+    )
     n_rows = 1 + sum(source.shape[0] for _, source, _ in blocks)
     table = np.zeros((n_rows, TABLE_COLUMNS))
-    decel, spin_decel = decelerations.py_func(float(ka.mu), float(ka.gravity), float(ka.disc_radius),
-                                              float(ka.contact_inner_ratio), float(ka.inertia_ratio))
+    decel, spin_decel = decelerations.py_func(
+        float(ka.mu), float(ka.gravity), float(ka.disc_radius), float(ka.contact_inner_ratio), float(ka.inertia_ratio)
+    )
     table[0, H_RADIUS] = ka.disc_radius
     table[0, H_DECEL] = decel
     table[0, H_SPIN_DECEL] = spin_decel
@@ -90,21 +96,24 @@ def pack_court(ka) -> np.ndarray:
     table[0, H_INNER] = ka.contact_inner_ratio
     table[0, H_HOLE_SPEED] = ka.holes[0, 3] if ka.holes.shape[0] > 0 else -1.0
     table[0, H_YIELD] = ka.disc_yield_speed
-    yields = {CUSHION_SEGMENT: ka.cushion_yield[:ka.cushion_segments.shape[0]],
-              CUSHION_CIRCLE: ka.cushion_yield[ka.cushion_segments.shape[0]:], PEG: ka.peg_yield}
+    yields = {
+        CUSHION_SEGMENT: ka.cushion_yield[: ka.cushion_segments.shape[0]],
+        CUSHION_CIRCLE: ka.cushion_yield[ka.cushion_segments.shape[0] :],
+        PEG: ka.peg_yield,
+    }
     row = 1
     for kind, source, first_index in blocks:
         rows = slice(row, row + source.shape[0])
         table[rows, F_KIND] = kind
         # Edges are not reported by index.
         table[rows, F_INDEX] = -1 if kind in (EDGE_SEGMENT, EDGE_CIRCLE) else first_index + np.arange(source.shape[0])
-        table[rows, F:F + source.shape[1]] = source
+        table[rows, F : F + source.shape[1]] = source
         if kind in yields:
             table[rows, F_YIELD] = yields[kind]
         if kind == CUSHION_SEGMENT:
             # The frame ``_toi.capsule_entry`` would compute on every prediction, computed once.
             for r in range(row, row + source.shape[0]):
-                table[r, F + 8:F + 11] = segment_frame.py_func(*(float(v) for v in table[r, F:F + 4]))
+                table[r, F + 8 : F + 11] = segment_frame.py_func(*(float(v) for v in table[r, F : F + 4]))
         row += source.shape[0]
     return table
 

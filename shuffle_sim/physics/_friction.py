@@ -138,7 +138,7 @@ def face_torque(eps):
         return 0.0
     if eps < 1.0:
         return 4.0 / (9.0 * math.pi) * _bracket(eps * eps, 1)
-    return 4.0 * eps ** 3 / (9.0 * math.pi) * _bracket(1.0 / (eps * eps), 2)
+    return 4.0 * eps**3 / (9.0 * math.pi) * _bracket(1.0 / (eps * eps), 2)
 
 
 @jit.kernel
@@ -154,7 +154,7 @@ def torque(eps, eta):
     """T for a contact annulus of inner radius ``eta`` (over the outer radius; 0 is the whole face)."""
     if eta == 0.0:
         return face_torque(eps)
-    return (face_torque(eps) - eta ** 3 * face_torque(eps / eta)) / (1.0 - eta * eta)
+    return (face_torque(eps) - eta**3 * face_torque(eps / eta)) / (1.0 - eta * eta)
 
 
 @jit.kernel

@@ -23,6 +23,7 @@ from shuffle_sim.physics._court_table import (
     CUSHION_CIRCLE,
     CUSHION_SEGMENT,
     F_KIND,
+    F_YIELD,
     H_DECEL,
     H_FRICTION,
     H_INERTIA,
@@ -32,7 +33,6 @@ from shuffle_sim.physics._court_table import (
     H_SPIN_DECEL,
     H_YIELD,
     F,
-    F_YIELD,
 )
 from shuffle_sim.physics._disc_state import kinematics, restart
 from shuffle_sim.physics._friction import force
@@ -122,9 +122,21 @@ def disc_disc_impact(table, orbits, st, ist, a, b, t, storm):
     dist = math.sqrt(dx * dx + dy * dy)
     nx = dx / dist
     ny = dy / dist
-    vax, vay, wa, vbx, vby, wb = disc_disc_impulse(vax, vay, wa, vbx, vby, wb, nx, ny, radius,
-                                                   table[0, H_RESTITUTION], table[0, H_FRICTION],
-                                                   table[0, H_INERTIA], table[0, H_YIELD])
+    vax, vay, wa, vbx, vby, wb = disc_disc_impulse(
+        vax,
+        vay,
+        wa,
+        vbx,
+        vby,
+        wb,
+        nx,
+        ny,
+        radius,
+        table[0, H_RESTITUTION],
+        table[0, H_FRICTION],
+        table[0, H_INERTIA],
+        table[0, H_YIELD],
+    )
     restart(orbits, radius, st, ist, a, t, xa, ya, vax, vay, wa, decel, spin_decel)
     restart(orbits, radius, st, ist, b, t, xb, yb, vbx, vby, wb, decel, spin_decel)
     ist[MOVED, a] = 1
@@ -177,8 +189,9 @@ def fixed_body_bounce(table, row, xi, yi, vx, vy, w):
         ny = yi - g1
         e, mu_c, kills = table[row, F + 3], table[row, F + 4], 0.0
     norm = math.sqrt(nx * nx + ny * ny)
-    vx, vy, w = fixed_body_impulse(vx, vy, w, nx / norm, ny / norm, table[0, H_RADIUS], e, mu_c, table[0, H_INERTIA],
-                                   table[row, F_YIELD])
+    vx, vy, w = fixed_body_impulse(
+        vx, vy, w, nx / norm, ny / norm, table[0, H_RADIUS], e, mu_c, table[0, H_INERTIA], table[row, F_YIELD]
+    )
     return vx, vy, w, kills != 0.0
 
 

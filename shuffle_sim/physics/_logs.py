@@ -79,7 +79,10 @@ def sample_trajectories(table, orbits, seg, n_discs, times, out):
                 out[f, i, 1] = math.nan
                 continue
             ux, uy, speed, w, _, _, mode, sigma0, reach, theta = start_reference(
-                orbits, radius, seg[k, 0], seg[k, 3], seg[k, 4], seg[k, 5], seg[k, 6], seg[k, 7], decel, spin_decel)
-            s, _, _ = motion_after(orbits, radius, mode, sigma0, reach, theta, speed, w, decel, spin_decel, t - seg[k, 0])
+                orbits, radius, seg[k, 0], seg[k, 3], seg[k, 4], seg[k, 5], seg[k, 6], seg[k, 7], decel, spin_decel
+            )
+            s, _, _ = motion_after(
+                orbits, radius, mode, sigma0, reach, theta, speed, w, decel, spin_decel, t - seg[k, 0]
+            )
             out[f, i, 0] = seg[k, 3] + ux * s
             out[f, i, 1] = seg[k, 4] + uy * s

@@ -21,6 +21,10 @@ import math
 
 from shuffle_sim._runtime import jit
 from shuffle_sim._runtime.compile_ahead import Callee
+from shuffle_sim.physics._court_table import H_DECEL, H_RADIUS, H_SPIN_DECEL, F
+from shuffle_sim.physics._impacts import fixed_body_bounce
+from shuffle_sim.physics._motion import motion_after, start_reference
+from shuffle_sim.physics._predict import coupled_times, predict_path, slow_distance
 from shuffle_sim.physics.events import (
     DISC_CUSHION,
     DISC_PEG,
@@ -34,10 +38,6 @@ from shuffle_sim.physics.events import (
     STATUS_REST,
     STOP,
 )
-from shuffle_sim.physics._impacts import fixed_body_bounce
-from shuffle_sim.physics._motion import motion_after, start_reference
-from shuffle_sim.physics._predict import coupled_times, predict_path, slow_distance
-from shuffle_sim.physics._court_table import H_DECEL, H_RADIUS, H_SPIN_DECEL, F
 
 
 @jit.inline
@@ -47,11 +47,12 @@ def _predict_lone(table, orbits, px, py, ux, uy, speed, omega, mode, sigma0, the
     coupled = mode >= 0 and status == STATUS_MOVING
     s_slow = slow_distance(table, orbits, mode, sigma0, theta, reach, speed, omega) if coupled else 0.0
     t_next, next_kind, next_b, t_kill, kill_b, s_next, s_kill = predict_path(
-        table, px, py, ux, uy, speed, reach if coupled else -1.0, s_slow, status == STATUS_MOVING,
-        not dead, t0, t_stop)
+        table, px, py, ux, uy, speed, reach if coupled else -1.0, s_slow, status == STATUS_MOVING, not dead, t0, t_stop
+    )
     if coupled:
-        t_next, t_kill = coupled_times(table, orbits, mode, sigma0, theta, reach, speed, omega, t0,
-                                       next_kind, s_next, s_kill, t_next, t_kill)
+        t_next, t_kill = coupled_times(
+            table, orbits, mode, sigma0, theta, reach, speed, omega, t0, next_kind, s_next, s_kill, t_next, t_kill
+        )
     return t_next, next_kind, next_b, t_kill, kill_b
 
 
@@ -101,7 +102,8 @@ def run_lone(table, orbits, x, y, vx, vy, omega, max_events):
     py = y
     t0 = 0.0
     ux, uy, speed, omega, t_stop, t_spin, mode, sigma0, reach, theta = start_reference(
-        orbits, radius, t0, px, py, vx, vy, omega, decel, spin_decel)
+        orbits, radius, t0, px, py, vx, vy, omega, decel, spin_decel
+    )
     status = STATUS_MOVING if speed > 0.0 else STATUS_REST
     dead = False
     t_next, next_kind, next_b = math.inf, -1, -1  # the next boundary event: time, kind, table row
@@ -118,7 +120,8 @@ def run_lone(table, orbits, x, y, vx, vy, omega, max_events):
                 t_kill = math.inf
             else:
                 t_next, next_kind, next_b, t_kill, kill_b = _predict_lone(
-                    table, orbits, px, py, ux, uy, speed, omega, mode, sigma0, theta, reach, status, dead, t0, t_stop)
+                    table, orbits, px, py, ux, uy, speed, omega, mode, sigma0, theta, reach, status, dead, t0, t_stop
+                )
         # The earliest event, ties going the kernel's way: boundary, kill line, spin stop.
         t = math.inf
         kind = -1
@@ -154,7 +157,8 @@ def run_lone(table, orbits, x, y, vx, vy, omega, max_events):
         px, py, new_vx, new_vy, new_w, dead = _after_event(table, kind, b, qx, qy, ux * v, uy * v, w, dead)
         t0 = now
         ux, uy, speed, omega, t_stop, t_spin, mode, sigma0, reach, theta = start_reference(
-            orbits, radius, t0, px, py, new_vx, new_vy, new_w, decel, spin_decel)
+            orbits, radius, t0, px, py, new_vx, new_vy, new_w, decel, spin_decel
+        )
         status = _status_after(kind, speed)
         predict = True
     slid, v, w = motion_after(orbits, radius, mode, sigma0, reach, theta, speed, omega, decel, spin_decel, now - t0)
@@ -173,34 +177,42 @@ def run_lone_call(table, orbits, x, y, vx, vy, omega, max_events):
     return run_lone(table, orbits, x, y, vx, vy, omega, max_events)
 
 
-
 # The functions ``run_lone_call``'s compile reaches, in the order it reaches them, with the signatures
 # it compiles them for (checked by a test): a first run's other process compiles them last first,
 # meeting this one's compile half way (``experiment.warmup``). They are kept as text, so that listing
 # them loads nothing.
 _F2 = "float64[:, ::1]"
-LONE_CALLEES = tuple(Callee(module, name, signature) for module, name, signature in (
-    ("shuffle_sim.physics._coupled", "start_motion", f"({_F2}, float64, float64, float64)"),
-    ("shuffle_sim.physics._coupled", "_sigma_of", f"({_F2}, int64, float64)"),
-    ("shuffle_sim.physics._coupled", "orbit_state", f"({_F2}, int64, float64)"),
-    ("shuffle_sim.physics._predict", "slow_distance", f"({_F2}, {_F2}, int64, float64, float64, float64, float64, "
-                                                     "float64)"),
-    ("shuffle_sim.physics._coupled", "distance_at_speed", f"({_F2}, int64, {', '.join(['float64'] * 7)})"),
-    ("shuffle_sim.physics._coupled", "motion_at", f"({_F2}, int64, {', '.join(['float64'] * 7)})"),
-    ("shuffle_sim.physics._motion", "stopping_distance", "(float64, float64)"),
-    ("shuffle_sim.physics._toi", "surely_beyond", "(float64, float64, float64)"),
-    ("shuffle_sim.physics._toi", "hole_capture", f"({', '.join(['float64'] * 10)})"),
-    ("shuffle_sim.physics._toi", "hole_capture_after", f"({', '.join(['float64'] * 8)})"),
-    ("shuffle_sim.physics._toi", "circle_exit", f"({', '.join(['float64'] * 7)})"),
-    ("shuffle_sim.physics._toi", "circle_entry", f"({', '.join(['float64'] * 9)})"),
-    ("shuffle_sim.physics._toi", "_circle_entry", "(float64, float64, float64)"),
-    ("shuffle_sim.physics._toi", "circle_exit_contact", f"({', '.join(['float64'] * 8)})"),
-    ("shuffle_sim.physics._motion", "time_to_slide", "(float64, float64, float64)"),
-    ("shuffle_sim.physics._predict", "coupled_times", f"({_F2}, {_F2}, int64, {', '.join(['float64'] * 6)}, int64, "
-                                                     "float64, float64, float64, float64)"),
-    ("shuffle_sim.physics._coupled", "time_to_reach", f"({_F2}, int64, {', '.join(['float64'] * 7)})"),
-    ("shuffle_sim.physics._motion", "travelled", "(float64, float64, float64)"),
-    ("shuffle_sim.physics._motion", "spin_after", "(float64, float64, float64)"),
-    ("shuffle_sim.physics._resolve", "fixed_body_impulse", f"({', '.join(['float64'] * 10)})"),
-    ("shuffle_sim.physics._resolve", "_coulomb_cap", "(float64, float64, float64)"),
-))
+LONE_CALLEES = tuple(
+    Callee(module, name, signature)
+    for module, name, signature in (
+        ("shuffle_sim.physics._coupled", "start_motion", f"({_F2}, float64, float64, float64)"),
+        ("shuffle_sim.physics._coupled", "_sigma_of", f"({_F2}, int64, float64)"),
+        ("shuffle_sim.physics._coupled", "orbit_state", f"({_F2}, int64, float64)"),
+        (
+            "shuffle_sim.physics._predict",
+            "slow_distance",
+            f"({_F2}, {_F2}, int64, float64, float64, float64, float64, float64)",
+        ),
+        ("shuffle_sim.physics._coupled", "distance_at_speed", f"({_F2}, int64, {', '.join(['float64'] * 7)})"),
+        ("shuffle_sim.physics._coupled", "motion_at", f"({_F2}, int64, {', '.join(['float64'] * 7)})"),
+        ("shuffle_sim.physics._motion", "stopping_distance", "(float64, float64)"),
+        ("shuffle_sim.physics._toi", "surely_beyond", "(float64, float64, float64)"),
+        ("shuffle_sim.physics._toi", "hole_capture", f"({', '.join(['float64'] * 10)})"),
+        ("shuffle_sim.physics._toi", "hole_capture_after", f"({', '.join(['float64'] * 8)})"),
+        ("shuffle_sim.physics._toi", "circle_exit", f"({', '.join(['float64'] * 7)})"),
+        ("shuffle_sim.physics._toi", "circle_entry", f"({', '.join(['float64'] * 9)})"),
+        ("shuffle_sim.physics._toi", "_circle_entry", "(float64, float64, float64)"),
+        ("shuffle_sim.physics._toi", "circle_exit_contact", f"({', '.join(['float64'] * 8)})"),
+        ("shuffle_sim.physics._motion", "time_to_slide", "(float64, float64, float64)"),
+        (
+            "shuffle_sim.physics._predict",
+            "coupled_times",
+            f"({_F2}, {_F2}, int64, {', '.join(['float64'] * 6)}, int64, float64, float64, float64, float64)",
+        ),
+        ("shuffle_sim.physics._coupled", "time_to_reach", f"({_F2}, int64, {', '.join(['float64'] * 7)})"),
+        ("shuffle_sim.physics._motion", "travelled", "(float64, float64, float64)"),
+        ("shuffle_sim.physics._motion", "spin_after", "(float64, float64, float64)"),
+        ("shuffle_sim.physics._resolve", "fixed_body_impulse", f"({', '.join(['float64'] * 10)})"),
+        ("shuffle_sim.physics._resolve", "_coulomb_cap", "(float64, float64, float64)"),
+    )
+)

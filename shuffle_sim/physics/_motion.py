@@ -173,8 +173,11 @@ def start_reference(orbits, radius, t, x, y, vx, vy, omega, decel, spin_decel):
 def motion_after(orbits, radius, mode, sigma0, reach, theta, speed, omega, decel, spin_decel, tau):
     """(distance slid, speed, spin) ``tau`` >= 0 seconds after a reference state (``start_reference``)."""
     if mode < 0:
-        return (travelled(speed, decel, tau) if speed != 0.0 else 0.0,
-                max(0.0, speed - decel * tau) if speed != 0.0 else 0.0, spin_after(omega, spin_decel, tau))
+        return (
+            travelled(speed, decel, tau) if speed != 0.0 else 0.0,
+            max(0.0, speed - decel * tau) if speed != 0.0 else 0.0,
+            spin_after(omega, spin_decel, tau),
+        )
     s, v, rim = motion_at(orbits, mode, sigma0, theta, reach, speed, radius * abs(omega), decel, tau)
     return s, v, math.copysign(rim / radius, omega)
 
@@ -192,7 +195,8 @@ def set_motion(orbits, radius, st, i, t, x, y, vx, vy, omega, decel, spin_decel)
     """Give disc ``i`` a new reference state at time ``t`` (``start_reference``), in either model;
     returns True if it slides. The caller sets the status."""
     ux, uy, speed, omega, t_stop, t_spin, mode, sigma0, reach, theta = start_reference(
-        orbits, radius, t, x, y, vx, vy, omega, decel, spin_decel)
+        orbits, radius, t, x, y, vx, vy, omega, decel, spin_decel
+    )
     st[PX, i] = x
     st[PY, i] = y
     st[T0, i] = t
@@ -212,16 +216,36 @@ def set_motion(orbits, radius, st, i, t, x, y, vx, vy, omega, decel, spin_decel)
 @jit.inline
 def disc_motion(orbits, radius, st, i, t, decel, spin_decel):
     """(distance slid since T0, speed, spin) of disc ``i`` at absolute time ``t``."""
-    return motion_after(orbits, radius, int(st[MODE, i]), st[SIGMA0, i], st[REACH, i], st[THETA, i], st[SPEED, i],
-                        st[OMEGA, i], decel, spin_decel, t - st[T0, i])
+    return motion_after(
+        orbits,
+        radius,
+        int(st[MODE, i]),
+        st[SIGMA0, i],
+        st[REACH, i],
+        st[THETA, i],
+        st[SPEED, i],
+        st[OMEGA, i],
+        decel,
+        spin_decel,
+        t - st[T0, i],
+    )
 
 
 @jit.inline
 def coupled_disc_motion(orbits, radius, st, i, t, decel):
     """(distance slid since T0, speed, spin) at time ``t`` of disc ``i`` in the coupled motion."""
     omega = st[OMEGA, i]
-    s, v, rim = motion_at(orbits, int(st[MODE, i]), st[SIGMA0, i], st[THETA, i], st[REACH, i], st[SPEED, i],
-                          radius * abs(omega), decel, t - st[T0, i])
+    s, v, rim = motion_at(
+        orbits,
+        int(st[MODE, i]),
+        st[SIGMA0, i],
+        st[THETA, i],
+        st[REACH, i],
+        st[SPEED, i],
+        radius * abs(omega),
+        decel,
+        t - st[T0, i],
+    )
     return s, v, math.copysign(rim / radius, omega)
 
 

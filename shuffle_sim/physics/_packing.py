@@ -56,12 +56,13 @@ def pack_kernel_arrays(court: Court) -> KernelArrays:
     """Pack the physical ``court`` (at its current end, for the rule lines) for the physics kernel."""
     p = court.params
     fall_segments = np.array([e.geom for e in court.edges if e.kind == "segment"], dtype=np.float64).reshape(-1, 4)
-    fall_circles = np.array(
-        [e.geom[:3] for e in court.edges if e.kind == "circle"], dtype=np.float64
-    ).reshape(-1, 3)
+    fall_circles = np.array([e.geom[:3] for e in court.edges if e.kind == "circle"], dtype=np.float64).reshape(-1, 3)
     cushion_segments = np.array(
-        [(*c.geom, c.thickness / 2, c.restitution, c.friction, float(c.kills))
-         for c in court.cushions if c.kind == "segment"],
+        [
+            (*c.geom, c.thickness / 2, c.restitution, c.friction, float(c.kills))
+            for c in court.cushions
+            if c.kind == "segment"
+        ],
         dtype=np.float64,
     ).reshape(-1, 8)
     cushion_circles = np.array(
@@ -93,8 +94,11 @@ def pack_kernel_arrays(court: Court) -> KernelArrays:
         inertia_ratio=p["inertia_ratio"],
         orbit_tables=_spin_tables(p, holes.reshape(-1, 4)),
         disc_yield_speed=p["disc_yield_speed"],
-        cushion_yield=np.array([c.yield_speed for c in court.cushions if c.kind == "segment"]
-                               + [c.yield_speed for c in court.cushions if c.kind == "circle"], dtype=np.float64),
+        cushion_yield=np.array(
+            [c.yield_speed for c in court.cushions if c.kind == "segment"]
+            + [c.yield_speed for c in court.cushions if c.kind == "circle"],
+            dtype=np.float64,
+        ),
         peg_yield=np.array([g.yield_speed for g in court.pegs], dtype=np.float64),
     )
 
@@ -104,7 +108,9 @@ def _spin_tables(params: dict, holes: np.ndarray) -> np.ndarray:
     no rows for the decoupled model. The coupled kernel knows one capture speed for all holes."""
     if params["spin_model"] == "coupled":
         if len(holes) and np.any(holes[:, 3] != holes[0, 3]):
-            raise CourtError(f"holes: with spin_model 'coupled' every hole needs the same capture_speed "
-                             f"(got {sorted(set(holes[:, 3].tolist()))!r})")
+            raise CourtError(
+                f"holes: with spin_model 'coupled' every hole needs the same capture_speed "
+                f"(got {sorted(set(holes[:, 3].tolist()))!r})"
+            )
         return coupled_tables(params["contact_inner_ratio"], params["inertia_ratio"])
     return np.zeros((0, N_COLUMNS))

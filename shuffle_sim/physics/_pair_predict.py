@@ -19,10 +19,6 @@ from shuffle_sim.physics._coupled import (
     MODE_SPIN_LIMIT,
     _meta,
 )
-from shuffle_sim.physics.events import (
-    STATUS_FALLEN,
-    STATUS_MOVING,
-)
 from shuffle_sim.physics._friction import force
 from shuffle_sim.physics._motion import (
     MODE,
@@ -45,6 +41,7 @@ from shuffle_sim.physics._motion import (
     time_for_distance,
     time_to_slide,
 )
+from shuffle_sim.physics._predict import path_reach
 from shuffle_sim.physics._toi import (
     APPROACH_TOL,
     CONTACT_GAP,
@@ -54,8 +51,10 @@ from shuffle_sim.physics._toi import (
     point_beyond_path,
     quartic_entry,
 )
-from shuffle_sim.physics._predict import path_reach
-
+from shuffle_sim.physics.events import (
+    STATUS_FALLEN,
+    STATUS_MOVING,
+)
 
 #: Bound on the steps of the coupled pair search (each one evaluates both discs once).
 PAIR_SEARCH_STEPS = 2000
@@ -98,14 +97,30 @@ def coupled_pair_entry(orbits, radius, eta, st, i, j, now, t_end, decel, spin_de
     ``PAIR_TIME_TOL`` of the contact. Paths that stay farther apart than rho from here to their stops
     (``_toi.paths_apart``) end the search before it starts.
     """
-    if (st[UX, i] == st[UX, j] and st[UY, i] == st[UY, j] and st[SPEED, i] == st[SPEED, j]
-            and st[OMEGA, i] == st[OMEGA, j] and st[T0, i] == st[T0, j] and st[MODE, i] == st[MODE, j]):
+    if (
+        st[UX, i] == st[UX, j]
+        and st[UY, i] == st[UY, j]
+        and st[SPEED, i] == st[SPEED, j]
+        and st[OMEGA, i] == st[OMEGA, j]
+        and st[T0, i] == st[T0, j]
+        and st[MODE, i] == st[MODE, j]
+    ):
         return math.inf  # one motion (a group moving as one): their separation never changes
     left_i = path_reach(st, i, decel) - si
     left_j = path_reach(st, j, decel) - sj
-    if paths_apart(st[PX, i] + st[UX, i] * si, st[PY, i] + st[UY, i] * si, st[UX, i], st[UY, i], max(left_i, 0.0),
-                   st[PX, j] + st[UX, j] * sj, st[PY, j] + st[UY, j] * sj, st[UX, j], st[UY, j], max(left_j, 0.0),
-                   rho):
+    if paths_apart(
+        st[PX, i] + st[UX, i] * si,
+        st[PY, i] + st[UY, i] * si,
+        st[UX, i],
+        st[UY, i],
+        max(left_i, 0.0),
+        st[PX, j] + st[UX, j] * sj,
+        st[PY, j] + st[UY, j] * sj,
+        st[UX, j],
+        st[UY, j],
+        max(left_j, 0.0),
+        rho,
+    ):
         return math.inf
     lo_i, hi_i = _force_range(orbits, radius, eta, st, i, vi, wi)
     lo_j, hi_j = _force_range(orbits, radius, eta, st, j, vj, wj)
@@ -186,8 +201,9 @@ def coupled_pair_return(orbits, radius, eta, st, i, j, now, t_end, decel, spin_d
         cx = st[PX, j] + st[UX, j] * sj - st[PX, i] - st[UX, i] * si
         cy = st[PY, j] + st[UY, j] * sj - st[PY, i] - st[UY, i] * si
         if math.sqrt(cx * cx + cy * cy) > apart:
-            return coupled_pair_entry(orbits, radius, eta, st, i, j, t, t_end, decel, spin_decel, rho, si, vi, wi, sj,
-                                      vj, wj)
+            return coupled_pair_entry(
+                orbits, radius, eta, st, i, j, t, t_end, decel, spin_decel, rho, si, vi, wi, sj, vj, wj
+            )
     return math.inf
 
 
@@ -255,17 +271,30 @@ def coupled_predict_pair(orbits, st, ist, i, j, now, decel, spin_decel, contact)
     mover = i if moving_i else j
     fixed = j if moving_i else i
     if (moving_i and moving_j and st[MODE, i] < 0 and st[MODE, j] < 0) or (
-            not (moving_i and moving_j) and st[MODE, mover] < 0):
+        not (moving_i and moving_j) and st[MODE, mover] < 0
+    ):
         return predict_pair(st, ist, i, j, now, decel, contact)  # every moving disc in the closed form
     # Paths that never come within contact (plus the touching tolerance) need no motion at all: the
     # straight paths from the reference states to the stops hold every position still to come.
     near = contact + 2.0 * CONTACT_GAP
     if moving_i and moving_j:
-        if paths_apart(st[PX, i], st[PY, i], st[UX, i], st[UY, i], path_reach(st, i, decel), st[PX, j], st[PY, j],
-                       st[UX, j], st[UY, j], path_reach(st, j, decel), near):
+        if paths_apart(
+            st[PX, i],
+            st[PY, i],
+            st[UX, i],
+            st[UY, i],
+            path_reach(st, i, decel),
+            st[PX, j],
+            st[PY, j],
+            st[UX, j],
+            st[UY, j],
+            path_reach(st, j, decel),
+            near,
+        ):
             return math.inf
-    elif point_beyond_path(st[PX, mover], st[PY, mover], st[UX, mover], st[UY, mover], st[REACH, mover],
-                           st[PX, fixed], st[PY, fixed], near):
+    elif point_beyond_path(
+        st[PX, mover], st[PY, mover], st[UX, mover], st[UY, mover], st[REACH, mover], st[PX, fixed], st[PY, fixed], near
+    ):
         return math.inf
     if moving_i and moving_j:
         s_i, vi, wi = disc_motion_call(orbits, radius_disc, st, i, now, decel, spin_decel)
@@ -287,23 +316,61 @@ def coupled_predict_pair(orbits, st, ist, i, j, now, decel, spin_decel, contact)
             # Touching, not approaching: they collide once pushed into an overlap of OVERLAP_SLACK, or,
             # once parted by more than the touching tolerance, when they come back to contact
             # (``coupled_pair_return``; ``touching_pair_entry`` for the closed form).
-            pushed = coupled_pair_entry(orbits, radius_disc, eta, st, i, j, now, now + window, decel, spin_decel,
-                                        min(contact, dist) - OVERLAP_SLACK, s_i, vi, wi, s_j, vj, wj)
-            back = coupled_pair_return(orbits, radius_disc, eta, st, i, j, now, now + window, decel, spin_decel,
-                                       contact, contact + CONTACT_GAP)
+            pushed = coupled_pair_entry(
+                orbits,
+                radius_disc,
+                eta,
+                st,
+                i,
+                j,
+                now,
+                now + window,
+                decel,
+                spin_decel,
+                min(contact, dist) - OVERLAP_SLACK,
+                s_i,
+                vi,
+                wi,
+                s_j,
+                vj,
+                wj,
+            )
+            back = coupled_pair_return(
+                orbits, radius_disc, eta, st, i, j, now, now + window, decel, spin_decel, contact, contact + CONTACT_GAP
+            )
             return min(pushed, back)
         # The coupled search needs a finite window; without friction nothing is coupled.
-        return coupled_pair_entry(orbits, radius_disc, eta, st, i, j, now, now + window, decel, spin_decel, contact,
-                                  s_i, vi, wi, s_j, vj, wj)
+        return coupled_pair_entry(
+            orbits, radius_disc, eta, st, i, j, now, now + window, decel, spin_decel, contact, s_i, vi, wi, s_j, vj, wj
+        )
     # Coupled: along the straight path from where the disc is now, in arc length, then its time.
     done, speed, _ = disc_motion_call(orbits, radius_disc, st, mover, now, decel, spin_decel)
     left = st[REACH, mover] - done
-    s = circle_entry(st[PX, mover] + st[UX, mover] * done, st[PY, mover] + st[UY, mover] * done, st[UX, mover],
-                     st[UY, mover], speed, st[PX, fixed], st[PY, fixed], contact, left)
+    s = circle_entry(
+        st[PX, mover] + st[UX, mover] * done,
+        st[PY, mover] + st[UY, mover] * done,
+        st[UX, mover],
+        st[UY, mover],
+        speed,
+        st[PX, fixed],
+        st[PY, fixed],
+        contact,
+        left,
+    )
     if s > left:
         return math.inf
     if s == 0.0:
         return now
-    t = st[T0, mover] + time_for_distance(orbits, radius_disc, int(st[MODE, mover]), st[SIGMA0, mover], st[REACH, mover],
-                                          st[THETA, mover], st[SPEED, mover], st[OMEGA, mover], decel, done + s)
+    t = st[T0, mover] + time_for_distance(
+        orbits,
+        radius_disc,
+        int(st[MODE, mover]),
+        st[SIGMA0, mover],
+        st[REACH, mover],
+        st[THETA, mover],
+        st[SPEED, mover],
+        st[OMEGA, mover],
+        decel,
+        done + s,
+    )
     return max(t, now)

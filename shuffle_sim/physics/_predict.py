@@ -13,14 +13,19 @@ from shuffle_sim.physics._coupled import (
     distance_at_speed,
     time_to_reach,
 )
-from shuffle_sim.physics.events import (
-    DISC_CUSHION,
-    DISC_PEG,
-    FALL,
-    HOLED,
-    STATUS_FALLEN,
-    STATUS_MOVING,
-    STOP,
+from shuffle_sim.physics._court_table import (
+    CUSHION_CIRCLE,
+    CUSHION_SEGMENT,
+    EDGE_CIRCLE,
+    EDGE_SEGMENT,
+    F_KIND,
+    H_DECEL,
+    H_HOLE_SPEED,
+    H_RADIUS,
+    HOLE,
+    KILL_LINE,
+    PEG,
+    F,
 )
 from shuffle_sim.physics._motion import (
     DEAD,
@@ -45,20 +50,6 @@ from shuffle_sim.physics._motion import (
     stopping_distance,
     time_to_slide,
 )
-from shuffle_sim.physics._court_table import (
-    CUSHION_CIRCLE,
-    CUSHION_SEGMENT,
-    EDGE_CIRCLE,
-    EDGE_SEGMENT,
-    F_KIND,
-    H_DECEL,
-    H_HOLE_SPEED,
-    H_RADIUS,
-    HOLE,
-    KILL_LINE,
-    PEG,
-    F,
-)
 from shuffle_sim.physics._toi import (
     capsule_entry_framed,
     circle_entry,
@@ -68,6 +59,15 @@ from shuffle_sim.physics._toi import (
     hole_capture,
     hole_capture_after,
     line_passing_within,
+)
+from shuffle_sim.physics.events import (
+    DISC_CUSHION,
+    DISC_PEG,
+    FALL,
+    HOLED,
+    STATUS_FALLEN,
+    STATUS_MOVING,
+    STOP,
 )
 
 
@@ -85,8 +85,22 @@ def _shape_contact(table, row, f, qx, qy, ux, uy, speed, r, best):
     if f == EDGE_CIRCLE:
         return circle_exit(qx, qy, ux, uy, g0, g1, g2), FALL
     if f == CUSHION_SEGMENT:
-        return capsule_entry_framed(qx, qy, ux, uy, speed, g0, g1, g2, g3, table[row, F + 8], table[row, F + 9],
-                                    table[row, F + 10], r + table[row, F + 4], best), DISC_CUSHION
+        return capsule_entry_framed(
+            qx,
+            qy,
+            ux,
+            uy,
+            speed,
+            g0,
+            g1,
+            g2,
+            g3,
+            table[row, F + 8],
+            table[row, F + 9],
+            table[row, F + 10],
+            r + table[row, F + 4],
+            best,
+        ), DISC_CUSHION
     if f == CUSHION_CIRCLE:
         return circle_exit_contact(qx, qy, ux, uy, speed, g0, g1, g2 - r), DISC_CUSHION
     if f == PEG:
@@ -185,8 +199,19 @@ def predict_disc(table, st, ist, i, s_slow):
     if status >= STATUS_FALLEN:
         return math.inf, math.inf
     t_next, kind, b, t_kill, kill_b, s_next, s_kill = predict_path(
-        table, st[PX, i], st[PY, i], st[UX, i], st[UY, i], st[SPEED, i], st[REACH, i] if st[MODE, i] >= 0 else -1.0,
-        s_slow, status == STATUS_MOVING, ist[DEAD, i] == 0, st[T0, i], st[T_STOP, i])
+        table,
+        st[PX, i],
+        st[PY, i],
+        st[UX, i],
+        st[UY, i],
+        st[SPEED, i],
+        st[REACH, i] if st[MODE, i] >= 0 else -1.0,
+        s_slow,
+        status == STATUS_MOVING,
+        ist[DEAD, i] == 0,
+        st[T0, i],
+        st[T_STOP, i],
+    )
     if kind != -1:
         st[T_NEXT, i] = t_next
         ist[NEXT_KIND, i] = kind
@@ -204,13 +229,15 @@ def slow_distance(table, orbits, mode, sigma0, theta, reach, speed, omega):
     capture = table[0, H_HOLE_SPEED]
     if capture < 0.0:
         return 0.0
-    return distance_at_speed(orbits, mode, sigma0, theta, reach, speed, table[0, H_RADIUS] * abs(omega),
-                             table[0, H_DECEL], capture)
+    return distance_at_speed(
+        orbits, mode, sigma0, theta, reach, speed, table[0, H_RADIUS] * abs(omega), table[0, H_DECEL], capture
+    )
 
 
 @jit.no_refcount
-def coupled_times(table, orbits, mode, sigma0, theta, reach, speed, omega, t0, next_kind, s_next, s_kill, t_next,
-                  t_kill):
+def coupled_times(
+    table, orbits, mode, sigma0, theta, reach, speed, omega, t0, next_kind, s_next, s_kill, t_next, t_kill
+):
     """(t_next, t_kill) of a disc in the coupled motion from ``predict_path``'s arc lengths: the
     boundary event's time unless it is the stop (whose time ``predict_path`` already gives) or none,
     and the kill-line crossing's if there is one. Calls of their own, so that the inlined loops of
@@ -229,16 +256,30 @@ def coupled_slow_distance(table, orbits, st, i):
     """``slow_distance`` of disc i (0 unless it is in the coupled motion)."""
     if st[MODE, i] < 0:
         return 0.0
-    return slow_distance(table, orbits, int(st[MODE, i]), st[SIGMA0, i], st[THETA, i], st[REACH, i], st[SPEED, i],
-                         st[OMEGA, i])
+    return slow_distance(
+        table, orbits, int(st[MODE, i]), st[SIGMA0, i], st[THETA, i], st[REACH, i], st[SPEED, i], st[OMEGA, i]
+    )
 
 
 @jit.inline
 def coupled_event_times(table, orbits, st, ist, i, s_next, s_kill):
     """Turn disc i's predicted arc lengths into times along its coupled motion (``predict_disc``)."""
-    st[T_NEXT, i], st[T_KILL, i] = coupled_times(table, orbits, int(st[MODE, i]), st[SIGMA0, i], st[THETA, i],
-                                                 st[REACH, i], st[SPEED, i], st[OMEGA, i], st[T0, i],
-                                                 ist[NEXT_KIND, i], s_next, s_kill, st[T_NEXT, i], st[T_KILL, i])
+    st[T_NEXT, i], st[T_KILL, i] = coupled_times(
+        table,
+        orbits,
+        int(st[MODE, i]),
+        st[SIGMA0, i],
+        st[THETA, i],
+        st[REACH, i],
+        st[SPEED, i],
+        st[OMEGA, i],
+        st[T0, i],
+        ist[NEXT_KIND, i],
+        s_next,
+        s_kill,
+        st[T_NEXT, i],
+        st[T_KILL, i],
+    )
 
 
 @jit.inline

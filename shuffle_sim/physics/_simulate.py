@@ -13,6 +13,12 @@ import numpy as np
 
 from shuffle_sim._runtime.compile_ahead import start_helper
 from shuffle_sim.court import Court
+from shuffle_sim.messages import shown
+from shuffle_sim.physics._court_table import H_DECEL, obstacle_overlap
+from shuffle_sim.physics._event_loop import RUN_FROM_START, RUN_FROM_START_SHARED, run_from_start
+from shuffle_sim.physics._logs import EV_COLUMNS, SEG_COLUMNS, sample_trajectories
+from shuffle_sim.physics._motion import DEAD, N_FLOAT_ROWS, N_INT_ROWS, STATUS
+from shuffle_sim.physics._packing import court_table, kernel_arrays
 from shuffle_sim.physics.events import (
     DISC_CUSHION,
     DISC_DISC,
@@ -21,13 +27,7 @@ from shuffle_sim.physics.events import (
     STATUS_FALLEN,
     STATUS_NAMES,
 )
-from shuffle_sim.physics._event_loop import RUN_FROM_START, RUN_FROM_START_SHARED, run_from_start
-from shuffle_sim.physics._logs import EV_COLUMNS, SEG_COLUMNS, sample_trajectories
-from shuffle_sim.physics._motion import DEAD, N_FLOAT_ROWS, N_INT_ROWS, STATUS
-from shuffle_sim.physics._packing import court_table, kernel_arrays
-from shuffle_sim.physics._court_table import H_DECEL, obstacle_overlap
 from shuffle_sim.physics.scene import OVERLAP_TOLERANCE, Scene, SceneError
-from shuffle_sim.messages import shown
 
 
 @dataclass(frozen=True)
@@ -58,8 +58,14 @@ class EventLog:
     def records(self) -> list[dict]:
         """The log as the command line's JSON prints it."""
         return [
-            {"t": float(self.t[k]), "kind": EVENT_NAMES[int(self.kind[k])], "a": int(self.a[k]), "b": int(self.b[k]),
-             "a_dead": bool(self.a_dead[k]), "b_dead": bool(self.b_dead[k])}
+            {
+                "t": float(self.t[k]),
+                "kind": EVENT_NAMES[int(self.kind[k])],
+                "a": int(self.a[k]),
+                "b": int(self.b[k]),
+                "a_dead": bool(self.a_dead[k]),
+                "b_dead": bool(self.b_dead[k]),
+            }
             for k in range(len(self))
         ]
 
@@ -143,8 +149,15 @@ class SimResult:
     def to_json(self) -> dict:
         """``{"discs": [...], "events": [...], "judging": {...}, "ok": ...}`` as ``simulate --json`` prints."""
         discs = [
-            {"x": float(self.x[i]), "y": float(self.y[i]), "vx": float(self.vx[i]), "vy": float(self.vy[i]),
-             "omega": float(self.omega[i]), "status": STATUS_NAMES[int(self.status[i])], "dead": bool(self.dead[i])}
+            {
+                "x": float(self.x[i]),
+                "y": float(self.y[i]),
+                "vx": float(self.vx[i]),
+                "vy": float(self.vy[i]),
+                "omega": float(self.omega[i]),
+                "status": STATUS_NAMES[int(self.status[i])],
+                "dead": bool(self.dead[i]),
+            }
             for i in range(self.scene.n_discs)
         ]
         return {
@@ -171,8 +184,9 @@ def check_obstacles(court: Court, xs: np.ndarray, ys: np.ndarray, what: str = "d
     for k in range(len(xs)):
         body = obstacle_at_start(court, xs[k], ys[k])
         if body is not None:
-            raise SceneError(f"{what}[{first + k}] at x={float(xs[k])!r}, y={float(ys[k])!r} overlaps {body} "
-                             f"at the start")
+            raise SceneError(
+                f"{what}[{first + k}] at x={float(xs[k])!r}, y={float(ys[k])!r} overlaps {body} at the start"
+            )
 
 
 def _cushion_order(court: Court) -> np.ndarray:
@@ -211,10 +225,11 @@ def simulate(scene: Scene, max_events: int = 10_000) -> SimResult:
     seg = np.empty((n + int(max_events) * max(2, n), SEG_COLUMNS))
     pair_t = np.full((n, n), np.inf)
     final = np.empty((n, 5))
-    bad, n_ev, n_seg, ok, t_end = run_from_start(table, orbits, start, OVERLAP_TOLERANCE, st, ist, pair_t, ev, seg,
-                                                 int(max_events), final)
+    bad, n_ev, n_seg, ok, t_end = run_from_start(
+        table, orbits, start, OVERLAP_TOLERANCE, st, ist, pair_t, ev, seg, int(max_events), final
+    )
     if bad >= 0:
-        check_obstacles(court, scene.x[bad:bad + 1], scene.y[bad:bad + 1], f"{scene.source}: discs", first=bad)
+        check_obstacles(court, scene.x[bad : bad + 1], scene.y[bad : bad + 1], f"{scene.source}: discs", first=bad)
     ev = ev[:n_ev]
     kind = ev[:, 1].astype(np.int32)
     b = ev[:, 3].astype(np.int32)

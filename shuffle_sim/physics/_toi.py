@@ -420,12 +420,13 @@ def quartic_entry(cx, cy, bx, by, ax, ay, radius, window):
         g_hi = _quartic(hi, 1, cx, cy, bx, by, ax, ay, r2)
         if (g_lo < 0.0 < g_hi) or (g_hi < 0.0 < g_lo):
             crit = _bracketed_root(lo, hi, 1, cx, cy, bx, by, ax, ay, r2)
-            if (_quartic(prev, 0, cx, cy, bx, by, ax, ay, r2) > 0.0
-                    and _quartic(crit, 0, cx, cy, bx, by, ax, ay, r2) <= 0.0):
+            if (
+                _quartic(prev, 0, cx, cy, bx, by, ax, ay, r2) > 0.0
+                and _quartic(crit, 0, cx, cy, bx, by, ax, ay, r2) <= 0.0
+            ):
                 return _bracketed_root(prev, crit, 0, cx, cy, bx, by, ax, ay, r2)
             prev = crit
         lo = hi
-    if (_quartic(prev, 0, cx, cy, bx, by, ax, ay, r2) > 0.0
-            and _quartic(window, 0, cx, cy, bx, by, ax, ay, r2) <= 0.0):
+    if _quartic(prev, 0, cx, cy, bx, by, ax, ay, r2) > 0.0 and _quartic(window, 0, cx, cy, bx, by, ax, ay, r2) <= 0.0:
         return _bracketed_root(prev, window, 0, cx, cy, bx, by, ax, ay, r2)
     return math.inf

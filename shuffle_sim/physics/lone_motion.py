@@ -50,13 +50,33 @@ class SlideSpin:
         times = np.asarray(times, dtype=float)
         out = np.empty((3, times.size))
         for k, t in enumerate(times.ravel()):
-            out[:, k] = motion_after(self._orbits, self.radius, mode, sigma0, reach, theta, speed, omega, self.decel,
-                                     self._spin_decel, max(float(t), 0.0))
+            out[:, k] = motion_after(
+                self._orbits,
+                self.radius,
+                mode,
+                sigma0,
+                reach,
+                theta,
+                speed,
+                omega,
+                self.decel,
+                self._spin_decel,
+                max(float(t), 0.0),
+            )
         return out[0].reshape(times.shape), out[1].reshape(times.shape), out[2].reshape(times.shape)
 
 
-def slide_and_spin(speed: float, omega: float, *, radius: float, mu: float, gravity: float = 9.80665,
-                   contact_inner_ratio: float = 0.0, inertia_ratio: float = 0.5, coupled: bool = True) -> SlideSpin:
+def slide_and_spin(
+    speed: float,
+    omega: float,
+    *,
+    radius: float,
+    mu: float,
+    gravity: float = 9.80665,
+    contact_inner_ratio: float = 0.0,
+    inertia_ratio: float = 0.5,
+    coupled: bool = True,
+) -> SlideSpin:
     """The motion of a disc of ``radius`` launched at ``speed`` (m/s) with spin ``omega`` (rad/s) on a
     flat surface of friction ``mu``, as the kernel moves it between events.
 
@@ -69,13 +89,25 @@ def slide_and_spin(speed: float, omega: float, *, radius: float, mu: float, grav
             raise ValueError(f"{name} must be a positive finite number (got {value!r})")
     if not np.isfinite(omega):
         raise ValueError(f"omega must be finite (got {omega!r})")
-    decel, spin_decel = decelerations.py_func(float(mu), float(gravity), float(radius), float(contact_inner_ratio),
-                                              float(inertia_ratio))
+    decel, spin_decel = decelerations.py_func(
+        float(mu), float(gravity), float(radius), float(contact_inner_ratio), float(inertia_ratio)
+    )
     orbits = coupled_tables(contact_inner_ratio, inertia_ratio) if coupled else np.zeros((0, 11))
-    reference = start_reference(orbits, float(radius), 0.0, 0.0, 0.0, 0.0, float(speed), float(omega), decel,
-                                spin_decel)
+    reference = start_reference(
+        orbits, float(radius), 0.0, 0.0, 0.0, 0.0, float(speed), float(omega), decel, spin_decel
+    )
     _, _, v0, w0, t_stop, _, mode, sigma0, reach, theta = reference
-    stop_distance = motion_after(orbits, float(radius), mode, sigma0, reach, theta, v0, w0, decel, spin_decel,
-                                 t_stop)[0]
-    return SlideSpin(float(speed), float(omega), float(radius), decel, float(t_stop), float(stop_distance), reference,
-                     orbits, spin_decel)
+    stop_distance = motion_after(orbits, float(radius), mode, sigma0, reach, theta, v0, w0, decel, spin_decel, t_stop)[
+        0
+    ]
+    return SlideSpin(
+        float(speed),
+        float(omega),
+        float(radius),
+        decel,
+        float(t_stop),
+        float(stop_distance),
+        reference,
+        orbits,
+        spin_decel,
+    )

@@ -30,21 +30,21 @@ name                            what it is
 ==============================  ==============================================================
 """
 
-from shuffle_sim.physics.events import DISC_DISC, STATUS_FALLEN, STATUS_HOLED, STATUS_MOVING, STATUS_REST
+from shuffle_sim.physics._court_table import H_RADIUS, obstacle_overlap, pack_court
 from shuffle_sim.physics._disc_state import disc_state, load_disc, place_disc, state_at
 from shuffle_sim.physics._event_loop import run_from_start, run_scene, run_table
 from shuffle_sim.physics._logs import EV_COLUMNS, SEG_COLUMNS, sample_trajectories
 from shuffle_sim.physics._lone_loop import LONE_CALLEES, run_lone, run_lone_call
-from shuffle_sim.physics._packing import court_table, kernel_arrays
 from shuffle_sim.physics._motion import DEAD, N_FLOAT_ROWS, N_INT_ROWS, STATUS, TOUCHED, speed_for_distance
-from shuffle_sim.physics._court_table import H_RADIUS, obstacle_overlap, pack_court
+from shuffle_sim.physics._packing import court_table, kernel_arrays
+from shuffle_sim.physics.events import DISC_DISC, STATUS_FALLEN, STATUS_HOLED, STATUS_MOVING, STATUS_REST
 
 __all__ = [
-    "LONE_CALLEES",
     "DEAD",
     "DISC_DISC",
     "EV_COLUMNS",
     "H_RADIUS",
+    "LONE_CALLEES",
     "N_FLOAT_ROWS",
     "N_INT_ROWS",
     "SEG_COLUMNS",
@@ -63,7 +63,6 @@ __all__ = [
     "place_disc",
     "run_from_start",
     "run_lone",
-    "run_lone_call",
     "run_lone_call",
     "run_scene",
     "run_table",

@@ -43,7 +43,6 @@ class SceneError(ValueError):
     """A scene that cannot be simulated; the message names the disc and the field."""
 
 
-
 def read_json_file(path: Path, what: str) -> Any:
     """The parsed JSON of a scene or board file; ``SceneError`` naming the file if it cannot be read
     or is not JSON (``what`` says which kind of file, for the message)."""
@@ -55,6 +54,7 @@ def read_json_file(path: Path, what: str) -> Any:
         return json.loads(text, parse_constant=lambda c: float(c))
     except json.JSONDecodeError as exc:
         raise SceneError(f"{path}: not valid JSON: {exc}") from None
+
 
 @dataclass
 class Scene:
@@ -85,7 +85,7 @@ class Scene:
     def n_discs(self) -> int:
         return len(self.x)
 
-    def validate(self, allow_off_surface: bool = False) -> "Scene":
+    def validate(self, allow_off_surface: bool = False) -> Scene:
         """Raise ``SceneError`` for non-finite values, discs off the surface or overlapping discs.
 
         ``allow_off_surface``: accept discs off the surface (a board of resting discs to score, where a
@@ -120,8 +120,13 @@ class Scene:
 
     # ---- files -----------------------------------------------------------------------------------
     @classmethod
-    def from_dict(cls, data: Any, source: str = "<scene>", base_dir: str | os.PathLike | None = None,
-                  allow_off_surface: bool = False) -> "Scene":
+    def from_dict(
+        cls,
+        data: Any,
+        source: str = "<scene>",
+        base_dir: str | os.PathLike | None = None,
+        allow_off_surface: bool = False,
+    ) -> Scene:
         """Build and validate a scene from the JSON structure documented in this module."""
         if not isinstance(data, dict):
             raise SceneError(f"{source}: a scene must be a JSON object (got {type(data).__name__})")
@@ -156,7 +161,9 @@ class Scene:
                 raise SceneError(f"{source}: discs[{k}]: must be an object (got {shown(disc)})")
             for key in disc:
                 if key not in DISC_KEYS:
-                    raise SceneError(f"{source}: discs[{k}].{key}: unknown key (allowed: {', '.join(sorted(DISC_KEYS))})")
+                    raise SceneError(
+                        f"{source}: discs[{k}].{key}: unknown key (allowed: {', '.join(sorted(DISC_KEYS))})"
+                    )
             for key in ("x", "y", "vx", "vy", "omega"):
                 if key in ("x", "y") and key not in disc:
                     raise SceneError(f"{source}: discs[{k}].{key}: missing required key")
@@ -165,11 +172,13 @@ class Scene:
                     raise SceneError(f"{source}: discs[{k}].{key}: must be a number (got {shown(value)})")
                 columns[key].append(float(value))
             teams.append(str(disc.get("team", "A")))
-        scene = cls(court=court, team=teams, source=source, **{k: np.array(v, dtype=np.float64) for k, v in columns.items()})
+        scene = cls(
+            court=court, team=teams, source=source, **{k: np.array(v, dtype=np.float64) for k, v in columns.items()}
+        )
         return scene.validate(allow_off_surface=allow_off_surface)
 
     @classmethod
-    def from_json(cls, path: str | os.PathLike) -> "Scene":
+    def from_json(cls, path: str | os.PathLike) -> Scene:
         """Load and validate a scene file; errors name the file."""
         path = Path(path)
         return cls.from_dict(read_json_file(path, "scene file"), source=str(path), base_dir=path.parent)
@@ -182,9 +191,14 @@ class Scene:
             # An infinite yield speed (a constant restitution, the default) is left out: JSON has no infinity.
             "params": {k: v for k, v in self.court.params.items() if not (isinstance(v, float) and math.isinf(v))},
             "discs": [
-                {"x": float(self.x[k]), "y": float(self.y[k]), "vx": float(self.vx[k]), "vy": float(self.vy[k]),
-                 "omega": float(self.omega[k]), "team": self.team[k]}
+                {
+                    "x": float(self.x[k]),
+                    "y": float(self.y[k]),
+                    "vx": float(self.vx[k]),
+                    "vy": float(self.vy[k]),
+                    "omega": float(self.omega[k]),
+                    "team": self.team[k],
+                }
                 for k in range(self.n_discs)
             ],
         }
-

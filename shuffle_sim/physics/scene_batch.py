@@ -26,12 +26,7 @@ from shuffle_sim._runtime import jit
 from shuffle_sim.court import Court
 from shuffle_sim.judging.packing import judge_arrays
 from shuffle_sim.judging.procedure import centre_on_surface
-from shuffle_sim.physics._disc_state import place_disc, state_at
-from shuffle_sim.physics._event_loop import run_table
-from shuffle_sim.physics._logs import EV_COLUMNS, SEG_COLUMNS
-from shuffle_sim.physics._motion import DEAD, N_FLOAT_ROWS, N_INT_ROWS, STATUS
-from shuffle_sim.physics._packing import court_table, kernel_arrays
-from shuffle_sim.physics._simulate import obstacle_at_start
+from shuffle_sim.messages import shown
 from shuffle_sim.physics._court_table import (
     CUSHION_CIRCLE,
     CUSHION_SEGMENT,
@@ -48,12 +43,24 @@ from shuffle_sim.physics._court_table import (
     decelerations,
     obstacle_overlap,
 )
+from shuffle_sim.physics._disc_state import place_disc, state_at
+from shuffle_sim.physics._event_loop import run_table
+from shuffle_sim.physics._logs import EV_COLUMNS, SEG_COLUMNS
+from shuffle_sim.physics._motion import DEAD, N_FLOAT_ROWS, N_INT_ROWS, STATUS
+from shuffle_sim.physics._packing import court_table, kernel_arrays
+from shuffle_sim.physics._simulate import obstacle_at_start
 from shuffle_sim.physics.scene import OVERLAP_TOLERANCE, Scene, SceneError
-from shuffle_sim.messages import shown
 
 #: Per-scene material columns of ``Scenes.materials``, named as ``Court.with_params`` names them.
-MATERIALS = ("mu", "disc_restitution", "disc_friction", "cushion_restitution", "cushion_friction",
-             "peg_restitution", "peg_friction")
+MATERIALS = (
+    "mu",
+    "disc_restitution",
+    "disc_friction",
+    "cushion_restitution",
+    "cushion_friction",
+    "peg_restitution",
+    "peg_friction",
+)
 _MU, _DISC_E, _DISC_FRICTION, _CUSHION_E, _CUSHION_FRICTION, _PEG_E, _PEG_FRICTION = range(len(MATERIALS))
 
 #: Status of the unused columns of a padded scene (the kernel's statuses are 0 and up).
@@ -86,7 +93,9 @@ class Scenes:
     def __post_init__(self) -> None:
         self.x = np.ascontiguousarray(self.x, dtype=np.float64)
         if self.x.ndim != 2 or self.x.shape[1] < 1:
-            raise ValueError(f"x must be an array (scenes, discs) with at least one disc column (got shape {self.x.shape})")
+            raise ValueError(
+                f"x must be an array (scenes, discs) with at least one disc column (got shape {self.x.shape})"
+            )
         n, d = self.x.shape
         for name in ("y", "vx", "vy", "omega"):
             arr = np.ascontiguousarray(getattr(self, name), dtype=np.float64)
@@ -105,8 +114,10 @@ class Scenes:
             self.materials = np.full((n, len(MATERIALS)), np.nan)
         self.materials = np.ascontiguousarray(self.materials, dtype=np.float64)
         if self.materials.shape != (n, len(MATERIALS)):
-            raise ValueError(f"materials must have shape {(n, len(MATERIALS))}, one column per name in "
-                             f"MATERIALS (got {self.materials.shape})")
+            raise ValueError(
+                f"materials must have shape {(n, len(MATERIALS))}, one column per name in "
+                f"MATERIALS (got {self.materials.shape})"
+            )
         for j, name in enumerate(MATERIALS):
             column = self.materials[:, j]
             given = ~np.isnan(column)
@@ -123,14 +134,22 @@ class Scenes:
     def scene_court(self, k: int) -> Court:
         """The court of scene ``k``: this batch's court with the scene's materials."""
         row = self.materials[k]
-        return self.court.with_params(**{name: float(row[j]) for j, name in enumerate(MATERIALS)
-                                         if not math.isnan(row[j])})
+        return self.court.with_params(
+            **{name: float(row[j]) for j, name in enumerate(MATERIALS) if not math.isnan(row[j])}
+        )
 
     def scene(self, k: int) -> Scene:
         """Scene ``k`` alone, as ``physics.simulate`` and scene files (``Scene.to_dict``) take it."""
         n = int(self.n_discs[k])
-        return Scene(court=self.scene_court(k), x=self.x[k, :n], y=self.y[k, :n], vx=self.vx[k, :n],
-                     vy=self.vy[k, :n], omega=self.omega[k, :n], source=f"scene {k}")
+        return Scene(
+            court=self.scene_court(k),
+            x=self.x[k, :n],
+            y=self.y[k, :n],
+            vx=self.vx[k, :n],
+            vy=self.vy[k, :n],
+            omega=self.omega[k, :n],
+            source=f"scene {k}",
+        )
 
 
 @dataclass
@@ -155,8 +174,7 @@ def apply_materials(table, row, gravity):
     keeps the court's value): every cushion, every peg and the disc pair take the scene's values.
     The decelerations come from ``decelerations`` exactly as ``pack_court`` computes them."""
     if not math.isnan(row[_MU]):
-        decel, spin_decel = decelerations(row[_MU], gravity, table[0, H_RADIUS], table[0, H_INNER],
-                                          table[0, H_INERTIA])
+        decel, spin_decel = decelerations(row[_MU], gravity, table[0, H_RADIUS], table[0, H_INNER], table[0, H_INERTIA])
         table[0, H_DECEL] = decel
         table[0, H_SPIN_DECEL] = spin_decel
     for r in range(1, table.shape[0]):
@@ -185,8 +203,13 @@ def _scene_problem(table, ja, xs, ys, vxs, vys, omegas, k, n):
     earlier disc or on a cushion or peg (as ``physics.simulate`` refuses them); (0, -1) if it can."""
     limit = 2.0 * table[0, H_RADIUS] - OVERLAP_TOLERANCE
     for i in range(n):
-        if not (math.isfinite(xs[k, i]) and math.isfinite(ys[k, i]) and math.isfinite(vxs[k, i])
-                and math.isfinite(vys[k, i]) and math.isfinite(omegas[k, i])):
+        if not (
+            math.isfinite(xs[k, i])
+            and math.isfinite(ys[k, i])
+            and math.isfinite(vxs[k, i])
+            and math.isfinite(vys[k, i])
+            and math.isfinite(omegas[k, i])
+        ):
             return NOT_FINITE, i
         if not centre_on_surface(ja, xs[k, i], ys[k, i]):
             return _OFF_SURFACE, i
@@ -199,8 +222,33 @@ def _scene_problem(table, ja, xs, ys, vxs, vys, omegas, k, n):
 
 
 @jit.kernel
-def _run_scene(base, orbits, ja, gravity, xs, ys, vxs, vys, omegas, n_discs, materials, max_events, k, out_x, out_y, out_vx,
-               out_vy, out_omega, out_status, out_dead, out_ok, out_events, out_t_end, problem, problem_disc):
+def _run_scene(
+    base,
+    orbits,
+    ja,
+    gravity,
+    xs,
+    ys,
+    vxs,
+    vys,
+    omegas,
+    n_discs,
+    materials,
+    max_events,
+    k,
+    out_x,
+    out_y,
+    out_vx,
+    out_vy,
+    out_omega,
+    out_status,
+    out_dead,
+    out_ok,
+    out_events,
+    out_t_end,
+    problem,
+    problem_disc,
+):
     """Run scene ``k`` to rest (or the event bound) and write its rows.
 
     The scene packs its own copy of the court ``base`` with its materials and allocates its own
@@ -250,15 +298,62 @@ def _run_scene(base, orbits, ja, gravity, xs, ys, vxs, vys, omegas, n_discs, mat
 
 
 @jit.parallel
-def _run_scenes(base, orbits, gravity, ja, xs, ys, vxs, vys, omegas, n_discs, materials, max_events, out_x, out_y,
-                out_vx, out_vy, out_omega, out_status, out_dead, out_ok, out_events, out_t_end, problem,
-                problem_disc):
+def _run_scenes(
+    base,
+    orbits,
+    gravity,
+    ja,
+    xs,
+    ys,
+    vxs,
+    vys,
+    omegas,
+    n_discs,
+    materials,
+    max_events,
+    out_x,
+    out_y,
+    out_vx,
+    out_vy,
+    out_omega,
+    out_status,
+    out_dead,
+    out_ok,
+    out_events,
+    out_t_end,
+    problem,
+    problem_disc,
+):
     """Run every scene (``_run_scene``), in parallel over scenes, on the court's table ``base`` and spin
     tables ``orbits``."""
     for k in prange(xs.shape[0]):
-        _run_scene(base, orbits, ja, gravity, xs, ys, vxs, vys, omegas, n_discs, materials, max_events, k, out_x, out_y,
-                   out_vx, out_vy, out_omega, out_status, out_dead, out_ok, out_events, out_t_end, problem,
-                   problem_disc)
+        _run_scene(
+            base,
+            orbits,
+            ja,
+            gravity,
+            xs,
+            ys,
+            vxs,
+            vys,
+            omegas,
+            n_discs,
+            materials,
+            max_events,
+            k,
+            out_x,
+            out_y,
+            out_vx,
+            out_vy,
+            out_omega,
+            out_status,
+            out_dead,
+            out_ok,
+            out_events,
+            out_t_end,
+            problem,
+            problem_disc,
+        )
 
 
 def simulate_scenes(scenes: Scenes, max_events: int = 10_000) -> SceneBatch:
@@ -271,16 +366,48 @@ def simulate_scenes(scenes: Scenes, max_events: int = 10_000) -> SceneBatch:
     if isinstance(max_events, bool) or not isinstance(max_events, (int, np.integer)) or max_events < 1:
         raise ValueError(f"max_events must be a positive integer (got {shown(max_events)})")
     n, d = scenes.x.shape
-    out = SceneBatch(x=np.empty((n, d)), y=np.empty((n, d)), vx=np.empty((n, d)), vy=np.empty((n, d)),
-                     omega=np.empty((n, d)), status=np.empty((n, d), np.int8), dead=np.empty((n, d), np.bool_),
-                     ok=np.empty(n, np.bool_), events=np.empty(n, np.int64), t_end=np.empty(n))
+    out = SceneBatch(
+        x=np.empty((n, d)),
+        y=np.empty((n, d)),
+        vx=np.empty((n, d)),
+        vy=np.empty((n, d)),
+        omega=np.empty((n, d)),
+        status=np.empty((n, d), np.int8),
+        dead=np.empty((n, d), np.bool_),
+        ok=np.empty(n, np.bool_),
+        events=np.empty(n, np.int64),
+        t_end=np.empty(n),
+    )
     problem = np.empty(n, np.int8)
     problem_disc = np.empty(n, np.int64)
     court = scenes.court
     ka = kernel_arrays(court)
-    _run_scenes(court_table(court), ka.orbit_tables, float(ka.gravity), judge_arrays(court), scenes.x, scenes.y, scenes.vx, scenes.vy, scenes.omega,
-                scenes.n_discs, scenes.materials, int(max_events), out.x, out.y, out.vx, out.vy, out.omega,
-                out.status, out.dead, out.ok, out.events, out.t_end, problem, problem_disc)
+    _run_scenes(
+        court_table(court),
+        ka.orbit_tables,
+        float(ka.gravity),
+        judge_arrays(court),
+        scenes.x,
+        scenes.y,
+        scenes.vx,
+        scenes.vy,
+        scenes.omega,
+        scenes.n_discs,
+        scenes.materials,
+        int(max_events),
+        out.x,
+        out.y,
+        out.vx,
+        out.vy,
+        out.omega,
+        out.status,
+        out.dead,
+        out.ok,
+        out.events,
+        out.t_end,
+        problem,
+        problem_disc,
+    )
     bad = np.flatnonzero(problem)
     if bad.size:
         k = int(bad[0])
@@ -296,6 +423,8 @@ def simulate_scenes(scenes: Scenes, max_events: int = 10_000) -> SceneBatch:
             raise SceneError(f"{where} {at} is off the surface of court {court.name!r}")
         if problem[k] == _ON_DISC:
             raise SceneError(f"{where} {at} overlaps an earlier disc of the scene at the start")
-        raise SceneError(f"{where} {at} overlaps {obstacle_at_start(scenes.scene_court(k), scenes.x[k, i], scenes.y[k, i])}"
-                         " at the start")
+        raise SceneError(
+            f"{where} {at} overlaps {obstacle_at_start(scenes.scene_court(k), scenes.x[k, i], scenes.y[k, i])}"
+            " at the start"
+        )
     return out

@@ -25,10 +25,10 @@ from shuffle_sim.playing.records import FrameRecord, GameRecord, MatchRecord, Sh
 from shuffle_sim.playing.scorecard import frame_line, write_scorecard
 
 __all__ = [
+    "SIDES",
     "FrameRecord",
     "GameRecord",
     "MatchRecord",
-    "SIDES",
     "ShotRecord",
     "check_game_length",
     "check_seed",

@@ -89,8 +89,7 @@ class GamePlay(ABC):
         return len(self.game.scoreboard)
 
     @abstractmethod
-    def new_frame(self) -> FramePlay:
-        ...
+    def new_frame(self) -> FramePlay: ...
 
     @abstractmethod
     def roles(self) -> dict[str, str]:
@@ -98,8 +97,15 @@ class GamePlay(ABC):
         ...
 
 
-def play_game(play: GamePlay, players: Mapping[str, Player], seed: int, game_index: int = 0, number: int = 1,
-              max_frames: int = 200, on_frame: Callable[[FrameRecord], None] | None = None) -> GameRecord:
+def play_game(
+    play: GamePlay,
+    players: Mapping[str, Player],
+    seed: int,
+    game_index: int = 0,
+    number: int = 1,
+    max_frames: int = 200,
+    on_frame: Callable[[FrameRecord], None] | None = None,
+) -> GameRecord:
     """Play ``play`` to its end, or until ``max_frames`` frames are posted (the record is then marked
     unfinished); ``players`` by side name. ``on_frame`` is called with each frame as it is posted."""
     frames: list[FrameRecord] = []
@@ -118,5 +124,12 @@ def play_game(play: GamePlay, players: Mapping[str, Player], seed: int, game_ind
         frames.append(record)
         if on_frame is not None:
             on_frame(record)
-    return GameRecord(number=number, sides=tuple(play.sides), roles=play.roles(), frames=frames,
-                      totals=dict(play.game.scores), winner=play.game.winner, finished=play.game.over)
+    return GameRecord(
+        number=number,
+        sides=tuple(play.sides),
+        roles=play.roles(),
+        frames=frames,
+        totals=dict(play.game.scores),
+        winner=play.game.winner,
+        finished=play.game.over,
+    )

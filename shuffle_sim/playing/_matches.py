@@ -25,10 +25,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from shuffle_sim.games import UnknownGameError, game_names, get_game
+from shuffle_sim.messages import shown
 from shuffle_sim.playing.players import Player, PlayerError, parse_players
 from shuffle_sim.playing.records import FrameRecord, GameRecord, MatchRecord
 from shuffle_sim.playing.shooting import one_numba_thread
-from shuffle_sim.messages import shown
 
 SIDES = ("A", "B")
 #: Games a side must win in the matches the rules leave open (horse collar, ricochet).
@@ -72,9 +72,15 @@ def players_from(game: str, players: str | tuple[Player, Player] | None) -> dict
     return dict(zip(SIDES, players))
 
 
-def play(game: str, players: str | tuple[Player, Player] | None = None, seed: int = 0, match: bool = False,
-         game_length: int | None = None, on_frame: Callable[[int, FrameRecord], None] | None = None,
-         on_game: Callable[[GameRecord], None] | None = None) -> MatchRecord:
+def play(
+    game: str,
+    players: str | tuple[Player, Player] | None = None,
+    seed: int = 0,
+    match: bool = False,
+    game_length: int | None = None,
+    on_frame: Callable[[int, FrameRecord], None] | None = None,
+    on_game: Callable[[GameRecord], None] | None = None,
+) -> MatchRecord:
     """Play a game (or a match) of ``game``; see the module docstring.
 
     ``on_frame(game_number, frame)`` and ``on_game(game)`` are called as frames and games finish.
@@ -96,8 +102,9 @@ def frame_callback(on_frame, number):
 
 def finish_match(game: str, seed: int, match: bool, games: list[GameRecord], winner, wins, notes=()) -> MatchRecord:
     """The record of a game or match as played (players are filled in by ``play``)."""
-    return MatchRecord(game=game, seed=seed, players={}, match=match, games=games, winner=winner, wins=wins,
-                       notes=list(notes))
+    return MatchRecord(
+        game=game, seed=seed, players={}, match=match, games=games, winner=winner, wins=wins, notes=list(notes)
+    )
 
 
 def single_game(game_name, play_one, game, players, seed, on_frame, on_game) -> MatchRecord:
@@ -115,8 +122,9 @@ def best_of_three(game_name, make_game, play_one, players, seed, match, on_frame
     wins = {s: 0 for s in SIDES}
     while True:
         number = len(games) + 1
-        record = play_one(make_game(number), players, seed, number - 1, number=number,
-                          on_frame=frame_callback(on_frame, number))
+        record = play_one(
+            make_game(number), players, seed, number - 1, number=number, on_frame=frame_callback(on_frame, number)
+        )
         games.append(record)
         if on_game:
             on_game(record)

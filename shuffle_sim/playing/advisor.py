@@ -92,12 +92,23 @@ class Advice:
     win_samples: int = 0
 
     def to_dict(self) -> dict:
-        return {"shot": self.intent.label, "kind": getattr(self.intent, "kind", None) or type(self.intent).__name__,
-                "expected": self.expected, "success": self.success, "success_low": self.success_low,
-                "success_high": self.success_high, "samples": self.samples, "spread": self.spread,
-                "as_meant": self.as_meant, "meant_succeeds": self.meant_succeeds, "win": self.win,
-                "win_low": self.win_low, "win_high": self.win_high, "win_samples": self.win_samples,
-                "launch": self.launch.to_dict()}
+        return {
+            "shot": self.intent.label,
+            "kind": getattr(self.intent, "kind", None) or type(self.intent).__name__,
+            "expected": self.expected,
+            "success": self.success,
+            "success_low": self.success_low,
+            "success_high": self.success_high,
+            "samples": self.samples,
+            "spread": self.spread,
+            "as_meant": self.as_meant,
+            "meant_succeeds": self.meant_succeeds,
+            "win": self.win,
+            "win_low": self.win_low,
+            "win_high": self.win_high,
+            "win_samples": self.win_samples,
+            "launch": self.launch.to_dict(),
+        }
 
 
 def default_position(game: str, board: Board, shooter: str) -> str:
@@ -146,8 +157,23 @@ def _executions(ctx: ShotContext, launches: list[Launch], skill, n: int) -> tupl
     out = [np.empty(rows) for _ in range(5)]
     ox, oy, reach = ctx.obstacles()
     k0, k1 = seed_key(ctx.seed)
-    executions(ctx.stance.array, ts, vxs, vys, ws, ids, noise_vector(skill), k0, k1, int(ctx.game_index),
-               int(ctx.shot) * SEARCH_DEPTHS, ox, oy, reach, *out)
+    executions(
+        ctx.stance.array,
+        ts,
+        vxs,
+        vys,
+        ws,
+        ids,
+        noise_vector(skill),
+        k0,
+        k1,
+        int(ctx.game_index),
+        int(ctx.shot) * SEARCH_DEPTHS,
+        ox,
+        oy,
+        reach,
+        *out,
+    )
     return tuple(out)
 
 
@@ -162,17 +188,39 @@ def _frame_values(game: str, ctx: ShotContext, launches: list[Launch], skill, n:
         rows = np.repeat([[la.t, la.vx, la.vy, la.omega] for la in launches], n, axis=0)
         colours = [COLOUR_CODES.get(t, 1) for t in ctx.board_team]
         sd = noise_vector(skill)
-        out = deck_rollouts(ctx.court, ctx.board_x, ctx.board_y, colours, ctx.info["sign"],
-                            COLOUR_CODES.get(ctx.shooter, 0), rows, sd, sd, 0, ctx.seed, ctx.game_index, ctx.shot,
-                            np.tile(np.arange(n, dtype=np.int64), len(launches)))
+        out = deck_rollouts(
+            ctx.court,
+            ctx.board_x,
+            ctx.board_y,
+            colours,
+            ctx.info["sign"],
+            COLOUR_CODES.get(ctx.shooter, 0),
+            rows,
+            sd,
+            sd,
+            0,
+            ctx.seed,
+            ctx.game_index,
+            ctx.shot,
+            np.tile(np.arange(n, dtype=np.int64), len(launches)),
+        )
         values = np.where(out["penalty"] >= 0, -10.0, values)
     return values
 
 
-def advise(game: str, board: Board, player: Player, shooter: str | None = None, position: str | None = None,
-           samples: int | None = None, score: tuple[int, int] | None = None, hammer: bool = False,
-           frames_left: int | None = None, shots_left: int | None = None,
-           game_length: int | None = None) -> tuple[ShotContext, list[Advice]]:
+def advise(
+    game: str,
+    board: Board,
+    player: Player,
+    shooter: str | None = None,
+    position: str | None = None,
+    samples: int | None = None,
+    score: tuple[int, int] | None = None,
+    hammer: bool = False,
+    frames_left: int | None = None,
+    shots_left: int | None = None,
+    game_length: int | None = None,
+) -> tuple[ShotContext, list[Advice]]:
     """The candidate shots of ``game`` for ``board`` (module docstring), best first.
 
     ``samples``: executions per candidate (default ``DEFAULT_SAMPLES``; 1 for a noise-free player).
@@ -210,8 +258,21 @@ def advise(game: str, board: Board, player: Player, shooter: str | None = None, 
         low, high = wilson_interval(hits, n)
         win = {} if wins is None else wins[c]
         meant_made = bool(intent_met(ctx, intent, _rows(exact_batch, c, c + 1))[0])
-        advice.append(Advice(intent, launch, float(values[c].mean()), hits / n, float(values[c].std()),
-                             float(meant[c]), n, low, high, meant_made, **win))
+        advice.append(
+            Advice(
+                intent,
+                launch,
+                float(values[c].mean()),
+                hits / n,
+                float(values[c].std()),
+                float(meant[c]),
+                n,
+                low,
+                high,
+                meant_made,
+                **win,
+            )
+        )
     if wins is None:
         advice.sort(key=lambda a: (-a.expected, -a.success, a.spread))
     else:
@@ -237,8 +298,7 @@ def _win_estimates(game, ctx, skill, launches, score, hammer, frames_left, shots
     for row in values:
         mean = float(row.mean())
         half = 1.959963984540054 * float(row.std(ddof=1)) / math.sqrt(m) if m > 1 else 0.0
-        out.append({"win": mean, "win_low": max(0.0, mean - half), "win_high": min(1.0, mean + half),
-                    "win_samples": m})
+        out.append({"win": mean, "win_low": max(0.0, mean - half), "win_high": min(1.0, mean + half), "win_samples": m})
     return out
 
 
@@ -261,19 +321,41 @@ def plot_advice(ctx: ShotContext, advice: list[Advice], path, best: int = 3, tit
     styles = ("-", "--", ":", "-.")
     for rank, a in enumerate(advice[:best], start=1):
         n = ctx.n_discs
-        scene = Scene(court=court, x=np.append(ctx.board_x, a.launch.x), y=np.append(ctx.board_y, a.launch.y),
-                      vx=np.append(np.zeros(n), a.launch.vx), vy=np.append(np.zeros(n), a.launch.vy),
-                      omega=np.append(np.zeros(n), a.launch.omega), source="advice")
+        scene = Scene(
+            court=court,
+            x=np.append(ctx.board_x, a.launch.x),
+            y=np.append(ctx.board_y, a.launch.y),
+            vx=np.append(np.zeros(n), a.launch.vx),
+            vy=np.append(np.zeros(n), a.launch.vy),
+            omega=np.append(np.zeros(n), a.launch.omega),
+            source="advice",
+        )
         _, positions = sample_positions(simulate(scene), 200)
         track = positions[:, n, :]
         finite = np.isfinite(track).all(axis=1)
         worth = f"win {a.win:.0%}" if a.win is not None else f"{a.expected:+.1f}"
-        ax.plot(track[finite, 0], track[finite, 1], styles[(rank - 1) % len(styles)], color="black", linewidth=1.3,
-                zorder=7, label=f"{rank}. {a.intent.label}: {worth} ({a.success:.0%} made)")
+        ax.plot(
+            track[finite, 0],
+            track[finite, 1],
+            styles[(rank - 1) % len(styles)],
+            color="black",
+            linewidth=1.3,
+            zorder=7,
+            label=f"{rank}. {a.intent.label}: {worth} ({a.success:.0%} made)",
+        )
         ax.plot(track[0, 0], track[0, 1], "o", color=colour, markeredgecolor="black", zorder=7)
         end = track[finite][-1]
-        ax.text(end[0], end[1], str(rank), fontsize=8, fontweight="bold", zorder=8, ha="center", va="center",
-                bbox={"boxstyle": "circle,pad=0.15", "facecolor": "white", "edgecolor": "black"})
+        ax.text(
+            end[0],
+            end[1],
+            str(rank),
+            fontsize=8,
+            fontweight="bold",
+            zorder=8,
+            ha="center",
+            va="center",
+            bbox={"boxstyle": "circle,pad=0.15", "facecolor": "white", "edgecolor": "black"},
+        )
     ax.set_xlim(box[0], box[2])
     ax.set_ylim(box[1], box[3])
     if advice:

@@ -30,11 +30,10 @@ from shuffle_sim.court import Court, load_court
 from shuffle_sim.physics import STATUS_HOLED
 from shuffle_sim.playing._loop import FramePlay, GamePlay, play_game
 from shuffle_sim.playing._matches import SIDES, finish_match, frame_callback, single_game
+from shuffle_sim.playing.players import Draw, Open20, Player, PlayerError, ShotContext, Stance
+from shuffle_sim.playing.players.repertoire import Shot, Strike, strike_line, visibility
 from shuffle_sim.playing.records import FrameRecord, GameRecord, MatchRecord, ShotRecord
 from shuffle_sim.playing.shooting import ShotOutcome, single_threaded
-from shuffle_sim.playing.players import Draw, Open20, Player, ShotContext, Stance
-from shuffle_sim.playing.players import PlayerError
-from shuffle_sim.playing.players.repertoire import Shot, Strike, strike_line, visibility
 from shuffle_sim.rules.common import Board, Turn
 from shuffle_sim.rules.crokinole import (
     FIFTEEN_LINE,
@@ -87,8 +86,9 @@ class CrokinoleTactics:
         self.stances = {}
         for seat, degrees in SEAT_ANGLES.items():
             a = math.radians(degrees)
-            self.stances[seat] = Stance("arc", (*self.centre, self.shooting_radius, a - math.pi / 4, a + math.pi / 4),
-                                        0.5, 13)
+            self.stances[seat] = Stance(
+                "arc", (*self.centre, self.shooting_radius, a - math.pi / 4, a + math.pi / 4), 0.5, 13
+            )
 
     def stance(self, seat: str) -> Stance:
         return self.stances[seat]
@@ -127,8 +127,13 @@ class CrokinoleTactics:
             behind = math.hypot(peg.x - self.centre[0], peg.y - self.centre[1]) + peg.radius + ctx.radius + PEG_HIDE_GAP
             # Pegs on the shooter's side of the board only: the far ones cannot be reached behind.
             if math.cos(a - seat) > 0.0:
-                out.append(PegHide(self.centre[0] + behind * math.cos(a), self.centre[1] + behind * math.sin(a),
-                                   label=f"hide behind {peg.name}"))
+                out.append(
+                    PegHide(
+                        self.centre[0] + behind * math.cos(a),
+                        self.centre[1] + behind * math.sin(a),
+                        label=f"hide behind {peg.name}",
+                    )
+                )
         return out
 
     def opponent_stance(self, ctx: ShotContext) -> Stance:
@@ -145,8 +150,13 @@ class CrokinoleTactics:
         seat = math.radians(SEAT_ANGLES[ctx.info["seat"]])
         for radius, degrees in FIFTEEN_SPOTS:
             a = seat + math.pi + math.radians(degrees)
-            out.append(Draw(self.centre[0] + radius * math.cos(a), self.centre[1] + radius * math.sin(a),
-                            label=f"draw into the 15 ({degrees:+.0f} deg)"))
+            out.append(
+                Draw(
+                    self.centre[0] + radius * math.cos(a),
+                    self.centre[1] + radius * math.sin(a),
+                    label=f"draw into the 15 ({degrees:+.0f} deg)",
+                )
+            )
         out += self.hide(ctx)
         opponents = [i for i in range(ctx.n_discs) if ctx.board_team[i] != ctx.shooter]
         for i in opponents:
@@ -161,7 +171,7 @@ class CrokinoleTactics:
             if visibility(ctx, i) < 1.0:
                 out.append(Shot("carom", i, label=f"carom onto disc {i}"))
         for a, i in enumerate(near):
-            for j in near[a + 1:]:
+            for j in near[a + 1 :]:
                 out.append(Shot("double", i, j, label=f"double take-out of discs {i} and {j}"))
         return out
 
@@ -217,16 +227,30 @@ class CrokinoleFrame(FramePlay):
 
     def opponent_shots_left(self, turn: Turn) -> int:
         """Shots still to come in the round (after the current one) by the other side."""
-        return sum(1 for later in self.all_turns[self.turn_index:] if later.team != turn.team)
+        return sum(1 for later in self.all_turns[self.turn_index :] if later.team != turn.team)
 
     def context(self, turn: Turn, shot: int, seed: int, game_index: int) -> ShotContext:
         self.shot = shot + 1
         bx, by = self.board_arrays()
-        return ShotContext(court=self.court, stance=self.tactics.stance(turn.end), board_x=bx, board_y=by,
-                           board_team=tuple(self.teams), shooter=turn.team, tactics=self.tactics, seed=seed,
-                           game_index=game_index, shot=shot, turn=turn,
-                           info={"seat": turn.end, "opponent_shots_left": self.opponent_shots_left(turn),
-                                 "game": self.game, "frame": self})
+        return ShotContext(
+            court=self.court,
+            stance=self.tactics.stance(turn.end),
+            board_x=bx,
+            board_y=by,
+            board_team=tuple(self.teams),
+            shooter=turn.team,
+            tactics=self.tactics,
+            seed=seed,
+            game_index=game_index,
+            shot=shot,
+            turn=turn,
+            info={
+                "seat": turn.end,
+                "opponent_shots_left": self.opponent_shots_left(turn),
+                "game": self.game,
+                "frame": self,
+            },
+        )
 
     def after_shot(self, turn: Turn, outcome: ShotOutcome) -> None:
         n = len(self.xs)
@@ -240,8 +264,9 @@ class CrokinoleFrame(FramePlay):
 
     def finish(self, shots: list[ShotRecord]) -> FrameRecord:
         game, first = self.game, self.all_turns[0]
-        frame = score_round(Board(self.court, *self.board_arrays(), tuple(self.teams)), twenties=self.twenties,
-                            teams=game.sides)
+        frame = score_round(
+            Board(self.court, *self.board_arrays(), tuple(self.teams)), twenties=self.twenties, teams=game.sides
+        )
         entry = game.record_round(frame, self.twenties)
         return FrameRecord(
             number=entry.number,
@@ -276,35 +301,45 @@ class CrokinolePlay(GamePlay):
 
 
 @single_threaded
-def play_crokinole_game(game: CrokinoleGame, players: Mapping[str, Player], seed: int, game_index: int = 0,
-                        court: Court | None = None, number: int = 1, max_rounds: int = MAX_ROUNDS,
-                        on_frame: Callable[[FrameRecord], None] | None = None) -> GameRecord:
+def play_crokinole_game(
+    game: CrokinoleGame,
+    players: Mapping[str, Player],
+    seed: int,
+    game_index: int = 0,
+    court: Court | None = None,
+    number: int = 1,
+    max_rounds: int = MAX_ROUNDS,
+    on_frame: Callable[[FrameRecord], None] | None = None,
+) -> GameRecord:
     """Play ``game`` to its end (``players`` by side name); shot k of the game uses noise stream k."""
     play = CrokinolePlay(game, court or load_court("crokinole"))
     return play_game(play, players, seed, game_index, number, max_rounds, on_frame)
 
 
-def play_match(players: Mapping[str, Player], seed: int, match: bool, length: int | None,
-               on_frame=None, on_game=None) -> MatchRecord:
+def play_match(
+    players: Mapping[str, Player], seed: int, match: bool, length: int | None, on_frame=None, on_game=None
+) -> MatchRecord:
     """A singles game of 4 rounds (``length`` rounds), A shooting first; a match is the category's
     number of games (singles: 10), the first shooter alternating."""
     options = CrokinoleOptions() if length is None else CrokinoleOptions(rounds=length)
     if not match:
-        return single_game(GAME, play_crokinole_game, CrokinoleGame(SIDES, options), players, seed, on_frame,
-                           on_game)
+        return single_game(GAME, play_crokinole_game, CrokinoleGame(SIDES, options), players, seed, on_frame, on_game)
     crokinole_match = CrokinoleMatch(SIDES, options)
     games = []
     while not crokinole_match.over:
         number = len(games) + 1
         game = crokinole_match.next_game()
-        record = play_crokinole_game(game, players, seed, number - 1, number=number,
-                                     on_frame=frame_callback(on_frame, number))
+        record = play_crokinole_game(
+            game, players, seed, number - 1, number=number, on_frame=frame_callback(on_frame, number)
+        )
         crokinole_match.record_game(game)
         games.append(record)
         if on_game:
             on_game(record)
-    notes = ["match points: " + ", ".join(f"{s} {p}" for s, p in crokinole_match.points.items()),
-             "20s: " + ", ".join(f"{s} {n}" for s, n in crokinole_match.twenties.items())]
+    notes = [
+        "match points: " + ", ".join(f"{s} {p}" for s, p in crokinole_match.points.items()),
+        "20s: " + ", ".join(f"{s} {n}" for s, n in crokinole_match.twenties.items()),
+    ]
     return finish_match(GAME, seed, True, games, crokinole_match.winner, dict(crokinole_match.wins), notes)
 
 
@@ -334,6 +369,13 @@ def default_position(board: Board, shooter: str) -> str:
 def shooter_context(board: Board, shooter: str, position: str) -> ShotContext:
     """What a crokinole shooter sees on ``board`` from the seat ``position`` (the shot advisor)."""
     tactics = CrokinoleTactics(board.court)
-    return ShotContext(board.court, tactics.stance(position), np.asarray(board.x, dtype=np.float64),
-                       np.asarray(board.y, dtype=np.float64), tuple(board.team), shooter, tactics,
-                       info={"seat": position, "opponent_shots_left": ADVICE_OPPONENT_SHOTS})
+    return ShotContext(
+        board.court,
+        tactics.stance(position),
+        np.asarray(board.x, dtype=np.float64),
+        np.asarray(board.y, dtype=np.float64),
+        tuple(board.team),
+        shooter,
+        tactics,
+        info={"seat": position, "opponent_shots_left": ADVICE_OPPONENT_SHOTS},
+    )

@@ -22,8 +22,10 @@ import numpy as np
 
 from shuffle_sim.court import Court, load_court
 from shuffle_sim.judging import lag_distance
-from shuffle_sim.judging.procedure import judge_prepare
 from shuffle_sim.judging.packing import judge_arrays
+from shuffle_sim.judging.procedure import judge_prepare
+from shuffle_sim.playing._loop import FramePlay, GamePlay, play_game
+from shuffle_sim.playing._matches import SIDES, finish_match, frame_callback, single_game
 from shuffle_sim.playing.deck_engine import (
     BLACK_CODE,
     MAX_HALF_ROUNDS,
@@ -35,8 +37,6 @@ from shuffle_sim.playing.deck_engine import (
     deck_plan,
     deck_setup,
 )
-from shuffle_sim.playing._loop import FramePlay, GamePlay, play_game
-from shuffle_sim.playing._matches import SIDES, finish_match, frame_callback, single_game
 from shuffle_sim.playing.players import (
     Draw,
     Guard,
@@ -83,9 +83,17 @@ class DeckTactics:
         s = self.setup
         values = np.zeros(ctx.n_discs, dtype=np.int64)
         canonical_values(ctx.board_x, ctx.board_y, ctx.n_discs, self.judge_arrays, self.prepared, values)
-        kind, ax, ay, extra, exclude = deck_plan(ctx.board_x, ctx.board_y, self._codes(ctx), values, ctx.n_discs,
-                                                 COLOUR_CODES[ctx.shooter], s.spots_for(ctx.info["sign"]),
-                                                 s.takeout_extra, ctx.radius)
+        kind, ax, ay, extra, exclude = deck_plan(
+            ctx.board_x,
+            ctx.board_y,
+            self._codes(ctx),
+            values,
+            ctx.n_discs,
+            COLOUR_CODES[ctx.shooter],
+            s.spots_for(ctx.info["sign"]),
+            s.takeout_extra,
+            ctx.radius,
+        )
         if kind == PLAN_TAKEOUT:
             return TakeOut(int(exclude), float(extra), label=f"take out disc {int(exclude)}")
         return Draw(float(ax), float(ay), label=self._spot_label(ctx, float(ax), float(ay)))
@@ -106,8 +114,10 @@ class DeckTactics:
 
     def candidates(self, ctx: ShotContext) -> list:
         sign = ctx.info["sign"]
-        out = [Draw(float(x), float(y), label=f"draw to the {name}")
-               for name, (x, y) in zip(SPOT_ZONES[1 if sign > 0 else -1], self.setup.spots_for(sign))]
+        out = [
+            Draw(float(x), float(y), label=f"draw to the {name}")
+            for name, (x, y) in zip(SPOT_ZONES[1 if sign > 0 else -1], self.setup.spots_for(sign))
+        ]
         values = self._values(ctx)
         r = ctx.radius
         for i in range(ctx.n_discs):
@@ -172,10 +182,20 @@ class DeckFrame(FramePlay):
     def context(self, turn: Turn, shot: int, seed: int, game_index: int) -> ShotContext:
         sign = 1 if turn.side == "right" else -1
         bx, by = _canonical(self.setup, self.head_target, self.xs, self.ys)
-        return ShotContext(court=self.setup.court, stance=self.setup.stance(sign), board_x=bx, board_y=by,
-                           board_team=tuple(self.teams), shooter=turn.colour, tactics=self.tactics, seed=seed,
-                           game_index=game_index, shot=shot, turn=turn,
-                           info={"sign": sign, "game": self.game, "half": self.half})
+        return ShotContext(
+            court=self.setup.court,
+            stance=self.setup.stance(sign),
+            board_x=bx,
+            board_y=by,
+            board_team=tuple(self.teams),
+            shooter=turn.colour,
+            tactics=self.tactics,
+            seed=seed,
+            game_index=game_index,
+            shot=shot,
+            turn=turn,
+            info={"sign": sign, "game": self.game, "half": self.half},
+        )
 
     def shoot(self, turn: Turn, launch: Launch) -> ShotOutcome:
         return shoot(self.court, self.xs, self.ys, _to_court(self.setup, self.head_target, launch))
@@ -225,10 +245,17 @@ class DeckPlay(GamePlay):
 
 
 @single_threaded
-def play_deck_game(game: DeckGame, players: Mapping[str, Player], seed: int, game_index: int = 0,
-                   court: Court | None = None, number: int = 1, max_half_rounds: int = MAX_HALF_ROUNDS,
-                   on_frame: Callable[[FrameRecord], None] | None = None,
-                   setup: DeckSetup | None = None) -> GameRecord:
+def play_deck_game(
+    game: DeckGame,
+    players: Mapping[str, Player],
+    seed: int,
+    game_index: int = 0,
+    court: Court | None = None,
+    number: int = 1,
+    max_half_rounds: int = MAX_HALF_ROUNDS,
+    on_frame: Callable[[FrameRecord], None] | None = None,
+    setup: DeckSetup | None = None,
+) -> GameRecord:
     """Play ``game`` (a fresh ``DeckGame``) to its end; ``players`` by side name.
 
     Shot k of the game (counting every disc, replays included) takes its execution errors from the
@@ -258,13 +285,16 @@ def judge_lag(match: DeckMatch, court: Court, first: ShotOutcome, second: ShotOu
 
     if winner is None:
         return None, ("both discs in the alley" if yellow_xy is None and black_xy is None else "a tie") + ", lag again"
-    return winner, (f"{match.first} (yellow) {where(yellow_xy)}, {match.second} (black) {where(black_xy)}"
-                    f"{', black touched yellow' if touched else ''}: {winner} wins and takes yellow")
+    return winner, (
+        f"{match.first} (yellow) {where(yellow_xy)}, {match.second} (black) {where(black_xy)}"
+        f"{', black touched yellow' if touched else ''}: {winner} wins and takes yellow"
+    )
 
 
 @single_threaded
-def play_lag(match: DeckMatch, players: Mapping[str, Player], seed: int, court: Court | None = None,
-             attempts: int = 20) -> tuple[str, list[str]]:
+def play_lag(
+    match: DeckMatch, players: Mapping[str, Player], seed: int, court: Court | None = None, attempts: int = 20
+) -> tuple[str, list[str]]:
     """Shoot the lag for the third game's colours (C-2) until it has a winner; returns (winner, notes).
 
     The side with the lower line number (``match.first``) lags with a yellow disc from the right half,
@@ -279,17 +309,28 @@ def play_lag(match: DeckMatch, players: Mapping[str, Player], seed: int, court: 
 
     def lag_shot(side: str, colour: str, sign: int, index: int, bx: list[float], by: list[float], attempt: int):
         stance = setup.stance(sign)
-        ctx = ShotContext(court=setup.court, stance=stance, board_x=np.array(bx), board_y=np.array(by),
-                          board_team=tuple([YELLOW] * len(bx)), shooter=colour, tactics=tactics, seed=seed,
-                          game_index=LAG_GAME_INDEX + attempt, shot=index, info={"sign": sign})
+        ctx = ShotContext(
+            court=setup.court,
+            stance=stance,
+            board_x=np.array(bx),
+            board_y=np.array(by),
+            board_team=tuple([YELLOW] * len(bx)),
+            shooter=colour,
+            tactics=tactics,
+            seed=seed,
+            game_index=LAG_GAME_INDEX + attempt,
+            shot=index,
+            info={"sign": sign},
+        )
         intent = Draw(stance.point(stance.preferred)[0], dead_line, label="lag to the far dead line")
         return shoot(setup.court, bx, by, execute(ctx, intent.aim(ctx), players[side].skill))
 
     for attempt in range(attempts):
         first = lag_shot(match.first, YELLOW, 1, 0, [], [], attempt)
         on = not first.fallen[0]
-        second = lag_shot(match.second, BLACK, -1, 1, [float(first.x[0])] if on else [],
-                          [float(first.y[0])] if on else [], attempt)
+        second = lag_shot(
+            match.second, BLACK, -1, 1, [float(first.x[0])] if on else [], [float(first.y[0])] if on else [], attempt
+        )
         winner, note = judge_lag(match, setup.court, first, second)
         notes.append(f"lag {attempt + 1}: {note}")
         if winner is not None:
@@ -301,8 +342,9 @@ def deck_options(game_point: int | None) -> DeckOptions:
     return DeckOptions() if game_point is None else DeckOptions(game_point=game_point)
 
 
-def play_match(players: Mapping[str, Player], seed: int, match: bool, length: int | None,
-               on_frame=None, on_game=None) -> MatchRecord:
+def play_match(
+    players: Mapping[str, Player], seed: int, match: bool, length: int | None, on_frame=None, on_game=None
+) -> MatchRecord:
     """A singles game to 75 (``length`` another game point), A on yellow; a match is best two of three,
     A on yellow in game 1 and on black in game 2, the third game's colours by a simulated lag (MSA C-1a,
     C-2; the lag winner takes yellow)."""
@@ -318,8 +360,9 @@ def play_match(players: Mapping[str, Player], seed: int, match: bool, length: in
             deck_match.record_lag(winner, "yellow")
         number = len(games) + 1
         game = deck_match.next_game()
-        record = play_deck_game(game, players, seed, number - 1, number=number,
-                                on_frame=frame_callback(on_frame, number))
+        record = play_deck_game(
+            game, players, seed, number - 1, number=number, on_frame=frame_callback(on_frame, number)
+        )
         games.append(record)
         if on_game:
             on_game(record)
@@ -335,15 +378,23 @@ def named_stances(court: Court) -> list[tuple[str, str, Stance]]:
     of the 10-off area at the other end, seen by the shooter (MSA C-3, C-4), as the players use them:
     (position of ``POSITIONS``, label, stance)."""
     setup = deck_setup(court)
-    stances = [("right", "head 10-off, right half", setup.stance(1)), ("left", "head 10-off, left half", setup.stance(-1))]
+    stances = [
+        ("right", "head 10-off, right half", setup.stance(1)),
+        ("left", "head 10-off, left half", setup.stance(-1)),
+    ]
     if court.end != "head":
         return stances
     px, py = setup.pivot
     turned = []
     for position, name, s in stances:
         x0, y0, x1, y1 = s.geom
-        turned.append((position, name.replace("head 10-off", "foot 10-off"),
-                       Stance("segment", (2 * px - x0, 2 * py - y0, 2 * px - x1, 2 * py - y1), s.preferred, s.samples)))
+        turned.append(
+            (
+                position,
+                name.replace("head 10-off", "foot 10-off"),
+                Stance("segment", (2 * px - x0, 2 * py - y0, 2 * px - x1, 2 * py - y1), s.preferred, s.samples),
+            )
+        )
     return turned
 
 
@@ -369,5 +420,6 @@ def shooter_context(board: Board, shooter: str, position: str) -> ShotContext:
     setup = deck_setup(board.court)
     bx, by = _canonical(setup, board.court.end == "head", list(board.x), list(board.y))
     sign = 1 if position == "right" else -1
-    return ShotContext(setup.court, setup.stance(sign), bx, by, tuple(board.team), shooter, DeckTactics(setup),
-                       info={"sign": sign})
+    return ShotContext(
+        setup.court, setup.stance(sign), bx, by, tuple(board.team), shooter, DeckTactics(setup), info={"sign": sign}
+    )

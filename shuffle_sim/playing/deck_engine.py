@@ -38,10 +38,9 @@ from numba import prange
 
 from shuffle_sim._runtime import jit
 from shuffle_sim.court import Court, load_court
-from shuffle_sim.judging.procedure import judge_one_prepared, judge_prepare
 from shuffle_sim.judging.packing import judge_arrays
+from shuffle_sim.judging.procedure import judge_one_prepared, judge_prepare
 from shuffle_sim.noise import STREAM_PLAY
-from shuffle_sim.physics.numba_api import court_table
 from shuffle_sim.physics.numba_api import (
     DEAD,
     DISC_DISC,
@@ -52,6 +51,8 @@ from shuffle_sim.physics.numba_api import (
     STATUS,
     STATUS_FALLEN,
     TOUCHED,
+    court_table,
+    kernel_arrays,
     place_disc,
     run_table,
     state_at,
@@ -68,7 +69,6 @@ from shuffle_sim.playing.players import (
     zone_spot,
 )
 from shuffle_sim.rules.deck import legal_start_span
-from shuffle_sim.physics.numba_api import kernel_arrays
 
 YELLOW_CODE = 0
 BLACK_CODE = 1
@@ -107,8 +107,12 @@ class DeckSetup:
     def stance(self, sign: int) -> Stance:
         """The stance of a shooter on the +x (``sign`` 1) or -x (-1) half of the head 10-off area."""
         s = float(sign)
-        return Stance("segment", (s * self.stance_lo, self.stance_y, s * self.stance_hi, self.stance_y),
-                      self.preferred, self.samples)
+        return Stance(
+            "segment",
+            (s * self.stance_lo, self.stance_y, s * self.stance_hi, self.stance_y),
+            self.preferred,
+            self.samples,
+        )
 
     def spots_for(self, sign: int) -> np.ndarray:
         return self.spots[0 if sign > 0 else 1]
@@ -204,8 +208,9 @@ def _stance_array(sign, setup_numbers):
 
 
 @jit.inline
-def _planned_shot(cx, cy, colour_of, value, reach, n, colour, sign, spots, setup_numbers, sd, k0, k1, game_index,
-                  shot_counter):
+def _planned_shot(
+    cx, cy, colour_of, value, reach, n, colour, sign, spots, setup_numbers, sd, k0, k1, game_index, shot_counter
+):
     """The launch (x, y, vx, vy, omega) of the fixed plan's next shot for ``colour``, in the canonical
     frame (from the head toward the foot), with the side's execution errors drawn from its Philox
     slot: the plan's aim (``deck_plan``), the clearest start of the stance, a straight launch, the
@@ -215,16 +220,19 @@ def _planned_shot(cx, cy, colour_of, value, reach, n, colour, sign, spots, setup
     takeout_extra = setup_numbers[5]
     radius = setup_numbers[6]
     decel = setup_numbers[7]
-    _, ax, ay, extra, exclude = deck_plan(cx, cy, colour_of, value, n, colour,
-                                          spots[0 if sign > 0 else 1], takeout_extra, radius)
+    _, ax, ay, extra, exclude = deck_plan(
+        cx, cy, colour_of, value, n, colour, spots[0 if sign > 0 else 1], takeout_extra, radius
+    )
     stance = _stance_array(sign, setup_numbers)
     t = clearest_start(stance, preferred, samples, ax, ay, cx[:n], cy[:n], reach[:n], exclude)
     _, _, vx, vy = straight_launch(stance, t, ax, ay, extra, decel)
-    z0, z1, z2, z3 = shot_normals(k0, k1, np.uint64(game_index), np.uint64(STREAM_PLAY),
-                                  np.uint64(shot_counter), np.uint64(0))
+    z0, z1, z2, z3 = shot_normals(
+        k0, k1, np.uint64(game_index), np.uint64(STREAM_PLAY), np.uint64(shot_counter), np.uint64(0)
+    )
     side = colour  # side 0 plays yellow
-    t2, vx, vy, w = perturb(stance, t, vx, vy, 0.0, z0, z1, z2, z3, sd[side, 0], sd[side, 1],
-                            sd[side, 2], sd[side, 3], sd[side, 4])
+    t2, vx, vy, w = perturb(
+        stance, t, vx, vy, 0.0, z0, z1, z2, z3, sd[side, 0], sd[side, 1], sd[side, 2], sd[side, 3], sd[side, 4]
+    )
     if not start_is_free(stance, t2, cx[:n], cy[:n], reach[:n]):
         t2 = t
     sx, sy = stance_point(stance, t2)
@@ -232,8 +240,26 @@ def _planned_shot(cx, cy, colour_of, value, reach, n, colour, sign, spots, setup
 
 
 @jit.inline
-def _keep_live_discs(table, orbits, st, ist, m, n, t_end, head_target, px, py, bx, by, value, colour_of, ja_foot,
-                     prep_foot, ja_head, prep_head):
+def _keep_live_discs(
+    table,
+    orbits,
+    st,
+    ist,
+    m,
+    n,
+    t_end,
+    head_target,
+    px,
+    py,
+    bx,
+    by,
+    value,
+    colour_of,
+    ja_foot,
+    prep_foot,
+    ja_head,
+    prep_head,
+):
     """Remove at once what a shot left fallen, dead by the kernel (backstop, past the baseline) or
     judged dead, packing the live discs' positions, values and colours to the front; returns their
     number. A disc nothing touched has not moved: its standing and value stand as judged before."""
@@ -274,9 +300,35 @@ def _half_round_points(n, bx, by, colour_of, ja, prep):
 
 
 @jit.inline
-def _play_half_round(table, orbits, head_target, lead, px, py, bx, by, cx, cy, colour_of, value, reach, spots,
-                     setup_numbers, sd, k0, k1, game_index, shot_counter, ev, no_seg, max_events, ja_foot, prep_foot,
-                     ja_head, prep_head):
+def _play_half_round(
+    table,
+    orbits,
+    head_target,
+    lead,
+    px,
+    py,
+    bx,
+    by,
+    cx,
+    cy,
+    colour_of,
+    value,
+    reach,
+    spots,
+    setup_numbers,
+    sd,
+    k0,
+    k1,
+    game_index,
+    shot_counter,
+    ev,
+    no_seg,
+    max_events,
+    ja_foot,
+    prep_foot,
+    ja_head,
+    prep_head,
+):
     """Shoot the half-round's eight discs, removing what each shot leaves dead at once; stop early on
     a C-20a replay. Returns (discs left, the side that caused a replay or -1, whether that was the
     eighth disc, the shot counter)."""
@@ -293,8 +345,9 @@ def _play_half_round(table, orbits, head_target, lead, px, py, bx, by, cx, cy, c
             else:
                 cx[i] = bx[i]
                 cy[i] = by[i]
-        sx, sy, vx, vy, w = _planned_shot(cx, cy, colour_of, value, reach, n, colour, sign, spots, setup_numbers,
-                                          sd, k0, k1, game_index, shot_counter)
+        sx, sy, vx, vy, w = _planned_shot(
+            cx, cy, colour_of, value, reach, n, colour, sign, spots, setup_numbers, sd, k0, k1, game_index, shot_counter
+        )
         shot_counter += 1
         if head_target:
             sx, sy = half_turn(px, py, sx, sy)
@@ -321,14 +374,47 @@ def _play_half_round(table, orbits, head_target, lead, px, py, bx, by, cx, cy, c
             penalty_side = colour
             ended_at_eight = k == DISCS - 1
             break
-        n = _keep_live_discs(table, orbits, st, ist, m, n, t_end, head_target, px, py, bx, by, value, colour_of,
-                             ja_foot, prep_foot, ja_head, prep_head)
+        n = _keep_live_discs(
+            table,
+            orbits,
+            st,
+            ist,
+            m,
+            n,
+            t_end,
+            head_target,
+            px,
+            py,
+            bx,
+            by,
+            value,
+            colour_of,
+            ja_foot,
+            prep_foot,
+            ja_head,
+            prep_head,
+        )
     return n, penalty_side, ended_at_eight, shot_counter
 
 
 @jit.kernel
-def deck_game_kernel(foot_table, head_table, orbits, ja_foot, ja_head, setup_numbers, spots, sd, k0, k1, game_index,
-                   game_point, max_half_rounds, max_events, entries):
+def deck_game_kernel(
+    foot_table,
+    head_table,
+    orbits,
+    ja_foot,
+    ja_head,
+    setup_numbers,
+    spots,
+    sd,
+    k0,
+    k1,
+    game_index,
+    game_point,
+    max_half_rounds,
+    max_events,
+    entries,
+):
     """Play one singles game, side 0 on yellow; fill ``entries`` (scoreboard rows, ``ENTRY_COLUMNS``).
 
     ``setup_numbers``: stance y, stance |x| inner and outer, preferred parameter, samples, take-out
@@ -361,8 +447,34 @@ def deck_game_kernel(foot_table, head_table, orbits, ja_foot, ja_head, setup_num
         table = head_table if head_target else foot_table
         lead = completed % 2  # singles: the lead changes every half-round (C-3c)
         n, penalty_side, ended_at_eight, shot_counter = _play_half_round(
-            table, orbits, head_target, lead, px, py, bx, by, cx, cy, colour_of, value, reach, spots, setup_numbers,
-            sd, k0, k1, game_index, shot_counter, ev, no_seg, max_events, ja_foot, prep_foot, ja_head, prep_head)
+            table,
+            orbits,
+            head_target,
+            lead,
+            px,
+            py,
+            bx,
+            by,
+            cx,
+            cy,
+            colour_of,
+            value,
+            reach,
+            spots,
+            setup_numbers,
+            sd,
+            k0,
+            k1,
+            game_index,
+            shot_counter,
+            ev,
+            no_seg,
+            max_events,
+            ja_foot,
+            prep_foot,
+            ja_head,
+            prep_head,
+        )
 
         row = entries[n_entries]
         row[0] = completed
@@ -378,8 +490,9 @@ def deck_game_kernel(foot_table, head_table, orbits, ja_foot, ja_head, setup_num
                 row[7] = 1  # replayed: same end, same lead
                 continue
         else:
-            points = _half_round_points(n, bx, by, colour_of, ja_head if head_target else ja_foot,
-                                        prep_head if head_target else prep_foot)
+            points = _half_round_points(
+                n, bx, by, colour_of, ja_head if head_target else ja_foot, prep_head if head_target else prep_foot
+            )
             row[3] = points[0]
             row[4] = points[1]
             scores[0] += points[0]
@@ -398,12 +511,46 @@ def deck_game_kernel(foot_table, head_table, orbits, ja_foot, ja_head, setup_num
 
 
 @jit.parallel
-def deck_games_kernel(foot_table, head_table, orbits, ja_foot, ja_head, setup_numbers, spots, sd, k0, k1, first_game,
-                    game_point, max_half_rounds, max_events, entries, n_entries, scores, winners, shots):
+def deck_games_kernel(
+    foot_table,
+    head_table,
+    orbits,
+    ja_foot,
+    ja_head,
+    setup_numbers,
+    spots,
+    sd,
+    k0,
+    k1,
+    first_game,
+    game_point,
+    max_half_rounds,
+    max_events,
+    entries,
+    n_entries,
+    scores,
+    winners,
+    shots,
+):
     """Play ``winners.size`` independent games (game indices first_game, first_game + 1, ...) in parallel."""
     for g in prange(winners.shape[0]):
-        used, a, b, w, s = deck_game_kernel(foot_table, head_table, orbits, ja_foot, ja_head, setup_numbers, spots, sd, k0,
-                                          k1, first_game + g, game_point, max_half_rounds, max_events, entries[g])
+        used, a, b, w, s = deck_game_kernel(
+            foot_table,
+            head_table,
+            orbits,
+            ja_foot,
+            ja_head,
+            setup_numbers,
+            spots,
+            sd,
+            k0,
+            k1,
+            first_game + g,
+            game_point,
+            max_half_rounds,
+            max_events,
+            entries[g],
+        )
         n_entries[g] = used
         scores[g, 0] = a
         scores[g, 1] = b
@@ -428,13 +575,32 @@ class DeckGames:
 def setup_numbers(setup: DeckSetup) -> np.ndarray:
     court = setup.court
     decel = court.params["mu"] * court.params["gravity"]
-    return np.array([setup.stance_y, setup.stance_lo, setup.stance_hi, setup.preferred, setup.samples,
-                     setup.takeout_extra, court.disc_radius, decel, setup.pivot[0], setup.pivot[1]])
+    return np.array(
+        [
+            setup.stance_y,
+            setup.stance_lo,
+            setup.stance_hi,
+            setup.preferred,
+            setup.samples,
+            setup.takeout_extra,
+            court.disc_radius,
+            decel,
+            setup.pivot[0],
+            setup.pivot[1],
+        ]
+    )
 
 
-def run_deck_games(court: Court, noise: np.ndarray, seed: int, n_games: int, first_game: int = 0,
-                   game_point: int = 75, max_half_rounds: int = MAX_HALF_ROUNDS,
-                   setup: DeckSetup | None = None) -> DeckGames:
+def run_deck_games(
+    court: Court,
+    noise: np.ndarray,
+    seed: int,
+    n_games: int,
+    first_game: int = 0,
+    game_point: int = 75,
+    max_half_rounds: int = MAX_HALF_ROUNDS,
+    setup: DeckSetup | None = None,
+) -> DeckGames:
     """Play ``n_games`` singles deck games between two fixed-plan players in one numba call.
 
     ``noise`` (2, 5): the execution-noise deviations of side 0 (yellow) and side 1 (black), as
@@ -457,8 +623,25 @@ def run_deck_games(court: Court, noise: np.ndarray, seed: int, n_games: int, fir
         winners=np.zeros(n_games, np.int64),
         shots=np.zeros(n_games, np.int64),
     )
-    deck_games_kernel(court_table(foot), court_table(head), kernel_arrays(foot).orbit_tables, judge_arrays(foot),
-                    judge_arrays(head), setup_numbers(setup), setup.spots, noise, k0, k1, int(first_game),
-                    int(game_point), int(max_half_rounds), MAX_EVENTS, out.entries, out.n_entries, out.scores,
-                    out.winners, out.shots)
+    deck_games_kernel(
+        court_table(foot),
+        court_table(head),
+        kernel_arrays(foot).orbit_tables,
+        judge_arrays(foot),
+        judge_arrays(head),
+        setup_numbers(setup),
+        setup.spots,
+        noise,
+        k0,
+        k1,
+        int(first_game),
+        int(game_point),
+        int(max_half_rounds),
+        MAX_EVENTS,
+        out.entries,
+        out.n_entries,
+        out.scores,
+        out.winners,
+        out.shots,
+    )
     return out

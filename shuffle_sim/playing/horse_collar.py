@@ -23,14 +23,14 @@ from shuffle_sim.court import Court, load_court
 from shuffle_sim.physics import STATUS_FALLEN
 from shuffle_sim.playing._loop import FramePlay, GamePlay, play_game
 from shuffle_sim.playing._matches import SIDES, best_of_three
+from shuffle_sim.playing.players import Draw, Hanger, Player, ShotContext, Stance, zone_spot
 from shuffle_sim.playing.records import FrameRecord, GameRecord, MatchRecord, ShotRecord
 from shuffle_sim.playing.shooting import ShotOutcome, single_threaded
-from shuffle_sim.playing.players import Draw, Hanger, Player, ShotContext, Stance, zone_spot
 from shuffle_sim.rules.common import Board, Turn
 from shuffle_sim.rules.horse_collar import (
+    GAME,
     OPENING_VALUE,
     PUCKS_PER_FRAME,
-    GAME,
     HorseCollarGame,
     HorseCollarOptions,
     score_frame,
@@ -115,9 +115,20 @@ class HorseCollarFrame(FramePlay):
 
     def context(self, turn: Turn, shot: int, seed: int, game_index: int) -> ShotContext:
         bx, by = self.board_arrays()
-        return ShotContext(court=self.court, stance=self.tactics.stance, board_x=bx, board_y=by,
-                           board_team=tuple([self.side] * len(self.xs)), shooter=self.side, tactics=self.tactics,
-                           seed=seed, game_index=game_index, shot=shot, turn=turn, info={"game": self.game})
+        return ShotContext(
+            court=self.court,
+            stance=self.tactics.stance,
+            board_x=bx,
+            board_y=by,
+            board_team=tuple([self.side] * len(self.xs)),
+            shooter=self.side,
+            tactics=self.tactics,
+            seed=seed,
+            game_index=game_index,
+            shot=shot,
+            turn=turn,
+            info={"game": self.game},
+        )
 
     def after_shot(self, turn: Turn, outcome: ShotOutcome) -> None:
         fallen = set(np.flatnonzero(outcome.fallen).tolist())
@@ -158,16 +169,24 @@ class HorseCollarPlay(GamePlay):
 
 
 @single_threaded
-def play_horse_collar_game(game: HorseCollarGame, players: Mapping[str, Player], seed: int, game_index: int = 0,
-                           court: Court | None = None, number: int = 1, max_frames: int = MAX_FRAMES,
-                           on_frame: Callable[[FrameRecord], None] | None = None) -> GameRecord:
+def play_horse_collar_game(
+    game: HorseCollarGame,
+    players: Mapping[str, Player],
+    seed: int,
+    game_index: int = 0,
+    court: Court | None = None,
+    number: int = 1,
+    max_frames: int = MAX_FRAMES,
+    on_frame: Callable[[FrameRecord], None] | None = None,
+) -> GameRecord:
     """Play ``game`` to its end (``players`` by side name); shot k of the game uses noise stream k."""
     play = HorseCollarPlay(game, court or load_court("horse-collar"))
     return play_game(play, players, seed, game_index, number, max_frames, on_frame)
 
 
-def play_match(players: Mapping[str, Player], seed: int, match: bool, length: int | None,
-               on_frame=None, on_game=None) -> MatchRecord:
+def play_match(
+    players: Mapping[str, Player], seed: int, match: bool, length: int | None, on_frame=None, on_game=None
+) -> MatchRecord:
     """A game to 51 with the hammer rule (``length`` another game point), A throwing first; a match
     (not defined by the rules: the project's choice) is best two of three, the first thrower alternating."""
     options = HorseCollarOptions() if length is None else HorseCollarOptions(game_point=length)
@@ -192,5 +211,12 @@ POSITIONS = ("end",)
 def shooter_context(board: Board, shooter: str, position: str) -> ShotContext:
     """What a horse collar shooter sees on ``board`` from the near end (the shot advisor)."""
     tactics = HorseCollarTactics(board.court)
-    return ShotContext(board.court, tactics.stance, np.asarray(board.x, dtype=np.float64),
-                       np.asarray(board.y, dtype=np.float64), tuple(board.team), shooter, tactics)
+    return ShotContext(
+        board.court,
+        tactics.stance,
+        np.asarray(board.x, dtype=np.float64),
+        np.asarray(board.y, dtype=np.float64),
+        tuple(board.team),
+        shooter,
+        tactics,
+    )

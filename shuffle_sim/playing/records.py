@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 from shuffle_sim.playing.players import Decision, Launch
 
+
 @dataclass
 class ShotRecord:
     """One shot as played: who, what they meant, what it was worth to them (EV player), the launch."""
@@ -26,8 +27,14 @@ class ShotRecord:
         return cls(number, team, player, decision.intent.label, decision.expected, played.to_dict())
 
     def to_dict(self) -> dict:
-        return {"shot": self.number, "team": self.team, "player": self.player, "intent": self.intent,
-                "expected": self.expected, "launch": self.launch}
+        return {
+            "shot": self.number,
+            "team": self.team,
+            "player": self.player,
+            "intent": self.intent,
+            "expected": self.expected,
+            "launch": self.launch,
+        }
 
 
 @dataclass
@@ -53,9 +60,18 @@ class FrameRecord:
     picture: str | None = None
 
     def to_dict(self) -> dict:
-        out = {"frame": self.number, "label": self.label, "score": self.score, "points": self.points,
-               "totals": self.totals, "note": self.note, "end": self.end, "board": self.board,
-               "shots": [s.to_dict() for s in self.shots], "picture": self.picture}
+        out = {
+            "frame": self.number,
+            "label": self.label,
+            "score": self.score,
+            "points": self.points,
+            "totals": self.totals,
+            "note": self.note,
+            "end": self.end,
+            "board": self.board,
+            "shots": [s.to_dict() for s in self.shots],
+            "picture": self.picture,
+        }
         if self.twenties is not None:
             out["twenties"] = self.twenties
         return out
@@ -74,9 +90,15 @@ class GameRecord:
     finished: bool = True
 
     def to_dict(self) -> dict:
-        return {"game": self.number, "sides": list(self.sides), "roles": self.roles,
-                "frames": [f.to_dict() for f in self.frames], "totals": self.totals, "winner": self.winner,
-                "finished": self.finished}
+        return {
+            "game": self.number,
+            "sides": list(self.sides),
+            "roles": self.roles,
+            "frames": [f.to_dict() for f in self.frames],
+            "totals": self.totals,
+            "winner": self.winner,
+            "finished": self.finished,
+        }
 
 
 CSV_COLUMNS = ("game", "frame", "label", "side", "score", "points", "twenties", "total", "note")
@@ -96,9 +118,16 @@ class MatchRecord:
     notes: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict:
-        return {"game": self.game, "seed": self.seed, "players": self.players, "match": self.match,
-                "games": [g.to_dict() for g in self.games], "winner": self.winner, "wins": self.wins,
-                "notes": self.notes}
+        return {
+            "game": self.game,
+            "seed": self.seed,
+            "players": self.players,
+            "match": self.match,
+            "games": [g.to_dict() for g in self.games],
+            "winner": self.winner,
+            "wins": self.wins,
+            "notes": self.notes,
+        }
 
     def csv_rows(self) -> list[dict]:
         """One row per frame and side (``CSV_COLUMNS``)."""
@@ -106,10 +135,17 @@ class MatchRecord:
         for g in self.games:
             for f in g.frames:
                 for side in g.sides:
-                    rows.append({
-                        "game": g.number, "frame": f.number, "label": f.label, "side": side,
-                        "score": f.score.get(side, 0), "points": f.points.get(side, 0),
-                        "twenties": "" if f.twenties is None else f.twenties.get(side, 0),
-                        "total": f.totals.get(side, 0), "note": f.note,
-                    })
+                    rows.append(
+                        {
+                            "game": g.number,
+                            "frame": f.number,
+                            "label": f.label,
+                            "side": side,
+                            "score": f.score.get(side, 0),
+                            "points": f.points.get(side, 0),
+                            "twenties": "" if f.twenties is None else f.twenties.get(side, 0),
+                            "total": f.totals.get(side, 0),
+                            "note": f.note,
+                        }
+                    )
         return rows

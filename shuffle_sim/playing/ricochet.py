@@ -23,8 +23,6 @@ import numpy as np
 from shuffle_sim.court import Court, load_court
 from shuffle_sim.playing._loop import FramePlay, GamePlay, play_game
 from shuffle_sim.playing._matches import SIDES, best_of_three
-from shuffle_sim.playing.records import FrameRecord, GameRecord, MatchRecord, ShotRecord
-from shuffle_sim.playing.shooting import ShotOutcome, single_threaded
 from shuffle_sim.playing.players import (
     Bank,
     Player,
@@ -34,6 +32,8 @@ from shuffle_sim.playing.players import (
     hanger_point,
     zone_spot,
 )
+from shuffle_sim.playing.records import FrameRecord, GameRecord, MatchRecord, ShotRecord
+from shuffle_sim.playing.shooting import ShotOutcome, single_threaded
 from shuffle_sim.rules.common import Board, Turn
 from shuffle_sim.rules.ricochet import (
     FRONT_EDGE,
@@ -113,8 +113,12 @@ class RicochetTactics:
     def plan(self, ctx: ShotContext):
         leader = self._leader(ctx)
         if leader is not None:
-            takeout = Bank(float(ctx.board_x[leader]), float(ctx.board_y[leader]), TAKEOUT_EXTRAS[0],
-                           label=f"bank to take out weight {leader}")
+            takeout = Bank(
+                float(ctx.board_x[leader]),
+                float(ctx.board_y[leader]),
+                TAKEOUT_EXTRAS[0],
+                label=f"bank to take out weight {leader}",
+            )
             try:
                 takeout.aim(ctx)  # solved once here, then from the cache
                 return takeout
@@ -129,8 +133,14 @@ class RicochetTactics:
         for i in range(ctx.n_discs):
             if ctx.board_team[i] != ctx.shooter:
                 for extra in TAKEOUT_EXTRAS:
-                    out.append(Bank(float(ctx.board_x[i]), float(ctx.board_y[i]), extra,
-                                    label=f"bank to take out weight {i}, {extra} m to spare"))
+                    out.append(
+                        Bank(
+                            float(ctx.board_x[i]),
+                            float(ctx.board_y[i]),
+                            extra,
+                            label=f"bank to take out weight {i}, {extra} m to spare",
+                        )
+                    )
         return out
 
     def evaluate(self, ctx: ShotContext, batch: ShotBatch) -> np.ndarray:
@@ -168,9 +178,20 @@ class RicochetFrame(FramePlay):
 
     def context(self, turn: Turn, shot: int, seed: int, game_index: int) -> ShotContext:
         bx, by = self.board_arrays()
-        return ShotContext(court=self.court, stance=self.tactics.stance(turn.side), board_x=bx, board_y=by,
-                           board_team=tuple(self.teams), shooter=turn.team, tactics=self.tactics, seed=seed,
-                           game_index=game_index, shot=shot, turn=turn, info={"side": turn.side, "game": self.game})
+        return ShotContext(
+            court=self.court,
+            stance=self.tactics.stance(turn.side),
+            board_x=bx,
+            board_y=by,
+            board_team=tuple(self.teams),
+            shooter=turn.team,
+            tactics=self.tactics,
+            seed=seed,
+            game_index=game_index,
+            shot=shot,
+            turn=turn,
+            info={"side": turn.side, "game": self.game},
+        )
 
     def after_shot(self, turn: Turn, outcome: ShotOutcome) -> None:
         after = Board(self.court, outcome.x, outcome.y, tuple(self.teams + [turn.team]))
@@ -178,8 +199,9 @@ class RicochetFrame(FramePlay):
 
     def finish(self, shots: list[ShotRecord]) -> FrameRecord:
         game = self.game
-        frame = score_round(Board(self.court, *self.board_arrays(), tuple(self.teams)), teams=game.players,
-                            half=game.scoring_half)
+        frame = score_round(
+            Board(self.court, *self.board_arrays(), tuple(self.teams)), teams=game.players, half=game.scoring_half
+        )
         entry = game.record_round(frame)
         return FrameRecord(
             number=entry.number + 1,
@@ -211,21 +233,37 @@ class RicochetPlay(GamePlay):
 
 
 @single_threaded
-def play_ricochet_game(game: RicochetGame, players: Mapping[str, Player], seed: int, game_index: int = 0,
-                       court: Court | None = None, number: int = 1, max_rounds: int = MAX_ROUNDS,
-                       on_frame: Callable[[FrameRecord], None] | None = None) -> GameRecord:
+def play_ricochet_game(
+    game: RicochetGame,
+    players: Mapping[str, Player],
+    seed: int,
+    game_index: int = 0,
+    court: Court | None = None,
+    number: int = 1,
+    max_rounds: int = MAX_ROUNDS,
+    on_frame: Callable[[FrameRecord], None] | None = None,
+) -> GameRecord:
     """Play ``game`` to its end (``players`` by player name); shot k of the game uses noise stream k."""
     play = RicochetPlay(game, court or load_court("ricochet"))
     return play_game(play, players, seed, game_index, number, max_rounds, on_frame)
 
 
-def play_match(players: Mapping[str, Player], seed: int, match: bool, length: int | None,
-               on_frame=None, on_game=None) -> MatchRecord:
+def play_match(
+    players: Mapping[str, Player], seed: int, match: bool, length: int | None, on_frame=None, on_game=None
+) -> MatchRecord:
     """A game to 15 (or 21), starter and starting half by a coin toss drawn from the seed; a match (the
     project's choice) is best two of three, a new toss each game."""
     options = RicochetOptions() if length is None else RicochetOptions(game_point=length)
-    return best_of_three(GAME, lambda number: new_game(seed, number - 1, SIDES, options), play_ricochet_game,
-                         players, seed, match, on_frame, on_game)
+    return best_of_three(
+        GAME,
+        lambda number: new_game(seed, number - 1, SIDES, options),
+        play_ricochet_game,
+        players,
+        seed,
+        match,
+        on_frame,
+        on_game,
+    )
 
 
 def named_stances(court: Court) -> list[tuple[str, str, Stance]]:
@@ -242,6 +280,13 @@ POSITIONS = ("left", "right")
 def shooter_context(board: Board, shooter: str, position: str) -> ShotContext:
     """What a ricochet shooter sees on ``board`` sliding from the half ``position`` (the shot advisor)."""
     tactics = RicochetTactics(board.court)
-    return ShotContext(board.court, tactics.stance(position), np.asarray(board.x, dtype=np.float64),
-                       np.asarray(board.y, dtype=np.float64), tuple(board.team), shooter, tactics,
-                       info={"side": position})
+    return ShotContext(
+        board.court,
+        tactics.stance(position),
+        np.asarray(board.x, dtype=np.float64),
+        np.asarray(board.y, dtype=np.float64),
+        tuple(board.team),
+        shooter,
+        tactics,
+        info={"side": position},
+    )

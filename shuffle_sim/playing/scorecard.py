@@ -11,6 +11,7 @@ from pathlib import Path
 from shuffle_sim.games import get_game
 from shuffle_sim.playing.records import CSV_COLUMNS, FrameRecord, MatchRecord
 
+
 def _picture_discs(game: str, frame: FrameRecord, sides: tuple[str, str]) -> list[tuple[float, float, str]]:
     colours = get_game(game).sides
     out = []
@@ -40,8 +41,9 @@ def write_scorecard(record: MatchRecord, out: str | os.PathLike, pictures: bool 
             for f in g.frames:
                 path = out / f"game{g.number}-frame{f.number:02d}.png"
                 zoom = f.end if f.end is not None else get_game(record.game).picture_zoom
-                plot_court(court, path, discs=_picture_discs(record.game, f, g.sides) or None, end=f.end, zoom=zoom,
-                           dpi=dpi)
+                plot_court(
+                    court, path, discs=_picture_discs(record.game, f, g.sides) or None, end=f.end, zoom=zoom, dpi=dpi
+                )
                 f.picture = path.name
                 written.append(path)
     json_path = out / "scorecard.json"

@@ -19,11 +19,10 @@ import numba
 import numpy as np
 
 from shuffle_sim.court import Court
-from shuffle_sim.physics import DISC_DISC, STATUS_FALLEN, SimResult
-from shuffle_sim.physics import simulate
+from shuffle_sim.physics import DISC_DISC, STATUS_FALLEN, SimResult, simulate
+from shuffle_sim.physics.scene import Scene
 from shuffle_sim.playing.players import Launch
 from shuffle_sim.rules.common import Contact
-from shuffle_sim.physics.scene import Scene
 
 #: A fallen disc is drawn and judged this many disc radii beyond the edge it crossed.
 GUTTER_OFFSET = 1.0
@@ -71,9 +70,16 @@ def shoot(court: Court, board_x, board_y, launch: Launch, team: list[str] | None
     bx = np.asarray(board_x, dtype=np.float64).reshape(-1)
     by = np.asarray(board_y, dtype=np.float64).reshape(-1)
     n = bx.size
-    scene = Scene(court=court, x=np.append(bx, launch.x), y=np.append(by, launch.y),
-                  vx=np.append(np.zeros(n), launch.vx), vy=np.append(np.zeros(n), launch.vy),
-                  omega=np.append(np.zeros(n), launch.omega), team=list(team) if team else [], source="shot")
+    scene = Scene(
+        court=court,
+        x=np.append(bx, launch.x),
+        y=np.append(by, launch.y),
+        vx=np.append(np.zeros(n), launch.vx),
+        vy=np.append(np.zeros(n), launch.vy),
+        omega=np.append(np.zeros(n), launch.omega),
+        team=list(team) if team else [],
+        source="shot",
+    )
     return outcome_of(court, simulate(scene))
 
 
@@ -84,8 +90,11 @@ def outcome_of(court: Court, result: SimResult) -> ShotOutcome:
     for i in np.flatnonzero(fallen):
         x[i], y[i] = into_gutter(court, float(x[i]), float(y[i]))
     ev = result.events
-    contacts = [Contact(int(ev.a[k]), int(ev.b[k]), bool(ev.a_dead[k]), bool(ev.b_dead[k]))
-                for k in range(len(ev)) if ev.kind[k] == DISC_DISC]
+    contacts = [
+        Contact(int(ev.a[k]), int(ev.b[k]), bool(ev.a_dead[k]), bool(ev.b_dead[k]))
+        for k in range(len(ev))
+        if ev.kind[k] == DISC_DISC
+    ]
     return ShotOutcome(result, x, y, fallen, result.dead.copy(), contacts)
 
 

@@ -38,8 +38,9 @@ def _area_styles(court: Court) -> dict[str, dict]:
         "gutter": dict(facecolor=GUTTER_COLOUR, edgecolor="none", zorder=0),
         "surface": dict(facecolor=surface_colour_of(court), edgecolor="#333333", linewidth=0.8, zorder=0.6),
         "zone": dict(edgecolor="none", zorder=1),
-        "dead_zone": dict(facecolor="none", edgecolor=DEAD_HATCH_COLOUR, hatch="///", linewidth=0, alpha=0.35,
-                          zorder=1.1),
+        "dead_zone": dict(
+            facecolor="none", edgecolor=DEAD_HATCH_COLOUR, hatch="///", linewidth=0, alpha=0.35, zorder=1.1
+        ),
         "line": dict(facecolor=LINE_COLOUR, edgecolor="none", zorder=2),
         "ignored_line": dict(facecolor="none", edgecolor=LINE_COLOUR, linestyle="--", linewidth=0.6, zorder=2),
         "cushion": dict(facecolor=CUSHION_COLOUR, edgecolor="none", zorder=2.5),
@@ -127,5 +128,15 @@ def draw_discs(ax, court: Court, xs, ys, teams, values=None) -> None:
         if values is not None:
             v = values[k]
             label = str(int(v)) if isinstance(v, (int, np.integer)) else str(v)
-            ax.text(x, y, label, ha="center", va="center", fontsize=7, fontweight="bold",
-                    color=text_colour(colour), zorder=6, clip_on=True)
+            ax.text(
+                x,
+                y,
+                label,
+                ha="center",
+                va="center",
+                fontsize=7,
+                fontweight="bold",
+                color=text_colour(colour),
+                zorder=6,
+                clip_on=True,
+            )

@@ -143,8 +143,9 @@ def judged_labels(court: Court, xs, ys) -> list:
     return labels
 
 
-def plot_court(court: Court, path: str | os.PathLike, discs=None, end: str | None = None, zoom=None,
-               dpi: int = DEFAULT_DPI) -> None:
+def plot_court(
+    court: Court, path: str | os.PathLike, discs=None, end: str | None = None, zoom=None, dpi: int = DEFAULT_DPI
+) -> None:
     """Draw the court to scale into an image file (PNG, SVG, PDF: by ``path``'s suffix).
 
     ``discs``: (x, y) or (x, y, team) in metres, drawn by team colour and labelled with their judged

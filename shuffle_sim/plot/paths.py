@@ -48,8 +48,16 @@ def _outline():
     return [patheffects.withStroke(linewidth=2.2, foreground="black", alpha=0.35)]
 
 
-def plot_trajectories(court: Court, times, positions, teams, path: str | os.PathLike, end: str | None = None,
-                      zoom=None, dpi: int = DEFAULT_DPI) -> None:
+def plot_trajectories(
+    court: Court,
+    times,
+    positions,
+    teams,
+    path: str | os.PathLike,
+    end: str | None = None,
+    zoom=None,
+    dpi: int = DEFAULT_DPI,
+) -> None:
     """Draw discs' paths on the court and the discs where they came to rest, labelled with their value.
 
     ``positions`` is (T, N, 2) in metres at ``times`` (T,), NaN once a disc has fallen or dropped
@@ -69,15 +77,38 @@ def plot_trajectories(court: Court, times, positions, teams, path: str | os.Path
         last, stayed = _last_finite(track)
         if last < 0:
             continue
-        ax.plot(track[: last + 1, 0], track[: last + 1, 1], color=colour, linewidth=1.2, alpha=0.9, zorder=4,
-                path_effects=_outline())
-        ax.plot(track[0, 0], track[0, 1], marker="o", markersize=3, color=colour, markeredgecolor="black",
-                markeredgewidth=0.4, zorder=4.5)
+        ax.plot(
+            track[: last + 1, 0],
+            track[: last + 1, 1],
+            color=colour,
+            linewidth=1.2,
+            alpha=0.9,
+            zorder=4,
+            path_effects=_outline(),
+        )
+        ax.plot(
+            track[0, 0],
+            track[0, 1],
+            marker="o",
+            markersize=3,
+            color=colour,
+            markeredgecolor="black",
+            markeredgewidth=0.4,
+            zorder=4.5,
+        )
         if stayed:
             resting.append(k)
         else:
-            ax.plot(track[last, 0], track[last, 1], marker="x", markersize=7, color=colour, markeredgewidth=2,
-                    zorder=5, path_effects=_outline())
+            ax.plot(
+                track[last, 0],
+                track[last, 1],
+                marker="x",
+                markersize=7,
+                color=colour,
+                markeredgewidth=2,
+                zorder=5,
+                path_effects=_outline(),
+            )
     if resting:
         xs, ys = positions[-1, resting, 0], positions[-1, resting, 1]
         draw_discs(ax, court, xs, ys, [teams[k] for k in resting], judged_labels(judged, xs, ys))
@@ -101,8 +132,17 @@ def _interpolator(times: np.ndarray, positions: np.ndarray):
     return at
 
 
-def animate_trajectories(court: Court, times, positions, teams, path: str | os.PathLike, fps: int = 20,
-                         end: str | None = None, zoom=None, dpi: int = 72) -> None:
+def animate_trajectories(
+    court: Court,
+    times,
+    positions,
+    teams,
+    path: str | os.PathLike,
+    fps: int = 20,
+    end: str | None = None,
+    zoom=None,
+    dpi: int = 72,
+) -> None:
     """Write an animated GIF of the discs moving in real time (``fps`` frames per second).
 
     Positions between samples are interpolated linearly; a disc disappears once its position is NaN
@@ -127,11 +167,21 @@ def animate_trajectories(court: Court, times, positions, teams, path: str | os.P
     ax.set_ylim(box[1], box[3])
     colours = team_colours(court, teams)
     r = court.disc_radius
-    discs = [ax.add_patch(Circle((0.0, 0.0), r, facecolor=c, edgecolor="black", linewidth=0.8, zorder=5))
-             for c in colours]
+    discs = [
+        ax.add_patch(Circle((0.0, 0.0), r, facecolor=c, edgecolor="black", linewidth=0.8, zorder=5)) for c in colours
+    ]
     trails = [ax.plot([], [], color=c, linewidth=1.0, alpha=0.8, zorder=4)[0] for c in colours]
-    clock = ax.text(0.02, 0.98, "", transform=ax.transAxes, ha="left", va="top", fontsize=8,
-                    bbox=dict(facecolor="white", alpha=0.7, edgecolor="none"), zorder=7)
+    clock = ax.text(
+        0.02,
+        0.98,
+        "",
+        transform=ax.transAxes,
+        ha="left",
+        va="top",
+        fontsize=8,
+        bbox=dict(facecolor="white", alpha=0.7, edgecolor="none"),
+        zorder=7,
+    )
     at = _interpolator(times, positions)
 
     def update(frame: int):

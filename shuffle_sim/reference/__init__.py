@@ -21,8 +21,8 @@ __all__ = [
     "STATUS_HOLED",
     "STATUS_MOVING",
     "STATUS_REST",
+    "PymunkCourt",
     "ReferenceEvent",
     "ReferenceResult",
-    "PymunkCourt",
     "simulate_reference",
 ]

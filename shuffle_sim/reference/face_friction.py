@@ -132,9 +132,18 @@ class SlideSpin:
         return t * self.time_unit, eps * rim, rim / self.radius
 
 
-def slide_spin(speed: float, omega: float, radius: float, mu: float, gravity: float, eta: float = 0.0,
-               inertia: float = 0.5, lam_end: float = 40.0, rtol: float = 1e-12,
-               force_torque=face_force_torque) -> SlideSpin:
+def slide_spin(
+    speed: float,
+    omega: float,
+    radius: float,
+    mu: float,
+    gravity: float,
+    eta: float = 0.0,
+    inertia: float = 0.5,
+    lam_end: float = 40.0,
+    rtol: float = 1e-12,
+    force_torque=face_force_torque,
+) -> SlideSpin:
     """Integrate a lone disc launched at ``speed`` with spin ``omega`` (> 0) until it rests.
 
     Runs lambda from 0 to ``lam_end``, where r omega has fallen by e^-lam_end; the rest of the
@@ -154,8 +163,9 @@ def slide_spin(speed: float, omega: float, radius: float, mu: float, gravity: fl
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", integrate.IntegrationWarning)
-        sol = integrate.solve_ivp(rhs, (0.0, lam_end), [speed / rim0, 0.0, 0.0], method="DOP853", rtol=rtol,
-                                  atol=1e-18, dense_output=True)
+        sol = integrate.solve_ivp(
+            rhs, (0.0, lam_end), [speed / rim0, 0.0, 0.0], method="DOP853", rtol=rtol, atol=1e-18, dense_output=True
+        )
         if not sol.success:
             raise RuntimeError(f"reference integration failed: {sol.message}")
         eps_end, t_end, s_end = sol.y[:, -1]
@@ -164,6 +174,17 @@ def slide_spin(speed: float, omega: float, radius: float, mu: float, gravity: fl
     tail_t = inertia * rim_end / torque_end
     lam = np.linspace(0.0, lam_end, 400)
     dense = sol.sol(lam)
-    return SlideSpin(t_stop=(t_end + tail_t) * time_unit, distance=(s_end + 0.5 * eps_end * rim_end * tail_t) * length_unit,
-                     eps_end=eps_end, lam=lam, t=dense[1] * time_unit, s=dense[2] * length_unit, eps=dense[0],
-                     dense=sol.sol, rim0=rim0, radius=radius, time_unit=time_unit, length_unit=length_unit)
+    return SlideSpin(
+        t_stop=(t_end + tail_t) * time_unit,
+        distance=(s_end + 0.5 * eps_end * rim_end * tail_t) * length_unit,
+        eps_end=eps_end,
+        lam=lam,
+        t=dense[1] * time_unit,
+        s=dense[2] * length_unit,
+        eps=dense[0],
+        dense=sol.sol,
+        rim0=rim0,
+        radius=radius,
+        time_unit=time_unit,
+        length_unit=length_unit,
+    )

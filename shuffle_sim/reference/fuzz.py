@@ -39,21 +39,22 @@ from numba import prange
 from shuffle_sim._runtime import jit
 from shuffle_sim.court import Court
 from shuffle_sim.judging.packing import judge_arrays
-from shuffle_sim.noise import philox4x64, seed_key, word_to_uniform
-from shuffle_sim.physics.numba_api import court_table, kernel_arrays
-from shuffle_sim.physics.scene_batch import (
-    MATERIALS,
-    SceneBatch,
-    Scenes,
-    simulate_scenes,
-)
 from shuffle_sim.judging.procedure import centre_on_surface
+from shuffle_sim.noise import philox4x64, seed_key, word_to_uniform
 from shuffle_sim.physics.numba_api import (
     H_RADIUS,
     STATUS_FALLEN,
     STATUS_HOLED,
     STATUS_REST,
+    court_table,
+    kernel_arrays,
     obstacle_overlap,
+)
+from shuffle_sim.physics.scene_batch import (
+    MATERIALS,
+    SceneBatch,
+    Scenes,
+    simulate_scenes,
 )
 
 #: The most discs a fuzzed scene holds (the largest boards of the four games).
@@ -98,8 +99,9 @@ def _draw(k0, k1, scene, buf, used):
     counts the draws so far (block ``used // 4`` of counter (scene, STREAM_FUZZ, block, 0))."""
     slot = used[0] % 4
     if slot == 0:
-        w0, w1, w2, w3 = philox4x64(np.uint64(scene), np.uint64(STREAM_FUZZ), np.uint64(used[0] // 4),
-                                    np.uint64(0), k0, k1)
+        w0, w1, w2, w3 = philox4x64(
+            np.uint64(scene), np.uint64(STREAM_FUZZ), np.uint64(used[0] // 4), np.uint64(0), k0, k1
+        )
         buf[0] = word_to_uniform(w0)
         buf[1] = word_to_uniform(w1)
         buf[2] = word_to_uniform(w2)
@@ -129,8 +131,9 @@ def _free(table, ja, xs, ys, k, n, x, y):
 
 
 @jit.parallel
-def _draw_scenes(table, mu, ja, bounds, top_speed, k0, k1, first, max_discs, xs, ys, vxs, vys, omegas, n_discs,
-                 materials):
+def _draw_scenes(
+    table, mu, ja, bounds, top_speed, k0, k1, first, max_discs, xs, ys, vxs, vys, omegas, n_discs, materials
+):
     r = table[0, H_RADIUS]
     xmin, ymin, xmax, ymax = bounds[0], bounds[1], bounds[2], bounds[3]
     for m in prange(xs.shape[0]):
@@ -179,7 +182,9 @@ def _draw_scenes(table, mu, ja, bounds, top_speed, k0, k1, first, max_discs, xs,
                     x = xs[m, target] + reach * math.cos(away)
                     y = ys[m, target] + reach * math.sin(away)
                     if _free(table, ja, xs, ys, m, n, x, y):
-                        aim = math.atan2(ys[m, target] - y, xs[m, target] - x) + 0.02 * _normal(k0, k1, scene, buf, used)
+                        aim = math.atan2(ys[m, target] - y, xs[m, target] - x) + 0.02 * _normal(
+                            k0, k1, scene, buf, used
+                        )
                         speed = top_speed * (0.1 + 0.9 * _draw(k0, k1, scene, buf, used))
                         xs[m, n] = x
                         ys[m, n] = y
@@ -207,24 +212,40 @@ def _draw_scenes(table, mu, ja, bounds, top_speed, k0, k1, first, max_discs, xs,
         n_discs[m] = max(n, 1)  # a court with room for no disc at all is not fuzzed
 
 
-def random_scenes(court: Court, n_scenes: int, seed: int, first: int = 0, max_discs: int = MAX_DISCS,
-                  top_speed: float | None = None) -> Scenes:
+def random_scenes(
+    court: Court, n_scenes: int, seed: int, first: int = 0, max_discs: int = MAX_DISCS, top_speed: float | None = None
+) -> Scenes:
     """Scenes ``first`` .. ``first + n_scenes - 1`` of ``seed`` on ``court`` (module docstring).
 
     ``top_speed`` (m/s) defaults to ``TOP_SPEED`` of the court's game.
     """
     if top_speed is None:
         top_speed = TOP_SPEED[court.game]
-    if not (isinstance(max_discs, int) and 1 <= max_discs):
+    if not (isinstance(max_discs, int) and max_discs >= 1):
         raise ValueError(f"max_discs must be a positive integer (got {max_discs!r})")
     k0, k1 = seed_key(seed)
     shape = (n_scenes, max_discs)
     x, y, vx, vy, omega = (np.empty(shape) for _ in range(5))
     n_discs = np.empty(n_scenes, np.int64)
     materials = np.empty((n_scenes, len(MATERIALS)))
-    _draw_scenes(court_table(court), float(kernel_arrays(court).mu), judge_arrays(court),
-                 np.array(court.bounds, dtype=np.float64),
-                 float(top_speed), k0, k1, np.int64(first), max_discs, x, y, vx, vy, omega, n_discs, materials)
+    _draw_scenes(
+        court_table(court),
+        float(kernel_arrays(court).mu),
+        judge_arrays(court),
+        np.array(court.bounds, dtype=np.float64),
+        float(top_speed),
+        k0,
+        k1,
+        np.int64(first),
+        max_discs,
+        x,
+        y,
+        vx,
+        vy,
+        omega,
+        n_discs,
+        materials,
+    )
     return Scenes(court=court, x=x, y=y, vx=vx, vy=vy, omega=omega, n_discs=n_discs, materials=materials)
 
 
@@ -243,8 +264,13 @@ def _check(table, n_discs, ok, x, y, vx, vy, omega, status, codes):
         for i in range(n):
             if code != PASSED:
                 break
-            if not (math.isfinite(x[k, i]) and math.isfinite(y[k, i]) and math.isfinite(vx[k, i])
-                    and math.isfinite(vy[k, i]) and math.isfinite(omega[k, i])):
+            if not (
+                math.isfinite(x[k, i])
+                and math.isfinite(y[k, i])
+                and math.isfinite(vx[k, i])
+                and math.isfinite(vy[k, i])
+                and math.isfinite(omega[k, i])
+            ):
                 code = NOT_FINITE
             elif status[k, i] != STATUS_REST and status[k, i] != STATUS_FALLEN and status[k, i] != STATUS_HOLED:
                 code = BAD_STATUS
@@ -262,8 +288,18 @@ def _check(table, n_discs, ok, x, y, vx, vy, omega, status, codes):
 def check_scenes(scenes: Scenes, batch: SceneBatch) -> np.ndarray:
     """Per scene, ``PASSED`` or the first failure code (``FAILURES``) of its final state."""
     codes = np.empty(len(scenes), np.int8)
-    _check(court_table(scenes.court), scenes.n_discs, batch.ok, batch.x, batch.y, batch.vx, batch.vy,
-           batch.omega, batch.status, codes)
+    _check(
+        court_table(scenes.court),
+        scenes.n_discs,
+        batch.ok,
+        batch.x,
+        batch.y,
+        batch.vx,
+        batch.vy,
+        batch.omega,
+        batch.status,
+        codes,
+    )
     return codes
 
 
@@ -302,9 +338,11 @@ class FuzzReport:
     files: list[Path] = field(default_factory=list)  # the failing scenes written out
 
     def summary(self) -> str:
-        lines = [f"{self.court} ({self.spin_model}, seed {self.seed}): {self.n_scenes:,} scenes, {self.n_discs:,} discs"
-                 f" (up to {self.max_discs} a scene), up to {self.max_events} events a scene, "
-                 f"{len(self.failures)} failed"]
+        lines = [
+            f"{self.court} ({self.spin_model}, seed {self.seed}): {self.n_scenes:,} scenes, {self.n_discs:,} discs"
+            f" (up to {self.max_discs} a scene), up to {self.max_events} events a scene, "
+            f"{len(self.failures)} failed"
+        ]
         lines += [f"  scene {k}: {why}" for k, why in list(self.failures.items())[:10]]
         lines += [f"  replay: shuffle-sim simulate {path}" for path in self.files]
         return "\n".join(lines)
@@ -322,9 +360,18 @@ def write_scene(scenes: Scenes, k: int, path: str | Path, note: str = "") -> Pat
     return path
 
 
-def fuzz_court(court: Court, n_scenes: int, seed: int, spin_model: str = "decoupled", *, first: int = 0,
-               failures_dir: str | Path = "fuzz-failures", max_events: int = 10_000, max_files: int = 5,
-               threads: tuple[int, ...] = (2, 1)) -> FuzzReport:
+def fuzz_court(
+    court: Court,
+    n_scenes: int,
+    seed: int,
+    spin_model: str = "decoupled",
+    *,
+    first: int = 0,
+    failures_dir: str | Path = "fuzz-failures",
+    max_events: int = 10_000,
+    max_files: int = 5,
+    threads: tuple[int, ...] = (2, 1),
+) -> FuzzReport:
     """Fuzz ``n_scenes`` random scenes of ``seed`` on ``court`` (module docstring).
 
     The scenes run once per entry of ``threads`` (numba threads, capped at what numba has); every
@@ -348,14 +395,26 @@ def fuzz_court(court: Court, n_scenes: int, seed: int, spin_model: str = "decoup
     codes = check_scenes(scenes, runs[0])
     for other in runs[1:]:
         codes[(codes == PASSED) & threads_differ(runs[0], other)] = THREADS_DIFFER
-    report = FuzzReport(court=court.name, spin_model=spin_model, seed=seed, n_scenes=n_scenes,
-                        n_discs=int(scenes.n_discs.sum()), max_discs=int(scenes.n_discs.max(initial=0)),
-                        max_events=int(runs[0].events.max(initial=0)))
+    report = FuzzReport(
+        court=court.name,
+        spin_model=spin_model,
+        seed=seed,
+        n_scenes=n_scenes,
+        n_discs=int(scenes.n_discs.sum()),
+        max_discs=int(scenes.n_discs.max(initial=0)),
+        max_events=int(runs[0].events.max(initial=0)),
+    )
     for k in np.flatnonzero(codes):
         report.failures[first + int(k)] = FAILURES[int(codes[k])]
         if len(report.files) < max_files:
             path = Path(failures_dir) / f"fuzz-{court.name}-{spin_model}-s{seed}-k{first + int(k)}.json"
-            report.files.append(write_scene(scenes, int(k), path,
-                                            note=f"{court.name}, spin model {spin_model}, seed {seed}, scene "
-                                                 f"{first + int(k)}: {FAILURES[int(codes[k])]}"))
+            report.files.append(
+                write_scene(
+                    scenes,
+                    int(k),
+                    path,
+                    note=f"{court.name}, spin model {spin_model}, seed {seed}, scene "
+                    f"{first + int(k)}: {FAILURES[int(codes[k])]}",
+                )
+            )
     return report

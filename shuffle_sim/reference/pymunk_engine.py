@@ -49,6 +49,7 @@ import numpy as np
 import pymunk
 
 from shuffle_sim.court import Court
+from shuffle_sim.messages import shown
 from shuffle_sim.physics.events import (
     STATUS_FALLEN,
     STATUS_HOLED,
@@ -57,7 +58,6 @@ from shuffle_sim.physics.events import (
 )
 from shuffle_sim.physics.numba_api import kernel_arrays
 from shuffle_sim.physics.scene import Scene
-from shuffle_sim.messages import shown
 
 #: Chipmunk lets contacts overlap this much (m) before pushing them apart (its default is 0.1).
 DEFAULT_COLLISION_SLOP = 1e-4
@@ -254,8 +254,12 @@ class PymunkCourt:
         kernel = kernel_arrays(self.court)
         for k, (px, py, nx, ny) in enumerate(kernel.kill_lines):
             tx, ty = -ny * reach, nx * reach
-            quad = [(px - tx, py - ty), (px + tx, py + ty), (px + tx + nx * reach, py + ty + ny * reach),
-                    (px - tx + nx * reach, py - ty + ny * reach)]
+            quad = [
+                (px - tx, py - ty),
+                (px + tx, py + ty),
+                (px + tx + nx * reach, py + ty + ny * reach),
+                (px - tx + nx * reach, py - ty + ny * reach),
+            ]
             regions.append((pymunk.Poly(static, quad, radius=0.0), _KILL_REGION, k))
         self._hole_speed: dict[pymunk.Shape, float] = {}
         for k, hole in enumerate(self.court.holes):
@@ -317,6 +321,7 @@ class PymunkCourt:
 
             disc_pair["pre_solve"] = set_disc_pair
         if self.record_events:
+
             def disc_disc(arbiter, _space, _data):
                 a, b = arbiter.shapes
                 i, j = sorted((disc_of(a), disc_of(b)))
@@ -326,6 +331,7 @@ class PymunkCourt:
                 def note(arbiter, _space, _data):
                     disc, wall = arbiter.shapes
                     self._note(kind, disc_of(disc), self._wall_index[wall])
+
                 return note
 
             disc_pair["begin"] = disc_disc
@@ -430,8 +436,7 @@ class PymunkCourt:
                 break
         for i, body in enumerate(self._bodies):
             if self._in_space[i]:
-                resting = settled or (body.velocity.length <= REST_SPEED
-                                      and abs(body.angular_velocity) <= REST_SPEED)
+                resting = settled or (body.velocity.length <= REST_SPEED and abs(body.angular_velocity) <= REST_SPEED)
                 self._status[i] = STATUS_REST if resting else STATUS_MOVING
         return settled
 
@@ -441,13 +446,22 @@ class PymunkCourt:
         state = np.zeros((5, n))
         for i, body in enumerate(self._bodies):
             if self._in_space[i]:
-                state[:, i] = (body.position.x, body.position.y, body.velocity.x, body.velocity.y,
-                               body.angular_velocity)
+                state[:, i] = (
+                    body.position.x,
+                    body.position.y,
+                    body.velocity.x,
+                    body.velocity.y,
+                    body.angular_velocity,
+                )
             else:
                 state[:, i] = self._final[i]
         status = np.array(self._status, dtype=np.int8)
         return ReferenceResult(
-            x=state[0], y=state[1], vx=state[2], vy=state[3], omega=state[4],
+            x=state[0],
+            y=state[1],
+            vx=state[2],
+            vy=state[3],
+            omega=state[4],
             status=status,
             dead=np.array(self._dead, dtype=bool),
             ok=bool(np.all(status != STATUS_MOVING)),
@@ -462,8 +476,10 @@ def _ring_segments(body: pymunk.Body, cx: float, cy: float, radius: float) -> li
     """A closed ring of segments tangent to the circle at their midpoints, joined smoothly."""
     n = RAIL_SEGMENTS
     outer = radius / math.cos(math.pi / n)
-    pts = [(cx + outer * math.cos(2 * math.pi * (k + 0.5) / n), cy + outer * math.sin(2 * math.pi * (k + 0.5) / n))
-           for k in range(n)]
+    pts = [
+        (cx + outer * math.cos(2 * math.pi * (k + 0.5) / n), cy + outer * math.sin(2 * math.pi * (k + 0.5) / n))
+        for k in range(n)
+    ]
     segments = []
     for k in range(n):
         seg = pymunk.Segment(body, pts[k], pts[(k + 1) % n], 0.0)
@@ -485,12 +501,14 @@ def _outside_of_circle(cx: float, cy: float, radius: float, reach: float) -> lis
     for k in range(n):
         a0 = 2 * math.pi * (k - 0.5) / n
         a1 = 2 * math.pi * (k + 0.5) / n
-        quads.append([
-            (cx + inner * math.cos(a0), cy + inner * math.sin(a0)),
-            (cx + far * math.cos(a0), cy + far * math.sin(a0)),
-            (cx + far * math.cos(a1), cy + far * math.sin(a1)),
-            (cx + inner * math.cos(a1), cy + inner * math.sin(a1)),
-        ])
+        quads.append(
+            [
+                (cx + inner * math.cos(a0), cy + inner * math.sin(a0)),
+                (cx + far * math.cos(a0), cy + far * math.sin(a0)),
+                (cx + far * math.cos(a1), cy + far * math.sin(a1)),
+                (cx + inner * math.cos(a1), cy + inner * math.sin(a1)),
+            ]
+        )
     return quads
 
 
@@ -512,8 +530,15 @@ def simulate_reference(
     validated first (``SceneError`` for non-finite values, discs off the surface or overlapping).
     """
     scene.validate()
-    table = PymunkCourt(scene.court, dt, collision_slop=collision_slop, iterations=iterations, sleep=sleep,
-                           rest_check_every=rest_check_every, record_events=record_events)
+    table = PymunkCourt(
+        scene.court,
+        dt,
+        collision_slop=collision_slop,
+        iterations=iterations,
+        sleep=sleep,
+        rest_check_every=rest_check_every,
+        record_events=record_events,
+    )
     for k in range(scene.n_discs):
         table.add_disc(scene.x[k], scene.y[k], scene.vx[k], scene.vy[k], scene.omega[k])
     table.run(max_time)

@@ -20,6 +20,7 @@ from __future__ import annotations
 from shuffle_sim.games import GameEntry, UnknownGameError, get_game
 from shuffle_sim.rules.common import Board, Contact, DiscScore, FrameScore, RulesError, Turn
 
+
 def _entry(game: str) -> GameEntry:
     try:
         return get_game(game)

@@ -21,8 +21,8 @@ import os
 from pathlib import Path
 from typing import Any
 
-from shuffle_sim.rules.common import HALVES, Board, RulesError
 from shuffle_sim.physics.scene import Scene, SceneError, read_json_file
+from shuffle_sim.rules.common import HALVES, Board, RulesError
 
 MOTION_KEYS = ("vx", "vy", "omega")
 #: Games whose boards may name the half a round scores on (``"half"``).
@@ -52,8 +52,9 @@ def pop_frame_keys(data: dict, game: str, source: str = "<board>") -> tuple[str 
     return half, twenties
 
 
-def board_from_dict(data: Any, default_court: str, game: str, source: str = "<board>",
-                    base_dir: str | os.PathLike | None = None) -> Board:
+def board_from_dict(
+    data: Any, default_court: str, game: str, source: str = "<board>", base_dir: str | os.PathLike | None = None
+) -> Board:
     """A ``Board`` from board JSON data, at the court's scoring end (``end`` in the data, if any)."""
     if not isinstance(data, dict):
         raise SceneError(f"{source}: a board must be a JSON object (got {type(data).__name__})")
@@ -68,7 +69,9 @@ def board_from_dict(data: Any, default_court: str, game: str, source: str = "<bo
             for key in MOTION_KEYS:
                 value = disc.get(key, 0.0)
                 if isinstance(value, (int, float)) and not isinstance(value, bool) and value != 0:
-                    raise SceneError(f"{source}: discs[{k}].{key}: a board to score is at rest, must be 0 (got {value!r})")
+                    raise SceneError(
+                        f"{source}: discs[{k}].{key}: a board to score is at rest, must be 0 (got {value!r})"
+                    )
     scene = Scene.from_dict(data, source=source, base_dir=base_dir, allow_off_surface=True)
     court = scene.court
     if court.game not in (game, "custom"):
@@ -79,5 +82,6 @@ def board_from_dict(data: Any, default_court: str, game: str, source: str = "<bo
 def load_board(path: str | os.PathLike, default_court: str, game: str) -> Board:
     """Read a board file; errors name the file."""
     path = Path(path)
-    return board_from_dict(read_json_file(path, "board file"), default_court, game, source=str(path),
-                           base_dir=path.parent)
+    return board_from_dict(
+        read_json_file(path, "board file"), default_court, game, source=str(path), base_dir=path.parent
+    )

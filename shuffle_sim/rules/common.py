@@ -16,15 +16,15 @@ Conventions shared by the four games (``deck``, ``horse_collar``, ``ricochet``, 
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Iterable, Mapping, NamedTuple, Protocol, Sequence
+from typing import NamedTuple, Protocol
 
 import numpy as np
 
 from shuffle_sim.court import Court
 from shuffle_sim.judging import Judgement, judge_batch
 from shuffle_sim.messages import shown
-
 
 #: The halves of a court split at x = 0, as a player at the court's front or head sees them.
 HALVES = ("left", "right")
@@ -125,15 +125,26 @@ class Board:
         if self.half is not None and self.half not in HALVES:
             raise RulesError(f"board: half must be one of {', '.join(HALVES)} (got {shown(self.half)})")
         if self.twenties is not None:
-            object.__setattr__(self, "twenties", {str(side): check_int(n, f"board: twenties[{side!r}]", minimum=0)
-                                                  for side, n in dict(self.twenties).items()})
+            object.__setattr__(
+                self,
+                "twenties",
+                {
+                    str(side): check_int(n, f"board: twenties[{side!r}]", minimum=0)
+                    for side, n in dict(self.twenties).items()
+                },
+            )
 
     @classmethod
-    def of(cls, court: Court, discs: Iterable[tuple[float, float, str]], half: str | None = None) -> "Board":
+    def of(cls, court: Court, discs: Iterable[tuple[float, float, str]], half: str | None = None) -> Board:
         """A board from ``(x, y, team)`` triples."""
         rows = list(discs)
-        return cls(court, np.array([r[0] for r in rows], dtype=np.float64),
-                   np.array([r[1] for r in rows], dtype=np.float64), tuple(r[2] for r in rows), half)
+        return cls(
+            court,
+            np.array([r[0] for r in rows], dtype=np.float64),
+            np.array([r[1] for r in rows], dtype=np.float64),
+            tuple(r[2] for r in rows),
+            half,
+        )
 
     def __len__(self) -> int:
         return int(self.x.size)
@@ -146,12 +157,13 @@ class Board:
         """The team labels present, in order of first appearance."""
         return list(dict.fromkeys(self.team))
 
-    def without(self, indices: Iterable[int]) -> "Board":
+    def without(self, indices: Iterable[int]) -> Board:
         """The board with the given discs removed (the rest keep their order)."""
         drop = set(int(i) for i in indices)
         keep = [i for i in range(len(self)) if i not in drop]
-        return Board(self.court, self.x[keep], self.y[keep], tuple(self.team[i] for i in keep), self.half,
-                     self.twenties)
+        return Board(
+            self.court, self.x[keep], self.y[keep], tuple(self.team[i] for i in keep), self.half, self.twenties
+        )
 
 
 class GameFlow(Protocol):

@@ -24,10 +24,10 @@ from __future__ import annotations
 
 import math
 import tomllib
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Iterable, Mapping, Sequence
 
 from shuffle_sim.judging import Judgement
 from shuffle_sim.rules.common import (
@@ -78,7 +78,9 @@ def categories() -> dict[str, Category]:
                 raise RulesError(f"{path}: categories.{name}.{key}: must be a positive integer (got {value!r})")
             fields[key] = value
         if fields["players_per_side"] not in (1, 2):
-            raise RulesError(f"{path}: categories.{name}.players_per_side: must be 1 or 2 (got {fields['players_per_side']})")
+            raise RulesError(
+                f"{path}: categories.{name}.players_per_side: must be 1 or 2 (got {fields['players_per_side']})"
+            )
         out[name] = Category(name=name, description=str(rec.get("description", name)), **fields)
     return out
 
@@ -89,6 +91,7 @@ def category(name: str) -> Category:
 
 
 # ---- judging discs and rounds --------------------------------------------------------------------
+
 
 def disc_reason(judgement: Judgement, i: int) -> tuple[int, str]:
     """A disc's worth on the board and the sentence that explains it."""
@@ -149,6 +152,7 @@ def _two(totals: Mapping[str, int]) -> list[tuple[str, int]]:
 
 # ---- one shot ------------------------------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class CrokinoleShot:
     """What a shot does: discs removed at once (with reasons), 20s set aside per side, any foul."""
@@ -202,8 +206,11 @@ def judge_shot(
             foul = "hit no opponent disc"
             for i in sorted(chain):
                 if board.team[i] == shooter:
-                    why[i] = "the shot hit no opponent disc: removed" if i == shot_disc else \
-                        "moved by a shot that hit no opponent disc: removed"
+                    why[i] = (
+                        "the shot hit no opponent disc: removed"
+                        if i == shot_disc
+                        else "moved by a shot that hit no opponent disc: removed"
+                    )
     elif not judgement.holed[shot_disc] and not inside_or_touching(board, shot_disc):
         foul = "open shot short of the 15 line"
         why[shot_disc] = "open shot ended outside the 15 line: removed"
@@ -220,6 +227,7 @@ def judge_shot(
 
 
 # ---- games and matches ---------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class CrokinoleOptions:
@@ -259,8 +267,9 @@ class Scorecard:
     def to_dict(self) -> dict:
         return {
             "sides": list(self.sides),
-            "rounds": [{"round": r.number, "totals": r.totals, "twenties": r.twenties, "points": r.points}
-                       for r in self.rounds],
+            "rounds": [
+                {"round": r.number, "totals": r.totals, "twenties": r.twenties, "points": r.points} for r in self.rounds
+            ],
             "points": self.points,
             "twenties": self.twenties,
             "winner": self.winner,
@@ -270,8 +279,12 @@ class Scorecard:
 class CrokinoleGame:
     """One game between two sides; ``first`` shoots first in round 1."""
 
-    def __init__(self, sides: Sequence[str] = ("A", "B"), options: CrokinoleOptions = CrokinoleOptions(),
-                 first: str | None = None):
+    def __init__(
+        self,
+        sides: Sequence[str] = ("A", "B"),
+        options: CrokinoleOptions = CrokinoleOptions(),
+        first: str | None = None,
+    ):
         self.sides = check_side_names(sides)
         if len(self.sides) != 2:
             raise RulesError(f"sides: crokinole games are between two sides (got {self.sides!r})")
@@ -302,7 +315,9 @@ class CrokinoleGame:
             out.append(Turn(team=side, player=player, shot=k + 1, end=seat))
         return tuple(out)
 
-    def record_round(self, totals: Mapping[str, int] | FrameScore, twenties: Mapping[str, int] | None = None) -> RoundEntry:
+    def record_round(
+        self, totals: Mapping[str, int] | FrameScore, twenties: Mapping[str, int] | None = None
+    ) -> RoundEntry:
         """Post a round: each side's round total (20s included) and its number of 20s."""
         if self.over:
             raise RulesError("the game is over")
@@ -340,8 +355,13 @@ class CrokinoleGame:
             self.over = True  # a tied game: one point a round each way, no winner
 
     def scorecard(self) -> Scorecard:
-        return Scorecard(sides=self.sides, rounds=tuple(self.rounds), points=dict(self.scores),
-                         twenties=dict(self.twenties), winner=self.winner)
+        return Scorecard(
+            sides=self.sides,
+            rounds=tuple(self.rounds),
+            points=dict(self.scores),
+            twenties=dict(self.twenties),
+            winner=self.winner,
+        )
 
 
 class CrokinoleMatch:

@@ -19,13 +19,14 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Iterable, Sequence
 
 import numpy as np
 
 from shuffle_sim.court import Court
 from shuffle_sim.judging import Judgement, judge_batch, lag_distance, line_distance
+from shuffle_sim.messages import shown
 from shuffle_sim.rules.common import (
     Board,
     DiscScore,
@@ -35,7 +36,6 @@ from shuffle_sim.rules.common import (
     check_contacts,
     touching_phrase,
 )
-from shuffle_sim.messages import shown
 
 GAME = "deck"
 DEFAULT_COURT = "deck"
@@ -215,7 +215,9 @@ def lag_winner(
     return None
 
 
-def lag_key(court: Court, disc: tuple[float, float], line: str = "dead line", end: str | None = "foot") -> tuple[int, float]:
+def lag_key(
+    court: Court, disc: tuple[float, float], line: str = "dead line", end: str | None = "foot"
+) -> tuple[int, float]:
     """A lag disc's standing, smaller is nearer (C-2): (0, centre distance) when it touches the line,
     (1, edge gap) when it is clear of it."""
     x, y = float(disc[0]), float(disc[1])
@@ -296,8 +298,9 @@ def as_seen_from_behind(name: str, across: str | None = None) -> str:
     return f"{seen} (the {across} line of the 10-off area)" if across else seen
 
 
-def legal_start_span(court: Court, y: float, clearance: float, end: str = "head",
-                     side: str = "right") -> tuple[float, float]:
+def legal_start_span(
+    court: Court, y: float, clearance: float, end: str = "head", side: str = "right"
+) -> tuple[float, float]:
     """The |x| range of the legal starts (``start_fault``) on the line across the ``side`` half of the
     10-off area at ``y``, each at least ``clearance`` (m) clear of every line as well.
 
@@ -307,7 +310,9 @@ def legal_start_span(court: Court, y: float, clearance: float, end: str = "head"
     legal start is left, or when an end of the span is not legal by ``start_fault``.
     """
     if not clearance > 0.0:
-        raise RulesError(f"clearance must be positive: a disc just touching a line is not clear of it (got {shown(clearance)})")
+        raise RulesError(
+            f"clearance must be positive: a disc just touching a line is not clear of it (got {shown(clearance)})"
+        )
     target = court.for_end(end)
     sign = half_sign(end, side)
     r = target.disc_radius

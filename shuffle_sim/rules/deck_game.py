@@ -29,8 +29,8 @@ Points are named by colour, as they come off the court; the scoreboard and total
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Iterable, Mapping
 
 from shuffle_sim.rules.common import Board, FrameScore, RulesError, Turn, check_choice, check_int, check_side_names
 from shuffle_sim.rules.deck import (
@@ -82,7 +82,9 @@ class DeckOptions:
             check_int(self.frames, "frames", minimum=1)
         check_choice(self.short_discs, "short_discs", SHORT_DISC_OPTIONS)
         if self.switch_colours_at_half is not None and not isinstance(self.switch_colours_at_half, bool):
-            raise RulesError(f"switch_colours_at_half must be true, false or None (got {self.switch_colours_at_half!r})")
+            raise RulesError(
+                f"switch_colours_at_half must be true, false or None (got {self.switch_colours_at_half!r})"
+            )
         if self.switch_colours_at_half and (self.frames is None or self.frames % 2):
             raise RulesError(f"switch_colours_at_half needs an even number of frames (got frames={self.frames!r})")
         if not isinstance(self.frames_or_game_point, bool):
@@ -170,7 +172,7 @@ class DeckGame:
             turns.append(Turn(team=self.side_of(colour), player=player, shot=k + 1, end=end, side=side, colour=colour))
         return tuple(turns)
 
-    def half_round(self) -> "DeckHalfRound":
+    def half_round(self) -> DeckHalfRound:
         """A tracker for the next half-round, shot by shot (see ``DeckHalfRound``)."""
         self._check_not_over()
         return DeckHalfRound(self)
@@ -214,8 +216,10 @@ class DeckGame:
             # either side (the opponent's own 5- and 10-offs included).
             opponent = self.opponent(self.side_of(compound[0].offender))
             taken = sum(points_off for side, _, points_off in posted if side == opponent)
-            reached = self.game_point_applies() and \
-                self.scores[opponent] + by_side[opponent] - taken >= self.options.game_point
+            reached = (
+                self.game_point_applies()
+                and self.scores[opponent] + by_side[opponent] - taken >= self.options.game_point
+            )
             replay = replay or not (compound[0].game_point_exception and reached)
         entry = HalfRoundEntry(
             number=self.completed,
@@ -247,8 +251,9 @@ class DeckGame:
             decide = self.completed >= self._extension_until
         else:
             # C-1: a number of frames, a game point, or both ("12 or 16 frame game or 75"): whichever first.
-            decide = (o.frames is not None and self.completed >= o.frames) or \
-                (o.plays_to_game_point and max(a, b) >= o.game_point)
+            decide = (o.frames is not None and self.completed >= o.frames) or (
+                o.plays_to_game_point and max(a, b) >= o.game_point
+            )
         if not decide:
             return
         if a != b:
@@ -312,8 +317,9 @@ class DeckHalfRound:
             self.penalties.append(charge)
         return charge
 
-    def foul_shot(self, rule: str, board: Board | None = None, live_disc_touched: bool = True,
-                  displaced: Iterable[int] = ()) -> PenaltyAssessment:
+    def foul_shot(
+        self, rule: str, board: Board | None = None, live_disc_touched: bool = True, displaced: Iterable[int] = ()
+    ) -> PenaltyAssessment:
         """The shot of the current turn was a foul of the shot itself (table I): the shooter played the
         opponent's disc (C-3b) or his own from the opponent's half (C-3b.2). ``board``: the discs on
         the court before that shot (a compound penalty credits the opponent's good discs on it).
@@ -376,8 +382,9 @@ class DeckMatch:
         """Whether the next game is a third game whose colours are not yet chosen by a lag."""
         return not self.over and len(self.games) == 2 and self._lag_choice is None
 
-    def decide_lag(self, court, yellow_xy, black_xy, black_touched_yellow: bool = False,
-                   yellow_side: str | None = None) -> str | None:
+    def decide_lag(
+        self, court, yellow_xy, black_xy, black_touched_yellow: bool = False, yellow_side: str | None = None
+    ) -> str | None:
         """Judge the lag (``deck.lag_winner``); returns the winning side, or None on a tie (lag again).
         A disc that went into the alley is None; black touching yellow gives yellow the lag wherever
         the discs end (C-2)."""

@@ -22,18 +22,26 @@ The table lives in ``data/msa_penalties.toml``: one record per rule with its poi
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Iterable
 
 from shuffle_sim.rules.common import Board, RulesError
 
 TABLE_PATH = Path(__file__).resolve().parent / "data" / "msa_penalties.toml"
 TEN_OFF = -10
 COMPOUND_CONDITIONS = ("always", "live disc touched")
-_FLAGS = ("compound", "game_point_exception", "removes_shot_disc", "returns_shot_disc", "credits_displaced",
-          "deducts_displaced_10_offs", "suspended", "disqualifies")
+_FLAGS = (
+    "compound",
+    "game_point_exception",
+    "removes_shot_disc",
+    "returns_shot_disc",
+    "credits_displaced",
+    "deducts_displaced_10_offs",
+    "suspended",
+    "disqualifies",
+)
 _KEYS = {"rule", "description", "points", "compound_if", *_FLAGS}
 
 
@@ -118,15 +126,20 @@ def load_penalty_table(path: str | Path = TABLE_PATH) -> dict[str, Penalty]:
             flags[flag] = value
         compound_if = rec.get("compound_if", "always")
         if compound_if not in COMPOUND_CONDITIONS:
-            raise RulesError(f"{key}.compound_if: must be one of {', '.join(COMPOUND_CONDITIONS)} (got {compound_if!r})")
+            raise RulesError(
+                f"{key}.compound_if: must be one of {', '.join(COMPOUND_CONDITIONS)} (got {compound_if!r})"
+            )
         if flags["removes_shot_disc"] and flags["returns_shot_disc"]:
             raise RulesError(f"{key}.returns_shot_disc: a shot disc is either removed or returned (not both)")
         if flags["game_point_exception"] and not flags["compound"]:
-            raise RulesError(f"{key}.game_point_exception: only a compound penalty is played over (set compound = true)")
+            raise RulesError(
+                f"{key}.game_point_exception: only a compound penalty is played over (set compound = true)"
+            )
         if points == 0 and not flags["disqualifies"]:
             raise RulesError(f"{key}.points: only a disqualification may take no points (got 0)")
-        table[rule] = Penalty(rule=rule, description=str(rec["description"]), points=points,
-                              compound_if=compound_if, **flags)
+        table[rule] = Penalty(
+            rule=rule, description=str(rec["description"]), points=points, compound_if=compound_if, **flags
+        )
     return table
 
 

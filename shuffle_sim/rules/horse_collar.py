@@ -15,8 +15,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Mapping
 
 from shuffle_sim.judging import Judgement
 from shuffle_sim.judging.procedure import HANGER_CORNER, HANGER_END

@@ -22,8 +22,8 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Mapping, Sequence
 
 import numpy as np
 
@@ -74,8 +74,10 @@ def round_half(board: Board, half: str | None = None) -> str | None:
     judgement = board.judge()
     found = {half_of(float(board.x[i])) for i in range(len(board)) if not judgement.dead[i]} - {None}
     if len(found) > 1:
-        raise RulesError("half: weights lie on both halves of the table, so the scoring half is not known; "
-                         "give it (--half left|right, or \"half\" in the board file)")
+        raise RulesError(
+            "half: weights lie on both halves of the table, so the scoring half is not known; "
+            'give it (--half left|right, or "half" in the board file)'
+        )
     return found.pop() if found else None
 
 
@@ -145,8 +147,9 @@ def shot_removals(board: Board, half: str | None = None) -> dict[int, str]:
     return {i: worth[i][1] for i in range(len(board)) if i not in keep}
 
 
-def score_round(board: Board, teams: Sequence[str] = (), front_edge: str = FRONT_EDGE,
-                half: str | None = None) -> FrameScore:
+def score_round(
+    board: Board, teams: Sequence[str] = (), front_edge: str = FRONT_EDGE, half: str | None = None
+) -> FrameScore:
     """Score a round's resting weights by the closest-weights rule (the ricochet rules, examples A and B).
 
     ``half``: the round's scoring half (``round_half``: else ``board.half``, else the one half the
@@ -221,8 +224,13 @@ class RoundEntry:
 class RicochetGame:
     """A game between two players; ``starter`` and ``start_side`` come from the coin toss."""
 
-    def __init__(self, players: Sequence[str] = ("A", "B"), starter: str | None = None, start_side: str = "left",
-                 options: RicochetOptions = RicochetOptions()):
+    def __init__(
+        self,
+        players: Sequence[str] = ("A", "B"),
+        starter: str | None = None,
+        start_side: str = "left",
+        options: RicochetOptions = RicochetOptions(),
+    ):
         self.players = check_side_names(players, "players")
         if len(self.players) != 2:
             raise RulesError(f"players: ricochet is a game for two (got {self.players!r})")
@@ -249,8 +257,9 @@ class RicochetGame:
         if self.over:
             raise RulesError(f"the game is over (won by {self.winner})")
         order = (self.starter, self._other(self.starter))
-        return tuple(Turn(team=order[k % 2], player=0, shot=k + 1, end="front", side=self.side)
-                     for k in range(WEIGHTS_PER_ROUND))
+        return tuple(
+            Turn(team=order[k % 2], player=0, shot=k + 1, end="front", side=self.side) for k in range(WEIGHTS_PER_ROUND)
+        )
 
     def record_round(self, points: Mapping[str, int] | FrameScore) -> RoundEntry:
         """Post a round's points (only one player may score) and set up the next round."""

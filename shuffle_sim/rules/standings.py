@@ -20,8 +20,8 @@ returns how many 20s the player makes in ``k`` shots, so simulated players plug 
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Callable, Iterable, Sequence
 
 from shuffle_sim.rules.common import RulesError, check_choice, check_int
 from shuffle_sim.rules.crokinole import category
@@ -65,8 +65,9 @@ class ShootOut:
     rounds: tuple[dict[str, int], ...]  # 20s made by each shooter in each round of shots, in order shot
 
 
-def shoot_out(players: Sequence[str], shots: int, make_twenties: Callable[[str, int], int],
-              max_rounds: int = 1000) -> ShootOut:
+def shoot_out(
+    players: Sequence[str], shots: int, make_twenties: Callable[[str, int], int], max_rounds: int = 1000
+) -> ShootOut:
     """Rank tied players by shoot-out: ``shots`` each, the most 20s first; ties shoot again among themselves.
 
     Raises ``RulesError`` after ``max_rounds`` rounds of shots (a callable that never breaks a tie).
@@ -164,5 +165,7 @@ def standings(
     ranked: list[tuple[str, str]] = []
     for part in split(players, points):
         ranked.extend(separate(part, "points"))
-    return [Standing(place=k + 1, player=p, points=points[p], twenties=twenties[p], decided_by=label)
-            for k, (p, label) in enumerate(ranked)]
+    return [
+        Standing(place=k + 1, player=p, points=points[p], twenties=twenties[p], decided_by=label)
+        for k, (p, label) in enumerate(ranked)
+    ]

@@ -10,7 +10,6 @@ from shuffle_sim.court.geometry import TOUCH_TOLERANCE
 from shuffle_sim.judging import judge, judge_batch
 from shuffle_sim.messages import shown
 
-
 UNSET = object()
 
 
@@ -76,7 +75,9 @@ def assert_judged(
             wrong.append(f"{field} {shown(got)}, expected {shown(expected)}")
     if wrong:
         raise AssertionError(
-            f"{where_of(court)}: disc at ({shown(x)}, {shown(y)}) m: " + "; ".join(wrong) + f" [judged: {describe(rec)}]"
+            f"{where_of(court)}: disc at ({shown(x)}, {shown(y)}) m: "
+            + "; ".join(wrong)
+            + f" [judged: {describe(rec)}]"
         )
     return rec
 

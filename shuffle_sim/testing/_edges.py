@@ -17,7 +17,6 @@ from shuffle_sim.testing._common import (
     where_of,
 )
 
-
 _OF = ("disc", "centre")
 
 
@@ -43,12 +42,14 @@ def _inside_at_least(edge, r: Fraction, target: Fraction):
             if target >= 0:
                 return cross >= 0 and cross * cross >= target * target * length2
             return cross >= 0 or cross * cross <= target * target * length2
+
         return within
     cx, cy, radius = (Fraction(v) for v in edge.geom[:3])
     limit = radius - target  # the centre's distance from the circle's centre, at most
 
     def within(p):
         return (Fraction(p[0]) - cx) ** 2 + (Fraction(p[1]) - cy) ** 2 <= limit * limit
+
     return within
 
 
@@ -72,7 +73,9 @@ def edge_point(
     if of not in _OF:
         raise ValueError(f"of must be 'disc' or 'centre', got {shown(of)}")
     if not (isinstance(along, (int, float)) and 0.0 <= along <= 1.0):
-        raise ValueError(f"along must lie in [0, 1] (a fraction of edge {edge!r} of {where_of(court)}), got {shown(along)}")
+        raise ValueError(
+            f"along must lie in [0, 1] (a fraction of edge {edge!r} of {where_of(court)}), got {shown(along)}"
+        )
     if not math.isfinite(gap):
         raise ValueError(f"gap must be a finite number of metres, got {shown(gap)}")
     r = court.disc_radius
@@ -85,8 +88,9 @@ def edge_point(
     else:
         cx, cy, radius, _ = e.geom
         if depth > radius:
-            raise ValueError(f"a point {shown(depth)} m inside circular edge {edge!r} of {where_of(court)} would pass "
-                             "its centre")
+            raise ValueError(
+                f"a point {shown(depth)} m inside circular edge {edge!r} of {where_of(court)} would pass its centre"
+            )
         angle = 2.0 * math.pi * along
         foot = (cx + radius * math.cos(angle), cy + radius * math.sin(angle))
         nx, ny = -math.cos(angle), -math.sin(angle)
@@ -129,12 +133,22 @@ def probe_edge(
     """
     court = as_court(court, end)
     check_hair(hair)
-    points = {k: edge_point(court, edge, along, g, of) for k, g in (("exact", 0.0), ("inside", hair),
-                                                                     ("outside", -hair))}
+    points = {
+        k: edge_point(court, edge, along, g, of) for k, g in (("exact", 0.0), ("inside", hair), ("outside", -hair))
+    }
     records = {k: judged_record(court, p) for k, p in points.items()}
-    return EdgeProbe(court=court.name, end=court.end, edge=edge, along=along, of=of, hair=hair,
-                     exact_point=points["exact"], inside_point=points["inside"], outside_point=points["outside"],
-                     **records)
+    return EdgeProbe(
+        court=court.name,
+        end=court.end,
+        edge=edge,
+        along=along,
+        of=of,
+        hair=hair,
+        exact_point=points["exact"],
+        inside_point=points["inside"],
+        outside_point=points["outside"],
+        **records,
+    )
 
 
 _AUTO = object()
@@ -173,20 +187,33 @@ def assert_edge_boundary(
     cases = (
         ("flush with the edge", flush.exact_point, flush.exact, dict(hanger=None, fallen=False), flush_value),
         (f"{hair:g} m clear of the edge", flush.inside_point, flush.inside, dict(hanger=None, fallen=False), None),
-        (f"{hair:g} m over the edge", flush.outside_point, flush.outside, dict(hanger=expected, fallen=False),
-         over_value),
+        (
+            f"{hair:g} m over the edge",
+            flush.outside_point,
+            flush.outside,
+            dict(hanger=expected, fallen=False),
+            over_value,
+        ),
         ("centred on the edge", fall.exact_point, fall.exact, dict(fallen=False), None),
         (f"centred {hair:g} m inside the edge", fall.inside_point, fall.inside, dict(fallen=False), None),
-        (f"centred {hair:g} m beyond the edge", fall.outside_point, fall.outside, dict(fallen=True, dead=True,
-                                                                                     value=0), None),
+        (
+            f"centred {hair:g} m beyond the edge",
+            fall.outside_point,
+            fall.outside,
+            dict(fallen=True, dead=True, value=0),
+            None,
+        ),
     )
     for label, (x, y), rec, wanted, value in cases:
         if value is not None:
             wanted = dict(wanted, value=value)
         wrong = [f"{k} {shown(rec[k])}, expected {shown(v)}" for k, v in wanted.items() if rec[k] != v]
         if wrong:
-            raise AssertionError(f"{place}: disc {label} at ({shown(x)}, {shown(y)}) m: " + "; ".join(wrong)
-                                 + f" [judged: {describe(rec)}]")
+            raise AssertionError(
+                f"{place}: disc {label} at ({shown(x)}, {shown(y)}) m: "
+                + "; ".join(wrong)
+                + f" [judged: {describe(rec)}]"
+            )
     return flush, fall
 
 
@@ -211,8 +238,10 @@ def corner_point(
     det = normals[0][0] * normals[1][1] - normals[0][1] * normals[1][0]
     if abs(det) < 1e-9:
         raise ValueError(f"corner_point: edges {first!r} and {second!r} of {where_of(court)} are parallel")
-    point = [(rhs[0] * normals[1][1] - normals[0][1] * rhs[1]) / det,
-             (normals[0][0] * rhs[1] - rhs[0] * normals[1][0]) / det]
+    point = [
+        (rhs[0] * normals[1][1] - normals[0][1] * rhs[1]) / det,
+        (normals[0][0] * rhs[1] - rhs[0] * normals[1][0]) / det,
+    ]
     tests = [_inside_at_least(e, Fraction(r), Fraction(r) + Fraction(g)) for e, g in zip(edges, gaps)]
     ks = [0 if abs(n[0]) >= abs(n[1]) else 1 for n in normals]
     if ks[0] == ks[1]:
@@ -239,33 +268,48 @@ class CornerProbe:
     over_both: dict
 
 
-def probe_corner(court: Court | str | os.PathLike, first: str, second: str, hair: float = 1e-9,
-                 end: str | None = None) -> CornerProbe:
+def probe_corner(
+    court: Court | str | os.PathLike, first: str, second: str, hair: float = 1e-9, end: str | None = None
+) -> CornerProbe:
     """Judge discs at the corner of ``first`` and ``second``: flush with both, ``hair`` over the first
     only, over the second only, and over both (``corner_point``)."""
     court = as_court(court, end)
     check_hair(hair)
-    records = {k: judged_record(court, corner_point(court, first, second, g)) for k, g in (
-        ("flush", (0.0, 0.0)), ("over_first", (-hair, 0.0)), ("over_second", (0.0, -hair)),
-        ("over_both", (-hair, -hair)))}
+    records = {
+        k: judged_record(court, corner_point(court, first, second, g))
+        for k, g in (
+            ("flush", (0.0, 0.0)),
+            ("over_first", (-hair, 0.0)),
+            ("over_second", (0.0, -hair)),
+            ("over_both", (-hair, -hair)),
+        )
+    }
     return CornerProbe(court=court.name, edges=(first, second), hair=hair, **records)
 
 
-def assert_corner_hangers(court: Court | str | os.PathLike, end_edge: str, side_edge: str, hair: float = 1e-9,
-                          end: str | None = None) -> CornerProbe:
+def assert_corner_hangers(
+    court: Court | str | os.PathLike, end_edge: str, side_edge: str, hair: float = 1e-9, end: str | None = None
+) -> CornerProbe:
     """Assert the hangers at the corner of an ``end`` edge and a ``side`` edge: flush with both, no
     hanger; a hair over the end edge alone, an end hanger; over the side edge alone, none; over both,
     a corner hanger (each worth the court's hanger values)."""
     court = as_court(court, end)
     probe = probe_corner(court, end_edge, side_edge, hair)
-    expected = {"flush": (None, None), "over_first": ("end", court.hanger_end_value), "over_second": (None, None),
-                "over_both": ("corner", court.hanger_corner_value)}
+    expected = {
+        "flush": (None, None),
+        "over_first": ("end", court.hanger_end_value),
+        "over_second": (None, None),
+        "over_both": ("corner", court.hanger_corner_value),
+    }
     for case, (hanger, value) in expected.items():
         rec = getattr(probe, case)
         wrong = [] if rec["hanger"] == hanger else [f"hanger {shown(rec['hanger'])}, expected {shown(hanger)}"]
         if value is not None and rec["value"] != value:
             wrong.append(f"value {shown(rec['value'])}, expected {shown(value)}")
         if wrong:
-            raise AssertionError(f"{where_of(court)}, corner of {end_edge!r} and {side_edge!r}, {case.replace('_', ' ')}: "
-                                 + "; ".join(wrong) + f" [judged: {describe(rec)}]")
+            raise AssertionError(
+                f"{where_of(court)}, corner of {end_edge!r} and {side_edge!r}, {case.replace('_', ' ')}: "
+                + "; ".join(wrong)
+                + f" [judged: {describe(rec)}]"
+            )
     return probe

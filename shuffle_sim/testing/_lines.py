@@ -31,7 +31,9 @@ def _check_probe_args(court: Court, line: str, along: float, side: int) -> None:
     if side not in (1, -1):
         raise ValueError(f"side must be +1 or -1, got {shown(side)}")
     if not (isinstance(along, (int, float)) and 0.0 <= along <= 1.0):
-        raise ValueError(f"along must lie in [0, 1] (a fraction of line {line!r} of {where_of(court)}), got {shown(along)}")
+        raise ValueError(
+            f"along must lie in [0, 1] (a fraction of line {line!r} of {where_of(court)}), got {shown(along)}"
+        )
 
 
 def touching_point(
@@ -60,7 +62,9 @@ def touching_point(
     target = Fraction(ln.width) / 2 + Fraction(r) + Fraction(gap)
     if ln.kind == "segment":
         if target < 0:
-            raise ValueError(f"gap {shown(gap)} would put the centre past the middle of line {line!r} of {where_of(court)}")
+            raise ValueError(
+                f"gap {shown(gap)} would put the centre past the middle of line {line!r} of {where_of(court)}"
+            )
         x0, y0, x1, y1 = ln.geom
         length = math.hypot(x1 - x0, y1 - y0)
         nx, ny = -(y1 - y0) / length, (x1 - x0) / length
@@ -140,8 +144,15 @@ def probe_line(
     }
     records = {k: judge(court, *p) for k, p in points.items()}
     return LineProbe(
-        court=court.name, end=court.end, line=line, along=along, side=side, hair=hair,
-        touching_point=points["touching"], inside_point=points["inside"], clear_point=points["clear"],
+        court=court.name,
+        end=court.end,
+        line=line,
+        along=along,
+        side=side,
+        hair=hair,
+        touching_point=points["touching"],
+        inside_point=points["inside"],
+        clear_point=points["clear"],
         **records,
     )
 

@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 from shuffle_sim._runtime import compile_ahead
-from shuffle_sim.bench.physics import jit_probe_scene
 from shuffle_sim._runtime.compile_ahead import Callee
+from shuffle_sim.bench.physics import jit_probe_scene
 from shuffle_sim.physics._event_loop import RUN_FROM_START, RUN_FROM_START_SHARED
 
 
@@ -27,13 +27,16 @@ def test_a_callee_s_spec_round_trips_with_the_colons_of_its_signature_and_names_
         assert len(callee.argument_types()) == callee.dispatcher().py_func.__code__.co_argcount
 
 
-@pytest.mark.parametrize("switch, cold, spare, starts", [
-    ("", True, True, True),
-    ("0", True, True, False),  # switched off
-    ("", False, True, False),  # compiled already, or in the cache
-    ("", True, False, False),  # no core to spare
-    ("1", True, True, True),
-])
+@pytest.mark.parametrize(
+    "switch, cold, spare, starts",
+    [
+        ("", True, True, True),
+        ("0", True, True, False),  # switched off
+        ("", False, True, False),  # compiled already, or in the cache
+        ("", True, False, False),  # no core to spare
+        ("1", True, True, True),
+    ],
+)
 def test_the_helper_starts_only_for_a_cold_cache_with_a_core_to_spare(monkeypatch, switch, cold, spare, starts):
     launched = []
 
@@ -54,8 +57,9 @@ def test_the_helper_starts_only_for_a_cold_cache_with_a_core_to_spare(monkeypatc
     assert (process is not None) is starts
     assert compile_ahead.helpers_started() == before + starts
     if starts:
-        assert launched == [[sys.executable, "-P", "-m", "shuffle_sim._runtime.compile_ahead",
-                             *(c.spec for c in RUN_FROM_START_SHARED)]]
+        assert launched == [
+            [sys.executable, "-P", "-m", "shuffle_sim._runtime.compile_ahead", *(c.spec for c in RUN_FROM_START_SHARED)]
+        ]
 
 
 def test_one_helper_runs_at_a_time(monkeypatch):
@@ -101,9 +105,13 @@ def test_simulate_s_kernel_loads_every_shared_callee_the_helper_compiled_and_run
 
     env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "numba"))
     env[compile_ahead.ENV_SWITCH] = "0"
-    helper = subprocess.run([sys.executable, "-m", "shuffle_sim._runtime.compile_ahead",
-                             *(c.spec for c in RUN_FROM_START_SHARED)], env=env, capture_output=True, text=True,
-                            check=False)
+    helper = subprocess.run(
+        [sys.executable, "-m", "shuffle_sim._runtime.compile_ahead", *(c.spec for c in RUN_FROM_START_SHARED)],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert helper.returncode == 0, helper.stderr
     probe = """
 import json

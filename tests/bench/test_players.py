@@ -58,8 +58,16 @@ def test_noise_free_shots_are_counted_as_made():
     judge_shot_outcome("horse-collar", ctx, hanger, hanger.aim(ctx), tally)
     board = load_court("crokinole")
     croki = CrokinoleTactics(board)
-    ctx = ShotContext(board, croki.stance("south"), [6 * INCH * math.cos(0.3)], [6 * INCH * math.sin(0.3)], ("B",),
-                      "A", croki, info={"seat": "south"})
+    ctx = ShotContext(
+        board,
+        croki.stance("south"),
+        [6 * INCH * math.cos(0.3)],
+        [6 * INCH * math.sin(0.3)],
+        ("B",),
+        "A",
+        croki,
+        info={"seat": "south"},
+    )
     for intent in (Strike(0, 0.1), Shot("stick", 0), Open20()):
         judge_shot_outcome("crokinole", ctx, intent, intent.aim(ctx), tally)
     assert dict(tally.attempts) == {"hanger over the end": 1, "take-out": 1, "take-out and stick": 1, "open 20": 1}

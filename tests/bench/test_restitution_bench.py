@@ -16,8 +16,9 @@ def test_the_law_changes_the_half_rounds_it_times_and_the_ratio_is_of_the_two_ra
     deck = load_court("deck")
     rounds = bench.half_round_shots(deck, 40, seed=5)
     plain = bench.kernel_half_rounds(deck, rounds)
-    lawful = bench.kernel_half_rounds(deck.with_params(disc_yield_speed=YIELD_SPEED, cushion_yield_speed=YIELD_SPEED),
-                                      rounds)
+    lawful = bench.kernel_half_rounds(
+        deck.with_params(disc_yield_speed=YIELD_SPEED, cushion_yield_speed=YIELD_SPEED), rounds
+    )
     assert not np.array_equal(plain.x, lawful.x, equal_nan=True)  # impacts above the yield speed lose more
     row = law_beside_constant(deck, rounds, bench.kernel_half_rounds, 1)
     assert all(math.isfinite(v) and v > 0 for v in row.values())
@@ -31,6 +32,7 @@ def test_the_evaluation_timing_plays_identical_paths():
     deck = load_court("deck").with_params(disc_restitution=0.0, cushion_restitution=0.0)
     rounds = bench.half_round_shots(deck, 40, seed=5)
     plain = bench.kernel_half_rounds(deck, rounds)
-    lawful = bench.kernel_half_rounds(deck.with_params(disc_yield_speed=YIELD_SPEED, cushion_yield_speed=YIELD_SPEED),
-                                      rounds)
+    lawful = bench.kernel_half_rounds(
+        deck.with_params(disc_yield_speed=YIELD_SPEED, cushion_yield_speed=YIELD_SPEED), rounds
+    )
     assert np.array_equal(plain.x, lawful.x, equal_nan=True) and np.array_equal(plain.y, lawful.y, equal_nan=True)

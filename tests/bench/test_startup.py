@@ -27,9 +27,11 @@ def _python(code: str) -> subprocess.CompletedProcess:
 
 @pytest.mark.parametrize("flag", ["--version", "--help"])
 def test_version_and_help_load_neither_numpy_nor_numba(flag):
-    proc = _python("import sys\nfrom shuffle_sim.cli import main\n"
-                   f"try:\n    main([{flag!r}])\nexcept SystemExit as exc:\n    assert exc.code == 0\n"
-                   "print(sorted(m for m in ('numpy', 'numba', 'matplotlib', 'xarray') if m in sys.modules))")
+    proc = _python(
+        "import sys\nfrom shuffle_sim.cli import main\n"
+        f"try:\n    main([{flag!r}])\nexcept SystemExit as exc:\n    assert exc.code == 0\n"
+        "print(sorted(m for m in ('numpy', 'numba', 'matplotlib', 'xarray') if m in sys.modules))"
+    )
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.strip().splitlines()
     assert lines[-1] == "[]"
@@ -40,10 +42,12 @@ def test_version_and_help_load_neither_numpy_nor_numba(flag):
 
 
 def test_package_names_resolve_on_first_use_and_judge_stays_the_function():
-    proc = _python("import sys, shuffle_sim\nassert 'numpy' not in sys.modules\n"
-                   "import shuffle_sim.judging\nfrom shuffle_sim import judge, load_court, judge_batch\n"
-                   "assert callable(judge) and judge is shuffle_sim.judge and judge.__module__.startswith('shuffle_sim.judging')\n"
-                   "print(judge(load_court('deck'), 0.0, 11.1)['value'])")
+    proc = _python(
+        "import sys, shuffle_sim\nassert 'numpy' not in sys.modules\n"
+        "import shuffle_sim.judging\nfrom shuffle_sim import judge, load_court, judge_batch\n"
+        "assert callable(judge) and judge is shuffle_sim.judge and judge.__module__.startswith('shuffle_sim.judging')\n"
+        "print(judge(load_court('deck'), 0.0, 11.1)['value'])"
+    )
     assert proc.returncode == 0, proc.stderr
     with pytest.raises(AttributeError, match="no attribute 'nope'"):
         shuffle_sim.nope  # noqa: B018
@@ -51,22 +55,31 @@ def test_package_names_resolve_on_first_use_and_judge_stays_the_function():
 
 # ---- the plain-Python point-in-outline test matches the numba one --------------------------------
 
+
 def _outlines():
     from shuffle_sim.court import list_courts, load_court
 
-    return [np.ascontiguousarray(c.surface_polygon, dtype=np.float64)
-            for c in map(load_court, list_courts()) if c.surface_kind != "circle"]
+    return [
+        np.ascontiguousarray(c.surface_polygon, dtype=np.float64)
+        for c in map(load_court, list_courts())
+        if c.surface_kind != "circle"
+    ]
 
 
 OUTLINES = _outlines()
 
 
 @settings(max_examples=300, deadline=None)
-@given(k=st.integers(0, len(OUTLINES) - 1), vertex=st.integers(0, 1000), t=st.sampled_from([0.0, 0.25, 0.5, 1.0]),
-       dx=st.sampled_from([0.0, 1e-12, -1e-12, 0.01, -0.3]), dy=st.sampled_from([0.0, 1e-12, -1e-12, 0.02, -0.5]))
+@given(
+    k=st.integers(0, len(OUTLINES) - 1),
+    vertex=st.integers(0, 1000),
+    t=st.sampled_from([0.0, 0.25, 0.5, 1.0]),
+    dx=st.sampled_from([0.0, 1e-12, -1e-12, 0.01, -0.3]),
+    dy=st.sampled_from([0.0, 1e-12, -1e-12, 0.02, -0.5]),
+)
 def test_plain_python_outline_test_matches_the_numba_kernel(k, vertex, t, dx, dy):
-    from shuffle_sim.court.model import _point_in_polygon
     from shuffle_sim.court.geometry import point_in_polygon_or_on_boundary
+    from shuffle_sim.court.model import _point_in_polygon
 
     poly = OUTLINES[k]
     a = poly[vertex % len(poly)]
@@ -117,8 +130,8 @@ def test_warm_up_reports_a_cold_cache_and_the_kernels_cached_check_reads_numba_s
     from numba import njit
 
     from shuffle_sim.experiment import _warmup as kernel_warmup
-    from shuffle_sim.experiment._lone_chunk import play_lone_blocks, sum_lone_rows
     from shuffle_sim.experiment._chunks import compute_chunk
+    from shuffle_sim.experiment._lone_chunk import play_lone_blocks, sum_lone_rows
     from shuffle_sim.experiment.spec import parse_experiment
 
     experiment = parse_experiment(TINY)
@@ -133,13 +146,15 @@ def test_warm_up_reports_a_cold_cache_and_the_kernels_cached_check_reads_numba_s
 
 def test_the_helper_compiles_the_chunk_kernel_for_the_run_s_own_argument_types():
     # In a fresh process: the stand-in arguments of the helper, then a real chunk; one compiled version.
-    proc = _python("from shuffle_sim.experiment._plan import shot_plan\n"
-                   "from shuffle_sim.experiment._runner import compute_chunk\n"
-                   "from shuffle_sim.experiment._lone_chunk import compile_lone_kernel, play_lone_blocks, sum_lone_rows\n"
-                   "from shuffle_sim.experiment.spec import parse_experiment\n"
-                   f"e = parse_experiment({TINY!r})\n"
-                   "compile_lone_kernel(e, shot_plan)\ncompute_chunk(e, 0, 40)\n"
-                   "print(len(play_lone_blocks.signatures), len(sum_lone_rows.signatures))")
+    proc = _python(
+        "from shuffle_sim.experiment._plan import shot_plan\n"
+        "from shuffle_sim.experiment._runner import compute_chunk\n"
+        "from shuffle_sim.experiment._lone_chunk import compile_lone_kernel, play_lone_blocks, sum_lone_rows\n"
+        "from shuffle_sim.experiment.spec import parse_experiment\n"
+        f"e = parse_experiment({TINY!r})\n"
+        "compile_lone_kernel(e, shot_plan)\ncompute_chunk(e, 0, 40)\n"
+        "print(len(play_lone_blocks.signatures), len(sum_lone_rows.signatures))"
+    )
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip().splitlines()[-1] == "1 1"
 
@@ -150,19 +165,31 @@ def test_bench_startup_quick_prints_every_figure_and_its_goal(capsys):
 
     assert main(["bench-startup", "--quick", "--json"]) == 0
     results = json.loads(capsys.readouterr().out)
-    for key in ("warm_ratio", "runner_ratio", "version_seconds", "help_seconds", "plots_seconds",
-                "warm_job_seconds", "bare_import_seconds", "runner_per_s", "kernel_single_shot_per_s"):
+    for key in (
+        "warm_ratio",
+        "runner_ratio",
+        "version_seconds",
+        "help_seconds",
+        "plots_seconds",
+        "warm_job_seconds",
+        "bare_import_seconds",
+        "runner_per_s",
+        "kernel_single_shot_per_s",
+    ):
         assert math.isfinite(results[key]) and results[key] > 0, key
-    assert results["runner_ratio"] == pytest.approx(results["runner_per_s"] / results["kernel_single_shot_per_s"],
-                                                    rel=1e-3)
+    assert results["runner_ratio"] == pytest.approx(
+        results["runner_per_s"] / results["kernel_single_shot_per_s"], rel=1e-3
+    )
     assert results["cold_seconds"] is None and results["cold_ratio"] is None and results["met"]["cold_ratio"] is None
     assert results["kernel_shots_with_spin"] is False  # the deck draw's shots have none: like with like
     assert results["goals"] == GOALS and set(results["met"]) == set(GOALS)
     assert "not the benchmark" in results["note"]
 
 
-@pytest.mark.parametrize("change, spin", [("", False), ("speed = 0.025\ndirection = 0.5\nspin = 0.5\n", True),
-                                          ("[shot]\nspin = 0.1\n", True)])
+@pytest.mark.parametrize(
+    "change, spin",
+    [("", False), ("speed = 0.025\ndirection = 0.5\nspin = 0.5\n", True), ("[shot]\nspin = 0.1\n", True)],
+)
 def test_the_runner_is_compared_with_kernel_shots_that_have_spin_only_if_its_shots_do(change, spin):
     """The deck draw's average player has no spin errors: its shots take the kernel's spin-free path."""
     from shuffle_sim.bench.startup import MAIN_JOB, carries_spin
@@ -170,7 +197,7 @@ def test_the_runner_is_compared_with_kernel_shots_that_have_spin_only_if_its_sho
 
     text = MAIN_JOB.read_text()
     if change.startswith("[shot]"):
-        text = text.replace("spin = 0.0\n", change[len("[shot]\n"):])
+        text = text.replace("spin = 0.0\n", change[len("[shot]\n") :])
     elif change:
         text = text.replace('preset = "average"\n', change)
     assert carries_spin(parse_experiment(text, str(MAIN_JOB), base_dir=MAIN_JOB.parent)) is spin

@@ -34,6 +34,7 @@ MU = FAST.params["mu"]
 
 def integrated(start_x, start_y, direction, v0, mu, slope_x, slope_y):
     """Rest and time of a disc without spin on a uniform grade by numerical integration (the oracle)."""
+
     def motion(t, y):
         speed = math.hypot(y[2], y[3])
         return [y[2], y[3], G * slope_x - mu * G * y[2] / speed, G * slope_y - mu * G * y[3] / speed]
@@ -42,8 +43,15 @@ def integrated(start_x, start_y, direction, v0, mu, slope_x, slope_y):
         return math.hypot(y[2], y[3]) - 1e-10
 
     stopped.terminal = True
-    sol = solve_ivp(motion, (0.0, 1e4), [start_x, start_y, v0 * math.sin(direction), v0 * math.cos(direction)],
-                    method="DOP853", rtol=1e-12, atol=1e-14, events=stopped)
+    sol = solve_ivp(
+        motion,
+        (0.0, 1e4),
+        [start_x, start_y, v0 * math.sin(direction), v0 * math.cos(direction)],
+        method="DOP853",
+        rtol=1e-12,
+        atol=1e-14,
+        events=stopped,
+    )
     return sol.y[0, -1], sol.y[1, -1], sol.t[-1]
 
 
@@ -82,18 +90,42 @@ def _speed_shots(make, n=12, both_ends=True, aimed=True, timed=True, seed=0, pos
         direction = (0.0 if from_head else math.pi) + rng.normal(0.0, 0.01)
         v0 = math.sqrt(2 * MU * G * 37.5 * FOOT) * rng.normal(1.0, 0.03)
         rx, ry, t = make(sx, sy, direction, v0)
-        rows.append((sx, sy, rx + rng.normal(0, position_sd), ry + rng.normal(0, position_sd),
-                     sx + 10 * math.sin(direction), sy + 10 * math.cos(direction), t + rng.normal(0, time_sd)))
+        rows.append(
+            (
+                sx,
+                sy,
+                rx + rng.normal(0, position_sd),
+                ry + rng.normal(0, position_sd),
+                sx + 10 * math.sin(direction),
+                sy + 10 * math.cos(direction),
+                t + rng.normal(0, time_sd),
+            )
+        )
     a = np.array(rows)
     blank = np.full(n, np.nan)
-    return MeasuredShots("<shots>", a[:, 0], a[:, 1], a[:, 2], a[:, 3], a[:, 4] if aimed else blank,
-                         a[:, 5] if aimed else blank, a[:, 6] if timed else blank, np.arange(1, n + 1))
+    return MeasuredShots(
+        "<shots>",
+        a[:, 0],
+        a[:, 1],
+        a[:, 2],
+        a[:, 3],
+        a[:, 4] if aimed else blank,
+        a[:, 5] if aimed else blank,
+        a[:, 6] if timed else blank,
+        np.arange(1, n + 1),
+    )
 
 
 def _simulated(sx, sy, direction, v0):
     """The flat kernel's rest and end time of one shot on the 14 s deck."""
-    batch = simulate_shots(FAST, np.array([sx]), np.array([sy]), np.array([v0 * math.sin(direction)]),
-                           np.array([v0 * math.cos(direction)]), np.zeros(1))
+    batch = simulate_shots(
+        FAST,
+        np.array([sx]),
+        np.array([sy]),
+        np.array([v0 * math.sin(direction)]),
+        np.array([v0 * math.cos(direction)]),
+        np.zeros(1),
+    )
     return float(batch.x[0, 0]), float(batch.y[0, 0]), v0 / (MU * G)
 
 
@@ -153,17 +185,20 @@ GOOD = "0.1,2.21,0.2,13.6,0.1,13.9,14.1"
 HEADER = "start_x,start_y,rest_x,rest_y,aim_x,aim_y,time"
 
 
-@pytest.mark.parametrize("rows, message", [
-    ((GOOD, "0.1,2.21,0.2,abc,0.1,13.9,14.1"), r"row 2: rest_y: not a number \(got 'abc'\)"),
-    ((GOOD, "0.1,13.6,0.2,14.1,0.1,1.9,13.0"), r"row 2: rest_y: the rest lies before the start along the aim"),
-    ((GOOD, "0.1,2.21,0.2,13.6,0.1,13.9,0.4"), r"row 2: time: 0.4 s is too short for the 11.39 m slid"),
-    ((GOOD, "0.1,2.21,0.2,13.6,0.1,13.9,-3"), r"row 2: time: must be positive"),
-    ((GOOD, "0.1,2.21,0.1,2.21,0.1,13.9,3"), r"row 2: rest_x, rest_y: the rest is the start"),
-    ((GOOD, "0.1,2.21,0.2,13.6,,13.9,14.1"), r"row 2: aim_x: blank while the other aim coordinate is given"),
-    ((GOOD, "0.1,,0.2,13.6,0.1,13.9,14.1"), r"row 2: start_y: missing"),
-    ((GOOD, "0.1,2.21,0.2,13.6,0.1,13.9"), r"row 2: 6 fields, the header has 7"),
-    ((GOOD, "0.1,2.21,0.2,13.6,0.1,13.9,nan"), r"row 2: time: must be finite"),
-])
+@pytest.mark.parametrize(
+    "rows, message",
+    [
+        ((GOOD, "0.1,2.21,0.2,abc,0.1,13.9,14.1"), r"row 2: rest_y: not a number \(got 'abc'\)"),
+        ((GOOD, "0.1,13.6,0.2,14.1,0.1,1.9,13.0"), r"row 2: rest_y: the rest lies before the start along the aim"),
+        ((GOOD, "0.1,2.21,0.2,13.6,0.1,13.9,0.4"), r"row 2: time: 0.4 s is too short for the 11.39 m slid"),
+        ((GOOD, "0.1,2.21,0.2,13.6,0.1,13.9,-3"), r"row 2: time: must be positive"),
+        ((GOOD, "0.1,2.21,0.1,2.21,0.1,13.9,3"), r"row 2: rest_x, rest_y: the rest is the start"),
+        ((GOOD, "0.1,2.21,0.2,13.6,,13.9,14.1"), r"row 2: aim_x: blank while the other aim coordinate is given"),
+        ((GOOD, "0.1,,0.2,13.6,0.1,13.9,14.1"), r"row 2: start_y: missing"),
+        ((GOOD, "0.1,2.21,0.2,13.6,0.1,13.9"), r"row 2: 6 fields, the header has 7"),
+        ((GOOD, "0.1,2.21,0.2,13.6,0.1,13.9,nan"), r"row 2: time: must be finite"),
+    ],
+)
 def test_a_bad_row_exits_2_naming_the_row_and_the_field(tmp_path, rows, message):
     done = _cli("deck", str(_write(tmp_path / "shots.csv", HEADER, *rows)))
     assert done.returncode == 2 and done.stdout == ""
@@ -171,11 +206,14 @@ def test_a_bad_row_exits_2_naming_the_row_and_the_field(tmp_path, rows, message)
     assert __import__("re").search(message, done.stderr), done.stderr
 
 
-@pytest.mark.parametrize("header, message", [
-    ("start_x,start_y,rest_x,time", r"header: missing column 'rest_y'"),
-    ("start_x,start_y,rest_x,rest_y,spin", r"header: unknown column 'spin'"),
-    ("start_x,start_y,rest_x,rest_y,aim_x", r"header: give both aim_x and aim_y"),
-])
+@pytest.mark.parametrize(
+    "header, message",
+    [
+        ("start_x,start_y,rest_x,time", r"header: missing column 'rest_y'"),
+        ("start_x,start_y,rest_x,rest_y,spin", r"header: unknown column 'spin'"),
+        ("start_x,start_y,rest_x,rest_y,aim_x", r"header: give both aim_x and aim_y"),
+    ],
+)
 def test_a_bad_header_exits_2_naming_the_column(tmp_path, header, message):
     done = _cli("deck", str(_write(tmp_path / "shots.csv", header, "0.1,2.2,0.2,13.6")))
     assert done.returncode == 2 and __import__("re").search(message, done.stderr), done.stderr
@@ -198,8 +236,11 @@ def test_the_example_shots_give_the_court_they_were_taken_on(tmp_path):
 
 def test_the_example_file_is_the_one_its_script_writes(tmp_path):
     out = tmp_path / "shots.csv"
-    subprocess.run([sys.executable, str(ROOT / "experiments" / "speed_shots_example.py"), "--out", str(out)],
-                   check=True, capture_output=True)
+    subprocess.run(
+        [sys.executable, str(ROOT / "experiments" / "speed_shots_example.py"), "--out", str(out)],
+        check=True,
+        capture_output=True,
+    )
     assert out.read_text() == (ROOT / "experiments" / "deck-speed-shots.csv").read_text()
 
 

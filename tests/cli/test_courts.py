@@ -46,8 +46,15 @@ def test_json_for_hangers_and_ends(capsys):
     head = run_json(capsys, "deck", "--end", "head", "--disc", f"0,{14.8 * FT}")
     assert head["discs"][0]["value"] == 10 and head["discs"][0]["zone"] == "10"
     board = run_json(capsys, "crokinole", "--disc", "0,0")
-    assert board["discs"][0] == {"x": 0.0, "y": 0.0, "value": 20, "zone": "20", "touching": [], "dead": False,
-                                 "hanger": None}
+    assert board["discs"][0] == {
+        "x": 0.0,
+        "y": 0.0,
+        "value": 20,
+        "zone": "20",
+        "touching": [],
+        "dead": False,
+        "hanger": None,
+    }
 
 
 def test_text_output(capsys):
@@ -58,12 +65,15 @@ def test_text_output(capsys):
     assert "dead" in lines[1]
 
 
-@pytest.mark.parametrize("argv, message", [
-    (["judge", "deck"], "give at least one --disc"),
-    (["judge", "snooker", "--disc", "0,1"], "unknown court 'snooker'"),
-    (["judge", "deck", "--end", "middle", "--disc", "0,1"], "has no end 'middle'"),
-    (["judge", "deck", "--disc", "0,nan"], "y[0] must be a finite coordinate in metres (got nan)"),
-])
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["judge", "deck"], "give at least one --disc"),
+        (["judge", "snooker", "--disc", "0,1"], "unknown court 'snooker'"),
+        (["judge", "deck", "--end", "middle", "--disc", "0,1"], "has no end 'middle'"),
+        (["judge", "deck", "--disc", "0,nan"], "y[0] must be a finite coordinate in metres (got nan)"),
+    ],
+)
 def test_errors_exit_2_with_one_line(capsys, argv, message):
     assert main(argv) == 2
     captured = capsys.readouterr()
@@ -94,8 +104,9 @@ def test_installed_console_script_prints_the_same_json(capsys):
     assert json.loads(done.stdout) == json.loads(capsys.readouterr().out)
     assert [d["value"] for d in json.loads(done.stdout)["discs"]] == [5, 2]
     prefix = [exe] if exe else [sys.executable, "-m", "shuffle_sim.cli"]
-    bad = subprocess.run([*prefix, "judge", "nowhere.toml", "--disc", "0,1"], capture_output=True, text=True,
-                         timeout=300, check=False)
+    bad = subprocess.run(
+        [*prefix, "judge", "nowhere.toml", "--disc", "0,1"], capture_output=True, text=True, timeout=300, check=False
+    )
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "no such court file" in bad.stderr
 
 
@@ -116,8 +127,9 @@ def test_bench_judge_command_reports_rates(capsys):
 
 def test_a_reader_that_goes_away_ends_the_command_quietly():
     """``shuffle-sim courts | head -1``: the pipe closes before the command writes; no traceback."""
-    proc = subprocess.Popen([sys.executable, "-m", "shuffle_sim.cli", "courts"], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "shuffle_sim.cli", "courts"], stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
     proc.stdout.close()  # before the interpreter has even started: every write meets a closed pipe
     _, err = proc.communicate(timeout=120)
     assert proc.returncode == 0 and err == b""

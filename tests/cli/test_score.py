@@ -19,13 +19,15 @@ def score(tmp_path, capsys, game, data, *extra):
 
 
 def test_deck_json(tmp_path, capsys):
-    board = {"discs": [
-        {"x": 0.0, "y": 36.5 * FT, "team": "yellow"},
-        {"x": 0.12, "y": 38 * FT, "team": "black", "vx": 0, "vy": 0.0},
-        {"x": 0.0, "y": 44.75 * FT, "team": "black"},
-        {"x": 0.3, "y": 30 * FT, "team": "yellow"},
-        {"x": 1.2, "y": 40 * FT, "team": "yellow"},  # in the alley: off the surface, fallen
-    ]}
+    board = {
+        "discs": [
+            {"x": 0.0, "y": 36.5 * FT, "team": "yellow"},
+            {"x": 0.12, "y": 38 * FT, "team": "black", "vx": 0, "vy": 0.0},
+            {"x": 0.0, "y": 44.75 * FT, "team": "black"},
+            {"x": 0.3, "y": 30 * FT, "team": "yellow"},
+            {"x": 1.2, "y": 40 * FT, "team": "yellow"},  # in the alley: off the surface, fallen
+        ]
+    }
     status, out, _ = score(tmp_path, capsys, "deck", board, "--json")
     assert status == 0
     result = json.loads(out)
@@ -39,8 +41,13 @@ def test_deck_json(tmp_path, capsys):
         "short of the far dead line: dead (C-4b)",
         "off the side of the court into the alley: dead (C-21, C-23)",
     ]
-    assert result["discs"][0] == {"x": 0.0, "y": 36.5 * FT, "team": "yellow", "value": 10,
-                                  "reason": "in the 10 zone, touching no line"}
+    assert result["discs"][0] == {
+        "x": 0.0,
+        "y": 36.5 * FT,
+        "team": "yellow",
+        "value": 10,
+        "reason": "in the 10 zone, touching no line",
+    }
 
 
 def test_deck_head_end_and_text_output(tmp_path, capsys):
@@ -84,18 +91,24 @@ def test_crokinole_round(tmp_path, capsys):
     result = json.loads(out)
     assert status == 0 and result["scores"] == {"A": 30, "B": 10}
     assert [d["reason"] for d in result["discs"]] == [
-        "in the 20 hole: 20, removed at once", "touching the 15 line: counts 10", "in the 10 circle",
-        "in the ditch: removed"]
+        "in the 20 hole: 20, removed at once",
+        "touching the 15 line: counts 10",
+        "in the 10 circle",
+        "in the ditch: removed",
+    ]
 
 
-@pytest.mark.parametrize("game, data, message", [
-    ("deck", {"discs": [{"x": 0.0, "y": 10.0, "vy": 1.5}]}, "discs[0].vy: a board to score is at rest"),
-    ("deck", {"court": "crokinole", "discs": []}, "is a crokinole court, not a deck court"),
-    ("deck", '{"discs": [{"x": NaN, "y": 10.0}]}', "discs[0].x must be finite"),
-    ("deck", {"discs": [{"x": 0.0}]}, "discs[0].y: missing required key"),
-    ("ricochet", {"discs": [{"x": 0.0, "y": 0.3}], "spin": 1}, "spin: unknown key"),
-    ("deck", {"discs": [{"x": 0.0, "y": 10.0}]}, None),
-])
+@pytest.mark.parametrize(
+    "game, data, message",
+    [
+        ("deck", {"discs": [{"x": 0.0, "y": 10.0, "vy": 1.5}]}, "discs[0].vy: a board to score is at rest"),
+        ("deck", {"court": "crokinole", "discs": []}, "is a crokinole court, not a deck court"),
+        ("deck", '{"discs": [{"x": NaN, "y": 10.0}]}', "discs[0].x must be finite"),
+        ("deck", {"discs": [{"x": 0.0}]}, "discs[0].y: missing required key"),
+        ("ricochet", {"discs": [{"x": 0.0, "y": 0.3}], "spin": 1}, "spin: unknown key"),
+        ("deck", {"discs": [{"x": 0.0, "y": 10.0}]}, None),
+    ],
+)
 def test_bad_boards_exit_2_with_one_line(tmp_path, capsys, game, data, message):
     status, out, err = score(tmp_path, capsys, game, data)
     if message is None:

@@ -25,15 +25,17 @@ DECK = load_court("deck")
 def test_the_deck_speed_is_the_kitchen_to_kitchen_sliding_time_of_the_defined_shot(seconds):
     """A disc without spin shot from y = 7.25 ft that rests at y = 44.75 ft takes the court's speed,
     simulated through the kernel on a court given by its speed."""
-    scene = Scene.from_dict({"court": "deck", "params": {"speed": f"{seconds:g} s"},
-                             "discs": [{"x": 0.0, "y": 7.25 * FOOT, "vy": 1.0}]})
+    scene = Scene.from_dict(
+        {"court": "deck", "params": {"speed": f"{seconds:g} s"}, "discs": [{"x": 0.0, "y": 7.25 * FOOT, "vy": 1.0}]}
+    )
     court = scene.court
     d = 37.5 * FOOT
-    assert court.params["mu"] == pytest.approx(2 * d / (court.params["gravity"] * seconds ** 2), rel=1e-15)
+    assert court.params["mu"] == pytest.approx(2 * d / (court.params["gravity"] * seconds**2), rel=1e-15)
     # The launch that slides exactly d: v0^2 = 2 mu g d.
     v0 = math.sqrt(2.0 * court.params["mu"] * court.params["gravity"] * d)
-    scene = Scene(court=court, x=np.zeros(1), y=np.array([7.25 * FOOT]), vx=np.zeros(1), vy=np.array([v0]),
-                  omega=np.zeros(1))
+    scene = Scene(
+        court=court, x=np.zeros(1), y=np.array([7.25 * FOOT]), vx=np.zeros(1), vy=np.array([v0]), omega=np.zeros(1)
+    )
     result = simulate(scene)
     assert result.status[0] == STATUS_REST and result.x[0] == 0.0
     assert abs(result.y[0] - 44.75 * FOOT) <= 1e-6
@@ -44,12 +46,17 @@ def test_the_deck_speed_is_the_kitchen_to_kitchen_sliding_time_of_the_defined_sh
 def test_every_court_file_rates_its_speed_over_its_own_course(courts):
     # deck: kitchen to kitchen; horse collar: end to end; ricochet: front to the back bumper;
     # crokinole: shooting line to shooting line (courts/README.md, "Court speed").
-    lengths = {"deck": 37.5 * FOOT, "horse-collar": (20 + 8 / 12) * FOOT, "ricochet": 70 * 0.0254,
-               "crokinole": 24 * 0.0254}
+    lengths = {
+        "deck": 37.5 * FOOT,
+        "horse-collar": (20 + 8 / 12) * FOOT,
+        "ricochet": 70 * 0.0254,
+        "crokinole": 24 * 0.0254,
+    }
     for name, court in courts.items():
         assert court.speed_course.length == pytest.approx(lengths[name], rel=1e-12)
-        assert court.with_params(speed=f"{court.speed!r} s").params["mu"] == pytest.approx(court.params["mu"],
-                                                                                         rel=1e-12)
+        assert court.with_params(speed=f"{court.speed!r} s").params["mu"] == pytest.approx(
+            court.params["mu"], rel=1e-12
+        )
     assert DECK.speed == pytest.approx(12.07, abs=0.01)  # mu = 0.016: faster than 12 s
 
 
@@ -103,9 +110,16 @@ def test_speed_in_a_court_file_sets_mu_and_both_are_refused(tmp_path):
     assert load_court(mu_only).speed is None
 
 
-@pytest.mark.parametrize("value, message", [(14, r'a time with its unit, such as "14 s"'),
-                                            ("14 m", r"unknown unit 'm'"), ("-3 s", r"a positive time"),
-                                            ("0 s", r"a positive time"), ("fast", r"cannot read duration")])
+@pytest.mark.parametrize(
+    "value, message",
+    [
+        (14, r'a time with its unit, such as "14 s"'),
+        ("14 m", r"unknown unit 'm'"),
+        ("-3 s", r"a positive time"),
+        ("0 s", r"a positive time"),
+        ("fast", r"cannot read duration"),
+    ],
+)
 def test_a_bad_speed_names_the_key_and_the_value(value, message):
     with pytest.raises(CourtError, match=r"params\.speed: .*" + message):
         DECK.with_params(speed=value)
@@ -123,14 +137,16 @@ def test_scenes_and_experiments_take_the_speed_and_refuse_it_with_mu():
 def test_the_command_line_exits_2_naming_both(tmp_path):
     scene = tmp_path / "scene.json"
     scene.write_text('{"court": "deck", "params": {"speed": "14 s", "mu": 0.01}, "discs": [{"x": 0, "y": 2}]}')
-    done = subprocess.run([sys.executable, "-m", "shuffle_sim.cli", "simulate", str(scene)], capture_output=True,
-                          text=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "shuffle_sim.cli", "simulate", str(scene)], capture_output=True, text=True
+    )
     assert done.returncode == 2
     assert "params.mu and params.speed" in done.stderr and len(done.stderr.strip().splitlines()) == 1
 
 
 def test_the_courts_listing_prints_the_speed_beside_mu():
-    done = subprocess.run([sys.executable, "-m", "shuffle_sim.cli", "courts"], capture_output=True, text=True,
-                          check=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "shuffle_sim.cli", "courts"], capture_output=True, text=True, check=True
+    )
     deck = next(line for line in done.stdout.splitlines() if line.startswith("deck "))
     assert "mu 0.016, 12.1 s" in deck

@@ -54,6 +54,7 @@ def flat_band(x0, y0, x1, y1, hw):
 
 # ---- single predicates over random geometry (hypothesis) -------------------------------------------
 
+
 @HYPOTHESIS
 @given(coord, coord, coord, coord, coord, coord, small, small)
 def test_band_touching_matches_shapely(cx, cy, x0, y0, x1, y1, hw, r):
@@ -76,8 +77,11 @@ def test_ring_touching_matches_shapely_distance_and_buffers(cx, cy, ox, oy, radi
     assert ours == (oracle <= r)
     # Polygon oracle: the annulus as a difference of buffers, compared outside its chord error.
     quad_segs = 256
-    annulus = Point(ox, oy).buffer(radius + hw, quad_segs=quad_segs).difference(
-        Point(ox, oy).buffer(max(radius - hw, 0.0), quad_segs=quad_segs))
+    annulus = (
+        Point(ox, oy)
+        .buffer(radius + hw, quad_segs=quad_segs)
+        .difference(Point(ox, oy).buffer(max(radius - hw, 0.0), quad_segs=quad_segs))
+    )
     chord_error = (radius + hw) * (1 - math.cos(math.pi / (4 * quad_segs))) + 1e-12
     polygon_distance = shapely.distance(annulus, Point(cx, cy))
     assume(abs(polygon_distance - r) > 2 * chord_error)
@@ -98,6 +102,7 @@ def test_point_in_polygon_matches_shapely(points, px, py):
 
 
 # ---- every zone, surface, line and edge of every court, at random positions ----------------------
+
 
 def random_points(court, n, seed):
     rng = np.random.default_rng(seed)
@@ -219,6 +224,7 @@ def test_hanger_overhang_like_shapely(name):
 
 # ---- a full reference judge in Shapely ------------------------------------------------------------
 
+
 def shapely_judge(court, xs, ys):
     """Judge every centre with Shapely geometry and the procedure of judge.py's docstring.
 
@@ -318,17 +324,25 @@ def test_judge_batch_matches_shapely_reference(court):
     result = judge_batch(court, xs, ys)
     keep = ~ambiguous
     assert keep.sum() > 19000
-    for name, expected in [("value", value), ("zone", zone), ("touching", touching), ("dead", dead),
-                           ("hanger", hanger), ("fallen", fallen)]:
+    for name, expected in [
+        ("value", value),
+        ("zone", zone),
+        ("touching", touching),
+        ("dead", dead),
+        ("hanger", hanger),
+        ("fallen", fallen),
+    ]:
         ours = getattr(result, name)
         bad = np.flatnonzero((ours != expected) & keep)
         assert bad.size == 0, (
-            f"{name} differs at ({xs[bad[0]]!r}, {ys[bad[0]]!r}): ours {ours[bad[0]]!r}, shapely {expected[bad[0]]!r}")
+            f"{name} differs at ({xs[bad[0]]!r}, {ys[bad[0]]!r}): ours {ours[bad[0]]!r}, shapely {expected[bad[0]]!r}"
+        )
     # The sample reaches every zone value the court has (not a test that cannot fail).
     assert set(np.unique(value[keep])) >= {z.value for z in court.zones if not z.dead}
 
 
 # ---- exactly at a line: tangent, and 1e-9 m either side ------------------------------------------
+
 
 def line_cases():
     cases = []

@@ -62,8 +62,12 @@ MALFORMED = [
     ("bad unit in a point", ('to = ["1 ft", "2 ft"]', 'to = ["1 ft", "2 fathoms"]'), "lines[0].to[1]", "'2 fathoms'"),
     ("negative size", ('width = "1/4 in"', 'width = "-1/4 in"'), "lines[0].width", "'-1/4 in'"),
     ("negative diameter", ('diameter = "2 in"', 'diameter = "-2 in"'), "disc.diameter", "'-2 in'"),
-    ("open zone outline",
-     ('["-1 ft", "4 ft"], ["-1 ft", "2 ft"]]', '["-1 ft", "4 ft"]]'), "zones[0].polygon", "['-1 ft', '4 ft']"),
+    (
+        "open zone outline",
+        ('["-1 ft", "4 ft"], ["-1 ft", "2 ft"]]', '["-1 ft", "4 ft"]]'),
+        "zones[0].polygon",
+        "['-1 ft', '4 ft']",
+    ),
 ]
 
 
@@ -92,16 +96,21 @@ def test_cli_exits_2_with_one_line_for_a_malformed_court(tmp_path, capsys, what,
     assert lines[0].startswith("shuffle-sim: error: ") and str(path) in lines[0] and key in lines[0]
 
 
-@pytest.mark.parametrize("edit, message", [
-    (('game = "custom"', 'game = "curling"'), "game: must be one of"),
-    (("mu = 0.05", "mu = -0.05"), "materials.mu: must not be negative (got -0.05)"),
-    (('name = "tiny"', "name = 3"), "name: must be a non-empty string (got 3)"),
-    (("value = 1", 'value = "one"'), "zones[0].value: must be an integer (got 'one')"),
-    (('touch_value = 0', 'touch_value = 0\ntouch_dead = "yes"'), "lines[0].touch_dead: must be true or false"),
-    (('to = ["1 ft", "2 ft"]', 'to = ["-1 ft", "2 ft"]'), "lines[0].to: a segment needs two distinct ends"),
-    (('[[zones]]\nname = "far half"', '[[zones]]\nname = "middle line"\n[[zones]]\nname = "far half"'),
-     "zones[0].value: missing required key"),
-])
+@pytest.mark.parametrize(
+    "edit, message",
+    [
+        (('game = "custom"', 'game = "curling"'), "game: must be one of"),
+        (("mu = 0.05", "mu = -0.05"), "materials.mu: must not be negative (got -0.05)"),
+        (('name = "tiny"', "name = 3"), "name: must be a non-empty string (got 3)"),
+        (("value = 1", 'value = "one"'), "zones[0].value: must be an integer (got 'one')"),
+        (("touch_value = 0", 'touch_value = 0\ntouch_dead = "yes"'), "lines[0].touch_dead: must be true or false"),
+        (('to = ["1 ft", "2 ft"]', 'to = ["-1 ft", "2 ft"]'), "lines[0].to: a segment needs two distinct ends"),
+        (
+            ('[[zones]]\nname = "far half"', '[[zones]]\nname = "middle line"\n[[zones]]\nname = "far half"'),
+            "zones[0].value: missing required key",
+        ),
+    ],
+)
 def test_other_errors_are_named(tmp_path, edit, message):
     path = write(tmp_path, VALID.replace(*edit))
     with pytest.raises(CourtError) as info:

@@ -9,18 +9,23 @@ import numpy as np
 import pytest
 
 from shuffle_sim.court import CourtError, load_court
-from shuffle_sim.physics import SPIN_STOP
-from shuffle_sim.physics import simulate
+from shuffle_sim.physics import SPIN_STOP, simulate
 from shuffle_sim.physics._friction import torque
-from shuffle_sim.physics.scene import Scene, SceneError
 from shuffle_sim.physics._packing import kernel_arrays
+from shuffle_sim.physics.scene import Scene, SceneError
 
 DECK = load_court("deck")
 
 
 def lone_spinner(court, omega):
-    return Scene(court=court, x=np.array([0.0]), y=np.array([3.0]), vx=np.array([0.0]), vy=np.array([0.0]),
-                 omega=np.array([omega]))
+    return Scene(
+        court=court,
+        x=np.array([0.0]),
+        y=np.array([3.0]),
+        vx=np.array([0.0]),
+        vy=np.array([0.0]),
+        omega=np.array([omega]),
+    )
 
 
 def test_defaults_are_a_uniform_disc_on_its_whole_face():
@@ -30,13 +35,16 @@ def test_defaults_are_a_uniform_disc_on_its_whole_face():
     assert (ka.contact_inner_ratio, ka.inertia_ratio) == (0.0, 0.5)
 
 
-@pytest.mark.parametrize(("key", "value", "message"), [
-    ("contact_inner_ratio", 1.0, "must lie in [0, 1) (got 1.0)"),
-    ("contact_inner_ratio", -0.1, "must not be negative (got -0.1)"),
-    ("inertia_ratio", 0.0, "must lie in (0, 1] (got 0.0)"),
-    ("inertia_ratio", 1.5, "must lie in (0, 1] (got 1.5)"),
-    ("inertia_ratio", "half", "must be a number (got 'half')"),
-])
+@pytest.mark.parametrize(
+    ("key", "value", "message"),
+    [
+        ("contact_inner_ratio", 1.0, "must lie in [0, 1) (got 1.0)"),
+        ("contact_inner_ratio", -0.1, "must not be negative (got -0.1)"),
+        ("inertia_ratio", 0.0, "must lie in (0, 1] (got 0.0)"),
+        ("inertia_ratio", 1.5, "must lie in (0, 1] (got 1.5)"),
+        ("inertia_ratio", "half", "must be a number (got 'half')"),
+    ],
+)
 def test_bad_values_name_the_field_and_value(key, value, message):
     with pytest.raises(CourtError) as info:
         DECK.with_params(**{key: value})
@@ -44,7 +52,7 @@ def test_bad_values_name_the_field_and_value(key, value, message):
 
 
 def test_court_file_materials_accept_and_check_them(tmp_path):
-    text = (DECK.source_path and open(DECK.source_path).read())
+    text = DECK.source_path and open(DECK.source_path).read()
     good = text.replace("mu = 0.016", "mu = 0.016\ncontact_inner_ratio = 0.5\ninertia_ratio = 0.45", 1)
     path = tmp_path / "deck-ring.toml"
     path.write_text(good)
@@ -74,8 +82,9 @@ def test_pure_spin_decays_at_the_mean_lever_arm_over_the_inertia(eta, k):
     alpha = court.params["mu"] * court.params["gravity"] * torque(0.0, eta) / (k * court.disc_radius)
     assert t_spin == pytest.approx(omega / alpha, rel=1e-12)
     if (eta, k) == (0.0, 0.5):
-        assert alpha == pytest.approx(4.0 / 3.0 * court.params["mu"] * court.params["gravity"] / court.disc_radius,
-                                      rel=1e-15)
+        assert alpha == pytest.approx(
+            4.0 / 3.0 * court.params["mu"] * court.params["gravity"] / court.disc_radius, rel=1e-15
+        )
 
 
 def test_inertia_ratio_sets_the_spin_a_cushion_gives():
@@ -86,12 +95,19 @@ def test_inertia_ratio_sets_the_spin_a_cushion_gives():
         court = DECK.with_params(inertia_ratio=k, cushion_friction=5.0)
         # Straight at the backstop at 45 degrees, from just in front of it.
         y_back = max(c.geom[1] for c in court.cushions if c.kind == "segment") - 0.3
-        scene = Scene(court=court, x=np.array([0.0]), y=np.array([y_back]), vx=np.array([1.0]),
-                      vy=np.array([1.0]), omega=np.array([0.0]))
+        scene = Scene(
+            court=court,
+            x=np.array([0.0]),
+            y=np.array([y_back]),
+            vx=np.array([1.0]),
+            vy=np.array([1.0]),
+            omega=np.array([0.0]),
+        )
         result = simulate(scene)
         first = result.trajectories.state[1]  # right after the bounce
         spins[k] = first[4]
-        assert first[2] + court.disc_radius * first[4] == pytest.approx(0.0, abs=1e-12) or \
-            first[2] - court.disc_radius * first[4] == pytest.approx(0.0, abs=1e-12)
+        assert first[2] + court.disc_radius * first[4] == pytest.approx(0.0, abs=1e-12) or first[
+            2
+        ] - court.disc_radius * first[4] == pytest.approx(0.0, abs=1e-12)
     assert len({round(abs(w), 9) for w in spins.values()}) == 3
     assert not math.isclose(spins[0.4], spins[0.65])

@@ -9,10 +9,10 @@ import pytest
 
 from shuffle_sim import list_courts, load_court
 from shuffle_sim.court import CourtError, court_path
-from shuffle_sim.units import FOOT as FT
-from shuffle_sim.units import INCH as IN
 from shuffle_sim.judging.packing import judge_arrays
 from shuffle_sim.physics._packing import kernel_arrays
+from shuffle_sim.units import FOOT as FT
+from shuffle_sim.units import INCH as IN
 
 NAMES = ["crokinole", "deck", "horse-collar", "ricochet"]
 
@@ -43,7 +43,13 @@ def test_deck_geometry_matches_the_design_notes():
     assert deck.bounds == pytest.approx((-3 * FT, 0.0, 3 * FT, 52 * FT))
     assert deck.disc_radius == pytest.approx(3 * IN)
     # Measured from the foot end: baseline 6.5 ft, 8/11/14 ft lines, apex 17 ft, dead line 20 ft.
-    for line, from_end in [("baseline", 6.5), ("8 ft line", 8), ("11 ft line", 11), ("14 ft line", 14), ("dead line", 20)]:
+    for line, from_end in [
+        ("baseline", 6.5),
+        ("8 ft line", 8),
+        ("11 ft line", 11),
+        ("14 ft line", 14),
+        ("dead line", 20),
+    ]:
         assert deck.line(line).geom[1] == pytest.approx((52 - from_end) * FT)
         assert deck.line(line).width == pytest.approx(1 * IN)
     # The triangle is 6 ft wide at the baseline and about 5.14 ft wide at the 8 ft line.
@@ -68,8 +74,9 @@ def test_tables_and_board_match_the_design_notes():
     assert 248 * IN - hc.line("deuce line").geom[1] == pytest.approx(12 * IN)
     assert 248 * IN - hc.line("foul line").geom[1] == pytest.approx(6 * FT)
     ric = load_court("ricochet")
-    assert [ric.line(n).geom[1] / IN for n in ("first line", "17 in line", "11 in line", "7 in line")] == \
-        pytest.approx([24, 17, 11, 7])
+    assert [ric.line(n).geom[1] / IN for n in ("first line", "17 in line", "11 in line", "7 in line")] == pytest.approx(
+        [24, 17, 11, 7]
+    )
     assert ric.hanger_end_value == 5
     cro = load_court("crokinole")
     assert cro.surface_circle == pytest.approx((0.0, 0.0, 13 * IN))
@@ -117,6 +124,15 @@ def test_format_readme_documents_every_key():
     text = (court_path("deck").parent / "README.md").read_text()
     for key in sorted(_TOP_KEYS | set(PARAM_DEFAULTS)):
         assert f"`{key}" in text or f"[{key}]" in text or f"[[{key}]]" in text, key
-    for key in ("touch_value", "touch_dead", "touch_alive", "judged", "overhang", "rotate_about", "capture_radius",
-                "kills", "start_deg"):
+    for key in (
+        "touch_value",
+        "touch_dead",
+        "touch_alive",
+        "judged",
+        "overhang",
+        "rotate_about",
+        "capture_radius",
+        "kills",
+        "start_deg",
+    ):
         assert key in text, key

@@ -64,9 +64,15 @@ def test_the_check_names_the_spin_model(capsys):
 
 
 def test_rates_order_by_skill(open20):
-    rates = [make_rate(open20, m, 4000) for m in
-             (EXACT, skill_preset("crokinole", "top competitive"), skill_preset("crokinole", "average competitive"),
-              skill_preset("crokinole", "novice"))]
+    rates = [
+        make_rate(open20, m, 4000)
+        for m in (
+            EXACT,
+            skill_preset("crokinole", "top competitive"),
+            skill_preset("crokinole", "average competitive"),
+            skill_preset("crokinole", "novice"),
+        )
+    ]
     assert rates[0] == 1.0  # the nominal shot is a 20
     assert rates == sorted(rates, reverse=True)
 

@@ -77,8 +77,21 @@ def test_spinning_discs_change_cells_and_spin_free_ones_do_not(tmp_path, capsys)
     still = tmp_path / "still.toml"
     still.write_text(SPINNING.replace("SPIN", "0.0").replace('name = "spinning"', 'name = "still"'))
     figures = tmp_path / "figures"
-    assert compare_spin_models.main([str(spinning), str(still), "--out", str(tmp_path / "results"),
-                                     "--figures", str(figures), "--metric", "p_dead"]) == 0
+    assert (
+        compare_spin_models.main(
+            [
+                str(spinning),
+                str(still),
+                "--out",
+                str(tmp_path / "results"),
+                "--figures",
+                str(figures),
+                "--metric",
+                "p_dead",
+            ]
+        )
+        == 0
+    )
     out = capsys.readouterr().out
     spun, unspun = out.split("still (coupled)")
     assert "expected_value: 6 cells, 0 change" not in spun

@@ -31,10 +31,21 @@ outcomes = OUTCOMES
 """
 
 
-def experiment(axis='court_speed = ["5 s", "14 s"]', samples=1, noise='[noise]\npreset = "exact"', board="",
-               outcomes='["expected_value", "p_value", "p_dead"]', params=""):
-    text = (BASE.replace("SAMPLES", str(samples)).replace("AXIS", axis).replace("NOISE", noise)
-            .replace("BOARD", board).replace("OUTCOMES", outcomes)) + params
+def experiment(
+    axis='court_speed = ["5 s", "14 s"]',
+    samples=1,
+    noise='[noise]\npreset = "exact"',
+    board="",
+    outcomes='["expected_value", "p_value", "p_dead"]',
+    params="",
+):
+    text = (
+        BASE.replace("SAMPLES", str(samples))
+        .replace("AXIS", axis)
+        .replace("NOISE", noise)
+        .replace("BOARD", board)
+        .replace("OUTCOMES", outcomes)
+    ) + params
     return parse_experiment(text, "speeds.toml")
 
 
@@ -43,9 +54,13 @@ def sums_by_cell(exp, chunk_size=None):
     return out["value_sum"], out["value_counts"], out["dead"]
 
 
-@pytest.mark.parametrize("board", ["", '[board]\ndiscs = [{ name = "guard", team = "black", x = "1.5 ft", y = "30 ft" }]'])
+@pytest.mark.parametrize(
+    "board", ["", '[board]\ndiscs = [{ name = "guard", team = "black", x = "1.5 ft", y = "30 ft" }]']
+)
 def test_each_cell_plays_on_its_own_court_as_a_run_on_that_court_alone(board):
-    outcomes = '["expected_value", "p_value", "p_dead", "p_removed"]' if board else '["expected_value", "p_value", "p_dead"]'
+    outcomes = (
+        '["expected_value", "p_value", "p_dead", "p_removed"]' if board else '["expected_value", "p_value", "p_dead"]'
+    )
     both = experiment(board=board, outcomes=outcomes)
     assert [c.speed for c in both.courts()] == pytest.approx([5.0, 14.0], rel=1e-12)
     whole = sums_by_cell(both)
@@ -53,7 +68,7 @@ def test_each_cell_plays_on_its_own_court_as_a_run_on_that_court_alone(board):
     for k, seconds in enumerate(("5 s", "14 s")):
         alone = experiment(axis="", board=board, outcomes=outcomes, params=f'[params]\nspeed = "{seconds}"\n')
         for got, want in zip(whole, sums_by_cell(alone)):
-            assert np.array_equal(got[k * per_court:(k + 1) * per_court], want)
+            assert np.array_equal(got[k * per_court : (k + 1) * per_court], want)
     # Exact shots to the same aim points rest at the same places on both courts: the court's speed
     # cancels out of a noiseless lone shot (v^2 / mu), so the two halves agree.
     if not board:
@@ -73,8 +88,9 @@ def test_with_noise_the_two_courts_part_and_chunking_changes_nothing(tmp_path):
 
 
 def test_worker_processes_and_records_carry_the_courts(tmp_path):
-    noisy = experiment(samples=30, noise='[noise]\npreset = "expert"',
-                       outcomes='["expected_value", "p_value"]\nrecords = true')
+    noisy = experiment(
+        samples=30, noise='[noise]\npreset = "expert"', outcomes='["expected_value", "p_value"]\nrecords = true'
+    )
     here = run_experiment(noisy, tmp_path / "here", progress=False)
     there = run_experiment(noisy, tmp_path / "there", workers=2, chunk_size=97, progress=False)
     assert here.grid.to_xarray().identical(there.grid.to_xarray())
@@ -92,11 +108,14 @@ def test_a_skill_and_a_court_speed_axis_together():
     assert out["shots"].sum() == exp.n_shots
 
 
-@pytest.mark.parametrize("text, message", [
-    ('court_speed = ["5 m"]', r"grid\.court_speed\[0\]: unknown unit 'm'"),
-    ('court_speed = [5]', r'grid\.court_speed\[0\]: a court speed is a time with its unit'),
-    ('court_speed = ["5 s", "5 s"]', r"grid\.court_speed: values must not repeat"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ('court_speed = ["5 m"]', r"grid\.court_speed\[0\]: unknown unit 'm'"),
+        ("court_speed = [5]", r"grid\.court_speed\[0\]: a court speed is a time with its unit"),
+        ('court_speed = ["5 s", "5 s"]', r"grid\.court_speed: values must not repeat"),
+    ],
+)
 def test_a_bad_axis_names_the_key_and_the_value(text, message):
     with pytest.raises(ExperimentError, match=message):
         experiment(axis=text)
@@ -112,6 +131,7 @@ def test_the_axis_refuses_a_speed_or_mu_in_params_and_a_distribution():
 
 
 def test_a_plot_selects_a_court_speed_by_its_time():
-    exp = experiment(params='[[plots]]\nmetric = "p_value:10"\nx = "target_x"\ny = "target_y"\n'
-                            'select = { court_speed = "14 s" }\n')
+    exp = experiment(
+        params='[[plots]]\nmetric = "p_value:10"\nx = "target_x"\ny = "target_y"\nselect = { court_speed = "14 s" }\n'
+    )
     assert exp.plots[0].select == {"court_speed": 14.0}

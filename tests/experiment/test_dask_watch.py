@@ -70,8 +70,10 @@ def test_a_killed_dask_worker_changes_nothing_but_is_reported(tmp_path, capsys):
     assert reference.complete and reference.retried == ()
 
     killed: dict = {}
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  dashboard_address=None) as cluster, distributed.Client(cluster) as client:
+    with (
+        distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster,
+        distributed.Client(cluster) as client,
+    ):
         worker_pids = client.run(os.getpid)
         killer = threading.Thread(target=_kill_a_busy_worker, args=(cluster.scheduler_address, worker_pids, killed))
         killer.start()
@@ -108,11 +110,29 @@ def test_the_watch_reports_only_the_runs_unfinished_chunks():
     with WorkerLossWatch(client, index_of, lambda worker, chunks: heard.append((worker, chunks))) as watch:
         send = client.handlers["all"]
         watch.done("chunk-a")
-        send((1.0, {"action": "remove-worker", "worker": "tcp://w1", "processing-tasks": {"chunk-a", "other"},
-                    "lost-computed-tasks": {"chunk-c"}}))
+        send(
+            (
+                1.0,
+                {
+                    "action": "remove-worker",
+                    "worker": "tcp://w1",
+                    "processing-tasks": {"chunk-a", "other"},
+                    "lost-computed-tasks": {"chunk-c"},
+                },
+            )
+        )
         send((2.0, {"action": "add-worker", "worker": "tcp://w2"}))
-        send((3.0, {"action": "remove-worker", "worker": "tcp://w3", "processing-tasks": set(),
-                    "lost-computed-tasks": set()}))
+        send(
+            (
+                3.0,
+                {
+                    "action": "remove-worker",
+                    "worker": "tcp://w3",
+                    "processing-tasks": set(),
+                    "lost-computed-tasks": set(),
+                },
+            )
+        )
         assert heard == []  # reported when the run next looks, in its own thread
         watch.report()
         assert heard == [("tcp://w1", [2])]

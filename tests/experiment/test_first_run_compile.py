@@ -29,12 +29,17 @@ def test_the_two_processes_share_the_compile_and_the_kernel_gives_the_same_sums(
     """With this process's share (``compile_lone_parts``) run to its end first (so no race), the other
     process compiles only the physics's own loop and the kernel's blocks: every other function it
     needs is found in numba's cache. About 20 s: a whole compile from an empty cache."""
-    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "numba"),
-               PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
-    parts = ("from shuffle_sim.experiment.spec import load_experiment\n"
-             "from shuffle_sim.experiment._lone_chunk import compile_lone_parts\n"
-             "from shuffle_sim.experiment._plan import shot_plan\n"
-             f"compile_lone_parts(load_experiment({str(MAIN_JOB)!r}), shot_plan)\n")
+    env = dict(
+        os.environ,
+        NUMBA_CACHE_DIR=str(tmp_path / "numba"),
+        PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
+    )
+    parts = (
+        "from shuffle_sim.experiment.spec import load_experiment\n"
+        "from shuffle_sim.experiment._lone_chunk import compile_lone_parts\n"
+        "from shuffle_sim.experiment._plan import shot_plan\n"
+        f"compile_lone_parts(load_experiment({str(MAIN_JOB)!r}), shot_plan)\n"
+    )
     done = subprocess.run([sys.executable, "-c", parts], env=env, capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
     physics = f"""
@@ -56,9 +61,11 @@ print(json.dumps({{"compiled": [c for c in compiled if c.startswith("shuffle_sim
     run = subprocess.run([sys.executable, "-c", physics], env=env, capture_output=True, text=True, check=False)
     assert run.returncode == 0, run.stderr
     report = json.loads(run.stdout.strip().splitlines()[-1])
-    assert report["compiled"] == ["shuffle_sim.experiment._lone_chunk._play_block",
-                                  "shuffle_sim.experiment._lone_chunk.play_lone_blocks",
-                                  "shuffle_sim.physics._lone_loop.run_lone_call"]
+    assert report["compiled"] == [
+        "shuffle_sim.experiment._lone_chunk._play_block",
+        "shuffle_sim.experiment._lone_chunk.play_lone_blocks",
+        "shuffle_sim.physics._lone_loop.run_lone_call",
+    ]
     from shuffle_sim.experiment._chunks import compute_chunk
     from shuffle_sim.experiment.spec import load_experiment
 

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 import xarray as xr
 
+from shuffle_sim.experiment._assembly import build_grid, empty_sums
 from shuffle_sim.experiment._grid_file import GridResults
-from shuffle_sim.experiment._assembly import empty_sums, build_grid
 from shuffle_sim.experiment.spec import load_experiment
 
 EXPERIMENTS_DIR = Path(__file__).resolve().parents[2] / "experiments"
@@ -41,8 +41,9 @@ def test_written_grid_reads_back_as_xarray_writes_it(name, tmp_path):
         assert np.isnan(a["expected_value"].values.reshape(-1)[0])
         for variable in a.variables:  # stored alike: types and fill values
             assert a[variable].encoding["dtype"] == b[variable].encoding["dtype"], variable
-            assert np.isnan(a[variable].encoding.get("_FillValue", 0.0)) == \
-                np.isnan(b[variable].encoding.get("_FillValue", 0.0)), variable
+            assert np.isnan(a[variable].encoding.get("_FillValue", 0.0)) == np.isnan(
+                b[variable].encoding.get("_FillValue", 0.0)
+            ), variable
 
 
 def test_grid_from_xarray_holds_the_same_arrays_and_attributes():

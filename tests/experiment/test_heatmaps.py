@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 
 from shuffle_sim.experiment._assembly import build_dataset
+from shuffle_sim.experiment.heatmaps import metric_data, plot_metric, save_plots
 from shuffle_sim.experiment.spec import ExperimentError, parse_experiment, possible_values
 from shuffle_sim.experiment.store import ResultsDir
-from shuffle_sim.experiment.heatmaps import metric_data, plot_metric, save_plots
 
 DECK = """
 name = "map"
@@ -122,8 +122,11 @@ outcomes = ["p_holed"]
     ax = fig.axes[0]
     assert ax.get_xlabel() == "aim point x (m)" and ax.get_aspect() == 1.0
     expected = ds["p_holed"].transpose("target_y", "target_x").values
-    meshes = [c for c in ax.collections if hasattr(c, "get_array") and c.get_array() is not None
-              and np.asarray(c.get_array()).size == expected.size]
+    meshes = [
+        c
+        for c in ax.collections
+        if hasattr(c, "get_array") and c.get_array() is not None and np.asarray(c.get_array()).size == expected.size
+    ]
     np.testing.assert_allclose(np.asarray(meshes[-1].get_array()).reshape(expected.shape), expected)
 
 
@@ -194,18 +197,21 @@ def test_plot_helper_reports_a_plot_that_cannot_be_drawn_and_draws_here_without_
     assert (tmp_path / "p_dead.png").stat().st_size > 20_000
 
 
-@pytest.mark.parametrize("cores, load, running, spare", [
-    (2, 0.4, 0, True),  # idle
-    (2, 1.0, 0, True),  # the average still counts the commands that ran before; none runs now
-    (2, 1.0, 1, False),  # another job holds one of the two cores
-    (2, 1.6, 2, False),
-    (2, 0.2, 3, True),  # short tasks caught in passing by the count; the average says idle
-    (2, 0.4, float("inf"), True),  # no count (not Linux): the average alone
-    (2, 1.0, float("inf"), False),
-    (1, 0.0, 0, False),
-    (4, 2.9, 2, True),
-    (4, 3.2, 3, False),
-])
+@pytest.mark.parametrize(
+    "cores, load, running, spare",
+    [
+        (2, 0.4, 0, True),  # idle
+        (2, 1.0, 0, True),  # the average still counts the commands that ran before; none runs now
+        (2, 1.0, 1, False),  # another job holds one of the two cores
+        (2, 1.6, 2, False),
+        (2, 0.2, 3, True),  # short tasks caught in passing by the count; the average says idle
+        (2, 0.4, float("inf"), True),  # no count (not Linux): the average alone
+        (2, 1.0, float("inf"), False),
+        (1, 0.0, 0, False),
+        (4, 2.9, 2, True),
+        (4, 3.2, 3, False),
+    ],
+)
 def test_the_plot_helper_is_used_only_with_a_core_to_spare(monkeypatch, cores, load, running, spare):
     from shuffle_sim._runtime import helper_process
 
@@ -221,8 +227,9 @@ def test_the_count_of_other_running_tasks_reads_the_kernel_s_figure(monkeypatch,
     fake = tmp_path / "loadavg"
     fake.write_text("0.97 0.96 0.96 3/78 16197\n")
     real_open = open
-    monkeypatch.setattr("builtins.open", lambda path, *a, **k: real_open(fake if path == "/proc/loadavg" else path,
-                                                                          *a, **k))
+    monkeypatch.setattr(
+        "builtins.open", lambda path, *a, **k: real_open(fake if path == "/proc/loadavg" else path, *a, **k)
+    )
     assert helper_process.other_tasks_running() == 2  # three running, this process one of them
     fake.write_text("garbled\n")
     assert helper_process.other_tasks_running() == float("inf")

@@ -15,10 +15,10 @@ from pathlib import Path
 import pytest
 
 from shuffle_sim.cli import main
+from shuffle_sim.experiment._lock import LOCK_FILE, FolderLocked, ResultsLock, folder_lock, read_holder
 from shuffle_sim.experiment._runner import run_experiment
 from shuffle_sim.experiment.spec import parse_experiment
 from shuffle_sim.experiment.store import ResultsDir, open_results
-from shuffle_sim.experiment._lock import LOCK_FILE, FolderLocked, ResultsLock, folder_lock, read_holder
 
 DRAW = """
 name = "lock-draw"
@@ -187,6 +187,7 @@ def test_the_lock_is_given_back_however_the_run_ends(draw, tmp_path, monkeypatch
 
 # ---- real processes ------------------------------------------------------------------------------
 
+
 def _cli(*args: str) -> list[str]:
     return [sys.executable, "-m", "shuffle_sim.cli", *args]
 
@@ -200,8 +201,13 @@ def _env() -> dict:
 
 def _start_and_wait_for_lock(draw_file: Path, folder: Path) -> subprocess.Popen:
     """Start ``shuffle-sim run`` into ``folder`` and return once it holds the folder's lock."""
-    run = subprocess.Popen(_cli("run", str(draw_file), "--out", str(folder), "--quiet", "--no-plots"),
-                           env=_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    run = subprocess.Popen(
+        _cli("run", str(draw_file), "--out", str(folder), "--quiet", "--no-plots"),
+        env=_env(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     deadline = time.monotonic() + 120
     while read_holder(folder) is None or read_holder(folder)["pid"] != run.pid:
         assert run.poll() is None, run.communicate()
@@ -218,8 +224,13 @@ def test_two_real_runs_into_one_folder(draw_file, tmp_path):
     os.kill(first.pid, signal.SIGSTOP)
     try:
         for extra in ([], ["--resume"]):
-            second = subprocess.run(_cli("run", str(draw_file), "--out", str(folder), "--quiet", *extra),
-                                    env=_env(), capture_output=True, text=True, timeout=120)
+            second = subprocess.run(
+                _cli("run", str(draw_file), "--out", str(folder), "--quiet", *extra),
+                env=_env(),
+                capture_output=True,
+                text=True,
+                timeout=120,
+            )
             assert second.returncode == 2, second
             lines = second.stderr.strip().splitlines()
             assert len(lines) == 1 and str(folder) in lines[0] and f"pid {first.pid} on host" in lines[0], lines
@@ -237,8 +248,13 @@ def test_a_killed_run_leaves_a_stale_lock_that_the_next_run_takes_over(draw_file
     os.kill(first.pid, signal.SIGKILL)
     first.communicate(timeout=60)
     assert read_holder(folder)["pid"] == first.pid  # SIGKILL: nothing could give the lock back
-    second = subprocess.run(_cli("run", str(draw_file), "--out", str(folder), "--quiet", "--no-plots", "--resume"),
-                            env=_env(), capture_output=True, text=True, timeout=120)
+    second = subprocess.run(
+        _cli("run", str(draw_file), "--out", str(folder), "--quiet", "--no-plots", "--resume"),
+        env=_env(),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert second.returncode == 0, second.stderr
     assert f"took over the lock of a run that is gone (pid {first.pid} on host" in second.stderr
     assert not (folder / LOCK_FILE).exists()

@@ -61,16 +61,21 @@ def _variant(name: str, samples: int):
     return parse_experiment(text, str(path), base_dir=path.parent)
 
 
-@pytest.mark.parametrize("name, samples, chunk_size", [
-    ("deck-draw", 3, 4096),  # the README's job: grid of speed x direction
-    ("crokinole-open20", 301, 500),  # aimed at the 20 hole (holed discs), a skill axis incl. "exact"
-    ("horse-collar-hanger", 13, 256),  # hangers and corner hangers, a skill axis
-])
+@pytest.mark.parametrize(
+    "name, samples, chunk_size",
+    [
+        ("deck-draw", 3, 4096),  # the README's job: grid of speed x direction
+        ("crokinole-open20", 301, 500),  # aimed at the 20 hole (holed discs), a skill axis incl. "exact"
+        ("horse-collar-hanger", 13, 256),  # hangers and corner hangers, a skill axis
+    ],
+)
 def test_fused_chunks_equal_the_general_path(name, samples, chunk_size, monkeypatch):
     experiment = _variant(name, samples)
     for index in sorted({0, experiment.n_chunks(chunk_size) // 2, experiment.n_chunks(chunk_size) - 1}):
-        _assert_same(_sums(experiment, index, chunk_size, True, monkeypatch),
-                     _sums(experiment, index, chunk_size, False, monkeypatch))
+        _assert_same(
+            _sums(experiment, index, chunk_size, True, monkeypatch),
+            _sums(experiment, index, chunk_size, False, monkeypatch),
+        )
 
 
 def test_fused_chunks_with_distributions_and_unplayable_starts(monkeypatch):

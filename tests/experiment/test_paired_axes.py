@@ -48,10 +48,14 @@ SPINS = (0.0, 3.0)
 
 def _draw(samples: int, chunk: int = 65536, spin: float | None = None, records: bool = False):
     paired = spin is None
-    text = DRAW.format(samples=samples, chunk=chunk, paired='paired = ["spin"]' if paired else "",
-                       spin="" if paired else f"spin = {spin}",
-                       grid=f"spin = [{SPINS[0]}, {SPINS[1]}]" if paired else "",
-                       records="records = true" if records else "")
+    text = DRAW.format(
+        samples=samples,
+        chunk=chunk,
+        paired='paired = ["spin"]' if paired else "",
+        spin="" if paired else f"spin = {spin}",
+        grid=f"spin = [{SPINS[0]}, {SPINS[1]}]" if paired else "",
+        records="records = true" if records else "",
+    )
     return parse_experiment(text, "spin-draw.toml")
 
 
@@ -82,8 +86,9 @@ def test_paired_difference_equals_two_separate_same_seed_runs_bit_for_bit(large)
     np.testing.assert_array_equal(view.values, six.grid["p_value"].values[:, -1] - zero.grid["p_value"].values[:, -1])
     assert np.all(np.abs(view.values) > 0)  # spin moves the outcome: the comparison is not empty
     # Common random numbers: the paired error is far below the error of two independent runs.
-    independent = np.sqrt(sum(r.grid["p_value"].values[:, -1] * (1 - r.grid["p_value"].values[:, -1])
-                              for r in (zero, six)) / 100_000)
+    independent = np.sqrt(
+        sum(r.grid["p_value"].values[:, -1] * (1 - r.grid["p_value"].values[:, -1]) for r in (zero, six)) / 100_000
+    )
     assert np.all(view.stderr < 0.8 * independent)
 
 
@@ -93,7 +98,9 @@ def test_paired_results_do_not_depend_on_chunks_or_workers(tmp_path):
     for name, kwargs in (("b", dict(chunk_size=7)), ("c", dict(chunk_size=1000)), ("d", dict(workers=2, chunk_size=6))):
         summary = run_experiment(_draw(9, chunk=4), tmp_path / name, progress=False, plots=False, **kwargs)
         xr.testing.assert_identical(open_results(summary.out), reference)
-    assert run_experiment(_draw(9), tmp_path / "e", chunk_size=7, progress=False, plots=False).n_chunks == 5  # 8 a chunk
+    assert (
+        run_experiment(_draw(9), tmp_path / "e", chunk_size=7, progress=False, plots=False).n_chunks == 5
+    )  # 8 a chunk
 
 
 def test_pair_sums_match_the_per_shot_records(tmp_path):
@@ -138,8 +145,10 @@ def test_an_unpaired_difference_takes_the_two_sides_as_independent(tmp_path):
     shots = open_records(tmp_path)
     view = build_view(summary.grid, "p_value:10", "spin", diff=("direction", -1.4, -1.6))
     for k, spin in enumerate(SPINS):
-        sides = [shots[(shots["grid_spin"] == spin) & (shots["grid_direction"] == d) & shots["ok"]]["value"] == 10
-                 for d in (-1.4, -1.6)]
+        sides = [
+            shots[(shots["grid_spin"] == spin) & (shots["grid_direction"] == d) & shots["ok"]]["value"] == 10
+            for d in (-1.4, -1.6)
+        ]
         assert view.values[k] == pytest.approx(sides[0].mean() - sides[1].mean(), abs=1e-15)
         expected = math.sqrt(sum(s.astype(float).var(ddof=1) / len(s) for s in sides))
         assert view.stderr[k] == pytest.approx(expected, rel=1e-12)
@@ -182,8 +191,14 @@ outcomes = ["expected_value", "p_removed", "expected_margin"]
 
 
 def test_averaging_a_paired_axis_under_a_paired_difference_is_refused(tmp_path):
-    text = DRAW.format(samples=4, chunk=100, paired='paired = ["spin", "direction"]', spin="",
-                       grid="spin = [0.0, 3.0]\nspeed = [1.70, 1.74]", records="")
+    text = DRAW.format(
+        samples=4,
+        chunk=100,
+        paired='paired = ["spin", "direction"]',
+        spin="",
+        grid="spin = [0.0, 3.0]\nspeed = [1.70, 1.74]",
+        records="",
+    )
     summary = run_experiment(parse_experiment(text, "t.toml"), tmp_path, progress=False, plots=False)
     with pytest.raises(ExperimentError, match="cannot average over direction, which is paired with spin"):
         build_view(summary.grid, "p_dead", "speed", diff=("spin", 0.0, 3.0), average=["direction"])
@@ -194,11 +209,14 @@ def test_averaging_a_paired_axis_under_a_paired_difference_is_refused(tmp_path):
     assert view.stderr.shape == (2, 2) and not np.isnan(view.stderr).any()
 
 
-@pytest.mark.parametrize("change, message", [
-    ('paired = ["speed"]', r"paired\[0\]: must name a grid axis \(direction, spin\) \(got 'speed'\)"),
-    ('paired = ["spin", "spin"]', "paired: axis names must not repeat"),
-    ('paired = "spin"', "paired: must be a list of grid axis names"),
-])
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        ('paired = ["speed"]', r"paired\[0\]: must name a grid axis \(direction, spin\) \(got 'speed'\)"),
+        ('paired = ["spin", "spin"]', "paired: axis names must not repeat"),
+        ('paired = "spin"', "paired: must be a list of grid axis names"),
+    ],
+)
 def test_bad_paired_axes_are_named(change, message):
     text = DRAW.format(samples=3, chunk=10, paired=change, spin="", grid="spin = [0.0, 3.0]", records="")
     with pytest.raises(ExperimentError, match=message):
@@ -209,7 +227,13 @@ def test_paired_axes_need_two_to_sixteen_combinations():
     one = DRAW.format(samples=3, chunk=10, paired='paired = ["spin"]', spin="", grid="spin = [1.0]", records="")
     with pytest.raises(ExperimentError, match="at least two values to compare"):
         parse_experiment(one, "one.toml")
-    many = DRAW.format(samples=3, chunk=10, paired='paired = ["spin"]', spin="",
-                       grid="spin = { from = 0, to = 10, steps = 17 }", records="")
+    many = DRAW.format(
+        samples=3,
+        chunk=10,
+        paired='paired = ["spin"]',
+        spin="",
+        grid="spin = { from = 0, to = 10, steps = 17 }",
+        records="",
+    )
     with pytest.raises(ExperimentError, match="17 combinations of values, more than 16"):
         parse_experiment(many, "many.toml")

@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 
 from shuffle_sim.cli import main
-from shuffle_sim.experiment.heatmaps import plot_metric, plot_specs, save_plots
 from shuffle_sim.experiment._assembly import build_grid
 from shuffle_sim.experiment._runner import run_experiment
+from shuffle_sim.experiment.heatmaps import plot_metric, plot_specs, save_plots
 from shuffle_sim.experiment.spec import parse_experiment, possible_values
 from shuffle_sim.experiment.store import ResultsDir
 
@@ -45,14 +45,24 @@ def _synthetic(outcomes='["expected_value", "p_value", "p_dead"]', plots=PLOT, s
     experiment = parse_experiment(GRID.format(outcomes=outcomes, plots=plots), "three.toml")
     rng = np.random.default_rng(seed)
     values = possible_values(experiment.court)
-    counts = rng.multinomial(experiment.samples, rng.dirichlet(np.ones(len(values)), size=experiment.n_cells)[0],
-                             size=experiment.n_cells)
+    counts = rng.multinomial(
+        experiment.samples, rng.dirichlet(np.ones(len(values)), size=experiment.n_cells)[0], size=experiment.n_cells
+    )
     counts[3, :] = 0  # a cell whose every shot failed
     zero = np.zeros(experiment.n_cells, dtype=np.int64)
-    sums = {"shots": counts.sum(axis=1), "failed": experiment.samples - counts.sum(axis=1),
-            "value_sum": counts @ values, "value_counts": counts, "dead": counts[:, list(values).index(0)] // 2,
-            "hanger": zero, "corner_hanger": zero, "holed": zero, "score_sum": zero, "opponent_sum": zero,
-            "removed": np.zeros((experiment.n_cells, 0), dtype=np.int64)}
+    sums = {
+        "shots": counts.sum(axis=1),
+        "failed": experiment.samples - counts.sum(axis=1),
+        "value_sum": counts @ values,
+        "value_counts": counts,
+        "dead": counts[:, list(values).index(0)] // 2,
+        "hanger": zero,
+        "corner_hanger": zero,
+        "holed": zero,
+        "score_sum": zero,
+        "opponent_sum": zero,
+        "removed": np.zeros((experiment.n_cells, 0), dtype=np.int64),
+    }
     return experiment, sums, build_grid(experiment, sums)
 
 
@@ -114,7 +124,9 @@ def test_a_difference_is_drawn_with_its_standard_error_and_unresolved_cells_hatc
         p = tens / shots
         expected = p[..., 1] - p[..., 0]
         # Independent sides (spin is not paired here): Bernoulli variances over n - 1, added.
-        error = np.sqrt(p[..., 1] * (1 - p[..., 1]) / (shots[..., 1] - 1) + p[..., 0] * (1 - p[..., 0]) / (shots[..., 0] - 1))
+        error = np.sqrt(
+            p[..., 1] * (1 - p[..., 1]) / (shots[..., 1] - 1) + p[..., 0] * (1 - p[..., 0]) / (shots[..., 0] - 1)
+        )
     diff_ax, error_ax = fig.axes[0], fig.axes[1]
     np.testing.assert_array_equal(np.asarray(diff_ax.collections[0].get_array()).reshape(4, 3), expected)
     np.testing.assert_allclose(np.asarray(error_ax.collections[0].get_array()).reshape(4, 3), error, rtol=1e-12)
@@ -155,8 +167,20 @@ def test_the_plot_command_draws_the_run_s_own_plot_by_default(tmp_path, capsys):
 def test_the_plot_command_s_options_draw_what_plot_metric_draws(tmp_path, capsys):
     experiment, sums, ds = _synthetic()
     ResultsDir(tmp_path).write_grid(ds)
-    argv = ["plot", str(tmp_path), "--metric", "p_value:10,8", "--x", "speed", "--average", "direction",
-            "--diff", "spin=2,0", "--out", str(tmp_path / "cli")]
+    argv = [
+        "plot",
+        str(tmp_path),
+        "--metric",
+        "p_value:10,8",
+        "--x",
+        "speed",
+        "--average",
+        "direction",
+        "--diff",
+        "spin=2,0",
+        "--out",
+        str(tmp_path / "cli"),
+    ]
     assert main(argv) == 0
     (path,) = (tmp_path / "cli").iterdir()
     assert path.name == "p_value-10+8-speed-mean-direction-diff-spin-2-0.png"
@@ -166,10 +190,12 @@ def test_the_plot_command_s_options_draw_what_plot_metric_draws(tmp_path, capsys
     assert main(["plot", str(tmp_path), "--select", "spin=2", "--out", str(tmp_path / "sel")]) == 0
     assert [p.name for p in (tmp_path / "sel").iterdir()] == ["p_value-10-spin-2.png"]
     capsys.readouterr()
-    for bad, message in ((["--select", "spin"], "--select: expected AXIS=VALUE, got 'spin'"),
-                         (["--diff", "spin=2"], "--diff: expected AXIS=A,B"),
-                         (["--diff", "skill=a,b"], "'skill' is not a grid axis"),
-                         (["--average", "speed", "--x", "speed"], "axis 'speed' is both plotted and averaged")):
+    for bad, message in (
+        (["--select", "spin"], "--select: expected AXIS=VALUE, got 'spin'"),
+        (["--diff", "spin=2"], "--diff: expected AXIS=A,B"),
+        (["--diff", "skill=a,b"], "'skill' is not a grid axis"),
+        (["--average", "speed", "--x", "speed"], "axis 'speed' is both plotted and averaged"),
+    ):
         assert main(["plot", str(tmp_path), *bad]) == 2
         err = capsys.readouterr().err
         assert message in err and len(err.strip().splitlines()) == 1
@@ -190,18 +216,29 @@ def test_an_experiment_without_plots_gets_a_map_of_an_outcome_not_a_shot_count()
 
 
 def test_file_plots_can_average_and_compare(tmp_path):
-    plots = PLOT + '\n[[plots]]\nmetric = "p_dead"\nx = "speed"\naverage = ["direction"]\ndiff = { spin = [2.0, 0.0] }\n'
+    plots = (
+        PLOT + '\n[[plots]]\nmetric = "p_dead"\nx = "speed"\naverage = ["direction"]\ndiff = { spin = [2.0, 0.0] }\n'
+    )
     experiment, _, ds = _synthetic(plots=plots)
-    assert json.loads(ds.attrs["plots"])[1] == {"metric": "p_dead", "x": "speed", "average": ["direction"],
-                                               "diff": ["spin", 2.0, 0.0]}
+    assert json.loads(ds.attrs["plots"])[1] == {
+        "metric": "p_dead",
+        "x": "speed",
+        "average": ["direction"],
+        "diff": ["spin", 2.0, 0.0],
+    }
     ResultsDir(tmp_path).write_grid(ds)
     names = [p.name for p in save_plots(tmp_path)]
     assert names == ["p_value-10.png", "p_dead-diff-spin-2-0.png"]
-    for bad, message in (('diff = { spin = [2.0, 1.0] }', r"1.0 is not a value of grid axis spin"),
-                         ('diff = { spin = [2.0] }', "must be two different values"),
-                         ('average = ["speed"]', "neither plotted nor selected")):
-        text = PLOT.replace('select = { spin = 2.0 }', bad) if "average" in bad else \
-            '\n[[plots]]\nmetric = "p_dead"\nx = "speed"\naverage = ["direction"]\n' + bad + "\n"
+    for bad, message in (
+        ("diff = { spin = [2.0, 1.0] }", r"1.0 is not a value of grid axis spin"),
+        ("diff = { spin = [2.0] }", "must be two different values"),
+        ('average = ["speed"]', "neither plotted nor selected"),
+    ):
+        text = (
+            PLOT.replace("select = { spin = 2.0 }", bad)
+            if "average" in bad
+            else '\n[[plots]]\nmetric = "p_dead"\nx = "speed"\naverage = ["direction"]\n' + bad + "\n"
+        )
         with pytest.raises(ValueError, match=message):
             parse_experiment(GRID.format(outcomes='["p_dead", "p_value"]', plots=text), "bad.toml")
 

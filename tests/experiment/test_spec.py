@@ -64,14 +64,35 @@ def test_main_job_is_a_million_shot_deck_draw():
         (("steps = 3", "steps = 0"), r"grid\.speed\.steps: must be at least 1 \(got 0\)"),
         (("direction = [-1.5, -1.0]", "direction = [-1.5, -1.5]"), r"grid\.direction: values must not repeat"),
         (("direction = [-1.5, -1.0]", "heading = [1, 2]"), r"grid\.heading: unknown shot parameter"),
-        (("direction = [-1.5, -1.0]", 'direction = ["left", 2]'), r"grid\.direction\[0\]: must be a finite number \(got 'left'\)"),
+        (
+            ("direction = [-1.5, -1.0]", 'direction = ["left", 2]'),
+            r"grid\.direction\[0\]: must be a finite number \(got 'left'\)",
+        ),
         (('start = ["9 in", "7.25 ft"]', 'start = ["9 in", "70 ft"]'), r"shot\.start: is off the surface"),
-        (('start = ["9 in", "7.25 ft"]', 'start = ["9 furlongs", "7 ft"]'), r"shot\.start\[0\]: unknown unit 'furlongs'"),
-        (('team = "yellow"', 'team = "yellow"\ntarget = ["0 ft", "37 ft"]'), r"shot\.direction: give a direction or a target, not both"),
-        (("direction = 0.3", "direction = -0.3"), r"noise\.direction: must be a finite non-negative number \(got -0\.3\)"),
-        (("[noise]\nspeed = 0.02\ndirection = 0.3", '[noise]\npreset = "wizard"'), r"noise\.preset: unknown skill 'wizard' for deck \(known: novice"),
-        (("direction = 0.3", 'direction = 0.3\n[collect]\noutcomes = ["p_removed"]'), r"collect\.outcomes\[0\]: needs a \[board\]"),
-        (("direction = 0.3", 'direction = 0.3\n[collect]\noutcomes = ["p_win"]'), r"collect\.outcomes\[0\]: unknown outcome .*\(got 'p_win'\)"),
+        (
+            ('start = ["9 in", "7.25 ft"]', 'start = ["9 furlongs", "7 ft"]'),
+            r"shot\.start\[0\]: unknown unit 'furlongs'",
+        ),
+        (
+            ('team = "yellow"', 'team = "yellow"\ntarget = ["0 ft", "37 ft"]'),
+            r"shot\.direction: give a direction or a target, not both",
+        ),
+        (
+            ("direction = 0.3", "direction = -0.3"),
+            r"noise\.direction: must be a finite non-negative number \(got -0\.3\)",
+        ),
+        (
+            ("[noise]\nspeed = 0.02\ndirection = 0.3", '[noise]\npreset = "wizard"'),
+            r"noise\.preset: unknown skill 'wizard' for deck \(known: novice",
+        ),
+        (
+            ("direction = 0.3", 'direction = 0.3\n[collect]\noutcomes = ["p_removed"]'),
+            r"collect\.outcomes\[0\]: needs a \[board\]",
+        ),
+        (
+            ("direction = 0.3", 'direction = 0.3\n[collect]\noutcomes = ["p_win"]'),
+            r"collect\.outcomes\[0\]: unknown outcome .*\(got 'p_win'\)",
+        ),
     ],
 )
 def test_malformed_files_name_the_file_key_and_value(change, message):
@@ -87,7 +108,9 @@ def test_plot_and_board_errors(tmp_path):
         _parse(plot)
     with pytest.raises(ExperimentError, match=r"plots\[0\]\.metric: metric 'p_hanger' is not collected"):
         _parse(BASE + '[collect]\noutcomes = ["p_dead"]\n[[plots]]\nmetric = "p_hanger"\n')
-    with pytest.raises(ExperimentError, match=r"plots\[0\]\.x: must name a grid axis \(speed, direction\) \(got 'spin'\)"):
+    with pytest.raises(
+        ExperimentError, match=r"plots\[0\]\.x: must name a grid axis \(speed, direction\) \(got 'spin'\)"
+    ):
         _parse(BASE + '[[plots]]\nmetric = "expected_value"\nx = "spin"\n')
     board = BASE + '[board]\ndiscs = [{ x = "9 in", y = "7.5 ft", team = "black" }]\n'
     with pytest.raises(ExperimentError, match=r"shot\.start: the shot disc overlaps board\.discs\[0\]"):
@@ -135,7 +158,12 @@ def test_grid_order_and_nominal_shots():
 def test_noise_has_the_model_standard_deviations():
     from shuffle_sim.experiment._chunks import executed_shots
 
-    text = BASE.replace("samples = 4", "samples = 20000").replace("[-1.5, -1.0]", "[-1.0]").replace("steps = 3", "steps = 1").replace("to = 1.8", "to = 1.6")
+    text = (
+        BASE.replace("samples = 4", "samples = 20000")
+        .replace("[-1.5, -1.0]", "[-1.0]")
+        .replace("steps = 3", "steps = 1")
+        .replace("to = 1.8", "to = 1.6")
+    )
     exp = _parse(text)
     shots = executed_shots(exp, 0, exp.n_shots)
     assert np.std(shots.speed / 1.6 - 1) == pytest.approx(0.02, rel=0.03)
@@ -208,13 +236,16 @@ def test_shot_kernel_follows_the_documented_random_layout():
     from shuffle_sim import noise
     from shuffle_sim.experiment._chunks import executed_shots
 
-    text = BASE.replace("[noise]", """[distributions]
+    text = BASE.replace(
+        "[noise]",
+        """[distributions]
 spin = { normal = [1.0, 2.0] }
 start_x = { uniform = ["0 in", "12 in"] }
 [noise]
 spin = 0.5
 start = "1 in"
-""")
+""",
+    )
     exp = _parse(text)
     first, stop = 3, 24
     n = stop - first
@@ -235,8 +266,19 @@ start = "1 in"
     np.testing.assert_allclose(shots.start_y, start_y, rtol=1e-13)
 
 
-@pytest.mark.parametrize("zero", [(), ("speed",), ("direction",), ("speed", "direction"), ("spin",), ("start",),
-                                  ("spin", "start"), ("speed", "direction", "spin", "start")])
+@pytest.mark.parametrize(
+    "zero",
+    [
+        (),
+        ("speed",),
+        ("direction",),
+        ("speed", "direction"),
+        ("spin",),
+        ("start",),
+        ("spin", "start"),
+        ("speed", "direction", "spin", "start"),
+    ],
+)
 def test_errors_with_zero_spread_are_not_drawn_and_the_others_keep_their_slots(zero):
     """Oracle as above: each error keeps its own slot of the stream whichever others are zero (those
     are not drawn: the parameter is the intended one exactly)."""
@@ -247,7 +289,8 @@ def test_errors_with_zero_spread_are_not_drawn_and_the_others_keep_their_slots(z
     sd.update({k: 0.0 for k in zero})
     noise_table = "".join(f"{k} = {v}\n" for k, v in sd.items())
     text = BASE.replace('team = "yellow"', 'team = "yellow"\nspin = 0.75').replace(
-        "[noise]\nspeed = 0.02\ndirection = 0.3\n", "[noise]\n" + noise_table)
+        "[noise]\nspeed = 0.02\ndirection = 0.3\n", "[noise]\n" + noise_table
+    )
     exp = _parse(text)
     shots = executed_shots(exp, 0, exp.n_shots)
     cell = np.arange(exp.n_shots) // exp.samples
@@ -274,7 +317,7 @@ def test_frame_score_outcomes_are_refused_for_games_whose_frames_are_not_sums(tm
     path.write_text(
         'name = "hc"\ncourt = "horse-collar"\nseed = 1\nsamples = 1\n'
         '[shot]\nstart = [0.0, 0.1]\nspeed = 2.0\ndirection = 0.0\nteam = "red"\n'
-        '[grid]\nspeed = [2.0, 2.1]\n'
+        "[grid]\nspeed = [2.0, 2.1]\n"
         '[board]\ndiscs = [{ name = "blue 3", team = "blue", x = 0.0, y = 6.24 }]\n'
         '[collect]\noutcomes = ["expected_value", "expected_margin"]\n'
     )

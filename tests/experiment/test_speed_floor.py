@@ -47,7 +47,7 @@ def test_the_floor_is_one_normal_in_the_speeds_slot_and_the_other_errors_keep_th
 def test_a_floor_alone_is_drawn_and_a_zero_floor_is_the_old_model():
     exp, floor_only = shots("speed_floor = 0.05")
     v = np.repeat([0.5, 1.5, 4.5], exp.samples)
-    spread = [np.std(floor_only.speed[k * 400:(k + 1) * 400] - v[k * 400]) for k in range(3)]
+    spread = [np.std(floor_only.speed[k * 400 : (k + 1) * 400] - v[k * 400]) for k in range(3)]
     assert spread == pytest.approx([0.05] * 3, rel=0.12)  # the same absolute error at every speed
     _, zero = shots("speed = 0.02\nspeed_floor = 0.0")
     _, plain = shots("speed = 0.02")
@@ -69,7 +69,8 @@ def test_the_players_perturb_a_launch_with_the_floor_in_the_same_normal():
     _, ax, ay, _ = perturb(stance, 0.5, vx, vy, 0.0, 1.3, 0.0, 0.0, 0.0, 0.02, 0.0, 0.0, 0.0, 0.05)
     assert math.hypot(ax, ay) == pytest.approx(speed + math.hypot(0.02 * speed, 0.05) * 1.3, rel=1e-12)
     assert perturb(stance, 0.5, vx, vy, 0.0, 1.3, 0.4, 0.0, 0.0, 0.02, 0.01, 0.0, 0.0) == perturb(
-        stance, 0.5, vx, vy, 0.0, 1.3, 0.4, 0.0, 0.0, 0.02, 0.01, 0.0, 0.0, 0.0)
+        stance, 0.5, vx, vy, 0.0, 1.3, 0.4, 0.0, 0.0, 0.02, 0.01, 0.0, 0.0, 0.0
+    )
     assert noise_vector(noise.skill_preset("deck", "average")).tolist()[4] == 0.04
 
 

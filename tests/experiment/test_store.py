@@ -12,8 +12,9 @@ from hypothesis.extra import numpy as hnp
 from shuffle_sim.experiment.store import ResultsDir, _pack_arrays, _unpack_arrays
 
 DTYPES = st.sampled_from([np.int64, np.int8, np.float64, np.bool_, np.uint64, "<U5"])
-ARRAYS = DTYPES.flatmap(lambda dtype: hnp.arrays(dtype, hnp.array_shapes(min_dims=0, max_dims=3, min_side=0,
-                                                                         max_side=4)))
+ARRAYS = DTYPES.flatmap(
+    lambda dtype: hnp.arrays(dtype, hnp.array_shapes(min_dims=0, max_dims=3, min_side=0, max_side=4))
+)
 
 
 @settings(max_examples=150, deadline=None)
@@ -41,8 +42,11 @@ def test_object_arrays_are_refused():
 
 
 def _chunk(cells: int = 5) -> dict[str, np.ndarray]:
-    return {"shots": np.arange(cells, dtype=np.int64), "value_counts": np.ones((cells, 4), np.int64),
-            "cell_start": np.array(7, np.int64)}
+    return {
+        "shots": np.arange(cells, dtype=np.int64),
+        "value_counts": np.ones((cells, 4), np.int64),
+        "cell_start": np.array(7, np.int64),
+    }
 
 
 def test_write_chunk_packs_and_read_chunk_and_finished_chunks_read_it(tmp_path):

@@ -8,8 +8,8 @@ import pytest
 
 from shuffle_sim import judge, judge_batch, load_court
 from shuffle_sim.judging.cell_grid import GRID_DISCS_PER_CELL, judge_grid
-from shuffle_sim.judging.procedure import MIXED, NO_ZONE, judge_one, judge_one_prepared, judge_prepare
 from shuffle_sim.judging.packing import judge_arrays
+from shuffle_sim.judging.procedure import MIXED, NO_ZONE, judge_one, judge_one_prepared, judge_prepare
 
 COURT_ENDS = [("deck", "foot"), ("deck", "head"), ("horse-collar", None), ("ricochet", None), ("crokinole", None)]
 FIELDS = ("value", "zone", "touching", "dead", "hanger", "fallen", "holed")
@@ -112,11 +112,14 @@ def test_empty_and_scalar_batches():
     assert judge_batch(court, 0.0, 11.3).records() == [judge(court, 0.0, 11.3)]
 
 
-@pytest.mark.parametrize("xs, ys, message", [
-    ([0.0, float("nan")], [1.0, 2.0], r"x\[1\] must be a finite coordinate"),
-    ([0.0], [float("inf")], r"y\[0\] must be a finite coordinate"),
-    ([0.0, 1.0], [1.0], "same length"),
-])
+@pytest.mark.parametrize(
+    "xs, ys, message",
+    [
+        ([0.0, float("nan")], [1.0, 2.0], r"x\[1\] must be a finite coordinate"),
+        ([0.0], [float("inf")], r"y\[0\] must be a finite coordinate"),
+        ([0.0, 1.0], [1.0], "same length"),
+    ],
+)
 def test_bad_coordinates_are_named(xs, ys, message):
     with pytest.raises(ValueError, match=message):
         judge_batch(load_court("deck"), xs, ys)

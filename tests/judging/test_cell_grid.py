@@ -16,9 +16,9 @@ from shuffle_sim.court import load_court
 from shuffle_sim.court.geometry import TOUCH_TOLERANCE
 from shuffle_sim.judging import judge_batch
 from shuffle_sim.judging.cell_grid import GRID_DISCS_PER_CELL, GRID_MAX_CELLS, GRID_MIN_CELLS, _cell_entry, judge_cells
+from shuffle_sim.judging.packing import judge_arrays
 from shuffle_sim.judging.procedure import CELL_CODE, CELL_COLUMNS, CELL_LINES, CELL_ZONES, MIXED, judge_prepare
 from shuffle_sim.testing import touching_point
-from shuffle_sim.judging.packing import judge_arrays
 
 COURT_ENDS = [("deck", "foot"), ("deck", "head"), ("horse-collar", None), ("ricochet", None), ("crokinole", None)]
 FIELDS = ("value", "zone", "touching", "dead", "hanger", "fallen", "holed")
@@ -68,8 +68,11 @@ def _tangent_points(court, line, rng, frame):
             for offsets, cos_or_sin in ((grid_x - cx, np.arccos), (grid_y - cy, np.arcsin)):
                 inside = np.abs(offsets) <= rho
                 base = cos_or_sin(offsets[inside] / rho)
-                angles += [base, (math.pi if cos_or_sin is np.arcsin else 0.0) - base,
-                           -base if cos_or_sin is np.arccos else base]
+                angles += [
+                    base,
+                    (math.pi if cos_or_sin is np.arcsin else 0.0) - base,
+                    -base if cos_or_sin is np.arccos else base,
+                ]
             angle = np.concatenate(angles)
             distance = rho + rng.choice(GAPS, angle.size)
             xs.append(cx + distance * np.cos(angle))
@@ -116,7 +119,7 @@ def crowded_points(court, seed):
 def test_fine_grid_and_no_grid_judge_alike(court):
     xs, ys = crowded_points(court, seed=5)
     fine = judge_batch(court, xs, ys)
-    chunks = [judge_batch(court, xs[s:s + SMALL], ys[s:s + SMALL]) for s in range(0, xs.size, SMALL)]
+    chunks = [judge_batch(court, xs[s : s + SMALL], ys[s : s + SMALL]) for s in range(0, xs.size, SMALL)]
     for f in FIELDS:
         assert np.array_equal(getattr(fine, f), np.concatenate([getattr(c, f) for c in chunks])), f
 
@@ -167,8 +170,12 @@ def test_a_cell_names_every_line_a_disc_in_it_can_touch(court):
                 ux, uy = math.cos(angle), math.sin(angle)
                 outside = radius - reach <= 0.0 or rng.uniform() < 0.5
                 sign = 1.0 if outside else -1.0
-                place = lambda d: (cx + (radius + sign * d) * ux, cy + (radius + sign * d) * uy,  # noqa: E731
-                                   sign * ux, sign * uy)
+                place = lambda d: (
+                    cx + (radius + sign * d) * ux,
+                    cy + (radius + sign * d) * uy,
+                    sign * ux,
+                    sign * uy,
+                )
             for inside in (1e-7, 1e-9, 1e-11):
                 px, py, away_x, away_y = place(reach - inside)
                 _cell_entry(a, prepared, *_box_at(px, py, away_x, away_y), cells, 0)

@@ -98,8 +98,11 @@ def test_horse_collar_corners_give_end_side_and_corner_hangers():
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.sampled_from([e for e in EDGES if e[0] != "deck" or e[1] == "foot"]), st.floats(0.05, 0.95),
-       st.sampled_from([0.0, 1e-9, -1e-9, 1e-6, -1e-6]))
+@given(
+    st.sampled_from([e for e in EDGES if e[0] != "deck" or e[1] == "foot"]),
+    st.floats(0.05, 0.95),
+    st.sampled_from([0.0, 1e-9, -1e-9, 1e-6, -1e-6]),
+)
 def test_edge_points_are_exact_and_judged_by_their_side_of_the_threshold(case, along, gap):
     name, end, edge = case
     court = load_court(name, end=end)
@@ -122,8 +125,11 @@ def test_edge_probes_say_where_and_what():
     assert probe.inside["hanger"] is None and not probe.exact["fallen"]
     fall = probe_edge("crokinole", "ditch", along=0.125, of="centre")
     assert not fall.exact["fallen"] and fall.outside["fallen"] and fall.outside["value"] == 0
-    with pytest.raises(AssertionError, match=r"court 'ricochet', edge 'front edge' at along=0.5: disc 1e-09 m over "
-                                             r"the edge at \(0\.0, .*\) m: value 5, expected 4"):
+    with pytest.raises(
+        AssertionError,
+        match=r"court 'ricochet', edge 'front edge' at along=0.5: disc 1e-09 m over "
+        r"the edge at \(0\.0, .*\) m: value 5, expected 4",
+    ):
         assert_edge_boundary("ricochet", "front edge", over_value=4)
     with pytest.raises(ValueError, match="has no edge 'back edge' \\(edges: 'front edge'\\)"):
         edge_point("ricochet", "back edge")

@@ -8,8 +8,8 @@ import pytest
 from shuffle_sim.court import load_court
 from shuffle_sim.judging import grid_build
 from shuffle_sim.judging.cell_grid import judge_index
-from shuffle_sim.judging.procedure import judge_prepare
 from shuffle_sim.judging.packing import judge_arrays
+from shuffle_sim.judging.procedure import judge_prepare
 
 COURTS = [("deck", "foot"), ("deck", "head"), ("horse-collar", None), ("ricochet", None), ("crokinole", None)]
 
@@ -32,7 +32,8 @@ def test_a_court_with_many_zones_and_a_circular_surface_and_slanted_lines(tmp_pa
     """More than 64 zones (every cell then tests all zones) and slanted polygon outlines."""
     zones = "\n".join(
         f'[[zones]]\nname = "z{k}"\nvalue = {k % 5}\nannulus = {{ centre = [0, 0], inner = {0.004 * k}, outer = {0.004 * (k + 1)} }}'
-        for k in range(70))
+        for k in range(70)
+    )
     text = f"""
 name = "rings"
 game = "custom"

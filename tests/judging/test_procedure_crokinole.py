@@ -67,7 +67,11 @@ def test_quadrant_lines_are_ignored(deg):
     # Right on a quadrant line between the 10 and 5 lines: a 5, touching no judged line.
     assert_judged(BOARD, *polar(10.0, deg), value=5, zone="5", touching=[], dead=False)
     assert {ln.name for ln in BOARD.lines if not ln.judged} == {
-        "quadrant line north-east", "quadrant line north-west", "quadrant line south-west", "quadrant line south-east"}
+        "quadrant line north-east",
+        "quadrant line north-west",
+        "quadrant line south-west",
+        "quadrant line south-east",
+    }
 
 
 def test_quadrant_lines_run_between_the_seats():
@@ -94,12 +98,30 @@ def test_value_is_a_function_of_the_radius(rho_in, deg):
     result = judge_batch(BOARD, [x], [y])
     hw = BOARD.line("15 line").width / 2
     margin = 1e-9
-    bounds = [0.6875 * IN, 4 * IN - hw - R, 4 * IN + hw + R, 8 * IN - hw - R, 8 * IN + hw + R,
-              12 * IN - hw - R, 13 * IN]
+    bounds = [
+        0.6875 * IN,
+        4 * IN - hw - R,
+        4 * IN + hw + R,
+        8 * IN - hw - R,
+        8 * IN + hw + R,
+        12 * IN - hw - R,
+        13 * IN,
+    ]
     if min(abs(rho - b) for b in bounds) < margin:
         return
-    expected = (20 if rho <= bounds[0] else 15 if rho < bounds[1] else 10 if rho <= bounds[2] else
-                10 if rho < bounds[3] else 5 if rho < bounds[5] else 0)
+    expected = (
+        20
+        if rho <= bounds[0]
+        else 15
+        if rho < bounds[1]
+        else 10
+        if rho <= bounds[2]
+        else 10
+        if rho < bounds[3]
+        else 5
+        if rho < bounds[5]
+        else 0
+    )
     if bounds[3] <= rho <= bounds[4]:
         expected = 5
     assert int(result.value[0]) == expected, (rho / IN, result.records())

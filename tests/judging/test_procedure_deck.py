@@ -22,15 +22,18 @@ LENGTH = 52 * FT
 R = COURT.disc_radius
 
 
-@pytest.mark.parametrize("x_ft, y_ft, value, zone", [
-    (0.0, 37.2, 10, "10"),
-    (-0.5, 39.5, 8, "8 left"),
-    (0.5, 39.5, 8, "8 right"),
-    (-0.6, 42.5, 7, "7 left"),
-    (0.6, 42.5, 7, "7 right"),
-    (1.0, 44.75, -10, "10-off"),
-    (-1.6, 44.75, -10, "10-off"),
-])
+@pytest.mark.parametrize(
+    "x_ft, y_ft, value, zone",
+    [
+        (0.0, 37.2, 10, "10"),
+        (-0.5, 39.5, 8, "8 left"),
+        (0.5, 39.5, 8, "8 right"),
+        (-0.6, 42.5, 7, "7 left"),
+        (0.6, 42.5, 7, "7 right"),
+        (1.0, 44.75, -10, "10-off"),
+        (-1.6, 44.75, -10, "10-off"),
+    ],
+)
 def test_zone_values(x_ft, y_ft, value, zone):
     assert_judged(COURT, x_ft * FT, y_ft * FT, value=value, zone=zone, touching=[], dead=False, hanger=None)
 
@@ -43,28 +46,38 @@ def test_separation_triangle_is_ignored():
     assert not sep.judged
 
 
-@pytest.mark.parametrize("line, side, inside_value", [
-    ("14 ft line", +1, 8),    # from the 8s side the 14 ft line scores 0
-    ("14 ft line", -1, 10),   # from the 10's side too
-    ("11 ft line", +1, 7),
-    ("11 ft line", -1, 8),
-    ("8 ft line", +1, -10),
-    ("8 ft line", -1, 7),
-    ("baseline", -1, -10),
-])
+@pytest.mark.parametrize(
+    "line, side, inside_value",
+    [
+        ("14 ft line", +1, 8),  # from the 8s side the 14 ft line scores 0
+        ("14 ft line", -1, 10),  # from the 10's side too
+        ("11 ft line", +1, 7),
+        ("11 ft line", -1, 8),
+        ("8 ft line", +1, -10),
+        ("8 ft line", -1, 7),
+        ("baseline", -1, -10),
+    ],
+)
 def test_touching_any_line_scores_nothing(line, side, inside_value):
     # along 0.3: away from the centre line, which crosses the middle of the 8 and 11 ft lines.
     probe = assert_line_boundary(COURT, line, along=0.3, side=side, touching_value=0, clear_value=inside_value)
     assert not probe.touching["dead"] and not probe.inside["dead"]
 
 
-@pytest.mark.parametrize("line, along, side, clear_value", [
-    ("centre line", 0.25, +1, 8), ("centre line", 0.25, -1, 8),
-    ("centre line", 0.75, +1, 7), ("centre line", 0.75, -1, 7),
-    ("left side of triangle", 0.19, -1, 10), ("right side of triangle", 0.19, +1, 10),
-    ("left side of triangle", 0.47, -1, 8), ("right side of triangle", 0.71, +1, 7),
-    ("left side of triangle", 0.93, -1, -10),
-])
+@pytest.mark.parametrize(
+    "line, along, side, clear_value",
+    [
+        ("centre line", 0.25, +1, 8),
+        ("centre line", 0.25, -1, 8),
+        ("centre line", 0.75, +1, 7),
+        ("centre line", 0.75, -1, 7),
+        ("left side of triangle", 0.19, -1, 10),
+        ("right side of triangle", 0.19, +1, 10),
+        ("left side of triangle", 0.47, -1, 8),
+        ("right side of triangle", 0.71, +1, 7),
+        ("left side of triangle", 0.93, -1, -10),
+    ],
+)
 def test_centre_line_and_triangle_sides(line, along, side, clear_value):
     assert_line_boundary(COURT, line, along=along, side=side, touching_value=0, clear_value=clear_value)
 

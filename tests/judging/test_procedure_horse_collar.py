@@ -19,13 +19,16 @@ FAR = 248 * IN  # 20 ft 8 in
 R = TABLE.disc_radius
 
 
-@pytest.mark.parametrize("x_in, y_in, value, zone", [
-    (0.0, 244.5, 3, "3"),
-    (-6.0, 245.0, 3, "3"),
-    (0.0, 239.0, 2, "2"),
-    (5.0, 200.0, 1, "1"),
-    (-3.0, 180.0, 1, "1"),
-])
+@pytest.mark.parametrize(
+    "x_in, y_in, value, zone",
+    [
+        (0.0, 244.5, 3, "3"),
+        (-6.0, 245.0, 3, "3"),
+        (0.0, 239.0, 2, "2"),
+        (5.0, 200.0, 1, "1"),
+        (-3.0, 180.0, 1, "1"),
+    ],
+)
 def test_zone_values(x_in, y_in, value, zone):
     assert_judged(TABLE, x_in * IN, y_in * IN, value=value, zone=zone, touching=[], dead=False, hanger=None)
 

@@ -27,9 +27,14 @@ def test_zone_values_on_both_halves(x_in, y_in, value, zone):
     assert_judged(TABLE, x_in * IN, y_in * IN, value=value, zone=zone, touching=[], dead=False, hanger=None)
 
 
-@pytest.mark.parametrize("line, lower, higher", [
-    ("17 in line", 1, 2), ("11 in line", 2, 3), ("7 in line", 3, 4),
-])
+@pytest.mark.parametrize(
+    "line, lower, higher",
+    [
+        ("17 in line", 1, 2),
+        ("11 in line", 2, 3),
+        ("7 in line", 3, 4),
+    ],
+)
 def test_a_line_scores_the_smaller_number(line, lower, higher):
     # side +1 is toward the back (lower values), side -1 toward the front edge (higher values).
     assert_line_boundary(TABLE, line, along=0.3, side=+1, touching_value=lower, clear_value=lower)

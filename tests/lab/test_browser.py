@@ -104,7 +104,8 @@ def test_noisy_copies_draw_the_density_and_the_outcomes(page):
     cells = [v for v in image if v == v]  # NaN where no copy rested: each cell's share of the copies
     assert cells and sum(cells) == pytest.approx(1.0) and len(cells) > 20
     assert lab.model("density_legend", "visible") and lab.page.evaluate(
-        "() => labModel('density_legend').color_mapper.high") == pytest.approx(max(cells))
+        "() => labModel('density_legend').color_mapper.high"
+    ) == pytest.approx(max(cells))
     text = lab.model("copies", "text")
     assert "10,000</span> copies" in text and "frame score after the shot" in text
     assert lab.page.evaluate("() => labModel('results').active") == 2  # the copies' tab is in front
@@ -141,8 +142,10 @@ def test_bad_input_shows_a_message_and_the_server_keeps_running(page, server, tm
 
 def test_upload_of_a_scene_restores_the_board_and_the_shot(page, tmp_path):
     lab = page("crokinole")
-    scene = {"court": "crokinole", "discs": [{"x": 0.0, "y": 0.12, "team": "dark"},
-                                             {"x": 0.0, "y": -0.3048, "vy": 1.2, "team": "light"}]}
+    scene = {
+        "court": "crokinole",
+        "discs": [{"x": 0.0, "y": 0.12, "team": "dark"}, {"x": 0.0, "y": -0.3048, "vy": 1.2, "team": "light"}],
+    }
     path = tmp_path / "scene.json"
     path.write_text(json.dumps(scene))
     before = lab.court_id()

@@ -74,8 +74,7 @@ def test_the_status_area_keeps_problems_until_fixed_and_failures_until_the_next_
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.sampled_from(["deck", "horse-collar", "ricochet", "crokinole"]), st.integers(0, 7),
-       st.floats(0.0, 1.0))
+@given(st.sampled_from(["deck", "horse-collar", "ricochet", "crokinole"]), st.integers(0, 7), st.floats(0.0, 1.0))
 def test_the_nearest_point_of_a_start_is_the_point_itself(court, k, t):
     starts = legal_starts(load_court(court))
     start = starts[k % len(starts)]
@@ -128,6 +127,11 @@ def test_a_warm_cache_says_nothing_of_compiling_and_an_empty_one_is_told():
     assert lines == [] and warmup.text() == "kernels ready"
     code = "from shuffle_sim.lab.warmup import kernels_cached; print(kernels_cached())"
     with __import__("tempfile").TemporaryDirectory() as empty:
-        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                              env={**os.environ, "NUMBA_CACHE_DIR": empty})
+        done = subprocess.run(
+            [sys.executable, "-c", code],
+            capture_output=True,
+            text=True,
+            check=True,
+            env={**os.environ, "NUMBA_CACHE_DIR": empty},
+        )
     assert done.stdout.strip() == "False"

@@ -47,7 +47,8 @@ def test_a_quick_second_click_places_a_second_disc_and_a_click_on_a_disc_selects
     lab.wait_for("labModel('discs').selected.indices.length == 1")
     lab.settle(0.5)
     assert len(lab.model("discs", "data")["x"]) == 4 and lab.page.evaluate(
-        "() => Array.from(labModel('discs').selected.indices)") == [1]
+        "() => Array.from(labModel('discs').selected.indices)"
+    ) == [1]
     assert lab.model("labels", "data")["text"] == ["15", "10", "5", "10"]
 
 
@@ -110,7 +111,8 @@ def test_the_mode_cannot_be_switched_off_and_each_mode_does_what_it_says(page):
     assert tip["x"] == pytest.approx([0.05], abs=0.004) and tip["y"] == pytest.approx([0.1], abs=0.004)
     start = lab.model("start_point", "data")
     assert float(lab.model("direction", "value")) == pytest.approx(
-        __import__("math").degrees(__import__("math").atan2(0.1 - start["y"][0], 0.05 - start["x"][0])), abs=0.5)
+        __import__("math").degrees(__import__("math").atan2(0.1 - start["y"][0], 0.05 - start["x"][0])), abs=0.5
+    )
     assert lab.model("discs", "data")["x"] == []  # the aim moves no disc
 
 
@@ -161,8 +163,12 @@ def test_two_twenties_in_a_row_are_set_aside_counted_and_saved_as_a_board_that_r
     path = tmp_path / "board.json"
     download.value.save_as(path)
     assert json.loads(path.read_text())["twenties"] == {"light": 2}
-    scored = subprocess.run([sys.executable, "-m", "shuffle_sim.cli", "score", "crokinole", str(path), "--json"],
-                            capture_output=True, text=True, check=False)
+    scored = subprocess.run(
+        [sys.executable, "-m", "shuffle_sim.cli", "score", "crokinole", str(path), "--json"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert json.loads(scored.stdout)["scores"] == {"light": 50}
     before = lab.court_id()
     lab.page.locator("input[type=file]").set_input_files(str(path))
@@ -240,15 +246,18 @@ def test_the_deck_opens_on_its_scoring_end_and_the_view_follows_a_shot(page):
     assert during < home[0] - 3.0  # the view went up the court with the disc
     lab.wait_for("(window.labAnimationsDone || 0) >= 1")
     lab.settle()
-    assert lab.page.evaluate("() => [labModel('court').y_range.start, labModel('court').y_range.end]") == \
-        pytest.approx(home)
+    assert lab.page.evaluate("() => [labModel('court').y_range.start, labModel('court').y_range.end]") == pytest.approx(
+        home
+    )
 
 
 def test_results_and_advice_sit_beside_the_court_in_a_1000_px_window(page):
     lab = page("crokinole", width=1000, height=900)
     assert lab.page.evaluate("() => document.documentElement.scrollWidth") <= 1000
-    box = "(name) => { const r = Bokeh.index.find_one(labModel(name)).el.getBoundingClientRect();" \
-          " return {left: r.left, right: r.right, top: r.top}; }"
+    box = (
+        "(name) => { const r = Bokeh.index.find_one(labModel(name)).el.getBoundingClientRect();"
+        " return {left: r.left, right: r.right, top: r.top}; }"
+    )
     figure, results, shoot = (lab.page.evaluate(box, name) for name in ("court", "results", "shoot"))
     assert results["left"] >= figure["right"] - 1 and results["top"] < 800  # beside the court, in view
     assert shoot["right"] <= 1000 and shoot["left"] >= figure["right"] - 1
@@ -263,8 +272,10 @@ def test_results_and_advice_sit_beside_the_court_in_a_1000_px_window(page):
     help_text = lab.model("advice_help", "text")
     for column in ("expected", "success", "spread", "as meant"):
         assert f"<b>{column}</b>" in help_text
-    shots = lab.page.evaluate("() => { const d = labModel('advice_table').source.data;"
-                              " return Array.from(d instanceof Map ? d.get('shot') : d.shot); }")
+    shots = lab.page.evaluate(
+        "() => { const d = labModel('advice_table').source.data;"
+        " return Array.from(d instanceof Map ? d.get('shot') : d.shot); }"
+    )
     lab.page.get_by_text(shots[0], exact=True).click()
     lab.wait_for("!labModel('aim_advised').disabled")
     lab.click_button("Aim this (selected row)")
@@ -278,8 +289,9 @@ def test_the_page_says_compiling_with_progress_until_the_kernels_are_ready(brows
     from shuffle_sim.lab.warmup import COMPILING, WarmUp
 
     release = threading.Event()
-    warmup = WarmUp(lambda: [("judging a disc", lambda: None), ("a shot", release.wait)], say=lambda line: None,
-                    cold=True)
+    warmup = WarmUp(
+        lambda: [("judging a disc", lambda: None), ("a shot", release.wait)], say=lambda line: None, cold=True
+    )
     port = free_port()
     started = threading.Event()
     box = {}
@@ -298,14 +310,18 @@ def test_the_page_says_compiling_with_progress_until_the_kernels_are_ready(brows
     try:
         warmup.start()
         page.goto(f"http://127.0.0.1:{port}{PATH}")
-        said = "() => { const m = window.Bokeh && Bokeh.documents.length ? Bokeh.documents[0]" \
-               ".get_model_by_name('message') : null; return m == null ? '' : m.text; }"
+        said = (
+            "() => { const m = window.Bokeh && Bokeh.documents.length ? Bokeh.documents[0]"
+            ".get_model_by_name('message') : null; return m == null ? '' : m.text; }"
+        )
         page.wait_for_function(f"() => ({said})().includes('step 2 of 2')", timeout=60_000)
         text = page.evaluate(said)
         assert COMPILING in text and "(a shot)" in text and "s so far" in text
         release.set()
-        page.wait_for_function("() => window.Bokeh && Bokeh.documents.length > 0 && Bokeh.documents[0]"
-                               ".get_model_by_name('court') != null", timeout=60_000)
+        page.wait_for_function(
+            "() => window.Bokeh && Bokeh.documents.length > 0 && Bokeh.documents[0].get_model_by_name('court') != null",
+            timeout=60_000,
+        )
     finally:
         release.set()
         page.close()

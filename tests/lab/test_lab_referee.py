@@ -164,11 +164,16 @@ def test_two_twenties_in_a_row_are_set_aside_and_counted_and_the_board_reads_bac
     text = board_json(board)
     assert json.loads(text)["twenties"] == {"light": 2}
     assert parse_text("board.json", text, CROKINOLE).state == board.state.__class__(
-        discs=board.state.discs, twenties=(("light", 2),))
+        discs=board.state.discs, twenties=(("light", 2),)
+    )
     path = tmp_path / "board.json"
     path.write_text(text)
-    scored = subprocess.run([sys.executable, "-m", "shuffle_sim.cli", "score", "crokinole", str(path), "--json"],
-                            capture_output=True, text=True, check=False)
+    scored = subprocess.run(
+        [sys.executable, "-m", "shuffle_sim.cli", "score", "crokinole", str(path), "--json"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert scored.returncode == 0, scored.stderr
     assert json.loads(scored.stdout)["scores"] == {"light": 50}
 
@@ -182,12 +187,15 @@ def test_the_hit_rule_removes_a_shot_that_reaches_no_opponent_disc():
     assert played.after.twenties == () and [d.team for d in played.after.discs] == ["dark"]
 
 
-@pytest.mark.parametrize("name, discs, state", [
-    ("deck", [(0.0, 11.1, "yellow"), (0.3, 12.0, "black"), (0.1, 13.6, "black")], FrameState()),
-    ("horse-collar", [(0.0, 6.2, "red"), (0.1, 5.9, "red")], FrameState()),
-    ("ricochet", [(0.2, 0.3, "blue"), (0.25, 0.45, "red")], FrameState(half="right")),
-    ("crokinole", [(0.0, 0.05, "light"), (0.15, 0.1, "dark")], FrameState(twenties=(("dark", 1),))),
-])
+@pytest.mark.parametrize(
+    "name, discs, state",
+    [
+        ("deck", [(0.0, 11.1, "yellow"), (0.3, 12.0, "black"), (0.1, 13.6, "black")], FrameState()),
+        ("horse-collar", [(0.0, 6.2, "red"), (0.1, 5.9, "red")], FrameState()),
+        ("ricochet", [(0.2, 0.3, "blue"), (0.25, 0.45, "red")], FrameState(half="right")),
+        ("crokinole", [(0.0, 0.05, "light"), (0.15, 0.1, "dark")], FrameState(twenties=(("dark", 1),))),
+    ],
+)
 def test_the_frame_score_is_what_shuffle_sim_score_gives_for_the_saved_board(tmp_path, name, discs, state):
     from shuffle_sim.lab.files import board_json
 
@@ -195,8 +203,12 @@ def test_the_frame_score_is_what_shuffle_sim_score_gives_for_the_saved_board(tmp
     board = LabBoard(court, FrameState(tuple(Disc(*d) for d in discs), state.twenties, state.half))
     path = tmp_path / "board.json"
     path.write_text(board_json(board))
-    scored = subprocess.run([sys.executable, "-m", "shuffle_sim.cli", "score", name, str(path), "--json"],
-                            capture_output=True, text=True, check=False)
+    scored = subprocess.run(
+        [sys.executable, "-m", "shuffle_sim.cli", "score", name, str(path), "--json"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert scored.returncode == 0, scored.stderr
     expected = json.loads(scored.stdout)
     frame = board.frame_score()
@@ -213,13 +225,21 @@ def test_a_hand_placed_disc_never_rests_in_a_hole(edge):
     board.place(hole.x + hole.capture_radius + 1e-6, hole.y, "light")
 
 
-@pytest.mark.parametrize("name, discs, start, speed, direction", [
-    ("crokinole", [(0.0, 0.06, "dark"), (0.05, -0.04, "light"), (-0.03, -0.16, "light"), (0.16, 0.12, "dark")],
-     0, 0.95, 90.0),
-    ("deck", [(0.0, 11.3, "black"), (0.25, 12.5, "yellow"), (-0.3, 13.2, "black")], 0, 1.95, 90.5),
-    ("horse-collar", [(0.0, 5.9, "red"), (0.1, 6.25, "red")], 0, 2.3, 90.0),
-    ("ricochet", [(0.1, 0.3, "red"), (0.3, 0.45, "red")], 0, 2.4, 84.0),
-])
+@pytest.mark.parametrize(
+    "name, discs, start, speed, direction",
+    [
+        (
+            "crokinole",
+            [(0.0, 0.06, "dark"), (0.05, -0.04, "light"), (-0.03, -0.16, "light"), (0.16, 0.12, "dark")],
+            0,
+            0.95,
+            90.0,
+        ),
+        ("deck", [(0.0, 11.3, "black"), (0.25, 12.5, "yellow"), (-0.3, 13.2, "black")], 0, 1.95, 90.5),
+        ("horse-collar", [(0.0, 5.9, "red"), (0.1, 6.25, "red")], 0, 2.3, 90.0),
+        ("ricochet", [(0.1, 0.3, "red"), (0.3, 0.45, "red")], 0, 2.4, 84.0),
+    ],
+)
 def test_noisy_copies_are_ruled_as_the_same_shots_played_alone(name, discs, start, speed, direction):
     """The copies' rulings come from the batch (``copies.copy_outcome``); each equals the ruling of
     the same shot played alone through ``playing.shooting.shoot``, contact log and all."""
@@ -231,21 +251,39 @@ def test_noisy_copies_are_ruled_as_the_same_shots_played_alone(name, discs, star
     court = load_court(name)
     board = LabBoard(court, FrameState(tuple(Disc(*d) for d in discs)))
     x, y = legal_starts(court)[start].point(0.5)
-    aim = Aim(x, y, speed, direction, 0.0, discs[0][2] if name == "horse-collar" else "light" if name ==
-              "crokinole" else "yellow" if name == "deck" else "blue")
+    aim = Aim(
+        x,
+        y,
+        speed,
+        direction,
+        0.0,
+        discs[0][2]
+        if name == "horse-collar"
+        else "light"
+        if name == "crokinole"
+        else "yellow"
+        if name == "deck"
+        else "blue",
+    )
     shots = launches(aim, NoiseModel(speed=0.15, direction=0.06, spin=2.0), 120, seed=5)
     m = len(discs)
-    resting = Scene(court=court, x=board.xs, y=board.ys, vx=np.zeros(m), vy=np.zeros(m), omega=np.zeros(m),
-                    team=board.teams)
-    batch = simulate_shots(court, shots.x, shots.y, shots.vx, shots.vy, shots.omega, board=resting,
-                           bad_starts="skip")
+    resting = Scene(
+        court=court, x=board.xs, y=board.ys, vx=np.zeros(m), vy=np.zeros(m), omega=np.zeros(m), team=board.teams
+    )
+    batch = simulate_shots(court, shots.x, shots.y, shots.vx, shots.vy, shots.omega, board=resting, bad_starts="skip")
     teams = board.teams + [aim.team]
     kinds = set()
     for k in np.flatnonzero(batch.played & batch.ok):
         launch = Launch(0.0, shots.x[k], shots.y[k], shots.vx[k], shots.vy[k], shots.omega[k])
         alone = rule_shot(court, teams, shoot(court, board.xs, board.ys, launch), board.state, launch.x)
         ruled = rule_shot(court, teams, copy_outcome(board, batch, int(k), launch), board.state, launch.x)
-        assert (ruled.kept, ruled.why, ruled.twenties, ruled.foul, ruled.penalty, ruled.half) == \
-            (alone.kept, alone.why, alone.twenties, alone.foul, alone.penalty, alone.half), k
+        assert (ruled.kept, ruled.why, ruled.twenties, ruled.foul, ruled.penalty, ruled.half) == (
+            alone.kept,
+            alone.why,
+            alone.twenties,
+            alone.foul,
+            alone.penalty,
+            alone.half,
+        ), k
         kinds |= {("removed" if alone.why else "kept"), ("hit" if batch.touched[k].any() else "clear")}
     assert kinds == {"removed", "kept", "hit", "clear"}, kinds  # the copies covered both sides of each

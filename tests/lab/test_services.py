@@ -16,15 +16,15 @@ from shuffle_sim.cli import main
 from shuffle_sim.court import load_court
 from shuffle_sim.judging import judge_batch
 from shuffle_sim.lab.board import Disc, LabBoard, LabError
-from shuffle_sim.lab.files import board_json, parse_text, parse_upload, scene_json
 from shuffle_sim.lab.copies import SCORED_COPIES, launches, noisy_copies
+from shuffle_sim.lab.files import board_json, parse_text, parse_upload, scene_json
 from shuffle_sim.lab.shots import Aim, max_speed, play_shot
 from shuffle_sim.lab.starts import legal_starts
 from shuffle_sim.noise import NoiseModel, skill_preset
 from shuffle_sim.physics import simulate
+from shuffle_sim.physics.scene import Scene
 from shuffle_sim.rules import score_board
 from shuffle_sim.rules.board_file import board_from_dict
-from shuffle_sim.physics.scene import Scene
 
 CROKINOLE = load_court("crokinole")
 DECK = load_court("deck")
@@ -54,20 +54,25 @@ def test_judgement_and_frame_score_are_the_judge_and_the_rules(x, y):
     try:
         board.place(x, y, "light")
     except LabError:
-        assert not CROKINOLE.on_surface(x, y) or board.discs == [] and _blocked(x, y)
+        assert not CROKINOLE.on_surface(x, y) or (board.discs == [] and _blocked(x, y))
         return
     assert board.judgement() == judge_batch(CROKINOLE, [x], [y]).records()
     frame = board.frame_score()
-    expected = score_board("crokinole", board_from_dict({"discs": [{"x": x, "y": y, "team": "light"}]},
-                                                        "crokinole", "crokinole"))
+    expected = score_board(
+        "crokinole", board_from_dict({"discs": [{"x": x, "y": y, "team": "light"}]}, "crokinole", "crokinole")
+    )
     assert frame.scores == expected.scores
 
 
 def _blocked(x, y) -> bool:
     r = CROKINOLE.disc_radius
-    return any(math.hypot(x - p.x, y - p.y) < r + p.radius for p in CROKINOLE.pegs) or any(
-        c.kind == "circle" and math.hypot(x - c.geom[0], y - c.geom[1]) > c.geom[2] - r for c in CROKINOLE.cushions) \
+    return (
+        any(math.hypot(x - p.x, y - p.y) < r + p.radius for p in CROKINOLE.pegs)
+        or any(
+            c.kind == "circle" and math.hypot(x - c.geom[0], y - c.geom[1]) > c.geom[2] - r for c in CROKINOLE.cushions
+        )
         or any(math.hypot(x - h.x, y - h.y) <= h.capture_radius for h in CROKINOLE.holes)
+    )
 
 
 def test_a_shot_ends_where_simulate_leaves_the_same_scene():
@@ -118,12 +123,21 @@ def test_noisy_copies_are_the_batch_api_under_the_preset_and_the_ruled_ones_are_
     assert sum(copies.outcome.values()) == pytest.approx(1.0) and sum(copies.scores.values()) == pytest.approx(1.0)
     # The copies the rules judge are played again one by one: the same rest positions as the batch.
     shots = launches(aim, noise, 700, seed=3)
-    batch = simulate_shots(DECK, shots.x, shots.y, shots.vx, shots.vy, shots.omega,
-                           board=Scene(court=DECK, x=board.xs, y=board.ys, vx=np.zeros(1), vy=np.zeros(1),
-                                       omega=np.zeros(1), team=board.teams))
+    batch = simulate_shots(
+        DECK,
+        shots.x,
+        shots.y,
+        shots.vx,
+        shots.vy,
+        shots.omega,
+        board=Scene(
+            court=DECK, x=board.xs, y=board.ys, vx=np.zeros(1), vy=np.zeros(1), omega=np.zeros(1), team=board.teams
+        ),
+    )
     for k in range(0, SCORED_COPIES, 50):
-        one = shoot(DECK, board.xs, board.ys, Launch(0.0, shots.x[k], shots.y[k], shots.vx[k], shots.vy[k],
-                                                     shots.omega[k]))
+        one = shoot(
+            DECK, board.xs, board.ys, Launch(0.0, shots.x[k], shots.y[k], shots.vx[k], shots.vy[k], shots.omega[k])
+        )
         np.testing.assert_array_equal(one.result.x, batch.x[k])
         np.testing.assert_array_equal(one.result.y, batch.y[k])
     exact = noisy_copies(board, aim, NoiseModel(), 4)
@@ -165,8 +179,7 @@ def test_a_frame_round_trips_with_its_twenties_and_half_and_old_holed_discs_read
     assert loaded.state.discs == board.state.discs and loaded.state.twenties == (("light", 2),)
     ricochet = LabBoard(load_court("ricochet"), FrameState((Disc(0.2, 0.3, "blue"),), half="right"))
     assert parse_text("r.json", board_json(ricochet), DECK).state.half == "right"
-    old = {"court": "crokinole", "discs": [{"x": 0.0, "y": 0.0, "team": "light"},
-                                           {"x": 0.1, "y": 0.0, "team": "dark"}]}
+    old = {"court": "crokinole", "discs": [{"x": 0.0, "y": 0.0, "team": "light"}, {"x": 0.1, "y": 0.0, "team": "dark"}]}
     loaded = parse_text("old.json", json.dumps(old), DECK)
     assert loaded.state.twenties == (("light", 1),) and [d.team for d in loaded.discs] == ["dark"]
     assert "1 disc(s) lying in the 20 hole read as 20s set aside" in loaded.note
@@ -176,15 +189,18 @@ def test_a_frame_round_trips_with_its_twenties_and_half_and_old_holed_discs_read
         parse_text("x.json", json.dumps({**old, "twenties": {"light": -1}}), DECK)
 
 
-@pytest.mark.parametrize("text, message", [
-    ('{"discs": [', "bad.json: not valid JSON"),
-    ("[1, 2]", "bad.json: a board or scene must be a JSON object"),
-    ('{"discs": [{"x": 0.5, "y": 0}]}', r"bad.json: discs\[0\] at x=.*0\.5.* is off the surface"),
-    ('{"discs": [{"x": 0, "y": 0.1}, {"x": 0, "y": 0.11}]}', r"discs\[0\] and discs\[1\] overlap"),
-    ('{"discs": [{"x": 0, "y": 0.1, "vy": 1}, {"x": 0, "y": -0.2, "vy": 1}]}', "one moving disc"),
-    ('{"court": "nowhere", "discs": []}', "nowhere"),
-    ('{"discs": [{"x": "a", "y": 0}]}', r"discs\[0\]\.x: must be a number"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ('{"discs": [', "bad.json: not valid JSON"),
+        ("[1, 2]", "bad.json: a board or scene must be a JSON object"),
+        ('{"discs": [{"x": 0.5, "y": 0}]}', r"bad.json: discs\[0\] at x=.*0\.5.* is off the surface"),
+        ('{"discs": [{"x": 0, "y": 0.1}, {"x": 0, "y": 0.11}]}', r"discs\[0\] and discs\[1\] overlap"),
+        ('{"discs": [{"x": 0, "y": 0.1, "vy": 1}, {"x": 0, "y": -0.2, "vy": 1}]}', "one moving disc"),
+        ('{"court": "nowhere", "discs": []}', "nowhere"),
+        ('{"discs": [{"x": "a", "y": 0}]}', r"discs\[0\]\.x: must be a number"),
+    ],
+)
 def test_bad_files_give_one_clear_message(text, message):
     with pytest.raises(LabError, match=message):
         parse_text("bad.json", text, CROKINOLE)
@@ -207,11 +223,14 @@ def test_every_legal_start_lies_on_the_surface(court):
                 assert turned.on_surface(*start.point(t)), (end, start.name, t)
 
 
-@pytest.mark.parametrize("args, message", [
-    (["--court", "no-such-court"], "no-such-court"),
-    (["--end", "middle"], "has no end 'middle'"),
-    (["--port", "70000"], "--port must be from 1 to 65535"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--court", "no-such-court"], "no-such-court"),
+        (["--end", "middle"], "has no end 'middle'"),
+        (["--port", "70000"], "--port must be from 1 to 65535"),
+    ],
+)
 def test_lab_command_refuses_bad_options_before_listening(capsys, args, message):
     assert main(["lab", "--no-browser", *args]) == 2
     err = capsys.readouterr().err
@@ -310,7 +329,9 @@ def test_the_aim_keeps_its_tip_when_the_start_changes():
     assert float(page.model("direction").value) == pytest.approx(-90.0)
     page.gesture("aim", x=0.05, y=0.1)
     page.model("start_slider").value = 0.2
-    assert page.model("tip").data["x"][0] == pytest.approx(0.05) and page.model("tip").data["y"][0] == pytest.approx(0.1)
+    assert page.model("tip").data["x"][0] == pytest.approx(0.05) and page.model("tip").data["y"][0] == pytest.approx(
+        0.1
+    )
     page.gesture("aim", x=0.0, y=-5.0)  # beyond the longest slide: the arrow stops there, and says so
     assert "the arrow stops at the longest slide" in page.status()
     assert float(page.model("speed").value) == pytest.approx(max_speed(CROKINOLE), rel=1e-4)
@@ -382,7 +403,6 @@ def test_show_lab_displays_the_app_in_a_notebook_cell():
     assert "autoload.js" in page and "bokeh-absolute-url=http://localhost:" in page  # the kernel's server
 
 
-
 def test_advice_in_the_lab_is_the_shot_advisors_ranking_and_aim_this_loads_a_shot_exactly():
     """The lab's advice table ranks the shots as ``shuffle-sim advise`` does for the same board,
     shooter, position and skill preset; "Aim this" loads the row's launch."""
@@ -401,11 +421,12 @@ def test_advice_in_the_lab_is_the_shot_advisors_ranking_and_aim_this_loads_a_sho
     table = page.model("advice_table").source.data
     preset = skill_presets("crokinole")[skill]
     board = Board(CROKINOLE, [0.02, -0.1], [0.06, 0.12], ("dark", "dark"))
-    _, expected = advise("crokinole", board, Player(preset.name, preset, ExpectedValue()), shooter="light",
-                         position="south")
+    _, expected = advise(
+        "crokinole", board, Player(preset.name, preset, ExpectedValue()), shooter="light", position="south"
+    )
     assert "for light from south" in page.model("advice").text
-    assert table["shot"] == [a.intent.label for a in expected[:len(table["shot"])]]
-    assert table["expected"] == [f"{a.expected:+.2f}" for a in expected[:len(table["shot"])]]
+    assert table["shot"] == [a.intent.label for a in expected[: len(table["shot"])]]
+    assert table["expected"] == [f"{a.expected:+.2f}" for a in expected[: len(table["shot"])]]
     headings = [c.title for c in page.model("advice_table").columns]
     assert headings[:3] == ["#", "shot", "kind"] and "as meant" in headings
     assert "expected frame value" in page.model("advice_help").text
@@ -423,13 +444,29 @@ def test_advice_in_the_lab_is_the_shot_advisors_ranking_and_aim_this_loads_a_sho
 def test_advice_columns_are_whatever_the_advisor_returns():
     from shuffle_sim.lab.advice import columns_of, format_value, meanings_html, table_data
 
-    rows = [{"shot": "draw", "expected": 1.234, "success": 0.5, "win_probability": 0.61,
-             "success_interval": [0.4, 0.6], "samples": 2000, "launch": {"x": 0.0}}]
+    rows = [
+        {
+            "shot": "draw",
+            "expected": 1.234,
+            "success": 0.5,
+            "win_probability": 0.61,
+            "success_interval": [0.4, 0.6],
+            "samples": 2000,
+            "launch": {"x": 0.0},
+        }
+    ]
     cols = columns_of(rows)
     assert [c.key for c in cols] == ["shot", "expected", "success", "win_probability", "success_interval", "samples"]
     data = table_data(rows, cols)
-    assert data == {"rank": ["1"], "shot": ["draw"], "expected": ["+1.23"], "success": ["50%"],
-                    "win_probability": ["0.61"], "success_interval": ["0.4-0.6"], "samples": ["2,000"]}
+    assert data == {
+        "rank": ["1"],
+        "shot": ["draw"],
+        "expected": ["+1.23"],
+        "success": ["50%"],
+        "win_probability": ["0.61"],
+        "success_interval": ["0.4-0.6"],
+        "samples": ["2,000"],
+    }
     assert "win probability" in meanings_html(cols) and "no description yet" in meanings_html(cols)
     assert format_value(None) == "-" and format_value(float("nan"), "percent") == "nan"
 
@@ -448,8 +485,14 @@ def test_the_shot_discs_outcome_is_what_it_scores_in_the_frame():
         board.place(x, y, team)
     ctx = advice_context("ricochet", Board(court, board.xs, board.ys, tuple(board.teams)), "blue", "left")
     launch = ctx.tactics.plan(ctx).aim(ctx)
-    aim = Aim(launch.x, launch.y, math.hypot(launch.vx, launch.vy), math.degrees(math.atan2(launch.vy, launch.vx)),
-              launch.omega, "blue")
+    aim = Aim(
+        launch.x,
+        launch.y,
+        math.hypot(launch.vx, launch.vy),
+        math.degrees(math.atan2(launch.vy, launch.vx)),
+        launch.omega,
+        "blue",
+    )
     played = play_shot(board, aim)
     frame = frame_score(court, played.after.discs, played.after)
     rest = played.after.discs[-1]
@@ -471,8 +514,10 @@ def test_an_advised_deck_shot_at_the_head_end_is_turned_to_the_head():
     page.click("save_scene")
     shot = json.loads(page.model("download").data["text"][0])["discs"][-1]
     head = load_court("deck").for_end("head")
-    assert any(math.hypot(*(a - b for a, b in zip(s.point(s.nearest(shot["x"], shot["y"])), (shot["x"], shot["y"]))))
-               < 1e-9 for s in legal_starts(head))
+    assert any(
+        math.hypot(*(a - b for a, b in zip(s.point(s.nearest(shot["x"], shot["y"])), (shot["x"], shot["y"])))) < 1e-9
+        for s in legal_starts(head)
+    )
     assert shot["y"] > 10.0 and shot["vy"] < 0.0
 
 

@@ -9,8 +9,7 @@ import numpy as np
 import pytest
 
 from shuffle_sim.court import load_court
-from shuffle_sim.physics import SPIN_STOP, STATUS_REST, STOP
-from shuffle_sim.physics import simulate
+from shuffle_sim.physics import SPIN_STOP, STATUS_REST, STOP, simulate
 from shuffle_sim.physics._resolve import disc_disc_impulse, fixed_body_impulse
 from shuffle_sim.physics.scene import Scene
 
@@ -27,13 +26,23 @@ def scene_of(court, *discs):
 
 def reference_run(court, speed, omega):
     p = court.params
-    return face_friction.slide_spin(speed, omega, court.disc_radius, p["mu"], p["gravity"],
-                                    eta=p["contact_inner_ratio"], inertia=p["inertia_ratio"])
+    return face_friction.slide_spin(
+        speed, omega, court.disc_radius, p["mu"], p["gravity"], eta=p["contact_inner_ratio"], inertia=p["inertia_ratio"]
+    )
 
 
 # eps0 from 0.05 to 50, eta 0, 0.5, 0.9, inertia ratios 0.4 to 0.65 (eta = 0.9 needs k > 0.4525).
-LONE = [(0.0, 0.5, 0.05), (0.0, 0.4, 1.0), (0.0, 0.65, 50.0), (0.5, 0.5, 0.3), (0.5, 0.4, 50.0), (0.5, 0.65, 0.05),
-        (0.9, 0.5, 1.0), (0.9, 0.65, 0.05), (0.9, 0.6, 50.0)]
+LONE = [
+    (0.0, 0.5, 0.05),
+    (0.0, 0.4, 1.0),
+    (0.0, 0.65, 50.0),
+    (0.5, 0.5, 0.3),
+    (0.5, 0.4, 50.0),
+    (0.5, 0.65, 0.05),
+    (0.9, 0.5, 1.0),
+    (0.9, 0.65, 0.05),
+    (0.9, 0.6, 50.0),
+]
 
 
 @pytest.mark.parametrize(("eta", "k", "eps0"), LONE)
@@ -91,8 +100,9 @@ def test_oblique_impact_with_spin_matches_the_reference():
     w = math.copysign(w, omega)
     nx, ny = dx / (2 * r), (target[1] - 1.0 - s_contact) / (2 * r)
     p = court.params
-    va = disc_disc_impulse(0.0, v, w, 0.0, 0.0, 0.0, nx, ny, r, p["disc_restitution"], p["disc_friction"],
-                           p["inertia_ratio"])
+    va = disc_disc_impulse(
+        0.0, v, w, 0.0, 0.0, 0.0, nx, ny, r, p["disc_restitution"], p["disc_friction"], p["inertia_ratio"]
+    )
     starts = [(0.0, 1.0 + s_contact, va[0], va[1], va[2]), (*target, va[3], va[4], va[5])]
     hits = result.events.t[result.events.kind == 0]
     assert len(hits) == 1 and hits[0] == pytest.approx(t_hit, rel=1e-9)
@@ -122,8 +132,9 @@ def test_cushion_bounce_with_spin_matches_the_reference():
     t_hit, v, w = run.at_distance(s_contact)
     w = math.copysign(w, omega)
     p = court.params
-    vx2, vy2, w2 = fixed_body_impulse(-v * math.sin(angle), v * math.cos(angle), w, 0.0, -1.0, r, back.restitution,
-                                      back.friction, p["inertia_ratio"])
+    vx2, vy2, w2 = fixed_body_impulse(
+        -v * math.sin(angle), v * math.cos(angle), w, 0.0, -1.0, r, back.restitution, back.friction, p["inertia_ratio"]
+    )
     hits = result.events.t[result.events.kind == 1]
     assert len(hits) == 1 and hits[0] == pytest.approx(t_hit, rel=1e-9)
     sp = math.hypot(vx2, vy2)
@@ -168,19 +179,21 @@ def test_a_touching_coupled_pair_sliding_along_each_other_is_not_met_again_at_ro
     beyond contact. The search for their return found one every 60 ns from that rounding-level gap,
     and the scene ran into the event bound with 9,944 empty impacts. A touching pair now meets again
     only once parted by more than the touching tolerance, or pushed into an overlap."""
+    from shuffle_sim.physics._court_table import H_DECEL, H_SPIN_DECEL
     from shuffle_sim.physics._disc_state import place_disc
     from shuffle_sim.physics._motion import N_FLOAT_ROWS, N_INT_ROWS
     from shuffle_sim.physics._packing import court_table, kernel_arrays
     from shuffle_sim.physics._pair_predict import coupled_predict_pair
-    from shuffle_sim.physics._court_table import H_DECEL, H_SPIN_DECEL
 
     court = load_court("ricochet").with_params(mu=0.05090647725561335, spin_model="coupled")
     table, orbits = court_table(court), kernel_arrays(court).orbit_tables
     st = np.empty((N_FLOAT_ROWS, 2))
     ist = np.empty((N_INT_ROWS, 2), dtype=np.int64)
     # Their states in that scene, at one of the impacts (x, y, vx, vy, omega).
-    states = ((-0.3399543819207785, 1.7572485449413486, 0.014588633832448484, 8.693938898944218e-11, 0.5519700548515107),
-              (-0.318725081726498, 1.8034000001000015, 0.014588633844399788, 5.589148969524625e-11, 0.5519700578114782))
+    states = (
+        (-0.3399543819207785, 1.7572485449413486, 0.014588633832448484, 8.693938898944218e-11, 0.5519700548515107),
+        (-0.318725081726498, 1.8034000001000015, 0.014588633844399788, 5.589148969524625e-11, 0.5519700578114782),
+    )
     for i, state in enumerate(states):
         place_disc(table, orbits, st, ist, i, *state)
     contact = 2.0 * court.disc_radius

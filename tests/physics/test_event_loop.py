@@ -70,6 +70,7 @@ def velocities_before(result, t):
 
 # ---- disc against disc ------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("e", [0.0, 0.5, 0.8, 1.0])
 def test_head_on_impact_and_the_rest_positions_that_follow(e):
     court = DECK.with_params(disc_restitution=e, disc_friction=0.3)
@@ -196,6 +197,7 @@ def test_discs_pushed_together_by_friction_move_on_as_one():
 
 # ---- cushions, pegs, holes, edges --------------------------------------------------------------------
 
+
 def test_cushion_reflection_with_restitution():
     court = RICOCHET.with_params(cushion_friction=0.0)
     e = court.cushions[0].restitution  # the back bumper
@@ -315,6 +317,7 @@ def test_high_speed_peg_hit_is_not_missed():
 
 # ---- standing: kill lines and killing cushions (MSA C-20, C-20a, C-21) ------------------------------
 
+
 def test_disc_past_the_far_baseline_is_dead_but_keeps_sliding():
     court = DECK
     y_stop = 14.8  # past the foot baseline (45.5 ft = 13.87 m), short of the backstop
@@ -376,6 +379,7 @@ def test_dead_disc_touching_a_live_one_is_logged_with_both_standings():
 
 
 # ---- the bound, determinism -------------------------------------------------------------------------
+
 
 def test_a_scene_that_never_ends_stops_at_the_event_bound():
     court = DECK.with_params(mu=0.0, cushion_restitution=1.0)

@@ -72,7 +72,9 @@ def test_the_torque_prefactor_misprint():
     """Above eps = 1 the torque's prefactor is 4 eps / (9 pi); the preprint's 4 / (9 pi eps) is wrong."""
     eps = 2.0
     n = 1.0 / eps**2
-    bracket = (4.0 - 2.0 * eps**2) * special.ellipe(n) + (eps**2 - 1.0) * (2.0 * eps**2 - 3.0) / eps**2 * special.ellipk(n)
+    bracket = (4.0 - 2.0 * eps**2) * special.ellipe(n) + (eps**2 - 1.0) * (
+        2.0 * eps**2 - 3.0
+    ) / eps**2 * special.ellipk(n)
     _, t = face_force_torque(eps)
     assert 4.0 * eps / (9.0 * math.pi) * bracket == pytest.approx(t, rel=1e-12)
     assert 4.0 / (9.0 * math.pi * eps) * bracket != pytest.approx(t, rel=0.1)

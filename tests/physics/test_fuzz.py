@@ -24,8 +24,8 @@ from shuffle_sim.physics import (
     obstacle_at_start,
     simulate,
 )
-from shuffle_sim.physics._motion import motion_after, start_reference
 from shuffle_sim.physics._court_table import H_DECEL, H_INERTIA, H_RADIUS, H_SPIN_DECEL
+from shuffle_sim.physics._motion import motion_after, start_reference
 from shuffle_sim.physics.scene import Scene
 
 COURTS = {name: load_court(name) for name in ("deck", "horse-collar", "ricochet", "crokinole")}
@@ -46,9 +46,11 @@ def random_scene(name, rng):
     )
     # Half the scenes with restitution laws (physics.restitution): a yield speed per material pair.
     if rng.uniform() < 0.5:
-        court = court.with_params(disc_yield_speed=float(rng.uniform(0.05, 2.0)),
-                                  cushion_yield_speed=float(rng.uniform(0.05, 2.0)),
-                                  peg_yield_speed=float(rng.uniform(0.05, 2.0)))
+        court = court.with_params(
+            disc_yield_speed=float(rng.uniform(0.05, 2.0)),
+            cushion_yield_speed=float(rng.uniform(0.05, 2.0)),
+            peg_yield_speed=float(rng.uniform(0.05, 2.0)),
+        )
     r = court.disc_radius
     xmin, ymin, xmax, ymax = court.bounds
     n = int(rng.integers(1, 9))
@@ -74,8 +76,9 @@ def kinetic(tr, state, t_from, t):
     moving as the kernel moves it (either spin model)."""
     table, orbits = tr.table, tr.orbits
     r, decel, spin_decel, k = table[0, H_RADIUS], table[0, H_DECEL], table[0, H_SPIN_DECEL], table[0, H_INERTIA]
-    _, _, speed0, w0, _, _, mode, sigma0, reach, theta = start_reference(orbits, r, t_from, state[0], state[1], state[2],
-                                                                          state[3], state[4], decel, spin_decel)
+    _, _, speed0, w0, _, _, mode, sigma0, reach, theta = start_reference(
+        orbits, r, t_from, state[0], state[1], state[2], state[3], state[4], decel, spin_decel
+    )
     _, speed, w = motion_after(orbits, r, mode, sigma0, reach, theta, speed0, w0, decel, spin_decel, t - t_from)
     return 0.5 * speed * speed + 0.5 * k * r * r * w * w
 
@@ -134,9 +137,13 @@ def cluster_scene(name, rng):
     sx, sy = target[0] + rng.normal(0, r), target[1] - 0.2 * (ymax - ymin)
     if name == "crokinole":
         sx, sy = target[0] + rng.normal(0, r), -0.2
+
     def free(x, y):
-        return (court.on_surface(x, y) and obstacle_at_start(court, x, y) is None
-                and all(math.hypot(x - d[0], y - d[1]) >= 2 * r for d in discs))
+        return (
+            court.on_surface(x, y)
+            and obstacle_at_start(court, x, y) is None
+            and all(math.hypot(x - d[0], y - d[1]) >= 2 * r for d in discs)
+        )
 
     while not free(sx, sy):
         sx, sy = rng.uniform(xmin, xmax), rng.uniform(ymin, ymax)
@@ -154,8 +161,14 @@ def cluster_scene(name, rng):
 @given(seed=st.integers(0, 2**32 - 1))
 def test_random_scenes_keep_the_invariants(make, name, model, seed):
     scene = make(name, np.random.default_rng(seed))
-    scene = Scene(court=scene.court.with_params(spin_model=model), x=scene.x, y=scene.y, vx=scene.vx, vy=scene.vy,
-                  omega=scene.omega)
+    scene = Scene(
+        court=scene.court.with_params(spin_model=model),
+        x=scene.x,
+        y=scene.y,
+        vx=scene.vx,
+        vy=scene.vy,
+        omega=scene.omega,
+    )
     result = simulate(scene)
     assert result.ok, "the scene must end before the event bound"
     for field in ("x", "y", "vx", "vy", "omega"):

@@ -21,6 +21,9 @@ import pytest
 
 from shuffle_sim.cli import main
 from shuffle_sim.court import load_court
+from shuffle_sim.physics import STATUS_FALLEN, STATUS_HOLED, STATUS_MOVING, STATUS_REST, simulate
+from shuffle_sim.physics.scene import Scene, SceneError
+from shuffle_sim.physics.scene_batch import MATERIALS, PADDING, Scenes, simulate_scenes
 from shuffle_sim.reference.fuzz import (
     BAD_STATUS,
     DISCS_OVERLAP,
@@ -29,6 +32,7 @@ from shuffle_sim.reference.fuzz import (
     MAX_DISCS,
     NOT_FINITE,
     ON_OBSTACLE,
+    OVERLAP_LIMIT,
     PASSED,
     SPIN_MODELS,
     check_scenes,
@@ -36,11 +40,6 @@ from shuffle_sim.reference.fuzz import (
     random_scenes,
     threads_differ,
 )
-from shuffle_sim.physics import STATUS_FALLEN, STATUS_HOLED, STATUS_MOVING, STATUS_REST
-from shuffle_sim.physics import simulate
-from shuffle_sim.physics.scene import Scene, SceneError
-from shuffle_sim.physics.scene_batch import MATERIALS, PADDING, Scenes, simulate_scenes
-from shuffle_sim.reference.fuzz import OVERLAP_LIMIT
 
 COURTS = ("deck", "horse-collar", "ricochet", "crokinole")
 SCENES_PER_COURT = 25_000
@@ -88,13 +87,20 @@ def test_a_failing_scene_is_written_to_a_file_that_simulate_replays(tmp_path, ca
     batch = simulate_scenes(random_scenes(court.with_params(spin_model="decoupled"), 200, SEED), max_events=5)
     for path in report.files:
         k = int(path.stem.rsplit("-k", 1)[1])
-        assert path.with_suffix(".txt").read_text().startswith(f"crokinole, spin model decoupled, seed {SEED}, scene {k}")
+        assert (
+            path.with_suffix(".txt").read_text().startswith(f"crokinole, spin model decoupled, seed {SEED}, scene {k}")
+        )
         assert main(["simulate", str(path), "--max-events", "5", "--json"]) == 1  # 1: stopped at the event bound
         replay = json.loads(capsys.readouterr().out)
         assert not replay["ok"]
         for i, disc in enumerate(replay["discs"]):
             assert (disc["x"], disc["y"], disc["vx"], disc["vy"], disc["omega"]) == (
-                batch.x[k, i], batch.y[k, i], batch.vx[k, i], batch.vy[k, i], batch.omega[k, i])
+                batch.x[k, i],
+                batch.y[k, i],
+                batch.vx[k, i],
+                batch.vy[k, i],
+                batch.omega[k, i],
+            )
         # Without the artificial bound the same file runs to rest.
         assert main(["simulate", str(path)]) == 0
         capsys.readouterr()
@@ -166,8 +172,11 @@ def test_scenes_are_a_pure_function_of_seed_and_index():
     mu = court.params["mu"]
     assert (whole.materials[:, 0] >= mu / 2).all() and (whole.materials[:, 0] <= 2 * mu).all()
     assert (whole.materials[:, 1::2] <= 1).all() and (whole.materials[:, 2::2] <= 0.5).all()
-    gaps = [np.hypot(whole.x[k, 0] - whole.x[k, 1], whole.y[k, 0] - whole.y[k, 1]) for k in range(300)
-            if whole.n_discs[k] >= 3]
+    gaps = [
+        np.hypot(whole.x[k, 0] - whole.x[k, 1], whole.y[k, 0] - whole.y[k, 1])
+        for k in range(300)
+        if whole.n_discs[k] >= 3
+    ]
     assert min(gaps) == pytest.approx(2 * court.disc_radius, abs=1e-12)  # touching clusters
 
 
@@ -178,8 +187,16 @@ def test_scene_batch_input_errors_name_the_scene_and_disc():
     def scenes(x, y, n=None, materials=None):
         x, y = np.atleast_2d(x), np.atleast_2d(y)
         zero = np.zeros_like(x)
-        return Scenes(court=court, x=x, y=y, vx=zero, vy=zero, omega=zero,
-                      n_discs=np.full(x.shape[0], x.shape[1]) if n is None else n, materials=materials)
+        return Scenes(
+            court=court,
+            x=x,
+            y=y,
+            vx=zero,
+            vy=zero,
+            omega=zero,
+            n_discs=np.full(x.shape[0], x.shape[1]) if n is None else n,
+            materials=materials,
+        )
 
     with pytest.raises(SceneError, match=r"scene 1: discs\[1\] at x=1.0, y=0.0 is off the surface"):
         simulate_scenes(scenes([[0.0, 0.05], [0.05, 1.0]], [[0.0, 0.0], [0.0, 0.0]]))
@@ -235,6 +252,9 @@ def test_a_coupled_pair_that_parts_and_returns_meets_at_contact():
     result = simulate(scene)
     r = scene.court.disc_radius
     resting = np.flatnonzero(result.status == STATUS_REST)
-    gaps = [np.hypot(result.x[a] - result.x[b], result.y[a] - result.y[b]) - 2 * r
-            for k, a in enumerate(resting) for b in resting[k + 1:]]
+    gaps = [
+        np.hypot(result.x[a] - result.x[b], result.y[a] - result.y[b]) - 2 * r
+        for k, a in enumerate(resting)
+        for b in resting[k + 1 :]
+    ]
     assert result.ok and min(gaps) > -OVERLAP_LIMIT

@@ -22,19 +22,18 @@ from shuffle_sim.court import load_court
 from shuffle_sim.court.geometry import band_distance_framed, band_within_framed, segment_frame
 from shuffle_sim.judging.batch import cached_judge_index
 from shuffle_sim.judging.cell_grid import judge_index
+from shuffle_sim.judging.packing import judge_arrays
 from shuffle_sim.judging.procedure import judge_prepare
-from shuffle_sim.physics import obstacle_at_start
-from shuffle_sim.physics import simulate
+from shuffle_sim.physics import obstacle_at_start, simulate
+from shuffle_sim.physics._court_table import CUSHION_SEGMENT, F_KIND, F, pack_court
 from shuffle_sim.physics._disc_state import disc_state, load_disc
 from shuffle_sim.physics._event_loop import run_scene
 from shuffle_sim.physics._lone_loop import run_lone
 from shuffle_sim.physics._motion import DEAD, N_FLOAT_ROWS, N_INT_ROWS, STATUS, reference_state
-from shuffle_sim.physics._court_table import CUSHION_SEGMENT, F, F_KIND, pack_court
+from shuffle_sim.physics._packing import kernel_arrays
 from shuffle_sim.physics._toi import edge_crossing, line_passing, line_passing_within, surely_beyond
 from shuffle_sim.physics.scene import Scene
 from shuffle_sim.shots import CHUNK, simulate_shots
-from shuffle_sim.judging.packing import judge_arrays
-from shuffle_sim.physics._packing import kernel_arrays
 
 COURTS = [("deck", None), ("deck", "head"), ("horse-collar", None), ("ricochet", None), ("crokinole", None)]
 TOP_SPEED = {"deck": 6.0, "horse-collar": 4.0, "ricochet": 4.0, "crokinole": 2.5}
@@ -42,8 +41,11 @@ TOP_SPEED = {"deck": 6.0, "horse-collar": 4.0, "ricochet": 4.0, "crokinole": 2.5
 
 def court_params():
     """Every court in both spin models (Farkas et al.'s coupled friction, and the decoupled model)."""
-    return [pytest.param(load_court(name, end=end).with_params(spin_model=model), id=f"{name}-{end or 'default'}-{model}")
-            for name, end in COURTS for model in ("coupled", "decoupled")]
+    return [
+        pytest.param(load_court(name, end=end).with_params(spin_model=model), id=f"{name}-{end or 'default'}-{model}")
+        for name, end in COURTS
+        for model in ("coupled", "decoupled")
+    ]
 
 
 def random_shots(court, n, seed):
@@ -78,8 +80,9 @@ def both_loops(court, shots, max_events):
         x, y, vx, vy, w = (float(c[k]) for c in shots)
         lone[k] = run_lone(table, ka.orbit_tables, x, y, vx, vy, w, max_events)
         load_disc(ka, st, ist, 0, x, y, vx, vy, w)
-        _, _, ok, t_end, processed = run_scene(table, ka.orbit_tables, st, ist, np.full((1, 1), np.inf), np.empty(1, np.bool_),
-                                               *no_log, max_events)
+        _, _, ok, t_end, processed = run_scene(
+            table, ka.orbit_tables, st, ist, np.full((1, 1), np.inf), np.empty(1, np.bool_), *no_log, max_events
+        )
         kernel[k, :5] = disc_state(ka, st, ist, 0, t_end)
         kernel[k, 5:] = ist[STATUS, 0], ist[DEAD, 0] != 0, ok, t_end, processed
     return lone, kernel
@@ -111,8 +114,13 @@ def test_lone_loop_stops_at_the_event_bound_like_the_kernel(max_events):
 
 def test_lone_loop_without_friction_bounces_until_the_bound():
     court = load_court("deck").with_params(mu=0.0, cushion_restitution=1.0)
-    shots = (np.array([0.0, 0.3]), np.array([5.0, 7.0]), np.array([0.0, 0.0]), np.array([3.0, -2.0]),
-             np.array([0.0, 0.0]))
+    shots = (
+        np.array([0.0, 0.3]),
+        np.array([5.0, 7.0]),
+        np.array([0.0, 0.0]),
+        np.array([3.0, -2.0]),
+        np.array([0.0, 0.0]),
+    )
     lone, kernel = both_loops(court, shots, 50)
     np.testing.assert_array_equal(lone.view(np.int64), kernel.view(np.int64))
     assert not kernel[:, 7].any() and (kernel[:, 9] == 50).all()
@@ -123,8 +131,16 @@ def test_batch_on_an_empty_board_equals_simulate(court):
     shots = random_shots(court, 150, seed=3)
     batch = simulate_shots(court, *shots)
     for k in range(shots[0].size):
-        one = simulate(Scene(court=court, x=shots[0][k:k + 1], y=shots[1][k:k + 1], vx=shots[2][k:k + 1],
-                             vy=shots[3][k:k + 1], omega=shots[4][k:k + 1]))
+        one = simulate(
+            Scene(
+                court=court,
+                x=shots[0][k : k + 1],
+                y=shots[1][k : k + 1],
+                vx=shots[2][k : k + 1],
+                vy=shots[3][k : k + 1],
+                omega=shots[4][k : k + 1],
+            )
+        )
         assert batch.x[k, 0] == one.x[0] and batch.y[k, 0] == one.y[0]
         assert batch.status[k, 0] == one.status[0] and batch.ok[k] == one.ok
         record = one.judging()[0]
@@ -143,7 +159,7 @@ def test_empty_board_batch_is_the_same_on_any_thread_count_and_chunking():
         many = simulate_shots(court, *shots)
     finally:
         numba.set_num_threads(previous)
-    alone = simulate_shots(court, *(s[CHUNK + 1:CHUNK + 2] for s in shots))
+    alone = simulate_shots(court, *(s[CHUNK + 1 : CHUNK + 2] for s in shots))
     for field in ("x", "y", "status", "dead", "value", "zone", "hanger", "touched", "ok"):
         np.testing.assert_array_equal(getattr(one, field), getattr(many, field))
         np.testing.assert_array_equal(getattr(alone, field)[0], getattr(one, field)[CHUNK + 1])
@@ -155,7 +171,7 @@ def test_the_table_holds_the_cushion_frames_the_solver_would_compute():
     rows = [r for r in range(1, table.shape[0]) if table[r, F_KIND] == CUSHION_SEGMENT]
     assert rows
     for r in rows:
-        assert tuple(table[r, F + 8:F + 11]) == segment_frame(*table[r, F:F + 4])
+        assert tuple(table[r, F + 8 : F + 11]) == segment_frame(*table[r, F : F + 4])
 
 
 def test_reference_state_at_rest_skips_nothing_that_matters():
@@ -189,8 +205,15 @@ def test_surely_beyond_is_never_wrong(distance, rate, nudged):
         assert distance / rate > reach
 
 
-@given(qx=finite, qy=finite, angle=st.floats(0.0, 2 * math.pi), px=finite, py=finite,
-       normal=st.floats(0.0, 2 * math.pi), nudged=nudge)
+@given(
+    qx=finite,
+    qy=finite,
+    angle=st.floats(0.0, 2 * math.pi),
+    px=finite,
+    py=finite,
+    normal=st.floats(0.0, 2 * math.pi),
+    nudged=nudge,
+)
 @settings(max_examples=300, deadline=None)
 def test_line_passing_within_agrees_with_line_passing_up_to_reach(qx, qy, angle, px, py, normal, nudged):
     ux, uy, nx, ny = math.cos(angle), math.sin(angle), math.cos(normal), math.sin(normal)
@@ -225,8 +248,9 @@ def _edge_crossing_reference(qx, qy, ux, uy, x0, y0, x1, y1, reach):
     return s if -tol <= a <= length2 + tol else math.inf
 
 
-@given(qx=finite, qy=finite, angle=st.floats(0.0, 2 * math.pi), x0=finite, y0=finite, x1=finite, y1=finite,
-       nudged=nudge)
+@given(
+    qx=finite, qy=finite, angle=st.floats(0.0, 2 * math.pi), x0=finite, y0=finite, x1=finite, y1=finite, nudged=nudge
+)
 @settings(max_examples=300, deadline=None)
 def test_edge_crossing_shortcut_changes_nothing(qx, qy, angle, x0, y0, x1, y1, nudged):
     if (x0, y0) == (x1, y1):
@@ -237,11 +261,11 @@ def test_edge_crossing_shortcut_changes_nothing(qx, qy, angle, x0, y0, x1, y1, n
     if reach < 0.0:
         return
     assert edge_crossing(qx, qy, ux, uy, x0, y0, x1, y1, reach) == _edge_crossing_reference(
-        qx, qy, ux, uy, x0, y0, x1, y1, reach)
+        qx, qy, ux, uy, x0, y0, x1, y1, reach
+    )
 
 
-@given(px=finite, py=finite, x0=finite, y0=finite, x1=finite, y1=finite, half_width=st.floats(0.0, 0.05),
-       nudged=nudge)
+@given(px=finite, py=finite, x0=finite, y0=finite, x1=finite, y1=finite, half_width=st.floats(0.0, 0.05), nudged=nudge)
 @settings(max_examples=400, deadline=None)
 def test_band_within_is_band_distance_compared(px, py, x0, y0, x1, y1, half_width, nudged):
     if (x0, y0) == (x1, y1):
@@ -265,6 +289,7 @@ def test_band_within_decides_beyond_a_line_end_without_hypot_and_at_the_boundary
 
 
 # ---- the judge's grid, remembered between batches --------------------------------------------------
+
 
 def test_cached_judge_index_is_the_index_and_keys_on_the_court():
     foot = load_court("deck")

@@ -24,8 +24,9 @@ DECK = load_court("deck")
 
 
 def one_disc(court, x, y, vx, vy, omega=0.0):
-    return Scene(court=court, x=np.array([x]), y=np.array([y]), vx=np.array([vx]), vy=np.array([vy]),
-                 omega=np.array([omega]))
+    return Scene(
+        court=court, x=np.array([x]), y=np.array([y]), vx=np.array([vx]), vy=np.array([vy]), omega=np.array([omega])
+    )
 
 
 @settings(max_examples=60, deadline=None)
@@ -85,8 +86,14 @@ def test_sample_positions_follow_the_closed_form_and_vanish_after_a_fall():
     court = DECK
     v0 = 1.2
     # Disc 0 slides up the court; disc 1 slides sideways into the right alley and falls.
-    scene = Scene(court=court, x=np.array([0.0, 0.5]), y=np.array([1.0, 3.0]), vx=np.array([0.0, 2.0]),
-                  vy=np.array([v0, 0.0]), omega=np.zeros(2))
+    scene = Scene(
+        court=court,
+        x=np.array([0.0, 0.5]),
+        y=np.array([1.0, 3.0]),
+        vx=np.array([0.0, 2.0]),
+        vy=np.array([v0, 0.0]),
+        omega=np.zeros(2),
+    )
     result = simulate(scene)
     assert result.status[1] == STATUS_FALLEN
     (t_fall,) = result.events.t[result.events.kind == FALL]

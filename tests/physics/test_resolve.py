@@ -38,8 +38,17 @@ def test_elastic_frictionless_oblique_impact_splits_at_right_angles():
 
 
 @settings(max_examples=500, deadline=None)
-@given(vax=speed, vay=speed, wa=spin, vbx=speed, vby=speed, wb=spin, angle=st.floats(0, 2 * math.pi),
-       e=st.floats(0.0, 1.0), mu=st.floats(0.0, 2.0))
+@given(
+    vax=speed,
+    vay=speed,
+    wa=spin,
+    vbx=speed,
+    vby=speed,
+    wb=spin,
+    angle=st.floats(0, 2 * math.pi),
+    e=st.floats(0.0, 1.0),
+    mu=st.floats(0.0, 2.0),
+)
 def test_disc_disc_impulse_conserves_momentum_and_never_adds_energy(vax, vay, wa, vbx, vby, wb, angle, e, mu):
     nx, ny = math.cos(angle), math.sin(angle)
     after = disc_disc_impulse(vax, vay, wa, vbx, vby, wb, nx, ny, R, e, mu, 0.5)
@@ -99,8 +108,18 @@ def test_rough_disc_impact_transfers_spin_between_discs():
 
 
 @settings(max_examples=300, deadline=None)
-@given(vax=speed, vay=speed, wa=spin, vbx=speed, vby=speed, wb=spin, angle=st.floats(0, 2 * math.pi),
-       e=st.floats(0.0, 1.0), mu=st.floats(0.0, 2.0), k=st.floats(0.05, 1.0))
+@given(
+    vax=speed,
+    vay=speed,
+    wa=spin,
+    vbx=speed,
+    vby=speed,
+    wb=spin,
+    angle=st.floats(0, 2 * math.pi),
+    e=st.floats(0.0, 1.0),
+    mu=st.floats(0.0, 2.0),
+    k=st.floats(0.05, 1.0),
+)
 def test_impulses_with_any_inertia_ratio_never_add_energy(vax, vay, wa, vbx, vby, wb, angle, e, mu, k):
     """I = k m r^2: the friction impulse stops at most the slip, so no energy is added for any k."""
     nx, ny = math.cos(angle), math.sin(angle)

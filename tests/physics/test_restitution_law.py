@@ -35,15 +35,18 @@ def test_the_law_never_rises_with_speed_and_stays_in_its_range(e, yield_speed, v
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.floats(-3, 3), st.floats(-3, 3), st.floats(-50, 50), st.floats(0, 2 * math.pi), st.floats(0, 1),
-       st.floats(0, 1))
+@given(
+    st.floats(-3, 3), st.floats(-3, 3), st.floats(-50, 50), st.floats(0, 2 * math.pi), st.floats(0, 1), st.floats(0, 1)
+)
 def test_an_infinite_yield_speed_is_the_constant_restitution_bit_for_bit(vx, vy, w, angle, e, mu):
     nx, ny = math.cos(angle), math.sin(angle)
     r = 0.0159
-    assert fixed_body_impulse(vx, vy, w, nx, ny, r, e, mu, 0.5, math.inf) == fixed_body_impulse(vx, vy, w, nx, ny, r,
-                                                                                                e, mu, 0.5)
+    assert fixed_body_impulse(vx, vy, w, nx, ny, r, e, mu, 0.5, math.inf) == fixed_body_impulse(
+        vx, vy, w, nx, ny, r, e, mu, 0.5
+    )
     assert disc_disc_impulse(vx, vy, w, -vy, vx, 0.0, nx, ny, r, e, mu, 0.5, math.inf) == disc_disc_impulse(
-        vx, vy, w, -vy, vx, 0.0, nx, ny, r, e, mu, 0.5)
+        vx, vy, w, -vy, vx, 0.0, nx, ny, r, e, mu, 0.5
+    )
 
 
 @settings(max_examples=200, deadline=None)
@@ -66,13 +69,21 @@ def _shooter_slide_after_head_on_hit(court, impact_speed, gap=0.08):
     a = court.params["mu"] * court.params["gravity"]
     target_y = -0.2  # between the 10 and 5 lines, on a line clear of the pegs and the 20 hole
     start_y = target_y - 2 * r - gap
-    v0 = math.sqrt(impact_speed ** 2 + 2 * a * gap)
-    result = simulate(Scene(court=court, x=np.zeros(2), y=np.array([start_y, target_y]), vx=np.zeros(2),
-                            vy=np.array([v0, 0.0]), omega=np.zeros(2)))
+    v0 = math.sqrt(impact_speed**2 + 2 * a * gap)
+    result = simulate(
+        Scene(
+            court=court,
+            x=np.zeros(2),
+            y=np.array([start_y, target_y]),
+            vx=np.zeros(2),
+            vy=np.array([v0, 0.0]),
+            omega=np.zeros(2),
+        )
+    )
     hits = [k for k, kind in enumerate(result.events.kind) if kind == DISC_DISC]
     assert len(hits) == 1
     t_hit = result.events.t[hits[0]]
-    contact_y = start_y + v0 * t_hit - 0.5 * a * t_hit ** 2
+    contact_y = start_y + v0 * t_hit - 0.5 * a * t_hit**2
     return result.y[0] - contact_y, result
 
 
@@ -103,8 +114,13 @@ def test_a_constant_restitution_court_reads_the_same_at_every_speed():
 
 
 def test_a_yield_speed_above_every_impact_changes_nothing_bit_for_bit():
-    discs = dict(x=np.array([0.3, 0.0, 0.05]), y=np.array([2.1, 11.0, 11.5]), vx=np.array([-0.03, 0.0, 0.0]),
-                 vy=np.array([2.0, 0.0, 0.0]), omega=np.array([0.5, 0.0, 0.0]))
+    discs = dict(
+        x=np.array([0.3, 0.0, 0.05]),
+        y=np.array([2.1, 11.0, 11.5]),
+        vx=np.array([-0.03, 0.0, 0.0]),
+        vy=np.array([2.0, 0.0, 0.0]),
+        omega=np.array([0.5, 0.0, 0.0]),
+    )
     plain = simulate(Scene(court=DECK, **discs))
     lawful = simulate(Scene(court=DECK.with_params(disc_yield_speed=100.0, cushion_yield_speed=100.0), **discs))
     assert DISC_DISC in plain.events.kind
@@ -116,8 +132,10 @@ def test_a_yield_speed_above_every_impact_changes_nothing_bit_for_bit():
 @pytest.mark.parametrize("speed", [0.5, 2.0, 4.0])
 def test_a_cushion_with_a_law_sends_a_disc_back_at_its_restitution_at_the_impact_speed(speed):
     court = DECK.with_params(mu=0.0, cushion_restitution=0.6, cushion_yield_speed=1.0)
-    result = simulate(Scene(court=court, x=np.zeros(1), y=np.array([15.0]), vx=np.zeros(1), vy=np.array([speed]),
-                            omega=np.zeros(1)), max_events=4)
+    result = simulate(
+        Scene(court=court, x=np.zeros(1), y=np.array([15.0]), vx=np.zeros(1), vy=np.array([speed]), omega=np.zeros(1)),
+        max_events=4,
+    )
     hit = list(result.events.kind).index(DISC_CUSHION)
     after = result.trajectories.state[result.trajectories.t >= result.events.t[hit]][0, 3]
     assert after == pytest.approx(-restitution_at(0.6, 1.0, speed) * speed, rel=1e-12)
@@ -129,16 +147,26 @@ def test_a_peg_with_a_law_sends_a_disc_back_at_its_restitution_at_the_impact_spe
     ux, uy = peg.x / math.hypot(peg.x, peg.y), peg.y / math.hypot(peg.x, peg.y)
     reach = peg.radius + court.disc_radius
     start = (peg.x + ux * (reach + 0.05), peg.y + uy * (reach + 0.05))
-    result = simulate(Scene(court=court, x=np.array([start[0]]), y=np.array([start[1]]), vx=np.array([-2.0 * ux]),
-                            vy=np.array([-2.0 * uy]), omega=np.zeros(1)), max_events=3)
+    result = simulate(
+        Scene(
+            court=court,
+            x=np.array([start[0]]),
+            y=np.array([start[1]]),
+            vx=np.array([-2.0 * ux]),
+            vy=np.array([-2.0 * uy]),
+            omega=np.zeros(1),
+        ),
+        max_events=3,
+    )
     state = result.trajectories.state[result.trajectories.t >= result.events.t[0]][0]
     assert math.hypot(state[2], state[3]) == pytest.approx(restitution_at(0.6, 0.5, 2.0) * 2.0, rel=1e-9)
 
 
 def test_court_files_give_laws_per_pair_and_per_cushion_or_peg(tmp_path):
-    text = (load_court("ricochet").source_path and open(load_court("ricochet").source_path).read())
-    text = text.replace("cushion_restitution = 0.7", "cushion_restitution = 0.7\ncushion_yield_speed = 1.5\n"
-                                                      "disc_yield_speed = 0.9")
+    text = load_court("ricochet").source_path and open(load_court("ricochet").source_path).read()
+    text = text.replace(
+        "cushion_restitution = 0.7", "cushion_restitution = 0.7\ncushion_yield_speed = 1.5\ndisc_yield_speed = 0.9"
+    )
     path = tmp_path / "ricochet-law.toml"
     path.write_text(text)
     court = load_court(path)

@@ -39,14 +39,14 @@ def test_bad_scenes_raise_errors_naming_the_disc(changes, message):
 
 def test_disc_overlapping_a_cushion_or_peg_is_rejected():
     rail = load_court("ricochet")
-    scene = Scene(court=rail, x=np.array([0.005]), y=np.array([0.3]), vx=np.zeros(1), vy=np.zeros(1),
-                  omega=np.zeros(1))
+    scene = Scene(court=rail, x=np.array([0.005]), y=np.array([0.3]), vx=np.zeros(1), vy=np.zeros(1), omega=np.zeros(1))
     with pytest.raises(SceneError, match=r"discs\[0\] .* overlaps the cushion 'centre rail'"):
         simulate(scene)
     board = load_court("crokinole")
     peg = board.pegs[5]
-    scene = Scene(court=board, x=np.array([peg.x + 0.01]), y=np.array([peg.y]), vx=np.zeros(1), vy=np.zeros(1),
-                  omega=np.zeros(1))
+    scene = Scene(
+        court=board, x=np.array([peg.x + 0.01]), y=np.array([peg.y]), vx=np.zeros(1), vy=np.zeros(1), omega=np.zeros(1)
+    )
     with pytest.raises(SceneError, match=r"overlaps the peg 'pegs 6'"):
         simulate(scene)
 
@@ -54,13 +54,20 @@ def test_disc_overlapping_a_cushion_or_peg_is_rejected():
 def test_disc_touching_a_cushion_is_fine():
     rail = load_court("ricochet")
     r = rail.disc_radius
-    scene = Scene(court=rail, x=np.array([0.75 * 0.0254 / 2 + r]), y=np.array([0.3]), vx=np.zeros(1),
-                  vy=np.zeros(1), omega=np.zeros(1))
+    scene = Scene(
+        court=rail,
+        x=np.array([0.75 * 0.0254 / 2 + r]),
+        y=np.array([0.3]),
+        vx=np.zeros(1),
+        vy=np.zeros(1),
+        omega=np.zeros(1),
+    )
     assert simulate(scene).ok
 
 
-@pytest.mark.parametrize("param, value", [("mu", -0.01), ("disc_restitution", 1.5), ("cushion_friction", -1.0),
-                                          ("gravity", 0.0)])
+@pytest.mark.parametrize(
+    "param, value", [("mu", -0.01), ("disc_restitution", 1.5), ("cushion_friction", -1.0), ("gravity", 0.0)]
+)
 def test_bad_parameters_are_rejected(param, value):
     with pytest.raises(CourtError, match=param):
         DECK.with_params(**{param: value})
@@ -74,8 +81,13 @@ def test_bad_event_bound_is_rejected(bad):
 
 # ---- the command line --------------------------------------------------------------------------------
 
-GOOD = {"court": "deck", "discs": [{"x": 0.0, "y": 2.0, "vx": 0.0, "vy": 2.2, "omega": 1.0, "team": "yellow"},
-                                   {"x": 0.02, "y": 11.0, "team": "black"}]}
+GOOD = {
+    "court": "deck",
+    "discs": [
+        {"x": 0.0, "y": 2.0, "vx": 0.0, "vy": 2.2, "omega": 1.0, "team": "yellow"},
+        {"x": 0.02, "y": 11.0, "team": "black"},
+    ],
+}
 
 
 def test_simulate_json_output(write_file, tmp_path, capsys):
@@ -101,8 +113,11 @@ def test_simulate_text_output(write_file, tmp_path, capsys):
 
 
 def test_simulate_stops_at_the_event_bound_with_status_1(write_file, tmp_path, capsys):
-    data = {"court": "deck", "params": {"mu": 0.0, "cushion_restitution": 1.0},
-            "discs": [{"x": 0.0, "y": 5.0, "vy": 3.0}]}
+    data = {
+        "court": "deck",
+        "params": {"mu": 0.0, "cushion_restitution": 1.0},
+        "discs": [{"x": 0.0, "y": 5.0, "vy": 3.0}],
+    }
     assert main(["simulate", write_file("scene.json", data), "--json", "--max-events", "30"]) == 1
     captured = capsys.readouterr()
     assert json.loads(captured.out)["discs"][0]["status"] == "moving"

@@ -53,12 +53,21 @@ def distance_poly(c, b, a, radius):
         dx = c[0] + t * (b[0] + t * a[0])
         dy = c[1] + t * (b[1] + t * a[1])
         return np.hypot(dx, dy) - radius
+
     return gap
 
 
 @settings(max_examples=300, deadline=None)
-@given(cx=coord, cy=coord, bx=coord, by=coord, ax=st.floats(-1, 1), ay=st.floats(-1, 1),
-       radius=st.floats(0.01, 0.5), window=st.floats(0.01, 5.0))
+@given(
+    cx=coord,
+    cy=coord,
+    bx=coord,
+    by=coord,
+    ax=st.floats(-1, 1),
+    ay=st.floats(-1, 1),
+    radius=st.floats(0.01, 0.5),
+    window=st.floats(0.01, 5.0),
+)
 def test_quartic_entry_matches_dense_sampling(cx, cy, bx, by, ax, ay, radius, window):
     assume(math.hypot(cx, cy) > radius * (1 + 1e-6))
     tau = quartic_entry(cx, cy, bx, by, ax, ay, radius, window)
@@ -138,8 +147,16 @@ def test_circle_entry_contact_rule():
 
 
 @settings(max_examples=300, deadline=None)
-@given(qx=coord, qy=coord, angle=st.floats(0, 2 * math.pi), x0=coord, y0=coord, x1=coord, y1=coord,
-       rho=st.floats(0.01, 0.3))
+@given(
+    qx=coord,
+    qy=coord,
+    angle=st.floats(0, 2 * math.pi),
+    x0=coord,
+    y0=coord,
+    x1=coord,
+    y1=coord,
+    rho=st.floats(0.01, 0.3),
+)
 def test_capsule_entry_matches_sampling(qx, qy, angle, x0, y0, x1, y1, rho):
     assume(math.hypot(x1 - x0, y1 - y0) > 1e-3)
     ux, uy = math.cos(angle), math.sin(angle)
@@ -179,16 +196,25 @@ def test_edge_crossing_on_a_square(qx, qy, angle):
     corners = [(-1, -1), (1, -1), (1, 1), (-1, 1)]
     crossings = [edge_crossing(qx, qy, ux, uy, *corners[k], *corners[(k + 1) % 4], 10.0) for k in range(4)]
     s = min(crossings)
-    exits = [t for t in ((1 - qx) / ux if ux > 0 else math.inf, (-1 - qx) / ux if ux < 0 else math.inf,
-                         (1 - qy) / uy if uy > 0 else math.inf, (-1 - qy) / uy if uy < 0 else math.inf)]
+    exits = [
+        t
+        for t in (
+            (1 - qx) / ux if ux > 0 else math.inf,
+            (-1 - qx) / ux if ux < 0 else math.inf,
+            (1 - qy) / uy if uy > 0 else math.inf,
+            (-1 - qy) / uy if uy < 0 else math.inf,
+        )
+    ]
     assert s == pytest.approx(min(exits), rel=1e-12)
 
 
 def test_edge_crossing_through_a_corner_is_caught():
     # Exactly through the corner (1, 1) of the square, where rounding may put the crossing a hair
     # beyond either edge's end.
-    s = min(edge_crossing(0.1, 0.1, math.sqrt(0.5), math.sqrt(0.5), *a, *b, 10.0)
-            for a, b in (((1, -1), (1, 1)), ((1, 1), (-1, 1))))
+    s = min(
+        edge_crossing(0.1, 0.1, math.sqrt(0.5), math.sqrt(0.5), *a, *b, 10.0)
+        for a, b in (((1, -1), (1, 1)), ((1, 1), (-1, 1)))
+    )
     assert s == pytest.approx(0.9 * math.sqrt(2), rel=1e-12)
 
 

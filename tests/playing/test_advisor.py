@@ -47,8 +47,10 @@ def _deck_board(discs, court=DECK):
     return Board(court, np.array([d[0] for d in discs]), np.array([d[1] for d in discs]), tuple(d[2] for d in discs))
 
 
-@pytest.mark.parametrize("end, shooter, half", [("foot", "yellow", "right"), ("foot", "black", "left"),
-                                                ("head", "yellow", "left"), ("head", "black", "right")])
+@pytest.mark.parametrize(
+    "end, shooter, half",
+    [("foot", "yellow", "right"), ("foot", "black", "left"), ("head", "yellow", "left"), ("head", "black", "right")],
+)
 def test_the_deck_shooter_starts_from_the_half_of_its_colour(end, shooter, half):
     """Seed 000, C-3: "Yellow shall always be played from the right side of the head of the court, and
     left side of foot of the court" (black the other half). A board at the foot is shot from the head;
@@ -99,8 +101,16 @@ def test_with_a_score_the_shots_are_ranked_by_the_chance_to_win():
     """The advisor told the score ranks by the probability of winning the game (the win players'
     estimate), not by the frame's value."""
     board = _deck_board([(0.0, 36.5 * FT, "yellow")])
-    _, advice = advise("deck", board, parse_player("deck", "expert-ev"), shooter="black", samples=200,
-                       score=(70, 60), hammer=True, shots_left=0)
+    _, advice = advise(
+        "deck",
+        board,
+        parse_player("deck", "expert-ev"),
+        shooter="black",
+        samples=200,
+        score=(70, 60),
+        hammer=True,
+        shots_left=0,
+    )
     wins = [a.win for a in advice]
     assert wins == sorted(wins, reverse=True)
     assert all(0.0 <= a.win_low <= a.win <= a.win_high <= 1.0 and a.win_samples >= 64 for a in advice)
@@ -127,11 +137,16 @@ def test_bad_position_is_refused():
 
 def test_cli_json_and_plot(tmp_path, capsys):
     board = tmp_path / "board.json"
-    board.write_text(json.dumps({"discs": [{"x": float(x), "y": float(y), "team": t}
-                                           for x, y, t in zip(BOARD.x, BOARD.y, BOARD.team)]}))
+    board.write_text(
+        json.dumps(
+            {"discs": [{"x": float(x), "y": float(y), "team": t} for x, y, t in zip(BOARD.x, BOARD.y, BOARD.team)]}
+        )
+    )
     picture = tmp_path / "advice.png"
-    assert main(["advise", "crokinole", str(board), "--player", "top-competitive-ev4", "--json",
-                 "--plot", str(picture)]) == 0
+    assert (
+        main(["advise", "crokinole", str(board), "--player", "top-competitive-ev4", "--json", "--plot", str(picture)])
+        == 0
+    )
     report = json.loads(capsys.readouterr().out)
     assert report["shooter"] == "light" and report["shots"][0]["expected"] >= report["shots"][-1]["expected"]
     assert picture.stat().st_size > 10_000
@@ -139,8 +154,26 @@ def test_cli_json_and_plot(tmp_path, capsys):
     assert "position must be one of" in capsys.readouterr().err
     assert main(["advise", "crokinole", str(board), "--score", "3-x"]) == 2
     assert "--score must be MINE-THEIRS" in capsys.readouterr().err
-    assert main(["advise", "crokinole", str(board), "--player", "top-competitive-ev", "--samples", "40", "--score",
-                 "2-4", "--hammer", "--frames-left", "1", "--json"]) == 0
+    assert (
+        main(
+            [
+                "advise",
+                "crokinole",
+                str(board),
+                "--player",
+                "top-competitive-ev",
+                "--samples",
+                "40",
+                "--score",
+                "2-4",
+                "--hammer",
+                "--frames-left",
+                "1",
+                "--json",
+            ]
+        )
+        == 0
+    )
     report = json.loads(capsys.readouterr().out)
     rows = report["shots"]
     assert report["score"] == [2, 4] and all(r["samples"] == 40 and r["win"] is not None for r in rows)

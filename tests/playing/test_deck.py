@@ -55,6 +55,7 @@ def test_start_faults_name_the_lines_as_the_shooter_sees_them(side):
     px, py = SETUP.pivot
     sign = 1 if side == "right" else -1
     for end in ("head", "foot"):
+
         def at(x, y):
             """A spot on the shooter's half, given as at the head; turned to the foot for a foot shooter."""
             return (sign * x, y) if end == "head" else half_turn(px, py, sign * x, y)
@@ -74,8 +75,9 @@ def test_every_point_of_each_stance_is_a_legal_start(sign):
     """A player starts anywhere on its stance (the preferred point, the sampled ones, or where the
     execution noise moves it, clamped to the stance): every point of it must be legal, at both ends."""
     stance = SETUP.stance(sign)
-    ts = np.concatenate([np.linspace(0.0, 1.0, 201), [stance.preferred],
-                         np.arange(stance.samples) / (stance.samples - 1)])
+    ts = np.concatenate(
+        [np.linspace(0.0, 1.0, 201), [stance.preferred], np.arange(stance.samples) / (stance.samples - 1)]
+    )
     for t in ts:
         x, y = stance.point(t)
         assert _both_ends(x, y, SIDE_OF_SIGN[sign]) == (None, None), (sign, t, x, y)

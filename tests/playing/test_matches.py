@@ -25,13 +25,24 @@ DECK = load_court("deck")
 
 # ---- the numba deck engine against the rules-layer driver ------------------------------------------
 
+
 def _python_scoreboard(skill: str, seed: int, game_index: int, setup=None) -> tuple[list[tuple], DeckGame]:
     players = dict(zip(SIDES, parse_players("deck", f"{skill}-plan")))
     game = DeckGame(*SIDES)
     play_deck_game(game, players, seed, game_index, setup=setup)
-    rows = [(e.number, 0 if e.shooting_end == "head" else 1, 0 if e.lead == "yellow" else 1, e.points["A"],
-             e.points["B"], sum(p for s, _, p in e.penalties if s == "A"),
-             sum(p for s, _, p in e.penalties if s == "B"), int(e.replayed)) for e in game.scoreboard]
+    rows = [
+        (
+            e.number,
+            0 if e.shooting_end == "head" else 1,
+            0 if e.lead == "yellow" else 1,
+            e.points["A"],
+            e.points["B"],
+            sum(p for s, _, p in e.penalties if s == "A"),
+            sum(p for s, _, p in e.penalties if s == "B"),
+            int(e.replayed),
+        )
+        for e in game.scoreboard
+    ]
     return rows, game
 
 
@@ -73,8 +84,11 @@ def test_engine_agrees_on_the_dead_disc_rule_c20a():
     setup = dataclasses.replace(deck_setup(DECK), takeout_extra=20.0)
     engine = _engine("novice", 11, 40, setup)
     replayed = [g for g in range(40) if (engine.scoreboard(g)[:, 7] == 1).any()]
-    eighth = [g for g in range(40)
-              if ((engine.scoreboard(g)[:, 5:7].sum(axis=1) > 0) & (engine.scoreboard(g)[:, 7] == 0)).any()]
+    eighth = [
+        g
+        for g in range(40)
+        if ((engine.scoreboard(g)[:, 5:7].sum(axis=1) > 0) & (engine.scoreboard(g)[:, 7] == 0)).any()
+    ]
     assert replayed and eighth
     rows = _assert_same_game(engine, replayed[0], "novice", 11, setup)
     assert any(r[7] == 1 and r[5] + r[6] == 10 for r in rows)  # a replay with 10-off to the shooter
@@ -98,6 +112,7 @@ def test_engine_results_do_not_depend_on_threads_or_batching():
 
 
 # ---- whole games: the rules name the winner, totals add up ------------------------------------------
+
 
 def _replay_through_rules(game: str, record) -> None:
     """Post the recorded frames to a fresh rules object: it must end exactly there, with that winner."""
@@ -132,12 +147,15 @@ def _replay_through_rules(game: str, record) -> None:
     assert rules.scores == g.totals
 
 
-@pytest.mark.parametrize("game,players", [
-    ("deck", "expert-ev6,average-plan"),
-    ("horse-collar", "expert-ev6,expert-plan"),
-    ("ricochet", "expert-ev6,expert-plan"),
-    ("crokinole", "top-competitive-ev6,average-competitive-plan"),
-])
+@pytest.mark.parametrize(
+    "game,players",
+    [
+        ("deck", "expert-ev6,average-plan"),
+        ("horse-collar", "expert-ev6,expert-plan"),
+        ("ricochet", "expert-ev6,expert-plan"),
+        ("crokinole", "top-competitive-ev6,average-competitive-plan"),
+    ],
+)
 def test_whole_games_end_as_the_rules_say(game, players):
     record = play(game, players, seed=5)
     assert record.players == dict(zip(SIDES, players.split(",")))
@@ -174,8 +192,9 @@ def test_same_seed_same_game_bit_for_bit():
 
 
 def test_ev_player_beats_the_fixed_plan_of_the_same_skill():
-    deck_wins = sum(play("deck", "expert-ev8,expert-plan", seed=seed, game_length=40).winner == "A"
-                    for seed in range(3))
+    deck_wins = sum(
+        play("deck", "expert-ev8,expert-plan", seed=seed, game_length=40).winner == "A" for seed in range(3)
+    )
     assert deck_wins == 3
     points = {"A": 0, "B": 0}
     for seed in range(3):
@@ -185,6 +204,7 @@ def test_ev_player_beats_the_fixed_plan_of_the_same_skill():
 
 
 # ---- matches ---------------------------------------------------------------------------------------
+
 
 def test_deck_match_rotates_colours_and_lags_for_a_third_game():
     for seed in range(6):
@@ -214,10 +234,26 @@ def test_horse_collar_and_ricochet_matches_are_best_of_three():
 
 # ---- the command line ------------------------------------------------------------------------------
 
+
 def test_play_writes_the_scorecard_and_a_picture_per_frame(tmp_path, capsys):
     out = tmp_path / "card"
-    assert main(["play", "crokinole", "--players", "top-competitive-ev4,novice", "--seed", "3", "--game-length", "2",
-                 "--out", str(out)]) == 0
+    assert (
+        main(
+            [
+                "play",
+                "crokinole",
+                "--players",
+                "top-competitive-ev4,novice",
+                "--seed",
+                "3",
+                "--game-length",
+                "2",
+                "--out",
+                str(out),
+            ]
+        )
+        == 0
+    )
     printed = capsys.readouterr().out
     assert "round 1:" in printed and "round 2:" in printed and "won by" in printed
     card = json.loads((out / "scorecard.json").read_text())
@@ -243,13 +279,16 @@ def test_play_deck_pictures_are_judged_at_the_scoring_end(tmp_path):
     assert len(list(out.glob("*.png"))) == len(frames)
 
 
-@pytest.mark.parametrize("argv", [
-    ["play", "deck", "--players", "pro,expert"],
-    ["play", "deck", "--players", "expert-evx"],
-    ["play", "crokinole", "--players", "expert"],
-    ["play", "ricochet", "--game-length", "17"],
-    ["play", "deck", "--seed", "-1"],
-])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["play", "deck", "--players", "pro,expert"],
+        ["play", "deck", "--players", "expert-evx"],
+        ["play", "crokinole", "--players", "expert"],
+        ["play", "ricochet", "--game-length", "17"],
+        ["play", "deck", "--seed", "-1"],
+    ],
+)
 def test_bad_play_arguments_exit_2(argv, tmp_path, capsys):
     assert main([*argv, "--out", str(tmp_path / "x")]) == 2
     err = capsys.readouterr().err

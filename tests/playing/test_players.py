@@ -11,15 +11,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from shuffle_sim.court import load_court
+from shuffle_sim.noise import EXACT
 from shuffle_sim.physics import STATUS_HOLED
-from shuffle_sim.playing.shooting import shoot
 from shuffle_sim.playing.crokinole import CrokinoleTactics
-from shuffle_sim.playing.players.repertoire import Shot, Strike
 from shuffle_sim.playing.deck import DeckTactics
 from shuffle_sim.playing.deck_engine import deck_setup
 from shuffle_sim.playing.horse_collar import HorseCollarTactics
-from shuffle_sim.playing.ricochet import RicochetTactics
-from shuffle_sim.noise import EXACT
 from shuffle_sim.playing.players import (
     Bank,
     Draw,
@@ -43,6 +40,9 @@ from shuffle_sim.playing.players import (
     skills_for,
     solve_bank,
 )
+from shuffle_sim.playing.players.repertoire import Shot, Strike
+from shuffle_sim.playing.ricochet import RicochetTactics
+from shuffle_sim.playing.shooting import shoot
 from shuffle_sim.rules.common import Turn
 from shuffle_sim.shots import simulate_shots
 from shuffle_sim.units import FOOT, INCH
@@ -58,6 +58,8 @@ def _one_thread():
 
     with one_numba_thread():
         yield
+
+
 HORSE = load_court("horse-collar")
 RICOCHET = load_court("ricochet")
 CROKINOLE = load_court("crokinole")
@@ -67,9 +69,18 @@ def deck_ctx(board=(), shooter="yellow", sign=1, shot=0, seed=0) -> ShotContext:
     xs = [b[0] for b in board]
     ys = [b[1] for b in board]
     teams = tuple(b[2] for b in board)
-    return ShotContext(court=SETUP.court, stance=SETUP.stance(sign), board_x=np.array(xs), board_y=np.array(ys),
-                       board_team=teams, shooter=shooter, tactics=DeckTactics(SETUP), seed=seed, shot=shot,
-                       info={"sign": sign})
+    return ShotContext(
+        court=SETUP.court,
+        stance=SETUP.stance(sign),
+        board_x=np.array(xs),
+        board_y=np.array(ys),
+        board_team=teams,
+        shooter=shooter,
+        tactics=DeckTactics(SETUP),
+        seed=seed,
+        shot=shot,
+        info={"sign": sign},
+    )
 
 
 def rest_of(court, launch, board_x=(), board_y=()):
@@ -78,6 +89,7 @@ def rest_of(court, launch, board_x=(), board_y=()):
 
 
 # ---- intents without noise ----------------------------------------------------------------------
+
 
 @settings(max_examples=40, deadline=None)
 @given(x=st.floats(-0.8, 0.8), y=st.floats(32.5 * FOOT, 45.0 * FOOT), sign=st.sampled_from([1, -1]))
@@ -120,8 +132,9 @@ def test_crokinole_takeout_hits_its_disc_around_the_pegs():
     # The disc sits behind a peg as seen from straight in front of the south seat.
     peg = min(CROKINOLE.pegs, key=lambda p: (p.y, abs(p.x)))
     target = (peg.x * 1.0, peg.y * 0.45)
-    ctx = ShotContext(CROKINOLE, tactics.stance("south"), [target[0]], [target[1]], ("B",), "A", tactics,
-                      info={"seat": "south"})
+    ctx = ShotContext(
+        CROKINOLE, tactics.stance("south"), [target[0]], [target[1]], ("B",), "A", tactics, info={"seat": "south"}
+    )
     launch = TakeOut(0, 0.1).aim(ctx)
     _, _, outcome = rest_of(CROKINOLE, launch, [target[0]], [target[1]])
     contacts = outcome.result.events.contacts().records()
@@ -135,8 +148,16 @@ def test_clearest_start_goes_around_a_blocking_disc():
     # A disc right on the preferred line of fire, a third of the way. (Half way, every legal start's
     # path grazes it: the stance keeps clear of the separation triangle, C-4.)
     blocker = (start[0] + (aim[0] - start[0]) / 3, start[1] + (aim[1] - start[1]) / 3)
-    t = clearest_start(stance.array, stance.preferred, stance.samples, *aim, np.array([blocker[0]]),
-                       np.array([blocker[1]]), np.array([2 * DECK.disc_radius]), -1)
+    t = clearest_start(
+        stance.array,
+        stance.preferred,
+        stance.samples,
+        *aim,
+        np.array([blocker[0]]),
+        np.array([blocker[1]]),
+        np.array([2 * DECK.disc_radius]),
+        -1,
+    )
     assert t != stance.preferred
     ctx = deck_ctx([(*blocker, "black")])
     launch = Draw(*aim).aim(ctx)
@@ -186,8 +207,9 @@ def test_ricochet_bank_stops_on_its_target(side, zone):
 def test_ricochet_bank_takeout_hits_its_weight():
     tactics = RicochetTactics(RICOCHET)
     target = (6.0 * INCH, 9.0 * INCH)
-    ctx = ShotContext(RICOCHET, tactics.stance("left"), [target[0]], [target[1]], ("B",), "A", tactics,
-                      info={"side": "left"})
+    ctx = ShotContext(
+        RICOCHET, tactics.stance("left"), [target[0]], [target[1]], ("B",), "A", tactics, info={"side": "left"}
+    )
     launch = Bank(*target, extra=0.1).aim(ctx)
     _, _, outcome = rest_of(RICOCHET, launch, [target[0]], [target[1]])
     assert any({c.a, c.b} == {0, 1} for c in outcome.contacts)
@@ -202,6 +224,7 @@ def test_unreachable_bank_is_refused():
 
 
 # ---- noise --------------------------------------------------------------------------------------
+
 
 def test_zero_noise_changes_nothing_and_noise_does_what_it_says():
     stance = SETUP.stance(1)
@@ -236,16 +259,25 @@ def _scatter(court, ctx, intent, skill, n=400) -> float:
     for s in range(n):
         c = ShotContext(ctx.court, ctx.stance, [], [], (), "A", ctx.tactics, seed=7, shot=s, info=ctx.info)
         rows.append(execute(c, launch, skill))
-    batch = simulate_shots(court, [l.x for l in rows], [l.y for l in rows], [l.vx for l in rows],
-                           [l.vy for l in rows], [l.omega for l in rows])
+    batch = simulate_shots(
+        court,
+        [l.x for l in rows],
+        [l.y for l in rows],
+        [l.vx for l in rows],
+        [l.vy for l in rows],
+        [l.omega for l in rows],
+    )
     return float(np.sqrt(np.mean((batch.x[:, 0] - intent.x) ** 2 + (batch.y[:, 0] - intent.y) ** 2)))
 
 
-@pytest.mark.parametrize("game,order", [
-    ("deck", ("novice", "average", "expert", "exact")),
-    ("horse-collar", ("novice", "average", "expert", "exact")),
-    ("crokinole", ("novice", "average competitive", "top competitive", "exact")),
-])
+@pytest.mark.parametrize(
+    "game,order",
+    [
+        ("deck", ("novice", "average", "expert", "exact")),
+        ("horse-collar", ("novice", "average", "expert", "exact")),
+        ("crokinole", ("novice", "average competitive", "top competitive", "exact")),
+    ],
+)
 def test_skill_presets_are_ordered_experts_scatter_less(game, order):
     skills = skills_for(game)
     if game == "deck":
@@ -264,6 +296,7 @@ def test_skill_presets_are_ordered_experts_scatter_less(game, order):
 
 # ---- strategies ---------------------------------------------------------------------------------
 
+
 def test_ev_takes_out_a_disc_sitting_on_the_10():
     spot = SETUP.spots_for(1)[0]
     ctx = deck_ctx([(float(spot[0]), float(spot[1]), "black")])
@@ -281,8 +314,9 @@ def test_ev_respects_the_crokinole_hit_rule():
     """With an opponent disc on the board an open 20 that misses it is removed: the EV player must hit."""
     tactics = CrokinoleTactics(CROKINOLE)
     target = (-6.0 * INCH, 1.0 * INCH)  # in the 10 circle, off the line to the hole
-    ctx = ShotContext(CROKINOLE, tactics.stance("south"), [target[0]], [target[1]], ("B",), "A", tactics,
-                      info={"seat": "south"})
+    ctx = ShotContext(
+        CROKINOLE, tactics.stance("south"), [target[0]], [target[1]], ("B",), "A", tactics, info={"seat": "south"}
+    )
     ev = ExpectedValue(samples=1)
     intents, _, means = ev.weigh(ctx, EXACT, tactics.candidates(ctx))
     values = {i.label: m for i, m in zip(intents, means)}
@@ -306,6 +340,7 @@ def test_fixed_plans():
 
 
 # ---- values against the rules layer ---------------------------------------------------------------
+
 
 def _random_boards(rng, court, n_boards, n_discs, box):
     """Boards of resting discs in a box, clear of each other and of pegs."""
@@ -333,11 +368,22 @@ def _outcomes(ctx, n=24):
     rows = []
     for s in range(n):
         for launch in launches:
-            c = ShotContext(ctx.court, ctx.stance, ctx.board_x, ctx.board_y, ctx.board_team, ctx.shooter,
-                            ctx.tactics, seed=3, shot=s, info=ctx.info)
+            c = ShotContext(
+                ctx.court,
+                ctx.stance,
+                ctx.board_x,
+                ctx.board_y,
+                ctx.board_team,
+                ctx.shooter,
+                ctx.tactics,
+                seed=3,
+                shot=s,
+                info=ctx.info,
+            )
             rows.append(execute(c, launch, skills_for(ctx.court.game)["novice"]))
-    batch = simulate_shots(ctx.court, *[[getattr(l, k) for l in rows] for k in ("x", "y", "vx", "vy", "omega")],
-                           board=ctx.board_scene())
+    batch = simulate_shots(
+        ctx.court, *[[getattr(l, k) for l in rows] for k in ("x", "y", "vx", "vy", "omega")], board=ctx.board_scene()
+    )
     return rows, batch
 
 
@@ -416,10 +462,15 @@ def test_horse_collar_values_on_the_last_puck_agree_with_the_rules():
 
 # ---- the player syntax --------------------------------------------------------------------------
 
+
 def test_parse_players():
     a, b = parse_players("deck", "expert-ev,novice-plan")
     assert (a.skill.name, type(a.strategy).__name__, b.skill.name, type(b.strategy).__name__) == (
-        "expert", "ExpectedValue", "novice", "FixedPlan")
+        "expert",
+        "ExpectedValue",
+        "novice",
+        "FixedPlan",
+    )
     assert parse_player("deck", "average").strategy.name == "plan"
     assert parse_player("deck", "exact-ev8").strategy.samples == 8
     top = parse_player("crokinole", "top-competitive-ev")
@@ -429,14 +480,17 @@ def test_parse_players():
     assert one == two
 
 
-@pytest.mark.parametrize("text,match", [
-    ("pro", "unknown skill 'pro'"),
-    ("expert-evx", "unknown strategy 'evx'"),
-    ("expert,novice,average", "two players"),
-    ("expert,", "two players"),
-    ("expert-ev0", "N >= 1"),
-    ("top-competitive", "unknown skill"),
-])
+@pytest.mark.parametrize(
+    "text,match",
+    [
+        ("pro", "unknown skill 'pro'"),
+        ("expert-evx", "unknown strategy 'evx'"),
+        ("expert,novice,average", "two players"),
+        ("expert,", "two players"),
+        ("expert-ev0", "N >= 1"),
+        ("top-competitive", "unknown skill"),
+    ],
+)
 def test_bad_player_names_are_refused(text, match):
     with pytest.raises(PlayerError, match=match):
         parse_players("deck", text)

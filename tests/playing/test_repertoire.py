@@ -26,8 +26,17 @@ def polar(r_in, degrees):
 
 
 def context(discs, teams, skill=None):
-    return ShotContext(COURT, TACTICS.stance("south"), [d[0] for d in discs], [d[1] for d in discs], teams, "A",
-                       TACTICS, info={"seat": "south"}, skill=skill)
+    return ShotContext(
+        COURT,
+        TACTICS.stance("south"),
+        [d[0] for d in discs],
+        [d[1] for d in discs],
+        teams,
+        "A",
+        TACTICS,
+        info={"seat": "south"},
+        skill=skill,
+    )
 
 
 def played(ctx, intent):
@@ -85,7 +94,7 @@ def test_open_20_drops_in_with_its_overshoot():
     assert 0.0 < extra < 12 * INCH
     # the window's ends in speed are equally far on a log scale
     lo = (12 * INCH - hole.capture_radius) / (12 * INCH + extra)
-    hi = (12 * INCH - hole.capture_radius + hole.capture_speed ** 2 / (2 * ctx.decel)) / (12 * INCH + extra)
+    hi = (12 * INCH - hole.capture_radius + hole.capture_speed**2 / (2 * ctx.decel)) / (12 * INCH + extra)
     assert math.log(lo) == pytest.approx(-math.log(hi))
 
 

@@ -15,12 +15,12 @@ from shuffle_sim.playing.search.deck_rollout import deck_rollouts
 from shuffle_sim.playing.search.kr_uct import WinSearch
 from shuffle_sim.playing.search.situations import DeckSituation
 from shuffle_sim.playing.search.win_tables import (
+    _digest,
+    _read,
     crokinole_table,
     deck_table,
     ricochet_table,
     win_tables,
-    _digest,
-    _read,
 )
 
 DECK = load_court("deck")
@@ -28,6 +28,7 @@ CROKINOLE = load_court("crokinole")
 
 
 # ---- tables ----------------------------------------------------------------------------------------
+
 
 def test_crokinole_hammer_that_always_wins_ties_every_game():
     """Singles players alternate the first shot (the hammer alternates): if the hammer always wins its
@@ -108,15 +109,37 @@ def test_rollouts_do_not_depend_on_the_thread_count(rollout):
             return np.concatenate([out["points"].ravel(), out["penalty"], out["x"].ravel()])
     else:
         tactics = CrokinoleTactics(CROKINOLE)
-        ctx = ShotContext(CROKINOLE, tactics.stance("south"), np.empty(0), np.empty(0), (), "light", tactics,
-                          info={"seat": "south", "opponent_shots_left": 1})
+        ctx = ShotContext(
+            CROKINOLE,
+            tactics.stance("south"),
+            np.empty(0),
+            np.empty(0),
+            (),
+            "light",
+            tactics,
+            info={"seat": "south", "opponent_shots_left": 1},
+        )
         la = Open20().aim(ctx)
         rows = np.tile([la.t, la.vx, la.vy, 0.0], (24, 1))
         sd = noise_vector(skills_for("crokinole")["top competitive"])
 
         def run():
-            return crokinole_rollouts(CROKINOLE, tactics.stance("south"), tactics.stance("north"), [0.05], [0.1],
-                                      [False], rows, sd, sd, 9, 5, 2, 4).ravel()
+            return crokinole_rollouts(
+                CROKINOLE,
+                tactics.stance("south"),
+                tactics.stance("north"),
+                [0.05],
+                [0.1],
+                [False],
+                rows,
+                sd,
+                sd,
+                9,
+                5,
+                2,
+                4,
+            ).ravel()
+
     previous = numba.get_num_threads()
     try:
         numba.set_num_threads(1)
@@ -133,11 +156,32 @@ def test_crokinole_rollout_applies_the_hit_rule():
     """With an opponent disc on the board, a shot that touches none is removed, a 20 so made too:
     an open 20 past a disc far off its line scores nothing for the shooter."""
     tactics = CrokinoleTactics(CROKINOLE)
-    ctx = ShotContext(CROKINOLE, tactics.stance("south"), np.array([0.2]), np.array([0.15]), ("dark",), "light",
-                      tactics, info={"seat": "south", "opponent_shots_left": 1})
+    ctx = ShotContext(
+        CROKINOLE,
+        tactics.stance("south"),
+        np.array([0.2]),
+        np.array([0.15]),
+        ("dark",),
+        "light",
+        tactics,
+        info={"seat": "south", "opponent_shots_left": 1},
+    )
     la = Open20().aim(ctx)
-    out = crokinole_rollouts(CROKINOLE, tactics.stance("south"), tactics.stance("north"), [0.2], [0.15], [False],
-                             np.array([[la.t, la.vx, la.vy, 0.0]]), np.zeros(4), np.zeros(4), 0, 0, 0, 0)
+    out = crokinole_rollouts(
+        CROKINOLE,
+        tactics.stance("south"),
+        tactics.stance("north"),
+        [0.2],
+        [0.15],
+        [False],
+        np.array([[la.t, la.vx, la.vy, 0.0]]),
+        np.zeros(4),
+        np.zeros(4),
+        0,
+        0,
+        0,
+        0,
+    )
     from shuffle_sim.judging import judge_batch
 
     assert out[0, 0] == 0 and out[0, 2] == 0
@@ -145,6 +189,7 @@ def test_crokinole_rollout_applies_the_hit_rule():
 
 
 # ---- the search ------------------------------------------------------------------------------------
+
 
 def test_win_players_are_named_like_the_others():
     assert isinstance(parse_player("deck", "expert-win").strategy, WinSearch)

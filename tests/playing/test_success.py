@@ -51,8 +51,16 @@ def test_a_draw_succeeds_only_in_its_zone_clear_of_the_lines():
 
 def test_an_open_20_succeeds_when_it_drops():
     tactics = CrokinoleTactics(CROKINOLE)
-    ctx = ShotContext(CROKINOLE, tactics.stance("south"), np.empty(0), np.empty(0), (), "light", tactics,
-                      info={"seat": "south", "opponent_shots_left": 1})
+    ctx = ShotContext(
+        CROKINOLE,
+        tactics.stance("south"),
+        np.empty(0),
+        np.empty(0),
+        (),
+        "light",
+        tactics,
+        info={"seat": "south", "opponent_shots_left": 1},
+    )
     launch = Open20().aim(ctx)
     fast = type(launch)(launch.t, launch.x, launch.y, launch.vx * 1.5, launch.vy * 1.5, 0.0)
     assert intent_met(ctx, Open20(), _outcomes(ctx, [launch, fast])).tolist() == [True, False]
@@ -63,8 +71,16 @@ def test_a_peg_hide_succeeds_hidden_from_the_seat_across_the_board():
     seats, is hidden from the opponent across the board; the same disc resting in the open, off the
     peg's line, is not (nor is one behind a peg 67.5 degrees off: the far seat sees round it)."""
     tactics = CrokinoleTactics(CROKINOLE)
-    ctx = ShotContext(CROKINOLE, tactics.stance("south"), np.empty(0), np.empty(0), (), "light", tactics,
-                      info={"seat": "south", "opponent_shots_left": 1})
+    ctx = ShotContext(
+        CROKINOLE,
+        tactics.stance("south"),
+        np.empty(0),
+        np.empty(0),
+        (),
+        "light",
+        tactics,
+        info={"seat": "south", "opponent_shots_left": 1},
+    )
     hides = tactics.hide(ctx)
     hide = next(h for h in hides if abs(h.x) < abs(h.y))  # 22.5 degrees off the south-north line
     assert isinstance(hide, PegHide)
@@ -72,8 +88,9 @@ def test_a_peg_hide_succeeds_hidden_from_the_seat_across_the_board():
     rho = math.hypot(hide.x, hide.y)
     open_x, open_y = rho * math.cos(a + 0.4), rho * math.sin(a + 0.4)
     side = next(h for h in hides if abs(h.x) > abs(h.y))
-    batch = simulate_shots(CROKINOLE, [hide.x, open_x, side.x], [hide.y, open_y, side.y], [0.0] * 3, [1e-9] * 3,
-                           [0.0] * 3)
+    batch = simulate_shots(
+        CROKINOLE, [hide.x, open_x, side.x], [hide.y, open_y, side.y], [0.0] * 3, [1e-9] * 3, [0.0] * 3
+    )
     assert intent_met(ctx, hide, batch).tolist() == [True, False, False]
 
 
@@ -82,7 +99,7 @@ def test_default_samples_bound_the_interval_by_three_points():
     assert n == 1068
     low, high = wilson_interval(n // 2, n)
     assert high - low <= 0.06 + 1e-9
-    assert samples_for_margin(0.03) - 1 < 1.959963984540054 ** 2 / (4 * 0.03 ** 2) <= n
+    assert samples_for_margin(0.03) - 1 < 1.959963984540054**2 / (4 * 0.03**2) <= n
 
 
 @settings(max_examples=200, deadline=None)

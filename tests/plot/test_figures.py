@@ -39,12 +39,15 @@ def texts(ax):
     return [t.get_text() for t in ax.texts]
 
 
-@pytest.mark.parametrize("name, labels", [
-    ("deck", {"10", "8", "7", "10 OFF", "dead", "left alley", "right alley"}),
-    ("horse-collar", {"1", "2", "3", "hanger 13", "26", "dead", "near gutter", "left gutter"}),
-    ("ricochet", {"1", "2", "3", "4", "hanger 5", "dead"}),
-    ("crokinole", {"15", "10", "5", "20", "dead", "ditch"}),
-])
+@pytest.mark.parametrize(
+    "name, labels",
+    [
+        ("deck", {"10", "8", "7", "10 OFF", "dead", "left alley", "right alley"}),
+        ("horse-collar", {"1", "2", "3", "hanger 13", "26", "dead", "near gutter", "left gutter"}),
+        ("ricochet", {"1", "2", "3", "4", "hanger 5", "dead"}),
+        ("crokinole", {"15", "10", "5", "20", "dead", "ditch"}),
+    ],
+)
 def test_draw_court_to_scale_with_values(name, labels):
     court = load_court(name)
     ax = new_axes()
@@ -57,8 +60,11 @@ def test_draw_court_to_scale_with_values(name, labels):
     assert ax.get_xlabel() == "x (m)" and ax.get_ylabel() == "y (m)"
     # Pegs and the hole are circles of their real size.
     circles = sorted(round(p.get_radius(), 6) for p in ax.patches if isinstance(p, Circle))
-    expected = sorted([round(g.radius, 6) for g in court.pegs] + [round(h.radius, 6) for h in court.holes]
-                      + ([round(court.surface_circle[2], 6)] if court.surface_kind == "circle" else []))
+    expected = sorted(
+        [round(g.radius, 6) for g in court.pegs]
+        + [round(h.radius, 6) for h in court.holes]
+        + ([round(court.surface_circle[2], 6)] if court.surface_kind == "circle" else [])
+    )
     assert circles == expected
 
 
@@ -72,15 +78,20 @@ def test_deck_shows_both_ends_and_lines_with_width():
     # Every line of both diagrams is drawn as a band of its width (the separation triangles dashed).
     bands = [p for p in ax.patches if p.get_facecolor()[:3] == pytest.approx((27 / 255, 27 / 255, 27 / 255))]
     assert len(bands) == 2 * len(court.judged_lines)
-    baseline = next(b for b in bands if np.allclose(sorted(set(np.round(b.get_xy()[:, 1], 9)))[0],
-                                                    45.5 * FT - 0.5 * IN))
+    baseline = next(
+        b for b in bands if np.allclose(sorted(set(np.round(b.get_xy()[:, 1], 9)))[0], 45.5 * FT - 0.5 * IN)
+    )
     ys = baseline.get_xy()[:, 1]
     assert ys.max() - ys.min() == pytest.approx(1 * IN)
 
 
 def test_team_colours():
     deck = load_court("deck")
-    assert team_colours(deck, ["A", "B", "A"]) == [TEAM_COLOURS["yellow"], TEAM_COLOURS["black"], TEAM_COLOURS["yellow"]]
+    assert team_colours(deck, ["A", "B", "A"]) == [
+        TEAM_COLOURS["yellow"],
+        TEAM_COLOURS["black"],
+        TEAM_COLOURS["yellow"],
+    ]
     assert team_colours(deck, ["black", "me"]) == [TEAM_COLOURS["black"], TEAM_COLOURS["yellow"]]
     hc = load_court("horse-collar")
     assert team_colours(hc, ["home", "away"]) == [TEAM_COLOURS["red"], TEAM_COLOURS["blue"]]
@@ -186,8 +197,20 @@ def test_drawing_never_imports_pyplot(tmp_path):
 
 def test_cli_draw(tmp_path, capsys):
     out = tmp_path / "sub" / "deck.png"
-    argv = ["draw", "deck", "-o", str(out), "--zoom", "foot", "--disc", f"0,{37.2 * FT},yellow",
-            "--disc", f"-0.15,{39.5 * FT}", "--end", "foot"]
+    argv = [
+        "draw",
+        "deck",
+        "-o",
+        str(out),
+        "--zoom",
+        "foot",
+        "--disc",
+        f"0,{37.2 * FT},yellow",
+        "--disc",
+        f"-0.15,{39.5 * FT}",
+        "--end",
+        "foot",
+    ]
     assert main(argv) == 0
     assert capsys.readouterr().out.strip() == f"wrote {out}"
     with Image.open(out) as img:

@@ -20,8 +20,8 @@ import pytest
 
 from shuffle_sim.court import load_court
 from shuffle_sim.physics import simulate
-from shuffle_sim.reference import STATUS_REST, simulate_reference
 from shuffle_sim.physics.scene import Scene
+from shuffle_sim.reference import STATUS_REST, simulate_reference
 
 FOOT = 0.3048
 DTS = (2e-3, 1e-3, 5e-4, 2.5e-4)
@@ -29,8 +29,14 @@ PHASES = 6
 
 
 def make_scene(court, xs, ys, vxs, vys, omegas):
-    return Scene(court, x=np.array(xs, float), y=np.array(ys, float), vx=np.array(vxs, float),
-                 vy=np.array(vys, float), omega=np.array(omegas, float))
+    return Scene(
+        court,
+        x=np.array(xs, float),
+        y=np.array(ys, float),
+        vx=np.array(vxs, float),
+        vy=np.array(vys, float),
+        omega=np.array(omegas, float),
+    )
 
 
 def convergence(make):
@@ -141,8 +147,9 @@ def test_peg_deflection(spin):
 
 def test_a_cluster_of_four_discs_agrees(deck):
     """Several impacts in a row, spin included: at dt = 0.25 ms pymunk lands within a few mm."""
-    scene = make_scene(deck, [0.0, 0.05, -0.1, 0.3], [2.0, 2.6, 3.0, 3.2], [0.02, 0, 0, -0.05], [2.5, 0, 0, 0],
-                       [3.0, 0, 0, 0])
+    scene = make_scene(
+        deck, [0.0, 0.05, -0.1, 0.3], [2.0, 2.6, 3.0, 3.2], [0.02, 0, 0, -0.05], [2.5, 0, 0, 0], [3.0, 0, 0, 0]
+    )
     exact = simulate(scene)
     assert len(exact.events.contacts()) >= 2
     ref = simulate_reference(scene, 2.5e-4)

@@ -22,6 +22,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from shuffle_sim.court import load_court, parse_court
+from shuffle_sim.physics.scene import Scene, SceneError
 from shuffle_sim.reference import (
     STATUS_FALLEN,
     STATUS_HOLED,
@@ -31,7 +32,6 @@ from shuffle_sim.reference import (
     simulate_reference,
 )
 from shuffle_sim.reference.pymunk_engine import RAIL_SEGMENTS
-from shuffle_sim.physics.scene import Scene, SceneError
 
 FOOT = 0.3048
 DTS = (2e-3, 1e-3, 5e-4, 2.5e-4)
@@ -39,6 +39,7 @@ PHASES = 6
 
 
 # ---- closed-form oracles -------------------------------------------------------------------------
+
 
 def slide_to_rest(p, v, decel):
     """Rest position of a disc sliding from p with velocity v under Coulomb deceleration."""
@@ -76,10 +77,17 @@ def bounce(p, u, speed, s, n, e, decel):
 
 # ---- helpers -------------------------------------------------------------------------------------
 
+
 def make_scene(court, xs, ys, vxs, vys, omegas=None):
     n = len(xs)
-    return Scene(court, x=np.array(xs, float), y=np.array(ys, float), vx=np.array(vxs, float),
-                 vy=np.array(vys, float), omega=np.zeros(n) if omegas is None else np.array(omegas, float))
+    return Scene(
+        court,
+        x=np.array(xs, float),
+        y=np.array(ys, float),
+        vx=np.array(vxs, float),
+        vy=np.array(vys, float),
+        omega=np.zeros(n) if omegas is None else np.array(omegas, float),
+    )
 
 
 def rms_errors(make):
@@ -116,6 +124,7 @@ def crokinole():
 
 
 # ---- a single disc -------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("dt", DTS)
 def test_single_disc_overshoots_by_v0_dt_over_two(deck, dt):
@@ -158,6 +167,7 @@ def test_spin_on_a_sliding_disc_does_not_bend_its_path(deck):
 
 
 # ---- impacts: first-order convergence to the closed forms ----------------------------------------
+
 
 def head_on_maker(deck, offset=0.0, **params):
     court = deck.with_params(**params) if params else deck
@@ -276,15 +286,20 @@ def test_peg_deflection_converges(crokinole):
 
 def ring_court(rail_restitution=0.5):
     """A round table with a circular rail and no edge: the rail is the only way to stop leaving."""
-    return parse_court({
-        "name": "ring", "game": "custom",
-        "frame": {"origin": "centre", "x": "east", "y": "north"},
-        "disc": {"diameter": "2 in", "mass": "0.1 kg"},
-        "materials": {"mu": 0.1, "disc_friction": 0.0, "cushion_friction": 0.0},
-        "surface": {"circle": {"centre": [0, 0], "radius": "0.5 m"}},
-        "cushions": [{"name": "rail", "circle": {"centre": [0, 0], "radius": "0.5 m"},
-                      "restitution": rail_restitution}],
-    }, "<ring>")
+    return parse_court(
+        {
+            "name": "ring",
+            "game": "custom",
+            "frame": {"origin": "centre", "x": "east", "y": "north"},
+            "disc": {"diameter": "2 in", "mass": "0.1 kg"},
+            "materials": {"mu": 0.1, "disc_friction": 0.0, "cushion_friction": 0.0},
+            "surface": {"circle": {"centre": [0, 0], "radius": "0.5 m"}},
+            "cushions": [
+                {"name": "rail", "circle": {"centre": [0, 0], "radius": "0.5 m"}, "restitution": rail_restitution}
+            ],
+        },
+        "<ring>",
+    )
 
 
 @pytest.mark.parametrize("heading_deg", [0.0, 37.0, 90.0])
@@ -307,6 +322,7 @@ def test_circular_rail_returns_a_radial_shot(heading_deg):
 
 
 # ---- edges, kill lines, holes --------------------------------------------------------------------
+
 
 def test_disc_falls_into_the_alley_when_its_centre_crosses_the_side(deck):
     dt = 1e-3
@@ -380,6 +396,7 @@ def test_fast_disc_crosses_the_hole_and_falls_into_the_ditch(crokinole):
 
 # ---- the table, bounds, options and errors -------------------------------------------------------
 
+
 def test_half_round_on_a_table_matches_the_closed_form(deck):
     """Shot 2 starts after shot 1 rests and knocks it on: the table keeps discs between runs."""
     dt = 2.5e-4
@@ -402,8 +419,9 @@ def test_half_round_on_a_table_matches_the_closed_form(deck):
 
 def test_sleeping_and_check_interval_do_not_change_rest_positions(deck):
     court = load_court("deck").with_params(mu=0.1)
-    scene = make_scene(court, [0.0, 0.05, -0.1, 0.3], [2.0, 2.6, 3.0, 3.2], [0.02, 0, 0, -0.05], [2.5, 0, 0, 0],
-                       [3.0, 0, 0, 0])
+    scene = make_scene(
+        court, [0.0, 0.05, -0.1, 0.3], [2.0, 2.6, 3.0, 3.2], [0.02, 0, 0, -0.05], [2.5, 0, 0, 0], [3.0, 0, 0, 0]
+    )
     a = simulate_reference(scene, 1e-3)
     b = simulate_reference(scene, 1e-3, sleep=False, rest_check_every=1)
     assert np.array_equal(a.x, b.x) and np.array_equal(a.y, b.y)

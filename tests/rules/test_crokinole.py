@@ -29,17 +29,20 @@ def at(rho_in, team, angle_deg=0.0):
     return (rho_in * IN * math.cos(a), rho_in * IN * math.sin(a), team)
 
 
-@pytest.mark.parametrize("rho, value, reason", [
-    (0.0, 20, "in the 20 hole: 20, removed at once"),
-    (2.0, 15, "in the 15 circle"),
-    (4.3, 10, "touching the 15 line: counts 10"),
-    (6.0, 10, "in the 10 circle"),
-    (8.2, 5, "touching the 10 line: counts 5"),
-    (10.0, 5, "in the 5 circle"),
-    (11.5, 0, "touching the 5 line: removed"),
-    (12.8, 0, "beyond the 5 line: removed"),
-    (13.5, 0, "in the ditch: removed"),
-])
+@pytest.mark.parametrize(
+    "rho, value, reason",
+    [
+        (0.0, 20, "in the 20 hole: 20, removed at once"),
+        (2.0, 15, "in the 15 circle"),
+        (4.3, 10, "touching the 15 line: counts 10"),
+        (6.0, 10, "in the 10 circle"),
+        (8.2, 5, "touching the 10 line: counts 5"),
+        (10.0, 5, "in the 5 circle"),
+        (11.5, 0, "touching the 5 line: removed"),
+        (12.8, 0, "beyond the 5 line: removed"),
+        (13.5, 0, "in the ditch: removed"),
+    ],
+)
 def test_disc_values(rho, value, reason):
     disc = score_round(Board.of(COURT, [at(rho, "A", angle_deg=90)])).discs[0]
     assert (disc.value, disc.reason) == (value, reason)
@@ -62,6 +65,7 @@ def test_round_points_and_cancellation():
 
 # ---- one shot --------------------------------------------------------------------------------------
 # Disc 0: B's disc in the 10; disc 1: A's disc in the 15; disc 2: A's shot disc.
+
 
 def shot(shot_end, contacts, before=(True, True, False), extra=()):
     board = Board.of(COURT, [at(6, "B", 90), at(2, "A", 200), shot_end, *extra])
@@ -104,8 +108,9 @@ def test_open_shot_must_end_inside_or_touching_the_fifteen_line():
 def test_legal_shot_removals_and_twenties():
     """The shot hits the opponent into the ditch and knocks its own disc into the hole."""
     board_after = [at(13.5, "B", 90), at(0, "A"), at(3, "A", 300), at(11.5, "B", 45)]
-    result = judge_shot(Board.of(COURT, board_after), "A", 2, [True, True, False, True],
-                        [(2, 0, False, False), (2, 1, False, False)])
+    result = judge_shot(
+        Board.of(COURT, board_after), "A", 2, [True, True, False, True], [(2, 0, False, False), (2, 1, False, False)]
+    )
     assert result.foul is None
     assert result.twenties == {"A": 1}
     assert result.remove == (0, 1, 3)
@@ -124,11 +129,16 @@ def test_judge_shot_checks_its_input():
 
 # ---- games -----------------------------------------------------------------------------------------
 
+
 def test_categories_from_seed_002():
     table = categories()
     assert {n: (c.discs_per_player, c.games_per_match, c.shootout_shots) for n, c in table.items()} == {
-        "singles": (8, 10, 12), "cue singles": (6, 10, 6), "juniors": (6, 6, 6), "intermediates": (6, 6, 6),
-        "doubles": (6, 6, 6), "cue doubles": (5, 6, 6),
+        "singles": (8, 10, 12),
+        "cue singles": (6, 10, 6),
+        "juniors": (6, 6, 6),
+        "intermediates": (6, 6, 6),
+        "doubles": (6, 6, 6),
+        "cue doubles": (5, 6, 6),
     }
 
 
@@ -147,23 +157,35 @@ def test_doubles_seats_go_clockwise_and_the_start_moves(name, shots):
     turns = game.turns()
     assert len(turns) == shots
     assert [(t.team, t.player, t.end) for t in turns[:4]] == [
-        ("A", 0, "south"), ("B", 0, "west"), ("A", 1, "north"), ("B", 1, "east")]
+        ("A", 0, "south"),
+        ("B", 0, "west"),
+        ("A", 1, "north"),
+        ("B", 1, "east"),
+    ]
     game.record_round({"A": 0, "B": 0})
     assert (game.turns()[0].team, game.turns()[0].end) == ("B", "west")
 
 
 def test_four_round_game_with_round_points_and_scorecard():
     game = CrokinoleGame(("A", "B"))
-    for totals, twenties in [({"A": 65, "B": 30}, {"A": 2, "B": 0}), ({"A": 30, "B": 30}, {}),
-                             ({"A": 10, "B": 45}, {"B": 1}), ({"A": 50, "B": 25}, {"A": 1})]:
+    for totals, twenties in [
+        ({"A": 65, "B": 30}, {"A": 2, "B": 0}),
+        ({"A": 30, "B": 30}, {}),
+        ({"A": 10, "B": 45}, {"B": 1}),
+        ({"A": 50, "B": 25}, {"A": 1}),
+    ]:
         assert not game.over
         game.record_round(totals, twenties)
     assert game.over and game.winner == "A" and game.scores == {"A": 5, "B": 3}
     card = game.scorecard()
     assert card.twenties == {"A": 3, "B": 1}
     assert [r.points for r in card.rounds][1] == {"A": 1, "B": 1}
-    assert card.to_dict()["rounds"][0] == {"round": 1, "totals": {"A": 65, "B": 30},
-                                           "twenties": {"A": 2, "B": 0}, "points": {"A": 2, "B": 0}}
+    assert card.to_dict()["rounds"][0] == {
+        "round": 1,
+        "totals": {"A": 65, "B": 30},
+        "twenties": {"A": 2, "B": 0},
+        "points": {"A": 2, "B": 0},
+    }
 
 
 def test_tied_game_stands_unless_championship_which_plays_a_fifth_round():
@@ -214,8 +236,12 @@ def play_game(game, rng):
 
 
 @settings(max_examples=100, deadline=None)
-@given(seed=st.integers(0, 2**32 - 1), category=st.sampled_from(sorted(categories())),
-       scoring=st.sampled_from(["points", "cancellation"]), championship=st.booleans())
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    category=st.sampled_from(sorted(categories())),
+    scoring=st.sampled_from(["points", "cancellation"]),
+    championship=st.booleans(),
+)
 def test_whole_games(seed, category, scoring, championship):
     options = CrokinoleOptions(category=category, scoring=scoring, championship=championship)
     game = CrokinoleGame(("A", "B"), options)
@@ -266,13 +292,14 @@ def test_same_seed_same_game_flow(seed):
     def run():
         game = CrokinoleGame(("A", "B"), CrokinoleOptions(championship=True))
         return play_game(game, random.Random(seed))
+
     assert run() == run()
 
 
 def test_a_board_file_may_list_the_twenties_set_aside_and_the_round_counts_them():
+    from shuffle_sim.physics.scene import SceneError
     from shuffle_sim.rules import score_board
     from shuffle_sim.rules.board_file import board_from_dict
-    from shuffle_sim.physics.scene import SceneError
 
     data = {"discs": [{"x": 0.0, "y": 0.05, "team": "light"}], "twenties": {"light": 1, "dark": 2}}
     board = board_from_dict(data, "crokinole", "crokinole")

@@ -31,8 +31,15 @@ IN_ALLEY = (1.2, 40 * FT)
 
 
 def test_both_sides_score_all_their_discs():
-    frame = score_half_round(board((*IN_10, "yellow"), (*IN_8_RIGHT, "yellow"), (*IN_7_RIGHT, "black"),
-                                   (*IN_8_LEFT, "black"), (*IN_10_OFF, "yellow")))
+    frame = score_half_round(
+        board(
+            (*IN_10, "yellow"),
+            (*IN_8_RIGHT, "yellow"),
+            (*IN_7_RIGHT, "black"),
+            (*IN_8_LEFT, "black"),
+            (*IN_10_OFF, "yellow"),
+        )
+    )
     assert frame.scores == {"yellow": 10 + 8 - 10, "black": 7 + 8}
     assert [d.value for d in frame.discs] == [10, 8, 7, 8, -10]
     assert frame.discs[0].reason == "in the 10 zone, touching no line"
@@ -60,15 +67,18 @@ def test_fourteen_foot_line_boundary(dy):
         assert disc.value == (10 if dy < 0 else 8)
 
 
-@pytest.mark.parametrize("where, reason", [
-    (SHORT, "short of the far dead line: dead (C-4b)"),
-    (PAST_BASELINE, "past the far baseline: dead (C-21, C-22)"),
-    (IN_ALLEY, "off the side of the court into the alley: dead (C-21, C-23)"),
-    ((0.0, 53 * FT), "off the end of the court: dead (C-20, C-21)"),
-    ((0.3, 32 * FT + 0.05), "touching the dead line: in play (C-4b note), scores nothing"),
-    ((0.3, 33 * FT), "outside the scoring diagram: scores nothing"),
-    ((0.0, 45.5 * FT + 0.05), "touching the baseline: scores nothing (D-2)"),
-])
+@pytest.mark.parametrize(
+    "where, reason",
+    [
+        (SHORT, "short of the far dead line: dead (C-4b)"),
+        (PAST_BASELINE, "past the far baseline: dead (C-21, C-22)"),
+        (IN_ALLEY, "off the side of the court into the alley: dead (C-21, C-23)"),
+        ((0.0, 53 * FT), "off the end of the court: dead (C-20, C-21)"),
+        ((0.3, 32 * FT + 0.05), "touching the dead line: in play (C-4b note), scores nothing"),
+        ((0.3, 33 * FT), "outside the scoring diagram: scores nothing"),
+        ((0.0, 45.5 * FT + 0.05), "touching the baseline: scores nothing (D-2)"),
+    ],
+)
 def test_discs_worth_nothing_say_why(where, reason):
     disc = score_half_round(board((*where, "yellow"))).discs[0]
     assert disc.value == 0
@@ -90,8 +100,9 @@ def test_head_end_is_the_half_turned_diagram():
 
 
 def test_shot_effect_removes_dead_discs_at_once():
-    b = board((*IN_10, "yellow"), (*SHORT, "black"), (*PAST_BASELINE, "yellow"), (*IN_ALLEY, "black"),
-              (*IN_8_LEFT, "black"))
+    b = board(
+        (*IN_10, "yellow"), (*SHORT, "black"), (*PAST_BASELINE, "yellow"), (*IN_ALLEY, "black"), (*IN_8_LEFT, "black")
+    )
     effect = shot_effect(b, shot_number=5)
     assert effect.remove == (1, 2, 3)
     assert effect.why[1] == "short of the far dead line: dead (C-4b)"
@@ -107,12 +118,15 @@ def test_killed_disc_is_removed_even_on_a_scoring_zone():
     assert "backstop" in effect.why[0] and "C-20" in effect.why[0]
 
 
-@pytest.mark.parametrize("contact, replay_rule", [
-    ((0, 1, True, False), True),
-    ((0, 1, False, True), True),
-    ((0, 1, True, True), False),
-    ((0, 1, False, False), False),
-])
+@pytest.mark.parametrize(
+    "contact, replay_rule",
+    [
+        ((0, 1, True, False), True),
+        ((0, 1, False, True), True),
+        ((0, 1, True, True), False),
+        ((0, 1, False, False), False),
+    ],
+)
 def test_dead_disc_touching_live_disc_replays_half_round(contact, replay_rule):
     """C-20a: replay and 10-off to the shooter; dead on dead or live on live is play."""
     b = board((*IN_10, "yellow"), (*IN_8_LEFT, "black"))
@@ -158,8 +172,12 @@ def test_lag_a_touching_disc_beats_a_clear_one():
 def test_lag_touching_discs_compare_centres_and_clear_discs_compare_gaps():
     """Seed 000, C-2: centre of disc to centre of line when touching; edge to edge when not."""
     assert lag_winner(COURT, (0.0, DEAD_LINE_Y + 3.0 * IN), (0.3, DEAD_LINE_Y - 1.0 * IN)) == 1
-    assert lag_winner(COURT, (0.0, DEAD_LINE_Y + R + HALF_LINE + 0.4 * IN),
-                      (0.3, DEAD_LINE_Y - (R + HALF_LINE + 0.3 * IN))) == 1
+    assert (
+        lag_winner(
+            COURT, (0.0, DEAD_LINE_Y + R + HALF_LINE + 0.4 * IN), (0.3, DEAD_LINE_Y - (R + HALF_LINE + 0.3 * IN))
+        )
+        == 1
+    )
 
 
 def test_lag_black_touching_yellow_gives_yellow_the_choice():

@@ -13,10 +13,10 @@ import numpy as np
 import pytest
 
 from shuffle_sim.court import load_court
-from shuffle_sim.physics.events import DISC_CUSHION
 from shuffle_sim.physics._simulate import sample_positions
-from shuffle_sim.playing.shooting import shoot
+from shuffle_sim.physics.events import DISC_CUSHION
 from shuffle_sim.playing.players import Launch
+from shuffle_sim.playing.shooting import shoot
 from shuffle_sim.rules.common import Board, Contact
 from shuffle_sim.rules.deck import dead_disc_touched_live, shot_effect
 
@@ -62,19 +62,29 @@ def test_a_disc_back_off_the_backstop_onto_a_live_disc_replays_the_half_round():
     spot = back[np.flatnonzero(back[:, 1] < 13.4)[0]]  # on the rebound's path, in front of the baseline
     outcome = shoot(COURT, [spot[0]], [spot[1]], launch, ["black", "yellow"])
     first = outcome.contacts[0]
-    assert (first.a, first.b, first.a_dead, first.b_dead) == (0, 1, False, True) or \
-        (first.a, first.b, first.a_dead, first.b_dead) == (1, 0, True, False)
+    assert (first.a, first.b, first.a_dead, first.b_dead) == (0, 1, False, True) or (
+        first.a,
+        first.b,
+        first.a_dead,
+        first.b_dead,
+    ) == (1, 0, True, False)
     effect = _effect(outcome, ["black", "yellow"])
     assert effect.penalty == "C-20a" and effect.replay
     assert _effect(outcome, ["black", "yellow"], shot_number=8).replay is False  # the eighth disc
 
 
-@pytest.mark.parametrize("contacts, fires", [
-    ([Contact(0, 1, False, False)], False),  # both live at the contact, whatever became of them
-    ([Contact(0, 1, True, False)], True),  # a dead disc touches a live one
-    ([Contact(2, 0, True, True), Contact(0, 1, True, False)], True),  # "causes another dead disc to touch a live disc"
-    ([Contact(2, 0, True, True)], False),  # dead on dead only
-])
+@pytest.mark.parametrize(
+    "contacts, fires",
+    [
+        ([Contact(0, 1, False, False)], False),  # both live at the contact, whatever became of them
+        ([Contact(0, 1, True, False)], True),  # a dead disc touches a live one
+        (
+            [Contact(2, 0, True, True), Contact(0, 1, True, False)],
+            True,
+        ),  # "causes another dead disc to touch a live disc"
+        ([Contact(2, 0, True, True)], False),  # dead on dead only
+    ],
+)
 def test_the_contact_logs_standing_at_the_moment_decides(contacts, fires):
     """C-20a reads each contact's dead flags as logged at the contact."""
     assert dead_disc_touched_live(contacts) is fires

@@ -231,6 +231,7 @@ def test_half_round_finish_scores_the_board_with_penalties():
 
 # ---- the match -------------------------------------------------------------------------------------
 
+
 def finish_game(game, winner):
     colour = game.colour_of(winner)
     game.record_half_round({colour: 75})
@@ -275,6 +276,7 @@ def test_match_over_in_two_games_and_forfeit():
 
 # ---- whole games over many seeds ---------------------------------------------------------------------
 
+
 def random_points(rng):
     return sum(rng.choice((0, 0, 0, 7, 8, 10, -10)) for _ in range(4))
 
@@ -305,12 +307,19 @@ def drive(game, rng, max_half_rounds=5000):
                 game.record_half_round({}, [charge])
         elif roll < 0.09:
             offender = rng.choice(("yellow", "black"))
-            charge = PenaltyAssessment(rule="C-10", offender=offender, points_off=10 + 10 * rng.randint(0, 3),
-                                       credit=rng.choice((0, 7, 8, 10, 15, 25)), compound=True)
+            charge = PenaltyAssessment(
+                rule="C-10",
+                offender=offender,
+                points_off=10 + 10 * rng.randint(0, 3),
+                credit=rng.choice((0, 7, 8, 10, 15, 25)),
+                compound=True,
+            )
             game.record_half_round(None, [charge])
         else:
-            penalties = [assess(rng.choice(("C-9", "C-11", "C-14")), rng.choice(("yellow", "black")))
-                         for _ in range(rng.choice((0, 0, 0, 0, 1, 2)))]
+            penalties = [
+                assess(rng.choice(("C-9", "C-11", "C-14")), rng.choice(("yellow", "black")))
+                for _ in range(rng.choice((0, 0, 0, 0, 1, 2)))
+            ]
             points = {"yellow": random_points(rng), "black": random_points(rng)}
             if rng.random() < 0.3:  # level the scores, so that ties at game point (D-4) are common
                 gap = game.scores[game.side_of("yellow")] - game.scores[game.side_of("black")]
@@ -348,13 +357,15 @@ def oracle_end(scoreboard, options, sides=("A", "B")):
     return None, None
 
 
-game_options = st.sampled_from([None, None, 12, 16, 24, 36]).flatmap(lambda frames: st.builds(
-    DeckOptions,
-    format=st.sampled_from(["singles", "doubles"]),
-    game_point=st.sampled_from([50, 75, 100]),
-    frames=st.just(frames),
-    frames_or_game_point=st.just(False) if frames is None else st.booleans(),
-))
+game_options = st.sampled_from([None, None, 12, 16, 24, 36]).flatmap(
+    lambda frames: st.builds(
+        DeckOptions,
+        format=st.sampled_from(["singles", "doubles"]),
+        game_point=st.sampled_from([50, 75, 100]),
+        frames=st.just(frames),
+        frames_or_game_point=st.just(False) if frames is None else st.booleans(),
+    )
+)
 
 
 @settings(max_examples=150, deadline=None)

@@ -11,10 +11,35 @@ FT = 0.3048
 COURT = load_court("deck")
 
 TABLE_I = {  # rule id -> points, as printed at the end of the MSA rules
-    "C-3b": 10, "C-4a": 5, "C-4b": 5, "C-4c": 10, "C-5": 10, "C-5a": 10, "C-6": 5, "C-7": 5, "C-8": 10,
-    "C-9": 5, "C-9a": 5, "C-10": 10, "C-11": 10, "C-12": 10, "C-13": 10, "C-14": 5, "C-15": 10, "C-16": 10,
-    "C-17": 10, "C-18": 10, "C-19": 10, "C-20a": 10, "C-20b": 10, "C-20c": 10, "C-25": 0, "D-2": 5,
-    "F-1a": 10, "F-1c": 10, "F-2": 10,
+    "C-3b": 10,
+    "C-4a": 5,
+    "C-4b": 5,
+    "C-4c": 10,
+    "C-5": 10,
+    "C-5a": 10,
+    "C-6": 5,
+    "C-7": 5,
+    "C-8": 10,
+    "C-9": 5,
+    "C-9a": 5,
+    "C-10": 10,
+    "C-11": 10,
+    "C-12": 10,
+    "C-13": 10,
+    "C-14": 5,
+    "C-15": 10,
+    "C-16": 10,
+    "C-17": 10,
+    "C-18": 10,
+    "C-19": 10,
+    "C-20a": 10,
+    "C-20b": 10,
+    "C-20c": 10,
+    "C-25": 0,
+    "D-2": 5,
+    "F-1a": 10,
+    "F-1c": 10,
+    "F-2": 10,
     "C-3b.2": 10,  # the second paragraph of rule 3b, which the table folds into C-3b
 }
 
@@ -29,18 +54,33 @@ def test_table_holds_every_record_of_table_one():
     assert {rule for rule, p in table.items() if p.returns_shot_disc} == {"C-3b"}
 
 
-@pytest.mark.parametrize("text, message", [
-    ('[[penalty]]\nrule = "X-1"\ndescription = "d"\npoints = 7\n', r"penalty\[0\]\.points: must be 5 or 10"),
-    ('[[penalty]]\nrule = "X-1"\ndescription = "d"\npoints = 5\ncolour = "red"\n', r"penalty\[0\]\.colour: unknown key"),
-    ('[[penalty]]\nrule = "X-1"\ndescription = "d"\npoints = 5\n[[penalty]]\nrule = "X-1"\ndescription = "e"\npoints = 5\n',
-     r"penalty\[1\]\.rule: duplicate rule"),
-    ('[[penalty]]\nrule = "X-1"\npoints = 5\n', r"penalty\[0\]\.description: missing required key"),
-    ('[[penalty]]\nrule = "X-1"\ndescription = "d"\npoints = 5\ncompound = "yes"\n', r"penalty\[0\]\.compound: must be true or false"),
-    ('[[penalty]]\nrule = "X-1"\ndescription = "d"\npoints = 5\ngame_point_exception = true\n',
-     r"penalty\[0\]\.game_point_exception: only a compound penalty"),
-    ('[[penalty]]\nrule = "X-1"\ndescription = "d"\npoints = 5\nremoves_shot_disc = true\nreturns_shot_disc = true\n',
-     r"penalty\[0\]\.returns_shot_disc: a shot disc is either removed or returned"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ('[[penalty]]\nrule = "X-1"\ndescription = "d"\npoints = 7\n', r"penalty\[0\]\.points: must be 5 or 10"),
+        (
+            '[[penalty]]\nrule = "X-1"\ndescription = "d"\npoints = 5\ncolour = "red"\n',
+            r"penalty\[0\]\.colour: unknown key",
+        ),
+        (
+            '[[penalty]]\nrule = "X-1"\ndescription = "d"\npoints = 5\n[[penalty]]\nrule = "X-1"\ndescription = "e"\npoints = 5\n',
+            r"penalty\[1\]\.rule: duplicate rule",
+        ),
+        ('[[penalty]]\nrule = "X-1"\npoints = 5\n', r"penalty\[0\]\.description: missing required key"),
+        (
+            '[[penalty]]\nrule = "X-1"\ndescription = "d"\npoints = 5\ncompound = "yes"\n',
+            r"penalty\[0\]\.compound: must be true or false",
+        ),
+        (
+            '[[penalty]]\nrule = "X-1"\ndescription = "d"\npoints = 5\ngame_point_exception = true\n',
+            r"penalty\[0\]\.game_point_exception: only a compound penalty",
+        ),
+        (
+            '[[penalty]]\nrule = "X-1"\ndescription = "d"\npoints = 5\nremoves_shot_disc = true\nreturns_shot_disc = true\n',
+            r"penalty\[0\]\.returns_shot_disc: a shot disc is either removed or returned",
+        ),
+    ],
+)
 def test_bad_table_files_name_the_record_and_key(tmp_path, text, message):
     path = tmp_path / "table.toml"
     path.write_text(text)
@@ -77,10 +117,19 @@ SHORT = (0.3, 30 * FT)
 
 
 def court_at_offence():
-    return Board.of(COURT, [
-        (*IN_10, "yellow"), (*IN_7, "yellow"), (*TEN_OFF_L, "yellow"), (*TEN_OFF_R, "yellow"),
-        (*IN_8, "black"), (*TEN_OFF_C, "black"), (*ON_LINE, "black"), (*SHORT, "black"),
-    ])
+    return Board.of(
+        COURT,
+        [
+            (*IN_10, "yellow"),
+            (*IN_7, "yellow"),
+            (*TEN_OFF_L, "yellow"),
+            (*TEN_OFF_R, "yellow"),
+            (*IN_8, "black"),
+            (*TEN_OFF_C, "black"),
+            (*ON_LINE, "black"),
+            (*SHORT, "black"),
+        ],
+    )
 
 
 @pytest.mark.parametrize("rule", ["C-10", "C-13", "C-15", "C-18", "C-3b", "C-3b.2"])

@@ -66,13 +66,16 @@ def test_nothing_counts_without_a_three():
     assert "touching the trey line: counts 2" in result.discs[-1].reason
 
 
-@pytest.mark.parametrize("where, value, reason", [
-    ((0, 247.5), 13, "13-point hanger over the far end"),
-    ((9.5, 247.5), 26, "26-point hanger at a corner"),
-    ((-9.5, 247.5), 26, "26-point hanger at a corner"),
-    ((9.5, 230), 1, "in the 1 zone"),  # overhanging a side only: nothing special
-    ((0, DEUCE + HW_IN + R_IN - 0.01), 1, "touching the deuce line: counts 1"),
-])
+@pytest.mark.parametrize(
+    "where, value, reason",
+    [
+        ((0, 247.5), 13, "13-point hanger over the far end"),
+        ((9.5, 247.5), 26, "26-point hanger at a corner"),
+        ((-9.5, 247.5), 26, "26-point hanger at a corner"),
+        ((9.5, 230), 1, "in the 1 zone"),  # overhanging a side only: nothing special
+        ((0, DEUCE + HW_IN + R_IN - 0.01), 1, "touching the deuce line: counts 1"),
+    ],
+)
 def test_hangers_and_lines(where, value, reason):
     result = frame(*THREE, puck(*where))
     assert result.discs[-1].value == value and result.discs[-1].reason == reason
@@ -107,15 +110,20 @@ def oracle_value(y):
 @given(ys=st.lists(st.floats(150.0, 249.0), min_size=1, max_size=8))
 def test_frame_scoring_against_an_independent_reading(ys):
     for y in ys:
-        for edge in (END, END - R_IN, TREY + HW_IN + R_IN, TREY - HW_IN - R_IN, DEUCE + HW_IN + R_IN,
-                     DEUCE - HW_IN - R_IN, FOUL + HW_IN + R_IN):
+        for edge in (
+            END,
+            END - R_IN,
+            TREY + HW_IN + R_IN,
+            TREY - HW_IN - R_IN,
+            DEUCE + HW_IN + R_IN,
+            DEUCE - HW_IN - R_IN,
+            FOUL + HW_IN + R_IN,
+        ):
             assume(abs(y - edge) > 1e-6)
     pucks = [puck(-6 + 12 * k / 8, y) for k, y in enumerate(ys)]
     result = frame(*pucks)
     values = [oracle_value(y) for y in ys]
-    if any(void for _, void in values):
-        expected = 0
-    elif max(v for v, _ in values) < 3:
+    if any(void for _, void in values) or max(v for v, _ in values) < 3:
         expected = 0
     else:
         expected = sum(v for v, _ in values)
@@ -125,11 +133,15 @@ def test_frame_scoring_against_an_independent_reading(ys):
 
 # ---- the game ----------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("team_size, players", [
-    (1, [0] * 8),
-    (2, [0] * 4 + [1] * 4),
-    (4, [0, 0, 1, 1, 2, 2, 3, 3]),
-])
+
+@pytest.mark.parametrize(
+    "team_size, players",
+    [
+        (1, [0] * 8),
+        (2, [0] * 4 + [1] * 4),
+        (4, [0, 0, 1, 1, 2, 2, 3, 3]),
+    ],
+)
 def test_one_side_throws_all_eight_in_team_order(team_size, players):
     game = HorseCollarGame("A", "B", HorseCollarOptions(team_size=team_size))
     turns = game.turns()

@@ -8,8 +8,8 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from shuffle_sim.court import load_court
-from shuffle_sim.playing.shooting import shoot
 from shuffle_sim.playing.players import Launch
+from shuffle_sim.playing.shooting import shoot
 from shuffle_sim.rules.common import Board, RulesError
 from shuffle_sim.rules.ricochet import (
     RicochetGame,
@@ -112,7 +112,10 @@ def oracle(weights):
 
 
 @settings(max_examples=200, deadline=None)
-@given(ys=st.lists(st.floats(-0.9, 30.0), min_size=1, max_size=8), teams=st.lists(st.sampled_from(["blue", "red"]), min_size=8, max_size=8))
+@given(
+    ys=st.lists(st.floats(-0.9, 30.0), min_size=1, max_size=8),
+    teams=st.lists(st.sampled_from(["blue", "red"]), min_size=8, max_size=8),
+)
 def test_closest_weights_rule_against_an_independent_reading(ys, teams):
     for y in ys:
         for edge in [R_IN, 0.0] + [line + s * (R_IN + HW_IN) for line, _ in LINES for s in (-1, 1)]:
@@ -128,6 +131,7 @@ def test_closest_weights_rule_against_an_independent_reading(ys, teams):
 
 
 # ---- the game ----------------------------------------------------------------------------------------
+
 
 def test_turns_alternate_from_the_starter_and_sides_alternate_by_round():
     game = RicochetGame(("Ann", "Bob"), starter="Bob", start_side="right")
@@ -220,6 +224,7 @@ def test_same_seed_same_game_flow(seed):
 
 # ---- the scoring half (the ricochet rules: "bounces off the back bumper onto the other side") ----------------
 
+
 def test_the_scoring_half_is_opposite_the_half_slid_from():
     """Seed 004: each weight "bounces off the back bumper onto the other side of the table playing surface"."""
     assert scoring_half("left") == "right" and scoring_half("right") == "left"
@@ -276,13 +281,20 @@ def test_a_worthless_weight_nearest_the_front_says_so():
     result = round_of(weight(5, 24.5, "blue"), half="right")
     assert result.scores == {"blue": 0}
     reason = result.discs[0].reason
-    assert reason == "touching the first line: has not cleared it, scores nothing (though nearer than every opposing weight)"
+    assert (
+        reason
+        == "touching the first line: has not cleared it, scores nothing (though nearer than every opposing weight)"
+    )
     assert ": scores" not in reason.replace("scores nothing", "")
 
 
 @settings(max_examples=100, deadline=None)
-@given(ys=st.lists(st.floats(1.2, 22.0), min_size=1, max_size=8), sides=st.lists(st.booleans(), min_size=8, max_size=8),
-       teams=st.lists(st.sampled_from(["blue", "red"]), min_size=8, max_size=8), half=st.sampled_from(["left", "right"]))
+@given(
+    ys=st.lists(st.floats(1.2, 22.0), min_size=1, max_size=8),
+    sides=st.lists(st.booleans(), min_size=8, max_size=8),
+    teams=st.lists(st.sampled_from(["blue", "red"]), min_size=8, max_size=8),
+    half=st.sampled_from(["left", "right"]),
+)
 def test_only_weights_on_the_scoring_half_count(ys, sides, teams, half):
     """Seed 004: weights that never rebounded onto the scoring half are removed; the rest score as if alone."""
     sign = -1 if half == "left" else 1

@@ -19,7 +19,10 @@ def test_points_rank_players():
     records = [GameRecord("Ann", "Bob", 6, 2), GameRecord("Bob", "Cy", 6, 2), GameRecord("Ann", "Cy", 4, 4)]
     rows = standings(records)
     assert [(r.place, r.player, r.points, r.decided_by) for r in rows] == [
-        (1, "Ann", 10, "points"), (2, "Bob", 8, "points"), (3, "Cy", 6, "points")]
+        (1, "Ann", 10, "points"),
+        (2, "Bob", 8, "points"),
+        (3, "Cy", 6, "points"),
+    ]
 
 
 def test_two_tied_players_head_to_head():
@@ -31,8 +34,12 @@ def test_two_tied_players_head_to_head():
 
 def test_three_tied_head_to_head_then_repeated_on_the_rest():
     records = [
-        GameRecord("Ann", "Bob", 6, 2), GameRecord("Ann", "Cy", 4, 4), GameRecord("Bob", "Cy", 5, 3),
-        GameRecord("Ann", "Dee", 0, 8), GameRecord("Bob", "Dee", 3, 5), GameRecord("Cy", "Dee", 3, 5),
+        GameRecord("Ann", "Bob", 6, 2),
+        GameRecord("Ann", "Cy", 4, 4),
+        GameRecord("Bob", "Cy", 5, 3),
+        GameRecord("Ann", "Dee", 0, 8),
+        GameRecord("Bob", "Dee", 3, 5),
+        GameRecord("Cy", "Dee", 3, 5),
     ]
     rows = standings(records)
     points = {r.player: r.points for r in rows}
@@ -49,8 +56,11 @@ def test_most_twenties_when_head_to_head_is_level():
 
 
 def test_preliminaries_use_most_twenties_first():
-    records = [GameRecord("Ann", "Bob", 6, 2, 1, 2), GameRecord("Ann", "Cy", 4, 4, 0, 0),
-               GameRecord("Bob", "Cy", 8, 0, 3, 0)]
+    records = [
+        GameRecord("Ann", "Bob", 6, 2, 1, 2),
+        GameRecord("Ann", "Cy", 4, 4, 0, 0),
+        GameRecord("Bob", "Cy", 8, 0, 3, 0),
+    ]
     assert order(standings(records, stage="playoff")) == ["Ann", "Bob", "Cy"]  # head-to-head
     assert order(standings(records, stage="preliminary")) == ["Bob", "Ann", "Cy"]  # 20s: Bob 5, Ann 1
 
@@ -59,15 +69,21 @@ def test_twenties_between_tied_players_is_the_playoff_default():
     """Seed 002, tie-breaking a) ii): "if still tied player with most 20's between tied players in that
     playoff round will placed higher." Ann and Bob drew with one 20 each: the 20s Bob made against Cy
     do not count, so they stay tied and shoot it out; counting the whole round is an option."""
-    records = [GameRecord("Ann", "Bob", 4, 4, 1, 1), GameRecord("Ann", "Cy", 8, 0, 0, 0),
-               GameRecord("Bob", "Cy", 8, 0, 5, 0)]
+    records = [
+        GameRecord("Ann", "Bob", 4, 4, 1, 1),
+        GameRecord("Ann", "Cy", 8, 0, 0, 0),
+        GameRecord("Bob", "Cy", 8, 0, 5, 0),
+    ]
     with pytest.raises(RulesError, match="shoot-out needs make_twenties"):
         standings(records)
     with pytest.raises(RulesError, match="shoot-out needs make_twenties"):
         standings(records, twenties_scope="between tied")
     assert order(standings(records, twenties_scope="round"))[:2] == ["Bob", "Ann"]
-    split = [GameRecord("Ann", "Bob", 4, 4, 1, 3), GameRecord("Ann", "Cy", 8, 0, 6, 0),
-             GameRecord("Bob", "Cy", 8, 0, 0, 0)]
+    split = [
+        GameRecord("Ann", "Bob", 4, 4, 1, 3),
+        GameRecord("Ann", "Cy", 8, 0, 6, 0),
+        GameRecord("Bob", "Cy", 8, 0, 0, 0),
+    ]
     rows = standings(split)  # between them Bob made 3 and Ann 1; over the round Ann made 7
     assert order(rows)[:2] == ["Bob", "Ann"] and rows[0].decided_by == "20s"
     assert order(standings(split, twenties_scope="round"))[:2] == ["Ann", "Bob"]
@@ -88,7 +104,9 @@ def test_shoot_out_breaks_a_tie_that_nothing_else_breaks():
     assert order(rows) == ["Ann", "Bob"] and rows[0].decided_by == "shoot-out"
     assert calls == [("Ann", 12), ("Bob", 12), ("Ann", 12), ("Bob", 12)]  # singles: 12 shots, again while tied
     doubles_calls = []
-    standings(records, category_name="doubles", make_twenties=lambda p, k: doubles_calls.append(k) or {"Ann": 2, "Bob": 4}[p])
+    standings(
+        records, category_name="doubles", make_twenties=lambda p, k: doubles_calls.append(k) or {"Ann": 2, "Bob": 4}[p]
+    )
     assert set(doubles_calls) == {6}
 
 
@@ -113,6 +131,7 @@ def test_shoot_out_checks_the_callable_and_is_bounded():
 def test_round_robin_standings_properties(seed, n_players, stage):
     """Standings over a random round robin: every player once, ordered by points, ties placed by the
     tie-breakers, and the same seed gives the same standings."""
+
     def run():
         rng = random.Random(seed)
         players = [f"P{k}" for k in range(n_players)]

@@ -2,7 +2,6 @@
 zone, and the bank solver (damped Newton iterations on angle and speed with the physics kernel,
 the Jacobian by finite differences, from the mirror-image guess)."""
 
-
 from __future__ import annotations
 
 import math
@@ -11,9 +10,9 @@ from dataclasses import replace
 import numpy as np
 
 from shuffle_sim.court import Court
-from shuffle_sim.playing.players.context import PlayerError
 from shuffle_sim.messages import shown
 from shuffle_sim.physics import Scene, speed_for_distance
+from shuffle_sim.playing.players.context import PlayerError
 
 
 def hanger_point(court: Court, corner: int = 0, overhang: float = 0.5, along: float = 0.5) -> tuple[float, float]:
@@ -38,16 +37,22 @@ def hanger_point(court: Court, corner: int = 0, overhang: float = 0.5, along: fl
         px, py = x0 + along * (x1 - x0), y0 + along * (y1 - y0)
         return px + inset * nx, py + inset * ny
     px, py = (x0, y0) if (x0 > x1) == (corner > 0) else (x1, y1)
-    sides = [e for e in court.edges if e.overhang == "side" and e.kind == "segment"
-             and ((e.geom[0], e.geom[1]) == (px, py) or (e.geom[2], e.geom[3]) == (px, py))]
+    sides = [
+        e
+        for e in court.edges
+        if e.overhang == "side"
+        and e.kind == "segment"
+        and ((e.geom[0], e.geom[1]) == (px, py) or (e.geom[2], e.geom[3]) == (px, py))
+    ]
     if not sides:
         raise PlayerError(f"hanger: court {court.name!r} has no side edge at the corner ({px:.3f}, {py:.3f})")
     sx, sy = sides[0].inward_normal()
     return px + inset * (nx + sx), py + inset * (ny + sy)
 
 
-def zone_spot(court: Court, zone: str, step: float = 0.002, x_range: tuple[float, float] | None = None
-              ) -> tuple[float, float, float]:
+def zone_spot(
+    court: Court, zone: str, step: float = 0.002, x_range: tuple[float, float] | None = None
+) -> tuple[float, float, float]:
     """The best draw target in a zone for a shooter whose errors run mostly along y: (x, y, depth).
 
     A speed error moves a draw along its line of fire far more than an aim error moves it across,
@@ -108,13 +113,21 @@ BANK_ACCEPT = 1e-4
 _bank_cache: dict = {}
 
 
-def _bank_residual(court: Court, sx: float, sy: float, angle: float, speed: float, tx: float, ty: float,
-                   extra: float) -> np.ndarray:
+def _bank_residual(
+    court: Court, sx: float, sy: float, angle: float, speed: float, tx: float, ty: float, extra: float
+) -> np.ndarray:
     """(across, along) miss of the shot's last straight leg against the target: both 0 on target."""
     from shuffle_sim.physics import simulate
 
-    scene = Scene(court=court, x=np.array([sx]), y=np.array([sy]), vx=np.array([speed * math.sin(angle)]),
-                  vy=np.array([speed * math.cos(angle)]), omega=np.zeros(1), source="bank")
+    scene = Scene(
+        court=court,
+        x=np.array([sx]),
+        y=np.array([sy]),
+        vx=np.array([speed * math.sin(angle)]),
+        vy=np.array([speed * math.cos(angle)]),
+        omega=np.zeros(1),
+        source="bank",
+    )
     result = simulate(scene)
     log = result.trajectories.log
     moving = log[(log[:, 1] == 0) & (np.hypot(log[:, 5], log[:, 6]) > 0.0)]
@@ -129,8 +142,14 @@ def _bank_residual(court: Court, sx: float, sy: float, angle: float, speed: floa
     return np.array([dx * uy - dy * ux, dx * ux + dy * uy - extra])
 
 
-def solve_bank(court: Court, start: tuple[float, float], target: tuple[float, float], extra: float = 0.0,
-               cushion: str = "back bumper", max_iter: int = 30) -> tuple[float, float]:
+def solve_bank(
+    court: Court,
+    start: tuple[float, float],
+    target: tuple[float, float],
+    extra: float = 0.0,
+    cushion: str = "back bumper",
+    max_iter: int = 30,
+) -> tuple[float, float]:
     """Launch velocity from ``start`` that banks off ``cushion`` and stops at ``target`` (or passes
     through it with ``extra`` metres of slide to spare), found with the physics kernel.
 
@@ -144,8 +163,17 @@ def solve_bank(court: Court, start: tuple[float, float], target: tuple[float, fl
     names = [c.name for c in court.cushions]
     if cushion not in names:
         raise PlayerError(f"bank: court {court.name!r} has no cushion {cushion!r} (cushions: {', '.join(names)})")
-    key = (court.source_path, court.end, tuple(sorted(court.params.items())), float(start[0]), float(start[1]),
-           float(target[0]), float(target[1]), float(extra), cushion)
+    key = (
+        court.source_path,
+        court.end,
+        tuple(sorted(court.params.items())),
+        float(start[0]),
+        float(start[1]),
+        float(target[0]),
+        float(target[1]),
+        float(extra),
+        cushion,
+    )
     if key in _bank_cache:
         cached = _bank_cache[key]
         if isinstance(cached, PlayerError):
@@ -203,7 +231,8 @@ def solve_bank(court: Court, start: tuple[float, float], target: tuple[float, fl
     if float(np.hypot(*residual)) > BANK_ACCEPT:
         _bank_cache[key] = PlayerError(
             f"bank: no launch from ({sx:.3f}, {sy:.3f}) m reaches ({tx:.3f}, {ty:.3f}) m off {cushion!r} "
-            f"(best miss {float(np.hypot(*residual)):.3g} m)")
+            f"(best miss {float(np.hypot(*residual)):.3g} m)"
+        )
         raise _bank_cache[key]
     velocity = (speed * math.sin(angle), speed * math.cos(angle))
     _bank_cache[key] = velocity

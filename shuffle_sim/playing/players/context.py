@@ -1,7 +1,6 @@
 """What a shooter stands on and sees: ``Stance``, ``Launch``, ``ShotContext``, and the ``Tactics``
 interface a game's tactics module implements (plan, candidates, value of an outcome)."""
 
-
 from __future__ import annotations
 
 import math
@@ -11,7 +10,9 @@ from typing import Protocol
 import numpy as np
 
 from shuffle_sim.court import Court
+from shuffle_sim.messages import shown
 from shuffle_sim.noise import NoiseModel
+from shuffle_sim.physics.scene import Scene
 from shuffle_sim.playing.players.launch import (
     STANCE_ARC,
     STANCE_SEGMENT,
@@ -19,13 +20,12 @@ from shuffle_sim.playing.players.launch import (
     stance_point,
 )
 from shuffle_sim.rules.common import Turn
-from shuffle_sim.physics.scene import Scene
 from shuffle_sim.shots import ShotBatch
-from shuffle_sim.messages import shown
 
 
 class PlayerError(ValueError):
     """A player or shot that cannot be made; the message names the field and the value."""
+
 
 # --------------------------------------------------------------------------------------------------
 # Stances, launches and what a shooter sees
@@ -54,8 +54,9 @@ class Stance:
         if self.samples < 2:
             raise PlayerError(f"stance samples must be at least 2 (got {shown(self.samples)})")
         code = STANCE_SEGMENT if self.kind == "segment" else STANCE_ARC
-        object.__setattr__(self, "array", np.array([code, *self.geom, *([0.0] if self.kind == "segment" else [])],
-                                                   dtype=np.float64))
+        object.__setattr__(
+            self, "array", np.array([code, *self.geom, *([0.0] if self.kind == "segment" else [])], dtype=np.float64)
+        )
 
     def point(self, t: float) -> tuple[float, float]:
         x, y = stance_point(self.array, float(t))
@@ -159,16 +160,25 @@ class ShotContext:
         pegs, holes = self.court.pegs, self.court.holes
         ox = np.concatenate([self.board_x, [p.x for p in pegs], [h.x for h in holes]])
         oy = np.concatenate([self.board_y, [p.y for p in pegs], [h.y for h in holes]])
-        reach = np.concatenate([np.full(self.n_discs, 2.0 * r), [r + p.radius for p in pegs],
-                                [h.capture_radius for h in holes]])
+        reach = np.concatenate(
+            [np.full(self.n_discs, 2.0 * r), [r + p.radius for p in pegs], [h.capture_radius for h in holes]]
+        )
         return ox, oy, reach
 
     def board_scene(self) -> Scene | None:
         if self.n_discs == 0:
             return None
         zeros = np.zeros(self.n_discs)
-        return Scene(court=self.court, x=self.board_x, y=self.board_y, vx=zeros, vy=zeros, omega=zeros,
-                     team=list(self.board_team), source="board")
+        return Scene(
+            court=self.court,
+            x=self.board_x,
+            y=self.board_y,
+            vx=zeros,
+            vy=zeros,
+            omega=zeros,
+            team=list(self.board_team),
+            source="board",
+        )
 
     def teams(self) -> np.ndarray:
         """Team label of each batch column: the board's discs, then the shot disc (the shooter's)."""

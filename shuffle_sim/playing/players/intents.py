@@ -1,7 +1,6 @@
 """Shot intents: a shot as a player means it (draw, take-out, guard, hide, open 20, hanger, bank),
 turned by ``aim`` into its noise-free ``Launch`` from the shooter's stance."""
 
-
 from __future__ import annotations
 
 import math
@@ -9,6 +8,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from shuffle_sim.messages import shown
 from shuffle_sim.playing.players.aiming import hanger_point, solve_bank
 from shuffle_sim.playing.players.context import Intent, Launch, PlayerError, ShotContext
 from shuffle_sim.playing.players.launch import (
@@ -16,7 +16,6 @@ from shuffle_sim.playing.players.launch import (
     start_is_free,
     straight_launch,
 )
-from shuffle_sim.messages import shown
 
 # --------------------------------------------------------------------------------------------------
 # Intents
@@ -135,8 +134,7 @@ class Open20(Intent):
         if t < 0.0:
             raise PlayerError("open 20: every start on the stance is blocked by a disc")
         sx, sy = stance.point(t)
-        extra = hole_overshoot(math.hypot(hole.x - sx, hole.y - sy), hole.capture_radius, hole.capture_speed,
-                               ctx.decel)
+        extra = hole_overshoot(math.hypot(hole.x - sx, hole.y - sy), hole.capture_radius, hole.capture_speed, ctx.decel)
         sx, sy, vx, vy = straight_launch(stance.array, t, hole.x, hole.y, extra, ctx.decel)
         return Launch(float(t), float(sx), float(sy), float(vx), float(vy), 0.0)
 
@@ -169,8 +167,10 @@ class Bank(Intent):
         """Solve from the preferred start, then from the others nearest it first, until one reaches."""
         stance = ctx.stance
         ox, oy, reach = ctx.obstacles()
-        starts = sorted({stance.preferred, *(k / (stance.samples - 1) for k in range(stance.samples))},
-                        key=lambda t: (abs(t - stance.preferred), t))
+        starts = sorted(
+            {stance.preferred, *(k / (stance.samples - 1) for k in range(stance.samples))},
+            key=lambda t: (abs(t - stance.preferred), t),
+        )
         problem = "every start on the stance is blocked by a disc"
         for t in starts:
             if not start_is_free(stance.array, t, ox, oy, reach):

@@ -5,7 +5,6 @@ A disc sliding under Coulomb friction stops after v^2 / (2 mu g), so a straight 
 metres away needs v0 = sqrt(2 mu g d) (the closed form of the physics model, ``shuffle_sim.physics``).
 """
 
-
 from __future__ import annotations
 
 import math
@@ -14,7 +13,6 @@ import numpy as np
 
 from shuffle_sim._runtime import jit
 from shuffle_sim.court.geometry import point_segment_distance
-from shuffle_sim.physics.numba_api import speed_for_distance
 from shuffle_sim.noise import (
     STREAM_PLAYER_SAMPLES,
     NoiseModel,
@@ -22,6 +20,7 @@ from shuffle_sim.noise import (
     philox4x64,
     word_to_uniform,
 )
+from shuffle_sim.physics.numba_api import speed_for_distance
 
 STANCE_SEGMENT = 0
 STANCE_ARC = 1
@@ -117,8 +116,22 @@ def straight_launch(stance, t, aim_x, aim_y, extra, decel):
 
 
 @jit.kernel
-def perturb(stance, t, vx, vy, omega, z_speed, z_direction, z_spin, z_start, sd_speed, sd_direction, sd_spin,
-            sd_start, sd_floor=0.0):
+def perturb(
+    stance,
+    t,
+    vx,
+    vy,
+    omega,
+    z_speed,
+    z_direction,
+    z_spin,
+    z_start,
+    sd_speed,
+    sd_direction,
+    sd_spin,
+    sd_start,
+    sd_floor=0.0,
+):
     """A launch with execution errors: speed times (1 + sd z), or with an absolute floor (m/s) speed
     plus sqrt((sd speed)^2 + floor^2) z (``noise.NoiseModel``), direction turned by sd z (rad), spin
     plus sd z, start moved sd z metres along the stance (kept on it). Zero deviations change nothing."""
@@ -168,8 +181,22 @@ def _perturb_batch(stance, ts, vxs, vys, ws, z, sd, ox, oy, reach, out_x, out_y,
     n_samples = z.shape[0]
     for c in range(ts.shape[0]):
         for s in range(n_samples):
-            t, vx, vy, w = perturb(stance, ts[c], vxs[c], vys[c], ws[c], z[s, 0], z[s, 1], z[s, 2], z[s, 3],
-                                   sd[0], sd[1], sd[2], sd[3], sd[4])
+            t, vx, vy, w = perturb(
+                stance,
+                ts[c],
+                vxs[c],
+                vys[c],
+                ws[c],
+                z[s, 0],
+                z[s, 1],
+                z[s, 2],
+                z[s, 3],
+                sd[0],
+                sd[1],
+                sd[2],
+                sd[3],
+                sd[4],
+            )
             if not start_is_free(stance, t, ox, oy, reach):
                 t = ts[c]
             x, y = stance_point(stance, t)

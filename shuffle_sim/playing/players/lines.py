@@ -103,8 +103,25 @@ def _start_window(stance, t, tx, ty, disc_radius, ox, oy, start_reach):
 
 
 @jit.kernel
-def best_line(stance, preferred, samples, tx, ty, target, extra, decel, disc_radius, sigma, other_weight, good,
-              ox, oy, reach, slow, start_reach):
+def best_line(
+    stance,
+    preferred,
+    samples,
+    tx,
+    ty,
+    target,
+    extra,
+    decel,
+    disc_radius,
+    sigma,
+    other_weight,
+    good,
+    ox,
+    oy,
+    reach,
+    slow,
+    start_reach,
+):
     """The start and aim of a straight take-out of obstacle ``target`` (at tx, ty) most likely to hit it.
 
     Starts: the stance's ``preferred`` parameter and ``samples`` evenly spaced ones, each free of the

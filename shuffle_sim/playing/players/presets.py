@@ -1,7 +1,6 @@
 """Players: a skill preset (``shuffle_sim/noise/skills.toml``) and a strategy, read from the command
 line's "expert-ev,novice-plan" syntax."""
 
-
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -72,8 +71,9 @@ def parse_player(game: str, text: str) -> Player:
     by_name = {_normalise(name): name for name in presets}
     key = _normalise(skill_text)
     if key not in by_name:
-        raise PlayerError(f"players: unknown skill {skill_text!r} in {spec!r} for {game} "
-                          f"(known: {', '.join(by_name.values())})")
+        raise PlayerError(
+            f"players: unknown skill {skill_text!r} in {spec!r} for {game} (known: {', '.join(by_name.values())})"
+        )
     skill = presets[by_name[key]]
     if strategy_text == "plan":
         strategy: FixedPlan | ExpectedValue = FixedPlan()
@@ -106,6 +106,7 @@ def parse_players(game: str, text: str) -> tuple[Player, Player]:
     if len(parts) == 1:
         parts = parts * 2
     if len(parts) != 2 or not all(parts):
-        raise PlayerError(f"players: expected two players separated by a comma, e.g. expert-ev,novice-plan "
-                          f"(got {text!r})")
+        raise PlayerError(
+            f"players: expected two players separated by a comma, e.g. expert-ev,novice-plan (got {text!r})"
+        )
     return parse_player(game, parts[0]), parse_player(game, parts[1])

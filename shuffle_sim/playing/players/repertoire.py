@@ -23,13 +23,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from shuffle_sim.messages import shown
 from shuffle_sim.physics import STATUS_FALLEN, STATUS_HOLED, restitution_at, speed_for_distance
 from shuffle_sim.playing.players.context import Launch, PlayerError, ShotContext
 from shuffle_sim.playing.players.intents import Intent
 from shuffle_sim.playing.players.launch import stance_point
 from shuffle_sim.playing.players.lines import best_line, visible_fraction
 from shuffle_sim.shots import ShotBatch, simulate_shots
-from shuffle_sim.messages import shown
 
 #: What a hit on another opponent disc (instead of the one aimed at) counts for when choosing a line.
 OTHER_DISC_WEIGHT = 0.5
@@ -61,9 +61,25 @@ def strike_line(ctx: ShotContext, target: int, extra: float = LINE_REACH) -> tup
     ``extra``: how far past the target's centre the shot would slide on an empty board."""
     ox, oy, reach, slow, good = line_arrays(ctx)
     stance = ctx.stance
-    return best_line(stance.array, stance.preferred, stance.samples, float(ctx.board_x[target]),
-                     float(ctx.board_y[target]), target, extra, ctx.decel, ctx.radius, direction_sd(ctx),
-                     OTHER_DISC_WEIGHT, good, ox, oy, reach, slow, reach)
+    return best_line(
+        stance.array,
+        stance.preferred,
+        stance.samples,
+        float(ctx.board_x[target]),
+        float(ctx.board_y[target]),
+        target,
+        extra,
+        ctx.decel,
+        ctx.radius,
+        direction_sd(ctx),
+        OTHER_DISC_WEIGHT,
+        good,
+        ox,
+        oy,
+        reach,
+        slow,
+        reach,
+    )
 
 
 def _target(ctx: ShotContext, target: int, what: str) -> int:
@@ -148,9 +164,23 @@ def visibility(ctx: ShotContext, target: int, extra: float = LINE_REACH) -> floa
     """``lines.visible_fraction`` of board disc ``target`` from the shooter's stance (1 clear, 0 hidden)."""
     ox, oy, reach, slow, _ = line_arrays(ctx)
     stance = ctx.stance
-    return float(visible_fraction(stance.array, max(stance.samples, 25), float(ctx.board_x[target]),
-                                  float(ctx.board_y[target]), target, extra, ctx.decel, ctx.radius, ox, oy, reach,
-                                  slow, reach))
+    return float(
+        visible_fraction(
+            stance.array,
+            max(stance.samples, 25),
+            float(ctx.board_x[target]),
+            float(ctx.board_y[target]),
+            target,
+            extra,
+            ctx.decel,
+            ctx.radius,
+            ox,
+            oy,
+            reach,
+            slow,
+            reach,
+        )
+    )
 
 
 # --------------------------------------------------------------------------------------------------
@@ -158,8 +188,13 @@ def visibility(ctx: ShotContext, target: int, extra: float = LINE_REACH) -> floa
 
 #: Goals of ``Shot``: what the noise-free outcome must show.
 GOALS = ("stick", "roll off", "roll in", "double", "carom")
-GOAL_KINDS = {"stick": "take-out and stick", "roll off": "take-out and roll off",
-              "roll in": "take-out and roll in", "double": "double take-out", "carom": "carom"}
+GOAL_KINDS = {
+    "stick": "take-out and stick",
+    "roll off": "take-out and roll off",
+    "roll in": "take-out and roll in",
+    "double": "double take-out",
+    "carom": "carom",
+}
 #: Slides (m) past the target's centre the speeds of the grid are set for (a carom's path is longer).
 GRID_EXTRAS = (0.05, 0.15, 0.3, 0.5, 0.8)
 #: Directions tried either side of the line to the target: across its hit window (straight goals),
@@ -173,7 +208,9 @@ _shot_cache: dict = {}
 
 def removed(batch: ShotBatch, column) -> np.ndarray:
     """Whether disc ``column`` of each shot left play: fallen into the ditch, or dead on the board."""
-    return (batch.status[:, column] == STATUS_FALLEN) | (batch.dead[:, column] & (batch.status[:, column] != STATUS_HOLED))
+    return (batch.status[:, column] == STATUS_FALLEN) | (
+        batch.dead[:, column] & (batch.status[:, column] != STATUS_HOLED)
+    )
 
 
 def goal_met(goal: str, batch: ShotBatch, shot: int, target: int, second: int) -> np.ndarray:
@@ -222,9 +259,20 @@ class Shot(Intent):
             j = _target(ctx, self.second, "double take-out (second)")
             if j == i:
                 raise PlayerError(f"double take-out: second must differ from target (both {i})")
-        key = (self.goal, i, self.second, ctx.stance.geom, ctx.board_x.tobytes(), ctx.board_y.tobytes(),
-               ctx.board_team, ctx.shooter, direction_sd(ctx), ctx.court.source_path, ctx.court.end,
-               tuple(sorted(ctx.court.params.items())))
+        key = (
+            self.goal,
+            i,
+            self.second,
+            ctx.stance.geom,
+            ctx.board_x.tobytes(),
+            ctx.board_y.tobytes(),
+            ctx.board_team,
+            ctx.shooter,
+            direction_sd(ctx),
+            ctx.court.source_path,
+            ctx.court.end,
+            tuple(sorted(ctx.court.params.items())),
+        )
         if key not in _shot_cache:
             if len(_shot_cache) > 4096:
                 _shot_cache.clear()
@@ -242,7 +290,7 @@ class Shot(Intent):
         for k in range(GRID_STARTS):
             t = k / (GRID_STARTS - 1)
             sx, sy = stance.point(t)
-            if np.any((ox - sx) ** 2 + (oy - sy) ** 2 < reach ** 2):
+            if np.any((ox - sx) ** 2 + (oy - sy) ** 2 < reach**2):
                 continue
             d = math.hypot(tx - sx, ty - sy)
             centre = math.atan2(ty - sy, tx - sx)
@@ -273,21 +321,22 @@ class Shot(Intent):
         sigma = max(direction_sd(ctx), math.radians(0.3))
         best, best_score, offset = None, -1.0, 0
         for row, n in zip(rows, sizes):
-            g = met[offset:offset + n].astype(np.float64)
-            h = hit[offset:offset + n].astype(np.float64)
+            g = met[offset : offset + n].astype(np.float64)
+            h = hit[offset : offset + n].astype(np.float64)
             step = float(row[4][1] - row[4][0]) if n > 1 else 1.0
             width = max(1, int(math.ceil(3.0 * sigma / step)))
             lags = np.arange(-width, width + 1)
             kernel = np.exp(-0.5 * (lags * step / sigma) ** 2)
             kernel /= kernel.sum()
             # the chance the goal is met, and that the hit rule is, under the direction error
-            smooth = np.convolve(g, kernel)[width:width + n] + np.convolve(h, kernel)[width:width + n]
+            smooth = np.convolve(g, kernel)[width : width + n] + np.convolve(h, kernel)[width : width + n]
             smooth[g == 0.0] = -1.0
             a = int(np.argmax(smooth))
             if smooth[a] > best_score + 1e-12:
                 best_score = float(smooth[a])
                 t, sx, sy, speed, angles = row
-                best = Launch(float(t), float(sx), float(sy), speed * math.cos(angles[a]),
-                              speed * math.sin(angles[a]), 0.0)
+                best = Launch(
+                    float(t), float(sx), float(sy), speed * math.cos(angles[a]), speed * math.sin(angles[a]), 0.0
+                )
             offset += n
         return best

@@ -2,13 +2,13 @@
 plan) and ``ExpectedValue`` (every candidate simulated under sampled errors in one batch call; the
 best mean value by the game's rules is played)."""
 
-
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
 import numpy as np
 
+from shuffle_sim.messages import shown
 from shuffle_sim.noise import (
     STREAM_PLAY,
     NoiseModel,
@@ -25,7 +25,6 @@ from shuffle_sim.playing.players.launch import (
     start_is_free,
 )
 from shuffle_sim.shots import simulate_shots
-from shuffle_sim.messages import shown
 
 DEFAULT_EV_SAMPLES = 24
 
@@ -99,8 +98,9 @@ class ExpectedValue:
         if isinstance(self.samples, bool) or not isinstance(self.samples, int) or self.samples < 1:
             raise PlayerError(f"samples must be a positive integer (got {shown(self.samples)})")
 
-    def outcomes(self, ctx: ShotContext, skill: NoiseModel, intents: list[Intent]
-                 ) -> tuple[list[Intent], list[Launch], np.ndarray]:
+    def outcomes(
+        self, ctx: ShotContext, skill: NoiseModel, intents: list[Intent]
+    ) -> tuple[list[Intent], list[Launch], np.ndarray]:
         """Aim the intents; return those that could be aimed, their launches, and the value of every
         sampled execution (candidates x samples)."""
         ctx = with_skill(ctx, skill)
@@ -122,15 +122,18 @@ class ExpectedValue:
         n = len(aimed) * n_samples
         out = [np.empty(n) for _ in range(5)]
         ox, oy, reach = ctx.obstacles()
-        ts, vxs, vys, ws = (np.array([getattr(launch, name) for launch in launches], dtype=np.float64)
-                            for name in ("t", "vx", "vy", "omega"))
+        ts, vxs, vys, ws = (
+            np.array([getattr(launch, name) for launch in launches], dtype=np.float64)
+            for name in ("t", "vx", "vy", "omega")
+        )
         _perturb_batch(ctx.stance.array, ts, vxs, vys, ws, z, noise_vector(skill), ox, oy, reach, *out)
         batch = simulate_shots(ctx.court, *out, board=ctx.board_scene())
         values = np.asarray(ctx.tactics.evaluate(ctx, batch), dtype=np.float64).reshape(len(aimed), n_samples)
         return aimed, launches, values
 
-    def weigh(self, ctx: ShotContext, skill: NoiseModel, intents: list[Intent]
-              ) -> tuple[list[Intent], list[Launch], np.ndarray]:
+    def weigh(
+        self, ctx: ShotContext, skill: NoiseModel, intents: list[Intent]
+    ) -> tuple[list[Intent], list[Launch], np.ndarray]:
         """Aim the intents and return those that could be aimed, their launches and mean values."""
         aimed, launches, values = self.outcomes(ctx, skill, intents)
         return aimed, launches, (values.mean(axis=1) if aimed else np.empty(0))

@@ -47,8 +47,9 @@ def in_play(batch: ShotBatch, column: int) -> np.ndarray:
 
 
 @jit.kernel
-def _visible_after(stance, samples, xs, ys, alive, column, extra, decel, radius, fixed_x, fixed_y, fixed_reach,
-                   fixed_slow, out):
+def _visible_after(
+    stance, samples, xs, ys, alive, column, extra, decel, radius, fixed_x, fixed_y, fixed_reach, fixed_slow, out
+):
     """``out[k]``: the visible fraction of disc ``column`` of outcome k from ``stance``, the other
     discs still in play, the pegs and the holes (``fixed_*``) in the way."""
     n_discs = xs.shape[1]
@@ -72,8 +73,9 @@ def _visible_after(stance, samples, xs, ys, alive, column, extra, decel, radius,
             oy[n_discs + j] = fixed_y[j]
             reach[n_discs + j] = fixed_reach[j]
             slow[n_discs + j] = fixed_slow[j]
-        out[k] = visible_fraction(stance, samples, xs[k, column], ys[k, column], column, extra, decel, radius, ox, oy,
-                                  reach, slow, reach)
+        out[k] = visible_fraction(
+            stance, samples, xs[k, column], ys[k, column], column, extra, decel, radius, ox, oy, reach, slow, reach
+        )
 
 
 def visible_from(ctx: ShotContext, stance, batch: ShotBatch, column: int) -> np.ndarray:
@@ -82,13 +84,27 @@ def visible_from(ctx: ShotContext, stance, batch: ShotBatch, column: int) -> np.
     alive = np.ascontiguousarray(np.stack([in_play(batch, i) for i in range(batch.x.shape[1])], axis=1))
     fixed_x = np.array([p.x for p in court.pegs] + [h.x for h in court.holes], dtype=np.float64)
     fixed_y = np.array([p.y for p in court.pegs] + [h.y for h in court.holes], dtype=np.float64)
-    fixed_reach = np.array([ctx.radius + p.radius for p in court.pegs] + [h.capture_radius for h in court.holes],
-                           dtype=np.float64)
+    fixed_reach = np.array(
+        [ctx.radius + p.radius for p in court.pegs] + [h.capture_radius for h in court.holes], dtype=np.float64
+    )
     fixed_slow = np.array([math.inf] * len(court.pegs) + [h.capture_speed for h in court.holes], dtype=np.float64)
     out = np.empty(batch.x.shape[0])
-    _visible_after(stance.array, max(stance.samples, 9), np.ascontiguousarray(batch.x),
-                   np.ascontiguousarray(batch.y), alive, int(column), LINE_REACH, ctx.decel, ctx.radius, fixed_x,
-                   fixed_y, fixed_reach, fixed_slow, out)
+    _visible_after(
+        stance.array,
+        max(stance.samples, 9),
+        np.ascontiguousarray(batch.x),
+        np.ascontiguousarray(batch.y),
+        alive,
+        int(column),
+        LINE_REACH,
+        ctx.decel,
+        ctx.radius,
+        fixed_x,
+        fixed_y,
+        fixed_reach,
+        fixed_slow,
+        out,
+    )
     return out
 
 

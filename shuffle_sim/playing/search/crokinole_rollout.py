@@ -33,12 +33,12 @@ from numba import prange
 
 from shuffle_sim._runtime import jit
 from shuffle_sim.court import Court
-from shuffle_sim.judging.procedure import judge_one_prepared, judge_prepare
 from shuffle_sim.judging.packing import judge_arrays
+from shuffle_sim.judging.procedure import judge_one_prepared, judge_prepare
 from shuffle_sim.noise import SEARCH_DEPTHS, STREAM_SEARCH, seed_key
-from shuffle_sim.physics.numba_api import court_table, kernel_arrays
 from shuffle_sim.physics.numba_api import (
     DEAD,
+    EV_COLUMNS,
     N_FLOAT_ROWS,
     N_INT_ROWS,
     SEG_COLUMNS,
@@ -46,7 +46,8 @@ from shuffle_sim.physics.numba_api import (
     STATUS_FALLEN,
     STATUS_HOLED,
     TOUCHED,
-    EV_COLUMNS,
+    court_table,
+    kernel_arrays,
     place_disc,
     run_table,
     state_at,
@@ -94,8 +95,9 @@ def _obstacles(bx, by, n, fixed_x, fixed_y, fixed_reach, fixed_slow, radius, ox,
 
 
 @jit.kernel
-def _plan(stance, team, bx, by, side, n, numbers, sigma, fixed_x, fixed_y, fixed_reach, fixed_slow, ox, oy, reach,
-          slow, good):
+def _plan(
+    stance, team, bx, by, side, n, numbers, sigma, fixed_x, fixed_y, fixed_reach, fixed_slow, ox, oy, reach, slow, good
+):
     """The quick plan's launch (t, vx, vy) for ``team`` from ``stance`` (module docstring)."""
     radius = numbers[0]
     decel = numbers[1]
@@ -125,9 +127,25 @@ def _plan(stance, team, bx, by, side, n, numbers, sigma, fixed_x, fixed_y, fixed
             if pick < 0:
                 break
             tried[pick] = True
-            t, angle, p, _ = best_line(stance, 0.5, LINE_STARTS, bx[pick], by[pick], pick, LINE_REACH, decel, radius,
-                                       sigma, OTHER_DISC_WEIGHT, good[:m], ox[:m], oy[:m], reach[:m], slow[:m],
-                                       reach[:m])
+            t, angle, p, _ = best_line(
+                stance,
+                0.5,
+                LINE_STARTS,
+                bx[pick],
+                by[pick],
+                pick,
+                LINE_REACH,
+                decel,
+                radius,
+                sigma,
+                OTHER_DISC_WEIGHT,
+                good[:m],
+                ox[:m],
+                oy[:m],
+                reach[:m],
+                slow[:m],
+                reach[:m],
+            )
             if t >= 0.0 and p > best_p:
                 best_p = p
                 best_t = t
@@ -161,9 +179,43 @@ def _plan(stance, team, bx, by, side, n, numbers, sigma, fixed_x, fixed_y, fixed
 
 
 @jit.kernel
-def _rollout(table, spin, ja, prep, numbers, stances, board_x, board_y, board_side, t0, vx0, vy0, w0, sd, later, k0,
-             k1, game_index, counter, sample, max_events, fixed_x, fixed_y, fixed_reach, fixed_slow, bx, by, side, ox,
-             oy, reach, slow, good, no_log, no_seg):
+def _rollout(
+    table,
+    spin,
+    ja,
+    prep,
+    numbers,
+    stances,
+    board_x,
+    board_y,
+    board_side,
+    t0,
+    vx0,
+    vy0,
+    w0,
+    sd,
+    later,
+    k0,
+    k1,
+    game_index,
+    counter,
+    sample,
+    max_events,
+    fixed_x,
+    fixed_y,
+    fixed_reach,
+    fixed_slow,
+    bx,
+    by,
+    side,
+    ox,
+    oy,
+    reach,
+    slow,
+    good,
+    no_log,
+    no_seg,
+):
     """One sample: the root launch by side 0, then ``later`` shots alternating from side 1.
     Returns (side 0's round total, side 1's, side 0's 20s, side 1's)."""
     radius = numbers[0]
@@ -181,13 +233,32 @@ def _rollout(table, spin, ja, prep, numbers, stances, board_x, board_y, board_si
         if depth == 0:
             t, vx, vy, w = t0, vx0, vy0, w0
         else:
-            t, vx, vy = _plan(stance, team, bx, by, side, n, numbers, sd[team, 1], fixed_x, fixed_y, fixed_reach,
-                              fixed_slow, ox, oy, reach, slow, good)
+            t, vx, vy = _plan(
+                stance,
+                team,
+                bx,
+                by,
+                side,
+                n,
+                numbers,
+                sd[team, 1],
+                fixed_x,
+                fixed_y,
+                fixed_reach,
+                fixed_slow,
+                ox,
+                oy,
+                reach,
+                slow,
+                good,
+            )
             w = 0.0
-        z0, z1, z2, z3 = shot_normals(k0, k1, np.uint64(game_index), np.uint64(STREAM_SEARCH),
-                                      np.uint64(counter + depth), np.uint64(sample))
-        t2, vx, vy, w = perturb(stance, t, vx, vy, w, z0, z1, z2, z3, sd[team, 0], sd[team, 1], sd[team, 2],
-                                sd[team, 3])
+        z0, z1, z2, z3 = shot_normals(
+            k0, k1, np.uint64(game_index), np.uint64(STREAM_SEARCH), np.uint64(counter + depth), np.uint64(sample)
+        )
+        t2, vx, vy, w = perturb(
+            stance, t, vx, vy, w, z0, z1, z2, z3, sd[team, 0], sd[team, 1], sd[team, 2], sd[team, 3]
+        )
         m = _obstacles(bx, by, n, fixed_x, fixed_y, fixed_reach, fixed_slow, radius, ox, oy, reach, slow)
         if not start_is_free(stance, t2, ox[:m], oy[:m], reach[:m]):
             t2 = t
@@ -247,8 +318,30 @@ def _rollout(table, spin, ja, prep, numbers, stances, board_x, board_y, board_si
 
 
 @jit.parallel
-def _rollouts(table, spin, ja, numbers, stances, board_x, board_y, board_side, launches, sd, later, k0, k1,
-              game_index, counter, sample_ids, max_events, fixed_x, fixed_y, fixed_reach, fixed_slow, out):
+def _rollouts(
+    table,
+    spin,
+    ja,
+    numbers,
+    stances,
+    board_x,
+    board_y,
+    board_side,
+    launches,
+    sd,
+    later,
+    k0,
+    k1,
+    game_index,
+    counter,
+    sample_ids,
+    max_events,
+    fixed_x,
+    fixed_y,
+    fixed_reach,
+    fixed_slow,
+    out,
+):
     n_samples = launches.shape[0]
     n_chunks = (n_samples + CHUNK - 1) // CHUNK
     prep = judge_prepare(ja)
@@ -265,19 +358,65 @@ def _rollouts(table, spin, ja, numbers, stances, board_x, board_y, board_side, l
         no_log = np.empty((0, EV_COLUMNS))
         no_seg = np.empty((0, SEG_COLUMNS))
         for s in range(c * CHUNK, min((c + 1) * CHUNK, n_samples)):
-            a, b, ta, tb = _rollout(table, spin, ja, prep, numbers, stances, board_x, board_y, board_side,
-                                    launches[s, 0], launches[s, 1], launches[s, 2], launches[s, 3], sd, later, k0, k1,
-                                    game_index, counter, sample_ids[s], max_events, fixed_x, fixed_y, fixed_reach,
-                                    fixed_slow, bx, by, side, ox, oy, reach, slow, good, no_log, no_seg)
+            a, b, ta, tb = _rollout(
+                table,
+                spin,
+                ja,
+                prep,
+                numbers,
+                stances,
+                board_x,
+                board_y,
+                board_side,
+                launches[s, 0],
+                launches[s, 1],
+                launches[s, 2],
+                launches[s, 3],
+                sd,
+                later,
+                k0,
+                k1,
+                game_index,
+                counter,
+                sample_ids[s],
+                max_events,
+                fixed_x,
+                fixed_y,
+                fixed_reach,
+                fixed_slow,
+                bx,
+                by,
+                side,
+                ox,
+                oy,
+                reach,
+                slow,
+                good,
+                no_log,
+                no_seg,
+            )
             out[s, 0] = a
             out[s, 1] = b
             out[s, 2] = ta
             out[s, 3] = tb
 
 
-def crokinole_rollouts(court: Court, own_stance, opponent_stance, board_x, board_y, board_own, launches: np.ndarray,
-                       sd_self: np.ndarray, sd_opp: np.ndarray, later: int, seed: int, game_index: int, shot: int,
-                       sample_ids=None) -> np.ndarray:
+def crokinole_rollouts(
+    court: Court,
+    own_stance,
+    opponent_stance,
+    board_x,
+    board_y,
+    board_own,
+    launches: np.ndarray,
+    sd_self: np.ndarray,
+    sd_opp: np.ndarray,
+    later: int,
+    seed: int,
+    game_index: int,
+    shot: int,
+    sample_ids=None,
+) -> np.ndarray:
     """Roll out ``launches`` (S, 4: stance parameter, vx, vy, omega, as aimed) from a crokinole board
     (``board_own``: True for the shooter's discs), ``later`` shots left in the round after this one,
     the opponent's first; ``shot`` and ``sample_ids`` (default 0, 1, ...) place the draws. Returns
@@ -292,9 +431,21 @@ def crokinole_rollouts(court: Court, own_stance, opponent_stance, board_x, board
     edge = next(e for e in court.edges if e.kind == "circle")
     fifteen = court.line("15 line")
     decel = court.params["mu"] * court.params["gravity"]
-    numbers = np.array([court.disc_radius, decel, court.params["disc_restitution"], edge.geom[0], edge.geom[1],
-                        edge.geom[2], hole.x, hole.y, hole.capture_radius, hole.capture_speed,
-                        fifteen.geom[2] + fifteen.width / 2 + court.disc_radius])
+    numbers = np.array(
+        [
+            court.disc_radius,
+            decel,
+            court.params["disc_restitution"],
+            edge.geom[0],
+            edge.geom[1],
+            edge.geom[2],
+            hole.x,
+            hole.y,
+            hole.capture_radius,
+            hole.capture_speed,
+            fifteen.geom[2] + fifteen.width / 2 + court.disc_radius,
+        ]
+    )
     pegs = court.pegs
     fixed_x = np.array([p.x for p in pegs] + [hole.x], dtype=np.float64)
     fixed_y = np.array([p.y for p in pegs] + [hole.y], dtype=np.float64)
@@ -306,9 +457,30 @@ def crokinole_rollouts(court: Court, own_stance, opponent_stance, board_x, board
     out = np.empty((launches.shape[0], 4), np.int64)
     k0, k1 = seed_key(seed)
     ja = judge_arrays(court)
-    _rollouts(court_table(court), kernel_arrays(court).orbit_tables, ja, numbers, stances, bx, by, sides, launches, sd,
-              int(later), k0, k1, int(game_index), int(shot) * SEARCH_DEPTHS, _ids(sample_ids, launches.shape[0]),
-              MAX_EVENTS, fixed_x, fixed_y, fixed_reach, fixed_slow, out)
+    _rollouts(
+        court_table(court),
+        kernel_arrays(court).orbit_tables,
+        ja,
+        numbers,
+        stances,
+        bx,
+        by,
+        sides,
+        launches,
+        sd,
+        int(later),
+        k0,
+        k1,
+        int(game_index),
+        int(shot) * SEARCH_DEPTHS,
+        _ids(sample_ids, launches.shape[0]),
+        MAX_EVENTS,
+        fixed_x,
+        fixed_y,
+        fixed_reach,
+        fixed_slow,
+        out,
+    )
     return out
 
 

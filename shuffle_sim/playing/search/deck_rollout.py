@@ -26,10 +26,9 @@ from numba import prange
 
 from shuffle_sim._runtime import jit
 from shuffle_sim.court import Court
-from shuffle_sim.judging.procedure import judge_prepare
 from shuffle_sim.judging.packing import judge_arrays
+from shuffle_sim.judging.procedure import judge_prepare
 from shuffle_sim.noise import SEARCH_DEPTHS, STREAM_SEARCH, seed_key
-from shuffle_sim.physics.numba_api import court_table, kernel_arrays
 from shuffle_sim.physics.numba_api import (
     DEAD,
     DISC_DISC,
@@ -40,6 +39,8 @@ from shuffle_sim.physics.numba_api import (
     STATUS,
     STATUS_FALLEN,
     TOUCHED,
+    court_table,
+    kernel_arrays,
     place_disc,
     run_table,
     state_at,
@@ -73,8 +74,29 @@ ROLLOUT_TAKEOUT_EXTRA = 3.0
 
 
 @jit.kernel
-def _one_shot(table, spin, ja, prep, bx, by, colour_of, value, n, sx, sy, vx, vy, w, colour, ev, no_seg, max_events,
-              keep_x, keep_y, keep_on):
+def _one_shot(
+    table,
+    spin,
+    ja,
+    prep,
+    bx,
+    by,
+    colour_of,
+    value,
+    n,
+    sx,
+    sy,
+    vx,
+    vy,
+    w,
+    colour,
+    ev,
+    no_seg,
+    max_events,
+    keep_x,
+    keep_y,
+    keep_on,
+):
     """Run one launched disc among the ``n`` resting discs, apply the removals and C-20a; the board
     arrays are updated in place. Returns (new n, C-20a happened). ``keep_*`` (n + 1 long) receive
     every disc's rest position and whether it is still in play (before compaction)."""
@@ -120,9 +142,42 @@ def _one_shot(table, spin, ja, prep, bx, by, colour_of, value, n, sx, sy, vx, vy
 
 
 @jit.kernel
-def _rollout(table, spin, ja, prep, numbers, spots, board_x, board_y, board_colour, board_value, root_sign, root_colour,
-             t0, vx0, vy0, w0, sd_self, sd_opp, later, k0, k1, game_index, counter, sample, max_events, ev, no_seg,
-             bx, by, colour_of, value, keep_x, keep_y, keep_on):
+def _rollout(
+    table,
+    spin,
+    ja,
+    prep,
+    numbers,
+    spots,
+    board_x,
+    board_y,
+    board_colour,
+    board_value,
+    root_sign,
+    root_colour,
+    t0,
+    vx0,
+    vy0,
+    w0,
+    sd_self,
+    sd_opp,
+    later,
+    k0,
+    k1,
+    game_index,
+    counter,
+    sample,
+    max_events,
+    ev,
+    no_seg,
+    bx,
+    by,
+    colour_of,
+    value,
+    keep_x,
+    keep_y,
+    keep_on,
+):
     """One sample: the root launch under the shooter's errors, then ``later`` plan shots. Returns
     (yellow points, black points, C-20a colour or -1, the C-20a shot was the last of the half-round)."""
     preferred = numbers[3]
@@ -151,23 +206,67 @@ def _rollout(table, spin, ja, prep, numbers, spots, board_x, board_y, board_colo
             sign = root_sign if colour == root_colour else -root_sign
             sd = sd_self if colour == root_colour else sd_opp
             stance = _stance_array(float(sign), numbers)
-            _, ax, ay, extra, exclude = deck_plan(bx, by, colour_of, value, n, colour,
-                                                  spots[0 if sign > 0 else 1], takeout_extra, radius)
+            _, ax, ay, extra, exclude = deck_plan(
+                bx, by, colour_of, value, n, colour, spots[0 if sign > 0 else 1], takeout_extra, radius
+            )
             t = clearest_start(stance, preferred, samples, ax, ay, bx[:n], by[:n], reach[:n], exclude)
             _, _, vx, vy = straight_launch(stance, t, ax, ay, extra, decel)
             w = 0.0
-        z0, z1, z2, z3 = shot_normals(k0, k1, np.uint64(game_index), np.uint64(STREAM_SEARCH),
-                                      np.uint64(counter + depth), np.uint64(sample))
+        z0, z1, z2, z3 = shot_normals(
+            k0, k1, np.uint64(game_index), np.uint64(STREAM_SEARCH), np.uint64(counter + depth), np.uint64(sample)
+        )
         t2, vx, vy, w = perturb(stance, t, vx, vy, w, z0, z1, z2, z3, sd[0], sd[1], sd[2], sd[3])
         if not start_is_free(stance, t2, bx[:n], by[:n], reach[:n]):
             t2 = t
         sx, sy = stance_point(stance, t2)
         if depth == 0:
-            n, c20a = _one_shot(table, spin, ja, prep, bx, by, colour_of, value, n, sx, sy, vx, vy, w, colour, ev,
-                                no_seg, max_events, keep_x, keep_y, keep_on)
+            n, c20a = _one_shot(
+                table,
+                spin,
+                ja,
+                prep,
+                bx,
+                by,
+                colour_of,
+                value,
+                n,
+                sx,
+                sy,
+                vx,
+                vy,
+                w,
+                colour,
+                ev,
+                no_seg,
+                max_events,
+                keep_x,
+                keep_y,
+                keep_on,
+            )
         else:
-            n, c20a = _one_shot(table, spin, ja, prep, bx, by, colour_of, value, n, sx, sy, vx, vy, w, colour, ev,
-                                no_seg, max_events, keep_x[DISCS + 1:], keep_y[DISCS + 1:], keep_on[DISCS + 1:])
+            n, c20a = _one_shot(
+                table,
+                spin,
+                ja,
+                prep,
+                bx,
+                by,
+                colour_of,
+                value,
+                n,
+                sx,
+                sy,
+                vx,
+                vy,
+                w,
+                colour,
+                ev,
+                no_seg,
+                max_events,
+                keep_x[DISCS + 1 :],
+                keep_y[DISCS + 1 :],
+                keep_on[DISCS + 1 :],
+            )
         if c20a:
             penalty = colour
             last = depth == later
@@ -184,9 +283,35 @@ def _rollout(table, spin, ja, prep, numbers, spots, board_x, board_y, board_colo
 
 
 @jit.parallel
-def _rollouts(table, spin, ja, numbers, spots, board_x, board_y, board_colour, board_value, root_sign, root_colour,
-              launches, sd_self, sd_opp, later, k0, k1, game_index, counter, sample_ids, max_events,
-              out_points, out_penalty, out_last, out_x, out_y, out_on):
+def _rollouts(
+    table,
+    spin,
+    ja,
+    numbers,
+    spots,
+    board_x,
+    board_y,
+    board_colour,
+    board_value,
+    root_sign,
+    root_colour,
+    launches,
+    sd_self,
+    sd_opp,
+    later,
+    k0,
+    k1,
+    game_index,
+    counter,
+    sample_ids,
+    max_events,
+    out_points,
+    out_penalty,
+    out_last,
+    out_x,
+    out_y,
+    out_on,
+):
     n_samples = launches.shape[0]
     n_chunks = (n_samples + CHUNK - 1) // CHUNK
     prep = judge_prepare(ja)
@@ -202,10 +327,41 @@ def _rollouts(table, spin, ja, numbers, spots, board_x, board_y, board_colour, b
         keep_on = np.empty(2 * (DISCS + 1), np.bool_)
         for s in range(c * CHUNK, min((c + 1) * CHUNK, n_samples)):
             yellow, black, penalty, last = _rollout(
-                table, spin, ja, prep, numbers, spots, board_x, board_y, board_colour, board_value, root_sign,
-                root_colour, launches[s, 0], launches[s, 1], launches[s, 2], launches[s, 3], sd_self, sd_opp, later,
-                k0, k1, game_index, counter, sample_ids[s], max_events, ev, no_seg, bx, by, colour_of, value,
-                keep_x, keep_y, keep_on)
+                table,
+                spin,
+                ja,
+                prep,
+                numbers,
+                spots,
+                board_x,
+                board_y,
+                board_colour,
+                board_value,
+                root_sign,
+                root_colour,
+                launches[s, 0],
+                launches[s, 1],
+                launches[s, 2],
+                launches[s, 3],
+                sd_self,
+                sd_opp,
+                later,
+                k0,
+                k1,
+                game_index,
+                counter,
+                sample_ids[s],
+                max_events,
+                ev,
+                no_seg,
+                bx,
+                by,
+                colour_of,
+                value,
+                keep_x,
+                keep_y,
+                keep_on,
+            )
             out_points[s, 0] = yellow
             out_points[s, 1] = black
             out_penalty[s] = penalty
@@ -216,9 +372,22 @@ def _rollouts(table, spin, ja, numbers, spots, board_x, board_y, board_colour, b
                 out_on[s, i] = keep_on[i]
 
 
-def deck_rollouts(court: Court, board_x, board_y, board_colour, root_sign: int, root_colour: int, launches: np.ndarray,
-                  sd_self: np.ndarray, sd_opp: np.ndarray, later: int, seed: int, game_index: int, shot: int,
-                  sample_ids=None) -> dict:
+def deck_rollouts(
+    court: Court,
+    board_x,
+    board_y,
+    board_colour,
+    root_sign: int,
+    root_colour: int,
+    launches: np.ndarray,
+    sd_self: np.ndarray,
+    sd_opp: np.ndarray,
+    later: int,
+    seed: int,
+    game_index: int,
+    shot: int,
+    sample_ids=None,
+) -> dict:
     """Roll out ``launches`` (S, 4: stance parameter, vx, vy, omega; noise-free as aimed) from a
     canonical deck board (colour codes 0 yellow, 1 black) with ``later`` shots left in the half-round
     after this one. ``shot`` (the shot's number in the game) and ``sample_ids`` (default 0, 1, ...)
@@ -233,24 +402,55 @@ def deck_rollouts(court: Court, board_x, board_y, board_colour, root_sign: int, 
     colours = np.ascontiguousarray(board_colour, dtype=np.int64)
     n = bx.size
     if n + 1 + later > max(DISCS, n + 1) or n + 1 > DISCS + 1:
-        raise ValueError(f"later: a half-round has {DISCS} discs; {n} on the board and {later} to come after this "
-                         "shot is too many")
+        raise ValueError(
+            f"later: a half-round has {DISCS} discs; {n} on the board and {later} to come after this shot is too many"
+        )
     values = np.zeros(n, dtype=np.int64)
     from shuffle_sim.playing.deck_engine import canonical_values
 
     canonical_values(bx, by, n, ja, judge_prepare(ja), values)
     launches = np.ascontiguousarray(launches, dtype=np.float64)
     s = launches.shape[0]
-    out = {"points": np.empty((s, 2), np.int64), "penalty": np.empty(s, np.int64), "last": np.empty(s, np.bool_),
-           "x": np.empty((s, n + 1)), "y": np.empty((s, n + 1)), "in_play": np.empty((s, n + 1), np.bool_)}
+    out = {
+        "points": np.empty((s, 2), np.int64),
+        "penalty": np.empty(s, np.int64),
+        "last": np.empty(s, np.bool_),
+        "x": np.empty((s, n + 1)),
+        "y": np.empty((s, n + 1)),
+        "in_play": np.empty((s, n + 1), np.bool_),
+    }
     k0, k1 = seed_key(seed)
     numbers = setup_numbers(setup)
     numbers[5] = ROLLOUT_TAKEOUT_EXTRA
-    _rollouts(court_table(foot), kernel_arrays(foot).orbit_tables, ja, numbers, setup.spots, bx, by,
-              colours, values, int(root_sign), int(root_colour), launches,
-              np.ascontiguousarray(sd_self, dtype=np.float64), np.ascontiguousarray(sd_opp, dtype=np.float64),
-              int(later), k0, k1, int(game_index), int(shot) * SEARCH_DEPTHS, _ids(sample_ids, launches.shape[0]),
-              MAX_EVENTS, out["points"], out["penalty"], out["last"], out["x"], out["y"], out["in_play"])
+    _rollouts(
+        court_table(foot),
+        kernel_arrays(foot).orbit_tables,
+        ja,
+        numbers,
+        setup.spots,
+        bx,
+        by,
+        colours,
+        values,
+        int(root_sign),
+        int(root_colour),
+        launches,
+        np.ascontiguousarray(sd_self, dtype=np.float64),
+        np.ascontiguousarray(sd_opp, dtype=np.float64),
+        int(later),
+        k0,
+        k1,
+        int(game_index),
+        int(shot) * SEARCH_DEPTHS,
+        _ids(sample_ids, launches.shape[0]),
+        MAX_EVENTS,
+        out["points"],
+        out["penalty"],
+        out["last"],
+        out["x"],
+        out["y"],
+        out["in_play"],
+    )
     return out
 
 

@@ -81,12 +81,14 @@ WIDEN_PROPOSALS = 4
 
 
 @jit.kernel
-def sampled_executions(stance, ts, vxs, vys, ws, samples, sd, k0, k1, game, counter, ox, oy, reach, out_x, out_y, out_vx,
-                out_vy, out_w):
+def sampled_executions(
+    stance, ts, vxs, vys, ws, samples, sd, k0, k1, game, counter, ox, oy, reach, out_x, out_y, out_vx, out_vy, out_w
+):
     """Each launch (row) under its sample's execution errors from the search stream (depth 0)."""
     for k in range(ts.shape[0]):
-        z0, z1, z2, z3 = shot_normals(k0, k1, np.uint64(game), np.uint64(STREAM_SEARCH), np.uint64(counter),
-                                      np.uint64(samples[k]))
+        z0, z1, z2, z3 = shot_normals(
+            k0, k1, np.uint64(game), np.uint64(STREAM_SEARCH), np.uint64(counter), np.uint64(samples[k])
+        )
         t, vx, vy, w = perturb(stance, ts[k], vxs[k], vys[k], ws[k], z0, z1, z2, z3, sd[0], sd[1], sd[2], sd[3])
         if not start_is_free(stance, t, ox, oy, reach):
             t = ts[k]
@@ -144,7 +146,7 @@ def _distance2(a: np.ndarray, b: np.ndarray, skill: NoiseModel) -> np.ndarray:
     diff = a[:, None, :] - b[None, :, :]
     turn = np.remainder(diff[..., 3] + math.pi, 2.0 * math.pi) - math.pi  # directions wrap
     diff[..., 3] = turn / max(skill.direction, DIRECTION_FLOOR)
-    return (diff ** 2).sum(axis=2)
+    return (diff**2).sum(axis=2)
 
 
 def _kernel(features: np.ndarray, skill: NoiseModel) -> np.ndarray:
@@ -163,8 +165,9 @@ class WinSearch:
     shortlist: int = DEFAULT_SHORTLIST
 
     def __post_init__(self) -> None:
-        if self.budget is not None and (isinstance(self.budget, bool) or not isinstance(self.budget, int)
-                                        or self.budget < 1):
+        if self.budget is not None and (
+            isinstance(self.budget, bool) or not isinstance(self.budget, int) or self.budget < 1
+        ):
             raise PlayerError(f"budget must be a positive integer (got {self.budget!r})")
 
     def budget_for(self, situation) -> int:
@@ -189,8 +192,9 @@ class WinSearch:
     def _cost(self, situation) -> int:
         return 1 + (situation.later if isinstance(situation, (DeckSituation, CrokinoleSituation)) else 0)
 
-    def evaluate(self, ctx: ShotContext, skill: NoiseModel, situation, launches: list[Launch],
-                 samples: np.ndarray) -> np.ndarray:
+    def evaluate(
+        self, ctx: ShotContext, skill: NoiseModel, situation, launches: list[Launch], samples: np.ndarray
+    ) -> np.ndarray:
         """Win probability of each (launch, sample) row: the launch under sample's execution errors,
         the frame rolled out, the game's table."""
         rows = np.array([[la.t, la.vx, la.vy, la.omega] for la in launches], dtype=np.float64)
@@ -201,15 +205,43 @@ class WinSearch:
 
             colour = COLOUR_CODES[ctx.shooter]
             board_colour = [COLOUR_CODES[t] for t in ctx.board_team]
-            out = deck_rollouts(ctx.court, ctx.board_x, ctx.board_y, board_colour, ctx.info["sign"], colour, rows, sd,
-                                sd, situation.later, ctx.seed, ctx.game_index, ctx.shot, samples)
+            out = deck_rollouts(
+                ctx.court,
+                ctx.board_x,
+                ctx.board_y,
+                board_colour,
+                ctx.info["sign"],
+                colour,
+                rows,
+                sd,
+                sd,
+                situation.later,
+                ctx.seed,
+                ctx.game_index,
+                ctx.shot,
+                samples,
+            )
             return situation.value(colour, out)
         if isinstance(situation, CrokinoleSituation):
             from shuffle_sim.playing.search.crokinole_rollout import crokinole_rollouts
 
             own = [t == ctx.shooter for t in ctx.board_team]
-            out = crokinole_rollouts(ctx.court, ctx.stance, ctx.tactics.opponent_stance(ctx), ctx.board_x, ctx.board_y,
-                                     own, rows, sd, sd, situation.later, ctx.seed, ctx.game_index, ctx.shot, samples)
+            out = crokinole_rollouts(
+                ctx.court,
+                ctx.stance,
+                ctx.tactics.opponent_stance(ctx),
+                ctx.board_x,
+                ctx.board_y,
+                own,
+                rows,
+                sd,
+                sd,
+                situation.later,
+                ctx.seed,
+                ctx.game_index,
+                ctx.shot,
+                samples,
+            )
             return situation.value(out)
         assert isinstance(situation, FrameValueSituation)
         return situation.value(self._frame_values(ctx, skill, rows, samples))
@@ -219,9 +251,23 @@ class WinSearch:
         out = [np.empty(n) for _ in range(5)]
         ox, oy, reach = ctx.obstacles()
         k0, k1 = seed_key(ctx.seed)
-        sampled_executions(ctx.stance.array, rows[:, 0].copy(), rows[:, 1].copy(), rows[:, 2].copy(), rows[:, 3].copy(),
-                    np.ascontiguousarray(samples, dtype=np.int64), noise_vector(skill), k0, k1, int(ctx.game_index),
-                    int(ctx.shot) * SEARCH_DEPTHS, ox, oy, reach, *out)
+        sampled_executions(
+            ctx.stance.array,
+            rows[:, 0].copy(),
+            rows[:, 1].copy(),
+            rows[:, 2].copy(),
+            rows[:, 3].copy(),
+            np.ascontiguousarray(samples, dtype=np.int64),
+            noise_vector(skill),
+            k0,
+            k1,
+            int(ctx.game_index),
+            int(ctx.shot) * SEARCH_DEPTHS,
+            ox,
+            oy,
+            reach,
+            *out,
+        )
         batch = simulate_shots(ctx.court, *out, board=ctx.board_scene(), bad_starts="skip")
         return np.asarray(ctx.tactics.evaluate(ctx, batch), dtype=np.float64)
 
@@ -301,8 +347,9 @@ class WinSearch:
                 continue
         return actions
 
-    def _widen(self, ctx: ShotContext, skill: NoiseModel, actions: list[Action], best: int, features: np.ndarray,
-               n: np.ndarray) -> Action | None:
+    def _widen(
+        self, ctx: ShotContext, skill: NoiseModel, actions: list[Action], best: int, features: np.ndarray, n: np.ndarray
+    ) -> Action | None:
         """A variant of action ``best``: speed and direction moved by one execution error (module
         docstring); the proposal with the least kernel density over the actions so far."""
         base = actions[best].launch

@@ -15,8 +15,9 @@ from shuffle_sim.playing.players import Player
 from shuffle_sim.playing.shooting import one_numba_thread
 
 
-def play_rules_game(game: str, players: tuple[Player, Player], seed: int, game_index: int, length: int | None,
-                    first: str = "A"):
+def play_rules_game(
+    game: str, players: tuple[Player, Player], seed: int, game_index: int, length: int | None, first: str = "A"
+):
     """Play one game (module docstring) and return the rules' game object, finished or stopped."""
     by_side = dict(zip(SIDES, players))
     other = SIDES[1] if first == SIDES[0] else SIDES[0]

@@ -148,8 +148,9 @@ class CrokinoleSituation:
             return np.where(lead > 0, 1.0, np.where(lead == 0, 0.5, 0.0))
         # singles: the first shot alternates, so the shooter has the hammer next round if it shot
         # first in this one
-        return np.asarray(win_tables("crokinole").crokinole(lead, self.rounds_left, not self.hammer, self.rounds),
-                          dtype=np.float64)
+        return np.asarray(
+            win_tables("crokinole").crokinole(lead, self.rounds_left, not self.hammer, self.rounds), dtype=np.float64
+        )
 
 
 @dataclass(frozen=True)
@@ -214,8 +215,9 @@ def situation_of(ctx: ShotContext):
         extension_left = 0
         if game._extension_until is not None:
             extension_left = game._extension_until - game.completed
-        return DeckSituation(game.scores[me], game.scores[opponent], lead, ctx.turn.shot, game.options.game_point,
-                             extension_left)
+        return DeckSituation(
+            game.scores[me], game.scores[opponent], lead, ctx.turn.shot, game.options.game_point, extension_left
+        )
     if kind == "CrokinoleGame":
         if game.options.scoring != "points" or game.category.players_per_side != 1:
             return None
@@ -224,20 +226,36 @@ def situation_of(ctx: ShotContext):
         first = frame.all_turns[0].team
         later = len(frame.all_turns) - frame.turn_index
         rounds_left = max(game.options.rounds - len(game.rounds) - 1, 0)
-        return CrokinoleSituation(game.scores[me], game.scores[opponent], frame.twenties.get(me, 0),
-                                  frame.twenties.get(opponent, 0), first != me, later, rounds_left, game.options.rounds)
+        return CrokinoleSituation(
+            game.scores[me],
+            game.scores[opponent],
+            frame.twenties.get(me, 0),
+            frame.twenties.get(opponent, 0),
+            first != me,
+            later,
+            rounds_left,
+            game.options.rounds,
+        )
     if kind == "HorseCollarGame":
         opponent = next(s for s in game.sides if s != me)
-        return FrameValueSituation("horse-collar", game.scores[me], game.scores[opponent], game.options.game_point,
-                                   me == game.sides[0])
+        return FrameValueSituation(
+            "horse-collar", game.scores[me], game.scores[opponent], game.options.game_point, me == game.sides[0]
+        )
     if kind == "RicochetGame":
         opponent = next(s for s in game.players if s != me)
         return FrameValueSituation("ricochet", game.scores[me], game.scores[opponent], game.options.game_point)
     return None
 
 
-def advice_situation(game: str, ctx: ShotContext, score: tuple[int, int], hammer: bool, frames_left: int | None,
-                     shots_left: int | None = None, game_length: int | None = None):
+def advice_situation(
+    game: str,
+    ctx: ShotContext,
+    score: tuple[int, int],
+    hammer: bool,
+    frames_left: int | None,
+    shots_left: int | None = None,
+    game_length: int | None = None,
+):
     """The situation the advisor is told of: ``score`` (the shooter's, the opponent's), whether the
     shooter has the hammer (the last shot of the frame; horse collar: throws second in each pair),
     ``frames_left`` (crokinole: rounds left after this one; others: unused) and ``shots_left`` in
@@ -250,8 +268,9 @@ def advice_situation(game: str, ctx: ShotContext, score: tuple[int, int], hammer
             if (shot % 2 == 0) != hammer:
                 shot += 1
             if shot > DECK_DISCS:
-                raise PlayerError(f"advise: {ctx.n_discs} discs on the board leave no shot for the "
-                                  f"{'hammer' if hammer else 'lead'}")
+                raise PlayerError(
+                    f"advise: {ctx.n_discs} discs on the board leave no shot for the {'hammer' if hammer else 'lead'}"
+                )
         else:
             shot = DECK_DISCS - shots_left
         return DeckSituation(mine, theirs, not hammer, shot, game_length or 75, 0)
@@ -259,8 +278,9 @@ def advice_situation(game: str, ctx: ShotContext, score: tuple[int, int], hammer
         rounds = game_length or 4
         rounds_left = rounds - 1 if frames_left is None else frames_left
         if not 0 <= rounds_left < rounds:
-            raise PlayerError(f"advise: frames_left must be 0 to {rounds - 1} for a game of {rounds} rounds "
-                              f"(got {frames_left!r})")
+            raise PlayerError(
+                f"advise: frames_left must be 0 to {rounds - 1} for a game of {rounds} rounds (got {frames_left!r})"
+            )
         if shots_left is None:
             # 16 shots a round, the hammer's on even numbers: the board's discs at least shot so far
             shot = ctx.n_discs + 1

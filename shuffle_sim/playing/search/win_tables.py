@@ -129,10 +129,24 @@ def deck_table(outcomes: np.ndarray, probs: np.ndarray, game_point: int) -> dict
     lo = -DECK_BELOW
     n = game_point + DECK_ABOVE - lo + 1
     ext = 80
-    v, e2, e1 = _deck_sweeps(np.ascontiguousarray(outcomes, dtype=np.int64),
-                             np.ascontiguousarray(probs, dtype=np.float64), int(game_point), lo, n, ext, 1e-10, 2000)
-    return {"game_point": int(game_point), "lo": lo, "lead": v, "extension_first": e2, "extension_second": e1,
-            "extension_span": ext}
+    v, e2, e1 = _deck_sweeps(
+        np.ascontiguousarray(outcomes, dtype=np.int64),
+        np.ascontiguousarray(probs, dtype=np.float64),
+        int(game_point),
+        lo,
+        n,
+        ext,
+        1e-10,
+        2000,
+    )
+    return {
+        "game_point": int(game_point),
+        "lo": lo,
+        "lead": v,
+        "extension_first": e2,
+        "extension_second": e1,
+        "extension_span": ext,
+    }
 
 
 def crokinole_table(probs: np.ndarray, rounds: int) -> dict:
@@ -188,8 +202,14 @@ def _pair_sweeps(points, probs, game_point, n, tolerance, max_sweeps):
 
 def horse_collar_table(points: np.ndarray, probs: np.ndarray, game_point: int) -> dict:
     n = game_point + POINTS_ABOVE + 1
-    v, w = _pair_sweeps(np.ascontiguousarray(points, dtype=np.int64), np.ascontiguousarray(probs, dtype=np.float64),
-                        int(game_point), n, 1e-10, 2000)
+    v, w = _pair_sweeps(
+        np.ascontiguousarray(points, dtype=np.int64),
+        np.ascontiguousarray(probs, dtype=np.float64),
+        int(game_point),
+        n,
+        1e-10,
+        2000,
+    )
     return {"game_point": int(game_point), "first": v, "after_first": w}
 
 
@@ -302,8 +322,9 @@ def _crokinole_probs(outcomes: np.ndarray, probs: np.ndarray) -> np.ndarray:
 def _digest(outcomes: np.ndarray, probs: np.ndarray) -> str:
     import hashlib
 
-    return hashlib.sha256(np.ascontiguousarray(outcomes, dtype=np.int64).tobytes()
-                          + np.round(probs, 12).tobytes()).hexdigest()[:16]
+    return hashlib.sha256(
+        np.ascontiguousarray(outcomes, dtype=np.int64).tobytes() + np.round(probs, 12).tobytes()
+    ).hexdigest()[:16]
 
 
 def data_path(game: str) -> Path:
@@ -317,8 +338,10 @@ def _read(game: str) -> dict:
         with open(path) as fh:
             data = json.load(fh)
     except (OSError, json.JSONDecodeError) as exc:
-        raise WinTableError(f"{path}: cannot read the win table of {game} ({exc}); remake it with "
-                            f"python -m shuffle_sim.playing.search.win_tables {game}") from None
+        raise WinTableError(
+            f"{path}: cannot read the win table of {game} ({exc}); remake it with "
+            f"python -m shuffle_sim.playing.search.win_tables {game}"
+        ) from None
     for key in ("game", "provenance", "frames"):
         if key not in data:
             raise WinTableError(f"{path}: {key}: missing required key")
@@ -339,7 +362,7 @@ def _unpack(arrays: dict) -> dict:
     out = {}
     for key, value in arrays.items():
         if isinstance(value, dict):
-            out[key] = np.asarray(value["values"], dtype=np.float64).reshape(value["shape"]) / 10 ** STORED_DECIMALS
+            out[key] = np.asarray(value["values"], dtype=np.float64).reshape(value["shape"]) / 10**STORED_DECIMALS
         else:
             out[key] = value
     return out
@@ -349,8 +372,10 @@ def _pack(table: dict) -> dict:
     out = {}
     for key, value in table.items():
         if isinstance(value, np.ndarray):
-            out[key] = {"shape": list(value.shape),
-                        "values": np.rint(value * 10 ** STORED_DECIMALS).astype(np.int64).ravel().tolist()}
+            out[key] = {
+                "shape": list(value.shape),
+                "values": np.rint(value * 10**STORED_DECIMALS).astype(np.int64).ravel().tolist(),
+            }
         else:
             out[key] = value
     return out
@@ -391,8 +416,10 @@ def frame_outcomes(game: str, rules_game) -> list[tuple[int, ...]]:
     if game == "horse-collar":
         return [(entry.points,) for entry in rules_game.scoreboard]
     if game == "ricochet":
-        return [(entry.points[entry.starter], sum(v for p, v in entry.points.items() if p != entry.starter))
-                for entry in rules_game.scoreboard]
+        return [
+            (entry.points[entry.starter], sum(v for p, v in entry.points.items() if p != entry.starter))
+            for entry in rules_game.scoreboard
+        ]
     raise WinTableError(f"game must be one of deck, crokinole, horse-collar, ricochet (got {game!r})")
 
 
@@ -430,10 +457,12 @@ def build(game: str, rows: list[tuple[int, ...]], provenance: dict, length: int)
     }
 
 
-_COLUMNS = {"deck": ["lead side's points", "hammer side's points", "replayed"],
-            "crokinole": ["first shooter's round total", "hammer's round total"],
-            "horse-collar": ["thrower's frame points"],
-            "ricochet": ["starter's points", "other's points"]}
+_COLUMNS = {
+    "deck": ["lead side's points", "hammer side's points", "replayed"],
+    "crokinole": ["first shooter's round total", "hammer's round total"],
+    "horse-collar": ["thrower's frame points"],
+    "ricochet": ["starter's points", "other's points"],
+}
 
 
 def provenance_of(game: str, players: str, games: int, seed: int, length: int) -> dict:
@@ -442,16 +471,24 @@ def provenance_of(game: str, players: str, games: int, seed: int, length: int) -
     from shuffle_sim.games import get_game
 
     court = load_court(get_game(game).court)
-    return {"court": court.name, "court_file": Path(court.source_path).name,
-            "court_params": {k: v for k, v in sorted(court.params.items()) if isinstance(v, (int, float, str))},
-            "players": f"{players},{players}", "seed": seed, "games": games, "game_length": length,
-            "package_version": __version__,
-            "command": f"python -m shuffle_sim.playing.search.win_tables {game} --games {games} --seed {seed}"}
+    return {
+        "court": court.name,
+        "court_file": Path(court.source_path).name,
+        "court_params": {k: v for k, v in sorted(court.params.items()) if isinstance(v, (int, float, str))},
+        "players": f"{players},{players}",
+        "seed": seed,
+        "games": games,
+        "game_length": length,
+        "package_version": __version__,
+        "command": f"python -m shuffle_sim.playing.search.win_tables {game} --games {games} --seed {seed}",
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m shuffle_sim.playing.search.win_tables",
-                                     description="Remake the win-probability tables of the win players by self-play.")
+    parser = argparse.ArgumentParser(
+        prog="python -m shuffle_sim.playing.search.win_tables",
+        description="Remake the win-probability tables of the win players by self-play.",
+    )
     parser.add_argument("game", nargs="*", default=list(SELF_PLAY), help="games (default: all four)")
     parser.add_argument("--games", type=int, default=None, help="games of self-play (default per game)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the self-play (default 0)")
@@ -475,8 +512,11 @@ def main(argv: list[str] | None = None) -> int:
         with open(data_path(game), "w") as fh:
             json.dump(data, fh, separators=(",", ":"))
             fh.write("\n")
-        print(f"\r{game}: {len(rows)} frames from {games} games in {time.perf_counter() - began:.0f} s -> "
-              f"{data_path(game)}", file=sys.stderr)
+        print(
+            f"\r{game}: {len(rows)} frames from {games} games in {time.perf_counter() - began:.0f} s -> "
+            f"{data_path(game)}",
+            file=sys.stderr,
+        )
     return 0
 
 
