@@ -102,7 +102,8 @@ def test_noisy_copies_draw_the_density_and_the_outcomes(page):
     lab.wait_for("window.labDensityReceived != null")
     image = lab.page.evaluate("() => Array.from(labModel('density').data.image[0])")
     cells = [v for v in image if v == v]  # NaN where no copy rested: each cell's share of the copies
-    assert cells and sum(cells) == pytest.approx(1.0) and len(cells) > 20
+    # Copies that fell or dropped into the 20 hole rest nowhere on the map: a few in 10,000 here.
+    assert cells and 0.99 < sum(cells) <= 1.0 + 1e-9 and len(cells) > 20
     assert lab.model("density_legend", "visible") and lab.page.evaluate(
         "() => labModel('density_legend').color_mapper.high"
     ) == pytest.approx(max(cells))
