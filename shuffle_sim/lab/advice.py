@@ -58,9 +58,10 @@ def known_columns() -> dict[str, Column]:
 
 def columns_of(rows: list[dict]) -> list[Column]:
     """The columns to show for advice rows: every key the rows have, in the advisor's order, the
-    hidden ones left out."""
+    hidden ones and those without a value in any row (the win chance when no score is given) left
+    out."""
     known = known_columns()
-    keys = list(dict.fromkeys(key for r in rows for key in r))
+    keys = [key for key in dict.fromkeys(key for r in rows for key in r) if any(r.get(key) is not None for r in rows)]
     cols = [known.get(key, Column(key, key.replace("_", " "))) for key in keys]
     return [c for c in cols if not c.hidden]
 

@@ -471,6 +471,21 @@ def test_advice_columns_are_whatever_the_advisor_returns():
     assert format_value(None) == "-" and format_value(float("nan"), "percent") == "nan"
 
 
+def test_every_column_the_advisor_returns_is_described_and_empty_ones_are_left_out():
+    """The advisor's own rows: each key has a heading and a meaning in the lab's column table, and
+    the win columns (None without a score) are not shown as a column of dashes."""
+    from shuffle_sim.lab.advice import columns_of, known_columns
+    from shuffle_sim.playing.advisor import Advice
+    from shuffle_sim.playing.players import Launch, Open20
+
+    row = Advice(Open20(), Launch(0.0, 0.0, -0.3, 0.0, 1.0), -1.0, 0.5, 0.2, 0.0, 100, 0.4, 0.6).to_dict()
+    assert set(row) <= set(known_columns())
+    shown = [c.key for c in columns_of([row])]
+    assert "success_low" in shown and "win" not in shown and "launch" not in shown
+    with_score = columns_of([{**row, "win": 0.55, "win_low": 0.5, "win_high": 0.6, "win_samples": 64}])
+    assert {"win", "win_low", "win_high", "win_samples"} <= {c.key for c in with_score}
+
+
 def test_the_shot_discs_outcome_is_what_it_scores_in_the_frame():
     """A ricochet bank that stays: the copies' outcome is what the frame score gives the shot disc
     (found by where it rests), the same for the exact copies as for the shot."""
