@@ -61,7 +61,7 @@ _REQUIRED_TOP = {"name", "game", "frame", "disc", "materials", "surface"}
 def _courts_dirs() -> list[Path]:
     """Where court names are looked up, in order: the folders of ``SHUFFLE_SIM_COURTS``, the project's
     ``courts/`` (a source checkout or an editable install), and ``shuffle_sim/courts`` (a wheel)."""
-    dirs = []
+    dirs: list[Path] = []
     env = os.environ.get("SHUFFLE_SIM_COURTS")
     if env:
         dirs.extend(Path(p) for p in env.split(os.pathsep) if p)
