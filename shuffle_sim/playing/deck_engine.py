@@ -123,6 +123,7 @@ def _setup(source_path: str, params: tuple) -> DeckSetup:
     court = load_court(source_path).with_params(**dict(params)).for_end("foot")
     pivot = court.ends["head"]
     ten_off = next(z for z in court.zones if z.value < 0 and z.kind == "polygon")
+    assert pivot is not None and ten_off.polygon is not None, "a deck court has a head end and a polygon 10-off"
     y_far = 0.5 * (ten_off.polygon[:, 1].min() + ten_off.polygon[:, 1].max())
     stance_y = 2.0 * pivot[1] - y_far
     # Only legal starts (C-4, C-4a, C-4b): the stance keeps half the widest line's width clear of

@@ -313,11 +313,11 @@ class Shot(Intent):
         vxs = np.concatenate([row[3] * np.cos(row[4]) for row in rows])
         vys = np.concatenate([row[3] * np.sin(row[4]) for row in rows])
         batch = simulate_shots(ctx.court, xs, ys, vxs, vys, np.zeros(xs.size), board=ctx.board_scene())
-        met = goal_met(self.goal, batch, ctx.n_discs, i, self.second) & batch.ok
+        met = np.asarray(goal_met(self.goal, batch, ctx.n_discs, i, self.second) & batch.ok)
         if not met.any():
             return None
         opponents = np.array([team != ctx.shooter for team in ctx.board_team] + [False])
-        hit = batch.touched[:, opponents].any(axis=1)
+        hit = np.asarray(batch.touched[:, opponents].any(axis=1))
         sigma = max(direction_sd(ctx), math.radians(0.3))
         best, best_score, offset = None, -1.0, 0
         for row, n in zip(rows, sizes):

@@ -157,7 +157,7 @@ def intent_met(ctx: ShotContext, intent: Intent, batch: ShotBatch) -> np.ndarray
         if stance is None:
             return scoring & _near(ctx, batch, shot, *intent.point(ctx))
         return scoring & (visible_from(ctx, stance, batch, target) < HIDDEN_BELOW)
-    if isinstance(intent, Hide) or getattr(intent, "hides_from_opponent", False):
+    if isinstance(intent, Hide) or (getattr(intent, "hides_from_opponent", False) and isinstance(intent, (Draw, Bank))):
         x, y = intent.point(ctx) if isinstance(intent, Hide) else (intent.x, intent.y)
         return _hidden(ctx, batch, shot, x, y)
     if isinstance(intent, (Draw, Bank)):
