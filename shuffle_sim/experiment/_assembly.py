@@ -95,6 +95,7 @@ def _coordinates(experiment: Experiment, values: np.ndarray) -> dict[str, GridVa
     )
     if experiment.board_names:
         board = experiment.board
+        assert board is not None, "board names come with a board"
         coords["board_disc"] = GridVariable(
             ("board_disc",), np.array(experiment.board_names, dtype=str), {"long_name": "resting disc of the board"}
         )

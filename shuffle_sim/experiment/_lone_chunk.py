@@ -745,7 +745,8 @@ def lone_chunks_sums(
         raise ValueError("lone_chunks_sums: the chunks must be consecutive")
     if planned is None:
         planned = lone_plan(experiment, chunk_size, shot_plan)
-    args, counts = lone_chunk_args(experiment, ranges, *planned, values)
+    plan, tables, ja, prepared, index, scratch = planned
+    args, counts = lone_chunk_args(experiment, ranges, plan, tables, ja, prepared, index, scratch, values)
     play_lone_chunk(*args)
     shots, failed, value_sum, value_counts, dead, hanger, corner, holed, first_bad, not_finite = args[-10:]
     if not_finite.any() or (first_bad < ranges[-1][1] - ranges[0][0]).any():

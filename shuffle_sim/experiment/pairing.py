@@ -334,8 +334,10 @@ def paired_variables(experiment, sums: dict, values: np.ndarray, coords: dict, d
     for axis in experiment.axes:
         if axis.name in experiment.paired:
             for end, combos in (("a", pair_a), ("b", pair_b)):
-                picked = [combination_values(experiment, int(c))[axis.name] for c in combos]
-                picked = np.array(picked, dtype=str if axis.name == "skill" else np.float64)
+                picked = np.array(
+                    [combination_values(experiment, int(c))[axis.name] for c in combos],
+                    dtype=str if axis.name == "skill" else np.float64,
+                )
                 attrs_axis = dict(coords[axis.name].attrs)
                 attrs_axis["long_name"] = (
                     f"{attrs_axis.get('long_name', axis.name)}, {'first' if end == 'a' else 'second'} of the pair"
