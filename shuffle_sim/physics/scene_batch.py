@@ -133,6 +133,7 @@ class Scenes:
 
     def scene_court(self, k: int) -> Court:
         """The court of scene ``k``: this batch's court with the scene's materials."""
+        assert self.materials is not None, "set on construction"
         row = self.materials[k]
         return self.court.with_params(
             **{name: float(row[j]) for j, name in enumerate(MATERIALS) if not math.isnan(row[j])}
