@@ -171,7 +171,7 @@ class LabBoard:
     def to_dict(self) -> dict:
         """The board in the format of ``shuffle-sim score`` (court by name or path, scoring end, and
         the frame's 20s set aside and scoring half where it has them)."""
-        data = {
+        data: dict[str, object] = {
             "court": court_reference(self.court),
             "end": self.court.end,
             "discs": [{"x": d.x, "y": d.y, "team": d.team} for d in self.discs],
