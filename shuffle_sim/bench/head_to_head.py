@@ -165,7 +165,7 @@ def run_head_to_head(
     n = len(records)
     low, high = wilson_interval(won, n)
     score = (won + 0.5 * tied) / n if n else 0.0
-    s_low, s_high = wilson_interval(int(round(won + 0.5 * tied)), n)
+    s_low, s_high = wilson_interval(round(won + 0.5 * tied), n)
     win_shots = sum(r["win_shots"] for r in records)
     report = {
         "game": game,

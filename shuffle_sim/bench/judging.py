@@ -109,7 +109,8 @@ def format_report(report: dict) -> str:
         f"  1 thread   : {report['rate_1_thread'] / 1e6:8.2f} M discs/s",
         f"  {all_threads} thread{'s' if all_threads > 1 else ' '}  : {report['rate_all_threads'] / 1e6:8.2f} M discs/s"
         f"  ({report['speedup']:.2f}x)",
-        f"  target {report['target_rate'] / 1e6:g} M/s with all threads: {'met' if report['meets_target'] else 'NOT met'}",
+        f"  target {report['target_rate'] / 1e6:g} M/s with all threads: "
+        f"{'met' if report['meets_target'] else 'NOT met'}",
         f"  identical results on 1 and {all_threads} threads: {'yes' if report['identical_across_threads'] else 'NO'}",
         f"  discs in plain grid cells: {100 * report['plain_cell_fraction']:.1f}%",
     ]

@@ -388,7 +388,7 @@ def plot_specs(
         if x is None and y is None and (spec.get("x") in taken or spec.get("y") in taken):
             # An axis the file plots is now selected, averaged or compared: the rest keep their places.
             kept = [a for a in (spec.get("x"), spec.get("y")) if a and a not in taken]
-            kept_x, kept_y = (kept + [None, None])[:2]
+            kept_x, kept_y = ([*kept, None, None])[:2]
             spec["x"], spec["y"] = default_axes(ds, kept_x, kept_y, taken)
         plotted = {spec.get("x"), spec.get("y")}
         kept_select = {k: v for k, v in spec.get("select", {}).items() if k not in plotted}

@@ -362,23 +362,23 @@ def paired_variables(experiment, sums: dict, values: np.ndarray, coords: dict, d
     n_q = len(quantities)
     n_v = len(values)
     data_vars["pair_shots"] = GridVariable(
-        dims + ("pair",),
-        sums["pair_shots"].reshape(shape + (n_pairs,)),
+        (*dims, "pair"),
+        sums["pair_shots"].reshape((*shape, n_pairs)),
         {"long_name": "paired draws both of whose shots finished", "units": "1"},
     )
     data_vars["pair_diff_sum"] = GridVariable(
-        dims + ("pair", "pair_quantity"),
-        sums["pair_diff_sum"].reshape(shape + (n_pairs, n_q)),
+        (*dims, "pair", "pair_quantity"),
+        sums["pair_diff_sum"].reshape((*shape, n_pairs, n_q)),
         {"long_name": "sum over paired draws of (first shot's quantity - second's)"},
     )
     data_vars["pair_diff_sumsq"] = GridVariable(
-        dims + ("pair", "pair_quantity"),
-        sums["pair_diff_sumsq"].reshape(shape + (n_pairs, n_q)),
+        (*dims, "pair", "pair_quantity"),
+        sums["pair_diff_sumsq"].reshape((*shape, n_pairs, n_q)),
         {"long_name": "sum over paired draws of (first shot's quantity - second's) squared"},
     )
     data_vars["pair_value_counts"] = GridVariable(
-        dims + ("pair", "value_a", "value_b"),
-        sums["pair_value_counts"].reshape(shape + (n_pairs, n_v, n_v)),
+        (*dims, "pair", "value_a", "value_b"),
+        sums["pair_value_counts"].reshape((*shape, n_pairs, n_v, n_v)),
         {"long_name": "paired draws by the judged values of their two shots", "units": "1"},
     )
     attrs["paired_axes"] = ",".join(experiment.paired)

@@ -111,7 +111,7 @@ def part_of(label: str, key: int) -> str:
 
 def metric_long_name(ds, metric: str) -> str:
     """The quantity's name and unit for a colour bar or an axis, e.g. 'probability the shot disc is worth 10'."""
-    name, dim, keys = parse_metric(ds, metric)
+    name, _dim, keys = parse_metric(ds, metric)
     attrs = ds[name].attrs
     text = attrs.get("long_name", name)
     if name == "p_value":
@@ -238,7 +238,7 @@ def _paired_error(ds, metric: str, plan: _Plan, axis: str, a_index: int, b_index
     """Squared standard error of the paired difference between positions ``a_index`` and ``b_index`` of
     the paired ``axis``, per cell of the view, from the pair sums. ``keep_positions`` maps each view
     cell's paired-axis positions (plotted or fixed paired axes) -> the view's index."""
-    name, dim, keys = parse_metric(ds, metric)
+    name, _dim, keys = parse_metric(ds, metric)
     paired = ds.attrs["paired_axes"].split(",")
     pair_dims = [d for d in ds["pair_shots"].dims if d != "pair"]
     n = np.asarray(ds["pair_shots"].ordered(*pair_dims, "pair"), dtype=np.float64)

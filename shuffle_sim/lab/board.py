@@ -121,7 +121,7 @@ class LabBoard:
         self.state = state
 
     def place(self, x: float, y: float, team: str) -> None:
-        self.replace(self.discs + [Disc(float(x), float(y), str(team))])
+        self.replace([*self.discs, Disc(float(x), float(y), str(team))])
 
     def move(self, k: int, x: float, y: float) -> None:
         discs = list(self.discs)

@@ -34,13 +34,7 @@ WHOLE = "whole court"
 #: The density map: a violet ramp, unlike every zone tint and the discs' colours, opaque enough to
 #: read at its faintest; on a log scale, so that the tails show beside the busiest cell.
 DENSITY_PALETTE = [
-    "#%02x%02x%02x%02x"
-    % (
-        round(171 + f * (49 - 171)),
-        round(130 + f * (0 - 130)),
-        round(224 + f * (99 - 224)),
-        round(200 + f * (250 - 200)),
-    )
+    "#" + "".join(f"{round(a + f * (b - a)):02x}" for a, b in ((171, 49), (130, 0), (224, 99), (200, 250)))
     for f in (k / 255 for k in range(256))
 ]
 EMPTY_DENSITY: dict[str, list] = dict(image=[], x=[], y=[], dw=[], dh=[])

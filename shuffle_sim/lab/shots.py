@@ -97,7 +97,7 @@ def shot_scene(board: LabBoard, aim: Aim) -> Scene:
         vx=np.append(np.zeros(n), vx),
         vy=np.append(np.zeros(n), vy),
         omega=np.append(np.zeros(n), aim.spin),
-        team=board.teams + [aim.team],
+        team=[*board.teams, aim.team],
         source="shot",
     )
     try:

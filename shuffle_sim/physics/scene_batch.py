@@ -182,7 +182,7 @@ def apply_materials(table, row, gravity):
         kind = table[r, F_KIND]
         if kind == CUSHION_SEGMENT:
             e_col = F + 5
-        elif kind == CUSHION_CIRCLE or kind == PEG:
+        elif kind in (CUSHION_CIRCLE, PEG):
             e_col = F + 3
         else:
             continue

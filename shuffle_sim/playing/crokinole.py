@@ -254,7 +254,7 @@ class CrokinoleFrame(FramePlay):
 
     def after_shot(self, turn: Turn, outcome: ShotOutcome) -> None:
         n = len(self.xs)
-        after = Board(self.court, outcome.x, outcome.y, tuple(self.teams + [turn.team]))
+        after = Board(self.court, outcome.x, outcome.y, tuple([*self.teams, turn.team]))
         result = judge_shot(after, turn.team, n, [True] * n + [False], outcome.contacts)
         for side, count in result.twenties.items():
             self.twenties[side] += count

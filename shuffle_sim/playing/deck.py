@@ -204,7 +204,7 @@ class DeckFrame(FramePlay):
 
     def after_shot(self, turn: Turn, outcome: ShotOutcome) -> None:
         assert turn.colour is not None, "a deck turn names its colour"
-        after = Board(self.court, outcome.x, outcome.y, tuple(self.teams + [turn.colour]))
+        after = Board(self.court, outcome.x, outcome.y, tuple([*self.teams, turn.colour]))
         judged_dead = after.judge().dead
         killed = [i for i in range(len(after)) if outcome.dead[i] and not judged_dead[i]]
         effect = self.half.after_shot(after, outcome.contacts, killed)

@@ -16,7 +16,8 @@ Two pieces that the Python driver (``shuffle_sim.playing.deck``) shares with the
   8, the 7 on the shooter's side, the other 7 (a spot is free when no disc's centre lies within a
   disc diameter of it); with none free, draw to the 10 anyway.
 
-``deck_games_kernel`` (``run_deck_games`` from Python) plays whole singles games to a game point, one game per ``prange`` iteration,
+``deck_games_kernel`` (``run_deck_games`` from Python) plays whole singles games to a game point, one game per
+``prange`` iteration,
 Python never called per shot: each half-round's eight shots (plan -> launch
 (``players.straight_launch``) -> execution errors from the game's counter-based stream
 (``players.shot_normals``) -> the physics kernel's own functions -> removal of dead, fallen and

@@ -196,7 +196,7 @@ class RicochetFrame(FramePlay):
 
     def after_shot(self, turn: Turn, outcome: ShotOutcome) -> None:
         assert turn.side is not None, "a ricochet turn names its half"
-        after = Board(self.court, outcome.x, outcome.y, tuple(self.teams + [turn.team]))
+        after = Board(self.court, outcome.x, outcome.y, tuple([*self.teams, turn.team]))
         self.keep(outcome, list(after.team), shot_removals(after, scoring_half(turn.side)))
 
     def finish(self, shots: list[ShotRecord]) -> FrameRecord:

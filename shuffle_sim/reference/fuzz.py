@@ -125,10 +125,12 @@ def _free(table, ja, xs, ys, k, n, x, y):
     if not centre_on_surface(ja, x, y) or obstacle_overlap(table, x, y, 0.0)[0] >= 0:
         return False
     limit = 2.0 * table[0, H_RADIUS]
+    clear = True
     for j in range(n):
         if (x - xs[k, j]) ** 2 + (y - ys[k, j]) ** 2 < limit * limit:
-            return False
-    return True
+            clear = False
+            break
+    return clear
 
 
 @jit.parallel

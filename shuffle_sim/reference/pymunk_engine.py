@@ -422,7 +422,7 @@ class PymunkCourt:
     def run(self, max_time: float = 300.0) -> bool:
         """Step until every disc in play rests (checked every ``rest_check_every`` steps) or
         ``max_time`` more seconds pass. Returns True when everything came to rest."""
-        max_steps = self.steps + int(math.ceil(_check_positive("max_time", max_time) / self.dt))
+        max_steps = self.steps + math.ceil(_check_positive("max_time", max_time) / self.dt)
         step = self.space.step
         dt = self.dt
         check_every = self.rest_check_every

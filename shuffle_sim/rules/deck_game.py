@@ -190,7 +190,8 @@ class DeckGame:
         With a compound penalty, ``points`` must be None: the board is voided and the penalty's credit
         is the opponent's score; the half-round is then replayed, unless the rule has the game-point
         exception (C-10, C-13, C-15, C-18, C-3b.2) and the offender's opponent has reached game point
-        (with the credit posted, and the penalties already taken in the half-round by either side). The first paragraph of C-3b is always replayed. ``replay=True`` posts only the penalties (C-20a) and replays the half-round.
+        (with the credit posted, and the penalties already taken in the half-round by either side). The first paragraph
+        of C-3b is always replayed. ``replay=True`` posts only the penalties (C-20a) and replays the half-round.
         """
         self._check_not_over()
         penalties = tuple(penalties)

@@ -324,7 +324,7 @@ class Shot(Intent):
             g = met[offset : offset + n].astype(np.float64)
             h = hit[offset : offset + n].astype(np.float64)
             step = float(row[4][1] - row[4][0]) if n > 1 else 1.0
-            width = max(1, int(math.ceil(3.0 * sigma / step)))
+            width = max(1, math.ceil(3.0 * sigma / step))
             lags = np.arange(-width, width + 1)
             kernel = np.exp(-0.5 * (lags * step / sigma) ** 2)
             kernel /= kernel.sum()

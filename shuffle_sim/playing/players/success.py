@@ -181,4 +181,4 @@ def wilson_interval(successes: int, n: int, z: float = 1.959963984540054) -> tup
 def samples_for_margin(margin: float, z: float = 1.959963984540054) -> int:
     """Samples that bound a proportion's 95 % normal half-width by ``margin`` at its worst (p = 1/2):
     n = z^2 / (4 margin^2), rounded up."""
-    return int(math.ceil(z * z / (4.0 * margin * margin)))
+    return math.ceil(z * z / (4.0 * margin * margin))

@@ -319,7 +319,7 @@ class WinSearch:
                     actions.append(variant)
                     features = _features(actions, ctx, skill)
                     kernel = _kernel(features, skill)
-                    picks = picks[:-1] + [len(actions) - 1]
+                    picks = [*picks[:-1], len(actions) - 1]
             spent += sample(picks, STEP)
         n = np.array([a.n for a in actions], dtype=np.float64)
         sums = np.array([math.fsum(a.values) for a in actions])

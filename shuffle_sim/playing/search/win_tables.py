@@ -513,7 +513,7 @@ def main(argv: list[str] | None = None) -> int:
         players = args.players or plan["players"]
         began = time.perf_counter()
 
-        def progress(done, total):
+        def progress(done, total, game=game):
             print(f"\r{game}: {done}/{total} games", end="", file=sys.stderr, flush=True)
 
         rows = collect(game, players, games, args.seed, plan["length"], progress)
