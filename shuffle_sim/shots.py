@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import ClassVar
 
 import numpy as np
 from numba import prange
@@ -93,7 +94,7 @@ class ShotBatch:
     played: np.ndarray  # (N,) bool: False for a shot skipped for its start (``bad_starts="skip"``)
 
     #: Each field's dtype, and whether it has a column per disc (else one entry per shot).
-    LAYOUT = {
+    LAYOUT: ClassVar[dict[str, tuple[type, bool]]] = {
         "x": (np.float64, True),
         "y": (np.float64, True),
         "status": (np.int8, True),

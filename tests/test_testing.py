@@ -153,7 +153,7 @@ def test_touching_point_rejects_bad_arguments(kwargs, message):
 
 
 def test_bad_probe_arguments():
-    with pytest.raises(ValueError, match="cannot lie 0.2 m inside circular line '15 line'"):
+    with pytest.raises(ValueError, match=r"cannot lie 0\.2 m inside circular line '15 line'"):
         touching_point(BOARD, "15 line", side=-1, gap=0.2)
     with pytest.raises(ValueError, match="hair must be at least 1e-10 m"):
         probe_line(DECK, "8 ft line", hair=1e-13)

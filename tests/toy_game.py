@@ -171,7 +171,7 @@ class PushFrame(FramePlay):
         )
 
     def after_shot(self, turn: Turn, outcome) -> None:
-        self.keep(outcome, self.teams + [turn.team], set(np.flatnonzero(outcome.fallen).tolist()))
+        self.keep(outcome, [*self.teams, turn.team], set(np.flatnonzero(outcome.fallen).tolist()))
 
     def finish(self, shots) -> FrameRecord:
         frame = score_frame(Board(self.court, *self.board_arrays(), tuple(self.teams)))

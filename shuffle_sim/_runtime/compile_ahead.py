@@ -22,6 +22,7 @@ functions in order.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import os
 import pickle
@@ -129,10 +130,8 @@ def compile_callees(callees: list[Callee]) -> None:
 
 
 def main(argv: list[str]) -> int:
-    try:
+    with contextlib.suppress(AttributeError, OSError):
         os.nice(5)  # the caller's compile comes first when the cores get busy
-    except (AttributeError, OSError):
-        pass
     compile_callees([Callee.from_spec(spec) for spec in argv])
     return 0
 

@@ -26,15 +26,23 @@ preset             what it is for
 
 from __future__ import annotations
 
+from typing import Literal, TypedDict
+
 from numba import njit
 
+
+class _Options(TypedDict):
+    cache: bool
+    error_model: Literal["python", "numpy"]
+
+
 #: The options every preset shares.
-COMMON = {"cache": True, "error_model": "numpy"}
+COMMON: _Options = {"cache": True, "error_model": "numpy"}
 
 kernel = njit(**COMMON)
 inline = njit(**COMMON, inline="always")
-no_refcount = njit(**COMMON, _nrt=False)
+no_refcount = njit(**COMMON, _nrt=False)  # type: ignore[call-overload]  # numba's stub omits its _nrt option
 parallel = njit(**COMMON, parallel=True, nogil=True)
-threaded = njit(**COMMON, _nrt=False, nogil=True)
+threaded = njit(**COMMON, _nrt=False, nogil=True)  # type: ignore[call-overload]  # numba's stub omits its _nrt option
 
 __all__ = ["COMMON", "inline", "kernel", "no_refcount", "parallel", "threaded"]

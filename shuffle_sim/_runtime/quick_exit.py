@@ -10,6 +10,7 @@ first. If a thread that is not a daemon is still running, it exits the usual way
 from __future__ import annotations
 
 import atexit
+import contextlib
 import os
 import sys
 import threading
@@ -23,8 +24,6 @@ def exit_now(code: int) -> NoReturn:
         sys.exit(code)
     atexit._run_exitfuncs()
     for stream in (sys.stdout, sys.stderr):
-        try:
+        with contextlib.suppress(OSError, ValueError):  # a closed pipe or stream: nothing more can be written there
             stream.flush()
-        except (OSError, ValueError):  # a closed pipe or stream: nothing more can be written there
-            pass
     os._exit(code)

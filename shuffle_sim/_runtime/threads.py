@@ -80,3 +80,12 @@ def run_shares(kernel, n: int, *args, threads: int | None = None) -> None:
             error = error or outcome
     if error is not None:
         raise error
+
+
+def numba_thread_limit() -> int:
+    """The most threads numba may use in this process (``NUMBA_NUM_THREADS``, read at its import):
+    the ceiling of ``numba.set_num_threads``."""
+    import numba
+
+    # numba sets its config's values from the environment at import; its type information does not list them.
+    return int(numba.config.NUMBA_NUM_THREADS)  # type: ignore[attr-defined]

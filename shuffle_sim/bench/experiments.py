@@ -29,6 +29,10 @@ import re
 import tempfile
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from shuffle_sim.experiment import RunSummary
 
 EXPERIMENTS = Path(__file__).resolve().parents[2] / "experiments"
 GOALS = {"deck_draw_seconds": 3.0, "takeout_seconds": 5.0, "dask_speedup": 1.6, "runner_ratio": 0.5}
@@ -45,7 +49,7 @@ def _variant(name: str, samples: int, chunk_size: int | None = None):
     return parse_experiment(text, str(path), base_dir=path.parent)
 
 
-def _timed_run(experiment, out: Path, plots: bool = True, **kwargs) -> tuple[float, object]:
+def _timed_run(experiment, out: Path, plots: bool = True, **kwargs) -> tuple[float, RunSummary]:
     from shuffle_sim.experiment import run_experiment
     from shuffle_sim.experiment.heatmaps import save_plots
 
@@ -80,8 +84,8 @@ def run_benchmarks(as_json: bool = False, quick: bool = False) -> dict:
     warm_takeout = _variant("deck-takeout", 1)
 
     results: dict = {"cores": os.cpu_count()}
-    with tempfile.TemporaryDirectory(prefix="shuffle-sim-bench-") as tmp:
-        tmp = Path(tmp)
+    with tempfile.TemporaryDirectory(prefix="shuffle-sim-bench-") as tmp_name:
+        tmp = Path(tmp_name)
         _timed_run(warm_draw, tmp / "warm-draw")  # JIT compile (or load the cache) and import everything
         _timed_run(warm_takeout, tmp / "warm-takeout")
 

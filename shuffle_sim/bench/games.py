@@ -17,12 +17,12 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-import numba
 import numpy as np
 
+from shuffle_sim._runtime.threads import numba_thread_limit
 from shuffle_sim.bench._timing import best_rate, with_threads
 from shuffle_sim.court import load_court
-from shuffle_sim.playing.deck_engine import run_deck_games
+from shuffle_sim.playing.deck_engine import DeckGames, run_deck_games
 from shuffle_sim.playing.players import noise_vector, parse_players
 
 TARGET_GAMES_PER_S = 1000
@@ -49,12 +49,12 @@ def run_bench(sizes: GamesBenchSizes = FULL, skill: str = "average", seed: int =
     players = parse_players("deck", f"{skill}-plan,{skill}-plan")
     noise = np.array([noise_vector(p.skill) for p in players])
     run_deck_games(court, noise, seed, 2)  # compile or load before the clock starts
-    last = []
+    last: list[DeckGames] = []
 
     def run():
         last[:] = [run_deck_games(court, noise, seed, sizes.games)]
 
-    cores = numba.config.NUMBA_NUM_THREADS
+    cores = numba_thread_limit()
     everyone = with_threads(cores, lambda: best_rate(run, sizes.games, sizes.repeats))
     one = with_threads(1, lambda: best_rate(run, sizes.games, sizes.repeats))
     games = last[0]

@@ -107,7 +107,7 @@ def _crokinole_rounds(records: list[dict]) -> dict:
                 mine, theirs = rnd["totals"][side], rnd["totals"][b if side == a else a]
                 by[kind][f"{role}_won"] += mine > theirs
                 by[kind]["twenties"] += rnd["twenties"][side]
-    out = {
+    out: dict[str, object] = {
         "rounds": n,
         "last_shooter_won": last / n if n else None,
         "first_shooter_won": first / n if n else None,
@@ -165,7 +165,7 @@ def run_head_to_head(
     n = len(records)
     low, high = wilson_interval(won, n)
     score = (won + 0.5 * tied) / n if n else 0.0
-    s_low, s_high = wilson_interval(int(round(won + 0.5 * tied)), n)
+    s_low, s_high = wilson_interval(round(won + 0.5 * tied), n)
     win_shots = sum(r["win_shots"] for r in records)
     report = {
         "game": game,
@@ -201,10 +201,8 @@ def _game_budget(game: str) -> int:
     """The win player's default simulated shots per decision in ``game`` (its situation's budget)."""
     from shuffle_sim.playing.search import situations
 
-    kind = {"deck": situations.DeckSituation, "crokinole": situations.CrokinoleSituation}.get(
-        game, situations.FrameValueSituation
-    )
-    return kind.budget
+    budgets = {"deck": situations.DeckSituation.budget, "crokinole": situations.CrokinoleSituation.budget}
+    return budgets.get(game, situations.FrameValueSituation.budget)
 
 
 def format_head_to_head(report: dict) -> str:

@@ -14,6 +14,7 @@ import time
 
 import numpy as np
 
+from shuffle_sim._runtime.threads import numba_thread_limit
 from shuffle_sim.court import load_court
 from shuffle_sim.judging import judge_batch
 from shuffle_sim.judging.cell_grid import GRID_DISCS_PER_CELL, GRID_MAX_CELLS, judge_grid
@@ -62,7 +63,7 @@ def run_bench(n: int = DEFAULT_N, repeats: int = DEFAULT_REPEATS, seed: int = 0)
     court = load_court("deck")
     xs, ys = bench_positions(n, seed)
     previous = numba.get_num_threads()
-    all_threads = numba.config.NUMBA_NUM_THREADS
+    all_threads = numba_thread_limit()
     judge_batch(court, xs[:1000], ys[:1000])  # compile (or load from cache) before timing
     rates = {}
     results = {}
@@ -108,7 +109,8 @@ def format_report(report: dict) -> str:
         f"  1 thread   : {report['rate_1_thread'] / 1e6:8.2f} M discs/s",
         f"  {all_threads} thread{'s' if all_threads > 1 else ' '}  : {report['rate_all_threads'] / 1e6:8.2f} M discs/s"
         f"  ({report['speedup']:.2f}x)",
-        f"  target {report['target_rate'] / 1e6:g} M/s with all threads: {'met' if report['meets_target'] else 'NOT met'}",
+        f"  target {report['target_rate'] / 1e6:g} M/s with all threads: "
+        f"{'met' if report['meets_target'] else 'NOT met'}",
         f"  identical results on 1 and {all_threads} threads: {'yes' if report['identical_across_threads'] else 'NO'}",
         f"  discs in plain grid cells: {100 * report['plain_cell_fraction']:.1f}%",
     ]

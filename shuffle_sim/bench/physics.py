@@ -45,11 +45,11 @@ import tempfile
 import time
 from dataclasses import dataclass
 
-import numba
 import numpy as np
 from numba import prange
 
 from shuffle_sim._runtime import compile_ahead, jit
+from shuffle_sim._runtime.threads import numba_thread_limit
 from shuffle_sim.bench._timing import best_rate, with_threads
 from shuffle_sim.court import Court, load_court
 from shuffle_sim.physics import speed_for_distance
@@ -269,11 +269,11 @@ def _kernel_single_shot_runner(court: Court, shots: np.ndarray, reuse_arrays: bo
     loop of batches would (``out=``), or into new arrays each time with ``reuse_arrays`` False."""
     from shuffle_sim.shots import ShotBatch, simulate_shots
 
-    columns = [np.ascontiguousarray(shots[:, k]) for k in range(5)]
+    x, y, vx, vy, omega = (np.ascontiguousarray(shots[:, k]) for k in range(5))
     if not reuse_arrays:
-        return lambda: simulate_shots(court, *columns)
+        return lambda: simulate_shots(court, x, y, vx, vy, omega)
     out = ShotBatch.empty(len(shots), 1)
-    return lambda: simulate_shots(court, *columns, out=out)
+    return lambda: simulate_shots(court, x, y, vx, vy, omega, out=out)
 
 
 def _pymunk_single_shot_rate(court: Court, shots: np.ndarray, budget_s: float) -> tuple[float, int]:
@@ -380,7 +380,7 @@ def run_bench(sizes: BenchSizes = FULL, court: Court | None = None) -> dict:
     ``warm_s``, ``cold_one_process_s`` and ``cold_helper`` (``jit_times``; absent with ``sizes.jit`` False).
     """
     court = load_court("deck") if court is None else court
-    cores = numba.config.NUMBA_NUM_THREADS
+    cores = numba_thread_limit()
     results: dict = {}
 
     singles = single_shots(court, sizes.single_shots)
@@ -433,7 +433,7 @@ def run_bench(sizes: BenchSizes = FULL, court: Court | None = None) -> dict:
 
 def format_table(results: dict) -> str:
     """The benchmark's numbers as a readable table."""
-    cores = numba.config.NUMBA_NUM_THREADS
+    cores = numba_thread_limit()
     lines = [
         f"{'per second':24s}{'kernel ' + str(cores) + ' cores':>18s}{'kernel 1 thread':>18s}"
         f"{'pymunk dt=1ms':>16s}{'ratio':>12s}"

@@ -39,7 +39,20 @@ import numpy as np
 from shuffle_sim.judging import judge_batch
 from shuffle_sim.physics import STATUS_HOLED
 from shuffle_sim.playing import play
-from shuffle_sim.playing.players import Bank, Draw, Guard, Hanger, Hide, Open20, TakeOut, parse_player
+from shuffle_sim.playing.players import (
+    Bank,
+    Decision,
+    Draw,
+    Guard,
+    Hanger,
+    Hide,
+    Launch,
+    Open20,
+    Player,
+    ShotContext,
+    TakeOut,
+    parse_player,
+)
 from shuffle_sim.playing.players.repertoire import Shot, Strike, goal_met, visibility
 from shuffle_sim.playing.shooting import shoot
 from shuffle_sim.rules.common import reached_by
@@ -166,6 +179,7 @@ def judge_shot_outcome(game: str, ctx, intent, played, tally: Tally) -> None:
         else:
             target = getattr(intent, "target", None)
             if target is None:  # a bank take-out names its weight by position
+                assert isinstance(intent, Bank)
                 target = int(np.argmin(np.hypot(ctx.board_x - intent.x, ctx.board_y - intent.y)))
             judged = judge_batch(ctx.court, out.x, out.y)
             ok = bool(out.fallen[target] or out.dead[target] or judged.dead[target] or judged.value[target] <= 0)
@@ -183,14 +197,19 @@ def judge_shot_outcome(game: str, ctx, intent, played, tally: Tally) -> None:
         raise TypeError(f"bench-players: no success test for a {type(intent).__name__} shot")
 
 
-class _Observed:
+@dataclass(frozen=True)
+class _Observed(Player):
     """A player whose every shot is also handed to ``judge_shot_outcome`` (the game is unchanged)."""
 
-    def __init__(self, game: str, player, tally: Tally):
-        self.game, self.player, self.tally, self.name = game, player, tally, player.name
+    game: str = field(kw_only=True)
+    tally: Tally = field(kw_only=True, compare=False)
 
-    def play(self, ctx):
-        decision, played = self.player.play(ctx)
+    @classmethod
+    def of(cls, game: str, player: Player, tally: Tally) -> _Observed:
+        return cls(player.name, player.skill, player.strategy, game=game, tally=tally)
+
+    def play(self, ctx: ShotContext) -> tuple[Decision, Launch]:
+        decision, played = super().play(ctx)
         judge_shot_outcome(self.game, ctx, decision.intent, played, self.tally)
         return decision, played
 
@@ -232,7 +251,7 @@ def run_bench(sizes: PlayersBenchSizes = FULL, games: tuple[str, ...] | None = N
         for preset in PRESETS[game]:
             spec = preset if sizes.ev_samples is None or not preset.endswith("-ev") else f"{preset}{sizes.ev_samples}"
             tally = Tally()
-            player = _Observed(game, parse_player(game, spec), tally)
+            player = _Observed.of(game, parse_player(game, spec), tally)
             start = time.perf_counter()
             for g in range(sizes.games):
                 record = play(game, (player, player), seed=seed + g, game_length=sizes.length(game))

@@ -17,8 +17,7 @@ other and the backstop), timed in turn on all cores, the best of ``repeats`` rou
 
 from __future__ import annotations
 
-import numba
-
+from shuffle_sim._runtime.threads import numba_thread_limit
 from shuffle_sim.bench._timing import best_rate, with_threads
 from shuffle_sim.court import Court
 
@@ -29,7 +28,7 @@ YIELD_SPEED = 0.2
 def _in_turn(first: Court, second: Court, rounds, run_rounds, repeats: int) -> tuple[float, float]:
     """Half-rounds per second on ``first`` and on ``second``, measured in turn, the best of each."""
     run_rounds(second, rounds[:2])  # the same compiled code; the tables differ in numbers only
-    cores = numba.config.NUMBA_NUM_THREADS
+    cores = numba_thread_limit()
     a = b = 0.0
     for _ in range(repeats):
         a = max(a, with_threads(cores, lambda: best_rate(lambda: run_rounds(first, rounds), len(rounds), 1)))

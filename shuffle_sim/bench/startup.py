@@ -206,8 +206,8 @@ def run_benchmarks(as_json: bool = False, quick: bool = False) -> dict:
     results: dict = {"cores": os.cpu_count()}
     if hasattr(os, "getloadavg"):
         results["load_average_before"] = round(os.getloadavg()[0], 2)
-    with tempfile.TemporaryDirectory(prefix="shuffle-sim-startup-") as tmp:
-        tmp = Path(tmp)
+    with tempfile.TemporaryDirectory(prefix="shuffle-sim-startup-") as tmp_name:
+        tmp = Path(tmp_name)
         results["version_seconds"] = command_seconds(runs, "--version")
         results["help_seconds"] = command_seconds(runs, "--help")
         results.update(warm_ratio(runs, tmp / "warm"))

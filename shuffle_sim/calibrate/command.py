@@ -69,6 +69,7 @@ def describe(fit: CourtFit, court, shots_path: str, out: str | None) -> str:
             f"  speed  = {format_speed(fit.speed)} +- {fit.speed_sd:.2g} s  ({court.speed_course.description})"
         )
     if fit.slope is not None:
+        assert fit.slope_sd is not None, "a fitted grade has its standard deviations"
         sd = ", ".join("-" if v is None else f"{v:.2g}" for v in fit.slope_sd)
         lines.append(
             f"  slope  = [{fit.slope[0]:.3g}, {fit.slope[1]:.3g}] +- [{sd}]  (pulls discs along +slope; - : held at 0)"

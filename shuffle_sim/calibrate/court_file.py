@@ -33,6 +33,7 @@ def _sections(lines: list[str]) -> list[str | None]:
 
 
 def _slope_line(fit: CourtFit) -> str:
+    assert fit.slope is not None and fit.slope_sd is not None, "only a fitted grade has a slope line"
     sd = ", ".join("held at 0" if v is None else f"{v:.2g}" for v in fit.slope_sd)
     return f"slope = [{fit.slope[0]:.6g}, {fit.slope[1]:.6g}]  # calibrated: sd [{sd}]"
 

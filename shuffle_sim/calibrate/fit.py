@@ -59,8 +59,9 @@ class CourtFit:
 
     def to_dict(self) -> dict:
         """The fit as JSON data: mu, mu_sd, speed, speed_sd and, when a grade was fitted, slope and slope_sd."""
-        out = {"mu": self.mu, "mu_sd": self.mu_sd, "speed": self.speed, "speed_sd": self.speed_sd}
+        out: dict[str, object] = {"mu": self.mu, "mu_sd": self.mu_sd, "speed": self.speed, "speed_sd": self.speed_sd}
         if self.slope is not None:
+            assert self.slope_sd is not None, "a fitted grade has its standard deviations"
             out.update(
                 slope=list(self.slope),
                 slope_sd=list(self.slope_sd),
@@ -306,7 +307,8 @@ def fit_court(
     if course_length is not None:
         speed = math.sqrt(2.0 * course_length / (mu * gravity))
         speed_sd = speed * mu_sd / (2.0 * mu)
-    slope_out = slope_sd = None
+    slope_out: tuple[float, float] | None = None
+    slope_sd: tuple[float | None, float | None] | None = None
     if along or across:
         # The grade in the court's frame: s_along axis + s_across normal, its covariance turned with it.
         basis = np.column_stack([b for b, used in ((model.axis, along), (model.normal, across)) if used])
@@ -314,7 +316,8 @@ def fit_court(
         frame_cov = basis @ block @ basis.T
         slope_out = (float(slope[0]), float(slope[1]))
         touched = np.any(basis != 0.0, axis=1)  # court components the fitted ones move
-        slope_sd = tuple(math.sqrt(max(frame_cov[i, i], 0.0)) if touched[i] else None for i in range(2))
+        sd_along, sd_across = (math.sqrt(max(frame_cov[i, i], 0.0)) if touched[i] else None for i in range(2))
+        slope_sd = (sd_along, sd_across)
     n = len(shots)
     position_res = r[: 2 * n] * position_sd
     time_res = r[2 * n :] * time_sd

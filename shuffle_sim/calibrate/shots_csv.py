@@ -110,7 +110,7 @@ def read_shots(path: str | os.PathLike, gravity: float) -> MeasuredShots:
             raise CalibrationError(f"{path}: header: missing column {name!r}")
     if ("aim_x" in columns) != ("aim_y" in columns):
         raise CalibrationError(f"{path}: header: give both aim_x and aim_y, or neither")
-    values = {name: [] for name in REQUIRED + OPTIONAL}
+    values: dict[str, list[float]] = {name: [] for name in REQUIRED + OPTIONAL}
     rows = []
     for row_number, cells in enumerate(reader, start=1):
         if not any(c.strip() for c in cells):

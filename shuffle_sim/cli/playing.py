@@ -41,9 +41,10 @@ def cmd_play(args: argparse.Namespace) -> int:
         result = f"won by {game.winner}" if game.winner else ("tied" if game.finished else "unfinished")
         print(f"game {game.number} ({roles}): {result}, {totals}")
 
+    side_a, side_b = players.values()
     record = play(
         args.game,
-        tuple(players.values()),
+        (side_a, side_b),
         seed=args.seed,
         match=args.match,
         game_length=args.game_length,

@@ -3,7 +3,8 @@ by section (``sections``) into a ``Court``.
 
 A court file is data, not code: surface outline, lines (with widths and what touching them does),
 zones (with values), edges where discs fall, cushions, pegs, holes, rule lines, disc size,
-materials and the speed course (what the court's speed in seconds means, ``speed``). The format is documented in ``courts/README.md``; every length is a string with a unit
+materials and the speed course (what the court's speed in seconds means, ``speed``). The format is documented in
+``courts/README.md``; every length is a string with a unit
 ("52 ft", "1 3/8 in", "0.02 m") or a plain number in metres. Errors name the file, the key and the
 value (``CourtError``), so a user writing a court file can fix it without reading this module.
 """
@@ -61,7 +62,7 @@ _REQUIRED_TOP = {"name", "game", "frame", "disc", "materials", "surface"}
 def _courts_dirs() -> list[Path]:
     """Where court names are looked up, in order: the folders of ``SHUFFLE_SIM_COURTS``, the project's
     ``courts/`` (a source checkout or an editable install), and ``shuffle_sim/courts`` (a wheel)."""
-    dirs = []
+    dirs: list[Path] = []
     env = os.environ.get("SHUFFLE_SIM_COURTS")
     if env:
         dirs.extend(Path(p) for p in env.split(os.pathsep) if p)
@@ -118,7 +119,8 @@ _LOADED_SIZE = 8
 
 def as_court(court: Court | str | os.PathLike, end: str | None = None) -> Court:
     """``court`` as a ``Court`` at ``end``: a ``Court`` as it is (at that end), or a court name or file
-    path loaded (``load_court``; ``end`` None: the file's default end). Every public function that takes a court takes it through this, so
+    path loaded (``load_court``; ``end`` None: the file's default end). Every public function that takes a court takes
+    it through this, so
     ``judge("horse-collar", ...)`` and ``judge(load_court("horse-collar"), ...)`` are the same call.
 
     A court loaded by name or path is kept for the next call while its file is unchanged (the same

@@ -12,7 +12,13 @@ from typing import Any
 import numpy as np
 
 from shuffle_sim.court.errors import CourtError
-from shuffle_sim.court.materials import OVERHANG_KINDS, PARAM_DEFAULTS, check_param, check_spin_params
+from shuffle_sim.court.materials import (
+    OVERHANG_KINDS,
+    PARAM_DEFAULTS,
+    check_number_param,
+    check_param,
+    check_spin_params,
+)
 from shuffle_sim.court.model import Cushion, Edge, Hole, KillLine, Line, Peg, Zone
 from shuffle_sim.court.speed import SpeedCourse, mu_from_speed_or_mu
 from shuffle_sim.court.toml_reader import TomlReader
@@ -105,14 +111,14 @@ def read_disc(r: CourtReader, data: dict) -> tuple[float, float, float]:
     return disc_radius, disc_thickness, r.mass(disc["mass"], "disc.mass")
 
 
-def read_materials(r: CourtReader, data: dict, course: SpeedCourse | None = None) -> dict[str, float]:
+def read_materials(r: CourtReader, data: dict, course: SpeedCourse | None = None) -> dict[str, Any]:
     """``[materials]``: friction, restitutions and the rest (``materials.PARAM_DEFAULTS``); mu, or the
     court's ``speed`` in seconds over its ``course`` (``court.speed``), is required."""
     materials = r.table(data["materials"], "materials")
     r.keys(materials, "materials", set(PARAM_DEFAULTS) | {"speed"})
     if "mu" not in materials and "speed" not in materials:
         r.fail("materials.mu", 'missing required key in [materials] (or give the court\'s speed, "14 s")', materials)
-    params = {
+    params: dict[str, Any] = {
         key: check_param(f"materials.{key}", key, materials.get(key, default), r.path)
         for key, default in PARAM_DEFAULTS.items()
         if key != "mu" or "mu" in materials
@@ -162,11 +168,13 @@ def read_cushions(r: CourtReader, data: dict, params: dict[str, float]) -> tuple
             {"name"},
         )
         kind, geom = r.segment_or_circle(c, key)
-        e = check_param(
+        e = check_number_param(
             f"{key}.restitution", "cushion_restitution", c.get("restitution", params["cushion_restitution"]), r.path
         )
-        f = check_param(f"{key}.friction", "cushion_friction", c.get("friction", params["cushion_friction"]), r.path)
-        v_y = check_param(
+        f = check_number_param(
+            f"{key}.friction", "cushion_friction", c.get("friction", params["cushion_friction"]), r.path
+        )
+        v_y = check_number_param(
             f"{key}.yield_speed", "cushion_yield_speed", c.get("yield_speed", params["cushion_yield_speed"]), r.path
         )
         thickness = r.length(c.get("thickness", 0.0), f"{key}.thickness", nonnegative=True)
@@ -185,11 +193,11 @@ def read_pegs(r: CourtReader, data: dict, params: dict[str, float]) -> tuple[Peg
             g, key, {"name", "at", "ring", "diameter", "restitution", "friction", "yield_speed"}, {"name", "diameter"}
         )
         radius = r.length(g["diameter"], f"{key}.diameter", positive=True) / 2
-        e = check_param(
+        e = check_number_param(
             f"{key}.restitution", "peg_restitution", g.get("restitution", params["peg_restitution"]), r.path
         )
-        f = check_param(f"{key}.friction", "peg_friction", g.get("friction", params["peg_friction"]), r.path)
-        v_y = check_param(
+        f = check_number_param(f"{key}.friction", "peg_friction", g.get("friction", params["peg_friction"]), r.path)
+        v_y = check_number_param(
             f"{key}.yield_speed", "peg_yield_speed", g.get("yield_speed", params["peg_yield_speed"]), r.path
         )
         pname = r.string(g["name"], f"{key}.name")
@@ -229,7 +237,7 @@ def read_holes(r: CourtReader, data: dict, params: dict[str, float]) -> tuple[Ho
         x, y = r.point(h["at"], f"{key}.at")
         radius = r.length(h["diameter"], f"{key}.diameter", positive=True) / 2
         capture_radius = r.length(h.get("capture_radius", radius), f"{key}.capture_radius", positive=True)
-        speed = check_param(
+        speed = check_number_param(
             f"{key}.capture_speed", "hole_capture_speed", h.get("capture_speed", params["hole_capture_speed"]), r.path
         )
         holes.append(

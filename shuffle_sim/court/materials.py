@@ -74,6 +74,13 @@ def check_param(key: str, name: str, value: Any, where: str) -> float | str:
     return value
 
 
+def check_number_param(key: str, name: str, value: Any, where: str) -> float:
+    """``check_param`` for a parameter whose value is a number (every one but ``spin_model``)."""
+    checked = check_param(key, name, value, where)
+    assert isinstance(checked, float), f"{name} is not a numeric parameter"
+    return checked
+
+
 def inertia_window(eta: float) -> tuple[float, float]:
     """The inertia ratios k = I / (m r^2) for which speed and spin end together at a finite eps*.
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 import numpy as np
 
@@ -129,7 +130,7 @@ class Court:
     disc_radius: float
     disc_thickness: float
     disc_mass: float
-    params: dict[str, float]
+    params: dict[str, Any]  # numbers, and the spin model's name
     surface_kind: str  # "polygon" or "circle"
     surface_polygon: np.ndarray | None
     surface_circle: tuple[float, float, float] | None
@@ -180,9 +181,11 @@ class Court:
     def bounds(self) -> tuple[float, float, float, float]:
         """xmin, ymin, xmax, ymax of the playing surface."""
         if self.surface_kind == "circle":
+            assert self.surface_circle is not None
             cx, cy, r = self.surface_circle
             return cx - r, cy - r, cx + r, cy + r
         p = self.surface_polygon
+        assert p is not None
         return float(p[:, 0].min()), float(p[:, 1].min()), float(p[:, 0].max()), float(p[:, 1].max())
 
     def for_end(self, end: str | None) -> Court:
@@ -222,15 +225,17 @@ class Court:
         zones = []
         for z in self.zones:
             if z.kind == "polygon":
+                assert z.polygon is not None
                 # A half turn is a rotation: the ring stays counter-clockwise.
                 zones.append(replace(z, polygon=np.column_stack(turn(z.polygon[:, 0], z.polygon[:, 1]))))
             else:
+                assert z.annulus is not None
                 c = turn(z.annulus[0], z.annulus[1])
                 zones.append(replace(z, annulus=(c[0], c[1], z.annulus[2], z.annulus[3])))
         kills = [replace(k, point=turn(*k.point), normal=(-k.normal[0], -k.normal[1])) for k in self.kill_lines]
         return replace(self, lines=tuple(lines), zones=tuple(zones), kill_lines=tuple(kills))
 
-    def with_params(self, **overrides: float) -> Court:
+    def with_params(self, **overrides: float | str | None) -> Court:
         """A copy with material parameters replaced (validated like the court file's).
 
         ``speed`` (a time, "14 s") sets mu from the court's speed course (``speed``); giving it with
@@ -240,7 +245,7 @@ class Court:
         cushion, peg or hole of the court, replacing the values the court file gave them one by one.
         """
         params = dict(self.params)
-        given = {}
+        given: dict[str, Any] = {}
         for key, value in overrides.items():
             if value is None or key == "speed":
                 continue
@@ -283,8 +288,10 @@ class Court:
     def on_surface(self, x: float, y: float) -> bool:
         """Whether a centre at (x, y) lies on the playing surface (edges included)."""
         if self.surface_kind == "circle":
+            assert self.surface_circle is not None
             cx, cy, r = self.surface_circle
             return math.hypot(x - cx, y - cy) <= r
+        assert self.surface_polygon is not None
         return _point_in_polygon(x, y, self.surface_polygon)
 
 

@@ -350,8 +350,10 @@ def court_shapes(court: Court, end: str | None = None) -> list[Shape]:
     """The drawing of ``court`` as shapes, back to front; ``end`` is the end whose dead areas show
     (default: the court's current end). Every end's scoring diagram is included."""
     if court.surface_kind == "circle":
+        assert court.surface_circle is not None
         cx, cy, radius = court.surface_circle
         surface = Shape("surface", "circle", centre=(cx, cy), outer=radius)
     else:
+        assert court.surface_polygon is not None
         surface = Shape("surface", "polygon", tuple(map(tuple, court.surface_polygon.tolist())))
     return [*_gutter_shapes(court), surface, *_zone_shapes(court, end), *_line_shapes(court, end), *_body_shapes(court)]

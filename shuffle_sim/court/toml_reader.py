@@ -30,7 +30,7 @@ class TomlReader:
             self.fail(key, "must be a table", value)
         return value
 
-    def keys(self, data: dict, key: str, allowed: set[str], required: set[str] = frozenset()) -> None:
+    def keys(self, data: dict, key: str, allowed: set[str], required: set[str] | frozenset[str] = frozenset()) -> None:
         """Reject unknown keys and report the first missing required key (with the table it is missing from)."""
         for k in data:
             if k not in allowed:

@@ -39,14 +39,14 @@ def empty_sums(experiment: Experiment) -> dict[str, np.ndarray]:
 def add_chunk(sums: dict[str, np.ndarray], data: dict[str, np.ndarray]) -> None:
     """Add one chunk's per-cell sums into the experiment's (integer sums: exact in any order)."""
     if "cells" in data:  # a paired experiment's chunk: its cells, and its draws' unpaired cells
-        for name in list(CELL_SUMS) + ["value_counts", "removed"]:
+        for name in [*list(CELL_SUMS), "value_counts", "removed"]:
             if name in data:
                 sums[name][data["cells"]] += data[name]
         for name in ("pair_shots", "pair_diff_sum", "pair_diff_sumsq", "pair_value_counts"):
             sums[name][data["pair_cells"]] += data[name]
         return
     c0 = int(data["cell_start"])
-    for name in list(CELL_SUMS) + ["value_counts", "removed"]:
+    for name in [*list(CELL_SUMS), "value_counts", "removed"]:
         if name in data:
             part = data[name]
             sums[name][c0 : c0 + len(part)] += part
@@ -95,6 +95,7 @@ def _coordinates(experiment: Experiment, values: np.ndarray) -> dict[str, GridVa
     )
     if experiment.board_names:
         board = experiment.board
+        assert board is not None, "board names come with a board"
         coords["board_disc"] = GridVariable(
             ("board_disc",), np.array(experiment.board_names, dtype=str), {"long_name": "resting disc of the board"}
         )
@@ -121,7 +122,7 @@ def _outcome_variables(experiment: Experiment, sums: dict[str, np.ndarray], valu
             return sums[name].reshape(shape) / shots
 
         def per(name, extra):
-            return sums[name].reshape(shape + (extra,)) / shots[..., None]
+            return sums[name].reshape((*shape, extra)) / shots[..., None]
 
         variables = {
             "shots": (dims, shots, {"long_name": "shots judged", "units": "1"}),

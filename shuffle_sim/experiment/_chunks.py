@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from shuffle_sim._runtime.threads import numba_thread_limit
 from shuffle_sim.experiment._chunk_kernels import STATUS_FALLEN, STATUS_HOLED, build_shots, reduce_chunk
 from shuffle_sim.experiment._plan import shot_plan, takes_lone_path
 from shuffle_sim.experiment.spec import Experiment, possible_values
@@ -89,7 +90,8 @@ def _shots(experiment: Experiment, start: int, stop: int, with_noise: bool) -> S
                     skill = index
                 else:
                     court = index
-    return Shots(*out, skill, court)
+    speed, direction, spin, start_x, start_y = out
+    return Shots(speed, direction, spin, start_x, start_y, skill, court)
 
 
 def _drawn_shots(
@@ -126,7 +128,8 @@ def _drawn_shots(
             skill = np.unravel_index(cells, experiment.grid_shape)[k].astype(np.int64)
         elif axis.name == "court_speed":
             court = np.unravel_index(cells, experiment.grid_shape)[k].astype(np.int64)
-    return Shots(*out, skill, court)
+    speed, direction, spin, start_x, start_y = out
+    return Shots(speed, direction, spin, start_x, start_y, skill, court)
 
 
 def intended_shots(experiment: Experiment, start: int, stop: int) -> Shots:
@@ -182,7 +185,7 @@ def compute_chunk(experiment: Experiment, index: int, chunk_size: int, numba_thr
     if numba_threads is not None:
         import numba
 
-        numba.set_num_threads(max(1, min(numba_threads, numba.config.NUMBA_NUM_THREADS)))
+        numba.set_num_threads(max(1, min(numba_threads, numba_thread_limit())))
     start, stop = chunk_range(experiment, index, chunk_size)
     if takes_lone_path(experiment):
         from shuffle_sim.experiment._lone_chunk import lone_chunk_sums

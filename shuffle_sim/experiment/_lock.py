@@ -197,6 +197,7 @@ class ResultsLock:
                     "wait for it to end or choose another --out"
                 )
             if stale:
+                assert current is not None
                 taken = self._take_over(current, holder)
                 if taken:
                     self.token = holder["token"]

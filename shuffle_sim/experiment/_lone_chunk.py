@@ -3,7 +3,8 @@
 An experiment with no resting discs on the court and no per-shot records (the commonest kind: draws,
 aim and speed sweeps) needs from each shot only its judged outcome, added into its grid cell. Here
 each shot's parameters (``_chunk_kernels``: its grid cell's intended shot, computed once per
-cell, then distributions, aim and execution noise), its launch velocity, its play (``physics.lone.run_lone``) and its judging
+cell, then distributions, aim and execution noise), its launch velocity, its play (``physics.lone.run_lone``) and its
+judging
 (``shots.judge_rest``) happen in one loop over blocks of shots shared between threads, with nothing
 per shot leaving the CPU's caches but a value and a few flags; a second shared loop over the
 chunk's grid cells adds them up. These are the same numba functions, in the same order of operations, as the
@@ -17,6 +18,7 @@ would cost more than the shot.
 
 from __future__ import annotations
 
+import itertools
 import math
 
 import numpy as np
@@ -622,7 +624,7 @@ def compile_lone_physics(experiment, shot_plan) -> None:
         prepared,
         index,
         max_events,
-        values,
+        _values,
         no_discs,
         shot_value,
         shot_flags,
@@ -685,30 +687,30 @@ def compile_lone_parts(experiment, shot_plan) -> None:
     from shuffle_sim.physics.numba_api import LONE_CALLEES
 
     (
-        first,
-        n,
-        samples,
-        grid_shape,
-        axis_param,
-        axis_values,
-        nominal,
-        dist_param,
-        dist_kind,
-        dist_a,
-        dist_b,
-        skill_sd,
-        uses_target,
-        speed_given,
-        overshoot,
-        ssprm,
-        k0,
-        k1,
+        _first,
+        _n,
+        _samples,
+        _grid_shape,
+        _axis_param,
+        _axis_values,
+        _nominal,
+        _dist_param,
+        _dist_kind,
+        _dist_a,
+        _dist_b,
+        _skill_sd,
+        _uses_target,
+        _speed_given,
+        _overshoot,
+        _ssprm,
+        _k0,
+        _k1,
         tables,
-        orbit_tables,
+        _orbit_tables,
         ja,
         prepared,
         index,
-        max_events,
+        _max_events,
         values,
         no_discs,
         shot_value,
@@ -741,11 +743,12 @@ def lone_chunks_sums(
     """
     n_shots = experiment.n_shots
     ranges = [(k * chunk_size, min((k + 1) * chunk_size, n_shots)) for k in chunks]
-    if any(a[1] != b[0] for a, b in zip(ranges, ranges[1:])):
+    if any(a[1] != b[0] for a, b in itertools.pairwise(ranges)):
         raise ValueError("lone_chunks_sums: the chunks must be consecutive")
     if planned is None:
         planned = lone_plan(experiment, chunk_size, shot_plan)
-    args, counts = lone_chunk_args(experiment, ranges, *planned, values)
+    plan, tables, ja, prepared, index, scratch = planned
+    args, counts = lone_chunk_args(experiment, ranges, plan, tables, ja, prepared, index, scratch, values)
     play_lone_chunk(*args)
     shots, failed, value_sum, value_counts, dead, hanger, corner, holed, first_bad, not_finite = args[-10:]
     if not_finite.any() or (first_bad < ranges[-1][1] - ranges[0][0]).any():

@@ -195,6 +195,7 @@ class Experiment:
         for axis in self.axes:
             if axis.name == "court_speed":
                 course, gravity = self.court.speed_course, self.court.params["gravity"]
+                assert course is not None, "a court_speed axis needs the court's speed course (checked on reading)"
                 return tuple(
                     self.court.with_params(mu=mu_for_speed(float(t), course.length, gravity)) for t in axis.values
                 )

@@ -68,7 +68,8 @@ def run_file(
     """Run the experiment file at ``path`` into ``out`` (default ``results/NAME``) and draw its plots.
 
     Returns ``(experiment, summary, plot_paths)``: the ``Experiment`` read from the file, the run's
-    ``RunSummary`` and the plot files written (none with ``plots=False``). ``dask`` is a scheduler address; ``workers`` local worker processes otherwise.
+    ``RunSummary`` and the plot files written (none with ``plots=False``). ``dask`` is a scheduler address; ``workers``
+    local worker processes otherwise.
     """
     from shuffle_sim._runtime.helper_process import core_to_spare
     from shuffle_sim.experiment._plot_helper import PlotHelper

@@ -13,7 +13,7 @@ import os
 import sys
 import time
 from collections.abc import Iterator
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, ThreadPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -80,7 +80,7 @@ def _run_in_processes(experiment: Experiment, pending: list[int], chunk_size: in
     # spawn, not fork: the parent may already run numba threads, which a forked child would inherit broken.
     context = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-        futures = {}
+        futures: dict[Future, int] = {}
         queue = list(pending)
         try:
             # Keep a few chunks per worker in flight: the order of completion never matters for the result.

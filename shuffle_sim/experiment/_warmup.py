@@ -72,6 +72,7 @@ def _start_helper(experiment) -> subprocess.Popen | None:
         helper = subprocess.Popen(
             argv, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env
         )
+        assert helper.stdin is not None  # stdin=PIPE
         helper.stdin.write(payload)
         helper.stdin.close()
         return helper
@@ -94,6 +95,7 @@ class _CompilingNotice:
         self.ticker.start()
 
     def _tick(self) -> None:
+        assert self.bar is not None, "the ticker runs only beside a bar"
         while not self.stop.wait(0.5):
             self.bar.refresh()
 

@@ -143,8 +143,8 @@ def main(argv: list[str] | None = None) -> int:
     scale, found = calibrate_scale(experiment, base, args.rate, args.shots, args.outcome, vary=args.vary)
     model = scaled(base, scale, args.vary)
     print(
-        f"{args.skill}: {args.vary or 'noise'} x{scale:.4f} gives {args.outcome} rate {found:.4f} (goal {args.rate}) over "
-        f"{args.shots} shots"
+        f"{args.skill}: {args.vary or 'noise'} x{scale:.4f} gives {args.outcome} rate {found:.4f} "
+        f"(goal {args.rate}) over {args.shots} shots"
     )
     print(
         f"  speed = {model.speed:.4f}"

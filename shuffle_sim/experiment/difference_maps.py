@@ -27,6 +27,7 @@ HATCH = "////"
 
 
 def _title(ds, view: View) -> str:
+    assert view.diff is not None, "a difference view names its compared axis"
     axis, a, b = view.diff
     paired = axis in ds.attrs.get("paired_axes", "").split(",")
     how = "paired: the same random draws" if paired else "independent random draws"
@@ -46,6 +47,7 @@ def plot_difference(ds, view: View, court: Court):
     """The figure of a difference ``view`` (module docstring) of results ``ds`` on ``court``."""
     from shuffle_sim.experiment.heatmaps import _axis_label, _coordinates, _draw_board_and_shot, _edges
 
+    assert view.diff is not None, "a difference view names its compared axis"
     axis, a, b = view.diff
     label = f"difference in {metric_long_name(ds, view.metric)}"
     xmin, ymin, xmax, ymax = court.bounds

@@ -184,7 +184,7 @@ def _clear_of_the_bar(fig, ax, bar, court_ax, pad_px: float = 10.0) -> None:
         bar.set_position((x0 - shift, y0, w, h))
 
 
-def default_axes(ds, x: str | None = None, y: str | None = None, taken=()) -> tuple[str, str | None]:
+def default_axes(ds, x: str | None = None, y: str | None = None, taken=()) -> tuple[str | None, str | None]:
     """The plotted axes of a plot that names ``x`` and ``y`` or not: the first two grid axes by
     default, one axis (no ``y``) when ``x`` names another than the first. Axes ``taken`` (selected,
     averaged or compared) are left out of the defaults."""
@@ -221,6 +221,7 @@ def plot_metric(
         from shuffle_sim.experiment.difference_maps import plot_difference
 
         return plot_difference(ds, view, court or results_court(ds))
+    assert x is not None, "build_view raises when every grid axis is taken"
     fixed = dict(view.fixed)
     court = court or results_court(ds)
     label = metric_label(ds, metric)
@@ -387,7 +388,8 @@ def plot_specs(
         if x is None and y is None and (spec.get("x") in taken or spec.get("y") in taken):
             # An axis the file plots is now selected, averaged or compared: the rest keep their places.
             kept = [a for a in (spec.get("x"), spec.get("y")) if a and a not in taken]
-            spec["x"], spec["y"] = default_axes(ds, *(kept + [None, None])[:2], taken)
+            kept_x, kept_y = ([*kept, None, None])[:2]
+            spec["x"], spec["y"] = default_axes(ds, kept_x, kept_y, taken)
         plotted = {spec.get("x"), spec.get("y")}
         kept_select = {k: v for k, v in spec.get("select", {}).items() if k not in plotted}
         kept_select.update(select or {})

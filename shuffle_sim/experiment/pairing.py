@@ -334,8 +334,10 @@ def paired_variables(experiment, sums: dict, values: np.ndarray, coords: dict, d
     for axis in experiment.axes:
         if axis.name in experiment.paired:
             for end, combos in (("a", pair_a), ("b", pair_b)):
-                picked = [combination_values(experiment, int(c))[axis.name] for c in combos]
-                picked = np.array(picked, dtype=str if axis.name == "skill" else np.float64)
+                picked = np.array(
+                    [combination_values(experiment, int(c))[axis.name] for c in combos],
+                    dtype=str if axis.name == "skill" else np.float64,
+                )
                 attrs_axis = dict(coords[axis.name].attrs)
                 attrs_axis["long_name"] = (
                     f"{attrs_axis.get('long_name', axis.name)}, {'first' if end == 'a' else 'second'} of the pair"
@@ -360,23 +362,23 @@ def paired_variables(experiment, sums: dict, values: np.ndarray, coords: dict, d
     n_q = len(quantities)
     n_v = len(values)
     data_vars["pair_shots"] = GridVariable(
-        dims + ("pair",),
-        sums["pair_shots"].reshape(shape + (n_pairs,)),
+        (*dims, "pair"),
+        sums["pair_shots"].reshape((*shape, n_pairs)),
         {"long_name": "paired draws both of whose shots finished", "units": "1"},
     )
     data_vars["pair_diff_sum"] = GridVariable(
-        dims + ("pair", "pair_quantity"),
-        sums["pair_diff_sum"].reshape(shape + (n_pairs, n_q)),
+        (*dims, "pair", "pair_quantity"),
+        sums["pair_diff_sum"].reshape((*shape, n_pairs, n_q)),
         {"long_name": "sum over paired draws of (first shot's quantity - second's)"},
     )
     data_vars["pair_diff_sumsq"] = GridVariable(
-        dims + ("pair", "pair_quantity"),
-        sums["pair_diff_sumsq"].reshape(shape + (n_pairs, n_q)),
+        (*dims, "pair", "pair_quantity"),
+        sums["pair_diff_sumsq"].reshape((*shape, n_pairs, n_q)),
         {"long_name": "sum over paired draws of (first shot's quantity - second's) squared"},
     )
     data_vars["pair_value_counts"] = GridVariable(
-        dims + ("pair", "value_a", "value_b"),
-        sums["pair_value_counts"].reshape(shape + (n_pairs, n_v, n_v)),
+        (*dims, "pair", "value_a", "value_b"),
+        sums["pair_value_counts"].reshape((*shape, n_pairs, n_v, n_v)),
         {"long_name": "paired draws by the judged values of their two shots", "units": "1"},
     )
     attrs["paired_axes"] = ",".join(experiment.paired)

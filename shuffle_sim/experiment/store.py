@@ -207,7 +207,7 @@ class ResultsDir:
     # ---- chunks -----------------------------------------------------------------------------------
     def finished_chunks(self, fingerprint: str, chunk_size: int) -> set[int]:
         """Indices of the chunk files present and belonging to this experiment and layout."""
-        done = set()
+        done: set[int] = set()
         if not self.chunks.is_dir():
             return done
         for path in self.chunks.glob("chunk-*.npz"):
@@ -237,7 +237,7 @@ class ResultsDir:
             chunk_size=np.array(chunk_size),
             chunk_index=np.array(index),
         )
-        _atomic_write_bytes(self.chunk_path(index), lambda fh: np.savez(fh, **payload), durable=False)
+        _atomic_write_bytes(self.chunk_path(index), lambda fh: np.savez(fh, **payload), durable=False)  # type: ignore[arg-type]  # numpy's stub takes any ** entry for allow_pickle
 
     def read_chunk(self, index: int) -> dict[str, np.ndarray]:
         """The arrays ``write_chunk`` wrote (also from a chunk file of an earlier version, one entry each)."""

@@ -83,6 +83,7 @@ def parse_metric(ds, metric: str) -> tuple[str, str | None, list]:
         return name, None, []
     dim = extra[0]
     present = ds[dim].values.tolist()
+    keys: list[str | int]
     if dim == "board_disc":
         keys = [label]
     else:
@@ -98,7 +99,7 @@ def parse_metric(ds, metric: str) -> tuple[str, str | None, list]:
             raise ExperimentError(f"metric {metric!r}: a value is named twice")
     for key in keys:
         if key not in present:
-            shown = key if dim == "board_disc" else part_of(label, key)
+            shown = key if isinstance(key, str) else part_of(label, key)
             raise ExperimentError(f"metric {metric!r}: no {dim} {shown!r} (choose from {', '.join(map(str, present))})")
     return name, dim, keys
 
@@ -110,7 +111,7 @@ def part_of(label: str, key: int) -> str:
 
 def metric_long_name(ds, metric: str) -> str:
     """The quantity's name and unit for a colour bar or an axis, e.g. 'probability the shot disc is worth 10'."""
-    name, dim, keys = parse_metric(ds, metric)
+    name, _dim, keys = parse_metric(ds, metric)
     attrs = ds[name].attrs
     text = attrs.get("long_name", name)
     if name == "p_value":
@@ -237,7 +238,7 @@ def _paired_error(ds, metric: str, plan: _Plan, axis: str, a_index: int, b_index
     """Squared standard error of the paired difference between positions ``a_index`` and ``b_index`` of
     the paired ``axis``, per cell of the view, from the pair sums. ``keep_positions`` maps each view
     cell's paired-axis positions (plotted or fixed paired axes) -> the view's index."""
-    name, dim, keys = parse_metric(ds, metric)
+    name, _dim, keys = parse_metric(ds, metric)
     paired = ds.attrs["paired_axes"].split(",")
     pair_dims = [d for d in ds["pair_shots"].dims if d != "pair"]
     n = np.asarray(ds["pair_shots"].ordered(*pair_dims, "pair"), dtype=np.float64)
@@ -277,8 +278,9 @@ def _paired_error(ds, metric: str, plan: _Plan, axis: str, a_index: int, b_index
     for positions, index in keep_positions:
         combo_a = tuple(coords[p][a_index if p == axis else positions[p]] for p in paired)
         combo_b = tuple(coords[p][b_index if p == axis else positions[p]] for p in paired)
-        k = pair_of.get((combo_a, combo_b), pair_of.get((combo_b, combo_a)))
-        pooled_n, pooled_spread = unpaired_plan.apply(tuple(pair_dims), [n[..., k], spread[..., k]])
+        pair = pair_of.get((combo_a, combo_b), pair_of.get((combo_b, combo_a)))
+        assert pair is not None, "every cell of a paired view has its pair"
+        pooled_n, pooled_spread = unpaired_plan.apply(tuple(pair_dims), [n[..., pair], spread[..., pair]])
         with np.errstate(invalid="ignore", divide="ignore"):
             error = pooled_spread / pooled_n**2
         # The view's cells along the plotted unpaired axes, at this combination of paired positions.
@@ -309,7 +311,7 @@ def build_view(
     average = tuple(average or ())
     x = x or grid_dims[0]
     keep = (x,) if y is None else (x, y)
-    roles = {}
+    roles: dict[str, str] = {}
     for role, names in (
         ("plotted", keep),
         ("selected", tuple(select)),

@@ -179,8 +179,8 @@ def _grid_frame(a, n_cells):
     if n_cells < GRID_MIN_CELLS:
         return x0, y0, 1.0, 0, 0
     size = math.sqrt(width * height / n_cells)
-    nx = max(1, int(math.ceil(width / size)))
-    ny = max(1, int(math.ceil(height / size)))
+    nx = max(1, math.ceil(width / size))
+    ny = max(1, math.ceil(height / size))
     return x0, y0, size, nx, ny
 
 

@@ -184,7 +184,7 @@ def _grid_frame(surface_box: np.ndarray, n_cells: int) -> tuple[float, float, fl
     if n_cells < GRID_MIN_CELLS:
         return x0, y0, 1.0, 0, 0
     size = math.sqrt(width * height / n_cells)
-    return x0, y0, size, max(1, int(math.ceil(width / size))), max(1, int(math.ceil(height / size)))
+    return x0, y0, size, max(1, math.ceil(width / size)), max(1, math.ceil(height / size))
 
 
 def _box_in_zone(a: JudgeArrays, z: int, zone_box: np.ndarray, bx0, by0, bx1, by1) -> np.ndarray:

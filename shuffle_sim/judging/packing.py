@@ -59,13 +59,15 @@ def pack_judge_arrays(court: Court) -> JudgeArrays:
     zone_value = np.array([z.value for z in zones], dtype=np.int64)
     zone_dead = np.array([z.dead for z in zones], dtype=np.bool_)
     starts = [0]
-    verts = []
+    verts: list[np.ndarray] = []
     annuli = np.zeros((len(zones), 4))
     for i, z in enumerate(zones):
         if z.kind == "polygon":
+            assert z.polygon is not None
             verts.append(z.polygon)
             starts.append(starts[-1] + len(z.polygon))
         else:
+            assert z.annulus is not None
             annuli[i] = z.annulus
             starts.append(starts[-1])
     zone_vertices = np.vstack(verts) if verts else np.zeros((0, 2))

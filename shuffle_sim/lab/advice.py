@@ -17,11 +17,16 @@ import tomllib
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from shuffle_sim.court import Court
 from shuffle_sim.lab.board import LabBoard, LabError
 from shuffle_sim.lab.shots import Aim
 from shuffle_sim.playing.shooting import one_numba_thread
+
+if TYPE_CHECKING:
+    from shuffle_sim.playing.advisor import Advice
+    from shuffle_sim.playing.players import ShotContext
 
 COLUMNS_PATH = Path(__file__).resolve().parent / "data" / "advice_columns.toml"
 FORMATS = ("text", "signed", "number", "percent", "integer")
@@ -107,7 +112,7 @@ def meanings_html(columns: list[Column]) -> str:
     return f'<table class="advice-columns">{body}</table>'
 
 
-def advise_board(board: LabBoard, skill, shooter: str, position: str) -> tuple[object, list]:
+def advise_board(board: LabBoard, skill, shooter: str, position: str) -> tuple[ShotContext, list[Advice]]:
     """The candidate shots for the lab's board ranked as ``shuffle-sim advise`` ranks them
     (``playing.advisor.advise``) for ``shooter`` from ``position`` under ``skill``: (context, advice)."""
     from shuffle_sim.playing.advisor import advise

@@ -164,6 +164,7 @@ class Aiming:
             d = math.hypot(px - aim.x, py - aim.y)
             if best is None or d < best[0]:
                 best = (d, start.name, t)
+        assert best is not None, "the lab has at least one start"
         c = self.app.controls
         self.app.set_quietly(c.start_select, value=best[1])
         self.app.set_quietly(c.start_slider, value=best[2])

@@ -10,7 +10,7 @@ aim, exactly.
 
 from __future__ import annotations
 
-from bokeh.models import TableColumn
+from bokeh.models.widgets import TableColumn
 
 from shuffle_sim.lab.advice import ROWS, advise_board, advised_aim, columns_of, meanings_html, table_data
 from shuffle_sim.lab.board import LabError

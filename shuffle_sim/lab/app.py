@@ -21,10 +21,12 @@ from __future__ import annotations
 import html
 import traceback
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from bokeh.events import DocumentReady
 from bokeh.layouts import row
-from bokeh.models import ColumnDataSource, CustomJS, Div
+from bokeh.models import ColumnDataSource, CustomJS
+from bokeh.models.widgets import Div
 
 from shuffle_sim.court import Court, list_courts, load_court
 from shuffle_sim.lab import browser_code
@@ -38,6 +40,9 @@ from shuffle_sim.lab.fields import copies_field, shot_fields
 from shuffle_sim.lab.figure import CourtFigure, view_names
 from shuffle_sim.lab.playing import Playing
 from shuffle_sim.lab.shots import Aim
+
+if TYPE_CHECKING:
+    from shuffle_sim.lab.warmup import WarmUp
 from shuffle_sim.lab.starts import legal_starts
 from shuffle_sim.lab.status import Status
 from shuffle_sim.lab.transfer import Transfer
@@ -55,7 +60,7 @@ class LabOptions:
 
     court: str = "deck"
     end: str | None = None
-    warmup: object | None = field(default=None, repr=False)
+    warmup: WarmUp | None = field(default=None, repr=False)
 
 
 class LabApp:

@@ -121,7 +121,7 @@ class LabBoard:
         self.state = state
 
     def place(self, x: float, y: float, team: str) -> None:
-        self.replace(self.discs + [Disc(float(x), float(y), str(team))])
+        self.replace([*self.discs, Disc(float(x), float(y), str(team))])
 
     def move(self, k: int, x: float, y: float) -> None:
         discs = list(self.discs)
@@ -171,7 +171,7 @@ class LabBoard:
     def to_dict(self) -> dict:
         """The board in the format of ``shuffle-sim score`` (court by name or path, scoring end, and
         the frame's 20s set aside and scoring half where it has them)."""
-        data = {
+        data: dict[str, object] = {
             "court": court_reference(self.court),
             "end": self.court.end,
             "discs": [{"x": d.x, "y": d.y, "team": d.team} for d in self.discs],

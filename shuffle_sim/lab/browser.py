@@ -67,6 +67,7 @@ def lab_server(court: str = "deck", port: int | None = None):
         deadline = time.monotonic() + START_TIMEOUT
         while True:
             if proc.poll() is not None:
+                assert proc.stdout is not None  # stdout=PIPE
                 raise RuntimeError(f"the lab server exited early:\n{proc.stdout.read()}")
             try:
                 with urllib.request.urlopen(url, timeout=2) as response:

@@ -17,20 +17,12 @@ Models the page's scripts and tests look up by name are named after their job (`
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 from bokeh.layouts import column, row
-from bokeh.models import (
-    Button,
-    DataTable,
-    Div,
-    FileInput,
-    InlineStyleSheet,
-    RadioButtonGroup,
-    Select,
-    Slider,
-    TabPanel,
-    Tabs,
-    TextInput,
-)
+from bokeh.models import InlineStyleSheet, TabPanel, Tabs
+from bokeh.models.widgets import Button, DataTable, Div, FileInput, RadioButtonGroup, Select, Slider, TextInput
 
 from shuffle_sim.court import Court
 from shuffle_sim.lab.fields import NumberField
@@ -73,6 +65,11 @@ def _field(field: NumberField, value: str) -> TextInput:
     )
 
 
+def _options(names: Sequence[str]) -> list[str | tuple[Any, str]]:
+    """``names`` as a ``Select``'s options (bokeh types them as a list of values or (value, label) pairs)."""
+    return list(names)
+
+
 class Controls:
     """The widgets of one page (module docstring)."""
 
@@ -100,22 +97,31 @@ class Controls:
             styles={"overflow-y": "auto", "font-size": "13px", "line-height": "16px"},
         )
         self.court_select = Select(
-            title="Court", value=court_ref, options=court_choices, name="court_select", width=140
+            title="Court", value=court_ref, options=_options(court_choices), name="court_select", width=140
         )
         self.end_select = Select(
-            title="Scoring end", value=court.end, options=ends, disabled=len(ends) < 2, name="end_select", width=100
+            title="Scoring end",
+            value=court.end,
+            options=_options(ends),
+            disabled=len(ends) < 2,
+            name="end_select",
+            width=100,
         )
-        self.view_select = Select(title="View", value=view, options=views, name="view_select", width=140)
+        self.view_select = Select(title="View", value=view, options=_options(views), name="view_select", width=140)
         self.court_controls = [self.court_select, self.end_select, self.view_select]
 
         self.mode = RadioButtonGroup(labels=MODE_LABELS, active=0, name="mode", width=260)
-        self.team_select = Select(title="Team", value=teams[0], options=teams, name="team_select", width=130)
+        self.team_select = Select(title="Team", value=teams[0], options=_options(teams), name="team_select", width=130)
         self.delete = Button(label="Delete disc", name="delete", width=110)
         self.clear = Button(label="Clear board", name="clear", width=110)
         self.undo = Button(label="Undo", name="undo", width=110)
 
         self.start_select = Select(
-            title="Start (legal for the game)", value=starts[0], options=starts, name="start_select", width=180
+            title="Start (legal for the game)",
+            value=starts[0],
+            options=_options(starts),
+            name="start_select",
+            width=180,
         )
         self.start_slider = Slider(
             title="Along the start", start=0.0, end=1.0, step=0.005, value=0.5, name="start_slider", width=210
@@ -124,13 +130,13 @@ class Controls:
         self.fields["spin"].value = self.fields["spin"].value_input = "0"
         self.shoot = Button(label="Shoot", button_type="primary", name="shoot", width=110)
         self.playback = Select(
-            title="Playback speed-up", value="1", options=PLAYBACK_SPEEDS, name="playback", width=120
+            title="Playback speed-up", value="1", options=_options(PLAYBACK_SPEEDS), name="playback", width=120
         )
 
         self.skill_select = Select(
             title="Skill preset",
             value=presets[0] if presets else "",
-            options=presets,
+            options=_options(presets),
             name="skill",
             disabled=not presets,
             width=125,

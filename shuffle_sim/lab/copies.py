@@ -136,7 +136,7 @@ def _rule_copies(board: LabBoard, aim: Aim, shots: Launches, batch, rows: np.nda
     """The shot disc's outcome and the frame score over the copies ``rows``: each played as a game
     plays a shot and judged by the game's rules."""
     court = board.court
-    teams = board.teams + [aim.team]
+    teams = [*board.teams, aim.team]
     outcomes: Counter = Counter()
     tally: Counter = Counter()
     sums: dict[str, float] = {}

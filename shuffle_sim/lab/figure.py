@@ -15,7 +15,8 @@ centre to the frame's aspect (``to_aspect``). A court whose discs would be small
 
 from __future__ import annotations
 
-from bokeh.models import ColorBar, ColumnDataSource, LogColorMapper, NumeralTickFormatter
+from bokeh.models import ColumnDataSource, LogColorMapper, NumeralTickFormatter, Range1d
+from bokeh.models.annotations import ColorBar
 from bokeh.plotting import figure
 
 from shuffle_sim.court import Court
@@ -33,16 +34,10 @@ WHOLE = "whole court"
 #: The density map: a violet ramp, unlike every zone tint and the discs' colours, opaque enough to
 #: read at its faintest; on a log scale, so that the tails show beside the busiest cell.
 DENSITY_PALETTE = [
-    "#%02x%02x%02x%02x"
-    % (
-        round(171 + f * (49 - 171)),
-        round(130 + f * (0 - 130)),
-        round(224 + f * (99 - 224)),
-        round(200 + f * (250 - 200)),
-    )
+    "#" + "".join(f"{round(a + f * (b - a)):02x}" for a, b in ((171, 49), (130, 0), (224, 99), (200, 250)))
     for f in (k / 255 for k in range(256))
 ]
-EMPTY_DENSITY = dict(image=[], x=[], y=[], dw=[], dh=[])
+EMPTY_DENSITY: dict[str, list] = dict(image=[], x=[], y=[], dw=[], dh=[])
 
 
 def to_aspect(box: tuple[float, float, float, float]) -> tuple[float, float, float, float]:
@@ -79,9 +74,11 @@ def view_box(court: Court, view: str) -> tuple[float, float, float, float]:
         if zone.dead:
             continue
         if zone.kind == "polygon":
+            assert zone.polygon is not None
             xs += list(zone.polygon[:, 0])
             ys += list(zone.polygon[:, 1])
         else:
+            assert zone.annulus is not None
             cx, cy, _, outer = zone.annulus
             xs += [cx - outer, cx + outer]
             ys += [cy - outer, cy + outer]
@@ -116,8 +113,8 @@ class CourtFigure:
             name="court",
             frame_height=FRAME_HEIGHT,
             frame_width=FRAME_WIDTH,
-            x_range=(x0, x1),
-            y_range=(y0, y1),
+            x_range=(x0, x1),  # type: ignore[arg-type]  # bokeh's stub omits the (start, end) figure takes
+            y_range=(y0, y1),  # type: ignore[arg-type]
             tools="wheel_zoom,reset,save",
             active_scroll="wheel_zoom",
             title=title,
@@ -135,7 +132,7 @@ class CourtFigure:
 
         self.density = ColumnDataSource(name="density", data=dict(EMPTY_DENSITY))
         self.mapper = LogColorMapper(palette=DENSITY_PALETTE, low=1e-4, high=1.0, nan_color=(0, 0, 0, 0))
-        fig.image(image="image", x="x", y="y", dw="dw", dh="dh", source=self.density, color_mapper=self.mapper)
+        fig.image(image="image", x="x", y="y", dw="dw", dh="dh", source=self.density, color_mapper=self.mapper)  # type: ignore[call-arg]  # not in bokeh's stub
         self.colour_bar = ColorBar(
             color_mapper=self.mapper,
             name="density_legend",
@@ -186,7 +183,7 @@ class CourtFigure:
         )
 
         self.discs = ColumnDataSource(name="discs", data=dict(x=[], y=[], team=[], colour=[], stamp=[]))
-        self.board_renderer = fig.ellipse(
+        self.board_renderer = fig.ellipse(  # type: ignore[call-arg]  # selection_line_width: not in bokeh's stub
             "x",
             "y",
             width=2 * r,
@@ -269,5 +266,6 @@ class CourtFigure:
         """Move the figure to a view (``view_names``)."""
         self.view = view
         x0, y0, x1, y1 = view_box(self.court, view)
+        assert isinstance(self.fig.x_range, Range1d) and isinstance(self.fig.y_range, Range1d)
         self.fig.x_range.start, self.fig.x_range.end = x0, x1
         self.fig.y_range.start, self.fig.y_range.end = y0, y1

@@ -22,7 +22,7 @@ from shuffle_sim.court import Court
 from shuffle_sim.lab.board import LabBoard, LabError
 from shuffle_sim.lab.referee import FrameState, Ruling, after_ruling, rule_shot
 from shuffle_sim.messages import shown
-from shuffle_sim.physics import DISC_CUSHION, DISC_DISC, DISC_PEG, FALL, HOLED, KILLED, simulate
+from shuffle_sim.physics import DISC_CUSHION, DISC_DISC, DISC_PEG, FALL, HOLED, KILLED, SimResult, simulate
 from shuffle_sim.physics.numba_api import sample_trajectories
 from shuffle_sim.physics.scene import Scene, SceneError
 from shuffle_sim.playing.shooting import outcome_of
@@ -97,7 +97,7 @@ def shot_scene(board: LabBoard, aim: Aim) -> Scene:
         vx=np.append(np.zeros(n), vx),
         vy=np.append(np.zeros(n), vy),
         omega=np.append(np.zeros(n), aim.spin),
-        team=board.teams + [aim.team],
+        team=[*board.teams, aim.team],
         source="shot",
     )
     try:
@@ -121,7 +121,7 @@ class ShotPlay:
     rules made of it (``ruling``) with the frame after it (``after``)."""
 
     scene: Scene
-    result: object  # physics.SimResult
+    result: SimResult
     times: np.ndarray  # (T,)
     positions: np.ndarray  # (T, N, 2); NaN once a disc has left the surface, but the last row is the rest state
     marks: list[dict]  # {"t", "x", "y", "kind", "disc"}

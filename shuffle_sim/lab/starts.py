@@ -71,7 +71,7 @@ def _from_stance(name: str, stance, position: str | None = None) -> Start:
 
 
 def _custom(court: Court) -> list[Start]:
-    x0, y0, x1, y1 = court.bounds
+    x0, y0, x1, _y1 = court.bounds
     y = y0 + 2 * court.disc_radius
     return [Start("across the surface", "segment", (x0 + 2 * court.disc_radius, y, x1 - 2 * court.disc_radius, y))]
 

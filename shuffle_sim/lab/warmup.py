@@ -38,7 +38,7 @@ def kernels_cached() -> bool:
     return all(index is None or len(index) > 0 for index in indexes)
 
 
-def lab_steps(court_ref: str, end: str | None) -> list[tuple[str, Callable[[], None]]]:
+def lab_steps(court_ref: str, end: str | None) -> list[tuple[str, Callable[[], object]]]:
     """The warm-up's steps for a court: (what it compiles, the call)."""
     from shuffle_sim.court import load_court
     from shuffle_sim.lab.board import LabBoard, LabError
@@ -82,7 +82,7 @@ class WarmUp:
 
     def __init__(
         self,
-        steps: Callable[[], list[tuple[str, Callable[[], None]]]],
+        steps: Callable[[], list[tuple[str, Callable[[], object]]]],
         say: Callable[[str], None] = print,
         cold: bool | None = None,
     ):

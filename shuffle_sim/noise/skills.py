@@ -2,7 +2,8 @@
 
 A ``NoiseModel`` says how far a player's execution strays from the intended shot: a relative
 standard deviation on speed with an absolute floor beside it, an angular one on direction, an
-absolute one on spin and on the start position. Skill presets per game are data (``skills.toml`` beside this module). The errors are drawn
+absolute one on spin and on the start position. Skill presets per game are data (``skills.toml`` beside this module).
+The errors are drawn
 from the counter-based streams of ``shuffle_sim.noise.streams``, in the slots named here.
 
 The speed error has two independent parts, a proportional one (relative sd ``speed``) and an

@@ -337,7 +337,7 @@ def distance_at_speed(orbits, mode, sigma0, theta0, reach, speed0, rim0, decel, 
         tau = lo + (hi - lo) * f_lo / (f_lo - f_hi)
         if not lo < tau < hi:
             tau = 0.5 * (lo + hi)
-        s, v, _ = motion_at(orbits, mode, sigma0, theta0, reach, speed0, rim0, decel, tau)
+        _s, v, _ = motion_at(orbits, mode, sigma0, theta0, reach, speed0, rim0, decel, tau)
         f = v - v_target
         if f > 0.0:
             lo = tau

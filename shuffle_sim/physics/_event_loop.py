@@ -132,7 +132,7 @@ def _apply_event(table, orbits, st, ist, ev, n_ev, now, kind, a, b, impacts_now)
         ist[TOUCHED, a] = 1
         ist[TOUCHED, b] = 1
         disc_disc_impact(table, orbits, st, ist, a, b, now, impacts_now > STORM_IMPACTS)
-    elif kind == DISC_CUSHION or kind == DISC_PEG:
+    elif kind in (DISC_CUSHION, DISC_PEG):
         if fixed_body_impact(table, orbits, st, ist, a, b, now) and ist[DEAD, a] == 0:
             ist[DEAD, a] = 1
             n_ev = log_event(ev, n_ev, now, KILLED, a, -1, 0, 0)

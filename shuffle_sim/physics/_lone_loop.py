@@ -60,7 +60,7 @@ def _predict_lone(table, orbits, px, py, ux, uy, speed, omega, mode, sigma0, the
 def _after_event(table, kind, b, qx, qy, vx, vy, w, dead):
     """Where the disc is and how it moves after a cushion, peg, stop, fall or hole at (qx, qy), moving
     at (vx, vy) with spin w: (x, y, vx, vy, w, dead), as the kernel applies the event."""
-    if kind == DISC_CUSHION or kind == DISC_PEG:
+    if kind in (DISC_CUSHION, DISC_PEG):
         new_vx, new_vy, new_w, kills = fixed_body_bounce(table, b, qx, qy, vx, vy, w)
         dead = dead or kills
     elif kind == STOP:
@@ -115,7 +115,7 @@ def run_lone(table, orbits, x, y, vx, vy, omega, max_events):
     while True:
         if predict:
             predict = False
-            if status == STATUS_FALLEN or status == STATUS_HOLED:
+            if status in (STATUS_FALLEN, STATUS_HOLED):
                 t_next = math.inf
                 t_kill = math.inf
             else:

@@ -46,7 +46,7 @@ class SlideSpin:
 
     def at(self, times) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(distance slid, speed, spin) at each of ``times`` (seconds after the launch)."""
-        ux, uy, speed, omega, t_stop, t_spin, mode, sigma0, reach, theta = self._reference
+        _ux, _uy, speed, omega, _t_stop, _t_spin, mode, sigma0, reach, theta = self._reference
         times = np.asarray(times, dtype=float)
         out = np.empty((3, times.size))
         for k, t in enumerate(times.ravel()):

@@ -11,7 +11,8 @@ Every ``params`` key is optional and overrides the court file: ``mu`` or ``speed
 speed, "14 s": ``court.speed``; not both), ``disc_restitution``, ``disc_friction``,
 ``cushion_restitution``, ``cushion_friction``, ``peg_restitution``, ``peg_friction``,
 ``disc_yield_speed``, ``cushion_yield_speed``, ``peg_yield_speed`` (m/s: the restitution laws,
-``physics.restitution``), ``hole_capture_speed``, ``gravity``, ``contact_inner_ratio``, ``inertia_ratio``, ``spin_model``. Positions are metres in the court's frame,
+``physics.restitution``), ``hole_capture_speed``, ``gravity``, ``contact_inner_ratio``, ``inertia_ratio``,
+``spin_model``. Positions are metres in the court's frame,
 velocities m/s, spin rad/s (counter-clockwise seen from above). ``vx``, ``vy``, ``omega`` default
 to 0 and ``team`` to ``"A"``.
 

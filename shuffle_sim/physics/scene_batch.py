@@ -133,6 +133,7 @@ class Scenes:
 
     def scene_court(self, k: int) -> Court:
         """The court of scene ``k``: this batch's court with the scene's materials."""
+        assert self.materials is not None, "set on construction"
         row = self.materials[k]
         return self.court.with_params(
             **{name: float(row[j]) for j, name in enumerate(MATERIALS) if not math.isnan(row[j])}
@@ -181,7 +182,7 @@ def apply_materials(table, row, gravity):
         kind = table[r, F_KIND]
         if kind == CUSHION_SEGMENT:
             e_col = F + 5
-        elif kind == CUSHION_CIRCLE or kind == PEG:
+        elif kind in (CUSHION_CIRCLE, PEG):
             e_col = F + 3
         else:
             continue

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
+from typing import Any
 
 import numpy as np
 
@@ -81,8 +82,9 @@ class FramePlay(ABC):
 class GamePlay(ABC):
     """A game in play: the rules' game flow (``game``), its sides, and how to start each frame."""
 
-    game = None
-    sides: tuple[str, str] = ()
+    #: The rules' game object; each game's subclass names its class.
+    game: Any = None
+    sides: tuple[str, str]
 
     def frames_posted(self) -> int:
         """Frames on the game's scoreboard so far."""
@@ -126,7 +128,7 @@ def play_game(
             on_frame(record)
     return GameRecord(
         number=number,
-        sides=tuple(play.sides),
+        sides=play.sides,
         roles=play.roles(),
         frames=frames,
         totals=dict(play.game.scores),

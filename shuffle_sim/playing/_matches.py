@@ -118,7 +118,7 @@ def single_game(game_name, play_one, game, players, seed, on_frame, on_game) -> 
 def best_of_three(game_name, make_game, play_one, players, seed, match, on_frame, on_game) -> MatchRecord:
     """A game, or a match won by the first side to win ``BEST_OF_THREE`` games (``make_game(number)``
     sets up game ``number``; an unfinished game ends the match without a winner)."""
-    games = []
+    games: list[GameRecord] = []
     wins = {s: 0 for s in SIDES}
     while True:
         number = len(games) + 1

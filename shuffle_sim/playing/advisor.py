@@ -246,9 +246,11 @@ def advise(
     if not intents:
         return ctx, []
     board_scene = ctx.board_scene()
-    batch = simulate_shots(ctx.court, *_executions(ctx, launches, skill, n), board=board_scene, bad_starts="skip")
+    x, y, vx, vy, omega = _executions(ctx, launches, skill, n)
+    batch = simulate_shots(ctx.court, x, y, vx, vy, omega, board=board_scene, bad_starts="skip")
     values = _frame_values(game, ctx, launches, skill, n, batch).reshape(len(intents), n)
-    exact_batch = simulate_shots(ctx.court, *_executions(ctx, launches, EXACT, 1), board=board_scene, bad_starts="skip")
+    x, y, vx, vy, omega = _executions(ctx, launches, EXACT, 1)
+    exact_batch = simulate_shots(ctx.court, x, y, vx, vy, omega, board=board_scene, bad_starts="skip")
     meant = _frame_values(game, ctx, launches, EXACT, 1, exact_batch)
     wins = _win_estimates(game, ctx, skill, launches, score, hammer, frames_left, shots_left, game_length, n)
     advice = []
@@ -276,7 +278,12 @@ def advise(
     if wins is None:
         advice.sort(key=lambda a: (-a.expected, -a.success, a.spread))
     else:
-        advice.sort(key=lambda a: (-a.win, -a.expected, -a.success))
+
+        def by_win(a: Advice) -> tuple[float, float, float]:
+            assert a.win is not None, "every shot has its chance to win when the game situation is given"
+            return (-a.win, -a.expected, -a.success)
+
+        advice.sort(key=by_win)
     return ctx, advice
 
 

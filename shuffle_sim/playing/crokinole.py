@@ -183,11 +183,11 @@ class CrokinoleTactics:
         (``NEXT_HIT_RATE`` of its value); on a board left open, an open 20 (``NEXT_OPEN20_RATE`` of
         20). Nothing is taken when the opponent has no shot left in the round."""
         teams = ctx.teams()
-        own = teams == ctx.shooter
+        own = np.asarray(teams == ctx.shooter)
         shot = batch.x.shape[1] - 1
         value = batch.value.copy()
         if (~own).any():
-            hit = batch.touched[:, ~own].any(axis=1)
+            hit = np.asarray(batch.touched[:, ~own].any(axis=1))
             lost = ~hit[:, None] & own[None, :] & (batch.touched | (np.arange(own.size) == shot)[None, :])
             value[lost] = 0
         else:
@@ -254,7 +254,7 @@ class CrokinoleFrame(FramePlay):
 
     def after_shot(self, turn: Turn, outcome: ShotOutcome) -> None:
         n = len(self.xs)
-        after = Board(self.court, outcome.x, outcome.y, tuple(self.teams + [turn.team]))
+        after = Board(self.court, outcome.x, outcome.y, tuple([*self.teams, turn.team]))
         result = judge_shot(after, turn.team, n, [True] * n + [False], outcome.contacts)
         for side, count in result.twenties.items():
             self.twenties[side] += count
@@ -283,9 +283,11 @@ class CrokinoleFrame(FramePlay):
 
 
 class CrokinolePlay(GamePlay):
+    game: CrokinoleGame
+
     def __init__(self, game: CrokinoleGame, court: Court):
         self.game = game
-        self.sides = game.sides
+        self.sides = (game.sides[0], game.sides[1])
         self.court = court
         self.tactics = CrokinoleTactics(court)
 
@@ -325,7 +327,7 @@ def play_match(
     if not match:
         return single_game(GAME, play_crokinole_game, CrokinoleGame(SIDES, options), players, seed, on_frame, on_game)
     crokinole_match = CrokinoleMatch(SIDES, options)
-    games = []
+    games: list[GameRecord] = []
     while not crokinole_match.over:
         number = len(games) + 1
         game = crokinole_match.next_game()

@@ -41,6 +41,7 @@ from shuffle_sim.playing.players import (
     Draw,
     Guard,
     Hide,
+    Intent,
     Launch,
     Player,
     ShotContext,
@@ -114,7 +115,7 @@ class DeckTactics:
 
     def candidates(self, ctx: ShotContext) -> list:
         sign = ctx.info["sign"]
-        out = [
+        out: list[Intent] = [
             Draw(float(x), float(y), label=f"draw to the {name}")
             for name, (x, y) in zip(SPOT_ZONES[1 if sign > 0 else -1], self.setup.spots_for(sign))
         ]
@@ -181,6 +182,7 @@ class DeckFrame(FramePlay):
 
     def context(self, turn: Turn, shot: int, seed: int, game_index: int) -> ShotContext:
         sign = 1 if turn.side == "right" else -1
+        assert turn.colour is not None, "a deck turn names its colour"
         bx, by = _canonical(self.setup, self.head_target, self.xs, self.ys)
         return ShotContext(
             court=self.setup.court,
@@ -201,7 +203,8 @@ class DeckFrame(FramePlay):
         return shoot(self.court, self.xs, self.ys, _to_court(self.setup, self.head_target, launch))
 
     def after_shot(self, turn: Turn, outcome: ShotOutcome) -> None:
-        after = Board(self.court, outcome.x, outcome.y, tuple(self.teams + [turn.colour]))
+        assert turn.colour is not None, "a deck turn names its colour"
+        after = Board(self.court, outcome.x, outcome.y, tuple([*self.teams, turn.colour]))
         judged_dead = after.judge().dead
         killed = [i for i in range(len(after)) if outcome.dead[i] and not judged_dead[i]]
         effect = self.half.after_shot(after, outcome.contacts, killed)
@@ -213,6 +216,7 @@ class DeckFrame(FramePlay):
         if not half.ended:
             half.finish(board)
         entry = half.entry
+        assert entry is not None, "a finished half-round has its scoreboard entry"
         frame_score = score_half_round(board)
         notes = [f"{side} {rule} {points}-off" for side, rule, points in entry.penalties]
         if entry.replayed:
@@ -231,9 +235,11 @@ class DeckFrame(FramePlay):
 
 
 class DeckPlay(GamePlay):
+    game: DeckGame
+
     def __init__(self, game: DeckGame, setup: DeckSetup):
         self.game = game
-        self.sides = game.sides
+        self.sides = (game.sides[0], game.sides[1])
         self.setup = setup
         self.tactics = DeckTactics(setup)
 
@@ -352,7 +358,8 @@ def play_match(
     if not match:
         return single_game(GAME, play_deck_game, DeckGame(*SIDES, options=options), players, seed, on_frame, on_game)
     deck_match = DeckMatch(*SIDES, options=options)
-    games, notes = [], []
+    games: list[GameRecord] = []
+    notes: list[str] = []
     while not deck_match.over:
         if deck_match.needs_lag:
             winner, lag_notes = play_lag(deck_match, players, seed)

@@ -16,7 +16,8 @@ Two pieces that the Python driver (``shuffle_sim.playing.deck``) shares with the
   8, the 7 on the shooter's side, the other 7 (a spot is free when no disc's centre lies within a
   disc diameter of it); with none free, draw to the 10 anyway.
 
-``deck_games_kernel`` (``run_deck_games`` from Python) plays whole singles games to a game point, one game per ``prange`` iteration,
+``deck_games_kernel`` (``run_deck_games`` from Python) plays whole singles games to a game point, one game per
+``prange`` iteration,
 Python never called per shot: each half-round's eight shots (plan -> launch
 (``players.straight_launch``) -> execution errors from the game's counter-based stream
 (``players.shot_normals``) -> the physics kernel's own functions -> removal of dead, fallen and
@@ -123,6 +124,7 @@ def _setup(source_path: str, params: tuple) -> DeckSetup:
     court = load_court(source_path).with_params(**dict(params)).for_end("foot")
     pivot = court.ends["head"]
     ten_off = next(z for z in court.zones if z.value < 0 and z.kind == "polygon")
+    assert pivot is not None and ten_off.polygon is not None, "a deck court has a head end and a polygon 10-off"
     y_far = 0.5 * (ten_off.polygon[:, 1].min() + ten_off.polygon[:, 1].max())
     stance_y = 2.0 * pivot[1] - y_far
     # Only legal starts (C-4, C-4a, C-4b): the stance keeps half the widest line's width clear of

@@ -23,7 +23,7 @@ from shuffle_sim.court import Court, load_court
 from shuffle_sim.physics import STATUS_FALLEN
 from shuffle_sim.playing._loop import FramePlay, GamePlay, play_game
 from shuffle_sim.playing._matches import SIDES, best_of_three
-from shuffle_sim.playing.players import Draw, Hanger, Player, ShotContext, Stance, zone_spot
+from shuffle_sim.playing.players import Draw, Hanger, Intent, Player, ShotContext, Stance, zone_spot
 from shuffle_sim.playing.records import FrameRecord, GameRecord, MatchRecord, ShotRecord
 from shuffle_sim.playing.shooting import ShotOutcome, single_threaded
 from shuffle_sim.rules.common import Board, Turn
@@ -75,7 +75,7 @@ class HorseCollarTactics:
         return Draw(LANES[0], self.three_y, label="draw to the 3 (+0.0 in)")
 
     def candidates(self, ctx: ShotContext) -> list:
-        out = [Draw(x, self.three_y, label=f"draw to the 3 ({x / INCH:+.1f} in)") for x in LANES]
+        out: list[Intent] = [Draw(x, self.three_y, label=f"draw to the 3 ({x / INCH:+.1f} in)") for x in LANES]
         out += [Draw(x, self.two_y, label=f"draw to the 2 ({x / INCH:+.1f} in)") for x in LANES[:3]]
         out += [Hanger(0, along=a, label=f"hanger over the end ({a:.2f} across)") for a in (0.3, 0.5, 0.7)]
         out += [Hanger(c, label=f"corner hanger ({'right' if c > 0 else 'left'})") for c in (1, -1)]
@@ -105,6 +105,7 @@ class HorseCollarFrame(FramePlay):
 
     @property
     def side(self) -> str:
+        assert self.first is not None, "the frame's first turn is known once it has started"
         return self.first.team
 
     def next_turn(self) -> Turn | None:
@@ -137,6 +138,7 @@ class HorseCollarFrame(FramePlay):
 
     def finish(self, shots: list[ShotRecord]) -> FrameRecord:
         side, game = self.side, self.game
+        assert self.first is not None
         all_x = self.xs + [g[0] for g in self.gutter]
         all_y = self.ys + [g[1] for g in self.gutter]
         frame = score_frame(Board(self.court, np.array(all_x), np.array(all_y), tuple([side] * len(all_x))), side=side)
@@ -155,9 +157,11 @@ class HorseCollarFrame(FramePlay):
 
 
 class HorseCollarPlay(GamePlay):
+    game: HorseCollarGame
+
     def __init__(self, game: HorseCollarGame, court: Court):
         self.game = game
-        self.sides = game.sides
+        self.sides = (game.sides[0], game.sides[1])
         self.court = court
         self.tactics = HorseCollarTactics(court)
 

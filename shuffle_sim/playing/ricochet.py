@@ -177,6 +177,7 @@ class RicochetFrame(FramePlay):
         return next(self.turns, None)
 
     def context(self, turn: Turn, shot: int, seed: int, game_index: int) -> ShotContext:
+        assert turn.side is not None, "a ricochet turn names its half"
         bx, by = self.board_arrays()
         return ShotContext(
             court=self.court,
@@ -194,7 +195,8 @@ class RicochetFrame(FramePlay):
         )
 
     def after_shot(self, turn: Turn, outcome: ShotOutcome) -> None:
-        after = Board(self.court, outcome.x, outcome.y, tuple(self.teams + [turn.team]))
+        assert turn.side is not None, "a ricochet turn names its half"
+        after = Board(self.court, outcome.x, outcome.y, tuple([*self.teams, turn.team]))
         self.keep(outcome, list(after.team), shot_removals(after, scoring_half(turn.side)))
 
     def finish(self, shots: list[ShotRecord]) -> FrameRecord:
@@ -216,9 +218,11 @@ class RicochetFrame(FramePlay):
 
 
 class RicochetPlay(GamePlay):
+    game: RicochetGame
+
     def __init__(self, game: RicochetGame, court: Court):
         self.game = game
-        self.sides = game.players
+        self.sides = (game.players[0], game.players[1])
         self.court = court
         self.tactics = RicochetTactics(court)
         self.starter, self.first_side = game.starter, game.side

@@ -14,6 +14,7 @@ import math
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import wraps
+from typing import Protocol
 
 import numba
 import numpy as np
@@ -28,11 +29,18 @@ from shuffle_sim.rules.common import Contact
 GUTTER_OFFSET = 1.0
 
 
+class RestStatus(Protocol):
+    """What the rules read of a shot's result: each disc's status at rest (a ``SimResult`` has it)."""
+
+    @property
+    def status(self) -> np.ndarray: ...
+
+
 @dataclass
 class ShotOutcome:
     """One shot run to rest: positions (fallen discs moved into the gutter), contacts, standing."""
 
-    result: SimResult
+    result: RestStatus
     x: np.ndarray
     y: np.ndarray
     fallen: np.ndarray

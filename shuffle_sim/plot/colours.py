@@ -72,13 +72,15 @@ def text_colour(face: str) -> str:
     return "black" if 0.299 * r + 0.587 * g + 0.114 * b > 0.55 else "white"
 
 
-def zone_colours(court: Court) -> dict[int, object]:
+def zone_colours(court: Court) -> dict[int, tuple[float, float, float, float] | str]:
     """A light tint per zone value: blues to greens by rank for positive values, pink for negative
     ones (10-off), grey for 0; distinct for every value the court has."""
     from matplotlib import colormaps
 
     positive = sorted({z.value for z in court.zones if z.value > 0})
-    tints = {v: colormaps["YlGnBu"](0.62 - 0.42 * k / max(len(positive) - 1, 1)) for k, v in enumerate(positive[::-1])}
+    tints: dict[int, tuple[float, float, float, float] | str] = {
+        v: colormaps["YlGnBu"](0.62 - 0.42 * k / max(len(positive) - 1, 1)) for k, v in enumerate(positive[::-1])
+    }
     tints.update({v: "#f4b6b6" for v in {z.value for z in court.zones if z.value < 0}})
     tints[0] = "#ececec"
     return tints

@@ -74,9 +74,11 @@ def _diagram_bounds(court: Court, end: str) -> tuple[list[float], list[float]]:
         if zone.dead:
             continue
         if zone.kind == "polygon":
+            assert zone.polygon is not None
             xs += list(zone.polygon[:, 0])
             ys += list(zone.polygon[:, 1])
         else:
+            assert zone.annulus is not None
             cx, cy, _, outer = zone.annulus
             xs += [cx - outer, cx + outer]
             ys += [cy - outer, cy + outer]

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import math
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -109,7 +110,9 @@ class SlideSpin:
     t: np.ndarray
     s: np.ndarray
     eps: np.ndarray
-    dense: object  # scipy's dense output in lambda: (eps, t, s) in units of time_unit and length_unit
+    dense: Callable[
+        [float], np.ndarray
+    ]  # scipy's dense output in lambda: (eps, t, s) in units of time_unit and length_unit
     rim0: float
     radius: float
     time_unit: float

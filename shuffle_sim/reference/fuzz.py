@@ -37,6 +37,7 @@ import numpy as np
 from numba import prange
 
 from shuffle_sim._runtime import jit
+from shuffle_sim._runtime.threads import numba_thread_limit
 from shuffle_sim.court import Court
 from shuffle_sim.judging.packing import judge_arrays
 from shuffle_sim.judging.procedure import centre_on_surface
@@ -124,10 +125,12 @@ def _free(table, ja, xs, ys, k, n, x, y):
     if not centre_on_surface(ja, x, y) or obstacle_overlap(table, x, y, 0.0)[0] >= 0:
         return False
     limit = 2.0 * table[0, H_RADIUS]
+    clear = True
     for j in range(n):
         if (x - xs[k, j]) ** 2 + (y - ys[k, j]) ** 2 < limit * limit:
-            return False
-    return True
+            clear = False
+            break
+    return clear
 
 
 @jit.parallel
@@ -388,7 +391,7 @@ def fuzz_court(
     runs = []
     try:
         for count in threads:
-            numba.set_num_threads(max(1, min(count, numba.config.NUMBA_NUM_THREADS)))
+            numba.set_num_threads(max(1, min(count, numba_thread_limit())))
             runs.append(simulate_scenes(scenes, max_events=max_events))
     finally:
         numba.set_num_threads(before)

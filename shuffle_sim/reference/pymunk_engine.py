@@ -227,11 +227,11 @@ class PymunkCourt:
                 self._wall_index[shape] = k
             self.space.add(*shapes)
         for k, peg in enumerate(self.court.pegs):
-            shape = pymunk.Circle(static, peg.radius, (peg.x, peg.y))
-            self._wall_material(shape, peg.restitution, peg.friction)
-            shape.collision_type = _PEG
-            self._wall_index[shape] = k
-            self.space.add(shape)
+            peg_shape = pymunk.Circle(static, peg.radius, (peg.x, peg.y))
+            self._wall_material(peg_shape, peg.restitution, peg.friction)
+            peg_shape.collision_type = _PEG
+            self._wall_index[peg_shape] = k
+            self.space.add(peg_shape)
 
     def _build_regions(self) -> None:
         """Sensor regions that a disc's centre enters when it falls, dies past a kill line or is holed."""
@@ -266,17 +266,18 @@ class PymunkCourt:
             shape = pymunk.Circle(static, hole.capture_radius, (hole.x, hole.y))
             regions.append((shape, _HOLE, k))
             self._hole_speed[shape] = hole.capture_speed
-        for shape, kind, k in regions:
-            shape.sensor = True
-            shape.collision_type = kind
-            shape.filter = _REGION_FILTER
-            self._wall_index[shape] = k
-            self.space.add(shape)
+        for region, kind, k in regions:
+            region.sensor = True
+            region.collision_type = kind
+            region.filter = _REGION_FILTER
+            self._wall_index[region] = k
+            self.space.add(region)
 
     def _install_handlers(self) -> None:
         space = self.space
 
         def disc_of(shape: pymunk.Shape) -> int:
+            assert shape.body is not None, "a disc's shape is on its body"
             return self._index[shape.body]
 
         def kill_cushion(arbiter, _space, _data):
@@ -421,7 +422,7 @@ class PymunkCourt:
     def run(self, max_time: float = 300.0) -> bool:
         """Step until every disc in play rests (checked every ``rest_check_every`` steps) or
         ``max_time`` more seconds pass. Returns True when everything came to rest."""
-        max_steps = self.steps + int(math.ceil(_check_positive("max_time", max_time) / self.dt))
+        max_steps = self.steps + math.ceil(_check_positive("max_time", max_time) / self.dt)
         step = self.space.step
         dt = self.dt
         check_every = self.rest_check_every

@@ -293,7 +293,7 @@ class CrokinoleGame:
         first = self.sides[0] if first is None else check_choice(first, "first", self.sides)
         other = self.sides[1] if first == self.sides[0] else self.sides[0]
         if self.category.players_per_side == 1:
-            self.seats = ((first, 0, SEATS[0]), (other, 0, SEATS[2]))
+            self.seats: tuple[tuple[str, int, str], ...] = ((first, 0, SEATS[0]), (other, 0, SEATS[2]))
         else:
             self.seats = ((first, 0, SEATS[0]), (other, 0, SEATS[1]), (first, 1, SEATS[2]), (other, 1, SEATS[3]))
         self.scores = {s: 0 for s in self.sides}
@@ -356,7 +356,7 @@ class CrokinoleGame:
 
     def scorecard(self) -> Scorecard:
         return Scorecard(
-            sides=self.sides,
+            sides=(self.sides[0], self.sides[1]),
             rounds=tuple(self.rounds),
             points=dict(self.scores),
             twenties=dict(self.twenties),

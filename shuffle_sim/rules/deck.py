@@ -74,7 +74,7 @@ class ShotEffect:
 
 
 def _fallen_reason(court: Court, x: float, y: float) -> str:
-    xmin, ymin, xmax, ymax = court.bounds
+    xmin, _ymin, xmax, _ymax = court.bounds
     if xmin <= x <= xmax:
         return "off the end of the court: dead (C-20, C-21)"
     return "off the side of the court into the alley: dead (C-21, C-23)"

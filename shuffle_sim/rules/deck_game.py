@@ -190,7 +190,8 @@ class DeckGame:
         With a compound penalty, ``points`` must be None: the board is voided and the penalty's credit
         is the opponent's score; the half-round is then replayed, unless the rule has the game-point
         exception (C-10, C-13, C-15, C-18, C-3b.2) and the offender's opponent has reached game point
-        (with the credit posted, and the penalties already taken in the half-round by either side). The first paragraph of C-3b is always replayed. ``replay=True`` posts only the penalties (C-20a) and replays the half-round.
+        (with the credit posted, and the penalties already taken in the half-round by either side). The first paragraph
+        of C-3b is always replayed. ``replay=True`` posts only the penalties (C-20a) and replays the half-round.
         """
         self._check_not_over()
         penalties = tuple(penalties)
@@ -243,7 +244,7 @@ class DeckGame:
 
     def _after_half_round(self) -> None:
         o = self.options
-        if o.switches_colours and self.completed == o.frames // 2:
+        if o.switches_colours and o.frames is not None and self.completed == o.frames // 2:
             self._side_of = {YELLOW: self._side_of[BLACK], BLACK: self._side_of[YELLOW]}
         a, b = (self.scores[s] for s in self.sides)
         extension = TIE_EXTENSION[o.format]
@@ -299,6 +300,7 @@ class DeckHalfRound:
         effect = shot_effect(board, turn.shot, contacts, killed, self.game.options.short_discs)
         self.shots += 1
         if effect.penalty is not None:
+            assert turn.colour is not None, "a deck turn names its colour"
             charge = assess(effect.penalty, turn.colour)
             if effect.replay:
                 self.entry = self.game.record_half_round(None, [*self.penalties, charge], replay=True)
@@ -337,6 +339,7 @@ class DeckHalfRound:
         turn = self.next_turn()
         if turn is None:
             raise RulesError("foul_shot: the half-round has no shot left to play")
+        assert turn.colour is not None, "a deck turn names its colour"
         charge = self.penalize(rule, turn.colour, board, live_disc_touched=live_disc_touched, displaced=displaced)
         if not charge.compound and not charge.return_shot_disc:
             self.shots += 1
@@ -426,6 +429,7 @@ class DeckMatch:
             raise RulesError("record_game: the game is not over")
         self.games.append(game)
         self._current = None
+        assert game.winner is not None, "a deck game is over only with a winner"
         self.wins[game.winner] += 1
         if self.wins[game.winner] >= self.games_to_win:
             self.over = True

@@ -193,6 +193,7 @@ def assess(
                 raise RulesError(f"displaced must hold disc indices in 0..{len(board) - 1} (got {i})")
 
     if compound:
+        assert board is not None
         values = _values(board)
         own = [v for v, t in zip(values, board.team) if t == offender]
         theirs = [v for v, t in zip(values, board.team) if t != offender]
@@ -210,13 +211,14 @@ def assess(
     credit = 0
     remove: list[int] = []
     if displaced and (p.credits_displaced or p.deducts_displaced_10_offs):
+        assert board is not None
         values = _values(board)
         for i in displaced:
-            own = board.team[i] == offender
-            if own and values[i] == TEN_OFF and p.deducts_displaced_10_offs:
+            is_own = board.team[i] == offender
+            if is_own and values[i] == TEN_OFF and p.deducts_displaced_10_offs:
                 points_off += 10
                 remove.append(i)
-            elif not own and values[i] > 0 and p.credits_displaced:
+            elif not is_own and values[i] > 0 and p.credits_displaced:
                 credit += values[i]
             if p.credits_displaced and i not in remove:
                 remove.append(i)

@@ -159,7 +159,7 @@ def score_round(
     n = len(board)
     near = {i: edge_nearness(board.court, float(board.x[i]), float(board.y[i]), front_edge) for i in live}
     scores = {t: 0 for t in [*teams, *board.teams()]}
-    best = {}
+    best: dict[str, float] = {}
     for i in live:
         t = board.team[i]
         best[t] = min(best.get(t, math.inf), near[i])

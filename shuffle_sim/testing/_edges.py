@@ -47,10 +47,10 @@ def _inside_at_least(edge, r: Fraction, target: Fraction):
     cx, cy, radius = (Fraction(v) for v in edge.geom[:3])
     limit = radius - target  # the centre's distance from the circle's centre, at most
 
-    def within(p):
+    def within_circle(p):
         return (Fraction(p[0]) - cx) ** 2 + (Fraction(p[1]) - cy) ** 2 <= limit * limit
 
-    return within
+    return within_circle
 
 
 def edge_point(

@@ -85,7 +85,8 @@ def touching_point(
         exact_rho = Fraction(radius) + side * target
         if exact_rho < 0:
             raise ValueError(
-                f"a disc of radius {shown(r)} m cannot lie {shown(gap)} m inside circular line {line!r} of {where_of(court)}"
+                f"a disc of radius {shown(r)} m cannot lie {shown(gap)} m inside circular line {line!r} "
+                f"of {where_of(court)}"
             )
         angle = 2.0 * math.pi * along
         point = [cx + rho * math.cos(angle), cy + rho * math.sin(angle)]

@@ -18,7 +18,7 @@ def test_shot_kinds_drop_disc_numbers_and_details():
 
 def test_quick_crokinole_run_counts_every_shot():
     report = run_bench(QUICK, ("crokinole",))
-    for preset, s in report["results"]["crokinole"].items():
+    for s in report["results"]["crokinole"].values():
         assert s["games"] == 1 and s["shots"] == 16  # one round, 8 discs a side
         assert sum(v["attempts"] for v in s["by_intent"].values()) == s["shots"]
         assert all(0 <= v["made"] <= v["attempts"] for v in s["by_intent"].values())

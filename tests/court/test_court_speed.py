@@ -4,6 +4,7 @@ exactly, the defined shot through the kernel, and the errors of a speed given wr
 import math
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -77,7 +78,7 @@ def test_a_slower_court_is_a_shorter_time_and_more_friction():
 
 def _deck_text(materials_mu_line: str, course: bool = True) -> str:
     """The deck court file with its ``mu = ...`` line of [materials] replaced (and its course removed)."""
-    lines = open(DECK.source_path).read().splitlines()
+    lines = Path(DECK.source_path).read_text().splitlines()
     out, skip = [], False
     for line in lines:
         if line.startswith("mu = "):

@@ -139,7 +139,7 @@ def test_every_line_band_like_shapely(court):
     # Concentrate half the points near the lines, where touching is decided.
     rng = np.random.default_rng(3)
     r = court.disc_radius
-    for i, line in enumerate(court.judged_lines):
+    for _i, line in enumerate(court.judged_lines):
         t = rng.uniform(0, 1, 200)
         if line.kind == "segment":
             x0, y0, x1, y1 = line.geom

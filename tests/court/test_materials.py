@@ -4,6 +4,7 @@ and what they change in the decoupled model (pure spin-down, contact impulses)."
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -52,7 +53,7 @@ def test_bad_values_name_the_field_and_value(key, value, message):
 
 
 def test_court_file_materials_accept_and_check_them(tmp_path):
-    text = DECK.source_path and open(DECK.source_path).read()
+    text = DECK.source_path and Path(DECK.source_path).read_text()
     good = text.replace("mu = 0.016", "mu = 0.016\ncontact_inner_ratio = 0.5\ninertia_ratio = 0.45", 1)
     path = tmp_path / "deck-ring.toml"
     path.write_text(good)

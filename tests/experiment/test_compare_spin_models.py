@@ -1,4 +1,5 @@
-"""experiments/compare_spin_models.py: one experiment under both spin models, cell by cell (docs/coupled-friction.md)."""
+"""experiments/compare_spin_models.py: one experiment under both spin models, cell by cell
+(docs/coupled-friction.md)."""
 
 from __future__ import annotations
 

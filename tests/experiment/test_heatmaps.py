@@ -52,7 +52,7 @@ def _synthetic(text: str, seed: int = 0):
 
 
 def test_heat_map_shows_the_data_with_names_and_units():
-    exp, ds = _synthetic(DECK)
+    _exp, ds = _synthetic(DECK)
     fig = plot_metric(ds, "p_value:10", x="direction", y="speed")
     heat, court_ax, bar = fig.axes[0], fig.axes[1], fig.axes[2]
     assert heat.get_xlabel() == "direction (from +y toward +x) (deg)"
@@ -70,7 +70,7 @@ def test_heat_map_shows_the_data_with_names_and_units():
 
 
 def test_expected_value_with_negative_values_is_centred_on_zero():
-    exp, ds = _synthetic(DECK)
+    _exp, ds = _synthetic(DECK)
     ds["expected_value"][0, 0] = -5.0
     fig = plot_metric(ds, "expected_value")
     mesh = fig.axes[0].collections[0]
@@ -92,7 +92,7 @@ skill = ["exact", "novice", "top competitive"]
 [collect]
 outcomes = ["p_holed"]
 """
-    exp, ds = _synthetic(text)
+    _exp, ds = _synthetic(text)
     fig = plot_metric(ds, "p_holed", x="skill")
     ax = fig.axes[0]
     heights = [p.get_height() for p in ax.patches]
@@ -116,7 +116,7 @@ target_y = { from = "-2 in", to = "2 in", steps = 4 }
 [collect]
 outcomes = ["p_holed"]
 """
-    exp, ds = _synthetic(text)
+    _exp, ds = _synthetic(text)
     fig = plot_metric(ds, "p_holed", x="target_x", y="target_y")
     assert len(fig.axes) == 2  # the court with the map on it, and the colour bar
     ax = fig.axes[0]
@@ -131,7 +131,7 @@ outcomes = ["p_holed"]
 
 
 def test_metric_errors_are_clear():
-    exp, ds = _synthetic(DECK)
+    _exp, ds = _synthetic(DECK)
     with pytest.raises(ExperimentError, match="no metric 'p_win'"):
         metric_data(ds, "p_win")
     with pytest.raises(ExperimentError, match="needs a label: one of p_value:-10, p_value:0"):
@@ -145,7 +145,7 @@ def test_metric_errors_are_clear():
 
 
 def test_save_plots_writes_the_experiments_plots(tmp_path):
-    exp, ds = _synthetic(DECK)
+    _exp, ds = _synthetic(DECK)
     ResultsDir(tmp_path).write_grid(ds)
     paths = save_plots(tmp_path)
     assert [p.name for p in paths] == ["p_value-10.png"]

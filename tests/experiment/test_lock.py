@@ -236,7 +236,7 @@ def test_two_real_runs_into_one_folder(draw_file, tmp_path):
             assert len(lines) == 1 and str(folder) in lines[0] and f"pid {first.pid} on host" in lines[0], lines
     finally:
         os.kill(first.pid, signal.SIGCONT)
-    out, err = first.communicate(timeout=120)
+    _out, err = first.communicate(timeout=120)
     assert first.returncode == 0, err
     assert not (folder / LOCK_FILE).exists()
     assert int(open_results(folder)["shots"].sum()) == 30

@@ -151,7 +151,7 @@ def test_a_difference_over_one_axis_is_a_line_with_a_band():
 
 
 def test_the_plot_command_draws_the_run_s_own_plot_by_default(tmp_path, capsys):
-    experiment, sums, ds = _synthetic()
+    _experiment, _sums, ds = _synthetic()
     ResultsDir(tmp_path).write_grid(ds)
     (run_plot,) = save_plots(tmp_path)  # what the run drew: the file's plot, direction across
     assert run_plot.name == "p_value-10.png"
@@ -165,7 +165,7 @@ def test_the_plot_command_draws_the_run_s_own_plot_by_default(tmp_path, capsys):
 
 
 def test_the_plot_command_s_options_draw_what_plot_metric_draws(tmp_path, capsys):
-    experiment, sums, ds = _synthetic()
+    _experiment, _sums, ds = _synthetic()
     ResultsDir(tmp_path).write_grid(ds)
     argv = [
         "plot",
@@ -219,7 +219,7 @@ def test_file_plots_can_average_and_compare(tmp_path):
     plots = (
         PLOT + '\n[[plots]]\nmetric = "p_dead"\nx = "speed"\naverage = ["direction"]\ndiff = { spin = [2.0, 0.0] }\n'
     )
-    experiment, _, ds = _synthetic(plots=plots)
+    _experiment, _, ds = _synthetic(plots=plots)
     assert json.loads(ds.attrs["plots"])[1] == {
         "metric": "p_dead",
         "x": "speed",

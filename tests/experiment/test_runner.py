@@ -148,7 +148,8 @@ def test_resume_refuses_results_of_another_experiment_or_layout(small, tmp_path)
 
 
 def test_straight_draws_match_the_closed_form_stop_and_the_judge(tmp_path):
-    """Oracle: on a bare court a straight shot stops at v^2 / (2 mu g) (docs/design.md, 3. Physics model); judge it there."""
+    """Oracle: on a bare court a straight shot stops at v^2 / (2 mu g) (docs/design.md, 3. Physics model);
+    judge it there."""
     from shuffle_sim.court import load_court
     from shuffle_sim.judging import judge_batch
 

@@ -67,7 +67,7 @@ def test_plain_cells_are_plain(court):
     # Every plain cell: its corners (grown by the margin) and centre judge alike, touching nothing.
     a = judge_arrays(court)
     prepared = judge_prepare(a)
-    x0, y0, size, nx, ny, codes = judge_grid(a, prepared, 4096)
+    x0, y0, size, nx, _ny, codes = judge_grid(a, prepared, 4096)
     rng = np.random.default_rng(3)
     plain = np.flatnonzero(codes != MIXED)
     for k in rng.choice(plain, min(400, plain.size), replace=False):

@@ -91,7 +91,7 @@ def crowded_points(court, seed):
         tx, ty = _tangent_points(court, line, rng, frame)
         xs.extend(tx)
         ys.extend(ty)
-    for name in ("along", "end"):
+    for _name in ("along", "end"):
         for line in court.judged_lines[:3]:
             for along in (0.0, 1.0, 0.5):
                 x, y = touching_point(court, line.name, along, 1, 0.0)
@@ -163,19 +163,20 @@ def test_a_cell_names_every_line_a_disc_in_it_can_touch(court):
                 side = rng.choice([-1.0, 1.0])
                 nx, ny = side * -(by - ay) / length, side * (bx - ax) / length
                 foot = (ax + t * (bx - ax), ay + t * (by - ay))
-                place = lambda d: (foot[0] + d * nx, foot[1] + d * ny, nx, ny)  # noqa: E731
+
+                def place(d, foot=foot, nx=nx, ny=ny):
+                    return (foot[0] + d * nx, foot[1] + d * ny, nx, ny)
+
             else:
                 cx, cy, radius = line.geom[:3]
                 angle = rng.uniform(0.0, 2.0 * math.pi)
                 ux, uy = math.cos(angle), math.sin(angle)
                 outside = radius - reach <= 0.0 or rng.uniform() < 0.5
                 sign = 1.0 if outside else -1.0
-                place = lambda d: (
-                    cx + (radius + sign * d) * ux,
-                    cy + (radius + sign * d) * uy,
-                    sign * ux,
-                    sign * uy,
-                )
+
+                def place(d, cx=cx, cy=cy, radius=radius, sign=sign, ux=ux, uy=uy):
+                    return (cx + (radius + sign * d) * ux, cy + (radius + sign * d) * uy, sign * ux, sign * uy)
+
             for inside in (1e-7, 1e-9, 1e-11):
                 px, py, away_x, away_y = place(reach - inside)
                 _cell_entry(a, prepared, *_box_at(px, py, away_x, away_y), cells, 0)

@@ -31,7 +31,8 @@ def test_numpy_grid_equals_the_compiled_one(name, end, n_discs):
 def test_a_court_with_many_zones_and_a_circular_surface_and_slanted_lines(tmp_path):
     """More than 64 zones (every cell then tests all zones) and slanted polygon outlines."""
     zones = "\n".join(
-        f'[[zones]]\nname = "z{k}"\nvalue = {k % 5}\nannulus = {{ centre = [0, 0], inner = {0.004 * k}, outer = {0.004 * (k + 1)} }}'
+        f'[[zones]]\nname = "z{k}"\nvalue = {k % 5}\n'
+        f"annulus = {{ centre = [0, 0], inner = {0.004 * k}, outer = {0.004 * (k + 1)} }}"
         for k in range(70)
     )
     text = f"""

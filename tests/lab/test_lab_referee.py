@@ -48,7 +48,7 @@ def _launches(court, starts, targets, rng, n):
 
 def _lab_after(court, discs, teams_before, shooter, outcome, start_x, state=None):
     state = state or FrameState(discs=tuple(Disc(x, y, t) for x, y, t in discs))
-    ruling = rule_shot(court, list(teams_before) + [shooter], outcome, state, start_x)
+    ruling = rule_shot(court, [*list(teams_before), shooter], outcome, state, start_x)
     return ruling, after_ruling(state, ruling)
 
 
@@ -66,7 +66,7 @@ def test_crokinole_rulings_are_the_game_drivers():
     starts = [s for s in legal_starts(court) if s.position == "south"]
     targets = [(0.0, 0.0)] + [(x, y) for x, y, _ in board]
     seen = {"foul": 0, "twenty": 0, "kept": 0}
-    for k, (start, launch) in enumerate(_launches(court, starts, targets, rng, SHOTS)):
+    for k, (_start, launch) in enumerate(_launches(court, starts, targets, rng, SHOTS)):
         boards = board if k % 3 else [d for d in board if d[2] == "light"]  # open boards too (open-shot rule)
         game = CrokinoleGame(("light", "dark"))
         frame = CrokinoleFrame(court, CrokinoleTactics(court), game)
@@ -92,14 +92,14 @@ def test_deck_rulings_are_the_game_drivers():
     rng = np.random.default_rng(2)
     board = [(0.0, 11.3, "black"), (0.25, 12.5, "yellow"), (-0.3, 13.4, "black"), (0.2, 9.0, "yellow")]
     removed = 0
-    for k in range(SHOTS // 2):
+    for _k in range(SHOTS // 2):
         game = DeckGame("A", "B")
         frame = DeckFrame(setup, DeckTactics(setup), game)
         court = frame.court
         starts = legal_starts(court)
         turn = frame.next_turn()
         frame.xs, frame.ys, frame.teams = [d[0] for d in board], [d[1] for d in board], [d[2] for d in board]
-        start, launch = _launches(court, starts, [(x, y) for x, y, _ in board] + [(0.0, 15.0)], rng, 1)[0]
+        _start, launch = _launches(court, starts, [(x, y) for x, y, _ in board] + [(0.0, 15.0)], rng, 1)[0]
         outcome = shoot(court, frame.xs, frame.ys, launch)
         ruling, after = _lab_after(court, board, frame.teams, turn.colour, outcome, launch.x)
         frame.after_shot(turn, outcome)
@@ -116,7 +116,7 @@ def test_horse_collar_and_ricochet_rulings_are_the_game_drivers():
 
     rng = np.random.default_rng(3)
     court = load_court("horse-collar")
-    for start, launch in _launches(court, legal_starts(court), [(0.0, 6.2), (0.2, 6.3)], rng, SHOTS // 2):
+    for _start, launch in _launches(court, legal_starts(court), [(0.0, 6.2), (0.2, 6.3)], rng, SHOTS // 2):
         frame = HorseCollarFrame(court, HorseCollarTactics(court), HorseCollarGame("A", "B"))
         turn = frame.next_turn()
         frame.xs, frame.ys, frame.teams = [0.05], [5.9], ["A"]
@@ -129,13 +129,13 @@ def test_horse_collar_and_ricochet_rulings_are_the_game_drivers():
     for side in ("left", "right"):
         game = RicochetGame(("A", "B"), starter="A", start_side=side)
         starts = [s for s in legal_starts(court) if s.position == side]
-        for start, launch in _launches(court, starts, [(0.0, 1.5), (0.3, 0.4), (-0.3, 0.4)], rng, SHOTS // 4):
+        for _start, launch in _launches(court, starts, [(0.0, 1.5), (0.3, 0.4), (-0.3, 0.4)], rng, SHOTS // 4):
             frame = RicochetFrame(court, RicochetTactics(court), game)
             turn = frame.next_turn()
             board = [(-0.2, 0.35, "B"), (0.25, 0.4, "B")]
             frame.xs, frame.ys, frame.teams = [d[0] for d in board], [d[1] for d in board], [d[2] for d in board]
             outcome = shoot(court, frame.xs, frame.ys, launch)
-            ruling, after = _lab_after(court, board, frame.teams, turn.team, outcome, launch.x)
+            _ruling, after = _lab_after(court, board, frame.teams, turn.team, outcome, launch.x)
             frame.after_shot(turn, outcome)
             _same_board(frame, after)
             assert after.half == ("right" if side == "left" else "left")
@@ -271,7 +271,7 @@ def test_noisy_copies_are_ruled_as_the_same_shots_played_alone(name, discs, star
         court=court, x=board.xs, y=board.ys, vx=np.zeros(m), vy=np.zeros(m), omega=np.zeros(m), team=board.teams
     )
     batch = simulate_shots(court, shots.x, shots.y, shots.vx, shots.vy, shots.omega, board=resting, bad_starts="skip")
-    teams = board.teams + [aim.team]
+    teams = [*board.teams, aim.team]
     kinds = set()
     for k in np.flatnonzero(batch.played & batch.ok):
         launch = Launch(0.0, shots.x[k], shots.y[k], shots.vx[k], shots.vy[k], shots.omega[k])

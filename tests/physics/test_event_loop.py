@@ -168,7 +168,10 @@ def test_simultaneous_impacts_on_two_discs_conserve_momentum():
     after = velocities_at(result, t_hit)
     np.testing.assert_allclose(after.sum(axis=0), before.sum(axis=0), atol=1e-12)
     assert after[1, 0] < 0 < after[2, 0]
-    energy = lambda v: 0.5 * (v**2).sum()
+
+    def energy(v):
+        return 0.5 * (v**2).sum()
+
     assert energy(after) <= energy(before) * (1 + 1e-12)
     rest = np.column_stack([result.x, result.y])
     gaps = [np.hypot(*(rest[i] - rest[j])) for i in range(3) for j in range(i + 1, 3)]

@@ -232,7 +232,8 @@ def test_a_pinched_disc_with_little_restitution_ends_without_an_event_storm():
 
 def test_a_pair_that_parts_and_returns_does_not_sink_deeper_each_time():
     """Found by the fuzz (decoupled spin model): discs 6 and 9 of this scene, turned together by their
-    friction, parted and met again ten times; each meeting was predicted from the last one's overlap less 1e-10 m, so they
+    friction, parted and met again ten times; each meeting was predicted from the last one's overlap less 1e-10 m, so
+    they
     came to rest overlapping by 1.00000005e-9 m. A returning pair now collides at contact."""
     scene = Scene.from_json(DATA / "overlap-ratchet-pair.json")
     result = simulate(scene)

@@ -295,7 +295,7 @@ def test_cached_judge_index_is_the_index_and_keys_on_the_court():
     foot = load_court("deck")
     head = load_court("deck", end="head")
     a = judge_arrays(foot)
-    prepared, index = cached_judge_index(a, 100_000)
+    _prepared, index = cached_judge_index(a, 100_000)
     assert cached_judge_index(judge_arrays(foot), 100_000)[1] is index  # same court, same size: reused
     fresh = judge_index(a, judge_prepare(a), 100_000)
     for got, want in zip(index, fresh):

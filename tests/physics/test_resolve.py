@@ -134,7 +134,7 @@ def test_impulses_with_any_inertia_ratio_never_add_energy(vax, vay, wa, vbx, vby
 def test_rough_cushion_rolls_off_for_any_inertia_ratio(k):
     """Ample friction ends the slip, vx + r w = 0, with vx - k r w conserved (angular momentum about
     the contact point per unit mass)."""
-    vx, vy, w = fixed_body_impulse(1.0, -2.0, 0.0, 0.0, 1.0, R, 0.5, 10.0, k)
+    vx, _vy, w = fixed_body_impulse(1.0, -2.0, 0.0, 0.0, 1.0, R, 0.5, 10.0, k)
     assert vx + R * w == pytest.approx(0.0, abs=1e-14)
     assert vx - k * R * w == pytest.approx(1.0, abs=1e-14)
     assert vx == pytest.approx(1.0 / (1.0 + k), rel=1e-14)

@@ -3,6 +3,7 @@ use it, the kernel's impacts against their closed forms, and the crokinole board
 the filmed observation (hit slowly head-on the shooter stops dead; hit hard it follows through)."""
 
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -163,7 +164,7 @@ def test_a_peg_with_a_law_sends_a_disc_back_at_its_restitution_at_the_impact_spe
 
 
 def test_court_files_give_laws_per_pair_and_per_cushion_or_peg(tmp_path):
-    text = load_court("ricochet").source_path and open(load_court("ricochet").source_path).read()
+    text = load_court("ricochet").source_path and Path(load_court("ricochet").source_path).read_text()
     text = text.replace(
         "cushion_restitution = 0.7", "cushion_restitution = 0.7\ncushion_yield_speed = 1.5\ndisc_yield_speed = 0.9"
     )

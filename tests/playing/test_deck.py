@@ -56,7 +56,7 @@ def test_start_faults_name_the_lines_as_the_shooter_sees_them(side):
     sign = 1 if side == "right" else -1
     for end in ("head", "foot"):
 
-        def at(x, y):
+        def at(x, y, end=end):
             """A spot on the shooter's half, given as at the head; turned to the foot for a foot shooter."""
             return (sign * x, y) if end == "head" else half_turn(px, py, sign * x, y)
 

@@ -398,7 +398,7 @@ def test_deck_values_agree_with_the_rules():
         values = ctx.tactics.evaluate(ctx, batch)
         for k, launch in enumerate(rows):
             outcome = shoot(ctx.court, xs, ys, launch)
-            board = Board(ctx.court, outcome.x, outcome.y, tuple(ctx.board_team) + ("yellow",))
+            board = Board(ctx.court, outcome.x, outcome.y, (*tuple(ctx.board_team), "yellow"))
             judged = board.judge().dead
             effect = shot_effect(board, 2, outcome.contacts, [i for i in range(5) if outcome.dead[i] and not judged[i]])
             frame = score_half_round(board.without(effect.remove), teams=("yellow", "black"))
@@ -420,7 +420,7 @@ def test_crokinole_values_agree_with_the_rules():
         values = tactics.evaluate(ctx, batch)
         for k, launch in enumerate(rows):
             outcome = shoot(CROKINOLE, xs, ys, launch)
-            board = Board(CROKINOLE, outcome.x, outcome.y, teams + ("A",))
+            board = Board(CROKINOLE, outcome.x, outcome.y, (*teams, "A"))
             result = judge_shot(board, "A", xs.size, [True] * xs.size + [False], outcome.contacts)
             frame = score_round(board.without(result.remove), twenties=result.twenties, teams=("A", "B"))
             assert values[k] == frame.scores["A"] - frame.scores["B"]
@@ -439,7 +439,7 @@ def test_ricochet_values_agree_with_the_rules():
         values = tactics.evaluate(ctx, batch)
         for k, launch in enumerate(rows):
             outcome = shoot(RICOCHET, xs, ys, launch)
-            board = Board(RICOCHET, outcome.x, outcome.y, teams + ("A",))
+            board = Board(RICOCHET, outcome.x, outcome.y, (*teams, "A"))
             frame = score_round(board.without(shot_removals(board)), teams=("A", "B"))
             assert values[k] == frame.scores["A"] - frame.scores["B"]
 

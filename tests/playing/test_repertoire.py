@@ -42,7 +42,7 @@ def context(discs, teams, skill=None):
 def played(ctx, intent):
     launch = intent.aim(ctx)
     out = shoot(COURT, ctx.board_x, ctx.board_y, launch)
-    judged = Board(COURT, out.x, out.y, ctx.board_team + ("A",)).judge()
+    judged = Board(COURT, out.x, out.y, (*ctx.board_team, "A")).judge()
     return out, judged
 
 
@@ -81,7 +81,7 @@ def test_strike_line_for_a_top_player_hits_a_clear_disc_nineteen_times_in_twenty
 def test_strike_passes_over_the_hole_at_take_out_speed():
     far = polar(6, 90)  # straight across the board, over the 20 hole
     ctx = context([far], ("B",))
-    out, judged = played(ctx, Strike(0, 0.1))
+    out, _judged = played(ctx, Strike(0, 0.1))
     assert 0 in reached_by(1, out.contacts) and out.result.status[1] != STATUS_HOLED
 
 

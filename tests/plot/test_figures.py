@@ -119,7 +119,7 @@ def test_zoom_boxes():
     fx0, fy0, fx1, fy1 = zoom_box(deck, "foot")
     assert fy0 == pytest.approx(32 * FT - 6 * IN) and fy1 == pytest.approx(52 * FT + 6 * IN)
     assert fx0 < -3 * FT and fx1 > 3 * FT
-    hx0, hy0, hx1, hy1 = zoom_box(deck, "head")
+    _hx0, hy0, _hx1, hy1 = zoom_box(deck, "head")
     assert hy0 == pytest.approx(-6 * IN) and hy1 == pytest.approx(20 * FT + 6 * IN)
     assert zoom_box(deck, (0, 1, 2, 3)) == (0.0, 1.0, 2.0, 3.0)
     with pytest.raises(ValueError, match="has no end 'middle'"):

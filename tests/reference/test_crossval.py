@@ -1,4 +1,5 @@
-"""Cross-validation: the exact kernel against pymunk as pymunk's time step shrinks (docs/design.md, 4. Validation, item 2).
+"""Cross-validation: the exact kernel against pymunk as pymunk's time step shrinks
+(docs/design.md, 4. Validation, item 2).
 
 The kernel's rest positions are the oracle. For each scene, pymunk runs at dt = 2, 1, 0.5 and
 0.25 ms; its RMS rest-position error against the kernel must roughly halve each time dt halves

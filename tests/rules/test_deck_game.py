@@ -1,5 +1,6 @@
 """Deck game and match flow: turns, lead changes, game point, ties, frames, the match, whole games."""
 
+import itertools
 import random
 
 import pytest
@@ -379,11 +380,11 @@ def test_whole_games_end_with_the_winner_the_rules_name(seed, options):
     index, winner = oracle_end(board, options)
     assert index == len(board) - 1, "the game ends exactly when the rules say"
     assert game.winner == winner
-    loser = [s for s in game.sides if s != winner][0]
+    loser = next(s for s in game.sides if s != winner)
     assert game.scores[winner] > game.scores[loser]
     numbers = [line.number for line in board if not line.replayed]
     assert numbers == list(range(len(numbers))), "replays repeat their half-round; completed ones count on"
-    assert all(line.number == nxt.number for line, nxt in zip(board, board[1:]) if line.replayed)
+    assert all(line.number == nxt.number for line, nxt in itertools.pairwise(board) if line.replayed)
 
 
 @settings(max_examples=30, deadline=None)

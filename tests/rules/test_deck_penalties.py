@@ -63,7 +63,8 @@ def test_table_holds_every_record_of_table_one():
             r"penalty\[0\]\.colour: unknown key",
         ),
         (
-            '[[penalty]]\nrule = "X-1"\ndescription = "d"\npoints = 5\n[[penalty]]\nrule = "X-1"\ndescription = "e"\npoints = 5\n',
+            '[[penalty]]\nrule = "X-1"\ndescription = "d"\npoints = 5\n'
+            '[[penalty]]\nrule = "X-1"\ndescription = "e"\npoints = 5\n',
             r"penalty\[1\]\.rule: duplicate rule",
         ),
         ('[[penalty]]\nrule = "X-1"\npoints = 5\n', r"penalty\[0\]\.description: missing required key"),
@@ -76,7 +77,8 @@ def test_table_holds_every_record_of_table_one():
             r"penalty\[0\]\.game_point_exception: only a compound penalty",
         ),
         (
-            '[[penalty]]\nrule = "X-1"\ndescription = "d"\npoints = 5\nremoves_shot_disc = true\nreturns_shot_disc = true\n',
+            '[[penalty]]\nrule = "X-1"\ndescription = "d"\npoints = 5\n'
+            "removes_shot_disc = true\nreturns_shot_disc = true\n",
             r"penalty\[0\]\.returns_shot_disc: a shot disc is either removed or returned",
         ),
     ],

@@ -1,5 +1,6 @@
 """Ricochet: values, short weights removed, closest-weights-only scoring (examples A and B), the game."""
 
+import itertools
 import random
 
 import numpy as np
@@ -84,7 +85,7 @@ def test_short_and_fallen_weights_are_removed_at_once():
 def oracle(weights):
     """Independent reading of the ricochet rules from the weights' distances to the front edge (y, inches)."""
     live = []
-    for x, y, team in weights:
+    for _x, y, team in weights:
         if y < 0:
             continue  # fell off the front
         touched = [v for line, v in LINES if abs(y - line) <= R_IN + HW_IN]
@@ -104,7 +105,7 @@ def oracle(weights):
     leader = live[0][1]
     if len(live) > 1 and live[1][0] == live[0][0] and live[1][1] != leader:
         return scores
-    for near, team, value in live:
+    for _near, team, value in live:
         if team != leader:
             break
         scores[leader] = scores.get(leader, 0) + value
@@ -120,7 +121,7 @@ def test_closest_weights_rule_against_an_independent_reading(ys, teams):
     for y in ys:
         for edge in [R_IN, 0.0] + [line + s * (R_IN + HW_IN) for line, _ in LINES for s in (-1, 1)]:
             assume(abs(y - edge) > 1e-6)
-        for lo, hi, _ in ZONES:
+        for _lo, hi, _ in ZONES:
             assume(abs(y - hi) > 1e-6)
     assume(len(set(ys)) == len(ys))
     weights = [(1.5 + 13 * k / 7, y, teams[k]) for k, y in enumerate(ys)]
@@ -194,20 +195,20 @@ def play(seed, options):
 @settings(max_examples=150, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), game_point=st.sampled_from([15, 21]), scorer_starts=st.booleans())
 def test_whole_games(seed, game_point, scorer_starts):
-    game, log = play(seed, RicochetOptions(game_point=game_point, scorer_starts=scorer_starts))
+    game, _log = play(seed, RicochetOptions(game_point=game_point, scorer_starts=scorer_starts))
     assert game.over
     rounds = game.scoreboard
     for p in game.players:
         assert game.scores[p] == sum(r.points[p] for r in rounds)
     assert game.scores[game.winner] >= game_point
-    loser = [p for p in game.players if p != game.winner][0]
+    loser = next(p for p in game.players if p != game.winner)
     assert game.scores[loser] < game_point
     assert rounds[-1].points[game.winner] > 0, "the game ends on the winner's scoring round"
     assert game.scores[game.winner] - rounds[-1].points[game.winner] < game_point, "and not later"
-    for a, b in zip(rounds, rounds[1:]):
+    for a, b in itertools.pairwise(rounds):
         assert a.side != b.side
     last_scorer = None
-    for a, b in zip(rounds, rounds[1:]):
+    for a, b in itertools.pairwise(rounds):
         scorers = [p for p, v in a.points.items() if v]
         last_scorer = scorers[0] if scorers else last_scorer
         if last_scorer is None:

@@ -146,7 +146,7 @@ def test_round_robin_standings_properties(seed, n_players, stage):
     assert run()[1] == rows
     assert sorted(order(rows)) == sorted({r.a for r in records} | {r.b for r in records})
     assert [r.place for r in rows] == list(range(1, len(rows) + 1))
-    assert all(x.points >= y.points for x, y in zip(rows, rows[1:]))
-    for x, y in zip(rows, rows[1:]):
+    assert all(x.points >= y.points for x, y in itertools.pairwise(rows))
+    for x, y in itertools.pairwise(rows):
         if x.points == y.points and stage == "preliminary":
             assert x.twenties >= y.twenties

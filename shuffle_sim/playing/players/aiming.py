@@ -68,9 +68,11 @@ def zone_spot(
     index = names.index(zone)
     z = court.zones[index]
     if z.kind == "polygon":
+        assert z.polygon is not None
         x0, y0 = z.polygon.min(axis=0)
         x1, y1 = z.polygon.max(axis=0)
     else:
+        assert z.annulus is not None
         cx, cy, _, outer = z.annulus
         x0, y0, x1, y1 = cx - outer, cy - outer, cx + outer, cy + outer
     if x_range is not None:

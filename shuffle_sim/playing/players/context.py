@@ -43,6 +43,8 @@ class Stance:
     geom: tuple[float, ...]
     preferred: float = 0.5
     samples: int = 9
+    #: The stance as the kernels take it: (code, geom..., padded to 6), set from the fields above.
+    array: np.ndarray = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.kind not in ("segment", "arc"):

@@ -149,7 +149,7 @@ def best_line(
         if not usable:
             continue
         step = 2.0 * half / (WINDOW_ANGLES - 1)
-        spread = int(math.ceil(3.0 * sigma / step))
+        spread = math.ceil(3.0 * sigma / step)
         m = WINDOW_ANGLES + 2 * spread
         angles = centre - half - spread * step + step * np.arange(m)
         if flags.shape[0] != m:

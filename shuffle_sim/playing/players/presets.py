@@ -18,6 +18,7 @@ from shuffle_sim.playing.players.strategies import (
     Decision,
     ExpectedValue,
     FixedPlan,
+    Strategy,
     execute,
 )
 
@@ -28,7 +29,7 @@ class Player:
 
     name: str
     skill: NoiseModel
-    strategy: FixedPlan | ExpectedValue  # or playing.search.WinSearch ("win")
+    strategy: Strategy
 
     def decide(self, ctx: ShotContext) -> Decision:
         return self.strategy.choose(ctx, self.skill)
@@ -76,7 +77,7 @@ def parse_player(game: str, text: str) -> Player:
         )
     skill = presets[by_name[key]]
     if strategy_text == "plan":
-        strategy: FixedPlan | ExpectedValue = FixedPlan()
+        strategy: Strategy = FixedPlan()
     elif strategy_text.startswith("win"):
         from shuffle_sim.playing.search.kr_uct import WinSearch
 

@@ -313,18 +313,18 @@ class Shot(Intent):
         vxs = np.concatenate([row[3] * np.cos(row[4]) for row in rows])
         vys = np.concatenate([row[3] * np.sin(row[4]) for row in rows])
         batch = simulate_shots(ctx.court, xs, ys, vxs, vys, np.zeros(xs.size), board=ctx.board_scene())
-        met = goal_met(self.goal, batch, ctx.n_discs, i, self.second) & batch.ok
+        met = np.asarray(goal_met(self.goal, batch, ctx.n_discs, i, self.second) & batch.ok)
         if not met.any():
             return None
         opponents = np.array([team != ctx.shooter for team in ctx.board_team] + [False])
-        hit = batch.touched[:, opponents].any(axis=1)
+        hit = np.asarray(batch.touched[:, opponents].any(axis=1))
         sigma = max(direction_sd(ctx), math.radians(0.3))
         best, best_score, offset = None, -1.0, 0
         for row, n in zip(rows, sizes):
             g = met[offset : offset + n].astype(np.float64)
             h = hit[offset : offset + n].astype(np.float64)
             step = float(row[4][1] - row[4][0]) if n > 1 else 1.0
-            width = max(1, int(math.ceil(3.0 * sigma / step)))
+            width = max(1, math.ceil(3.0 * sigma / step))
             lags = np.arange(-width, width + 1)
             kernel = np.exp(-0.5 * (lags * step / sigma) ** 2)
             kernel /= kernel.sum()

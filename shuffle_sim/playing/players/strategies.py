@@ -5,6 +5,7 @@ best mean value by the game's rules is played)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Protocol
 
 import numpy as np
 
@@ -67,6 +68,12 @@ class Decision:
     considered: int = 1
 
 
+class Strategy(Protocol):
+    """How a player chooses its shot: ``FixedPlan``, ``ExpectedValue`` or ``playing.search.WinSearch``."""
+
+    def choose(self, ctx: ShotContext, skill: NoiseModel) -> Decision: ...
+
+
 @dataclass(frozen=True)
 class FixedPlan:
     """Plays the game's fixed plan (``Tactics.plan``): no look-ahead, no simulation."""
@@ -127,7 +134,8 @@ class ExpectedValue:
             for name in ("t", "vx", "vy", "omega")
         )
         _perturb_batch(ctx.stance.array, ts, vxs, vys, ws, z, noise_vector(skill), ox, oy, reach, *out)
-        batch = simulate_shots(ctx.court, *out, board=ctx.board_scene())
+        x, y, vx, vy, omega = out
+        batch = simulate_shots(ctx.court, x, y, vx, vy, omega, board=ctx.board_scene())
         values = np.asarray(ctx.tactics.evaluate(ctx, batch), dtype=np.float64).reshape(len(aimed), n_samples)
         return aimed, launches, values
 

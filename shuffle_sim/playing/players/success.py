@@ -157,7 +157,7 @@ def intent_met(ctx: ShotContext, intent: Intent, batch: ShotBatch) -> np.ndarray
         if stance is None:
             return scoring & _near(ctx, batch, shot, *intent.point(ctx))
         return scoring & (visible_from(ctx, stance, batch, target) < HIDDEN_BELOW)
-    if isinstance(intent, Hide) or getattr(intent, "hides_from_opponent", False):
+    if isinstance(intent, Hide) or (getattr(intent, "hides_from_opponent", False) and isinstance(intent, (Draw, Bank))):
         x, y = intent.point(ctx) if isinstance(intent, Hide) else (intent.x, intent.y)
         return _hidden(ctx, batch, shot, x, y)
     if isinstance(intent, (Draw, Bank)):
@@ -181,4 +181,4 @@ def wilson_interval(successes: int, n: int, z: float = 1.959963984540054) -> tup
 def samples_for_margin(margin: float, z: float = 1.959963984540054) -> int:
     """Samples that bound a proportion's 95 % normal half-width by ``margin`` at its worst (p = 1/2):
     n = z^2 / (4 margin^2), rounded up."""
-    return int(math.ceil(z * z / (4.0 * margin * margin)))
+    return math.ceil(z * z / (4.0 * margin * margin))

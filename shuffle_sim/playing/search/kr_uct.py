@@ -223,10 +223,12 @@ class WinSearch:
             )
             return situation.value(colour, out)
         if isinstance(situation, CrokinoleSituation):
+            from shuffle_sim.playing.crokinole import CrokinoleTactics
             from shuffle_sim.playing.search.crokinole_rollout import crokinole_rollouts
 
+            assert isinstance(ctx.tactics, CrokinoleTactics), "a crokinole situation comes with crokinole's tactics"
             own = [t == ctx.shooter for t in ctx.board_team]
-            out = crokinole_rollouts(
+            rollout_values = crokinole_rollouts(
                 ctx.court,
                 ctx.stance,
                 ctx.tactics.opponent_stance(ctx),
@@ -242,7 +244,7 @@ class WinSearch:
                 ctx.shot,
                 samples,
             )
-            return situation.value(out)
+            return situation.value(rollout_values)
         assert isinstance(situation, FrameValueSituation)
         return situation.value(self._frame_values(ctx, skill, rows, samples))
 
@@ -268,7 +270,8 @@ class WinSearch:
             reach,
             *out,
         )
-        batch = simulate_shots(ctx.court, *out, board=ctx.board_scene(), bad_starts="skip")
+        x, y, vx, vy, omega = out
+        batch = simulate_shots(ctx.court, x, y, vx, vy, omega, board=ctx.board_scene(), bad_starts="skip")
         return np.asarray(ctx.tactics.evaluate(ctx, batch), dtype=np.float64)
 
     # ---- the search -----------------------------------------------------------------------------
@@ -316,7 +319,7 @@ class WinSearch:
                     actions.append(variant)
                     features = _features(actions, ctx, skill)
                     kernel = _kernel(features, skill)
-                    picks = picks[:-1] + [len(actions) - 1]
+                    picks = [*picks[:-1], len(actions) - 1]
             spent += sample(picks, STEP)
         n = np.array([a.n for a in actions], dtype=np.float64)
         sums = np.array([math.fsum(a.values) for a in actions])

@@ -21,6 +21,8 @@ def play_rules_game(
     """Play one game (module docstring) and return the rules' game object, finished or stopped."""
     by_side = dict(zip(SIDES, players))
     other = SIDES[1] if first == SIDES[0] else SIDES[0]
+    rules_game: object
+    options: object
     with one_numba_thread():
         if game == "deck":
             from shuffle_sim.playing.deck import deck_options, play_deck_game

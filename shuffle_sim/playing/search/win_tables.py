@@ -43,6 +43,7 @@ import time
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import TypedDict
 
 import numpy as np
 
@@ -54,8 +55,18 @@ DECK_BELOW, DECK_ABOVE = 60, 60
 POINTS_ABOVE = 60
 #: Stored probabilities are rounded to this many decimals.
 STORED_DECIMALS = 5
+
+
+class SelfPlayPlan(TypedDict):
+    """The self-play of one game's data file: the player (both sides), games and game length."""
+
+    players: str
+    games: int
+    length: int
+
+
 #: Self-play of the data files: players (both sides), games, seed and length per game.
-SELF_PLAY = {
+SELF_PLAY: dict[str, SelfPlayPlan] = {
     "deck": {"players": "expert-ev", "games": 120, "length": 75},
     "crokinole": {"players": "top-competitive-ev", "games": 150, "length": 4},
     "horse-collar": {"players": "expert-ev", "games": 60, "length": 51},
@@ -399,15 +410,14 @@ def win_tables(game: str) -> WinTables:
 
 def frame_outcomes(game: str, rules_game) -> list[tuple[int, ...]]:
     """The frame outcomes of one finished game, read from the rules' game object (module docstring)."""
+    out: list[tuple[int, ...]] = []
     if game == "deck":
-        out = []
         for entry in rules_game.scoreboard:
             lead = rules_game.side_of(entry.lead) if entry.lead in ("yellow", "black") else entry.lead
             hammer = next(s for s in rules_game.sides if s != lead)
             out.append((entry.total(lead), entry.total(hammer), int(entry.replayed)))
         return out
     if game == "crokinole":
-        out = []
         for k, entry in enumerate(rules_game.rounds):
             first = rules_game.seats[k % len(rules_game.seats)][0]
             hammer = next(s for s in rules_game.sides if s != first)
@@ -503,7 +513,7 @@ def main(argv: list[str] | None = None) -> int:
         players = args.players or plan["players"]
         began = time.perf_counter()
 
-        def progress(done, total):
+        def progress(done, total, game=game):
             print(f"\r{game}: {done}/{total} games", end="", file=sys.stderr, flush=True)
 
         rows = collect(game, players, games, args.seed, plan["length"], progress)
