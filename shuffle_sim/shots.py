@@ -57,6 +57,7 @@ from shuffle_sim.physics.numba_api import (
     STATUS_FALLEN,
     STATUS_REST,
     TOUCHED,
+    court_ground,
     court_table,
     kernel_arrays,
     obstacle_overlap,
@@ -465,33 +466,66 @@ def simulate_shots(
     problem = np.empty(n, np.int8)
     ja = judge_arrays(court)
     prepared, index = cached_judge_index(ja, n * d)
-    play = play_lone_shots if d == 1 else play_board_shots  # each compiles on first use only
-    play(
-        court_table(court),
-        kernel_arrays(court).orbit_tables,
-        ja,
-        prepared,
-        index,
-        board_x,
-        board_y,
-        xs,
-        ys,
-        vxs,
-        vys,
-        omegas,
-        int(max_events),
-        out.x,
-        out.y,
-        out.status,
-        out.dead,
-        out.value,
-        out.zone,
-        out.hanger,
-        out.touched,
-        out.ok,
-        out.played,
-        problem,
-    )
+    ground = court_ground(court)
+    if ground.size:  # a court that is not flat: the curved-motion path (``curved_shots``)
+        from shuffle_sim import curved_shots
+
+        play = curved_shots.play_lone_shots if d == 1 else curved_shots.play_board_shots
+        play(
+            court_table(court),
+            kernel_arrays(court).orbit_tables,
+            ground,
+            ja,
+            prepared,
+            index,
+            board_x,
+            board_y,
+            xs,
+            ys,
+            vxs,
+            vys,
+            omegas,
+            int(max_events),
+            out.x,
+            out.y,
+            out.status,
+            out.dead,
+            out.value,
+            out.zone,
+            out.hanger,
+            out.touched,
+            out.ok,
+            out.played,
+            problem,
+        )
+    else:
+        play = play_lone_shots if d == 1 else play_board_shots  # each compiles on first use only
+        play(
+            court_table(court),
+            kernel_arrays(court).orbit_tables,
+            ja,
+            prepared,
+            index,
+            board_x,
+            board_y,
+            xs,
+            ys,
+            vxs,
+            vys,
+            omegas,
+            int(max_events),
+            out.x,
+            out.y,
+            out.status,
+            out.dead,
+            out.value,
+            out.zone,
+            out.hanger,
+            out.touched,
+            out.ok,
+            out.played,
+            problem,
+        )
     bad = np.flatnonzero(problem)
     if bad.size and bad_starts == "skip":
         bad = np.flatnonzero(problem == NOT_FINITE)

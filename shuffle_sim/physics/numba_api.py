@@ -10,6 +10,7 @@ insides without breaking its callers.
 name                            what it is
 ==============================  ==============================================================
 ``court_table``                 a court's packed table, kept on the court (``_packing``)
+``court_ground``                a court's surface shape packed for the curved-motion kernels (empty: flat)
 ``kernel_arrays``               a court's geometry and materials as named arrays (``_packing``)
 ``pack_court``                  the court as the kernel's one-array table (``_court_table``)
 ``H_RADIUS``                    the table's header column of the disc radius
@@ -36,7 +37,7 @@ from shuffle_sim.physics._event_loop import run_from_start, run_scene, run_table
 from shuffle_sim.physics._logs import EV_COLUMNS, SEG_COLUMNS, sample_trajectories
 from shuffle_sim.physics._lone_loop import LONE_CALLEES, run_lone, run_lone_call
 from shuffle_sim.physics._motion import DEAD, N_FLOAT_ROWS, N_INT_ROWS, STATUS, TOUCHED, speed_for_distance
-from shuffle_sim.physics._packing import court_table, kernel_arrays
+from shuffle_sim.physics._packing import court_ground, court_table, kernel_arrays
 from shuffle_sim.physics.events import DISC_DISC, STATUS_FALLEN, STATUS_HOLED, STATUS_MOVING, STATUS_REST
 
 __all__ = [
@@ -54,6 +55,7 @@ __all__ = [
     "STATUS_MOVING",
     "STATUS_REST",
     "TOUCHED",
+    "court_ground",
     "court_table",
     "disc_state",
     "kernel_arrays",
