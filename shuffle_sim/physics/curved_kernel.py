@@ -56,7 +56,7 @@ from shuffle_sim.physics._court_table import (
     F,
     obstacle_overlap,
 )
-from shuffle_sim.physics._event_loop import PUSH_MERGE_SPEED, STORM_IMPACTS, fixed_body_bounce
+from shuffle_sim.physics._impacts import PUSH_MERGE_SPEED, STORM_IMPACTS, fixed_body_bounce
 from shuffle_sim.physics._motion import REST_SPEED
 from shuffle_sim.physics._resolve import disc_disc_impulse, fixed_body_impulse
 from shuffle_sim.physics._toi import APPROACH_TOL, CONTACT_GAP, OVERLAP_SLACK

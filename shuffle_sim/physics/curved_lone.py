@@ -36,7 +36,7 @@ from shuffle_sim.physics._court_table import (
     PEG,
     F,
 )
-from shuffle_sim.physics._event_loop import PUSH_MERGE_SPEED, fixed_body_bounce
+from shuffle_sim.physics._impacts import PUSH_MERGE_SPEED, fixed_body_bounce
 from shuffle_sim.physics._motion import REST_SPEED
 from shuffle_sim.physics.curved_events import (
     NO_SHAPE,

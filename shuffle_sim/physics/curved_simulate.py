@@ -64,7 +64,7 @@ def simulate_curved(scene: Scene, max_events: int):
         ok=bool(ok),
         events=events,
         trajectories=Trajectories(
-            log=seg[:n_seg].copy(), decel=float(table[0, H_DECEL]), table=table, spin=spin, ground=ground
+            log=seg[:n_seg].copy(), decel=float(table[0, H_DECEL]), table=table, orbits=spin, ground=ground
         ),
         t_end=float(t_end),
     )
