@@ -16,7 +16,7 @@ from shuffle_sim.court.errors import CourtError
 from shuffle_sim.court.materials import OVERHANG_KINDS, PARAM_DEFAULTS, check_param, check_spin_params
 from shuffle_sim.court.model import Cushion, Edge, Hole, KillLine, Line, Peg, Zone, surface_contains
 from shuffle_sim.court.speed import SpeedCourse, mu_from_speed_or_mu
-from shuffle_sim.court.surface_shape import FLAT, SHAPE_KEYS, SurfaceShape, crown_geometry, read_shape
+from shuffle_sim.court.surface_shape import FLAT, SHAPE_KEYS, SurfaceShape, check_steepness, crown_geometry, read_shape
 from shuffle_sim.court.toml_reader import TomlReader
 
 

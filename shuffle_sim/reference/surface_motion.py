@@ -117,8 +117,10 @@ class SurfaceReference:
         m = self.shape.friction(np.array([x]), np.array([y]))
         return -self.g * float(hx[0]), -self.g * float(hy[0]), float(m[0])
 
-    def free_acceleration(self, x, y, vx, vy, w):
-        """(ax, ay, dw/dt) of a disc (not riding)."""
+    def free_acceleration(self, x, y, vx, vy, w, spin_sign=None):
+        """(ax, ay, dw/dt) of a disc (not riding). ``spin_sign``, the sign of the spin at the start of
+        the motion, keeps the decoupled spin's constant decay smooth through zero, where the spin-stop
+        event ends the motion (an integrator cannot step over the jump of sign(w))."""
         ax, ay, m = self.ground(x, y)
         v = math.hypot(vx, vy)
         u = self.r * abs(w)
@@ -134,7 +136,8 @@ class SurfaceReference:
             if v > 0.0:
                 ax -= decel * vx / v
                 ay -= decel * vy / v
-            dw = 0.0 if w == 0.0 else -math.copysign(self.spin_decel * m, w)
+            sign = spin_sign if spin_sign is not None else (0.0 if w == 0.0 else math.copysign(1.0, w))
+            dw = -sign * self.spin_decel * m
         return ax, ay, dw
 
     @staticmethod
@@ -149,8 +152,8 @@ class SurfaceReference:
             return dx / d, dy / d, -1.0 / rho
         return -dx / d, -dy / d, 1.0 / rho
 
-    def acceleration(self, x, y, vx, vy, w, ride):
-        ax, ay, dw = self.free_acceleration(x, y, vx, vy, w)
+    def acceleration(self, x, y, vx, vy, w, ride, spin_sign=None):
+        ax, ay, dw = self.free_acceleration(x, y, vx, vy, w, spin_sign)
         if ride is not None:
             nx, ny, kappa = self.ride_normal(ride, x, y)
             push = kappa * (vx * vx + vy * vy) - (ax * nx + ay * ny)
@@ -368,11 +371,13 @@ class SurfaceReference:
         return kills
 
     def _rhs(self, moving):
+        signs = [0.0 if self.state[i, 4] == 0.0 else math.copysign(1.0, self.state[i, 4]) for i in moving]
+
         def f(t, s):
             out = np.empty_like(s)
             for k, i in enumerate(moving):
                 x, y, vx, vy, w = s[5 * k : 5 * k + 5]
-                ax, ay, dw = self.acceleration(x, y, vx, vy, w, self.ride[i])
+                ax, ay, dw = self.acceleration(x, y, vx, vy, w, self.ride[i], signs[k])
                 out[5 * k : 5 * k + 5] = vx, vy, ax, ay, dw
             return out
 
@@ -507,8 +512,8 @@ class SurfaceReference:
             s[1] += 0.5 * s[3] * tau
             if self.coupled:
                 s[4] = 0.0
-            elif s[4] != 0.0:
-                s[4] -= math.copysign(self.spin_decel * self.ground(s[0], s[1])[2] * tau, s[4])
+            # Decoupled, the spin decays at its constant rate whether the disc slides or not: it is left
+            # at its value at t, from which the spin stop is timed.
             s[2] = s[3] = 0.0
             self.ride[a] = self.ride_body[a] = None
             self.events.append(ReferenceEvent(t + tau, STOP, a, -1))
