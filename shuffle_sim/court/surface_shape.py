@@ -350,7 +350,7 @@ def read_map(
         _fail(
             where,
             key,
-            f"friction multipliers must be positive: {grid[j, i]!r} at row {j + 1}, column {i + 1}",
+            f"friction multipliers must be positive: {float(grid[j, i])!r} at row {j + 1}, column {i + 1}",
             str(path),
         )
     sxmin, symin, sxmax, symax = bounds

@@ -79,7 +79,7 @@ from shuffle_sim.physics.events import (
     STATUS_MOVING,
     STATUS_REST,
 )
-from shuffle_sim.physics.ground import G_TOLERANCE, ground_at
+from shuffle_sim.physics.ground import ground_at, motion_tolerance
 
 #: Not an event of the log: the end of a ride (the disc leaves the cushion or peg it rode).
 RIDE_END = -2
@@ -108,7 +108,7 @@ def motion_constants(table, spin, ground, w):
         table[0, H_INERTIA],
         1.0 if spin.shape[0] > 0 else 0.0,
         sign,
-        ground[G_TOLERANCE],
+        motion_tolerance(ground, 1.0 if spin.shape[0] > 0 else 0.0, sign),
     )
 
 

@@ -35,7 +35,7 @@ from shuffle_sim.physics.curved_motion import (
     speed_scale,
 )
 from shuffle_sim.physics.curved_step import dense, step
-from shuffle_sim.physics.ground import G_TOLERANCE, ground_at
+from shuffle_sim.physics.ground import ground_at, motion_tolerance
 
 # Float rows.
 C_Y = 0  # 6 rows: the step's start state x, y, vx, vy, omega, t (a leader's; a member's x, y are its own)
@@ -94,7 +94,7 @@ def constants(table, spin, ground, sign):
         table[0, H_INERTIA],
         1.0 if spin.shape[0] > 0 else 0.0,
         sign,
-        ground[G_TOLERANCE],
+        motion_tolerance(ground, 1.0 if spin.shape[0] > 0 else 0.0, sign),
     )
 
 
