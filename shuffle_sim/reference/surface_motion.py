@@ -14,7 +14,8 @@ This reference does the same physics the plain way, sharing none of that code:
   contact face), or the decoupled model's constant pure-spin decay;
 * events found by event functions (positive until the event) sampled at ``SAMPLES`` points of every
   step's dense output beside its two ends, the first sign change located by ``scipy.optimize.brentq``
-  on the dense output, and the state there reached by integrating again from the step's start to that
+  on the dense output (a graze that changes no sample's sign is found by minimising the function
+  around each sampled local minimum), and the state there reached by integrating again from the step's start to that
   time;
 * a disc stops once its speed scale falls below ``Q_STOP`` (1e-7 m/s), finished as a straight stop
   at its present deceleration (the rest is below 1e-12 m and 1e-6 s).
@@ -33,7 +34,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 from scipy.integrate import DOP853
-from scipy.optimize import brentq
+from scipy.optimize import brentq, minimize_scalar
 
 from shuffle_sim.court import Court
 from shuffle_sim.physics._friction import force, torque
@@ -648,14 +649,47 @@ def _within_edge(g, x, y) -> bool:
 def _first_crossing(fn, dense, times, states):
     """The first time of a step at which ``fn`` of the state falls to 0 or below, from its values at
     the step's ends and the points between (``states`` at ``times``), located by brentq on the dense
-    output; None if none."""
-    prev = fn(states[0])
-    if prev <= 0.0:
+    output; None if none.
+
+    A graze, a gap that dips below 0 and rises again between two samples, changes no sample's sign:
+    wherever the samples have a local minimum (the step's ends included, judged by the gap's slope
+    there) the gap is minimised on the dense output between the neighbouring samples, and a dip
+    below 0 found so is located too."""
+    values = [fn(state) for state in states]
+    if values[0] <= 0.0:
         return None  # already closed at the start: not an event of this motion
-    for k in range(1, len(times)):
-        g = fn(states[k])
-        if g <= 0.0:
-            if g == 0.0:
+    last = len(times) - 1
+    for k in range(1, last + 1):
+        if values[k] <= 0.0:
+            if values[k] == 0.0:
                 return float(times[k])
-            return brentq(lambda s: fn(dense(s)), times[k - 1], times[k], xtol=1e-16, rtol=8.9e-16, maxiter=500)
+            return _locate(fn, dense, times[k - 1], times[k])
+        lo = k - 1
+        hi = min(k + 1, last)
+        if k == last:
+            falling = values[k] < values[k - 1] and _slope(fn, dense, times[k], times[k - 1]) > 0.0
+        else:
+            falling = values[k] <= values[k - 1] and values[k] <= values[k + 1]
+        rising_first = k == 1 and values[1] > values[0] and _slope(fn, dense, times[0], times[1]) < 0.0
+        if rising_first:
+            hi = 1
+        if falling or rising_first:
+            found = minimize_scalar(
+                lambda t: fn(dense(t)), bounds=(times[lo], times[hi]), method="bounded", options={"xatol": 1e-15}
+            )
+            if found.fun <= 0.0:
+                return _locate(fn, dense, times[lo], float(found.x))
     return None
+
+
+def _slope(fn, dense, t, toward):
+    """The slope of ``fn`` along the dense output at ``t``, by a one-sided difference toward ``toward``."""
+    h = 1e-7 * (toward - t)
+    return (fn(dense(t + h)) - fn(dense(t))) / h
+
+
+def _locate(fn, dense, t0, t1):
+    """The root of ``fn`` on the dense output between t0 (open) and t1 (closed)."""
+    if fn(dense(t1)) == 0.0:
+        return float(t1)
+    return brentq(lambda s: fn(dense(s)), t0, t1, xtol=1e-16, rtol=8.9e-16, maxiter=500)
