@@ -240,7 +240,7 @@ def step_source() -> str:
         "inlines the equations into every stage (its speed is the path's); the dense output, wanted far",
         'more rarely, calls them (``curved_motion.derivatives_call``: a shorter first compile)."""',
         "",
-        "from shuffle_sim import jit",
+        "from shuffle_sim._runtime import jit",
         "from shuffle_sim.physics.curved_motion import derivatives, derivatives_call, error_norm",
         "",
     ]

@@ -37,10 +37,6 @@ from scipy.integrate import DOP853
 from scipy.optimize import brentq, minimize_scalar
 
 from shuffle_sim.court import Court
-from shuffle_sim.physics._friction import force, torque
-from shuffle_sim.physics._packing import kernel_arrays
-from shuffle_sim.physics._resolve import disc_disc_impulse, fixed_body_impulse
-from shuffle_sim.physics._toi import APPROACH_TOL, CONTACT_GAP, EDGE_TOL, OVERLAP_SLACK
 from shuffle_sim.physics.events import (
     DISC_CUSHION,
     DISC_DISC,
@@ -54,6 +50,17 @@ from shuffle_sim.physics.events import (
     STATUS_MOVING,
     STATUS_REST,
     STOP,
+)
+from shuffle_sim.physics.numba_api import (
+    APPROACH_TOL,
+    CONTACT_GAP,
+    EDGE_TOL,
+    OVERLAP_SLACK,
+    disc_disc_impulse,
+    fixed_body_impulse,
+    force,
+    kernel_arrays,
+    torque,
 )
 
 RTOL = 1e-13

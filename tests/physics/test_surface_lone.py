@@ -190,3 +190,14 @@ def test_the_kernels_ground_is_the_courts_surface(map_files):
 def test_a_flat_court_takes_the_flat_kernels():
     assert court_ground(DECK).size == 0
     assert court_ground(DECK.with_params(slope=[0.0, 0.0], crown="0 in")).size == 0
+
+
+def test_the_unrolled_step_is_the_generators():
+    """``curved_step.py`` is written by ``dop853.step_source`` (then formatted): the same code."""
+    import ast
+    from pathlib import Path
+
+    from shuffle_sim.physics import curved_step, dop853
+
+    written = Path(curved_step.__file__).read_text()
+    assert ast.dump(ast.parse(dop853.step_source())) == ast.dump(ast.parse(written))

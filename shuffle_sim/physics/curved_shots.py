@@ -2,7 +2,7 @@
 
 On a court with a slope, a crown or maps (``court.surface_shape``), a shot on an empty board is a
 lone disc on a curved path (``physics.curved_lone.run_lone_curved``), judged where it stops as on a
-flat court (``shots.judge_rest``), in a parallel loop over chunks of ``shots.CHUNK`` shots; each
+flat court (``_shot_rows.judge_rest``), in a parallel loop over chunks of ``_shot_rows.CHUNK`` shots; each
 chunk allocates its scratch (the dense output of a step) once. Shots among board discs run through
 the curved scenes' event loop (``physics.curved_kernel``), then every rest position is judged in one
 pass, as ``shots.play_board_shots`` does. The results are bit-identical whatever the thread count
@@ -19,11 +19,11 @@ from numba import prange
 from shuffle_sim._runtime import jit
 from shuffle_sim.judging.batch import judge_ranges
 from shuffle_sim.judging.procedure import HANGER_NONE
+from shuffle_sim.physics._shot_rows import CHUNK, fill_unplayed, judge_rest, shot_problem
 from shuffle_sim.physics.curved_kernel import clear_discs, curved_state_at, make_scratch, place_curved, run_curved
 from shuffle_sim.physics.curved_lone import run_lone_curved
 from shuffle_sim.physics.curved_state import I_DEAD, I_STATUS, I_TOUCHED, N_INT_ROWS, N_ROWS
 from shuffle_sim.physics.events import STATUS_FALLEN
-from shuffle_sim.shots import CHUNK, _fill_unplayed, judge_rest, shot_problem
 
 
 @jit.no_refcount
@@ -53,7 +53,7 @@ def _play_lone_chunk(
         why = shot_problem(table, ja, index, board_x, board_y, xs[k], ys[k], vxs[k], vys[k], omegas[k])
         problem[k] = why
         if why != 0:
-            _fill_unplayed(
+            fill_unplayed(
                 k, board_x, board_y, xs[k], ys[k], out_x, out_y, out_status, out_dead, out_touched, out_ok, out_played
             )
             out_value[k, 0] = 0
@@ -152,7 +152,7 @@ def _play_board_chunk(
         why = shot_problem(table, ja, index, board_x, board_y, xs[k], ys[k], vxs[k], vys[k], omegas[k])
         problem[k] = why
         if why != 0:
-            _fill_unplayed(
+            fill_unplayed(
                 k, board_x, board_y, xs[k], ys[k], out_x, out_y, out_status, out_dead, out_touched, out_ok, out_played
             )
             continue
