@@ -105,8 +105,8 @@ def evaluate(coefficients: np.ndarray, extent: tuple[float, float, float, float]
     powers = np.arange(4)
     sp = s[..., None] ** powers
     tp = t[..., None] ** powers
-    ds = np.concatenate([np.zeros(s.shape + (1,)), sp[..., :3] * powers[1:]], axis=-1)
-    dt = np.concatenate([np.zeros(t.shape + (1,)), tp[..., :3] * powers[1:]], axis=-1)
+    ds = np.concatenate([np.zeros((*s.shape, 1)), sp[..., :3] * powers[1:]], axis=-1)
+    dt = np.concatenate([np.zeros((*t.shape, 1)), tp[..., :3] * powers[1:]], axis=-1)
     value = np.einsum("...pq,...p,...q->...", a, sp, tp)
     d_x = np.einsum("...pq,...p,...q->...", a, ds, tp) / dx
     d_y = np.einsum("...pq,...p,...q->...", a, sp, dt) / dy

@@ -158,7 +158,6 @@ class SurfaceShape:
 
     def grade_bound(self, bounds: tuple[float, float, float, float]) -> float:
         """An upper bound of |grad h| over the rectangle ``bounds`` (xmin, ymin, xmax, ymax)."""
-        gx, gy = self.slope
         corners_x = np.array([bounds[0], bounds[2], bounds[0], bounds[2]])
         corners_y = np.array([bounds[1], bounds[1], bounds[3], bounds[3]])
         flat = SurfaceShape(
@@ -327,9 +326,8 @@ def read_map(
     unit = "1" if friction else value.get("unit", "m")
     if friction and "unit" in value:
         _fail(where, f"{key}.unit", "a friction map holds multipliers of mu, without a unit", value["unit"])
-    if not friction:
-        if not isinstance(unit, str) or unit not in units.METRE_PER:
-            _fail(where, f"{key}.unit", f"must be a length unit ({', '.join(units.METRE_PER)})", unit)
+    if not friction and (not isinstance(unit, str) or unit not in units.METRE_PER):
+        _fail(where, f"{key}.unit", f"must be a length unit ({', '.join(units.METRE_PER)})", unit)
     grid = _read_map_file(path, key, where)
     ny, nx = grid.shape
     if ny < grid_spline.MIN_NODES or nx < grid_spline.MIN_NODES:
@@ -397,8 +395,8 @@ def _sample_points(shape: SurfaceShape, bounds) -> tuple[np.ndarray, np.ndarray]
     for grid in (shape.height_map, shape.friction_map):
         if grid is not None:
             dx, dy = grid.cell_size
-            nx = max(nx, int(math.ceil((xmax - xmin) / dx * CHECK_SAMPLES)) + 1)
-            ny = max(ny, int(math.ceil((ymax - ymin) / dy * CHECK_SAMPLES)) + 1)
+            nx = max(nx, math.ceil((xmax - xmin) / dx * CHECK_SAMPLES) + 1)
+            ny = max(ny, math.ceil((ymax - ymin) / dy * CHECK_SAMPLES) + 1)
     return np.meshgrid(np.linspace(xmin, xmax, min(nx, 4096)), np.linspace(ymin, ymax, min(ny, 4096)))
 
 
@@ -489,7 +487,7 @@ def surface_grid(court, nx: int = 64, ny: int | None = None) -> SurfaceGrid:
         raise ValueError(f"nx must be an integer of at least 2 (got {nx!r})")
     xmin, ymin, xmax, ymax = court.bounds
     if ny is None:
-        ny = max(2, int(round((nx - 1) * (ymax - ymin) / (xmax - xmin))) + 1)
+        ny = max(2, round((nx - 1) * (ymax - ymin) / (xmax - xmin)) + 1)
     if isinstance(ny, bool) or not isinstance(ny, int) or ny < 2:
         raise ValueError(f"ny must be an integer of at least 2 (got {ny!r})")
     x = np.linspace(xmin, xmax, nx)

@@ -14,8 +14,9 @@ import numpy as np
 from numba import prange
 
 from shuffle_sim._runtime import jit
+from shuffle_sim.physics._curved_bodies import clear_discs, curved_state_at, make_scratch, place_curved
 from shuffle_sim.physics._event_loop import EV_COLUMNS
-from shuffle_sim.physics.curved_kernel import clear_discs, curved_state_at, make_scratch, place_curved, run_curved
+from shuffle_sim.physics.curved_kernel import run_curved
 from shuffle_sim.physics.curved_state import I_DEAD, I_STATUS, N_INT_ROWS, N_ROWS
 from shuffle_sim.physics.scene_batch import PADDING, _scene_problem, apply_materials
 

@@ -16,9 +16,11 @@ in general, so the motion is integrated:
   The state is (x, y, vx, vy, omega, t); t is one of its components.
 * **Method.** Dormand-Prince 8(5,3) (``dop853``, unrolled in ``curved_step``) with error control,
   relative and absolute on every component, at the ground's tolerance (``ground.TOLERANCE_SMOOTH``,
-  tighter with maps): the answer does not depend on any user step. Measured against a scipy DOP853 reference at 1e-13 (``shuffle_sim/reference/
-  surface_motion.py``), rest positions agree to a few 1e-9 m and stop times to 1e-9 relative, a
-  margin of 30 under the 1e-7 the kernel promises. Against the alternative of integrating in t and
+  tighter with maps and while coupled spin lasts: ``ground.motion_tolerance``): the answer does not
+  depend on any user step. Measured against a scipy DOP853 reference at 1e-13
+  (``shuffle_sim/reference/surface_motion.py``), rest positions agree to a few 1e-9 m (at worst a
+  few 1e-8 m) and stop times to 1e-9 relative, under the 1e-7 the kernel promises. Against the
+  alternative of integrating in t and
   finishing the last stretch in closed form: in t, a deck draw on a court with a 1-in-1000 drift and
   a 1/32 in crown took 50 steps plus 30 rejected ones at equal accuracy, against 18 in sigma.
 * **The end.** Once the slide left is so short that the ground is uniform along it to within

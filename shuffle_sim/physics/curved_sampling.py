@@ -1,6 +1,6 @@
 """Positions along curved paths at any instants, from the curved kernel's trajectory log (numba).
 
-A row of the log (``curved_kernel.CURVED_SEG_COLUMNS``) holds a disc's state where its body's motion
+A row of the log (``_curved_bodies.CURVED_SEG_COLUMNS``) holds a disc's state where its body's motion
 started, its body (leader), its offset from the leader and the body's ride. The body's motion is
 integrated again from there with the kernel's own code (its first step, its step-size control, the
 same closed-form end), so the steps, and the dense output read at each instant, are the kernel's.
@@ -143,7 +143,7 @@ def _load(table, spin, ground, seg, k, cs, ci, buf):
 
 @jit.kernel
 def _stretch(table, spin, ground, cs, ci, members, dense_out):
-    """The body's next stretch from its step start, as ``curved_kernel._next_stretch`` takes it: the
+    """The body's next stretch from its step start, as ``_curved_bodies._next_stretch`` takes it: the
     closed-form end (returns PHASE_FINISH) or the next step, with its dense output (PHASE_STEP)."""
     c = constants(table, spin, ground, cs[C_SIGN, 0])
     ride = ride_of_body(cs, 0)
@@ -163,7 +163,7 @@ def _stretch(table, spin, ground, cs, ci, members, dense_out):
 
 @jit.kernel
 def _accept(table, spin, ground, cs, members):
-    """The body's step accepted, as ``curved_kernel._advance`` accepts it (a rider put back on its path)."""
+    """The body's step accepted, as ``_curved_bodies._advance`` accepts it (a rider put back on its path)."""
     for r in range(6):
         cs[C_Y + r, 0] = cs[C_N + r, 0]
         cs[C_F + r, 0] = cs[C_K + r, 0]

@@ -19,8 +19,9 @@ from numba import prange
 from shuffle_sim._runtime import jit
 from shuffle_sim.judging.batch import judge_ranges
 from shuffle_sim.judging.procedure import HANGER_NONE
+from shuffle_sim.physics._curved_bodies import clear_discs, curved_state_at, make_scratch, place_curved
 from shuffle_sim.physics._shot_rows import CHUNK, fill_unplayed, judge_rest, shot_problem
-from shuffle_sim.physics.curved_kernel import clear_discs, curved_state_at, make_scratch, place_curved, run_curved
+from shuffle_sim.physics.curved_kernel import run_curved
 from shuffle_sim.physics.curved_lone import run_lone_curved
 from shuffle_sim.physics.curved_state import I_DEAD, I_STATUS, I_TOUCHED, N_INT_ROWS, N_ROWS
 from shuffle_sim.physics.events import STATUS_FALLEN

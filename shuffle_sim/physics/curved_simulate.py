@@ -10,9 +10,10 @@ from __future__ import annotations
 import numpy as np
 
 from shuffle_sim.physics._court_table import H_DECEL
+from shuffle_sim.physics._curved_bodies import CURVED_SEG_COLUMNS
 from shuffle_sim.physics._event_loop import EV_COLUMNS
 from shuffle_sim.physics._packing import court_ground, court_table, kernel_arrays
-from shuffle_sim.physics.curved_kernel import CURVED_SEG_COLUMNS, run_curved_from_start
+from shuffle_sim.physics.curved_kernel import run_curved_from_start
 from shuffle_sim.physics.curved_state import I_DEAD, I_STATUS, N_INT_ROWS, N_ROWS
 from shuffle_sim.physics.events import DISC_CUSHION
 from shuffle_sim.physics.scene import OVERLAP_TOLERANCE, Scene

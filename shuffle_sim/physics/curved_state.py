@@ -280,7 +280,7 @@ def finish_stretch(ground, c, members, ride, x, y, vx, vy, w):
         return False, 0.0, 0.0, 0.0
     if q >= Q_END:
         return False, 0.0, 0.0, 0.0
-    d0, d1, d2, d3, d4, qq = derivatives(ground, c, members, ride, x, y, vx, vy, w)
+    _, _, d2, d3, d4, _ = derivatives(ground, c, members, ride, x, y, vx, vy, w)
     u = c[2] * abs(w) if c[5] != 0.0 else 0.0
     du = c[2] * math.copysign(1.0, w) * d4 if c[5] != 0.0 else 0.0
     rate = -(vx * d2 + vy * d3 + u * du) / (q * q)
