@@ -201,3 +201,18 @@ def test_the_unrolled_step_is_the_generators():
 
     written = Path(curved_step.__file__).read_text()
     assert ast.dump(ast.parse(dop853.step_source())) == ast.dump(ast.parse(written))
+
+
+def test_sampled_paths_curve_and_end_where_the_disc_rests():
+    """``sample_positions`` (drawings, animations) follows the curved path from the log."""
+    from shuffle_sim.physics import sample_positions
+
+    court = DECK.with_params(slope=[0.001, 0.0], crown="1/32 in")
+    result = simulate(_one(court, (0.0, 0.6, 0.0, 1.7, 0.0)))
+    _, positions = sample_positions(result, n_frames=50)
+    assert positions[0, 0].tolist() == [0.0, 0.6]
+    assert np.hypot(*(positions[-1, 0] - [result.x[0], result.y[0]])) < 1e-9
+    x, y = positions[:, 0, 0], positions[:, 0, 1]
+    chord = x[0] + (x[-1] - x[0]) * (y - y[0]) / (y[-1] - y[0])
+    assert np.max(np.abs(x - chord)) > 0.01  # bowed away from the straight line between its ends
+    assert np.all(np.diff(y) >= 0.0)
