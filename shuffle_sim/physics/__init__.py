@@ -75,7 +75,7 @@ Limits
 * Uniform pressure over the contact annulus: no curl from uneven pressure, no rolling; on a flat
   court the path between events is straight in both models.
 * Surfaces: small slopes only. The normal force is taken as m g and the in-plane gravity as
-  -g grad h, which errs by the order of |grad h|^2 (1e-6 for a 1-in-1000 grade); the disc is a
+  -g grad h, which errs by the order of the square of the grade (1e-6 for a 1-in-1000 grade); the disc is a
   point on the surface (its face does not follow the curvature under it); a disc at rest stays at
   rest (static friction exceeds the grade, which loading checks). A height map is a bicubic spline
   through its grid (the grade continuous, its curvature jumping from cell to cell), and its
