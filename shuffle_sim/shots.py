@@ -17,6 +17,9 @@ Two paths, each compiled on first use:
 * Among board discs, each chunk allocates its scratch state once and reuses it for all its shots,
   with the kernel's event loop inlined; then every rest position is judged in one parallel pass.
 
+On a court that is not flat (a slope, crown or maps: ``court.surface_shape``) both paths run the
+curved-motion kernels instead (``physics.curved_shots``), with the same results layout and judging.
+
 Both judge with the judge's grid of cells for the batch (``judge.cached_judge_index``), built once
 per court and batch size and reused by later batches.
 
@@ -33,9 +36,8 @@ Performance: ``shuffle-sim bench`` (``single_shot``) measures the empty-board pa
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import numpy as np
 from numba import prange
@@ -43,39 +45,34 @@ from numba import prange
 from shuffle_sim._runtime import jit
 from shuffle_sim.court import Court, as_court
 from shuffle_sim.judging.batch import cached_judge_index, judge_ranges
-from shuffle_sim.judging.cell_grid import judge_point, surely_on_surface
 from shuffle_sim.judging.packing import judge_arrays
-from shuffle_sim.judging.procedure import HANGER_NONE, centre_on_surface
+from shuffle_sim.judging.procedure import HANGER_NONE
 from shuffle_sim.physics import check_max_events, check_obstacles, obstacle_at_start
 from shuffle_sim.physics.numba_api import (
+    CHUNK,
     DEAD,
     EV_COLUMNS,
-    H_RADIUS,
     N_FLOAT_ROWS,
     N_INT_ROWS,
+    NOT_FINITE,
+    OFF_SURFACE,
+    ON_BOARD_DISC,
     SEG_COLUMNS,
     STATUS,
     STATUS_FALLEN,
-    STATUS_REST,
     TOUCHED,
+    court_ground,
     court_table,
+    fill_unplayed,
+    judge_rest,
     kernel_arrays,
-    obstacle_overlap,
     place_disc,
     run_lone,
     run_table,
+    shot_problem,
     state_at,
 )
-from shuffle_sim.physics.scene import OVERLAP_TOLERANCE, Scene, SceneError
-
-#: Shots per chunk of the parallel loop (one scratch allocation each).
-CHUNK = 256
-
-#: Why a shot cannot be played (``shot_problem``).
-_OFF_SURFACE = 1
-_ON_BOARD_DISC = 2
-_ON_OBSTACLE = 3
-NOT_FINITE = 4
+from shuffle_sim.physics.scene import Scene, SceneError
 
 
 @dataclass
@@ -130,59 +127,6 @@ class ShotBatch:
                 raise ValueError(f"out.{name} must be C-contiguous and writeable")
 
 
-@jit.inline
-def shot_problem(table, ja, index, board_x, board_y, x, y, vx, vy, omega):
-    """Why a shot cannot be played: a value not finite, a start off the surface, on a board disc or
-    on a cushion or peg; or 0.
-
-    The judge's grid ``index`` answers "on the surface" for most starts without the exact test.
-    """
-    if not (math.isfinite(x) and math.isfinite(y) and math.isfinite(vx) and math.isfinite(vy) and math.isfinite(omega)):
-        return NOT_FINITE
-    if not (surely_on_surface(x, y, index) or centre_on_surface(ja, x, y)):
-        return _OFF_SURFACE
-    limit = 2.0 * table[0, H_RADIUS] - OVERLAP_TOLERANCE
-    for j in range(board_x.shape[0]):
-        if (x - board_x[j]) ** 2 + (y - board_y[j]) ** 2 < limit * limit:
-            return _ON_BOARD_DISC
-    if obstacle_overlap(table, x, y, OVERLAP_TOLERANCE)[0] >= 0:
-        return _ON_OBSTACLE
-    return 0
-
-
-@jit.inline
-def judge_rest(ja, prepared, index, x, y, status, kernel_dead):
-    """(value, zone, hanger, dead) of a disc that ended at (x, y) with ``status`` and the kernel's
-    standing: the judge's verdict merged with the kernel's (module docstring)."""
-    value, zone, _, judged_dead, hanger, _, _ = judge_point(x, y, ja, prepared, index)
-    if status == STATUS_FALLEN:
-        return 0, -1, HANGER_NONE, True
-    if kernel_dead or judged_dead:
-        return 0, zone, hanger, True
-    return value, zone, hanger, False
-
-
-@jit.inline
-def _fill_unplayed(k, board_x, board_y, x, y, out_x, out_y, out_status, out_dead, out_touched, out_ok, out_played):
-    """The rows of a shot that is not played (its start is off the surface or on a disc, cushion or
-    peg): the board's discs at rest where they lie, the shot disc out of play at its start (fallen,
-    dead), ``ok`` and ``played`` False. Judging follows as for any shot."""
-    n_board = board_x.shape[0]
-    for i in range(n_board):
-        out_x[k, i] = board_x[i]
-        out_y[k, i] = board_y[i]
-        out_status[k, i] = STATUS_REST
-        out_dead[k, i] = False
-        out_touched[k, i] = False
-    out_x[k, n_board] = x
-    out_y[k, n_board] = y
-    out_status[k, n_board] = STATUS_FALLEN
-    out_dead[k, n_board] = True
-    out_touched[k, n_board] = False
-    out_ok[k] = False
-    out_played[k] = False
-
-
 @jit.no_refcount
 def _play_lone_chunk(
     table, orbits, ja, prepared, index, board_x, board_y, launches, max_events, start, stop, outs, problem
@@ -196,7 +140,7 @@ def _play_lone_chunk(
         why = shot_problem(table, ja, index, board_x, board_y, xs[k], ys[k], vxs[k], vys[k], omegas[k])
         problem[k] = why
         if why != 0:
-            _fill_unplayed(
+            fill_unplayed(
                 k, board_x, board_y, xs[k], ys[k], out_x, out_y, out_status, out_dead, out_touched, out_ok, out_played
             )
             out_value[k, 0] = 0
@@ -235,7 +179,7 @@ def _play_board_chunk(
         why = shot_problem(table, ja, index, board_x, board_y, xs[k], ys[k], vxs[k], vys[k], omegas[k])
         problem[k] = why
         if why != 0:
-            _fill_unplayed(
+            fill_unplayed(
                 k, board_x, board_y, xs[k], ys[k], out_x, out_y, out_status, out_dead, out_touched, out_ok, out_played
             )
             continue
@@ -466,10 +410,17 @@ def simulate_shots(
     problem = np.empty(n, np.int8)
     ja = judge_arrays(court)
     prepared, index = cached_judge_index(ja, n * d)
-    play = play_lone_shots if d == 1 else play_board_shots  # each compiles on first use only
+    ground = court_ground(court)
+    if ground.size:  # a court that is not flat: the curved-motion path (``physics.curved_shots``)
+        from shuffle_sim.physics import curved_shots
+
+        play: Any = curved_shots.play_lone_shots if d == 1 else curved_shots.play_board_shots
+        motion: tuple[np.ndarray, ...] = (court_table(court), kernel_arrays(court).orbit_tables, ground)
+    else:
+        play = play_lone_shots if d == 1 else play_board_shots  # each compiles on first use only
+        motion = (court_table(court), kernel_arrays(court).orbit_tables)
     play(
-        court_table(court),
-        kernel_arrays(court).orbit_tables,
+        *motion,
         ja,
         prepared,
         index,
@@ -503,9 +454,9 @@ def simulate_shots(
                 if not np.isfinite(values[k]):
                     raise ValueError(f"{name}[{k}] must be finite (got {float(values[k])!r})")
         where = f"shot {k} at x[{k}]={float(xs[k])!r}, y[{k}]={float(ys[k])!r}"
-        if problem[k] == _OFF_SURFACE:
+        if problem[k] == OFF_SURFACE:
             raise SceneError(f"{where} is off the surface of court {court.name!r}")
-        if problem[k] == _ON_BOARD_DISC:
+        if problem[k] == ON_BOARD_DISC:
             j = int(np.argmin(np.hypot(board_x - xs[k], board_y - ys[k])))
             raise SceneError(f"{where} overlaps board disc {j} at x={float(board_x[j])!r}, y={float(board_y[j])!r}")
         raise SceneError(f"{where} overlaps {obstacle_at_start(court, xs[k], ys[k])} at the start")

@@ -18,6 +18,8 @@ Three measurements, all on the deck court (``courts/deck.toml``, mu = 0.016):
     first few of the same half-rounds.
 ``restitution_law``: the same half-rounds with a restitution that falls with the impact speed beside
     the court's constant one, in turn (``bench.restitution``).
+``surface``: the single shots without spin on the court with a slope and a crown (the curved-motion
+    path) beside the flat court, in turn, and beside pymunk on the same surface (``bench.surface``).
 (c) ``jit``: the first ``simulate`` call in a fresh Python process with an empty numba cache
     (``NUMBA_CACHE_DIR`` pointed at a new temporary directory), and again with that cache filled.
     The cold call is what a user meets: with a core free, ``simulate`` shares its first compile
@@ -365,10 +367,11 @@ class BenchSizes:
     repeats: int = 3
     pymunk_budget_s: float = 3.0
     jit: bool = True
+    surface_shots: int = 200_000
 
 
 FULL = BenchSizes()
-QUICK = BenchSizes(single_shots=20_000, half_rounds=200, repeats=1, pymunk_budget_s=0.2, jit=False)
+QUICK = BenchSizes(single_shots=20_000, half_rounds=200, repeats=1, pymunk_budget_s=0.2, jit=False, surface_shots=2_000)
 
 
 def run_bench(sizes: BenchSizes = FULL, court: Court | None = None) -> dict:
@@ -409,6 +412,11 @@ def run_bench(sizes: BenchSizes = FULL, court: Court | None = None) -> dict:
         "kernel_1thread_per_s": free_one,
         "spin_over_spin_free": everyone / free_all,
     }
+    from shuffle_sim.bench.surface import surface_beside_flat
+
+    results["surface"] = surface_beside_flat(
+        court, singles[: sizes.surface_shots], sizes.repeats, sizes.pymunk_budget_s
+    )
 
     rounds = half_round_shots(court, sizes.half_rounds)
     kernel_half_rounds(court, rounds[:2])  # compile (or load) before the clock starts
@@ -456,6 +464,13 @@ def format_table(results: dict) -> str:
             f"({law['kernel_per_s_law']:,.0f} / {law['kernel_per_s_constant']:,.0f} per s); the law's "
             f"evaluation alone, on identical paths: {law['evaluation_over_constant']:.3f}"
         )
+    if "surface" in results:
+        row = results["surface"]
+        lines.append(
+            f"single-disc shots without spin on a court with a slope and a crown: {row['kernel_per_s']:,.0f}/s "
+            f"({row['over_flat']:.3f} of the flat court's {row['flat_spin_free_per_s']:,.0f}), "
+            f"{row['ratio']:,.0f}x pymunk ({row['pymunk_per_s']:,.2f}/s on the same surface)"
+        )
     if "jit" in results:
         jit_row = results["jit"]
         helper = "with the compile helper" if jit_row.get("cold_helper") else "no helper"
@@ -466,6 +481,7 @@ def format_table(results: dict) -> str:
             f"{alone_text}, warm cache {jit_row['warm_s']:.2f} s"
         )
     lines.append(
-        "targets: single shots >= 20,000,000/s on 2 cores; half-rounds >= 1000x pymunk; JIT cold <= 15 s, warm <= 1 s"
+        "targets: single shots >= 20,000,000/s on 2 cores; half-rounds >= 1000x pymunk; JIT cold <= 15 s, warm <= 1 s; "
+        "surface >= 0.02 of flat and >= 1000x pymunk"
     )
     return "\n".join(lines)

@@ -29,6 +29,7 @@ from shuffle_sim.court._sections import (
     read_materials,
     read_pegs,
     read_surface,
+    read_surface_shape,
     read_zones,
 )
 from shuffle_sim.court.errors import CourtError
@@ -159,6 +160,7 @@ def parse_court(data: dict, path: str = "<court>") -> Court:
     speed_course = read_speed_course(r, data)
     params = read_materials(r, data, speed_course)
     surface_kind, surface_polygon, surface_circle = read_surface(r, data)
+    surface_shape = read_surface_shape(r, data, surface_kind, surface_polygon, surface_circle, params["mu"])
 
     edges = read_edges(r, data)
     cushions = read_cushions(r, data, params)
@@ -195,4 +197,5 @@ def parse_court(data: dict, path: str = "<court>") -> Court:
         ends=ends,
         end=default_end,
         speed_course=speed_course,
+        surface_shape=surface_shape,
     )

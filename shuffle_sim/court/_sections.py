@@ -7,6 +7,7 @@ value (``CourtError``), and returns the model's frozen records (``shuffle_sim.co
 from __future__ import annotations
 
 import math
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -19,8 +20,9 @@ from shuffle_sim.court.materials import (
     check_param,
     check_spin_params,
 )
-from shuffle_sim.court.model import Cushion, Edge, Hole, KillLine, Line, Peg, Zone
+from shuffle_sim.court.model import Cushion, Edge, Hole, KillLine, Line, Peg, Zone, surface_contains
 from shuffle_sim.court.speed import SpeedCourse, mu_from_speed_or_mu
+from shuffle_sim.court.surface_shape import FLAT, SHAPE_KEYS, SurfaceShape, check_steepness, crown_geometry, read_shape
 from shuffle_sim.court.toml_reader import TomlReader
 
 
@@ -131,14 +133,47 @@ def read_materials(r: CourtReader, data: dict, course: SpeedCourse | None = None
 
 
 def read_surface(r: CourtReader, data: dict) -> tuple[str, np.ndarray | None, tuple[float, float, float] | None]:
-    """``[surface]``: the playing surface, a polygon or a circle: (kind, polygon, circle)."""
+    """``[surface]``: the playing surface, a polygon or a circle: (kind, polygon, circle). Its shape
+    (slope, crown, maps) is ``read_surface_shape``'s."""
     surface = r.table(data["surface"], "surface")
-    r.keys(surface, "surface", {"polygon", "circle"})
+    r.keys(surface, "surface", {"polygon", "circle", *SHAPE_KEYS})
     if ("polygon" in surface) == ("circle" in surface):
         r.fail("surface", "needs exactly one of polygon or circle", surface)
     if "polygon" in surface:
         return "polygon", r.ring(surface["polygon"], "surface.polygon"), None
     return "circle", None, r.circle(surface["circle"], "surface.circle")
+
+
+def read_surface_shape(
+    r: CourtReader, data: dict, kind: str, polygon: np.ndarray | None, circle, mu: float
+) -> SurfaceShape:
+    """``[surface]``'s shape: slope, crown, height map and friction map (``surface_shape``), map files
+    read beside the court file; refused if steeper than the friction ``mu`` anywhere on the surface."""
+    surface = data["surface"]
+    if not any(key in surface for key in SHAPE_KEYS):
+        return FLAT
+    bounds = _bounds(kind, polygon, circle)
+    base = SurfaceShape(**crown_geometry(kind, polygon, circle))
+    shape = read_shape(surface, r.path, "surface", base, bounds, base_dir=Path(r.path).parent)
+
+    def inside(x, y):
+        return surface_contains(kind, polygon, circle, x, y)
+
+    check_steepness(shape, mu, bounds, inside, r.path, "surface")
+    return shape
+
+
+def _bounds(kind: str, polygon: np.ndarray | None, circle) -> tuple[float, float, float, float]:
+    if kind == "circle":
+        cx, cy, radius = circle
+        return cx - radius, cy - radius, cx + radius, cy + radius
+    assert polygon is not None  # a surface is a circle or a polygon
+    return (
+        float(polygon[:, 0].min()),
+        float(polygon[:, 1].min()),
+        float(polygon[:, 0].max()),
+        float(polygon[:, 1].max()),
+    )
 
 
 def read_edges(r: CourtReader, data: dict) -> tuple[Edge, ...]:

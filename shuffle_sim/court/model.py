@@ -19,6 +19,15 @@ import numpy as np
 from shuffle_sim.court.errors import CourtError
 from shuffle_sim.court.materials import check_param, check_spin_params
 from shuffle_sim.court.speed import SpeedCourse, mu_from_speed_or_mu, speed_for_mu
+from shuffle_sim.court.surface_shape import (
+    FLAT,
+    SHAPE_KEYS,
+    SurfaceShape,
+    check_steepness,
+    crown_geometry,
+    least_friction,
+    read_shape,
+)
 
 # --------------------------------------------------------------------------------------------------
 # The model
@@ -155,6 +164,8 @@ class Court:
             return None
         return speed_for_mu(self.params["mu"], self.speed_course.length, self.params["gravity"])
 
+    surface_shape: SurfaceShape = FLAT  # grade, crown, height and friction maps (``surface_shape``)
+
     # ---- derived views ---------------------------------------------------------------------------
     def line(self, name: str) -> Line:
         for line in self.lines:
@@ -235,18 +246,26 @@ class Court:
         kills = [replace(k, point=turn(*k.point), normal=(-k.normal[0], -k.normal[1])) for k in self.kill_lines]
         return replace(self, lines=tuple(lines), zones=tuple(zones), kill_lines=tuple(kills))
 
-    def with_params(self, **overrides: float | str | None) -> Court:
-        """A copy with material parameters replaced (validated like the court file's).
+    def with_params(self, **overrides: Any) -> Court:
+        """A copy with material parameters, or the surface's shape, replaced (validated like the court
+        file's).
 
         ``speed`` (a time, "14 s") sets mu from the court's speed course (``speed``); giving it with
         ``mu`` is an error naming both.
 
-        A cushion, peg or hole restitution/friction/yield-speed/capture-speed override applies to every
-        cushion, peg or hole of the court, replacing the values the court file gave them one by one.
+        A cushion, peg or hole restitution/friction/yield-speed/capture-speed override applies to every cushion,
+        peg or hole of the court, replacing the values the court file gave them one by one. The shape
+        keys (``slope``, ``crown``, ``height_map``, ``friction_map``; ``courts/README.md``) replace the
+        court's own; a map's file is read relative to the current directory unless its path is
+        absolute. A surface steeper than its friction anywhere is refused (``CourtError``).
         """
         params = dict(self.params)
         given: dict[str, Any] = {}
+        shape_entries: dict[str, Any] = {}
         for key, value in overrides.items():
+            if key in SHAPE_KEYS:
+                shape_entries[key] = value
+                continue
             if value is None or key == "speed":
                 continue
             given[key] = params[key] = check_param(f"params.{key}", key, value, where="parameters")
@@ -254,6 +273,12 @@ class Court:
         if mu is not None:
             params["mu"] = check_param("params.speed", "mu", mu, where="parameters")
         check_spin_params(params, "parameters", "params")
+        shape = self.surface_shape
+        if any(value is not None for value in shape_entries.values()):
+            base = replace(shape, **crown_geometry(self.surface_kind, self.surface_polygon, self.surface_circle))
+            shape = read_shape(shape_entries, "parameters", "params", base, self.bounds)
+        if shape is not self.surface_shape or (params["mu"] != self.params["mu"] and not shape.flat):
+            check_steepness(shape, params["mu"], self.bounds, self.on_surface_array, "parameters", "params")
         cushions = tuple(
             replace(
                 c,
@@ -273,7 +298,12 @@ class Court:
             for g in self.pegs
         )
         holes = tuple(replace(h, capture_speed=given.get("hole_capture_speed", h.capture_speed)) for h in self.holes)
-        return replace(self, params=params, cushions=cushions, pegs=pegs, holes=holes)
+        return replace(self, params=params, cushions=cushions, pegs=pegs, holes=holes, surface_shape=shape)
+
+    def least_friction(self) -> float:
+        """The least mu that keeps this court's surface flatter than its friction everywhere: a disc
+        comes to rest under any larger mu (0 on a flat court)."""
+        return self.memo("least_friction", lambda c: least_friction(c.surface_shape, c.bounds, c.on_surface_array))
 
     def memo(self, key: str, build):
         """``build(self)``, computed once per court object and kept on it: the packings of the judging
@@ -293,6 +323,11 @@ class Court:
             return math.hypot(x - cx, y - cy) <= r
         assert self.surface_polygon is not None
         return _point_in_polygon(x, y, self.surface_polygon)
+
+    def on_surface_array(self, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        """``on_surface`` for arrays of points (the surface shape's checks), by the same crossing-number
+        rule; points exactly on the outline may come out either way."""
+        return surface_contains(self.surface_kind, self.surface_polygon, self.surface_circle, x, y)
 
 
 def _point_in_polygon(x: float, y: float, poly: np.ndarray) -> bool:
@@ -318,3 +353,21 @@ def _point_in_polygon(x: float, y: float, poly: np.ndarray) -> bool:
             return True
         x0, y0 = x1, y1
     return False
+
+
+def surface_contains(kind: str, polygon: np.ndarray | None, circle, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Whether each point (x, y) lies on a surface outline (a polygon or a circle), vectorised."""
+    x = np.asarray(x, dtype=np.float64)
+    y = np.asarray(y, dtype=np.float64)
+    if kind == "circle":
+        cx, cy, r = circle
+        return np.hypot(x - cx, y - cy) <= r
+    assert polygon is not None  # a surface is a circle or a polygon
+    inside = np.zeros(np.broadcast(x, y).shape, dtype=bool)
+    xj, yj = polygon[-1]
+    for xi, yi in polygon:
+        if yi != yj:
+            crosses = (yi > y) != (yj > y)
+            inside ^= crosses & (x < xi + (y - yi) * (xj - xi) / (yj - yi))
+        xj, yj = xi, yi
+    return inside

@@ -65,10 +65,12 @@ def takes_lone_path(experiment: Experiment) -> bool:
     """Whether the chunks of ``experiment`` take the fused lone-shot path (``experiment.lone``): shots at
     an empty board, no per-shot records, and a game whose shots score wherever they rest (a ricochet
     shot scores only on the half opposite its start, which the general path applies), and no paired axes
-    (``experiment.pairing``: the general path sums their differences)."""
+    (``experiment.pairing``: the general path sums their differences), on a flat court (a curved
+    court's shots take the general path, through ``simulate_shots``'s curved kernels)."""
     return (
         experiment.board is None
         and not experiment.records
         and experiment.court.game != ricochet.GAME
         and not experiment.paired
+        and experiment.court.surface_shape.flat
     )

@@ -33,6 +33,13 @@ The model, in plain words
   the capture speed; it ends at the hole's centre, out of play.
 * **Kill lines** change a disc's standing without touching its motion: a deck disc entirely past the
   far baseline is dead (C-21) but still slides and can still hit live discs (C-20a).
+* **Surfaces that are not flat** (a court's ``[surface]`` slope, crown, height map and friction
+  map: ``court.surface_shape``). In the small-slope model a disc feels the in-plane gravity
+  -g grad h(x, y) and Coulomb friction mu m(x, y) with the normal force m g (m the friction map's
+  multiplier), against its velocity, times F(eps) with the torque T(eps) while coupled spin lasts.
+  The path curves and drifts downhill: the drift grows as 1 / mu at equal length of slide, so fast
+  courts drift more, and a spinning disc, braked less, drifts farther. A surface steeper than its
+  friction anywhere is refused at load (a disc there would never rest).
 
 How it is computed
 ------------------
@@ -51,10 +58,34 @@ array (``_court_table``), the coupled model's tables in another (``_coupled_tabl
 ``_motion`` holds the motion between events and the state layout, ``events`` the codes; impacts are
 applied by ``_impacts``, discs placed and read by ``_disc_state``, the logs kept by ``_logs``.
 
+On a court that is not flat (``ground``: the surface packed for the kernels) the motion between
+events is integrated instead (``curved_*``): every disc advances by an adaptive Dormand-Prince 8(5,3)
+with dense output (``dop853``, ``curved_step``) in a regularised variable in which the stop is
+approached smoothly (``curved_motion``), to a tolerance per step that keeps rest positions within
+1e-7 m and stop times within 1e-7 relative of a brute-force reference (``reference.surface_motion``,
+scipy's DOP853 at 1e-13), and impacts within 1e-6 m. Events are found by root-finding on the dense
+output, over a bound of how far the path can leave its chord in a step (the ground's bounds of
+acceleration and friction), so no contact is stepped over (``curved_events``, ``curved_pairs``).
+A spin-free disc on a stretch of uniform grade ends in the closed form of the classical hodograph
+of a body sliding on a rough incline. Flat courts never enter this path: their results are the
+closed forms above, bit for bit.
+
 Limits
 ------
-* Uniform pressure over the contact annulus: no curl from uneven pressure, no rolling, no surface
-  variations; the path between events is straight in both models.
+* Uniform pressure over the contact annulus: no curl from uneven pressure, no rolling; on a flat
+  court the path between events is straight in both models.
+* Surfaces: small slopes only. The normal force is taken as m g and the in-plane gravity as
+  -g grad h, which errs by the order of the square of the grade (1e-6 for a 1-in-1000 grade); the disc is a
+  point on the surface (its face does not follow the curvature under it); a disc at rest stays at
+  rest (static friction exceeds the grade, which loading checks). A height map is a bicubic spline
+  through its grid (the grade continuous, its curvature jumping from cell to cell), and its
+  motion is integrated to a tighter tolerance, about a tenth of the speed of a slope and crown.
+  A disc pressed against a cushion or peg by the grade rides it without contact friction; a disc
+  pressed by the grade into another that rides a cushion can start a Zeno sequence of ever shorter
+  impacts, which ends at the event bound (``ok`` False): seen once in 2,400 fuzzed scenes, a dome
+  on the ricochet table.
+  Curved courts run at a few per cent of the flat kernel's speed (``shuffle-sim bench``'s
+  ``surface`` entry).
 * Impacts are pairwise and instantaneous: simultaneous impacts become a quick sequence of pairwise
   impulses, so a perfectly symmetric triple collision may come out slightly asymmetric.
 * Discs left touching and pushed together by their friction (both sliding, barely separating)

@@ -199,3 +199,23 @@ def force_slope(eps, eta):
     if eta == 0.0:
         return face_force_slope(eps)
     return (face_force_slope(eps) - eta * face_force_slope(eps / eta)) / (1.0 - eta * eta)
+
+
+@jit.kernel
+def face_force_ratio(eps):
+    """F(eps) / eps for the whole face, smooth through eps = 0 (where it is 1): the friction force per
+    unit of slide, which the curved-motion path needs at and near a stand-still while the disc spins.
+    Below eps = 1/2 from the power series (whose first term is of order eps^2), above from F."""
+    if eps <= 0.0:
+        return 1.0
+    if eps * eps <= SERIES_LIMIT:
+        return 4.0 / (3.0 * math.pi * eps * eps) * _series(eps * eps, 0)
+    return face_force(eps) / eps
+
+
+@jit.kernel
+def force_ratio(eps, eta):
+    """F / eps for a contact annulus of inner radius ``eta``: (1 + eta)^-1 at eps = 0."""
+    if eta == 0.0:
+        return face_force_ratio(eps)
+    return (face_force_ratio(eps) - eta * face_force_ratio(eps / eta)) / (1.0 - eta * eta)

@@ -114,3 +114,16 @@ def _spin_tables(params: dict, holes: np.ndarray) -> np.ndarray:
             )
         return coupled_tables(params["contact_inner_ratio"], params["inertia_ratio"])
     return np.zeros((0, N_COLUMNS))
+
+
+def court_ground(court: Court) -> np.ndarray:
+    """The kernel's ground array of ``court`` (``physics.ground.pack_ground``): no entries for a flat
+    court, whose shots take the flat kernels; packed once per court object."""
+    from shuffle_sim.physics.ground import pack_ground
+
+    def pack(c: Court) -> np.ndarray:
+        if c.surface_shape.flat:
+            return np.zeros(0)
+        return pack_ground(c.surface_shape, c.params["gravity"], c.bounds)
+
+    return court.memo("kernel_ground", pack)

@@ -77,13 +77,15 @@ class Trajectories:
 
     Row k: from time ``t[k]`` disc ``disc[k]`` slides with status ``status[k]`` from ``state[k]``
     = (x, y, vx, vy, omega), on a straight line until its next row. ``event[k]`` is the row of the
-    event log whose event started it (-1 for the initial state).
+    event log whose event started it (-1 for the initial state). On a curved court (``ground``) the
+    path between rows curves; the log's further columns say how (``physics.curved_kernel``).
     """
 
-    log: np.ndarray  # (S, 9) float64: t, disc, status, x, y, vx, vy, omega, event
+    log: np.ndarray  # (S, 9) float64: t, disc, status, x, y, vx, vy, omega, event (curved: 18 columns)
     decel: float
     table: np.ndarray  # the packed court (``physics.table``): its motion parameters
     orbits: np.ndarray  # the coupled model's packed tables (no rows: decoupled)
+    ground: np.ndarray | None = None  # a curved court's ground (``physics.ground``); None: flat
 
     @property
     def t(self) -> np.ndarray:
@@ -211,6 +213,10 @@ def simulate(scene: Scene, max_events: int = 10_000) -> SimResult:
     """
     max_events = check_max_events(max_events)
     scene.validate()
+    if not scene.court.surface_shape.flat:  # the curved-motion path (``curved_simulate``)
+        from shuffle_sim.physics.curved_simulate import simulate_curved
+
+        return simulate_curved(scene, max_events)
     start_helper(RUN_FROM_START, RUN_FROM_START_SHARED)  # the first compile only: ``compile_ahead``
     court = scene.court
     table = court_table(court)
@@ -270,5 +276,10 @@ def sample_positions(result: SimResult, n_frames: int = 200) -> tuple[np.ndarray
     times = np.linspace(0.0, result.t_end, int(n_frames))
     positions = np.empty((len(times), result.scene.n_discs, 2))
     tr = result.trajectories
-    sample_trajectories(tr.table, tr.orbits, tr.log, result.scene.n_discs, times, positions)
+    if tr.ground is not None:  # curved paths, integrated again from the log (``curved_sampling``)
+        from shuffle_sim.physics.curved_sampling import sample_curved
+
+        sample_curved(tr.table, tr.orbits, tr.ground, tr.log, result.scene.n_discs, times, positions)
+    else:
+        sample_trajectories(tr.table, tr.orbits, tr.log, result.scene.n_discs, times, positions)
     return times, positions

@@ -185,12 +185,16 @@ class Scene:
         return cls.from_dict(read_json_file(path, "scene file"), source=str(path), base_dir=path.parent)
 
     def to_dict(self) -> dict:
-        """The scene as JSON data (the court by its file path, params as the court's materials)."""
+        """The scene as JSON data (the court by its file path, params as the court's materials and the
+        shape of its surface)."""
         return {
             "court": self.court.source_path,
             "end": self.court.end,
             # An infinite yield speed (a constant restitution, the default) is left out: JSON has no infinity.
-            "params": {k: v for k, v in self.court.params.items() if not (isinstance(v, float) and math.isinf(v))},
+            "params": {
+                **{k: v for k, v in self.court.params.items() if not (isinstance(v, float) and math.isinf(v))},
+                **self.court.surface_shape.params(),
+            },
             "discs": [
                 {
                     "x": float(self.x[k]),

@@ -47,7 +47,7 @@ from shuffle_sim.physics._disc_state import place_disc, state_at
 from shuffle_sim.physics._event_loop import run_table
 from shuffle_sim.physics._logs import EV_COLUMNS, SEG_COLUMNS
 from shuffle_sim.physics._motion import DEAD, N_FLOAT_ROWS, N_INT_ROWS, STATUS
-from shuffle_sim.physics._packing import court_table, kernel_arrays
+from shuffle_sim.physics._packing import court_ground, court_table, kernel_arrays
 from shuffle_sim.physics._simulate import obstacle_at_start
 from shuffle_sim.physics.scene import OVERLAP_TOLERANCE, Scene, SceneError
 
@@ -130,6 +130,26 @@ class Scenes:
 
     def __len__(self) -> int:
         return self.x.shape[0]
+
+    def check_surface(self) -> None:
+        """On a court that is not flat, refuse a scene whose friction ``mu`` would leave the surface
+        steeper than its friction somewhere (``SceneError`` naming the scene), as ``Court.with_params``
+        refuses it for one scene."""
+        if self.materials is None:
+            return
+        mu = self.materials[:, MATERIALS.index("mu")]
+        given = np.flatnonzero(~np.isnan(mu))
+        if not given.size:
+            return
+        least = self.court.least_friction()
+        low = given[mu[given] <= least]
+        if low.size:
+            k = int(low[0])
+            raise SceneError(
+                f"scene {k}: materials.mu {float(mu[k])!r} leaves the surface of court "
+                f"{self.court.name!r} steeper than its friction (mu must exceed {least:.6g} there); a "
+                "disc would never come to rest"
+            )
 
     def scene_court(self, k: int) -> Court:
         """The court of scene ``k``: this batch's court with the scene's materials."""
@@ -383,32 +403,64 @@ def simulate_scenes(scenes: Scenes, max_events: int = 10_000) -> SceneBatch:
     problem_disc = np.empty(n, np.int64)
     court = scenes.court
     ka = kernel_arrays(court)
-    _run_scenes(
-        court_table(court),
-        ka.orbit_tables,
-        float(ka.gravity),
-        judge_arrays(court),
-        scenes.x,
-        scenes.y,
-        scenes.vx,
-        scenes.vy,
-        scenes.omega,
-        scenes.n_discs,
-        scenes.materials,
-        int(max_events),
-        out.x,
-        out.y,
-        out.vx,
-        out.vy,
-        out.omega,
-        out.status,
-        out.dead,
-        out.ok,
-        out.events,
-        out.t_end,
-        problem,
-        problem_disc,
-    )
+    if not court.surface_shape.flat:  # the curved-motion path (``curved_batch``)
+        from shuffle_sim.physics.curved_batch import run_curved_scenes
+
+        scenes.check_surface()
+        run_curved_scenes(
+            court_table(court),
+            ka.orbit_tables,
+            court_ground(court),
+            float(ka.gravity),
+            judge_arrays(court),
+            scenes.x,
+            scenes.y,
+            scenes.vx,
+            scenes.vy,
+            scenes.omega,
+            scenes.n_discs,
+            scenes.materials,
+            int(max_events),
+            out.x,
+            out.y,
+            out.vx,
+            out.vy,
+            out.omega,
+            out.status,
+            out.dead,
+            out.ok,
+            out.events,
+            out.t_end,
+            problem,
+            problem_disc,
+        )
+    else:
+        _run_scenes(
+            court_table(court),
+            ka.orbit_tables,
+            float(ka.gravity),
+            judge_arrays(court),
+            scenes.x,
+            scenes.y,
+            scenes.vx,
+            scenes.vy,
+            scenes.omega,
+            scenes.n_discs,
+            scenes.materials,
+            int(max_events),
+            out.x,
+            out.y,
+            out.vx,
+            out.vy,
+            out.omega,
+            out.status,
+            out.dead,
+            out.ok,
+            out.events,
+            out.t_end,
+            problem,
+            problem_disc,
+        )
     bad = np.flatnonzero(problem)
     if bad.size:
         k = int(bad[0])

@@ -147,7 +147,18 @@ def test_bench_command_prints_the_documented_keys(capsys):
         "evaluation_over_constant",
         "yield_speed",
     }
-    for key in ("single_shot", "half_round"):
+    assert set(results["surface"]) == {
+        "kernel_per_s",
+        "kernel_1thread_per_s",
+        "flat_spin_free_per_s",
+        "over_flat",
+        "pymunk_per_s",
+        "ratio",
+    }
+    assert results["surface"]["over_flat"] == pytest.approx(
+        results["surface"]["kernel_per_s"] / results["surface"]["flat_spin_free_per_s"]
+    )
+    for key in ("single_shot", "half_round", "surface"):
         row = results[key]
         assert all(math.isfinite(v) and v > 0 for v in row.values())
         assert row["ratio"] == pytest.approx(row["kernel_per_s"] / row["pymunk_per_s"])
@@ -178,3 +189,19 @@ def test_jit_probe_runs_in_fresh_processes():
     assert set(times) == {"cold_s", "warm_s", "cold_one_process_s", "cold_helper"}
     assert all(math.isfinite(times[k]) and times[k] > 0 for k in ("cold_s", "warm_s", "cold_one_process_s"))
     assert isinstance(times["cold_helper"], bool)
+
+
+def test_pymunk_feels_the_surfaces_grade(deck):
+    """The surface benchmark's pymunk run drifts a disc as the kernel does, to its time step's error."""
+    from shuffle_sim.bench import surface
+    from shuffle_sim.shots import simulate_shots
+
+    court = surface.surface_court(deck)
+    shot = (0.0, 0.6, 0.0, 1.7, 0.0)
+    exact = simulate_shots(court, *([value] for value in shot))
+    table = surface.pymunk_surface_table(court, shot)
+    table.run()
+    ref = table.result()
+    assert exact.x[0, 0] > 0.01  # the drift across, toward +x
+    assert abs(ref.x[0] - exact.x[0, 0]) < 0.1 * exact.x[0, 0]
+    assert abs(ref.y[0] - exact.y[0, 0]) < 0.01
