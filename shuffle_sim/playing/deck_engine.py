@@ -1,20 +1,9 @@
 """Deck shuffleboard games in numba: the fixed-plan player and the whole game loop, many games at once.
 
-Two pieces that the Python driver (``shuffle_sim.playing.deck``) shares with the fast engine here:
-
-- ``DeckSetup``: where a deck player stands and aims, from the court file. Shots are planned in
-  the *canonical frame*: the court as written, shooting from the head toward the foot diagram (a
-  board at the head end is turned half a turn about the court's centre first, as
-  ``Court.for_end`` turns the diagram). The stance is the middle of the head 10-off area across the
-  shooter's half (MSA C-3: yellow from the right half at the head, the left half at the foot),
-  legal from end to end (C-4, C-4a, C-4b: within the half, touching none of its lines, the
-  separation triangle included; ``rules.deck.legal_start_span``); the draw targets are the best
-  spots of the 10, 8 and 7 zones (``players.zone_spot``).
-- ``deck_plan``: the fixed plan, compiled. If the opponent has a disc that scores (7, 8 or 10),
-  take out the best one (the first in board order on a tie) with ``takeout_extra`` metres of slide
-  to spare; otherwise draw to the first free spot of: the 10, the 8 on the shooter's side, the other
-  8, the 7 on the shooter's side, the other 7 (a spot is free when no disc's centre lies within a
-  disc diameter of it); with none free, draw to the 10 anyway.
+Two pieces that the Python driver (``shuffle_sim.playing.deck``) shares with the fast engine here,
+re-exported from their own modules: ``DeckSetup`` (``_deck_setup``: where a deck player stands and
+aims, from the court file, in the canonical frame from the head toward the foot diagram) and
+``deck_plan`` (``_deck_plan``: the fixed plan, compiled).
 
 ``deck_games_kernel`` (``run_deck_games`` from Python) plays whole singles games to a game point, one game per
 ``prange`` iteration,
@@ -32,16 +21,14 @@ half-round by half-round.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 
 import numpy as np
 from numba import prange
 
 from shuffle_sim._runtime import jit
-from shuffle_sim.court import Court, load_court
+from shuffle_sim.court import Court
 from shuffle_sim.judging.packing import judge_arrays
-from shuffle_sim.judging.procedure import judge_one_prepared, judge_prepare
-from shuffle_sim.noise import STREAM_PLAY
+from shuffle_sim.judging.procedure import judge_prepare
 from shuffle_sim.physics.numba_api import (
     DEAD,
     DISC_DISC,
@@ -58,27 +45,42 @@ from shuffle_sim.physics.numba_api import (
     run_table,
     state_at,
 )
-from shuffle_sim.playing.players import (
-    Stance,
-    clearest_start,
-    half_turn,
-    perturb,
-    shot_normals,
-    stance_point,
-    start_is_free,
-    straight_launch,
-    zone_spot,
+from shuffle_sim.playing._deck_plan import (
+    PLAN_DRAW,
+    PLAN_TAKEOUT,
+    _planned_shot,
+    canonical_values,
+    deck_plan,
+    value_and_dead,
 )
-from shuffle_sim.rules.deck import legal_start_span
+from shuffle_sim.playing._deck_setup import SPOT_ZONES, TAKEOUT_EXTRA, DeckSetup, deck_setup, setup_numbers
+from shuffle_sim.playing.players import half_turn
+
+__all__ = [
+    "BLACK_CODE",
+    "DISCS",
+    "ENTRY_COLUMNS",
+    "MAX_EVENTS",
+    "MAX_HALF_ROUNDS",
+    "PLAN_DRAW",
+    "PLAN_TAKEOUT",
+    "SPOT_ZONES",
+    "TAKEOUT_EXTRA",
+    "YELLOW_CODE",
+    "DeckGames",
+    "DeckSetup",
+    "canonical_values",
+    "deck_game_kernel",
+    "deck_games_kernel",
+    "deck_plan",
+    "deck_setup",
+    "run_deck_games",
+    "setup_numbers",
+    "value_and_dead",
+]
 
 YELLOW_CODE = 0
 BLACK_CODE = 1
-PLAN_DRAW = 0
-PLAN_TAKEOUT = 1
-#: Spot order of the fixed plan: the 10, own 8, other 8, own 7, other 7 ("own" = the shooter's half).
-SPOT_ZONES = {1: ("10", "8 right", "8 left", "7 right", "7 left"), -1: ("10", "8 left", "8 right", "7 left", "7 right")}
-#: Slide to spare past a disc the fixed plan's take-out aims at (m).
-TAKEOUT_EXTRA = 2.0
 #: Event bound per shot (as ``physics.simulate``'s default).
 MAX_EVENTS = 10_000
 #: A game still going after this many half-rounds (replays included) stops unfinished.
@@ -91,154 +93,8 @@ ENTRY_COLUMNS = 8
 C20A_POINTS = 10
 
 
-@dataclass(frozen=True)
-class DeckSetup:
-    """Where deck players stand and aim on a court (canonical frame; see the module docstring)."""
-
-    court: Court  # the court at the foot end: the canonical frame's physics and judging
-    stance_y: float
-    stance_lo: float  # |x| of the stance's inner end
-    stance_hi: float  # |x| of its outer end
-    preferred: float
-    samples: int
-    spots: np.ndarray  # (2, 5, 2): [0] for a shooter on the +x half, [1] on the -x half
-    pivot: tuple[float, float]  # the half turn between the ends
-    takeout_extra: float = TAKEOUT_EXTRA
-
-    def stance(self, sign: int) -> Stance:
-        """The stance of a shooter on the +x (``sign`` 1) or -x (-1) half of the head 10-off area."""
-        s = float(sign)
-        return Stance(
-            "segment",
-            (s * self.stance_lo, self.stance_y, s * self.stance_hi, self.stance_y),
-            self.preferred,
-            self.samples,
-        )
-
-    def spots_for(self, sign: int) -> np.ndarray:
-        return self.spots[0 if sign > 0 else 1]
-
-
-@lru_cache(maxsize=8)
-def _setup(source_path: str, params: tuple) -> DeckSetup:
-    court = load_court(source_path).with_params(**dict(params)).for_end("foot")
-    pivot = court.ends["head"]
-    ten_off = next(z for z in court.zones if z.value < 0 and z.kind == "polygon")
-    assert pivot is not None and ten_off.polygon is not None, "a deck court has a head end and a polygon 10-off"
-    y_far = 0.5 * (ten_off.polygon[:, 1].min() + ten_off.polygon[:, 1].max())
-    stance_y = 2.0 * pivot[1] - y_far
-    # Only legal starts (C-4, C-4a, C-4b): the stance keeps half the widest line's width clear of
-    # every line of the shooter's half of the 10-off area, the separation triangle included.
-    clearance = 0.5 * max(ln.width for ln in court.lines)
-    spans = [legal_start_span(court, stance_y, clearance, "head", side) for side in ("right", "left")]
-    spots = np.array([[zone_spot(court, name)[:2] for name in SPOT_ZONES[sign]] for sign in (1, -1)])
-    return DeckSetup(
-        court=court,
-        stance_y=stance_y,
-        stance_lo=max(lo for lo, _ in spans),
-        stance_hi=min(hi for _, hi in spans),
-        preferred=0.5,
-        samples=9,
-        spots=spots,
-        pivot=(float(pivot[0]), float(pivot[1])),
-    )
-
-
-def deck_setup(court: Court) -> DeckSetup:
-    """The ``DeckSetup`` of a deck court (cached per court file and materials)."""
-    return _setup(court.source_path, tuple(sorted(court.params.items())))
-
-
-# --------------------------------------------------------------------------------------------------
-# The fixed plan
-
-
-@jit.kernel
-def deck_plan(bx, by, colour_of, value, n, colour, spots, takeout_extra, radius):
-    """The fixed plan's shot for ``colour`` on a canonical board (the first ``n`` discs of bx, by).
-
-    ``value``: each disc's judged value at the foot end (``canonical_values``). Returns (kind:
-    PLAN_DRAW or PLAN_TAKEOUT, aim x, aim y, extra slide, the disc aimed at or -1).
-    """
-    best = -1
-    best_value = 0
-    for i in range(n):
-        if colour_of[i] != colour and value[i] > best_value:
-            best = i
-            best_value = value[i]
-    if best >= 0:
-        return PLAN_TAKEOUT, bx[best], by[best], takeout_extra, best
-    free_radius = 2.0 * radius
-    for k in range(spots.shape[0]):
-        free = True
-        for i in range(n):
-            if (bx[i] - spots[k, 0]) ** 2 + (by[i] - spots[k, 1]) ** 2 < free_radius * free_radius:
-                free = False
-                break
-        if free:
-            return PLAN_DRAW, spots[k, 0], spots[k, 1], 0.0, -1
-    return PLAN_DRAW, spots[0, 0], spots[0, 1], 0.0, -1
-
-
-@jit.kernel
-def value_and_dead(x, y, ja, prepared):
-    """A resting disc's judged value and dead standing (one compiled call site for the judge)."""
-    judged = judge_one_prepared(x, y, ja, prepared)
-    return judged[0], judged[3]
-
-
-@jit.kernel
-def canonical_values(bx, by, n, ja, prepared, out):
-    """Judged value of each of the first ``n`` discs of a canonical board (foot end) into ``out``."""
-    for i in range(n):
-        out[i] = value_and_dead(bx[i], by[i], ja, prepared)[0]
-
-
 # --------------------------------------------------------------------------------------------------
 # The game loop
-
-
-@jit.kernel
-def _stance_array(sign, setup_numbers):
-    y, lo, hi = setup_numbers[0], setup_numbers[1], setup_numbers[2]
-    out = np.zeros(6)
-    out[1] = sign * lo
-    out[2] = y
-    out[3] = sign * hi
-    out[4] = y
-    return out
-
-
-@jit.inline
-def _planned_shot(
-    cx, cy, colour_of, value, reach, n, colour, sign, spots, setup_numbers, sd, k0, k1, game_index, shot_counter
-):
-    """The launch (x, y, vx, vy, omega) of the fixed plan's next shot for ``colour``, in the canonical
-    frame (from the head toward the foot), with the side's execution errors drawn from its Philox
-    slot: the plan's aim (``deck_plan``), the clearest start of the stance, a straight launch, the
-    noise, and the planned start again if the perturbed one is not free."""
-    preferred = setup_numbers[3]
-    samples = np.int64(setup_numbers[4])
-    takeout_extra = setup_numbers[5]
-    radius = setup_numbers[6]
-    decel = setup_numbers[7]
-    _, ax, ay, extra, exclude = deck_plan(
-        cx, cy, colour_of, value, n, colour, spots[0 if sign > 0 else 1], takeout_extra, radius
-    )
-    stance = _stance_array(sign, setup_numbers)
-    t = clearest_start(stance, preferred, samples, ax, ay, cx[:n], cy[:n], reach[:n], exclude)
-    _, _, vx, vy = straight_launch(stance, t, ax, ay, extra, decel)
-    z0, z1, z2, z3 = shot_normals(
-        k0, k1, np.uint64(game_index), np.uint64(STREAM_PLAY), np.uint64(shot_counter), np.uint64(0)
-    )
-    side = colour  # side 0 plays yellow
-    t2, vx, vy, w = perturb(
-        stance, t, vx, vy, 0.0, z0, z1, z2, z3, sd[side, 0], sd[side, 1], sd[side, 2], sd[side, 3], sd[side, 4]
-    )
-    if not start_is_free(stance, t2, cx[:n], cy[:n], reach[:n]):
-        t2 = t
-    sx, sy = stance_point(stance, t2)
-    return sx, sy, vx, vy, w
 
 
 @jit.inline
@@ -572,25 +428,6 @@ class DeckGames:
 
     def scoreboard(self, g: int) -> np.ndarray:
         return self.entries[g, : self.n_entries[g]]
-
-
-def setup_numbers(setup: DeckSetup) -> np.ndarray:
-    court = setup.court
-    decel = court.params["mu"] * court.params["gravity"]
-    return np.array(
-        [
-            setup.stance_y,
-            setup.stance_lo,
-            setup.stance_hi,
-            setup.preferred,
-            setup.samples,
-            setup.takeout_extra,
-            court.disc_radius,
-            decel,
-            setup.pivot[0],
-            setup.pivot[1],
-        ]
-    )
 
 
 def run_deck_games(

@@ -6,6 +6,7 @@ module              what it does
 ``win_tables``      win probability by score, frames or rounds left and hammer, computed by
                     dynamic programming over the frame outcomes of self-play (data files in
                     ``data/``; ``python -m shuffle_sim.playing.search.win_tables`` remakes them)
+``_win_solve``      the dynamic programming of the win tables (numba value iteration)
 ``situations``      where a game stands before a shot (scores, hammer, frames left) and what
                     a frame's outcome makes of it, per game, read from the rules' game objects
 ``deck_rollout``    numba: a deck shot and the rest of its half-round under the fixed plan,

@@ -45,9 +45,9 @@ from shuffle_sim.physics.numba_api import (
     run_table,
     state_at,
 )
+from shuffle_sim.playing._deck_plan import _stance_array
 from shuffle_sim.playing.deck_engine import (
     DISCS,
-    _stance_array,
     deck_plan,
     deck_setup,
     setup_numbers,
