@@ -30,31 +30,26 @@ from shuffle_sim.court import Court
 from shuffle_sim.judging.packing import judge_arrays
 from shuffle_sim.judging.procedure import judge_prepare
 from shuffle_sim.physics.numba_api import (
-    DEAD,
-    DISC_DISC,
     EV_COLUMNS,
-    N_FLOAT_ROWS,
-    N_INT_ROWS,
     SEG_COLUMNS,
-    STATUS,
-    STATUS_FALLEN,
-    TOUCHED,
     court_table,
     kernel_arrays,
-    place_disc,
-    run_table,
-    state_at,
+)
+from shuffle_sim.playing._deck_half_round import (
+    DISCS,
+    ENTRY_COLUMNS,
+    YELLOW_CODE,
+    _play_half_round,
+    _score_half_round,
 )
 from shuffle_sim.playing._deck_plan import (
     PLAN_DRAW,
     PLAN_TAKEOUT,
-    _planned_shot,
     canonical_values,
     deck_plan,
     value_and_dead,
 )
 from shuffle_sim.playing._deck_setup import SPOT_ZONES, TAKEOUT_EXTRA, DeckSetup, deck_setup, setup_numbers
-from shuffle_sim.playing.players import half_turn
 
 __all__ = [
     "BLACK_CODE",
@@ -79,18 +74,12 @@ __all__ = [
     "value_and_dead",
 ]
 
-YELLOW_CODE = 0
 BLACK_CODE = 1
 #: Event bound per shot (as ``physics.simulate``'s default).
 MAX_EVENTS = 10_000
 #: A game still going after this many half-rounds (replays included) stops unfinished.
 MAX_HALF_ROUNDS = 400
-DISCS = 8
 TIE_EXTENSION_SINGLES = 2
-#: Columns of a scoreboard entry: number, shooting end (0 head, 1 foot), lead colour code, points of
-#: side 0 (yellow in game), points of side 1, points off side 0, points off side 1, replayed.
-ENTRY_COLUMNS = 8
-C20A_POINTS = 10
 
 
 # --------------------------------------------------------------------------------------------------
@@ -98,161 +87,31 @@ C20A_POINTS = 10
 
 
 @jit.inline
-def _keep_live_discs(
-    table,
-    orbits,
-    st,
-    ist,
-    m,
-    n,
-    t_end,
-    head_target,
-    px,
-    py,
-    bx,
-    by,
-    value,
-    colour_of,
-    ja_foot,
-    prep_foot,
-    ja_head,
-    prep_head,
-):
-    """Remove at once what a shot left fallen, dead by the kernel (backstop, past the baseline) or
-    judged dead, packing the live discs' positions, values and colours to the front; returns their
-    number. A disc nothing touched has not moved: its standing and value stand as judged before."""
-    kept = 0
-    for i in range(m):
-        if ist[STATUS, i] == STATUS_FALLEN or ist[DEAD, i] != 0:
-            continue
-        moved = i == n or ist[TOUCHED, i] != 0
-        if moved:
-            x, y, _, _, _ = state_at(table, orbits, st, ist, i, t_end)
-            if head_target:
-                dead = value_and_dead(x, y, ja_head, prep_head)[1]
-                qx, qy = half_turn(px, py, x, y)
-            else:
-                dead = value_and_dead(x, y, ja_foot, prep_foot)[1]
-                qx, qy = x, y
-            if dead:
-                continue
-            bx[kept] = x
-            by[kept] = y
-            value[kept] = value_and_dead(qx, qy, ja_foot, prep_foot)[0]
-        else:
-            bx[kept] = bx[i]
-            by[kept] = by[i]
-            value[kept] = value[i]
-        colour_of[kept] = colour_of[i]
-        kept += 1
-    return kept
+def _game_board(radius):
+    """A game's board arrays: positions, colours, canonical copies of the positions, values, reach."""
+    bx = np.empty(DISCS)
+    by = np.empty(DISCS)
+    colour_of = np.empty(DISCS, np.int64)
+    cx = np.empty(DISCS)
+    cy = np.empty(DISCS)
+    value = np.zeros(DISCS, np.int64)  # canonical (foot-end) value of each disc, for the plan
+    reach = np.full(DISCS, 2.0 * radius)
+    return bx, by, colour_of, cx, cy, value, reach
 
 
 @jit.inline
-def _half_round_points(n, bx, by, colour_of, ja, prep):
-    """Each side's points for the half-round: the judged values of its discs at the target end."""
-    points = np.zeros(2, np.int64)
-    for i in range(n):
-        points[colour_of[i]] += value_and_dead(bx[i], by[i], ja, prep)[0]
-    return points
-
-
-@jit.inline
-def _play_half_round(
-    table,
-    orbits,
-    head_target,
-    lead,
-    px,
-    py,
-    bx,
-    by,
-    cx,
-    cy,
-    colour_of,
-    value,
-    reach,
-    spots,
-    setup_numbers,
-    sd,
-    k0,
-    k1,
-    game_index,
-    shot_counter,
-    ev,
-    no_seg,
-    max_events,
-    ja_foot,
-    prep_foot,
-    ja_head,
-    prep_head,
-):
-    """Shoot the half-round's eight discs, removing what each shot leaves dead at once; stop early on
-    a C-20a replay. Returns (discs left, the side that caused a replay or -1, whether that was the
-    eighth disc, the shot counter)."""
-    n = 0
-    penalty_side = -1
-    ended_at_eight = False
-    for k in range(DISCS):
-        colour = lead if k % 2 == 0 else 1 - lead
-        # Yellow on +x of the court: +x of the canonical frame from the head, -x from the foot.
-        sign = 1.0 if (colour == YELLOW_CODE) != head_target else -1.0
-        for i in range(n):
-            if head_target:
-                cx[i], cy[i] = half_turn(px, py, bx[i], by[i])
-            else:
-                cx[i] = bx[i]
-                cy[i] = by[i]
-        sx, sy, vx, vy, w = _planned_shot(
-            cx, cy, colour_of, value, reach, n, colour, sign, spots, setup_numbers, sd, k0, k1, game_index, shot_counter
-        )
-        shot_counter += 1
-        if head_target:
-            sx, sy = half_turn(px, py, sx, sy)
-            vx = -vx
-            vy = -vy
-        m = n + 1
-        st = np.empty((N_FLOAT_ROWS, m))
-        ist = np.empty((N_INT_ROWS, m), np.int64)
-        pair_t = np.full((m, m), np.inf)
-        for i in range(n):
-            place_disc(table, orbits, st, ist, i, bx[i], by[i], 0.0, 0.0, 0.0)
-        place_disc(table, orbits, st, ist, n, sx, sy, vx, vy, w)
-        n_ev, _, _, t_end, _ = run_table(table, orbits, st, ist, pair_t, ev, no_seg, max_events)
-        bx[n] = sx
-        by[n] = sy
-        colour_of[n] = colour
-        # C-20a: a dead disc touched a live one during the shot.
-        dead_touched_live = False
-        for e in range(n_ev):
-            if ev[e, 1] == DISC_DISC and (ev[e, 4] != 0.0) != (ev[e, 5] != 0.0):
-                dead_touched_live = True
-                break
-        if dead_touched_live:
-            penalty_side = colour
-            ended_at_eight = k == DISCS - 1
-            break
-        n = _keep_live_discs(
-            table,
-            orbits,
-            st,
-            ist,
-            m,
-            n,
-            t_end,
-            head_target,
-            px,
-            py,
-            bx,
-            by,
-            value,
-            colour_of,
-            ja_foot,
-            prep_foot,
-            ja_head,
-            prep_head,
-        )
-    return n, penalty_side, ended_at_eight, shot_counter
+def _after_half_round(completed, extension_until, scores, game_point):
+    """The winner once the game is decided (-1 while it goes on) and the half-round a tie's extension
+    runs to (-1 without one): at game point and ahead (D-3), or one more round while tied (D-4)."""
+    if extension_until >= 0:
+        decide = completed >= extension_until
+    else:
+        decide = max(scores[0], scores[1]) >= game_point
+    if decide:
+        if scores[0] != scores[1]:
+            return (0 if scores[0] > scores[1] else 1), extension_until
+        extension_until = completed + TIE_EXTENSION_SINGLES
+    return -1, extension_until
 
 
 @jit.kernel
@@ -285,13 +144,7 @@ def deck_game_kernel(
     py = setup_numbers[9]
     prep_foot = judge_prepare(ja_foot)
     prep_head = judge_prepare(ja_head)
-    bx = np.empty(DISCS)
-    by = np.empty(DISCS)
-    colour_of = np.empty(DISCS, np.int64)
-    cx = np.empty(DISCS)
-    cy = np.empty(DISCS)
-    value = np.zeros(DISCS, np.int64)  # canonical (foot-end) value of each disc, for the plan
-    reach = np.full(DISCS, 2.0 * radius)
+    board = _game_board(radius)
     ev = np.empty((2 * max_events + DISCS + 1, EV_COLUMNS))
     no_seg = np.empty((0, SEG_COLUMNS))
     scores = np.zeros(2, np.int64)
@@ -311,13 +164,7 @@ def deck_game_kernel(
             lead,
             px,
             py,
-            bx,
-            by,
-            cx,
-            cy,
-            colour_of,
-            value,
-            reach,
+            board,
             spots,
             setup_numbers,
             sd,
@@ -333,38 +180,18 @@ def deck_game_kernel(
             ja_head,
             prep_head,
         )
-
-        row = entries[n_entries]
-        row[0] = completed
-        row[1] = 1 if head_target else 0
-        row[2] = lead
-        for c in range(3, ENTRY_COLUMNS):
-            row[c] = 0
+        ja = ja_head if head_target else ja_foot
+        prep = prep_head if head_target else prep_foot
+        replayed = _score_half_round(
+            entries[n_entries], completed, head_target, lead, penalty_side, ended_at_eight, n, board, ja, prep, scores
+        )
         n_entries += 1
-        if penalty_side >= 0:
-            row[5 + penalty_side] = C20A_POINTS
-            scores[penalty_side] -= C20A_POINTS
-            if not ended_at_eight:
-                row[7] = 1  # replayed: same end, same lead
-                continue
-        else:
-            points = _half_round_points(
-                n, bx, by, colour_of, ja_head if head_target else ja_foot, prep_head if head_target else prep_foot
-            )
-            row[3] = points[0]
-            row[4] = points[1]
-            scores[0] += points[0]
-            scores[1] += points[1]
+        if replayed:
+            continue
         completed += 1
-        if extension_until >= 0:
-            decide = completed >= extension_until
-        else:
-            decide = max(scores[0], scores[1]) >= game_point
-        if decide:
-            if scores[0] != scores[1]:
-                winner = 0 if scores[0] > scores[1] else 1
-                break
-            extension_until = completed + TIE_EXTENSION_SINGLES
+        winner, extension_until = _after_half_round(completed, extension_until, scores, game_point)
+        if winner >= 0:
+            break
     return n_entries, scores[0], scores[1], winner, shot_counter
 
 

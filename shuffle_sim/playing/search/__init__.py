@@ -12,6 +12,7 @@ module              what it does
 ``deck_rollout``    numba: a deck shot and the rest of its half-round under the fixed plan,
                     many sampled executions in one call (C-20a included)
 ``crokinole_rollout``  numba: a crokinole shot and the rest of its round (hit rule, 20s)
+``_crokinole_plan``  numba: the crokinole rollouts' quick plan (take-out or open 20)
 ``kr_uct``          the search: kernel-regression UCT over the candidate shots (``WinSearch``)
 ==================  =======================================================================
 """
