@@ -121,43 +121,47 @@ def run_benchmarks(as_json: bool = False, quick: bool = False) -> dict:
     if as_json:
         print(json.dumps(results, indent=2))
     else:
-
-        def line(label, value, goal, met):
-            print(f"{label:58s} {value:>10} (goal {goal}) {'ok' if met else 'MISSED'}")
-
-        print(
-            f"batch experiment benchmark on {results['cores']} cores" + (" (QUICK: not the benchmark)" if quick else "")
-        )
-        line(
-            f"deck draw, {results['deck_draw_shots']:,} shots, results + plots (s)",
-            results["deck_draw_seconds"],
-            "<= 3 s",
-            results["met"]["deck_draw_seconds"],
-        )
-        line(
-            f"take-out vs 7 discs, {results['takeout_shots']:,} shots, results + plots (s)",
-            results["takeout_seconds"],
-            "<= 5 s",
-            results["met"]["takeout_seconds"],
-        )
-        print(
-            f"{'Dask LocalCluster sweep, ' + format(results['dask_sweep_shots'], ',') + ' shots:':58s} "
-            f"1 worker {one:.3f} s, 2 workers {two:.3f} s"
-        )
-        line(
-            "Dask speed-up, 2 workers / 1 worker",
-            f"{results['dask_speedup']:.2f}x",
-            ">= 1.6x",
-            results["met"]["dask_speedup"],
-        )
-        line(
-            f"runner / kernel single-shot batch rate ({results['runner_shots']:,} shots)",
-            results["runner_ratio"],
-            ">= 0.5",
-            results["met"]["runner_ratio"],
-        )
-        print(
-            f"deck draw: {results['deck_draw_shots'] / results['deck_draw_seconds']:,.0f} shots/s; "
-            f"take-out: {results['takeout_shots'] / results['takeout_seconds']:,.0f} shots/s"
-        )
+        _print_results(results, quick, one, two)
     return results
+
+
+def _print_results(results: dict, quick: bool, one: float, two: float) -> None:
+    """The benchmarks' numbers as lines, each beside its goal (``one``, ``two``: the Dask sweep's
+    seconds on one and two workers)."""
+
+    def line(label, value, goal, met):
+        print(f"{label:58s} {value:>10} (goal {goal}) {'ok' if met else 'MISSED'}")
+
+    print(f"batch experiment benchmark on {results['cores']} cores" + (" (QUICK: not the benchmark)" if quick else ""))
+    line(
+        f"deck draw, {results['deck_draw_shots']:,} shots, results + plots (s)",
+        results["deck_draw_seconds"],
+        "<= 3 s",
+        results["met"]["deck_draw_seconds"],
+    )
+    line(
+        f"take-out vs 7 discs, {results['takeout_shots']:,} shots, results + plots (s)",
+        results["takeout_seconds"],
+        "<= 5 s",
+        results["met"]["takeout_seconds"],
+    )
+    print(
+        f"{'Dask LocalCluster sweep, ' + format(results['dask_sweep_shots'], ',') + ' shots:':58s} "
+        f"1 worker {one:.3f} s, 2 workers {two:.3f} s"
+    )
+    line(
+        "Dask speed-up, 2 workers / 1 worker",
+        f"{results['dask_speedup']:.2f}x",
+        ">= 1.6x",
+        results["met"]["dask_speedup"],
+    )
+    line(
+        f"runner / kernel single-shot batch rate ({results['runner_shots']:,} shots)",
+        results["runner_ratio"],
+        ">= 0.5",
+        results["met"]["runner_ratio"],
+    )
+    print(
+        f"deck draw: {results['deck_draw_shots'] / results['deck_draw_seconds']:,.0f} shots/s; "
+        f"take-out: {results['takeout_shots'] / results['takeout_seconds']:,.0f} shots/s"
+    )

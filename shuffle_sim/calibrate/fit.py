@@ -256,6 +256,44 @@ def fit_court(
 ) -> CourtFit:
     """Fit mu, the speed over a course of ``course_length`` metres (None: no speed) and the grade to
     ``shots``; ``CalibrationError`` when no shot has a time (nothing fixes mu)."""
+    _check_fit_input(shots, position_sd, time_sd)
+    axis, along, across, notes = _grade_components(shots)
+    model, p, r, cov, along, across = _fit_resolved(shots, gravity, axis, along, across, position_sd, time_sd, notes)
+    if cov is None:
+        raise CalibrationError(f"{shots.source}: the shots cannot fix mu (their fit is singular)")
+    mu, slope, _, _ = model.split(p)
+    if not mu > 0:
+        raise CalibrationError(f"{shots.source}: the fit gives mu = {mu:.4g}, not a sliding friction")
+    mu_sd = math.sqrt(cov[0, 0])
+    speed = speed_sd = None
+    if course_length is not None:
+        speed = math.sqrt(2.0 * course_length / (mu * gravity))
+        speed_sd = speed * mu_sd / (2.0 * mu)
+    slope_out, slope_sd = _grade_in_court_frame(model, cov, slope, along, across)
+    n = len(shots)
+    position_res = r[: 2 * n] * position_sd
+    time_res = r[2 * n :] * time_sd
+    return CourtFit(
+        mu=float(mu),
+        mu_sd=mu_sd,
+        speed=speed,
+        speed_sd=speed_sd,
+        slope=slope_out,
+        slope_sd=slope_sd,
+        axis=(float(axis[0]), float(axis[1])),
+        along_fitted=along,
+        across_fitted=across,
+        shots=n,
+        timed=int(shots.timed.sum()),
+        aimed=int(shots.aimed.sum()),
+        rms_position=float(np.sqrt(np.mean(position_res[:n] ** 2 + position_res[n:] ** 2))),
+        rms_time=float(np.sqrt(np.mean(time_res**2))) if time_res.size else math.nan,
+        notes=tuple(notes),
+    )
+
+
+def _check_fit_input(shots: MeasuredShots, position_sd: float, time_sd: float) -> None:
+    """``CalibrationError`` when no shot has a time (nothing fixes mu) or an error scale is not positive."""
     if not shots.timed.any():
         raise CalibrationError(
             f"{shots.source}: time: no shot has a time; start and rest alone do not fix the "
@@ -264,6 +302,11 @@ def fit_court(
     for name, value in (("position_sd", position_sd), ("time_sd", time_sd)):
         if not (math.isfinite(value) and value > 0):
             raise CalibrationError(f"{name}: must be a positive number (got {value!r})")
+
+
+def _grade_components(shots: MeasuredShots) -> tuple[np.ndarray, bool, bool, list[str]]:
+    """The shots' axis, whether a grade along it and across it can be fitted (timed shots both ways
+    along it; aim points across it), and notes saying why a component is not."""
     directions = shot_directions(shots)
     axis = shots_axis(directions)
     notes = []
@@ -283,6 +326,22 @@ def fit_court(
             "no shot gives an aim point (aim_x, aim_y): the sideways drift, and so a grade across the "
             "shots, cannot be measured; none is fitted"
         )
+    return axis, along, across, notes
+
+
+def _fit_resolved(
+    shots: MeasuredShots,
+    gravity: float,
+    axis: np.ndarray,
+    along: bool,
+    across: bool,
+    position_sd: float,
+    time_sd: float,
+    notes: list[str],
+) -> tuple:
+    """The least-squares fit with the grade components the data can resolve: a component whose fit is
+    singular is held at 0 (across first) and a note says so. Returns the model, its parameters, the
+    residuals, their covariance (None when mu itself is not fixed) and the components fitted."""
     while True:
         model = _Model(shots, gravity, axis, along, across, position_sd, time_sd)
         p, jac = _least_squares(model, model.start())
@@ -297,16 +356,12 @@ def fit_court(
         else:
             along = False
             notes.append("the shots cannot tell a grade along them from friction; none is fitted")
-    if cov is None:
-        raise CalibrationError(f"{shots.source}: the shots cannot fix mu (their fit is singular)")
-    mu, slope, _, _ = model.split(p)
-    if not mu > 0:
-        raise CalibrationError(f"{shots.source}: the fit gives mu = {mu:.4g}, not a sliding friction")
-    mu_sd = math.sqrt(cov[0, 0])
-    speed = speed_sd = None
-    if course_length is not None:
-        speed = math.sqrt(2.0 * course_length / (mu * gravity))
-        speed_sd = speed * mu_sd / (2.0 * mu)
+    return model, p, r, cov, along, across
+
+
+def _grade_in_court_frame(model, cov: np.ndarray, slope, along: bool, across: bool) -> tuple:
+    """The fitted grade in the court's frame (s_along axis + s_across normal) and its standard
+    deviations, the covariance turned with it; None for a component nothing fitted."""
     slope_out: tuple[float, float] | None = None
     slope_sd: tuple[float | None, float | None] | None = None
     if along or across:
@@ -318,23 +373,4 @@ def fit_court(
         touched = np.any(basis != 0.0, axis=1)  # court components the fitted ones move
         sd_along, sd_across = (math.sqrt(max(frame_cov[i, i], 0.0)) if touched[i] else None for i in range(2))
         slope_sd = (sd_along, sd_across)
-    n = len(shots)
-    position_res = r[: 2 * n] * position_sd
-    time_res = r[2 * n :] * time_sd
-    return CourtFit(
-        mu=float(mu),
-        mu_sd=mu_sd,
-        speed=speed,
-        speed_sd=speed_sd,
-        slope=slope_out,
-        slope_sd=slope_sd,
-        axis=(float(axis[0]), float(axis[1])),
-        along_fitted=along,
-        across_fitted=across,
-        shots=n,
-        timed=int(timed.sum()),
-        aimed=int(shots.aimed.sum()),
-        rms_position=float(np.sqrt(np.mean(position_res[:n] ** 2 + position_res[n:] ** 2))),
-        rms_time=float(np.sqrt(np.mean(time_res**2))) if time_res.size else math.nan,
-        notes=tuple(notes),
-    )
+    return slope_out, slope_sd

@@ -156,6 +156,12 @@ def players_help() -> str:
 
 def register(sub) -> None:
     """Add this module's subcommands to the parser's subparsers ``sub``."""
+    _add_play(sub)
+    _add_advise(sub)
+
+
+def _add_play(sub) -> None:
+    """The ``play`` subcommand: a whole simulated game or match, its scorecard and pictures."""
     p = sub.add_parser(
         "play",
         help="play a whole simulated game or match; write its scorecard and pictures",
@@ -186,6 +192,9 @@ def register(sub) -> None:
     p.add_argument("--quiet", action="store_true", help="print game results only, not every frame")
     p.set_defaults(func=cmd_play)
 
+
+def _add_advise(sub) -> None:
+    """The ``advise`` subcommand: the candidate shots for a board, ranked."""
     p = sub.add_parser("advise", help="rank the candidate shots for a board (success, frame value, win probability)")
     p.add_argument("game", choices=game_names(), help="the game")
     p.add_argument("board", help="board file (JSON, as for score): the resting discs")

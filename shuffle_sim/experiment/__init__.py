@@ -10,7 +10,8 @@ module               what it does
 ``errors``           ``ExperimentError``: the file, the key and the value of what is wrong
 ``_plan``            a run's shots as flat arrays, and which path (lone shots or a board) they take
 ``_chunk_kernels``   numba kernels: noisy shots from a grid cell, outcome reductions
-``_lone_chunk``      one numba call per chunk on an empty board: build, play, judge and sum
+``_lone_kernels``    one numba call per chunk on an empty board: build, play, judge and sum
+``_lone_chunk``      that call's arguments, its compile before a first run, its sums per chunk
 ``_warmup``          a run's kernels compiled (or loaded) before its first chunk
 ``_chunks``          one chunk's shots, played and judged in one call, reduced to sums per cell
 ``pairing``          paired axes: common random numbers, and the sums of paired differences

@@ -1,460 +1,43 @@
-"""One numba call per chunk for experiments on an empty board: build, play, judge and sum the shots.
+"""One numba call per chunk for experiments on an empty board: its arguments, its compile and its sums.
 
-An experiment with no resting discs on the court and no per-shot records (the commonest kind: draws,
-aim and speed sweeps) needs from each shot only its judged outcome, added into its grid cell. Here
-each shot's parameters (``_chunk_kernels``: its grid cell's intended shot, computed once per
-cell, then distributions, aim and execution noise), its launch velocity, its play (``physics.lone.run_lone``) and its
-judging
-(``shots.judge_rest``) happen in one loop over blocks of shots shared between threads, with nothing
-per shot leaving the CPU's caches but a value and a few flags; a second shared loop over the
-chunk's grid cells adds them up. These are the same numba functions, in the same order of operations, as the
-general path (``build_shots``, ``simulate_shots``, ``reduce_chunk``), so the sums are bit-identical
-to it; only the round trips through Python and memory between the steps are gone.
-
-The block loop is compiled without reference counting (``_nrt=False``), like the batch API's own
-lone-disc loop: it allocates nothing, and counting references to the court's arrays for every shot
-would cost more than the shot.
+The kernels (``_lone_kernels``) build, play, judge and sum a chunk's shots in one call; here a run's
+plan, court tables and scratch are made once, a call's arguments are packed from them, the kernels are
+compiled (or loaded) before a first run, and the call's sums are cut back into one dict per chunk.
 """
 
 from __future__ import annotations
 
 import itertools
-import math
 
 import numpy as np
 
-from shuffle_sim._runtime import jit
-from shuffle_sim._runtime.threads import run_shares
-from shuffle_sim.experiment._chunk_kernels import (
-    STATUS_FALLEN,
-    STATUS_HOLED,
-    cell_parameters,
-    drawn_parameters,
-    value_slot,
+from shuffle_sim.experiment._lone_kernels import (
+    MAX_EVENTS,
+    _check_start,
+    _judge_block,
+    play_lone_blocks,
+    play_lone_chunk,
+    sum_lone_rows,
 )
 from shuffle_sim.judging.batch import cached_judge_index
 from shuffle_sim.judging.packing import judge_arrays
 from shuffle_sim.physics.numba_api import court_table, kernel_arrays, run_lone_call
-from shuffle_sim.shots import CHUNK, NOT_FINITE, judge_rest, shot_problem
 
-#: Bits of a shot's flags.
-FLAG_FAILED = 1  # not played (its start) or not finished (event bound): counted in ``failed`` only
-FLAG_DEAD = 2  # dead or fallen
-FLAG_HANGER = 4
-FLAG_CORNER_HANGER = 8
-FLAG_HOLED = 16
-FLAG_NOT_FINITE = 32  # a launch value not finite: the general path reports it
-
-#: Event bound per shot (``simulate_shots``'s default, which the general path uses).
-MAX_EVENTS = 10_000
-
-
-#: A played shot's kernel outcome, packed into its ``shot_value`` between the two passes of a block
-#: (``_play_block``, ``_judge_block``): its status, and whether it is dead or unfinished.
-PACK_DEAD = 8
-PACK_NOT_OK = 16
-
-
-@jit.no_refcount
-def _play_block(
-    first,
-    start,
-    stop,
-    samples,
-    grid_shape,
-    axis_param,
-    axis_values,
-    nominal,
-    dist_param,
-    dist_kind,
-    dist_a,
-    dist_b,
-    skill_sd,
-    uses_target,
-    speed_given,
-    overshoot,
-    stop_speed_per_root_metre,
-    k0,
-    k1,
-    tables,
-    orbit_tables,
-    ja,
-    index,
-    no_discs,
-    max_events,
-    rest_x,
-    rest_y,
-    shot_value,
-    shot_flags,
-):
-    """Build and play shots ``first + start`` .. ``first + stop - 1`` (rows ``start`` .. ``stop - 1``):
-    a played shot's rest position goes to ``rest_x``, ``rest_y`` and its kernel outcome, packed, to
-    ``shot_value`` (its flags 0), for ``_judge_block``; a shot that cannot be played gets value 0 and
-    ``FLAG_FAILED``. ``tables`` holds the court's packed table per court of a court-speed axis (one
-    without one)."""
-    next_cell_shot = first + np.uint64(start)  # the first shot of the next cell: its intended shot changes there
-    c_speed = c_direction = c_spin = c_x = c_y = c_tx = c_ty = 0.0
-    c_skill = 0
-    c_court = 0
-    table = tables[0]
-    last_x = last_y = math.nan  # the last start checked, and its verdict
-    last_why = 0
-    for k in range(start, stop):
-        shot = first + np.uint64(k)
-        if shot >= next_cell_shot:
-            cell = shot // samples
-            c_speed, c_direction, c_spin, c_x, c_y, c_tx, c_ty, c_skill, c_court = cell_parameters(
-                cell, grid_shape, axis_param, axis_values, nominal
-            )
-            next_cell_shot = (cell + np.uint64(1)) * samples
-            table = tables[c_court]
-        speed, direction, spin, x, y = drawn_parameters(
-            shot,
-            c_speed,
-            c_direction,
-            c_spin,
-            c_x,
-            c_y,
-            c_tx,
-            c_ty,
-            c_skill,
-            c_court,
-            dist_param,
-            dist_kind,
-            dist_a,
-            dist_b,
-            skill_sd,
-            uses_target,
-            speed_given,
-            overshoot,
-            stop_speed_per_root_metre,
-            k0,
-            k1,
-            True,
-        )
-        vx = speed * math.sin(direction)
-        vy = speed * math.cos(direction)
-        # Whether the start can be played depends on the start alone once the launch is finite: a
-        # cell's shots mostly share their start (no start errors), so its verdict is reused.
-        if x == last_x and y == last_y and math.isfinite(vx) and math.isfinite(vy) and math.isfinite(spin):
-            why = last_why
-        else:
-            why = shot_problem(table, ja, index, no_discs, no_discs, x, y, vx, vy, spin)
-            if why != NOT_FINITE:
-                last_x = x
-                last_y = y
-                last_why = why
-        if why != 0:
-            shot_value[k] = 0
-            shot_flags[k] = FLAG_FAILED | (FLAG_NOT_FINITE if why == NOT_FINITE else 0)
-            continue
-        x, y, _, _, _, status, dead, ok, _, _ = run_lone_call(table, orbit_tables, x, y, vx, vy, spin, max_events)
-        rest_x[k] = x
-        rest_y[k] = y
-        shot_value[k] = status | (PACK_DEAD if dead else 0) | (0 if ok else PACK_NOT_OK)
-        shot_flags[k] = 0
-
-
-@jit.no_refcount
-def _judge_block(start, stop, ja, prepared, index, rest_x, rest_y, shot_value, shot_flags):
-    """Judge the shots ``_play_block`` played in rows ``start`` .. ``stop - 1`` where they rest, into
-    their ``shot_value`` and ``shot_flags``. A pass of its own (compiled apart from the play, so that
-    a first run compiles the two at once in two processes); it reads what the play left in cache."""
-    for k in range(start, stop):
-        if shot_flags[k] & FLAG_FAILED:
-            continue
-        packed = shot_value[k]
-        status = packed & 7
-        value, _, hanger, dead = judge_rest(
-            ja, prepared, index, rest_x[k], rest_y[k], status, (packed & PACK_DEAD) != 0
-        )
-        flags = 0
-        if packed & PACK_NOT_OK:
-            flags |= FLAG_FAILED
-        if dead or status == STATUS_FALLEN:
-            flags |= FLAG_DEAD
-        if hanger > 0:
-            flags |= FLAG_HANGER
-        if hanger == 2:
-            flags |= FLAG_CORNER_HANGER
-        if status == STATUS_HOLED:
-            flags |= FLAG_HOLED
-        shot_value[k] = value
-        shot_flags[k] = flags
-
-
-@jit.no_refcount
-def _sum_row(
-    r,
-    lo_shot,
-    hi_shot,
-    values,
-    shot_value,
-    shot_flags,
-    shots,
-    failed,
-    value_sum,
-    value_counts,
-    dead_count,
-    hanger_count,
-    corner_count,
-    holed_count,
-    first_bad,
-    not_finite,
-):
-    """Add shots ``lo_shot`` .. ``hi_shot - 1`` (one grid cell's within one chunk) into row ``r`` of the
-    sums (``reduce_chunk``'s sums for one disc)."""
-    for k in range(lo_shot, hi_shot):
-        flags = shot_flags[k]
-        if flags & FLAG_NOT_FINITE:
-            not_finite[r] += 1
-        if flags & FLAG_FAILED:
-            failed[r] += 1
-            continue
-        v = shot_value[k]
-        lo = value_slot(values, v)
-        if values[lo] != v:
-            first_bad[r] = min(first_bad[r], k)
-            continue
-        shots[r] += 1
-        value_sum[r] += v
-        value_counts[r, lo] += 1
-        if flags & FLAG_DEAD:
-            dead_count[r] += 1
-        if flags & FLAG_HANGER:
-            hanger_count[r] += 1
-        if flags & FLAG_CORNER_HANGER:
-            corner_count[r] += 1
-        if flags & FLAG_HOLED:
-            holed_count[r] += 1
-
-
-@jit.threaded
-def play_lone_blocks(
-    block_lo,
-    block_hi,
-    first,
-    n,
-    samples,
-    grid_shape,
-    axis_param,
-    axis_values,
-    nominal,
-    dist_param,
-    dist_kind,
-    dist_a,
-    dist_b,
-    skill_sd,
-    uses_target,
-    speed_given,
-    overshoot,
-    stop_speed_per_root_metre,
-    k0,
-    k1,
-    tables,
-    orbit_tables,
-    ja,
-    prepared,
-    index,
-    max_events,
-    no_discs,
-    shot_value,
-    shot_flags,
-    rest_x,
-    rest_y,
-):
-    """Blocks ``block_lo .. block_hi - 1`` (of ``CHUNK`` shots) of ``play_lone_chunk``'s shots, each
-    played then judged: one thread's share (``threads.run_shares``)."""
-    for c in range(block_lo, block_hi):
-        lo = c * CHUNK
-        hi = min(n, (c + 1) * CHUNK)
-        _play_block(
-            first,
-            lo,
-            hi,
-            samples,
-            grid_shape,
-            axis_param,
-            axis_values,
-            nominal,
-            dist_param,
-            dist_kind,
-            dist_a,
-            dist_b,
-            skill_sd,
-            uses_target,
-            speed_given,
-            overshoot,
-            stop_speed_per_root_metre,
-            k0,
-            k1,
-            tables,
-            orbit_tables,
-            ja,
-            index,
-            no_discs,
-            max_events,
-            rest_x,
-            rest_y,
-            shot_value,
-            shot_flags,
-        )
-        _judge_block(lo, hi, ja, prepared, index, rest_x, rest_y, shot_value, shot_flags)
-
-
-@jit.threaded
-def sum_lone_rows(
-    row_start,
-    row_stop,
-    row_lo,
-    row_hi,
-    values,
-    shot_value,
-    shot_flags,
-    shots,
-    failed,
-    value_sum,
-    value_counts,
-    dead_count,
-    hanger_count,
-    corner_count,
-    holed_count,
-    first_bad,
-    not_finite,
-):
-    """Rows ``row_start .. row_stop - 1`` of ``play_lone_chunk``'s sums: one thread's share."""
-    for r in range(row_start, row_stop):
-        _sum_row(
-            np.int64(r),
-            row_lo[r],
-            row_hi[r],
-            values,
-            shot_value,
-            shot_flags,
-            shots,
-            failed,
-            value_sum,
-            value_counts,
-            dead_count,
-            hanger_count,
-            corner_count,
-            holed_count,
-            first_bad,
-            not_finite,
-        )
-
-
-def play_lone_chunk(
-    first,
-    n,
-    samples,
-    grid_shape,
-    axis_param,
-    axis_values,
-    nominal,
-    dist_param,
-    dist_kind,
-    dist_a,
-    dist_b,
-    skill_sd,
-    uses_target,
-    speed_given,
-    overshoot,
-    stop_speed_per_root_metre,
-    k0,
-    k1,
-    tables,
-    orbit_tables,
-    ja,
-    prepared,
-    index,
-    max_events,
-    values,
-    no_discs,
-    shot_value,
-    shot_flags,
-    rest_x,
-    rest_y,
-    row_lo,
-    row_hi,
-    shots,
-    failed,
-    value_sum,
-    value_counts,
-    dead_count,
-    hanger_count,
-    corner_count,
-    holed_count,
-    first_bad,
-    not_finite,
-):
-    """Play shots ``first`` .. ``first + n - 1`` with execution noise and add each judged outcome into
-    its row of sums, as ``build_shots``, ``simulate_shots`` and ``reduce_chunk`` do together.
-
-    Row r holds shots ``first + row_lo[r]`` .. ``first + row_hi[r] - 1``: one grid cell's shots within
-    one chunk, so that one call serves several chunks. ``no_discs`` is an empty float array;
-    ``shot_value``, ``shot_flags``, ``rest_x`` and ``rest_y`` (n) are scratch. Per row, ``first_bad``
-    (filled with n) receives the first shot whose judged value is not in the sorted ``values``, and
-    ``not_finite`` counts the shots with a launch value that is not finite.
-
-    The blocks of shots, then the rows, are shared between numba's threads (``threads.run_shares``:
-    Python threads each running a ``jit.threaded`` share, as a ``prange`` loop would with its static
-    schedule, but without the parallel compile, which took about 6 s of processor time of a first
-    run's). Every shot and every row is written by one share alone, so the sums are the same for any
-    thread count.
-    """
-    run_shares(
-        play_lone_blocks,
-        (n + CHUNK - 1) // CHUNK,
-        first,
-        n,
-        samples,
-        grid_shape,
-        axis_param,
-        axis_values,
-        nominal,
-        dist_param,
-        dist_kind,
-        dist_a,
-        dist_b,
-        skill_sd,
-        uses_target,
-        speed_given,
-        overshoot,
-        stop_speed_per_root_metre,
-        k0,
-        k1,
-        tables,
-        orbit_tables,
-        ja,
-        prepared,
-        index,
-        max_events,
-        no_discs,
-        shot_value,
-        shot_flags,
-        rest_x,
-        rest_y,
-    )
-    run_shares(
-        sum_lone_rows,
-        row_lo.shape[0],
-        row_lo,
-        row_hi,
-        values,
-        shot_value,
-        shot_flags,
-        shots,
-        failed,
-        value_sum,
-        value_counts,
-        dead_count,
-        hanger_count,
-        corner_count,
-        holed_count,
-        first_bad,
-        not_finite,
-    )
+__all__ = [
+    "BATCH_SHOTS",
+    "Scratch",
+    "compile_lone_kernel",
+    "compile_lone_parts",
+    "compile_lone_physics",
+    "court_tables",
+    "lone_chunk_args",
+    "lone_chunk_sums",
+    "lone_chunks_sums",
+    "lone_plan",
+    "play_lone_blocks",
+    "play_lone_chunk",
+    "sum_lone_rows",
+]
 
 
 #: Shots per call of ``play_lone_chunk`` at most when it serves several chunks: each call is two
@@ -665,13 +248,6 @@ def compile_lone_physics(experiment, shot_plan) -> None:
         rest_x,
         rest_y,
     )
-
-
-@jit.no_refcount
-def _check_start(table, ja, index, no_discs, x, y):
-    """A shot's start check as ``_play_block`` makes it: compiled, it leaves the check's callees in
-    numba's cache (``compile_lone_parts``)."""
-    return shot_problem(table, ja, index, no_discs, no_discs, x, y, 0.0, 1.0, 0.0)
 
 
 def compile_lone_parts(experiment, shot_plan) -> None:

@@ -294,6 +294,26 @@ def _compute(
         writer.shutdown(wait=True)
 
 
+def _check_workers(workers, dask) -> None:
+    """``ExperimentError`` unless ``workers`` is a positive integer, and 1 with a Dask scheduler."""
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise ExperimentError(f"workers must be a positive integer (got {shown(workers)})")
+    if dask is not None and workers != 1:
+        raise ExperimentError("give either workers or a Dask scheduler, not both")
+
+
+def _chunks_left(
+    experiment: Experiment, results: ResultsDir, chunk_size: int, resume: bool
+) -> tuple[set[int], list[int], int]:
+    """The chunks a resumed run finds finished, the ones left to compute, and the shots finished."""
+    n_chunks = experiment.n_chunks(chunk_size)
+    finished = results.finished_chunks(experiment.fingerprint, chunk_size) if resume else set()
+    finished &= set(range(n_chunks))
+    pending = [k for k in range(n_chunks) if k not in finished]
+    done_shots = sum(min(chunk_size, experiment.n_shots - k * chunk_size) for k in finished)
+    return finished, pending, done_shots
+
+
 def _run_locked(
     experiment: Experiment,
     out: str | os.PathLike,
@@ -307,19 +327,13 @@ def _run_locked(
     on_grid=None,
 ) -> RunSummary:
     """``run_experiment`` with the results folder's lock held."""
-    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-        raise ExperimentError(f"workers must be a positive integer (got {shown(workers)})")
-    if dask is not None and workers != 1:
-        raise ExperimentError("give either workers or a Dask scheduler, not both")
+    _check_workers(workers, dask)
     results = ResultsDir(out if out is not None else Path("results") / experiment.name)
     chunk_size = _chunk_size(experiment, results, chunk_size, resume)
     began = time.perf_counter()
     manifest = results.prepare(experiment, chunk_size, resume)
     n_chunks = experiment.n_chunks(chunk_size)
-    finished = results.finished_chunks(experiment.fingerprint, chunk_size) if resume else set()
-    finished &= set(range(n_chunks))
-    pending = [k for k in range(n_chunks) if k not in finished]
-    done_shots = sum(min(chunk_size, experiment.n_shots - k * chunk_size) for k in finished)
+    finished, pending, done_shots = _chunks_left(experiment, results, chunk_size, resume)
     if dask is None and pending:
         # Compile (first run) or load the job's kernels before the clock of the progress display starts;
         # local worker processes then load them from numba's cache.

@@ -241,65 +241,83 @@ def plot_metric(
 
     values = np.asarray(view.values, dtype=np.float64)
     if y is not None:
-        arr = values.T
-        xs, xticks = _coordinates(ds, x)
-        ys, yticks = _coordinates(ds, y)
-        cmap, norm, vmin, vmax = _colour_norm(values, metric)
-        if on_court:
-            draw_court(ax, court)
-        mesh = ax.pcolormesh(
-            _edges(xs),
-            _edges(ys),
-            arr,
-            cmap=cmap,
-            norm=norm,
-            vmin=vmin,
-            vmax=vmax,
-            shading="flat",
-            alpha=0.85 if on_court else 1.0,
-            zorder=4 if on_court else 1,
-        )
-        bar = fig.colorbar(mesh, cax=colour_bar) if colour_bar is not None else fig.colorbar(mesh, ax=ax, shrink=0.9)
-        bar.set_label(label)
-        if xticks:
-            ax.set_xticks(xs, xticks)
-        if yticks:
-            ax.set_yticks(ys, yticks)
-        ax.set_xlabel(_axis_label(ds, x))
-        ax.set_ylabel(_axis_label(ds, y))
-        if on_court:
-            pad_x = 0.25 * (xs.max() - xs.min() + 1e-3)
-            pad_y = 0.25 * (ys.max() - ys.min() + 1e-3)
-            ax.set_xlim(max(xmin, xs.min() - pad_x), min(xmax, xs.max() + pad_x))
-            ax.set_ylim(max(ymin, ys.min() - pad_y), min(ymax, ys.max() + pad_y))
-            ax.set_aspect("equal")
+        _draw_map(fig, ax, colour_bar, ds, values, metric, label, x, y, court, on_court)
     else:
-        xs, xticks = _coordinates(ds, x)
-        if xticks:
-            ax.bar(xs, values, color="tab:blue")
-            ax.set_xticks(xs, xticks)
-            for xi, v in zip(xs, values):
-                ax.annotate(f"{v:.3g}", (xi, v), ha="center", va="bottom", fontsize=9)
-        else:
-            ax.plot(xs, values, marker="o", markersize=3, color="tab:blue")
-        ax.set_xlabel(_axis_label(ds, x))
-        ax.set_ylabel(label)
-        if metric.startswith("p_"):
-            ax.set_ylim(0, max(1e-9, float(np.nanmax(values)) * 1.15))
-        ax.grid(alpha=0.3)
-
+        _draw_line(ax, ds, values, metric, label, x)
     if not on_court:
-        draw_court(court_ax, court)
-        court_ax.set_title(f"{court.name} ({court.end} end)" if len(court.ends) > 1 else court.name, fontsize=9)
-        court_ax.set_xlabel("x (m)", fontsize=8)
-        court_ax.set_ylabel("y (m)", fontsize=8)
-        court_ax.xaxis.set_major_locator(MaxNLocator(2 if tall > 8 else 3 if tall > 3 else 5))
-        court_ax.tick_params(labelsize=7)
+        _draw_court_panel(court_ax, court, tall)
     _draw_board_and_shot(court_ax, ds, court, [d for d in (x, y) if d])
     if colour_bar is not None:
         _clear_of_the_bar(fig, ax, colour_bar, court_ax)
     fig.suptitle(_title(ds, metric, fixed, view.averaged), fontsize=11, y=0.993 if not on_court else 0.98)
     return fig
+
+
+def _draw_map(
+    fig, ax, colour_bar, ds, values, metric: str, label: str, x: str, y: str, court: Court, on_court: bool
+) -> None:
+    """The metric as a colour map over ``x`` and ``y`` with its colour bar; over the court itself, to
+    scale and cut to the grid's reach, when the two axes are the court's coordinates."""
+    xmin, ymin, xmax, ymax = court.bounds
+    arr = values.T
+    xs, xticks = _coordinates(ds, x)
+    ys, yticks = _coordinates(ds, y)
+    cmap, norm, vmin, vmax = _colour_norm(values, metric)
+    if on_court:
+        draw_court(ax, court)
+    mesh = ax.pcolormesh(
+        _edges(xs),
+        _edges(ys),
+        arr,
+        cmap=cmap,
+        norm=norm,
+        vmin=vmin,
+        vmax=vmax,
+        shading="flat",
+        alpha=0.85 if on_court else 1.0,
+        zorder=4 if on_court else 1,
+    )
+    bar = fig.colorbar(mesh, cax=colour_bar) if colour_bar is not None else fig.colorbar(mesh, ax=ax, shrink=0.9)
+    bar.set_label(label)
+    if xticks:
+        ax.set_xticks(xs, xticks)
+    if yticks:
+        ax.set_yticks(ys, yticks)
+    ax.set_xlabel(_axis_label(ds, x))
+    ax.set_ylabel(_axis_label(ds, y))
+    if on_court:
+        pad_x = 0.25 * (xs.max() - xs.min() + 1e-3)
+        pad_y = 0.25 * (ys.max() - ys.min() + 1e-3)
+        ax.set_xlim(max(xmin, xs.min() - pad_x), min(xmax, xs.max() + pad_x))
+        ax.set_ylim(max(ymin, ys.min() - pad_y), min(ymax, ys.max() + pad_y))
+        ax.set_aspect("equal")
+
+
+def _draw_line(ax, ds, values, metric: str, label: str, x: str) -> None:
+    """The metric over one axis: bars with their values for named values, else a line."""
+    xs, xticks = _coordinates(ds, x)
+    if xticks:
+        ax.bar(xs, values, color="tab:blue")
+        ax.set_xticks(xs, xticks)
+        for xi, v in zip(xs, values):
+            ax.annotate(f"{v:.3g}", (xi, v), ha="center", va="bottom", fontsize=9)
+    else:
+        ax.plot(xs, values, marker="o", markersize=3, color="tab:blue")
+    ax.set_xlabel(_axis_label(ds, x))
+    ax.set_ylabel(label)
+    if metric.startswith("p_"):
+        ax.set_ylim(0, max(1e-9, float(np.nanmax(values)) * 1.15))
+    ax.grid(alpha=0.3)
+
+
+def _draw_court_panel(court_ax, court: Court, tall: float) -> None:
+    """The court beside the plot, named, with its few ticks."""
+    draw_court(court_ax, court)
+    court_ax.set_title(f"{court.name} ({court.end} end)" if len(court.ends) > 1 else court.name, fontsize=9)
+    court_ax.set_xlabel("x (m)", fontsize=8)
+    court_ax.set_ylabel("y (m)", fontsize=8)
+    court_ax.xaxis.set_major_locator(MaxNLocator(2 if tall > 8 else 3 if tall > 3 else 5))
+    court_ax.tick_params(labelsize=7)
 
 
 def _name_part(value) -> str:

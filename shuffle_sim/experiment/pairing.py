@@ -249,6 +249,16 @@ def paired_chunk_sums(
         raise ValueError(
             f"a chunk of a paired experiment must hold whole draws of {count} shots (got shots {start} to {stop - 1})"
         )
+    out = _cell_sums(experiment, start, batch, values, shooter, cells, reduce_rows)
+    out.update(_pair_sums(experiment, batch, values, shooter, ucells))
+    return out
+
+
+def _cell_sums(
+    experiment, start: int, batch, values: np.ndarray, shooter: np.ndarray, cells: np.ndarray, reduce_rows
+) -> dict[str, np.ndarray]:
+    """Per grid cell present (``cells``: each shot's) the sums of ``runner.compute_chunk``;
+    ``RuntimeError`` naming a shot judged a value outside ``values``."""
     present, rows = np.unique(cells, return_inverse=True)
     n_local = len(present)
     n_board = len(experiment.board_names)
@@ -298,6 +308,13 @@ def paired_chunk_sums(
     if experiment.board is None:
         for k in ("score_sum", "opponent_sum", "removed"):
             del out[k]
+    return out
+
+
+def _pair_sums(experiment, batch, values: np.ndarray, shooter: np.ndarray, ucells: np.ndarray) -> dict[str, np.ndarray]:
+    """Per unpaired cell present (``ucells``: each shot's; one per draw counts) the paired sums, and the
+    cells as ``pair_cells``."""
+    count = experiment.pair_count
     draw_ucells = ucells[::count]
     pair_cells, draw_row = np.unique(draw_ucells, return_inverse=True)
     sums = empty_pair_sums(experiment, len(values), len(pair_cells))
@@ -316,9 +333,8 @@ def paired_chunk_sums(
         sums["pair_diff_sumsq"],
         sums["pair_value_counts"],
     )
-    out.update(sums)
-    out["pair_cells"] = pair_cells.astype(np.int64)
-    return out
+    sums["pair_cells"] = pair_cells.astype(np.int64)
+    return sums
 
 
 def paired_variables(experiment, sums: dict, values: np.ndarray, coords: dict, data_vars: dict, attrs: dict) -> None:

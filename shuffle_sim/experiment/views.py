@@ -311,6 +311,18 @@ def build_view(
     average = tuple(average or ())
     x = x or grid_dims[0]
     keep = (x,) if y is None else (x, y)
+    roles = _axis_roles(grid_dims, keep, select, average, diff)
+    take, fixed = _taken_positions(ds, grid_dims, roles, select)
+    sums = metric_sums(ds, metric)
+    if diff is None:
+        value, _, _ = _pooled(_Plan(keep, take, average), sums)
+        return View(metric, keep, value, fixed=fixed, averaged=average)
+    return _difference_view(ds, metric, sums, keep, take, fixed, average, diff)
+
+
+def _axis_roles(grid_dims: tuple, keep: tuple, select: dict, average: tuple, diff) -> dict[str, str]:
+    """Each named axis's one role in a view (plotted, selected, averaged or compared); an axis that is
+    not a grid axis, or named twice, raises ``ExperimentError`` naming it."""
     roles: dict[str, str] = {}
     for role, names in (
         ("plotted", keep),
@@ -324,6 +336,12 @@ def build_view(
             if name in roles:
                 raise ExperimentError(f"axis {name!r} is both {roles[name]} and {role}")
             roles[name] = role
+    return roles
+
+
+def _taken_positions(ds, grid_dims: tuple, roles: dict[str, str], select: dict) -> tuple[dict, dict]:
+    """The grid position and value of each axis a view takes at one value: its ``select``ed value
+    (nearest grid value), or its first when it has no role."""
     take, fixed = {}, {}
     for dim in grid_dims:
         if dim in roles and roles[dim] != "selected":
@@ -333,11 +351,12 @@ def build_view(
         )
         take[dim] = position
         fixed[dim] = value
-    sums = metric_sums(ds, metric)
-    if diff is None:
-        value, _, _ = _pooled(_Plan(keep, take, average), sums)
-        return View(metric, keep, value, fixed=fixed, averaged=average)
+    return take, fixed
 
+
+def _difference_view(ds, metric: str, sums, keep: tuple, take: dict, fixed: dict, average: tuple, diff) -> View:
+    """The view at ``AXIS = A`` minus at ``AXIS = B`` (``diff``) with its standard error: from the pairs'
+    own sums for a paired axis, else from the two views' errors, or a note saying why there is none."""
     axis, a, b = diff
     a_index, a_value = _position(ds, axis, a)
     b_index, b_value = _position(ds, axis, b)

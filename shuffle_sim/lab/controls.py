@@ -87,6 +87,16 @@ class Controls:
         presets: list[str],
         default_copies: int,
     ):
+        self._add_court_widgets(court, court_choices, court_ref, views, view)
+        self._add_board_widgets(teams)
+        self._add_shot_widgets(starts, fields)
+        self._add_copies_widgets(copies, presets, default_copies)
+        self._add_results()
+
+    def _add_court_widgets(
+        self, court: Court, court_choices: list[str], court_ref: str, views: list[str], view: str
+    ) -> None:
+        """The message line, and the court, scoring end and view choices."""
         ends = list(court.ends) or [court.end]
         # A fixed height: a message appearing never moves the buttons under the pointer.
         self.status = Div(
@@ -110,12 +120,16 @@ class Controls:
         self.view_select = Select(title="View", value=view, options=_options(views), name="view_select", width=140)
         self.court_controls = [self.court_select, self.end_select, self.view_select]
 
+    def _add_board_widgets(self, teams: list[str]) -> None:
+        """The mode (place discs or aim), the team of a new disc, and the board's edit buttons."""
         self.mode = RadioButtonGroup(labels=MODE_LABELS, active=0, name="mode", width=260)
         self.team_select = Select(title="Team", value=teams[0], options=_options(teams), name="team_select", width=130)
         self.delete = Button(label="Delete disc", name="delete", width=110)
         self.clear = Button(label="Clear board", name="clear", width=110)
         self.undo = Button(label="Undo", name="undo", width=110)
 
+    def _add_shot_widgets(self, starts: list[str], fields: dict[str, NumberField]) -> None:
+        """The shot: its start, the launch fields, the shoot button and the playback speed."""
         self.start_select = Select(
             title="Start (legal for the game)",
             value=starts[0],
@@ -133,6 +147,8 @@ class Controls:
             title="Playback speed-up", value="1", options=_options(PLAYBACK_SPEEDS), name="playback", width=120
         )
 
+    def _add_copies_widgets(self, copies: NumberField, presets: list[str], default_copies: int) -> None:
+        """The noisy copies and the advisor (a skill preset, the number of copies), and the board's files."""
         self.skill_select = Select(
             title="Skill preset",
             value=presets[0] if presets else "",
@@ -152,6 +168,8 @@ class Controls:
         self.save_board = Button(label="Save board", name="save_board", width=100)
         self.save_scene = Button(label="Save scene", name="save_scene", width=100)
 
+    def _add_results(self) -> None:
+        """The result tabs: the frame, the discs, the noisy copies, the advice and the help."""
         self.frame_div = Div(name="score", text="", width=PANEL_WIDTH - 20)
         self.judgement = Div(name="judgement", text="", width=PANEL_WIDTH - 20)
         self.copies_div = Div(name="copies", text="", width=PANEL_WIDTH - 20)

@@ -108,7 +108,20 @@ class CourtFigure:
     def __init__(self, court: Court, starts: list[Start], title: str):
         self.court = court
         self.view = opening_view(court)
-        x0, y0, x1, y1 = view_box(court, self.view)
+        self.fig = self._empty_figure(title)
+        self.extent = list(court_extent(court))
+        texts = draw_court(self.fig, court, with_labels=False)
+        self._add_density()
+        draw_labels(self.fig, texts)
+        self._add_starts_and_paths(starts)
+        self._add_ghosts()
+        self._add_discs()
+        self._add_marks()
+        self._add_aim()
+
+    def _empty_figure(self, title: str) -> figure:
+        """The figure on the opening view, its tools and axes, with the disc radius as its first tag."""
+        x0, y0, x1, y1 = view_box(self.court, self.view)
         fig = figure(
             name="court",
             frame_height=FRAME_HEIGHT,
@@ -124,12 +137,12 @@ class CourtFigure:
         )
         fig.grid.visible = False
         fig.background_fill_color = "#fafafa"
-        fig.tags = [float(court.disc_radius)]
-        self.fig = fig
-        self.extent = list(court_extent(court))
-        r = court.disc_radius
-        texts = draw_court(fig, court, with_labels=False)
+        fig.tags = [float(self.court.disc_radius)]
+        return fig
 
+    def _add_density(self) -> None:
+        """The noisy copies' density map (empty until a shot is sampled) and its colour bar."""
+        fig = self.fig
         self.density = ColumnDataSource(name="density", data=dict(EMPTY_DENSITY))
         self.mapper = LogColorMapper(palette=DENSITY_PALETTE, low=1e-4, high=1.0, nan_color=(0, 0, 0, 0))
         fig.image(image="image", x="x", y="y", dw="dw", dh="dh", source=self.density, color_mapper=self.mapper)  # type: ignore[call-arg]  # not in bokeh's stub
@@ -146,8 +159,10 @@ class CourtFigure:
             padding=4,
         )
         fig.add_layout(self.colour_bar, "below")
-        draw_labels(fig, texts)
 
+    def _add_starts_and_paths(self, starts: list[Start]) -> None:
+        """The legal starts (green) and the shot's paths (dotted, in the discs' colours)."""
+        fig = self.fig
         fig.multi_line(
             [s.polyline()[0] for s in starts],
             [s.polyline()[1] for s in starts],
@@ -159,6 +174,10 @@ class CourtFigure:
         fig.multi_line(
             "xs", "ys", source=self.paths, line_color="colour", line_width=1.5, line_alpha=0.8, line_dash="dotted"
         )
+
+    def _add_ghosts(self) -> None:
+        """The marks of discs the rules removed: a dashed outline and why."""
+        fig, r = self.fig, self.court.disc_radius
         self.ghosts = ColumnDataSource(name="ghosts", data=dict(x=[], y=[], text=[], why=[]))
         self.ghosts_renderer = fig.ellipse(
             "x",
@@ -182,6 +201,9 @@ class CourtFigure:
             text_color="#424242",
         )
 
+    def _add_discs(self) -> None:
+        """The board's discs (selectable), their value labels, and the discs of a shot in motion."""
+        fig, r = self.fig, self.court.disc_radius
         self.discs = ColumnDataSource(name="discs", data=dict(x=[], y=[], team=[], colour=[], stamp=[]))
         self.board_renderer = fig.ellipse(  # type: ignore[call-arg]  # selection_line_width: not in bokeh's stub
             "x",
@@ -222,6 +244,10 @@ class CourtFigure:
             line_color="black",
             visible=False,
         )
+
+    def _add_marks(self) -> None:
+        """The event marks of the shot's paths (a cross and the event's kind)."""
+        fig = self.fig
         self.marks = ColumnDataSource(name="marks", data=dict(x=[], y=[], t=[], kind=[], alpha=[]))
         fig.scatter("x", "y", source=self.marks, marker="x", size=11, line_width=2, line_color="#d50000", alpha="alpha")
         fig.text(
@@ -236,6 +262,9 @@ class CourtFigure:
             text_color="#b71c1c",
         )
 
+    def _add_aim(self) -> None:
+        """The aim: the start, the arrow and its tip."""
+        fig = self.fig
         self.aim_line = ColumnDataSource(name="aim_line", data=dict(x0=[], y0=[], x1=[], y1=[]))
         fig.segment("x0", "y0", "x1", "y1", source=self.aim_line, line_color="#1b5e20", line_width=2.5)
         self.start_point = ColumnDataSource(name="start_point", data=dict(x=[], y=[]))

@@ -1,20 +1,9 @@
 """Deck shuffleboard games in numba: the fixed-plan player and the whole game loop, many games at once.
 
-Two pieces that the Python driver (``shuffle_sim.playing.deck``) shares with the fast engine here:
-
-- ``DeckSetup``: where a deck player stands and aims, from the court file. Shots are planned in
-  the *canonical frame*: the court as written, shooting from the head toward the foot diagram (a
-  board at the head end is turned half a turn about the court's centre first, as
-  ``Court.for_end`` turns the diagram). The stance is the middle of the head 10-off area across the
-  shooter's half (MSA C-3: yellow from the right half at the head, the left half at the foot),
-  legal from end to end (C-4, C-4a, C-4b: within the half, touching none of its lines, the
-  separation triangle included; ``rules.deck.legal_start_span``); the draw targets are the best
-  spots of the 10, 8 and 7 zones (``players.zone_spot``).
-- ``deck_plan``: the fixed plan, compiled. If the opponent has a disc that scores (7, 8 or 10),
-  take out the best one (the first in board order on a tie) with ``takeout_extra`` metres of slide
-  to spare; otherwise draw to the first free spot of: the 10, the 8 on the shooter's side, the other
-  8, the 7 on the shooter's side, the other 7 (a spot is free when no disc's centre lies within a
-  disc diameter of it); with none free, draw to the 10 anyway.
+Two pieces that the Python driver (``shuffle_sim.playing.deck``) shares with the fast engine here,
+re-exported from their own modules: ``DeckSetup`` (``_deck_setup``: where a deck player stands and
+aims, from the court file, in the canonical frame from the head toward the foot diagram) and
+``deck_plan`` (``_deck_plan``: the fixed plan, compiled).
 
 ``deck_games_kernel`` (``run_deck_games`` from Python) plays whole singles games to a game point, one game per
 ``prange`` iteration,
@@ -32,371 +21,97 @@ half-round by half-round.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 
 import numpy as np
 from numba import prange
 
 from shuffle_sim._runtime import jit
-from shuffle_sim.court import Court, load_court
+from shuffle_sim.court import Court
 from shuffle_sim.judging.packing import judge_arrays
-from shuffle_sim.judging.procedure import judge_one_prepared, judge_prepare
-from shuffle_sim.noise import STREAM_PLAY
+from shuffle_sim.judging.procedure import judge_prepare
 from shuffle_sim.physics.numba_api import (
-    DEAD,
-    DISC_DISC,
     EV_COLUMNS,
-    N_FLOAT_ROWS,
-    N_INT_ROWS,
     SEG_COLUMNS,
-    STATUS,
-    STATUS_FALLEN,
-    TOUCHED,
     court_table,
     kernel_arrays,
-    place_disc,
-    run_table,
-    state_at,
 )
-from shuffle_sim.playing.players import (
-    Stance,
-    clearest_start,
-    half_turn,
-    perturb,
-    shot_normals,
-    stance_point,
-    start_is_free,
-    straight_launch,
-    zone_spot,
+from shuffle_sim.playing._deck_half_round import (
+    DISCS,
+    ENTRY_COLUMNS,
+    YELLOW_CODE,
+    _play_half_round,
+    _score_half_round,
 )
-from shuffle_sim.rules.deck import legal_start_span
+from shuffle_sim.playing._deck_plan import (
+    PLAN_DRAW,
+    PLAN_TAKEOUT,
+    canonical_values,
+    deck_plan,
+    value_and_dead,
+)
+from shuffle_sim.playing._deck_setup import SPOT_ZONES, TAKEOUT_EXTRA, DeckSetup, deck_setup, setup_numbers
 
-YELLOW_CODE = 0
+__all__ = [
+    "BLACK_CODE",
+    "DISCS",
+    "ENTRY_COLUMNS",
+    "MAX_EVENTS",
+    "MAX_HALF_ROUNDS",
+    "PLAN_DRAW",
+    "PLAN_TAKEOUT",
+    "SPOT_ZONES",
+    "TAKEOUT_EXTRA",
+    "YELLOW_CODE",
+    "DeckGames",
+    "DeckSetup",
+    "canonical_values",
+    "deck_game_kernel",
+    "deck_games_kernel",
+    "deck_plan",
+    "deck_setup",
+    "run_deck_games",
+    "setup_numbers",
+    "value_and_dead",
+]
+
 BLACK_CODE = 1
-PLAN_DRAW = 0
-PLAN_TAKEOUT = 1
-#: Spot order of the fixed plan: the 10, own 8, other 8, own 7, other 7 ("own" = the shooter's half).
-SPOT_ZONES = {1: ("10", "8 right", "8 left", "7 right", "7 left"), -1: ("10", "8 left", "8 right", "7 left", "7 right")}
-#: Slide to spare past a disc the fixed plan's take-out aims at (m).
-TAKEOUT_EXTRA = 2.0
 #: Event bound per shot (as ``physics.simulate``'s default).
 MAX_EVENTS = 10_000
 #: A game still going after this many half-rounds (replays included) stops unfinished.
 MAX_HALF_ROUNDS = 400
-DISCS = 8
 TIE_EXTENSION_SINGLES = 2
-#: Columns of a scoreboard entry: number, shooting end (0 head, 1 foot), lead colour code, points of
-#: side 0 (yellow in game), points of side 1, points off side 0, points off side 1, replayed.
-ENTRY_COLUMNS = 8
-C20A_POINTS = 10
-
-
-@dataclass(frozen=True)
-class DeckSetup:
-    """Where deck players stand and aim on a court (canonical frame; see the module docstring)."""
-
-    court: Court  # the court at the foot end: the canonical frame's physics and judging
-    stance_y: float
-    stance_lo: float  # |x| of the stance's inner end
-    stance_hi: float  # |x| of its outer end
-    preferred: float
-    samples: int
-    spots: np.ndarray  # (2, 5, 2): [0] for a shooter on the +x half, [1] on the -x half
-    pivot: tuple[float, float]  # the half turn between the ends
-    takeout_extra: float = TAKEOUT_EXTRA
-
-    def stance(self, sign: int) -> Stance:
-        """The stance of a shooter on the +x (``sign`` 1) or -x (-1) half of the head 10-off area."""
-        s = float(sign)
-        return Stance(
-            "segment",
-            (s * self.stance_lo, self.stance_y, s * self.stance_hi, self.stance_y),
-            self.preferred,
-            self.samples,
-        )
-
-    def spots_for(self, sign: int) -> np.ndarray:
-        return self.spots[0 if sign > 0 else 1]
-
-
-@lru_cache(maxsize=8)
-def _setup(source_path: str, params: tuple) -> DeckSetup:
-    court = load_court(source_path).with_params(**dict(params)).for_end("foot")
-    pivot = court.ends["head"]
-    ten_off = next(z for z in court.zones if z.value < 0 and z.kind == "polygon")
-    assert pivot is not None and ten_off.polygon is not None, "a deck court has a head end and a polygon 10-off"
-    y_far = 0.5 * (ten_off.polygon[:, 1].min() + ten_off.polygon[:, 1].max())
-    stance_y = 2.0 * pivot[1] - y_far
-    # Only legal starts (C-4, C-4a, C-4b): the stance keeps half the widest line's width clear of
-    # every line of the shooter's half of the 10-off area, the separation triangle included.
-    clearance = 0.5 * max(ln.width for ln in court.lines)
-    spans = [legal_start_span(court, stance_y, clearance, "head", side) for side in ("right", "left")]
-    spots = np.array([[zone_spot(court, name)[:2] for name in SPOT_ZONES[sign]] for sign in (1, -1)])
-    return DeckSetup(
-        court=court,
-        stance_y=stance_y,
-        stance_lo=max(lo for lo, _ in spans),
-        stance_hi=min(hi for _, hi in spans),
-        preferred=0.5,
-        samples=9,
-        spots=spots,
-        pivot=(float(pivot[0]), float(pivot[1])),
-    )
-
-
-def deck_setup(court: Court) -> DeckSetup:
-    """The ``DeckSetup`` of a deck court (cached per court file and materials)."""
-    return _setup(court.source_path, tuple(sorted(court.params.items())))
-
-
-# --------------------------------------------------------------------------------------------------
-# The fixed plan
-
-
-@jit.kernel
-def deck_plan(bx, by, colour_of, value, n, colour, spots, takeout_extra, radius):
-    """The fixed plan's shot for ``colour`` on a canonical board (the first ``n`` discs of bx, by).
-
-    ``value``: each disc's judged value at the foot end (``canonical_values``). Returns (kind:
-    PLAN_DRAW or PLAN_TAKEOUT, aim x, aim y, extra slide, the disc aimed at or -1).
-    """
-    best = -1
-    best_value = 0
-    for i in range(n):
-        if colour_of[i] != colour and value[i] > best_value:
-            best = i
-            best_value = value[i]
-    if best >= 0:
-        return PLAN_TAKEOUT, bx[best], by[best], takeout_extra, best
-    free_radius = 2.0 * radius
-    for k in range(spots.shape[0]):
-        free = True
-        for i in range(n):
-            if (bx[i] - spots[k, 0]) ** 2 + (by[i] - spots[k, 1]) ** 2 < free_radius * free_radius:
-                free = False
-                break
-        if free:
-            return PLAN_DRAW, spots[k, 0], spots[k, 1], 0.0, -1
-    return PLAN_DRAW, spots[0, 0], spots[0, 1], 0.0, -1
-
-
-@jit.kernel
-def value_and_dead(x, y, ja, prepared):
-    """A resting disc's judged value and dead standing (one compiled call site for the judge)."""
-    judged = judge_one_prepared(x, y, ja, prepared)
-    return judged[0], judged[3]
-
-
-@jit.kernel
-def canonical_values(bx, by, n, ja, prepared, out):
-    """Judged value of each of the first ``n`` discs of a canonical board (foot end) into ``out``."""
-    for i in range(n):
-        out[i] = value_and_dead(bx[i], by[i], ja, prepared)[0]
 
 
 # --------------------------------------------------------------------------------------------------
 # The game loop
 
 
-@jit.kernel
-def _stance_array(sign, setup_numbers):
-    y, lo, hi = setup_numbers[0], setup_numbers[1], setup_numbers[2]
-    out = np.zeros(6)
-    out[1] = sign * lo
-    out[2] = y
-    out[3] = sign * hi
-    out[4] = y
-    return out
+@jit.inline
+def _game_board(radius):
+    """A game's board arrays: positions, colours, canonical copies of the positions, values, reach."""
+    bx = np.empty(DISCS)
+    by = np.empty(DISCS)
+    colour_of = np.empty(DISCS, np.int64)
+    cx = np.empty(DISCS)
+    cy = np.empty(DISCS)
+    value = np.zeros(DISCS, np.int64)  # canonical (foot-end) value of each disc, for the plan
+    reach = np.full(DISCS, 2.0 * radius)
+    return bx, by, colour_of, cx, cy, value, reach
 
 
 @jit.inline
-def _planned_shot(
-    cx, cy, colour_of, value, reach, n, colour, sign, spots, setup_numbers, sd, k0, k1, game_index, shot_counter
-):
-    """The launch (x, y, vx, vy, omega) of the fixed plan's next shot for ``colour``, in the canonical
-    frame (from the head toward the foot), with the side's execution errors drawn from its Philox
-    slot: the plan's aim (``deck_plan``), the clearest start of the stance, a straight launch, the
-    noise, and the planned start again if the perturbed one is not free."""
-    preferred = setup_numbers[3]
-    samples = np.int64(setup_numbers[4])
-    takeout_extra = setup_numbers[5]
-    radius = setup_numbers[6]
-    decel = setup_numbers[7]
-    _, ax, ay, extra, exclude = deck_plan(
-        cx, cy, colour_of, value, n, colour, spots[0 if sign > 0 else 1], takeout_extra, radius
-    )
-    stance = _stance_array(sign, setup_numbers)
-    t = clearest_start(stance, preferred, samples, ax, ay, cx[:n], cy[:n], reach[:n], exclude)
-    _, _, vx, vy = straight_launch(stance, t, ax, ay, extra, decel)
-    z0, z1, z2, z3 = shot_normals(
-        k0, k1, np.uint64(game_index), np.uint64(STREAM_PLAY), np.uint64(shot_counter), np.uint64(0)
-    )
-    side = colour  # side 0 plays yellow
-    t2, vx, vy, w = perturb(
-        stance, t, vx, vy, 0.0, z0, z1, z2, z3, sd[side, 0], sd[side, 1], sd[side, 2], sd[side, 3], sd[side, 4]
-    )
-    if not start_is_free(stance, t2, cx[:n], cy[:n], reach[:n]):
-        t2 = t
-    sx, sy = stance_point(stance, t2)
-    return sx, sy, vx, vy, w
-
-
-@jit.inline
-def _keep_live_discs(
-    table,
-    orbits,
-    st,
-    ist,
-    m,
-    n,
-    t_end,
-    head_target,
-    px,
-    py,
-    bx,
-    by,
-    value,
-    colour_of,
-    ja_foot,
-    prep_foot,
-    ja_head,
-    prep_head,
-):
-    """Remove at once what a shot left fallen, dead by the kernel (backstop, past the baseline) or
-    judged dead, packing the live discs' positions, values and colours to the front; returns their
-    number. A disc nothing touched has not moved: its standing and value stand as judged before."""
-    kept = 0
-    for i in range(m):
-        if ist[STATUS, i] == STATUS_FALLEN or ist[DEAD, i] != 0:
-            continue
-        moved = i == n or ist[TOUCHED, i] != 0
-        if moved:
-            x, y, _, _, _ = state_at(table, orbits, st, ist, i, t_end)
-            if head_target:
-                dead = value_and_dead(x, y, ja_head, prep_head)[1]
-                qx, qy = half_turn(px, py, x, y)
-            else:
-                dead = value_and_dead(x, y, ja_foot, prep_foot)[1]
-                qx, qy = x, y
-            if dead:
-                continue
-            bx[kept] = x
-            by[kept] = y
-            value[kept] = value_and_dead(qx, qy, ja_foot, prep_foot)[0]
-        else:
-            bx[kept] = bx[i]
-            by[kept] = by[i]
-            value[kept] = value[i]
-        colour_of[kept] = colour_of[i]
-        kept += 1
-    return kept
-
-
-@jit.inline
-def _half_round_points(n, bx, by, colour_of, ja, prep):
-    """Each side's points for the half-round: the judged values of its discs at the target end."""
-    points = np.zeros(2, np.int64)
-    for i in range(n):
-        points[colour_of[i]] += value_and_dead(bx[i], by[i], ja, prep)[0]
-    return points
-
-
-@jit.inline
-def _play_half_round(
-    table,
-    orbits,
-    head_target,
-    lead,
-    px,
-    py,
-    bx,
-    by,
-    cx,
-    cy,
-    colour_of,
-    value,
-    reach,
-    spots,
-    setup_numbers,
-    sd,
-    k0,
-    k1,
-    game_index,
-    shot_counter,
-    ev,
-    no_seg,
-    max_events,
-    ja_foot,
-    prep_foot,
-    ja_head,
-    prep_head,
-):
-    """Shoot the half-round's eight discs, removing what each shot leaves dead at once; stop early on
-    a C-20a replay. Returns (discs left, the side that caused a replay or -1, whether that was the
-    eighth disc, the shot counter)."""
-    n = 0
-    penalty_side = -1
-    ended_at_eight = False
-    for k in range(DISCS):
-        colour = lead if k % 2 == 0 else 1 - lead
-        # Yellow on +x of the court: +x of the canonical frame from the head, -x from the foot.
-        sign = 1.0 if (colour == YELLOW_CODE) != head_target else -1.0
-        for i in range(n):
-            if head_target:
-                cx[i], cy[i] = half_turn(px, py, bx[i], by[i])
-            else:
-                cx[i] = bx[i]
-                cy[i] = by[i]
-        sx, sy, vx, vy, w = _planned_shot(
-            cx, cy, colour_of, value, reach, n, colour, sign, spots, setup_numbers, sd, k0, k1, game_index, shot_counter
-        )
-        shot_counter += 1
-        if head_target:
-            sx, sy = half_turn(px, py, sx, sy)
-            vx = -vx
-            vy = -vy
-        m = n + 1
-        st = np.empty((N_FLOAT_ROWS, m))
-        ist = np.empty((N_INT_ROWS, m), np.int64)
-        pair_t = np.full((m, m), np.inf)
-        for i in range(n):
-            place_disc(table, orbits, st, ist, i, bx[i], by[i], 0.0, 0.0, 0.0)
-        place_disc(table, orbits, st, ist, n, sx, sy, vx, vy, w)
-        n_ev, _, _, t_end, _ = run_table(table, orbits, st, ist, pair_t, ev, no_seg, max_events)
-        bx[n] = sx
-        by[n] = sy
-        colour_of[n] = colour
-        # C-20a: a dead disc touched a live one during the shot.
-        dead_touched_live = False
-        for e in range(n_ev):
-            if ev[e, 1] == DISC_DISC and (ev[e, 4] != 0.0) != (ev[e, 5] != 0.0):
-                dead_touched_live = True
-                break
-        if dead_touched_live:
-            penalty_side = colour
-            ended_at_eight = k == DISCS - 1
-            break
-        n = _keep_live_discs(
-            table,
-            orbits,
-            st,
-            ist,
-            m,
-            n,
-            t_end,
-            head_target,
-            px,
-            py,
-            bx,
-            by,
-            value,
-            colour_of,
-            ja_foot,
-            prep_foot,
-            ja_head,
-            prep_head,
-        )
-    return n, penalty_side, ended_at_eight, shot_counter
+def _after_half_round(completed, extension_until, scores, game_point):
+    """The winner once the game is decided (-1 while it goes on) and the half-round a tie's extension
+    runs to (-1 without one): at game point and ahead (D-3), or one more round while tied (D-4)."""
+    if extension_until >= 0:
+        decide = completed >= extension_until
+    else:
+        decide = max(scores[0], scores[1]) >= game_point
+    if decide:
+        if scores[0] != scores[1]:
+            return (0 if scores[0] > scores[1] else 1), extension_until
+        extension_until = completed + TIE_EXTENSION_SINGLES
+    return -1, extension_until
 
 
 @jit.kernel
@@ -429,13 +144,7 @@ def deck_game_kernel(
     py = setup_numbers[9]
     prep_foot = judge_prepare(ja_foot)
     prep_head = judge_prepare(ja_head)
-    bx = np.empty(DISCS)
-    by = np.empty(DISCS)
-    colour_of = np.empty(DISCS, np.int64)
-    cx = np.empty(DISCS)
-    cy = np.empty(DISCS)
-    value = np.zeros(DISCS, np.int64)  # canonical (foot-end) value of each disc, for the plan
-    reach = np.full(DISCS, 2.0 * radius)
+    board = _game_board(radius)
     ev = np.empty((2 * max_events + DISCS + 1, EV_COLUMNS))
     no_seg = np.empty((0, SEG_COLUMNS))
     scores = np.zeros(2, np.int64)
@@ -455,13 +164,7 @@ def deck_game_kernel(
             lead,
             px,
             py,
-            bx,
-            by,
-            cx,
-            cy,
-            colour_of,
-            value,
-            reach,
+            board,
             spots,
             setup_numbers,
             sd,
@@ -477,38 +180,18 @@ def deck_game_kernel(
             ja_head,
             prep_head,
         )
-
-        row = entries[n_entries]
-        row[0] = completed
-        row[1] = 1 if head_target else 0
-        row[2] = lead
-        for c in range(3, ENTRY_COLUMNS):
-            row[c] = 0
+        ja = ja_head if head_target else ja_foot
+        prep = prep_head if head_target else prep_foot
+        replayed = _score_half_round(
+            entries[n_entries], completed, head_target, lead, penalty_side, ended_at_eight, n, board, ja, prep, scores
+        )
         n_entries += 1
-        if penalty_side >= 0:
-            row[5 + penalty_side] = C20A_POINTS
-            scores[penalty_side] -= C20A_POINTS
-            if not ended_at_eight:
-                row[7] = 1  # replayed: same end, same lead
-                continue
-        else:
-            points = _half_round_points(
-                n, bx, by, colour_of, ja_head if head_target else ja_foot, prep_head if head_target else prep_foot
-            )
-            row[3] = points[0]
-            row[4] = points[1]
-            scores[0] += points[0]
-            scores[1] += points[1]
+        if replayed:
+            continue
         completed += 1
-        if extension_until >= 0:
-            decide = completed >= extension_until
-        else:
-            decide = max(scores[0], scores[1]) >= game_point
-        if decide:
-            if scores[0] != scores[1]:
-                winner = 0 if scores[0] > scores[1] else 1
-                break
-            extension_until = completed + TIE_EXTENSION_SINGLES
+        winner, extension_until = _after_half_round(completed, extension_until, scores, game_point)
+        if winner >= 0:
+            break
     return n_entries, scores[0], scores[1], winner, shot_counter
 
 
@@ -572,25 +255,6 @@ class DeckGames:
 
     def scoreboard(self, g: int) -> np.ndarray:
         return self.entries[g, : self.n_entries[g]]
-
-
-def setup_numbers(setup: DeckSetup) -> np.ndarray:
-    court = setup.court
-    decel = court.params["mu"] * court.params["gravity"]
-    return np.array(
-        [
-            setup.stance_y,
-            setup.stance_lo,
-            setup.stance_hi,
-            setup.preferred,
-            setup.samples,
-            setup.takeout_extra,
-            court.disc_radius,
-            decel,
-            setup.pivot[0],
-            setup.pivot[1],
-        ]
-    )
 
 
 def run_deck_games(

@@ -43,7 +43,6 @@ Status codes and the ``dead`` flag follow the kernel: 0 moving, 1 at rest, 2 fal
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
 
 import numpy as np
 import pymunk
@@ -58,17 +57,29 @@ from shuffle_sim.physics.events import (
 )
 from shuffle_sim.physics.numba_api import kernel_arrays
 from shuffle_sim.physics.scene import Scene
+from shuffle_sim.reference._pymunk_circles import EDGE_SEGMENTS, RAIL_SEGMENTS, outside_of_circle, ring_segments
+from shuffle_sim.reference._pymunk_results import ReferenceEvent, ReferenceResult
+
+__all__ = [
+    "DEFAULT_COLLISION_SLOP",
+    "DEFAULT_ITERATIONS",
+    "EDGE_SEGMENTS",
+    "RAIL_SEGMENTS",
+    "REST_SPEED",
+    "STATUS_FALLEN",
+    "STATUS_HOLED",
+    "STATUS_MOVING",
+    "STATUS_REST",
+    "PymunkCourt",
+    "ReferenceEvent",
+    "ReferenceResult",
+    "simulate_reference",
+]
 
 #: Chipmunk lets contacts overlap this much (m) before pushing them apart (its default is 0.1).
 DEFAULT_COLLISION_SLOP = 1e-4
 #: Solver iterations per step (Chipmunk's default).
 DEFAULT_ITERATIONS = 10
-#: Segments in the ring of sensor quads beyond a circular edge; the ring's distance from the true
-#: circle is at most R (1 / cos(pi / N) - 1), about 6e-6 m for the 13 in crokinole ditch.
-EDGE_SEGMENTS = 512
-#: Segments in the ring that stands for a circular cushion. A segment's normal is off the circle's
-#: by at most pi / N (1.5e-3 rad), which turns a rebound by up to twice that.
-RAIL_SEGMENTS = 2048
 #: A disc slower than this (m/s, and rad/s for spin) counts as at rest. The friction joints stop a
 #: disc exactly, so this only absorbs rounding.
 REST_SPEED = 1e-9
@@ -81,50 +92,6 @@ _DISC_FILTER = pymunk.ShapeFilter(categories=_CAT_DISC, mask=_CAT_DISC | _CAT_WA
 _WALL_FILTER = pymunk.ShapeFilter(categories=_CAT_WALL, mask=_CAT_DISC)
 _CENTRE_FILTER = pymunk.ShapeFilter(categories=_CAT_CENTRE, mask=_CAT_REGION)
 _REGION_FILTER = pymunk.ShapeFilter(categories=_CAT_REGION, mask=_CAT_CENTRE)
-
-
-@dataclass(frozen=True)
-class ReferenceEvent:
-    """Something that happened in a pymunk run, at the end of the step that found it.
-
-    ``kind`` uses the kernel's event names (``physics.EVENT_NAMES``): ``"disc"`` (discs ``i`` and
-    ``j`` began touching), ``"cushion"`` (disc ``i`` and cushion ``j``, index into
-    ``court.cushions``), ``"peg"`` (peg ``j``), ``"fall"`` (edge ``j``), ``"holed"`` (hole ``j``) or
-    ``"killed"`` (disc ``i`` became dead: past kill line ``j``, or ``j`` = -1 off a killing cushion).
-    """
-
-    time: float
-    kind: str
-    i: int
-    j: int
-
-
-@dataclass
-class ReferenceResult:
-    """Final state of a pymunk run, arranged like the kernel's ``SimResult``.
-
-    As in the kernel, a fallen or holed disc is out of play with zero velocity and spin: a fallen
-    disc where its centre was at the end of the step that found it past the edge (within one
-    step's travel of the crossing), a holed disc at the hole's centre. ``ok`` is False when the run
-    hit ``max_time`` with discs still moving.
-    """
-
-    x: np.ndarray
-    y: np.ndarray
-    vx: np.ndarray
-    vy: np.ndarray
-    omega: np.ndarray
-    status: np.ndarray  # int8, STATUS_*
-    dead: np.ndarray  # bool
-    ok: bool
-    time: float  # simulated seconds until everything rested (or max_time)
-    steps: int
-    dt: float
-    events: list[ReferenceEvent] = field(default_factory=list)
-
-    @property
-    def n_discs(self) -> int:
-        return len(self.x)
 
 
 def _check_positive(name: str, value: float) -> float:
@@ -220,7 +187,7 @@ class PymunkCourt:
                 shapes = [pymunk.Segment(static, (x0, y0), (x1, y1), cushion.thickness / 2)]
             else:
                 cx, cy, radius, _ = cushion.geom
-                shapes = _ring_segments(static, cx, cy, radius)
+                shapes = ring_segments(static, cx, cy, radius)
             for shape in shapes:
                 self._wall_material(shape, cushion.restitution, cushion.friction)
                 shape.collision_type = kind
@@ -249,7 +216,7 @@ class PymunkCourt:
                 regions.append((pymunk.Poly(static, quad, radius=0.0), _FALL, k))
             else:
                 cx, cy, radius, _ = edge.geom
-                for quad in _outside_of_circle(cx, cy, radius, reach):
+                for quad in outside_of_circle(cx, cy, radius, reach):
                     regions.append((pymunk.Poly(static, quad, radius=0.0), _FALL, k))
         kernel = kernel_arrays(self.court)
         for k, (px, py, nx, ny) in enumerate(kernel.kill_lines):
@@ -471,46 +438,6 @@ class PymunkCourt:
             dt=self.dt,
             events=list(self.events),
         )
-
-
-def _ring_segments(body: pymunk.Body, cx: float, cy: float, radius: float) -> list[pymunk.Segment]:
-    """A closed ring of segments tangent to the circle at their midpoints, joined smoothly."""
-    n = RAIL_SEGMENTS
-    outer = radius / math.cos(math.pi / n)
-    pts = [
-        (cx + outer * math.cos(2 * math.pi * (k + 0.5) / n), cy + outer * math.sin(2 * math.pi * (k + 0.5) / n))
-        for k in range(n)
-    ]
-    segments = []
-    for k in range(n):
-        seg = pymunk.Segment(body, pts[k], pts[(k + 1) % n], 0.0)
-        seg.set_neighbors(pts[k - 1], pts[(k + 2) % n])
-        segments.append(seg)
-    return segments
-
-
-def _outside_of_circle(cx: float, cy: float, radius: float, reach: float) -> list[list[tuple[float, float]]]:
-    """Convex quads covering the outside of a circle (from the circle out to ``radius + reach``).
-
-    Their inner sides are tangent to the circle at their midpoints, so a centre counts as outside
-    at most R (1 / cos(pi / N) - 1) beyond the true circle.
-    """
-    n = EDGE_SEGMENTS
-    inner = radius / math.cos(math.pi / n)
-    far = (radius + reach) / math.cos(math.pi / n)
-    quads = []
-    for k in range(n):
-        a0 = 2 * math.pi * (k - 0.5) / n
-        a1 = 2 * math.pi * (k + 0.5) / n
-        quads.append(
-            [
-                (cx + inner * math.cos(a0), cy + inner * math.sin(a0)),
-                (cx + far * math.cos(a0), cy + far * math.sin(a0)),
-                (cx + far * math.cos(a1), cy + far * math.sin(a1)),
-                (cx + inner * math.cos(a1), cy + inner * math.sin(a1)),
-            ]
-        )
-    return quads
 
 
 def simulate_reference(

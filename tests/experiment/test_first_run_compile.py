@@ -62,8 +62,8 @@ print(json.dumps({{"compiled": [c for c in compiled if c.startswith("shuffle_sim
     assert run.returncode == 0, run.stderr
     report = json.loads(run.stdout.strip().splitlines()[-1])
     assert report["compiled"] == [
-        "shuffle_sim.experiment._lone_chunk._play_block",
-        "shuffle_sim.experiment._lone_chunk.play_lone_blocks",
+        "shuffle_sim.experiment._lone_kernels._play_block",
+        "shuffle_sim.experiment._lone_kernels.play_lone_blocks",
         "shuffle_sim.physics._lone_loop.run_lone_call",
     ]
     from shuffle_sim.experiment._chunks import compute_chunk

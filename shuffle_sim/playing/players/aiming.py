@@ -188,7 +188,25 @@ def solve_bank(
     sx, sy = (float(v) for v in start)
     tx, ty = (float(v) for v in target)
     decel = court.params["mu"] * court.params["gravity"]
-    # Mirror guess: reflect the target in the line the disc's centre touches the cushion on.
+    angle, speed = _mirror_guess(court, c, sx, sy, tx, ty, extra, decel)
+    angle, speed, residual = _newton_bank(free, sx, sy, tx, ty, extra, angle, speed, max_iter)
+    if float(np.hypot(*residual)) > BANK_ACCEPT:
+        _bank_cache[key] = PlayerError(
+            f"bank: no launch from ({sx:.3f}, {sy:.3f}) m reaches ({tx:.3f}, {ty:.3f}) m off {cushion!r} "
+            f"(best miss {float(np.hypot(*residual)):.3g} m)"
+        )
+        raise _bank_cache[key]
+    velocity = (speed * math.sin(angle), speed * math.cos(angle))
+    _bank_cache[key] = velocity
+    return velocity
+
+
+def _mirror_guess(
+    court: Court, c, sx: float, sy: float, tx: float, ty: float, extra: float, decel: float
+) -> tuple[float, float]:
+    """The bank's first (angle, speed): toward the mirror image of the target in the line the disc's
+    centre touches cushion ``c`` on, fast enough to slide there losing the normal speed to the
+    cushion's restitution."""
     x0, y0, x1, y1 = c.geom
     length = math.hypot(x1 - x0, y1 - y0)
     nx, ny = -(y1 - y0) / length, (x1 - x0) / length
@@ -207,7 +225,14 @@ def solve_bank(
     v_out = speed_for_distance(total - leg_in + max(extra, 0.0), decel)
     speed = math.sqrt((v_out / max(keep, 1e-6)) ** 2 + 2.0 * decel * leg_in)
     angle = math.atan2(mx - sx, my - sy)
+    return angle, speed
 
+
+def _newton_bank(
+    free: Court, sx: float, sy: float, tx: float, ty: float, extra: float, angle: float, speed: float, max_iter: int
+) -> tuple[float, float, np.ndarray]:
+    """Damped Newton steps on (angle, speed) from a first guess, with a finite-difference Jacobian, until
+    the miss is within ``BANK_TOLERANCE`` (or stops shrinking); the launch and its miss."""
     residual = _bank_residual(free, sx, sy, angle, speed, tx, ty, extra)
     for _ in range(max_iter):
         if float(np.hypot(*residual)) <= BANK_TOLERANCE:
@@ -230,12 +255,4 @@ def solve_bank(
             step = step / 2.0
         else:
             break
-    if float(np.hypot(*residual)) > BANK_ACCEPT:
-        _bank_cache[key] = PlayerError(
-            f"bank: no launch from ({sx:.3f}, {sy:.3f}) m reaches ({tx:.3f}, {ty:.3f}) m off {cushion!r} "
-            f"(best miss {float(np.hypot(*residual)):.3g} m)"
-        )
-        raise _bank_cache[key]
-    velocity = (speed * math.sin(angle), speed * math.cos(angle))
-    _bank_cache[key] = velocity
-    return velocity
+    return angle, speed, residual

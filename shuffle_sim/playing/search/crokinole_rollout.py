@@ -2,7 +2,7 @@
 
 ``crokinole_rollouts`` plays, for every sample s, one launch from a crokinole board (the shot a
 searching player weighs) under the shooter's execution errors, then the round's remaining shots,
-the two players taking turns, each by the round's quick plan:
+the two players taking turns, each by the round's quick plan (``_crokinole_plan``):
 
 - with opponent discs on the board, a straight take-out of the one with the best chance of a hit
   among the ``TARGETS`` nearest the centre, along its clearest line for the shooter's direction
@@ -53,129 +53,130 @@ from shuffle_sim.physics.numba_api import (
     state_at,
 )
 from shuffle_sim.playing.players.launch import (
-    clearest_start,
     perturb,
     shot_normals,
     stance_point,
     start_is_free,
-    straight_launch,
 )
-from shuffle_sim.playing.players.lines import best_line
+from shuffle_sim.playing.search._crokinole_plan import (
+    LINE_REACH,
+    LINE_STARTS,
+    OTHER_DISC_WEIGHT,
+    TAKEOUT_EXTRA,
+    TARGETS,
+    _obstacles,
+    _plan,
+)
+
+__all__ = [
+    "CHUNK",
+    "LINE_REACH",
+    "LINE_STARTS",
+    "MAX_DISCS",
+    "MAX_EVENTS",
+    "OTHER_DISC_WEIGHT",
+    "TAKEOUT_EXTRA",
+    "TARGETS",
+    "crokinole_rollouts",
+]
 
 #: Samples per chunk of the parallel loop.
 CHUNK = 8
-#: Opponent discs (nearest the centre first) the quick plan tries to take out.
-TARGETS = 2
-#: Starts along the arc the quick plan's take-out line is chosen from (besides the preferred one).
-LINE_STARTS = 4
-#: How far past the ditch's edge (m) the quick plan's take-out sends its target.
-TAKEOUT_EXTRA = 0.15
-#: What a hit on another opponent disc counts for when the quick plan picks its line.
-OTHER_DISC_WEIGHT = 0.5
-#: Speed (m past the target) the line is judged at, as ``repertoire.LINE_REACH``.
-LINE_REACH = 0.3
 #: Discs at most on the board (16 in a singles round, and the one shot).
 MAX_DISCS = 17
 MAX_EVENTS = 10_000
 
 
 @jit.inline
-def _obstacles(bx, by, n, fixed_x, fixed_y, fixed_reach, fixed_slow, radius, ox, oy, reach, slow):
+def _run_shot(table, spin, n, bx, by, sx, sy, vx, vy, w, no_log, no_seg, max_events):
+    """Run a disc launched from (sx, sy) among the ``n`` resting discs; the kernel's state and the time
+    everything came to rest."""
+    k = n + 1
+    st = np.empty((N_FLOAT_ROWS, k))
+    ist = np.empty((N_INT_ROWS, k), np.int64)
+    pair_t = np.full((k, k), np.inf)
     for i in range(n):
-        ox[i] = bx[i]
-        oy[i] = by[i]
-        reach[i] = 2.0 * radius
-        slow[i] = math.inf
-    for j in range(fixed_x.shape[0]):
-        ox[n + j] = fixed_x[j]
-        oy[n + j] = fixed_y[j]
-        reach[n + j] = fixed_reach[j]
-        slow[n + j] = fixed_slow[j]
-    return n + fixed_x.shape[0]
+        place_disc(table, spin, st, ist, i, bx[i], by[i], 0.0, 0.0, 0.0)
+    place_disc(table, spin, st, ist, n, sx, sy, vx, vy, w)
+    _, _, _, t_end, _ = run_table(table, spin, st, ist, pair_t, no_log, no_seg, max_events)
+    return st, ist, t_end
 
 
-@jit.kernel
-def _plan(
-    stance, team, bx, by, side, n, numbers, sigma, fixed_x, fixed_y, fixed_reach, fixed_slow, ox, oy, reach, slow, good
-):
-    """The quick plan's launch (t, vx, vy) for ``team`` from ``stance`` (module docstring)."""
-    radius = numbers[0]
-    decel = numbers[1]
-    restitution = numbers[2]
-    ecx, ecy, edge_r = numbers[3], numbers[4], numbers[5]
-    hx, hy, capture_r, capture_v = numbers[6], numbers[7], numbers[8], numbers[9]
-    m = _obstacles(bx, by, n, fixed_x, fixed_y, fixed_reach, fixed_slow, radius, ox, oy, reach, slow)
-    any_opponent = False
-    for i in range(m):
-        good[i] = i < n and side[i] != team
-        any_opponent = any_opponent or good[i]
-    if any_opponent:
-        best_p = 0.0
-        best_t = -1.0
-        best_angle = 0.0
-        best_i = -1
-        tried = np.zeros(n, np.bool_)
-        for _ in range(TARGETS):
-            pick = -1
-            pick_r = math.inf
+@jit.inline
+def _fouls(table, spin, st, ist, t_end, n, side, team, opponent_before, hx, hy, fifteen_reach):
+    """Which discs the shot (disc ``n``, of ``team``) leaves fouled: with an opponent disc on the board
+    the shot must hit one, else it and the shooter's discs it touched are removed; on an empty board
+    it must rest within the 15 line or in the 20 hole."""
+    foul = np.zeros(n + 1, np.bool_)
+    if opponent_before:
+        hit = False
+        for i in range(n):
+            if side[i] != team and ist[TOUCHED, i] != 0:
+                hit = True
+        if not hit:
+            foul[n] = True
             for i in range(n):
-                if good[i] and not tried[i]:
-                    r = math.hypot(bx[i] - hx, by[i] - hy)
-                    if r < pick_r:
-                        pick_r = r
-                        pick = i
-            if pick < 0:
-                break
-            tried[pick] = True
-            t, angle, p, _ = best_line(
-                stance,
-                0.5,
-                LINE_STARTS,
-                bx[pick],
-                by[pick],
-                pick,
-                LINE_REACH,
-                decel,
-                radius,
-                sigma,
-                OTHER_DISC_WEIGHT,
-                good[:m],
-                ox[:m],
-                oy[:m],
-                reach[:m],
-                slow[:m],
-                reach[:m],
-            )
-            if t >= 0.0 and p > best_p:
-                best_p = p
-                best_t = t
-                best_angle = angle
-                best_i = pick
-        if best_i >= 0:
-            sx, sy = stance_point(stance, best_t)
-            ux = math.cos(best_angle)
-            uy = math.sin(best_angle)
-            tx = bx[best_i]
-            ty = by[best_i]
-            dx = tx - ecx
-            dy = ty - ecy
-            b = dx * ux + dy * uy
-            c = dx * dx + dy * dy - edge_r * edge_r
-            slide = -b + math.sqrt(b * b - c) if c < 0.0 else radius
-            contact = 2.0 * math.sqrt(2.0 * decel * max(slide + TAKEOUT_EXTRA, 0.0)) / (1.0 + restitution)
-            d = math.hypot(tx - sx, ty - sy)
-            speed = math.sqrt(contact * contact + 2.0 * decel * max(d - 2.0 * radius, 0.0))
-            return best_t, speed * ux, speed * uy
-    # the open 20
-    hole_index = n + fixed_x.shape[0] - 1
-    t = clearest_start(stance, 0.5, 13, hx, hy, ox[:m], oy[:m], reach[:m], hole_index)
-    if t < 0.0:
-        t = 0.5
-    sx, sy = stance_point(stance, t)
-    near = max(math.hypot(hx - sx, hy - sy) - capture_r, 0.0)
-    extra = math.sqrt(near * (near + capture_v * capture_v / (2.0 * decel))) - math.hypot(hx - sx, hy - sy)
-    _, _, vx, vy = straight_launch(stance, t, hx, hy, extra, decel)
-    return t, vx, vy
+                if side[i] == team and ist[TOUCHED, i] != 0:
+                    foul[i] = True
+    elif ist[STATUS, n] != STATUS_HOLED:
+        x, y, _, _, _ = state_at(table, spin, st, ist, n, t_end)
+        if math.hypot(x - hx, y - hy) > fifteen_reach:
+            foul[n] = True
+    return foul
+
+
+@jit.inline
+def _keep_in_play(table, spin, st, ist, t_end, n, bx, by, side, foul, twenties, ja, prep):
+    """Pack the discs still in play after the shot to the front of the board arrays, counting the 20s
+    into ``twenties`` and leaving out fouled, fallen, dead and ditched discs; returns their number."""
+    kept = 0
+    for i in range(n + 1):
+        if foul[i] or ist[STATUS, i] == STATUS_FALLEN:
+            continue
+        if ist[STATUS, i] == STATUS_HOLED:
+            twenties[side[i]] += 1
+            continue
+        if i < n and ist[TOUCHED, i] == 0:
+            x, y = bx[i], by[i]
+        else:
+            x, y, _, _, _ = state_at(table, spin, st, ist, i, t_end)
+            if ist[DEAD, i] != 0 or judge_one_prepared(x, y, ja, prep)[3]:
+                continue
+        bx[kept] = x
+        by[kept] = y
+        side[kept] = side[i]
+        kept += 1
+    return kept
+
+
+@jit.inline
+def _copy_board(board, bx, by, side):
+    """The resting discs (``board``: x, y, side) into the sample's board arrays; their number."""
+    board_x, board_y, board_side = board
+    n = board_x.shape[0]
+    for i in range(n):
+        bx[i] = board_x[i]
+        by[i] = board_y[i]
+        side[i] = board_side[i]
+    return n
+
+
+@jit.inline
+def _sample_scratch(width):
+    """A chunk's scratch for its samples: the board's arrays (x, y, side), the obstacles' (x, y, reach,
+    capture speed, good to hit; ``width`` long: the discs, the pegs and the hole), and the empty
+    event log and segment table."""
+    bx = np.empty(MAX_DISCS)
+    by = np.empty(MAX_DISCS)
+    side = np.empty(MAX_DISCS, np.int64)
+    ox = np.empty(width)
+    oy = np.empty(width)
+    reach = np.empty(width)
+    slow = np.empty(width)
+    good = np.empty(width, np.bool_)
+    no_log = np.empty((0, EV_COLUMNS))
+    no_seg = np.empty((0, SEG_COLUMNS))
+    return bx, by, side, ox, oy, reach, slow, good, no_log, no_seg
 
 
 @jit.kernel
@@ -186,13 +187,8 @@ def _rollout(
     prep,
     numbers,
     stances,
-    board_x,
-    board_y,
-    board_side,
-    t0,
-    vx0,
-    vy0,
-    w0,
+    board,
+    launch,
     sd,
     later,
     k0,
@@ -201,57 +197,28 @@ def _rollout(
     counter,
     sample,
     max_events,
-    fixed_x,
-    fixed_y,
-    fixed_reach,
-    fixed_slow,
-    bx,
-    by,
-    side,
-    ox,
-    oy,
-    reach,
-    slow,
-    good,
-    no_log,
-    no_seg,
+    fixed,
+    scratch,
 ):
-    """One sample: the root launch by side 0, then ``later`` shots alternating from side 1.
-    Returns (side 0's round total, side 1's, side 0's 20s, side 1's)."""
+    """One sample: the root ``launch`` (start parameter, vx, vy, spin) by side 0, then ``later`` shots
+    alternating from side 1. ``board``: the resting discs (x, y, side); ``fixed``: the pegs and the
+    hole (``_crokinole_plan._plan``); ``scratch`` as ``_sample_scratch``. Returns (side 0's round
+    total, side 1's, side 0's 20s, side 1's)."""
+    bx, by, side, ox, oy, reach, slow, good, no_log, no_seg = scratch
+    fixed_x, fixed_y, fixed_reach, fixed_slow = fixed
     radius = numbers[0]
     fifteen_reach = numbers[10]
     hx, hy = numbers[6], numbers[7]
-    n = board_x.shape[0]
-    for i in range(n):
-        bx[i] = board_x[i]
-        by[i] = board_y[i]
-        side[i] = board_side[i]
+    n = _copy_board(board, bx, by, side)
     twenties = np.zeros(2, np.int64)
     for depth in range(later + 1):
         team = depth % 2
         stance = stances[team]
         if depth == 0:
-            t, vx, vy, w = t0, vx0, vy0, w0
+            t, vx, vy, w = launch
         else:
-            t, vx, vy = _plan(
-                stance,
-                team,
-                bx,
-                by,
-                side,
-                n,
-                numbers,
-                sd[team, 1],
-                fixed_x,
-                fixed_y,
-                fixed_reach,
-                fixed_slow,
-                ox,
-                oy,
-                reach,
-                slow,
-                good,
-            )
+            obstacles = (ox, oy, reach, slow, good)
+            t, vx, vy = _plan(stance, team, bx, by, side, n, numbers, sd[team, 1], fixed, obstacles)
             w = 0.0
         z0, z1, z2, z3 = shot_normals(
             k0, k1, np.uint64(game_index), np.uint64(STREAM_SEARCH), np.uint64(counter + depth), np.uint64(sample)
@@ -269,48 +236,10 @@ def _rollout(
         for i in range(n):
             if side[i] != team:
                 opponent_before = True
-        k = n + 1
-        st = np.empty((N_FLOAT_ROWS, k))
-        ist = np.empty((N_INT_ROWS, k), np.int64)
-        pair_t = np.full((k, k), np.inf)
-        for i in range(n):
-            place_disc(table, spin, st, ist, i, bx[i], by[i], 0.0, 0.0, 0.0)
-        place_disc(table, spin, st, ist, n, sx, sy, vx, vy, w)
-        _, _, _, t_end, _ = run_table(table, spin, st, ist, pair_t, no_log, no_seg, max_events)
+        st, ist, t_end = _run_shot(table, spin, n, bx, by, sx, sy, vx, vy, w, no_log, no_seg, max_events)
         side[n] = team
-        foul = np.zeros(k, np.bool_)
-        if opponent_before:
-            hit = False
-            for i in range(n):
-                if side[i] != team and ist[TOUCHED, i] != 0:
-                    hit = True
-            if not hit:
-                foul[n] = True
-                for i in range(n):
-                    if side[i] == team and ist[TOUCHED, i] != 0:
-                        foul[i] = True
-        elif ist[STATUS, n] != STATUS_HOLED:
-            x, y, _, _, _ = state_at(table, spin, st, ist, n, t_end)
-            if math.hypot(x - hx, y - hy) > fifteen_reach:
-                foul[n] = True
-        kept = 0
-        for i in range(k):
-            if foul[i] or ist[STATUS, i] == STATUS_FALLEN:
-                continue
-            if ist[STATUS, i] == STATUS_HOLED:
-                twenties[side[i]] += 1
-                continue
-            if i < n and ist[TOUCHED, i] == 0:
-                x, y = bx[i], by[i]
-            else:
-                x, y, _, _, _ = state_at(table, spin, st, ist, i, t_end)
-                if ist[DEAD, i] != 0 or judge_one_prepared(x, y, ja, prep)[3]:
-                    continue
-            bx[kept] = x
-            by[kept] = y
-            side[kept] = side[i]
-            kept += 1
-        n = kept
+        foul = _fouls(table, spin, st, ist, t_end, n, side, team, opponent_before, hx, hy, fifteen_reach)
+        n = _keep_in_play(table, spin, st, ist, t_end, n, bx, by, side, foul, twenties, ja, prep)
     totals = np.zeros(2, np.int64)
     for i in range(n):
         totals[side[i]] += judge_one_prepared(bx[i], by[i], ja, prep)[0]
@@ -346,17 +275,10 @@ def _rollouts(
     n_chunks = (n_samples + CHUNK - 1) // CHUNK
     prep = judge_prepare(ja)
     width = MAX_DISCS + fixed_x.shape[0]
+    board = (board_x, board_y, board_side)
+    fixed = (fixed_x, fixed_y, fixed_reach, fixed_slow)
     for c in prange(n_chunks):
-        bx = np.empty(MAX_DISCS)
-        by = np.empty(MAX_DISCS)
-        side = np.empty(MAX_DISCS, np.int64)
-        ox = np.empty(width)
-        oy = np.empty(width)
-        reach = np.empty(width)
-        slow = np.empty(width)
-        good = np.empty(width, np.bool_)
-        no_log = np.empty((0, EV_COLUMNS))
-        no_seg = np.empty((0, SEG_COLUMNS))
+        scratch = _sample_scratch(width)
         for s in range(c * CHUNK, min((c + 1) * CHUNK, n_samples)):
             a, b, ta, tb = _rollout(
                 table,
@@ -365,13 +287,8 @@ def _rollouts(
                 prep,
                 numbers,
                 stances,
-                board_x,
-                board_y,
-                board_side,
-                launches[s, 0],
-                launches[s, 1],
-                launches[s, 2],
-                launches[s, 3],
+                board,
+                (launches[s, 0], launches[s, 1], launches[s, 2], launches[s, 3]),
                 sd,
                 later,
                 k0,
@@ -380,20 +297,8 @@ def _rollouts(
                 counter,
                 sample_ids[s],
                 max_events,
-                fixed_x,
-                fixed_y,
-                fixed_reach,
-                fixed_slow,
-                bx,
-                by,
-                side,
-                ox,
-                oy,
-                reach,
-                slow,
-                good,
-                no_log,
-                no_seg,
+                fixed,
+                scratch,
             )
             out[s, 0] = a
             out[s, 1] = b
@@ -428,24 +333,7 @@ def crokinole_rollouts(
         raise ValueError(f"later: at most {MAX_DISCS} discs in a round (got {n} on the board, {later} to come)")
     sides = np.where(np.asarray(board_own, dtype=bool), 0, 1).astype(np.int64)
     hole = court.holes[0]
-    edge = next(e for e in court.edges if e.kind == "circle")
-    fifteen = court.line("15 line")
-    decel = court.params["mu"] * court.params["gravity"]
-    numbers = np.array(
-        [
-            court.disc_radius,
-            decel,
-            court.params["disc_restitution"],
-            edge.geom[0],
-            edge.geom[1],
-            edge.geom[2],
-            hole.x,
-            hole.y,
-            hole.capture_radius,
-            hole.capture_speed,
-            fifteen.geom[2] + fifteen.width / 2 + court.disc_radius,
-        ]
-    )
+    numbers = _board_numbers(court)
     pegs = court.pegs
     fixed_x = np.array([p.x for p in pegs] + [hole.x], dtype=np.float64)
     fixed_y = np.array([p.y for p in pegs] + [hole.y], dtype=np.float64)
@@ -482,6 +370,31 @@ def crokinole_rollouts(
         out,
     )
     return out
+
+
+def _board_numbers(court: Court) -> np.ndarray:
+    """What the kernels read of a crokinole board, in order: disc radius, deceleration mu g, disc
+    restitution, the ditch's edge (centre x, y, radius), the hole (x, y, capture radius and speed), and
+    the farthest a disc's centre may rest from the centre touching the 15 line."""
+    hole = court.holes[0]
+    edge = next(e for e in court.edges if e.kind == "circle")
+    fifteen = court.line("15 line")
+    decel = court.params["mu"] * court.params["gravity"]
+    return np.array(
+        [
+            court.disc_radius,
+            decel,
+            court.params["disc_restitution"],
+            edge.geom[0],
+            edge.geom[1],
+            edge.geom[2],
+            hole.x,
+            hole.y,
+            hole.capture_radius,
+            hole.capture_speed,
+            fifteen.geom[2] + fifteen.width / 2 + court.disc_radius,
+        ]
+    )
 
 
 def _ids(sample_ids, n: int) -> np.ndarray:

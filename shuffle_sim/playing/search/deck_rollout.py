@@ -45,9 +45,9 @@ from shuffle_sim.physics.numba_api import (
     run_table,
     state_at,
 )
+from shuffle_sim.playing._deck_plan import _stance_array
 from shuffle_sim.playing.deck_engine import (
     DISCS,
-    _stance_array,
     deck_plan,
     deck_setup,
     setup_numbers,
@@ -141,6 +141,80 @@ def _one_shot(
     return kept, c20a
 
 
+@jit.inline
+def _plan_launch(stance, numbers, spots, bx, by, colour_of, value, reach, n, colour, sign):
+    """The rollout plan's launch (start parameter, vx, vy, spin) for ``colour`` on the board: the plan's
+    aim (``deck_plan``), the clearest start of the stance and a straight launch without spin."""
+    preferred = numbers[3]
+    samples = np.int64(numbers[4])
+    takeout_extra = numbers[5]
+    radius = numbers[6]
+    decel = numbers[7]
+    _, ax, ay, extra, exclude = deck_plan(
+        bx, by, colour_of, value, n, colour, spots[0 if sign > 0 else 1], takeout_extra, radius
+    )
+    t = clearest_start(stance, preferred, samples, ax, ay, bx[:n], by[:n], reach[:n], exclude)
+    _, _, vx, vy = straight_launch(stance, t, ax, ay, extra, decel)
+    return t, vx, vy, 0.0
+
+
+@jit.inline
+def _copy_board(board, bx, by, colour_of, value):
+    """The resting discs (``board``: x, y, colour, value) into the sample's board arrays; their number."""
+    board_x, board_y, board_colour, board_value = board
+    n = board_x.shape[0]
+    for i in range(n):
+        bx[i] = board_x[i]
+        by[i] = board_y[i]
+        colour_of[i] = board_colour[i]
+        value[i] = board_value[i]
+    return n
+
+
+@jit.inline
+def _executed(stance, t, vx, vy, w, sd, k0, k1, game_index, counter, sample, bx, by, reach):
+    """A launch as executed: the side's errors drawn from the search stream's slot (``counter``,
+    ``sample``) added to it, and its start (x, y) on the stance, the planned one if the perturbed one
+    is not free of the resting discs. Returns (x, y, vx, vy, spin)."""
+    z0, z1, z2, z3 = shot_normals(
+        k0, k1, np.uint64(game_index), np.uint64(STREAM_SEARCH), np.uint64(counter), np.uint64(sample)
+    )
+    t2, vx, vy, w = perturb(stance, t, vx, vy, w, z0, z1, z2, z3, sd[0], sd[1], sd[2], sd[3])
+    if not start_is_free(stance, t2, bx, by, reach):
+        t2 = t
+    sx, sy = stance_point(stance, t2)
+    return sx, sy, vx, vy, w
+
+
+@jit.inline
+def _side_points(n, colour_of, value):
+    """The yellow and black sides' points: the values of their discs in play."""
+    yellow = 0
+    black = 0
+    for i in range(n):
+        if colour_of[i] == 0:
+            yellow += value[i]
+        else:
+            black += value[i]
+    return yellow, black
+
+
+@jit.inline
+def _sample_scratch():
+    """A chunk's scratch for its samples: the event log, the empty segment table, the board's arrays
+    and the rest positions kept (the root shot's and the last later shot's)."""
+    ev = np.empty((LOG_ROWS, EV_COLUMNS))
+    no_seg = np.empty((0, SEG_COLUMNS))
+    bx = np.empty(DISCS + 1)
+    by = np.empty(DISCS + 1)
+    colour_of = np.empty(DISCS + 1, np.int64)
+    value = np.empty(DISCS + 1, np.int64)
+    keep_x = np.empty(2 * (DISCS + 1))
+    keep_y = np.empty(2 * (DISCS + 1))
+    keep_on = np.empty(2 * (DISCS + 1), np.bool_)
+    return ev, no_seg, bx, by, colour_of, value, keep_x, keep_y, keep_on
+
+
 @jit.kernel
 def _rollout(
     table,
@@ -149,16 +223,10 @@ def _rollout(
     prep,
     numbers,
     spots,
-    board_x,
-    board_y,
-    board_colour,
-    board_value,
+    board,
     root_sign,
     root_colour,
-    t0,
-    vx0,
-    vy0,
-    w0,
+    launch,
     sd_self,
     sd_opp,
     later,
@@ -168,30 +236,15 @@ def _rollout(
     counter,
     sample,
     max_events,
-    ev,
-    no_seg,
-    bx,
-    by,
-    colour_of,
-    value,
-    keep_x,
-    keep_y,
-    keep_on,
+    scratch,
 ):
-    """One sample: the root launch under the shooter's errors, then ``later`` plan shots. Returns
-    (yellow points, black points, C-20a colour or -1, the C-20a shot was the last of the half-round)."""
-    preferred = numbers[3]
-    samples = np.int64(numbers[4])
-    takeout_extra = numbers[5]
-    radius = numbers[6]
-    decel = numbers[7]
-    n = board_x.shape[0]
-    for i in range(n):
-        bx[i] = board_x[i]
-        by[i] = board_y[i]
-        colour_of[i] = board_colour[i]
-        value[i] = board_value[i]
-    reach = np.full(DISCS + 1, 2.0 * radius)
+    """One sample: the root ``launch`` (start parameter, vx, vy, spin) under the shooter's errors, then
+    ``later`` plan shots. ``board``: the resting discs (x, y, colour, value); ``scratch`` as
+    ``_sample_scratch``. Returns (yellow
+    points, black points, C-20a colour or -1, the C-20a shot was the last of the half-round)."""
+    ev, no_seg, bx, by, colour_of, value, keep_x, keep_y, keep_on = scratch
+    n = _copy_board(board, bx, by, colour_of, value)
+    reach = np.full(DISCS + 1, 2.0 * numbers[6])
     penalty = -1
     last = False
     for depth in range(later + 1):
@@ -199,86 +252,49 @@ def _rollout(
             colour = root_colour
             sign = root_sign
             stance = _stance_array(float(sign), numbers)
-            t, vx, vy, w = t0, vx0, vy0, w0
+            t, vx, vy, w = launch
             sd = sd_self
         else:
             colour = root_colour if depth % 2 == 0 else 1 - root_colour
             sign = root_sign if colour == root_colour else -root_sign
             sd = sd_self if colour == root_colour else sd_opp
             stance = _stance_array(float(sign), numbers)
-            _, ax, ay, extra, exclude = deck_plan(
-                bx, by, colour_of, value, n, colour, spots[0 if sign > 0 else 1], takeout_extra, radius
-            )
-            t = clearest_start(stance, preferred, samples, ax, ay, bx[:n], by[:n], reach[:n], exclude)
-            _, _, vx, vy = straight_launch(stance, t, ax, ay, extra, decel)
-            w = 0.0
-        z0, z1, z2, z3 = shot_normals(
-            k0, k1, np.uint64(game_index), np.uint64(STREAM_SEARCH), np.uint64(counter + depth), np.uint64(sample)
+            t, vx, vy, w = _plan_launch(stance, numbers, spots, bx, by, colour_of, value, reach, n, colour, sign)
+        sx, sy, vx, vy, w = _executed(
+            stance, t, vx, vy, w, sd, k0, k1, game_index, counter + depth, sample, bx[:n], by[:n], reach[:n]
         )
-        t2, vx, vy, w = perturb(stance, t, vx, vy, w, z0, z1, z2, z3, sd[0], sd[1], sd[2], sd[3])
-        if not start_is_free(stance, t2, bx[:n], by[:n], reach[:n]):
-            t2 = t
-        sx, sy = stance_point(stance, t2)
-        if depth == 0:
-            n, c20a = _one_shot(
-                table,
-                spin,
-                ja,
-                prep,
-                bx,
-                by,
-                colour_of,
-                value,
-                n,
-                sx,
-                sy,
-                vx,
-                vy,
-                w,
-                colour,
-                ev,
-                no_seg,
-                max_events,
-                keep_x,
-                keep_y,
-                keep_on,
-            )
-        else:
-            n, c20a = _one_shot(
-                table,
-                spin,
-                ja,
-                prep,
-                bx,
-                by,
-                colour_of,
-                value,
-                n,
-                sx,
-                sy,
-                vx,
-                vy,
-                w,
-                colour,
-                ev,
-                no_seg,
-                max_events,
-                keep_x[DISCS + 1 :],
-                keep_y[DISCS + 1 :],
-                keep_on[DISCS + 1 :],
-            )
+        # The root shot's rest positions go to the first half of ``keep_*``, every later one's to the second.
+        kept = 0 if depth == 0 else DISCS + 1
+        n, c20a = _one_shot(
+            table,
+            spin,
+            ja,
+            prep,
+            bx,
+            by,
+            colour_of,
+            value,
+            n,
+            sx,
+            sy,
+            vx,
+            vy,
+            w,
+            colour,
+            ev,
+            no_seg,
+            max_events,
+            keep_x[kept:],
+            keep_y[kept:],
+            keep_on[kept:],
+        )
         if c20a:
             penalty = colour
             last = depth == later
             break
-    yellow = 0
-    black = 0
+    yellow = black = 0
     if penalty < 0:
-        for i in range(n):
-            if colour_of[i] == 0:
-                yellow += value[i]
-            else:
-                black += value[i]
+        yellow, black = _side_points(n, colour_of, value)
     return yellow, black, penalty, last
 
 
@@ -315,16 +331,10 @@ def _rollouts(
     n_samples = launches.shape[0]
     n_chunks = (n_samples + CHUNK - 1) // CHUNK
     prep = judge_prepare(ja)
+    board = (board_x, board_y, board_colour, board_value)
     for c in prange(n_chunks):
-        ev = np.empty((LOG_ROWS, EV_COLUMNS))
-        no_seg = np.empty((0, SEG_COLUMNS))
-        bx = np.empty(DISCS + 1)
-        by = np.empty(DISCS + 1)
-        colour_of = np.empty(DISCS + 1, np.int64)
-        value = np.empty(DISCS + 1, np.int64)
-        keep_x = np.empty(2 * (DISCS + 1))
-        keep_y = np.empty(2 * (DISCS + 1))
-        keep_on = np.empty(2 * (DISCS + 1), np.bool_)
+        scratch = _sample_scratch()
+        keep_x, keep_y, keep_on = scratch[6], scratch[7], scratch[8]
         for s in range(c * CHUNK, min((c + 1) * CHUNK, n_samples)):
             yellow, black, penalty, last = _rollout(
                 table,
@@ -333,16 +343,10 @@ def _rollouts(
                 prep,
                 numbers,
                 spots,
-                board_x,
-                board_y,
-                board_colour,
-                board_value,
+                board,
                 root_sign,
                 root_colour,
-                launches[s, 0],
-                launches[s, 1],
-                launches[s, 2],
-                launches[s, 3],
+                (launches[s, 0], launches[s, 1], launches[s, 2], launches[s, 3]),
                 sd_self,
                 sd_opp,
                 later,
@@ -352,15 +356,7 @@ def _rollouts(
                 counter,
                 sample_ids[s],
                 max_events,
-                ev,
-                no_seg,
-                bx,
-                by,
-                colour_of,
-                value,
-                keep_x,
-                keep_y,
-                keep_on,
+                scratch,
             )
             out_points[s, 0] = yellow
             out_points[s, 1] = black

@@ -47,12 +47,41 @@ from typing import TypedDict
 
 import numpy as np
 
-from shuffle_sim._runtime import jit
+from shuffle_sim.playing.search._win_solve import (
+    DECK_ABOVE,
+    DECK_BELOW,
+    POINTS_ABOVE,
+    crokinole_table,
+    deck_table,
+    horse_collar_table,
+    ricochet_table,
+)
+
+__all__ = [
+    "DATA_DIR",
+    "DECK_ABOVE",
+    "DECK_BELOW",
+    "POINTS_ABOVE",
+    "SELF_PLAY",
+    "STORED_DECIMALS",
+    "SelfPlayPlan",
+    "WinTableError",
+    "WinTables",
+    "build",
+    "collect",
+    "compute_table",
+    "crokinole_table",
+    "data_path",
+    "deck_table",
+    "frame_outcomes",
+    "horse_collar_table",
+    "main",
+    "provenance_of",
+    "ricochet_table",
+    "win_tables",
+]
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
-#: Score margins beyond the game point (and below zero) the tables span; scores beyond are clamped.
-DECK_BELOW, DECK_ABOVE = 60, 60
-POINTS_ABOVE = 60
 #: Stored probabilities are rounded to this many decimals.
 STORED_DECIMALS = 5
 
@@ -76,171 +105,6 @@ SELF_PLAY: dict[str, SelfPlayPlan] = {
 
 class WinTableError(ValueError):
     """A table file that cannot be read or a state outside what a table knows; names the field."""
-
-
-# --------------------------------------------------------------------------------------------------
-# Dynamic programming
-
-
-@jit.kernel
-def _deck_sweeps(outcomes, probs, game_point, lo, n, ext, tolerance, max_sweeps):
-    """Value iteration for the deck: V[l, h] (regular), E2[d], E1[d] (the two half-rounds of a D-4
-    extension), each the lead side's win probability; ``outcomes`` rows (lead, hammer, replayed)."""
-    v = np.full((n, n), 0.5)
-    e2 = np.full(2 * ext + 1, 0.5)
-    e1 = np.full(2 * ext + 1, 0.5)
-    for _ in range(max_sweeps):
-        change = 0.0
-        # extension first (it does not depend on V)
-        for d in range(-ext, ext + 1):
-            a2 = 0.0
-            a1 = 0.0
-            for k in range(outcomes.shape[0]):
-                nd = min(max(d + outcomes[k, 0] - outcomes[k, 1], -ext), ext)
-                if outcomes[k, 2] != 0:
-                    a2 += probs[k] * e2[nd + ext]
-                    a1 += probs[k] * e1[nd + ext]
-                else:
-                    a2 += probs[k] * (1.0 - e1[-nd + ext])
-                    if nd > 0:
-                        a1 += probs[k]
-                    elif nd == 0:
-                        a1 += probs[k] * (1.0 - e2[ext])
-            change = max(change, abs(a2 - e2[d + ext]), abs(a1 - e1[d + ext]))
-            e2[d + ext] = a2
-            e1[d + ext] = a1
-        for i in range(n - 1, -1, -1):
-            for j in range(n - 1, -1, -1):
-                total = 0.0
-                for k in range(outcomes.shape[0]):
-                    li = min(max(i + outcomes[k, 0], 0), n - 1)
-                    hj = min(max(j + outcomes[k, 1], 0), n - 1)
-                    if outcomes[k, 2] != 0:
-                        total += probs[k] * v[li, hj]
-                        continue
-                    ls = li + lo
-                    hs = hj + lo
-                    if ls >= game_point or hs >= game_point:
-                        if ls > hs:
-                            total += probs[k]
-                        elif ls == hs:
-                            total += probs[k] * (1.0 - e2[ext])
-                    else:
-                        total += probs[k] * (1.0 - v[hj, li])
-                change = max(change, abs(total - v[i, j]))
-                v[i, j] = total
-        if change < tolerance:
-            break
-    return v, e2, e1
-
-
-def deck_table(outcomes: np.ndarray, probs: np.ndarray, game_point: int) -> dict:
-    """The deck tables for a game to ``game_point`` from half-round outcomes (rows: lead points,
-    hammer points, replayed) and their probabilities."""
-    lo = -DECK_BELOW
-    n = game_point + DECK_ABOVE - lo + 1
-    ext = 80
-    v, e2, e1 = _deck_sweeps(
-        np.ascontiguousarray(outcomes, dtype=np.int64),
-        np.ascontiguousarray(probs, dtype=np.float64),
-        int(game_point),
-        lo,
-        n,
-        ext,
-        1e-10,
-        2000,
-    )
-    return {
-        "game_point": int(game_point),
-        "lo": lo,
-        "lead": v,
-        "extension_first": e2,
-        "extension_second": e1,
-        "extension_span": ext,
-    }
-
-
-def crokinole_table(probs: np.ndarray, rounds: int) -> dict:
-    """V[d + 2 rounds, r, h]: the win probability of a side ``d`` round points ahead with ``r`` rounds
-    left, ``h`` = 1 when it has the hammer in the next round. ``probs``: the hammer side's round won,
-    tied, lost."""
-    span = 2 * rounds
-    v = np.zeros((2 * span + 1, rounds + 1, 2))
-    for d in range(-span, span + 1):
-        v[d + span, 0, :] = 1.0 if d > 0 else (0.5 if d == 0 else 0.0)
-    gain = {1: (2, 1, 0), 0: (0, 1, 2)}  # own points for hammer won / tied / lost, with and without it
-    for r in range(1, rounds + 1):
-        for h in (0, 1):
-            for d in range(-span, span + 1):
-                total = 0.0
-                for p, g in zip(probs, gain[h]):
-                    nd = min(max(d + g - (2 - g), -span), span)
-                    total += p * v[nd + span, r - 1, 1 - h]
-                v[d + span, r, h] = total
-    return {"rounds": int(rounds), "span": span, "values": v}
-
-
-@jit.kernel
-def _pair_sweeps(points, probs, game_point, n, tolerance, max_sweeps):
-    """Horse collar: V[a, b], the first thrower's win probability before a pair of frames, and
-    W[a, b], the same after the first thrower's frame (before the hammer's)."""
-    v = np.full((n, n), 0.5)
-    w = np.full((n, n), 0.5)
-    for _ in range(max_sweeps):
-        change = 0.0
-        for a in range(n - 1, -1, -1):
-            for b in range(n - 1, -1, -1):
-                total = 0.0
-                for k in range(points.shape[0]):
-                    nb = min(b + points[k], n - 1)
-                    if (a >= game_point or nb >= game_point) and a != nb:
-                        total += probs[k] * (1.0 if a > nb else 0.0)
-                    else:
-                        total += probs[k] * v[a, nb]
-                change = max(change, abs(total - w[a, b]))
-                w[a, b] = total
-        for a in range(n - 1, -1, -1):
-            for b in range(n - 1, -1, -1):
-                total = 0.0
-                for k in range(points.shape[0]):
-                    total += probs[k] * w[min(a + points[k], n - 1), b]
-                change = max(change, abs(total - v[a, b]))
-                v[a, b] = total
-        if change < tolerance:
-            break
-    return v, w
-
-
-def horse_collar_table(points: np.ndarray, probs: np.ndarray, game_point: int) -> dict:
-    n = game_point + POINTS_ABOVE + 1
-    v, w = _pair_sweeps(
-        np.ascontiguousarray(points, dtype=np.int64),
-        np.ascontiguousarray(probs, dtype=np.float64),
-        int(game_point),
-        n,
-        1e-10,
-        2000,
-    )
-    return {"game_point": int(game_point), "first": v, "after_first": w}
-
-
-def ricochet_table(outcomes: np.ndarray, probs: np.ndarray, game_point: int) -> dict:
-    """V[s, o]: the next round's starter's win probability with scores (s, o) below ``game_point``.
-    ``outcomes`` rows: (starter's points, other's points), one of them zero; the scorer starts next."""
-    n = game_point
-    v = np.zeros((n, n))
-    stay = float(sum(p for (a, b), p in zip(outcomes, probs) if a == 0 and b == 0))
-    for total in range(2 * n - 2, -1, -1):
-        for s in range(max(0, total - n + 1), min(n - 1, total) + 1):
-            o = total - s
-            acc = 0.0
-            for (a, b), p in zip(outcomes, probs):
-                if a > 0:
-                    acc += p * (1.0 if s + a >= game_point else v[s + a, o])
-                elif b > 0:
-                    acc += p * (0.0 if o + b >= game_point else 1.0 - v[o + b, s])
-            v[s, o] = acc / (1.0 - stay) if stay < 1.0 else 0.5
-    return {"game_point": int(game_point), "starter": v}
 
 
 # --------------------------------------------------------------------------------------------------

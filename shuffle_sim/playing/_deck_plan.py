@@ -1,0 +1,112 @@
+"""The deck fixed-plan player, compiled: its choice of shot on a board and its next launch.
+
+``deck_plan``: if the opponent has a disc that scores (7, 8 or 10), take out the best one (the first in
+board order on a tie) with ``takeout_extra`` metres of slide to spare; otherwise draw to the first free
+spot of: the 10, the 8 on the shooter's side, the other 8, the 7 on the shooter's side, the other 7 (a
+spot is free when no disc's centre lies within a disc diameter of it); with none free, draw to the 10
+anyway. ``_planned_shot`` turns the plan into a launch with the side's execution errors, in the
+canonical frame (``_deck_setup``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from shuffle_sim._runtime import jit
+from shuffle_sim.judging.procedure import judge_one_prepared
+from shuffle_sim.noise import STREAM_PLAY
+from shuffle_sim.playing.players import (
+    clearest_start,
+    perturb,
+    shot_normals,
+    stance_point,
+    start_is_free,
+    straight_launch,
+)
+
+PLAN_DRAW = 0
+PLAN_TAKEOUT = 1
+
+
+@jit.kernel
+def deck_plan(bx, by, colour_of, value, n, colour, spots, takeout_extra, radius):
+    """The fixed plan's shot for ``colour`` on a canonical board (the first ``n`` discs of bx, by).
+
+    ``value``: each disc's judged value at the foot end (``canonical_values``). Returns (kind:
+    PLAN_DRAW or PLAN_TAKEOUT, aim x, aim y, extra slide, the disc aimed at or -1).
+    """
+    best = -1
+    best_value = 0
+    for i in range(n):
+        if colour_of[i] != colour and value[i] > best_value:
+            best = i
+            best_value = value[i]
+    if best >= 0:
+        return PLAN_TAKEOUT, bx[best], by[best], takeout_extra, best
+    free_radius = 2.0 * radius
+    for k in range(spots.shape[0]):
+        free = True
+        for i in range(n):
+            if (bx[i] - spots[k, 0]) ** 2 + (by[i] - spots[k, 1]) ** 2 < free_radius * free_radius:
+                free = False
+                break
+        if free:
+            return PLAN_DRAW, spots[k, 0], spots[k, 1], 0.0, -1
+    return PLAN_DRAW, spots[0, 0], spots[0, 1], 0.0, -1
+
+
+@jit.kernel
+def value_and_dead(x, y, ja, prepared):
+    """A resting disc's judged value and dead standing (one compiled call site for the judge)."""
+    judged = judge_one_prepared(x, y, ja, prepared)
+    return judged[0], judged[3]
+
+
+@jit.kernel
+def canonical_values(bx, by, n, ja, prepared, out):
+    """Judged value of each of the first ``n`` discs of a canonical board (foot end) into ``out``."""
+    for i in range(n):
+        out[i] = value_and_dead(bx[i], by[i], ja, prepared)[0]
+
+
+@jit.kernel
+def _stance_array(sign, setup_numbers):
+    y, lo, hi = setup_numbers[0], setup_numbers[1], setup_numbers[2]
+    out = np.zeros(6)
+    out[1] = sign * lo
+    out[2] = y
+    out[3] = sign * hi
+    out[4] = y
+    return out
+
+
+@jit.inline
+def _planned_shot(
+    cx, cy, colour_of, value, reach, n, colour, sign, spots, setup_numbers, sd, k0, k1, game_index, shot_counter
+):
+    """The launch (x, y, vx, vy, omega) of the fixed plan's next shot for ``colour``, in the canonical
+    frame (from the head toward the foot), with the side's execution errors drawn from its Philox
+    slot: the plan's aim (``deck_plan``), the clearest start of the stance, a straight launch, the
+    noise, and the planned start again if the perturbed one is not free."""
+    preferred = setup_numbers[3]
+    samples = np.int64(setup_numbers[4])
+    takeout_extra = setup_numbers[5]
+    radius = setup_numbers[6]
+    decel = setup_numbers[7]
+    _, ax, ay, extra, exclude = deck_plan(
+        cx, cy, colour_of, value, n, colour, spots[0 if sign > 0 else 1], takeout_extra, radius
+    )
+    stance = _stance_array(sign, setup_numbers)
+    t = clearest_start(stance, preferred, samples, ax, ay, cx[:n], cy[:n], reach[:n], exclude)
+    _, _, vx, vy = straight_launch(stance, t, ax, ay, extra, decel)
+    z0, z1, z2, z3 = shot_normals(
+        k0, k1, np.uint64(game_index), np.uint64(STREAM_PLAY), np.uint64(shot_counter), np.uint64(0)
+    )
+    side = colour  # side 0 plays yellow
+    t2, vx, vy, w = perturb(
+        stance, t, vx, vy, 0.0, z0, z1, z2, z3, sd[side, 0], sd[side, 1], sd[side, 2], sd[side, 3], sd[side, 4]
+    )
+    if not start_is_free(stance, t2, cx[:n], cy[:n], reach[:n]):
+        t2 = t
+    sx, sy = stance_point(stance, t2)
+    return sx, sy, vx, vy, w

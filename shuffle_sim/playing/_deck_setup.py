@@ -1,0 +1,103 @@
+"""Where deck players stand and aim on a court, from the court file (``DeckSetup``).
+
+Shots are planned in the *canonical frame*: the court as written, shooting from the head toward the
+foot diagram (a board at the head end is turned half a turn about the court's centre first, as
+``Court.for_end`` turns the diagram). The stance is the middle of the head 10-off area across the
+shooter's half (MSA C-3: yellow from the right half at the head, the left half at the foot), legal
+from end to end (C-4, C-4a, C-4b: within the half, touching none of its lines, the separation
+triangle included; ``rules.deck.legal_start_span``); the draw targets are the best spots of the 10, 8
+and 7 zones (``players.zone_spot``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from shuffle_sim.court import Court, load_court
+from shuffle_sim.playing.players import Stance, zone_spot
+from shuffle_sim.rules.deck import legal_start_span
+
+#: Spot order of the fixed plan: the 10, own 8, other 8, own 7, other 7 ("own" = the shooter's half).
+SPOT_ZONES = {1: ("10", "8 right", "8 left", "7 right", "7 left"), -1: ("10", "8 left", "8 right", "7 left", "7 right")}
+#: Slide to spare past a disc the fixed plan's take-out aims at (m).
+TAKEOUT_EXTRA = 2.0
+
+
+@dataclass(frozen=True)
+class DeckSetup:
+    """Where deck players stand and aim on a court (canonical frame; see the module docstring)."""
+
+    court: Court  # the court at the foot end: the canonical frame's physics and judging
+    stance_y: float
+    stance_lo: float  # |x| of the stance's inner end
+    stance_hi: float  # |x| of its outer end
+    preferred: float
+    samples: int
+    spots: np.ndarray  # (2, 5, 2): [0] for a shooter on the +x half, [1] on the -x half
+    pivot: tuple[float, float]  # the half turn between the ends
+    takeout_extra: float = TAKEOUT_EXTRA
+
+    def stance(self, sign: int) -> Stance:
+        """The stance of a shooter on the +x (``sign`` 1) or -x (-1) half of the head 10-off area."""
+        s = float(sign)
+        return Stance(
+            "segment",
+            (s * self.stance_lo, self.stance_y, s * self.stance_hi, self.stance_y),
+            self.preferred,
+            self.samples,
+        )
+
+    def spots_for(self, sign: int) -> np.ndarray:
+        return self.spots[0 if sign > 0 else 1]
+
+
+@lru_cache(maxsize=8)
+def _setup(source_path: str, params: tuple) -> DeckSetup:
+    court = load_court(source_path).with_params(**dict(params)).for_end("foot")
+    pivot = court.ends["head"]
+    ten_off = next(z for z in court.zones if z.value < 0 and z.kind == "polygon")
+    assert pivot is not None and ten_off.polygon is not None, "a deck court has a head end and a polygon 10-off"
+    y_far = 0.5 * (ten_off.polygon[:, 1].min() + ten_off.polygon[:, 1].max())
+    stance_y = 2.0 * pivot[1] - y_far
+    # Only legal starts (C-4, C-4a, C-4b): the stance keeps half the widest line's width clear of
+    # every line of the shooter's half of the 10-off area, the separation triangle included.
+    clearance = 0.5 * max(ln.width for ln in court.lines)
+    spans = [legal_start_span(court, stance_y, clearance, "head", side) for side in ("right", "left")]
+    spots = np.array([[zone_spot(court, name)[:2] for name in SPOT_ZONES[sign]] for sign in (1, -1)])
+    return DeckSetup(
+        court=court,
+        stance_y=stance_y,
+        stance_lo=max(lo for lo, _ in spans),
+        stance_hi=min(hi for _, hi in spans),
+        preferred=0.5,
+        samples=9,
+        spots=spots,
+        pivot=(float(pivot[0]), float(pivot[1])),
+    )
+
+
+def deck_setup(court: Court) -> DeckSetup:
+    """The ``DeckSetup`` of a deck court (cached per court file and materials)."""
+    return _setup(court.source_path, tuple(sorted(court.params.items())))
+
+
+def setup_numbers(setup: DeckSetup) -> np.ndarray:
+    court = setup.court
+    decel = court.params["mu"] * court.params["gravity"]
+    return np.array(
+        [
+            setup.stance_y,
+            setup.stance_lo,
+            setup.stance_hi,
+            setup.preferred,
+            setup.samples,
+            setup.takeout_extra,
+            court.disc_radius,
+            decel,
+            setup.pivot[0],
+            setup.pivot[1],
+        ]
+    )
