@@ -8,18 +8,18 @@ the court files' errors.
 
 Shot parameters and their units (SI inside; lengths in files may carry units such as "36 ft"):
 
-=========  ==========================================================================
-speed      launch speed, m/s
-direction  degrees from the court's +y axis, positive turning toward +x
-spin       rad/s, counter-clockwise seen from above
-start_x/y  start position of the shot disc (length)
-target_x/y aim point (length): sets the direction from the start, and, unless a speed
-           is given, the speed that stops the disc there plus ``overshoot``
-skill      (grid only) names of the game's skill presets (``shuffle_sim/noise/skills.toml``)
-           or ``exact``: the noise model per grid cell
-court_speed (grid only) the court's speed as players rate it, a time ("5 s", "14 s":
-           ``court.speed``): mu per grid cell, the court's own mu elsewhere
-=========  ==========================================================================
+===========  ==========================================================================
+speed        launch speed, m/s
+direction    degrees from the court's +y axis, positive turning toward +x
+spin         rad/s, counter-clockwise seen from above
+start_x/y    start position of the shot disc (length)
+target_x/y   aim point (length): sets the direction from the start, and, unless a speed
+             is given, the speed that stops the disc there plus ``overshoot``
+skill        (grid only) names of the game's skill presets (``shuffle_sim/noise/skills.toml``)
+             or ``exact``: the noise model per grid cell
+court_speed  (grid only) the court's speed as players rate it, a time ("5 s", "14 s":
+             ``court.speed``): mu per grid cell, the court's own mu elsewhere
+===========  ==========================================================================
 
 ``speed`` is the launch speed; the court's speed is ``court_speed`` on a grid and ``speed`` in
 ``[params]`` (a time there, never m/s).

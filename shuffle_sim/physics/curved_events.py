@@ -4,15 +4,15 @@ A step of a curved motion (``curved_motion``) runs from the state Y to the state
 Y_t to N_t; its dense output (``curved_step.dense``) gives the state at any fraction theta of it.
 Every boundary of the court is a *shape* with a *gap* that is positive until its event happens:
 
-==================  ===========================================  =================================
-shape               gap                                          events
-==================  ===========================================  =================================
-``S_HALFPLANE``     (p - P) . n                                  edge crossed (fall), kill line
-``S_OUTSIDE``       |p - c| - rho                                peg, disc at rest
-``S_INSIDE``        rho - |p - c|                                round edge (fall), round cushion
-``S_CAPSULE``       distance to the segment - rho                straight cushion
-``S_HOLE``          max(|p - c| - capture radius, v - capture)   a hole's capture
-==================  ===========================================  =================================
+==================  ==================================================  =================================
+shape               gap                                                 events
+==================  ==================================================  =================================
+``S_HALFPLANE``     (p - P) . n                                         edge crossed (fall), kill line
+``S_OUTSIDE``       norm(p - c) - rho                                   peg, disc at rest
+``S_INSIDE``        rho - norm(p - c)                                   round edge (fall), round cushion
+``S_CAPSULE``       distance to the segment - rho                       straight cushion
+``S_HOLE``          max(norm(p - c) - capture radius, v - capture)      a hole's capture
+==================  ==================================================  =================================
 
 No contact is stepped over. Any disc's acceleration is at most A (``curved_motion.max_acceleration``),
 so over a stretch of duration T its path departs from the chord between the stretch's ends by at

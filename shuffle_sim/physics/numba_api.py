@@ -6,36 +6,52 @@ Everything here is a re-export; the definitions stay in the modules that own the
 ``physics`` imports kernel internals from here and nowhere else, so that the kernel can change its
 insides without breaking its callers.
 
-==============================  ==============================================================
-name                            what it is
-==============================  ==============================================================
-``court_table``                 a court's packed table, kept on the court (``_packing``)
-``court_ground``                a court's surface shape packed for the curved-motion kernels (empty: flat)
-``kernel_arrays``               a court's geometry and materials as named arrays (``_packing``)
-``pack_court``                  the court as the kernel's one-array table (``_court_table``)
-``H_RADIUS``                    the table's header column of the disc radius
-``obstacle_overlap``            a start on a peg or cushion (numba)
-``place_disc``, ``state_at``    writing a disc into the state arrays, reading it back
-``disc_state``, ``load_disc``   the same for one disc, as plain numbers
-``run_table``, ``run_scene``    the event loop on a packed table / on packed arrays
-``run_from_start``              a whole scene from its start (``simulate``'s kernel)
-``run_lone``                    the event loop of a lone disc (a shot at an empty board)
-``run_lone_call``               the same, compiled as a function of its own
-``LONE_CALLEES``                its callees, for a first compile shared between processes
-``sample_trajectories``         every disc's centre at given times, from a trajectory log
-``speed_for_distance``          the launch speed that slides a distance: sqrt(2 a d)
-``EV_COLUMNS``, ``SEG_COLUMNS`` columns of the event log and of the path segments
-``DEAD``, ``STATUS``, ``TOUCHED``, ``N_FLOAT_ROWS``, ``N_INT_ROWS``
-                                rows of the structure-of-arrays disc state (``_motion``)
-``STATUS_*``, ``DISC_DISC``     status and event codes (``events``)
-``shot_problem``, ``judge_rest``, ``fill_unplayed``, ``CHUNK``, ``NOT_FINITE``, ``OFF_SURFACE``,
-``ON_BOARD_DISC``               the rows of one shot of a batch (``_shot_rows``)
-``force``, ``torque``           the coupled model's F(eps) and T(eps) for an annulus (``_friction``)
+``court_table``
+    a court's packed table, kept on the court (``_packing``)
+``court_ground``
+    a court's surface shape packed for the curved kernels (empty: flat)
+``kernel_arrays``
+    a court's geometry and materials as named arrays (``_packing``)
+``pack_court``
+    the court as the kernel's one-array table (``_court_table``)
+``H_RADIUS``
+    the table's header column of the disc radius
+``obstacle_overlap``
+    a start on a peg or cushion (numba)
+``place_disc``, ``state_at``
+    writing a disc into the state arrays, reading it back
+``disc_state``, ``load_disc``
+    the same for one disc, as plain numbers
+``run_table``, ``run_scene``
+    the event loop on a packed table / on packed arrays
+``run_from_start``
+    a whole scene from its start (``simulate``'s kernel)
+``run_lone``
+    the event loop of a lone disc (a shot at an empty board)
+``run_lone_call``
+    the same, compiled as a function of its own
+``LONE_CALLEES``
+    its callees, for a first compile shared between processes
+``sample_trajectories``
+    every disc's centre at given times, from a trajectory log
+``speed_for_distance``
+    the launch speed that slides a distance: sqrt(2 a d)
+``EV_COLUMNS``, ``SEG_COLUMNS``
+    columns of the event log and of the path segments
+``DEAD``, ``STATUS``, ...
+    rows of the structure-of-arrays disc state (``_motion``): ``TOUCHED``, ``N_FLOAT_ROWS``,
+    ``N_INT_ROWS``
+``STATUS_*``, ``DISC_DISC``
+    status and event codes (``events``)
+``shot_problem``, ...
+    the rows of one shot of a batch (``_shot_rows``): ``judge_rest``, ``fill_unplayed``, ``CHUNK``,
+    ``NOT_FINITE``, ``OFF_SURFACE``, ``ON_BOARD_DISC``
+``force``, ``torque``
+    the coupled model's F(eps) and T(eps) for an annulus (``_friction``)
 ``disc_disc_impulse``, ``fixed_body_impulse``
-                                the impulses of an impact (``_resolve``)
+     the impulses of an impact (``_resolve``)
 ``APPROACH_TOL``, ``CONTACT_GAP``, ``EDGE_TOL``, ``OVERLAP_SLACK``
-                                the contact rules' tolerances (``_toi``)
-==============================  ==============================================================
+     the contact rules' tolerances (``_toi``)
 """
 
 from shuffle_sim.physics._court_table import H_RADIUS, obstacle_overlap, pack_court

@@ -1,18 +1,19 @@
 """Players who play to win: the ``win`` strategy, its rollouts and its tables of win probability.
 
-==================  =======================================================================
-module              what it does
-==================  =======================================================================
-``win_tables``      win probability by score, frames or rounds left and hammer, computed by
-                    dynamic programming over the frame outcomes of self-play (data files in
-                    ``data/``; ``python -m shuffle_sim.playing.search.win_tables`` remakes them)
-``_win_solve``      the dynamic programming of the win tables (numba value iteration)
-``situations``      where a game stands before a shot (scores, hammer, frames left) and what
-                    a frame's outcome makes of it, per game, read from the rules' game objects
-``deck_rollout``    numba: a deck shot and the rest of its half-round under the fixed plan,
-                    many sampled executions in one call (C-20a included)
+=====================  ====================================================================
+module                 what it does
+=====================  ====================================================================
+``win_tables``         win probability by score, frames or rounds left and hammer, computed
+                       by dynamic programming over the frame outcomes of self-play (data
+                       files in ``data/``; ``python -m shuffle_sim.playing.search.win_tables``
+                       remakes them)
+``_win_solve``         the dynamic programming of the win tables (numba value iteration)
+``situations``         where a game stands before a shot (scores, hammer, frames left) and
+                       what a frame's outcome makes of it, per game, from the rules' games
+``deck_rollout``       numba: a deck shot and the rest of its half-round under the fixed
+                       plan, many sampled executions in one call (C-20a included)
 ``crokinole_rollout``  numba: a crokinole shot and the rest of its round (hit rule, 20s)
-``_crokinole_plan``  numba: the crokinole rollouts' quick plan (take-out or open 20)
-``kr_uct``          the search: kernel-regression UCT over the candidate shots (``WinSearch``)
-==================  =======================================================================
+``_crokinole_plan``    numba: the crokinole rollouts' quick plan (take-out or open 20)
+``kr_uct``             the search: kernel-regression UCT over the candidate shots (``WinSearch``)
+=====================  ====================================================================
 """
