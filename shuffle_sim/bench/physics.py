@@ -368,10 +368,19 @@ class BenchSizes:
     pymunk_budget_s: float = 3.0
     jit: bool = True
     surface_shots: int = 200_000
+    board_scenes: int = 20_000
 
 
 FULL = BenchSizes()
-QUICK = BenchSizes(single_shots=20_000, half_rounds=200, repeats=1, pymunk_budget_s=0.2, jit=False, surface_shots=2_000)
+QUICK = BenchSizes(
+    single_shots=20_000,
+    half_rounds=200,
+    repeats=1,
+    pymunk_budget_s=0.2,
+    jit=False,
+    surface_shots=2_000,
+    board_scenes=400,
+)
 
 
 def run_bench(sizes: BenchSizes = FULL, court: Court | None = None) -> dict:
@@ -430,9 +439,10 @@ def run_bench(sizes: BenchSizes = FULL, court: Court | None = None) -> dict:
         "pymunk_per_s": pymunk_rate,
         "ratio": everyone / pymunk_rate,
     }
-    from shuffle_sim.bench.restitution import law_beside_constant
+    from shuffle_sim.bench.restitution import board_beside_constant, law_beside_constant
 
     results["restitution_law"] = law_beside_constant(court, rounds, kernel_half_rounds, sizes.repeats)
+    results["restitution_board"] = board_beside_constant(sizes.board_scenes, sizes.repeats)
 
     if sizes.jit:
         results["jit"] = jit_times()

@@ -147,6 +147,15 @@ def test_bench_command_prints_the_documented_keys(capsys):
         "evaluation_over_constant",
         "yield_speed",
     }
+    assert set(results["restitution_board"]) == {
+        "court",
+        "scenes_per_s_constant",
+        "scenes_per_s_law",
+        "law_over_constant",
+        "events_constant",
+        "events_law",
+        "yield_speed",
+    }
     assert set(results["surface"]) == {
         "kernel_per_s",
         "kernel_1thread_per_s",
