@@ -85,6 +85,8 @@ class PlayersBenchSizes:
     head_to_head_games: int = 200
     head_to_head_workers: int = 2
     head_to_head_budget: int | None = None  # simulated shots per decision; None: the default
+    #: Game length per game of the head-to-head games (absent: the game's own, ``HEAD_TO_HEAD``).
+    head_to_head_lengths: tuple[tuple[str, int], ...] = ()
 
     def length(self, game: str) -> int | None:
         return dict(self.lengths).get(game)
@@ -98,6 +100,7 @@ QUICK = PlayersBenchSizes(
     head_to_head_games=2,
     head_to_head_workers=1,
     head_to_head_budget=200,
+    head_to_head_lengths=(("deck", 5), ("horse-collar", 5), ("ricochet", 15), ("crokinole", 1)),
 )
 
 
@@ -273,7 +276,7 @@ def run_bench(sizes: PlayersBenchSizes = FULL, games: tuple[str, ...] | None = N
                 seed,
                 sizes.head_to_head_workers,
                 sizes.head_to_head_budget,
-                length=None if sizes is FULL else sizes.length(game),
+                length=dict(sizes.head_to_head_lengths).get(game),
             )
     return report
 

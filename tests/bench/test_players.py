@@ -1,6 +1,7 @@
 """bench-players: the quick smoke run and its success tests."""
 
 import json
+from types import SimpleNamespace
 
 from shuffle_sim.bench.players import QUICK, run_bench, shot_kind
 from shuffle_sim.cli import main
@@ -74,3 +75,27 @@ def test_noise_free_shots_are_counted_as_made():
     # the open 20 with an opponent disc on the board is no take-out and drops in all the same
     assert dict(tally.made) == {"hanger over the end": 1, "take-out": 1, "take-out and stick": 1, "open 20": 1}
     assert tally.hits == [2, 2] and tally.lines["clear"] == [2, 2]
+
+
+def test_the_head_to_head_plays_the_games_own_length_whatever_the_options(monkeypatch):
+    """Changing the number of games, workers or budget on the command line keeps full-length games (the
+    short lengths of the per-preset games are for those games only); ``--quick`` plays short ones."""
+    import shuffle_sim.bench.head_to_head as head_to_head
+    import shuffle_sim.bench.players as players
+
+    lengths = []
+
+    def fake(game, games, seed, workers, budget, length=None):
+        lengths.append((game, length))
+        return {"game": game, "games": games}
+
+    monkeypatch.setattr(head_to_head, "run_head_to_head", fake)
+    monkeypatch.setattr(players, "format_report", lambda report: "")
+    monkeypatch.setattr(players, "play", lambda *args, **kwargs: SimpleNamespace(games=[]))
+    monkeypatch.setattr(players, "_summary", lambda game, tally: {})
+    assert main(["bench-players", "--games", "1", "--head-to-head", "3", "--budget", "10", "--game", "deck"]) == 0
+    assert lengths == [("deck", None)]  # None: the game's own length, 75 points in deck
+    assert head_to_head.HEAD_TO_HEAD["deck"][1] == 75
+    lengths.clear()
+    assert main(["bench-players", "--quick", "--game", "deck"]) == 0
+    assert lengths == [("deck", 5)]
