@@ -44,6 +44,7 @@ def _surface_patch(ax, court: Court):
     from matplotlib.patches import Circle, Polygon
 
     shape = next(s for s in court_shapes(court) if s.role == "surface")
+    patch: Circle | Polygon
     if shape.kind == "circle":
         patch = Circle(shape.centre, shape.outer, transform=ax.transData)
     else:
