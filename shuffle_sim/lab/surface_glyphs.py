@@ -12,9 +12,8 @@ from __future__ import annotations
 
 import numpy as np
 from bokeh.models import ColumnDataSource, LinearColorMapper
-from bokeh.models.annotations import Arrow
+from bokeh.models.annotations import Arrow, ColorBar
 from bokeh.models.arrow_heads import VeeHead
-from bokeh.models.annotations import ColorBar
 from matplotlib import colormaps
 from matplotlib.colors import to_hex, to_rgb
 
@@ -99,8 +98,8 @@ def _draw_arrows(fig, relief: Relief) -> None:
             x_end="x1",
             y_end="y1",
             source=source,
-            line_color=GRADE_ARROW_COLOUR,
-            line_width=1.3,
-            line_alpha=0.8,
+            body_line_color=GRADE_ARROW_COLOUR,
+            body_line_width=1.3,
+            body_line_alpha=0.8,
         )
     )
