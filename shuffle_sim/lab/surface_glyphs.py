@@ -10,10 +10,12 @@ heights image), ``grade_arrows``, ``friction``.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from bokeh.models import ColumnDataSource, LinearColorMapper
-from bokeh.models.annotations import Arrow, ColorBar
-from bokeh.models.arrow_heads import VeeHead
+from bokeh.models.annotations import ColorBar
+from bokeh.models.annotations.arrows import Arrow, VeeHead
 from matplotlib import colormaps
 from matplotlib.colors import to_hex, to_rgb
 
@@ -90,6 +92,8 @@ def _draw_arrows(fig, relief: Relief) -> None:
             gy=a[:, 3],
         ),
     )
+    # The arrow's line properties (bokeh's stub names them otherwise).
+    body: dict[str, Any] = dict(line_color=GRADE_ARROW_COLOUR, line_width=1.3, line_alpha=0.8)
     fig.add_layout(
         Arrow(
             end=VeeHead(size=6, line_color=GRADE_ARROW_COLOUR, line_width=1.2),
@@ -98,8 +102,6 @@ def _draw_arrows(fig, relief: Relief) -> None:
             x_end="x1",
             y_end="y1",
             source=source,
-            body_line_color=GRADE_ARROW_COLOUR,
-            body_line_width=1.3,
-            body_line_alpha=0.8,
+            **body,
         )
     )
