@@ -9,12 +9,18 @@ matplotlib drawing (``shuffle_sim.plot``) and the shot lab's Bokeh drawing (``sh
 each give the roles their styles, so both pictures show the same court.
 
 The list is in drawing order, back to front, as the drawings add them.
+
+A surface that is not flat (``[surface]``: a grade, a crown, a height or friction map) also has a
+``surface_relief``: its heights on a grid for shading, its grade as sparse arrows with a key
+("1 in 1000") and its friction map, which both drawings show the same way.
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+
+import numpy as np
 
 from shuffle_sim.court.model import Court
 from shuffle_sim.units import INCH
@@ -357,3 +363,90 @@ def court_shapes(court: Court, end: str | None = None) -> list[Shape]:
         assert court.surface_polygon is not None
         surface = Shape("surface", "polygon", tuple(map(tuple, court.surface_polygon.tolist())))
     return [*_gutter_shapes(court), surface, *_zone_shapes(court, end), *_line_shapes(court, end), *_body_shapes(court)]
+
+
+# --------------------------------------------------------------------------------------------------
+# The surface's relief (courts that are not flat)
+
+#: Grid points along the surface's longer side for the shading, and at least this many across.
+RELIEF_LONG_SAMPLES = 160
+RELIEF_SHORT_SAMPLES = 24
+#: Grade arrows along the longer side, and at least this many across.
+ARROWS_LONG = 14
+ARROWS_SHORT = 5
+#: The grade of the arrows' key is "1 in N" for the N of this list nearest above the largest grade.
+KEY_GRADES_IN = (20, 50, 100, 200, 500, 1000, 2000, 5000, 10_000, 20_000, 50_000, 100_000)
+
+
+@dataclass(frozen=True)
+class Relief:
+    """What a drawing shows of a surface that is not flat, in metres in the court's frame.
+
+    ``x`` (nx,), ``y`` (ny,): the shading grid over the surface's bounding box; ``height`` (ny, nx):
+    the height above the surface's mean level (m; NaN off the surface) and ``height_span`` its
+    largest size (0 on a surface without heights); ``friction`` (ny, nx): the multiplier of mu
+    (None without a friction map). ``arrows`` (k, 4): x, y and the grade there (gx, gy), the in-plane
+    gravity over g that a disc drifts along (-grad h), at sparse points on the surface where the
+    grade is not zero; ``key_in``: N of the key "1 in N" (0 without arrows).
+    """
+
+    x: np.ndarray
+    y: np.ndarray
+    height: np.ndarray
+    height_span: float
+    friction: np.ndarray | None
+    arrows: np.ndarray
+    key_in: int
+
+
+def _sample_counts(width: float, height: float, long: int, short: int) -> tuple[int, int]:
+    """Grid counts (nx, ny) with about square cells, ``long`` along the longer side, at least ``short``."""
+    if width >= height:
+        return long, max(short, round(long * height / width))
+    return max(short, round(long * width / height)), long
+
+
+def surface_relief(court: Court) -> Relief | None:
+    """The relief of ``court``'s surface for a drawing (``Relief``), or None for a flat court.
+
+    Heights and grades come from ``SurfaceShape.heights`` (the small-slope model of
+    ``surface_shape``): the shading shows h less its mean over the surface, the arrows -grad h.
+    """
+    shape = court.surface_shape
+    if shape.flat:
+        return None
+    x0, y0, x1, y1 = court.bounds
+    nx, ny = _sample_counts(x1 - x0, y1 - y0, RELIEF_LONG_SAMPLES, RELIEF_SHORT_SAMPLES)
+    x, y = np.linspace(x0, x1, nx), np.linspace(y0, y1, ny)
+    gx, gy = np.meshgrid(x, y)
+    inside = court.on_surface_array(gx.ravel(), gy.ravel()).reshape(gx.shape)
+    h, _, _ = shape.heights(gx, gy)
+    has_heights = shape.slope != (0.0, 0.0) or shape.crown != 0.0 or shape.height_map is not None
+    height = np.where(inside, h - (h[inside].mean() if inside.any() else 0.0), np.nan)
+    span = float(np.nanmax(np.abs(height))) if has_heights and inside.any() else 0.0
+    if not has_heights:
+        height = np.full(gx.shape, np.nan)
+    friction = shape.friction(gx, gy) if shape.friction_map is not None else None
+    arrows = _grade_arrows(court, x0, y0, x1, y1) if has_heights else np.zeros((0, 4))
+    largest = float(np.max(np.hypot(arrows[:, 2], arrows[:, 3]))) if len(arrows) else 0.0
+    key_in = 0
+    if largest > 0.0:
+        key_in = next((n for n in KEY_GRADES_IN[::-1] if 1.0 / n >= 0.5 * largest), KEY_GRADES_IN[0])
+    return Relief(x, y, height, span, friction, arrows, key_in)
+
+
+def _grade_arrows(court: Court, x0: float, y0: float, x1: float, y1: float) -> np.ndarray:
+    """(k, 4): x, y, gx, gy at the centres of a sparse grid's cells that lie on the surface (a disc's
+    radius inside it), where the grade is not zero."""
+    nx, ny = _sample_counts(x1 - x0, y1 - y0, ARROWS_LONG, ARROWS_SHORT)
+    xs = x0 + (np.arange(nx) + 0.5) * (x1 - x0) / nx
+    ys = y0 + (np.arange(ny) + 0.5) * (y1 - y0) / ny
+    px, py = (a.ravel() for a in np.meshgrid(xs, ys))
+    r = court.disc_radius
+    keep = np.ones(px.shape, bool)
+    for dx, dy in ((r, 0.0), (-r, 0.0), (0.0, r), (0.0, -r)):
+        keep &= court.on_surface_array(px + dx, py + dy)
+    px, py = px[keep], py[keep]
+    _, hx, hy = court.surface_shape.heights(px, py)
+    grade = np.column_stack([px, py, -hx, -hy]).reshape(-1, 4)
+    return grade[np.hypot(grade[:, 2], grade[:, 3]) > 0.0]

@@ -4,7 +4,10 @@ The arrow runs from the start to its tip, where the disc would stop on an empty 
 (slide length v^2 / (2 mu g)), so its length is the speed and its bearing the direction. The tip is
 the aim's anchor: dragging it sets the speed and direction; typing them moves it; choosing another
 start (another seat, the other half) keeps it where it is and aims from the new start at it, so the
-arrow never ends up pointing where the old start pointed (along the ditch, off the court).
+arrow never ends up pointing where the old start pointed (along the ditch, off the court). On a
+surface that is not flat the arrow still shows the launch (its tip the rest on a flat court) and a
+dashed line beside it the predicted path, which curves with the grade, to where the disc would rest
+on that empty court.
 
 Each field is checked as it is typed (``fields.NumberField``): a bad value outlines the field, says
 why in the status area, and hides the arrow until it is fixed. Values the lab sets itself (an
@@ -16,9 +19,11 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from shuffle_sim.lab.board import LabError
 from shuffle_sim.lab.fields import shot_fields
-from shuffle_sim.lab.shots import Aim, max_speed
+from shuffle_sim.lab.shots import Aim, max_speed, predicted_path
 from shuffle_sim.plot import zoom_box
 
 #: Digits shown in the fields for values the lab sets.
@@ -146,6 +151,7 @@ class Aiming:
         if len(good) < 3:
             app.write(app.figure.aim_line, dict(x0=[], y0=[], x1=[], y1=[]))
             app.write(app.figure.tip, dict(x=[], y=[]))
+            app.write(app.figure.aim_path, dict(x=[], y=[]))
             return
         length = good["speed"] ** 2 / (2 * self.decel())
         a = math.radians(good["direction"])
@@ -153,6 +159,24 @@ class Aiming:
         self.target = (tx, ty)
         app.write(app.figure.aim_line, dict(x0=[sx], y0=[sy], x1=[tx], y1=[ty]))
         app.write(app.figure.tip, dict(x=[tx], y=[ty]))
+        self.draw_path(Aim(sx, sy, good["speed"], good["direction"], good["spin"], app.controls.team_select.value))
+
+    def draw_path(self, aim: Aim) -> None:
+        """On a surface that is not flat, the aim's predicted path on an empty court (dashed): it curves
+        with the grade and rests where ``simulate`` says; none on a flat court (the arrow is the path)."""
+        app = self.app
+        xs: list[float] = []
+        ys: list[float] = []
+        if not app.court.surface_shape.flat:
+            try:
+                px, py = predicted_path(app.court, aim)
+            except ValueError as exc:
+                app.status.problem("aim_path", f"no predicted path: {exc}")
+            else:
+                app.status.solved("aim_path")
+                keep = np.isfinite(px)
+                xs, ys = px[keep].tolist(), py[keep].tolist()
+        app.write(app.figure.aim_path, dict(x=xs, y=ys))
 
     def set_aim(self, aim: Aim) -> None:
         """Take a shot as it is (a loaded scene, an advised shot): its own start, exactly, with the

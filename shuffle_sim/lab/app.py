@@ -45,6 +45,7 @@ if TYPE_CHECKING:
     from shuffle_sim.lab.warmup import WarmUp
 from shuffle_sim.lab.starts import legal_starts
 from shuffle_sim.lab.status import Status
+from shuffle_sim.lab.surface_controls import SurfaceEditing, surface_widgets
 from shuffle_sim.lab.transfer import Transfer
 from shuffle_sim.lab.view import ghost_rows, judgement_html, label_rows, score_html
 from shuffle_sim.noise import NoiseError, skill_presets
@@ -88,6 +89,7 @@ class LabApp:
         # events (button clicks) when it joins, not later.
         self.editing, self.aiming, self.playing = Editing(self), Aiming(self), Playing(self)
         self.analysis, self.transfer = Analysis(self), Transfer(self)
+        self.surface_editing = SurfaceEditing(self, self.surface_widgets)
         c = self.controls
         c.court_select.on_change("value", self.guarded(lambda attr, old, new: self.rebuild(court=new)))
         c.end_select.on_change("value", self.guarded(lambda attr, old, new: self.rebuild(end=new)))
@@ -118,6 +120,8 @@ class LabApp:
             DEFAULT_COPIES,
         )
         self.status = Status(self.controls.status)
+        self.surface_widgets = surface_widgets(court, self.params)
+        self.controls.court_controls += list(self.surface_widgets.values())
         self.gesture = ColumnDataSource(name="gesture", data=dict(kind=[], i=[], x=[], y=[], x0=[], y0=[], seq=[]))
         self.anim = ColumnDataSource(name="anim", data=dict(t=[], n=[], colour=[], id=[]))
         self.download = ColumnDataSource(name="download", data=dict(name=[], text=[], n=[]))

@@ -118,7 +118,7 @@ class Controls:
             width=100,
         )
         self.view_select = Select(title="View", value=view, options=_options(views), name="view_select", width=140)
-        self.court_controls = [self.court_select, self.end_select, self.view_select]
+        self.court_controls: list[Any] = [self.court_select, self.end_select, self.view_select]
 
     def _add_board_widgets(self, teams: list[str]) -> None:
         """The mode (place discs or aim), the team of a new disc, and the board's edit buttons."""

@@ -1,12 +1,14 @@
 """The lab's court figure: the court to scale with everything drawn on it, and its views.
 
-From the bottom up: the court (``court_glyphs``), the noisy copies' density map with its colour bar,
-the court's labels (above the density, so zone values stay readable), the legal starts, the shot's
-paths, the marks of discs the rules removed, the discs with their value labels, the discs of a
-shot in motion, the event marks, and the aim (start, arrow, tip). Every source the page's scripts
-or tests look up has a name: ``discs``, ``labels``, ``ghosts``, ``paths``, ``marks``, ``density``,
-``tip``, ``aim_line``, ``start_point``; the figure is ``court`` and carries the disc radius (m) as
-its first tag, for the page's hit test.
+From the bottom up: the court (``court_glyphs``), the relief of a surface that is not flat
+(``surface_glyphs``: shaded heights, friction, grade arrows), the noisy copies' density map with
+its colour bar, the court's labels (above the density, so zone values stay readable), the legal
+starts, the shot's paths, the marks of discs the rules removed, the discs with their value labels,
+the discs of a shot in motion, the event marks, and the aim (start, arrow, tip, and on a surface
+that is not flat the predicted path). Every source the page's scripts or tests look up has a name:
+``discs``, ``labels``, ``ghosts``, ``paths``, ``marks``, ``density``, ``tip``, ``aim_line``,
+``aim_path``, ``start_point``, and on a surface that is not flat ``relief`` and ``grade_arrows``;
+the figure is ``court`` and carries the disc radius (m) as its first tag, for the page's hit test.
 
 The frame keeps one scale across and along (discs stay round): every view box is widened about its
 centre to the frame's aspect (``to_aspect``). A court whose discs would be smaller than
@@ -22,6 +24,7 @@ from bokeh.plotting import figure
 from shuffle_sim.court import Court
 from shuffle_sim.lab.court_glyphs import court_extent, draw_court, draw_labels
 from shuffle_sim.lab.starts import Start
+from shuffle_sim.lab.surface_glyphs import draw_relief
 
 #: The court's frame on the page (CSS pixels).
 FRAME_HEIGHT = 640
@@ -111,6 +114,7 @@ class CourtFigure:
         self.fig = self._empty_figure(title)
         self.extent = list(court_extent(court))
         texts = draw_court(self.fig, court, with_labels=False)
+        self.relief = draw_relief(self.fig, court)
         self._add_density()
         draw_labels(self.fig, texts)
         self._add_starts_and_paths(starts)
@@ -263,10 +267,13 @@ class CourtFigure:
         )
 
     def _add_aim(self) -> None:
-        """The aim: the start, the arrow and its tip."""
+        """The aim: the start, the arrow and its tip, and on a surface that is not flat the predicted
+        path (dashed, curving with the grade) to where the disc would rest on an empty court."""
         fig = self.fig
         self.aim_line = ColumnDataSource(name="aim_line", data=dict(x0=[], y0=[], x1=[], y1=[]))
         fig.segment("x0", "y0", "x1", "y1", source=self.aim_line, line_color="#1b5e20", line_width=2.5)
+        self.aim_path = ColumnDataSource(name="aim_path", data=dict(x=[], y=[]))
+        fig.line("x", "y", source=self.aim_path, line_color="#1b5e20", line_width=2, line_dash="dashed")
         self.start_point = ColumnDataSource(name="start_point", data=dict(x=[], y=[]))
         fig.scatter(
             "x",

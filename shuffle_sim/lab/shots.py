@@ -2,7 +2,8 @@
 
 One shot is the board's discs plus the shot disc, run to rest by ``physics.simulate``: the same
 call, on the same scene, as ``shuffle-sim simulate``. What comes back for the page: the discs'
-positions at evenly spaced instants (closed-form motion, for the animation), the marks of the event
+positions at evenly spaced instants (for the animation: the closed-form motion on a flat court, the
+curved paths on any other), the marks of the event
 log (impacts, cushion and peg hits, falls, holes, kills) where they happened, and the frame after
 the shot: the game's rules applied as ``shuffle-sim play`` applies them (``referee.rule_shot``:
 20s set aside and counted, the hit rule, dead discs, the scoring half), with what they removed and
@@ -23,6 +24,7 @@ from shuffle_sim.lab.board import LabBoard, LabError
 from shuffle_sim.lab.referee import FrameState, Ruling, after_ruling, rule_shot
 from shuffle_sim.messages import shown
 from shuffle_sim.physics import DISC_CUSHION, DISC_DISC, DISC_PEG, FALL, HOLED, KILLED, SimResult, simulate
+from shuffle_sim.physics.events import STATUS_REST
 from shuffle_sim.physics.numba_api import sample_trajectories
 from shuffle_sim.physics.scene import Scene, SceneError
 from shuffle_sim.playing.shooting import outcome_of
@@ -30,6 +32,8 @@ from shuffle_sim.playing.shooting import outcome_of
 #: Animation samples per second of simulated time, and at most this many samples per shot.
 FRAMES_PER_SECOND = 60
 MAX_FRAMES = 1500
+#: Samples of the aim's predicted path on a surface that is not flat.
+PATH_SAMPLES = 120
 #: A launch that would slide this many times the court's longest side on an empty surface is
 #: impossible for a player (and only feeds the event bound).
 MAX_SLIDE_COURTS = 3.0
@@ -138,10 +142,7 @@ def play_shot(board: LabBoard, aim: Aim) -> ShotPlay:
         raise LabError("the shot hit the event bound (10,000 events) before every disc came to rest")
     n_frames = int(min(MAX_FRAMES, max(2, math.ceil(result.t_end * FRAMES_PER_SECOND) + 1)))
     times = np.linspace(0.0, result.t_end, n_frames)
-    positions = np.empty((n_frames, scene.n_discs, 2))
-    sample_trajectories(
-        result.trajectories.table, result.trajectories.orbits, result.trajectories.log, scene.n_discs, times, positions
-    )
+    positions = positions_at(result, times)
     # The last sample is the rest state exactly: fallen discs where they crossed the edge, holed ones
     # at the hole's centre (the samples hide both once they leave the surface).
     positions[-1, :, 0] = result.x
@@ -152,6 +153,45 @@ def play_shot(board: LabBoard, aim: Aim) -> ShotPlay:
     )
 
 
+def positions_at(result: SimResult, times: np.ndarray) -> np.ndarray:
+    """Every disc's centre at each of ``times`` (sorted), (T, N, 2), NaN once it has left the surface:
+    the closed-form motion on a flat court, the curved paths integrated again from the log
+    (``physics.curved_sampling``) on any other."""
+    tr = result.trajectories
+    n_discs = result.scene.n_discs
+    out = np.empty((len(times), n_discs, 2))
+    if tr.ground is not None:
+        from shuffle_sim.physics.curved_sampling import sample_curved
+
+        sample_curved(tr.table, tr.orbits, tr.ground, tr.log, n_discs, times, out)
+    else:
+        sample_trajectories(tr.table, tr.orbits, tr.log, n_discs, times, out)
+    return out
+
+
+def predicted_path(court: Court, aim: Aim, samples: int = PATH_SAMPLES) -> tuple[np.ndarray, np.ndarray]:
+    """Where the aim's disc would go alone on ``court`` (``physics.simulate``, curved on a surface that
+    is not flat): x and y at ``samples`` evenly spaced instants, the last one its rest; NaN once it
+    has left the surface."""
+    check_aim(court, aim)
+    vx, vy = aim.velocity
+    scene = Scene(
+        court=court,
+        x=np.array([aim.x]),
+        y=np.array([aim.y]),
+        vx=np.array([vx]),
+        vy=np.array([vy]),
+        omega=np.array([aim.spin]),
+        team=[aim.team],
+        source="aim",
+    )
+    result = simulate(scene)
+    xy = positions_at(result, np.linspace(0.0, result.t_end, samples))[:, 0, :]
+    if result.status[0] == STATUS_REST:
+        xy[-1] = result.x[0], result.y[0]
+    return xy[:, 0], xy[:, 1]
+
+
 def _event_marks(result, n_discs: int) -> list[dict]:
     """Where each marked event of the log happened (disc a's centre at that instant)."""
     ev = result.events
@@ -160,10 +200,7 @@ def _event_marks(result, n_discs: int) -> list[dict]:
         return []
     times = np.ascontiguousarray(ev.t[keep], dtype=np.float64)
     order = np.argsort(times, kind="stable")
-    at = np.empty((len(keep), n_discs, 2))
-    sample_trajectories(
-        result.trajectories.table, result.trajectories.orbits, result.trajectories.log, n_discs, times[order], at
-    )
+    at = positions_at(result, times[order])
     marks = []
     for row, k in zip(order, np.array(keep)[order]):
         a = int(ev.a[k])

@@ -13,6 +13,7 @@ module              what it draws
 ``court``           ``draw_court`` and ``draw_discs`` on an ``Axes`` the caller owns
 ``figures``         ``plot_court``: a court picture in a file; figure size, axes, ``zoom_box``
 ``paths``           ``plot_trajectories`` and ``animate_trajectories``
+``surface``         ``draw_surface``: a surface's relief (heights, grade arrows, friction map)
 ==================  =======================================================================
 
 No function here imports ``pyplot``: figures are made with ``matplotlib.figure.Figure`` on an Agg

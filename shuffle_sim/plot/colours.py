@@ -36,6 +36,12 @@ HANGER_LABEL_COLOUR = "#ffe082"
 CORNER_LABEL_COLOUR = "#ffab91"
 ZONE_LABEL_COLOUR = "#102a43"
 DEAD_LABEL_COLOUR = "#444444"
+#: A surface's relief (courts that are not flat): the heights' diverging colour map (blue low, red
+#: high) and its opacity over the zones' tints, the grade arrows', and the friction contours' colour.
+RELIEF_COLOURMAP = "RdBu_r"
+RELIEF_ALPHA = 0.45
+GRADE_ARROW_COLOUR = "#263238"
+FRICTION_COLOUR = "#6a1b9a"
 
 
 def surface_colour_of(court: Court) -> str:

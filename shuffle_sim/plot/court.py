@@ -3,7 +3,8 @@
 The court's shapes come from ``shuffle_sim.court.shapes`` (the shot lab draws the same ones): here
 each role gets its matplotlib style: gutters, alleys and the ditch beyond the edges, the surface,
 zones tinted and labelled with their values, dead areas hatched (for the end being judged), lines
-with their real width (lines the rules ignore dashed), cushions, pegs and holes.
+with their real width (lines the rules ignore dashed), cushions, pegs and holes; on a surface that is
+not flat, its relief (``surface``).
 """
 
 from __future__ import annotations
@@ -82,7 +83,8 @@ def draw_court(ax, court: Court, end: str | None = None) -> None:
     """Draw ``court`` to scale on ``ax`` (metres, equal aspect; limits set to the whole court).
 
     ``end`` picks the end whose dead areas are hatched (default: the court's current end); the
-    scoring diagrams of every end are drawn.
+    scoring diagrams of every end are drawn. A surface that is not flat shows its relief
+    (``surface.draw_surface``: shaded heights with a colour bar, grade arrows, friction contours).
     """
     court = as_court(court)
     styles = _area_styles(court)
@@ -95,6 +97,10 @@ def draw_court(ax, court: Court, end: str | None = None) -> None:
         else:
             style = styles.get(shape.role, {})
         _draw_shape(ax, shape, style)
+    if not court.surface_shape.flat:
+        from shuffle_sim.plot.surface import draw_surface
+
+        draw_surface(ax, court)
     ex0, ey0, ex1, ey1 = extent(court)
     pad = 0.5 * court.disc_radius
     ax.set_xlim(ex0 - pad, ex1 + pad)

@@ -1,0 +1,107 @@
+"""The relief of a surface that is not flat, as Bokeh glyphs: the drawing of ``plot.surface``.
+
+The same relief (``court.shapes.surface_relief``) in the same colours as the printed drawing: the
+heights above the surface's mean level as a light diverging image (blue low, red high; transparent
+off the surface) with a colour bar in millimetres, the grade as arrows pointing the way a disc
+drifts, scaled to a key "1 in N" (in the colour bar's title), and a friction map as a second,
+purple, image of its multiplier of mu. A flat court gets none of it. Named sources: ``relief`` (the
+heights image), ``grade_arrows``, ``friction``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from bokeh.models import ColumnDataSource, LinearColorMapper
+from bokeh.models.annotations import ColorBar
+from bokeh.models.annotations.arrows import Arrow, VeeHead
+from matplotlib import colormaps
+from matplotlib.colors import to_hex, to_rgb
+
+from shuffle_sim.court import Court
+from shuffle_sim.court.shapes import Relief, surface_relief
+from shuffle_sim.plot.colours import FRICTION_COLOUR, GRADE_ARROW_COLOUR, RELIEF_ALPHA, RELIEF_COLOURMAP
+from shuffle_sim.units import METRE_PER
+
+MM = METRE_PER["mm"]
+#: An arrow of the key's grade is this share of the arrows' spacing long (as in ``plot.surface``).
+ARROW_SPACING_SHARE = 0.8
+FRICTION_ALPHA = 0.35
+RELIEF_PALETTE = [to_hex(colormaps[RELIEF_COLOURMAP](k / 255)) for k in range(256)]
+FRICTION_PALETTE = [to_hex((1 - f) * np.ones(3) + f * np.array(to_rgb(FRICTION_COLOUR))) for f in np.linspace(0, 1, 64)]
+
+
+def draw_relief(fig, court: Court) -> Relief | None:
+    """Add ``court``'s relief to the figure, over the court (the images are light enough to read the
+    lines and zones through); returns it, or None for a flat court (nothing drawn)."""
+    relief = surface_relief(court)
+    if relief is None:
+        return None
+    x, y = relief.x, relief.y
+    dx, dy = 0.5 * (x[1] - x[0]), 0.5 * (y[1] - y[0])
+    frame = dict(x=[x[0] - dx], y=[y[0] - dy], dw=[x[-1] - x[0] + 2 * dx], dh=[y[-1] - y[0] + 2 * dy])
+    if relief.height_span > 0.0:
+        span = relief.height_span / MM
+        mapper = LinearColorMapper(palette=RELIEF_PALETTE, low=-span, high=span, nan_color=(0, 0, 0, 0))
+        source = ColumnDataSource(name="relief", data=dict(image=[relief.height / MM], **frame))
+        glyph = dict(image="image", x="x", y="y", dw="dw", dh="dh", source=source, color_mapper=mapper)
+        fig.image(**glyph, global_alpha=RELIEF_ALPHA)
+        title = "height above the mean (mm)" + (f"; arrows: grade 1 in {relief.key_in:,}" if relief.key_in else "")
+        fig.add_layout(
+            ColorBar(
+                color_mapper=mapper,
+                name="relief_legend",
+                height=8,
+                orientation="horizontal",
+                title=title,
+                title_text_font_size="10px",
+                major_label_text_font_size="9px",
+                padding=4,
+            ),
+            "below",
+        )
+    if relief.friction is not None:
+        low, high = float(np.nanmin(relief.friction)), float(np.nanmax(relief.friction))
+        mapper = LinearColorMapper(palette=FRICTION_PALETTE, low=low, high=max(high, low + 1e-9))
+        image = np.where(np.isfinite(relief.height) | (relief.height_span == 0.0), relief.friction, np.nan)
+        source = ColumnDataSource(name="friction", data=dict(image=[image], **frame))
+        glyph = dict(image="image", x="x", y="y", dw="dw", dh="dh", source=source, color_mapper=mapper)
+        fig.image(**glyph, global_alpha=FRICTION_ALPHA)
+    if len(relief.arrows):
+        _draw_arrows(fig, relief)
+    return relief
+
+
+def _draw_arrows(fig, relief: Relief) -> None:
+    """The grade as arrows from each sample point, a key grade ``ARROW_SPACING_SHARE`` of the spacing long."""
+    a = relief.arrows
+    xs, ys = np.unique(a[:, 0]), np.unique(a[:, 1])
+    gaps = [float(np.min(np.diff(v))) for v in (xs, ys) if len(v) > 1]
+    spacing = min(gaps) if gaps else 0.1 * (relief.x[-1] - relief.x[0])
+    scale = ARROW_SPACING_SHARE * spacing * relief.key_in
+    half_x, half_y = 0.5 * scale * a[:, 2], 0.5 * scale * a[:, 3]
+    source = ColumnDataSource(
+        name="grade_arrows",
+        data=dict(
+            x0=a[:, 0] - half_x,
+            y0=a[:, 1] - half_y,
+            x1=a[:, 0] + half_x,
+            y1=a[:, 1] + half_y,
+            gx=a[:, 2],
+            gy=a[:, 3],
+        ),
+    )
+    # The arrow's line properties (bokeh's stub names them otherwise).
+    body: dict[str, Any] = dict(line_color=GRADE_ARROW_COLOUR, line_width=1.3, line_alpha=0.8)
+    fig.add_layout(
+        Arrow(
+            end=VeeHead(size=6, line_color=GRADE_ARROW_COLOUR, line_width=1.2),
+            x_start="x0",
+            y_start="y0",
+            x_end="x1",
+            y_end="y1",
+            source=source,
+            **body,
+        )
+    )
