@@ -55,19 +55,28 @@ def drift_table(results: Path) -> pd.DataFrame:
 
 
 def draw(table: pd.DataFrame, path: Path) -> None:
-    fig = Figure(figsize=(6.4, 4.0), layout="constrained")
+    """The mean shift and P(10) against the grade, both courts: simulated points, the estimate's line."""
+    fig = Figure(figsize=(10.0, 4.0), layout="constrained")
     FigureCanvasAgg(fig)
-    ax = fig.add_subplot()
+    shift_ax, ten_ax = fig.subplots(1, 2)
     for (speed, rows), colour in zip(table.groupby(level=0), ("tab:blue", "tab:red")):
         grade = rows.index.get_level_values(1) * 1000.0
-        ax.plot(grade, rows["shift"] * 100, "o", color=colour, label=f"{speed:g} s court: simulated")
-        ax.plot(grade, rows.estimate * 100, "-", color=colour, alpha=0.6, label=f"{speed:g} s court: s d / (2 mu)")
-    ax.set_xlabel("cross grade toward +x (per 1000)")
-    ax.set_ylabel("mean sideways shift of the rest point (cm)")
-    ax.set_title("Deck draw to the far 10 (9.18 m): drift on a cross grade", fontsize=10)
-    ax.grid(alpha=0.3)
-    ax.legend(fontsize=8)
-    fig.savefig(path, dpi=110)
+        shift_ax.plot(grade, rows["shift"] * 100, "o", color=colour, label=f"{speed:g} s court: simulated")
+        shift_ax.plot(
+            grade, rows.estimate * 100, "-", color=colour, alpha=0.6, label=f"{speed:g} s court: s d / (2 mu)"
+        )
+        ten_ax.plot(grade, rows.p10, "o-", color=colour, label=f"{speed:g} s court")
+    shift_ax.set_ylabel("mean sideways shift of the rest point (cm)")
+    shift_ax.set_title("Drift of the same executions against the true court", fontsize=10)
+    ten_ax.set_ylabel("probability of a 10")
+    ten_ax.set_ylim(0, None)
+    ten_ax.set_title("Chance of a 10 (average player, aim unchanged)", fontsize=10)
+    for ax in (shift_ax, ten_ax):
+        ax.set_xlabel("cross grade toward +x (per 1000)")
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=8)
+    fig.suptitle("Deck draw to the far 10 (9.18 m slide) on a cross grade", fontsize=11)
+    fig.savefig(path, dpi=100)
 
 
 def main() -> None:
