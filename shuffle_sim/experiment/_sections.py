@@ -459,7 +459,7 @@ def _plot(
     for k in select:
         if k not in axis_names or k in (x, y):
             r.fail(f"{key}.select.{k}", "must name a grid axis that is not plotted", select[k])
-        if PARAMETERS[k][0] == "duration":  # "5 s" as the axis holds it, in seconds
+        if PARAMETERS[k][0] in ("duration", "length"):  # "5 s", "1/16 in" as the axis holds them, in SI
             select[k] = r.parameter(k, select[k], f"{key}.select.{k}")
     average, diff = _plot_average_and_diff(r, p, key, axes, (x, y), select)
     rest = [

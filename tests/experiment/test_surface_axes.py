@@ -246,3 +246,11 @@ def test_plots_show_grades_per_1000_and_crowns_in_inches(tmp_path):
     assert _coordinates(grid, "crown")[0][1] == pytest.approx(1 / 16, rel=1e-12)
     assert _axis_label(grid, "slope_x").endswith("(per 1000)")
     assert _coordinates(grid, "slope_x")[0].tolist() == pytest.approx([0.0, 0.5], rel=1e-12)
+
+
+def test_a_plot_selects_a_crown_by_its_length():
+    exp = experiment(
+        axis='crown = ["0 in", "1/16 in"]\nslope_x = [0, 0.0005]',
+        extra='[[plots]]\nmetric = "p_value:10"\nx = "slope_x"\nselect = { crown = "1/16 in" }\n',
+    )
+    assert exp.plots[0].select == {"crown": pytest.approx(0.0254 / 16, rel=1e-12)}
