@@ -118,7 +118,7 @@ def court_index(axes: Sequence[Axis], grid_shape: tuple[int, ...], cells: np.nda
 
 
 def check_court_axes(r: ExperimentReader, axes: tuple[Axis, ...], court: Court, params: dict) -> None:
-    """Refuse a crown axis beside ``params.crown``, then build every cell's court (``_court_axes``) so
+    """Refuse a crown axis beside ``params.crown``, then build every cell's court (as ``build_courts`` does) so
     that the court's own checks (a surface steeper than its friction, ``Court.with_params``) name the
     grid axis, its value and the cell's other court values."""
     names = [a.name for a in axes]
