@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import subprocess
 import sys
 import tempfile
@@ -88,7 +89,10 @@ def _small_experiment(source: Path, folder: Path) -> Path:
     spec = tomllib.loads(source.read_text())
     lines = [line for line in source.read_text().splitlines() if not line.startswith("samples")]
     text = "\n".join(lines)
-    head, sep, tail = text.partition("[")
+    # Before the first table's header (a top-level array such as ``paired = [...]`` stays above it).
+    first_table = re.search(r"^\[", text, flags=re.MULTILINE)
+    cut = first_table.start() if first_table else len(text)
+    head, sep, tail = text[:cut], "", text[cut:]
     out = folder / source.name
     court = spec.get("court", "")
     if court and not Path(court).is_absolute() and ("/" in court or court.endswith(".toml")):

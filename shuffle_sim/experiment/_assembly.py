@@ -17,6 +17,7 @@ import numpy as np
 
 from shuffle_sim._version import __version__
 from shuffle_sim.experiment._chunks import CELL_SUMS
+from shuffle_sim.experiment._court_axes import speed_mu
 from shuffle_sim.experiment._grid_file import GridResults, GridVariable
 from shuffle_sim.experiment.spec import LONG_NAMES, OUTCOMES, Experiment, possible_values
 from shuffle_sim.experiment.store import RNG_DESCRIPTION, ResultsDir
@@ -87,7 +88,7 @@ def _coordinates(experiment: Experiment, values: np.ndarray) -> dict[str, GridVa
         if axis.name == "court_speed":
             coords["court_mu"] = GridVariable(
                 ("court_speed",),
-                np.array([c.params["mu"] for c in experiment.courts()]),
+                np.array([speed_mu(experiment.court, t) for t in axis.values]),
                 {"long_name": "sliding friction mu of the court speed", "units": "1"},
             )
     coords["value"] = GridVariable(

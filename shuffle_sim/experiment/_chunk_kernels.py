@@ -30,8 +30,9 @@ from shuffle_sim.noise import (
     word_to_uniform,
 )
 
-#: Parameter codes in ``build_shots`` (axis_param, dist_param). A skill or court-speed axis holds
-#: indices: into the skills' deviations and into the courts' tables and stop speeds.
+#: Parameter codes in ``build_shots`` (axis_param, dist_param). A skill axis holds indices into the
+#: skills' deviations; every court axis (``_court_axes``: court speed, grade, crown) holds its index
+#: times its stride, and a cell's court index (into the courts' tables and stop speeds) is their sum.
 P_SPEED, P_DIRECTION, P_SPIN, P_START_X, P_START_Y, P_TARGET_X, P_TARGET_Y, P_SKILL, P_COURT = range(9)
 PARAMETER_CODES = {
     "speed": P_SPEED,
@@ -43,6 +44,9 @@ PARAMETER_CODES = {
     "target_y": P_TARGET_Y,
     "skill": P_SKILL,
     "court_speed": P_COURT,
+    "slope_x": P_COURT,
+    "slope_y": P_COURT,
+    "crown": P_COURT,
 }
 DIST_UNIFORM = 0
 DIST_NORMAL = 1
@@ -89,7 +93,7 @@ def _assign(code, value, speed, direction, spin, sx, sy, tx, ty, skill, court):
     elif code == P_SKILL:
         skill = int(value)
     else:
-        court = int(value)
+        court += int(value)
     return speed, direction, spin, sx, sy, tx, ty, skill, court
 
 

@@ -17,6 +17,7 @@ import numpy as np
 
 from shuffle_sim._runtime.threads import numba_thread_limit
 from shuffle_sim.experiment._chunk_kernels import STATUS_FALLEN, STATUS_HOLED, build_shots, reduce_chunk
+from shuffle_sim.experiment._court_axes import court_index
 from shuffle_sim.experiment._plan import shot_plan, takes_lone_path
 from shuffle_sim.experiment.spec import Experiment, possible_values
 from shuffle_sim.rules import ricochet
@@ -82,16 +83,19 @@ def _shots(experiment: Experiment, start: int, stop: int, with_noise: bool) -> S
             with_noise,
             *out,
         )
-        for k, axis in enumerate(experiment.axes):
-            if axis.name in ("skill", "court_speed"):
-                cell = np.arange(start, stop, dtype=np.int64) // experiment.samples
-                index = np.unravel_index(cell, experiment.grid_shape)[k].astype(np.int64)
-                if axis.name == "skill":
-                    skill = index
-                else:
-                    court = index
+        cell = np.arange(start, stop, dtype=np.int64) // experiment.samples
+        skill, court = _skill_and_court(experiment, cell)
     speed, direction, spin, start_x, start_y = out
     return Shots(speed, direction, spin, start_x, start_y, skill, court)
+
+
+def _skill_and_court(experiment: Experiment, cells: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The skill index and the court index (``_court_axes``) of each grid cell in ``cells``."""
+    skill = np.zeros(len(cells), dtype=np.int64)
+    for k, axis in enumerate(experiment.axes):
+        if axis.name == "skill":
+            skill = np.unravel_index(cells, experiment.grid_shape)[k].astype(np.int64)
+    return skill, court_index(experiment.axes, experiment.grid_shape, cells)
 
 
 def _drawn_shots(
@@ -121,13 +125,7 @@ def _drawn_shots(
         with_noise,
         *out,
     )
-    skill = np.zeros(len(cells), dtype=np.int64)
-    court = np.zeros(len(cells), dtype=np.int64)
-    for k, axis in enumerate(experiment.axes):
-        if axis.name == "skill":
-            skill = np.unravel_index(cells, experiment.grid_shape)[k].astype(np.int64)
-        elif axis.name == "court_speed":
-            court = np.unravel_index(cells, experiment.grid_shape)[k].astype(np.int64)
+    skill, court = _skill_and_court(experiment, cells)
     speed, direction, spin, start_x, start_y = out
     return Shots(speed, direction, spin, start_x, start_y, skill, court)
 
@@ -144,7 +142,7 @@ def executed_shots(experiment: Experiment, start: int, stop: int) -> Shots:
 
 def _simulate_by_court(experiment: Experiment, shots: Shots, vx: np.ndarray, vy: np.ndarray):
     """``simulate_shots`` of the shots, each on its cell's court (``Experiment.courts``: one batch call per
-    court of a court-speed axis, the rows put back in shot order)."""
+    court of the court axes, the rows put back in shot order)."""
     courts = experiment.courts()
 
     def play(court, rows):

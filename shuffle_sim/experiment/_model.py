@@ -12,13 +12,14 @@ import numpy as np
 
 from shuffle_sim._version import __version__
 from shuffle_sim.court import Court
-from shuffle_sim.court.speed import mu_for_speed
+from shuffle_sim.experiment._court_axes import COURT_AXES, build_courts
 from shuffle_sim.experiment.errors import ExperimentError
 from shuffle_sim.noise import EXACT, NoiseModel, skill_preset
 from shuffle_sim.physics.scene import Scene
 
 #: Parameter name -> (kind, unit shown on axes). Kinds: number (SI as written), angle (degrees in
-#: files and coordinates, radians inside), length (units allowed), category (names).
+#: files and coordinates, radians inside), length (units allowed), category (names), duration (a
+#: court speed in seconds), grade (a dimensionless number, a component of the surface's grade).
 PARAMETERS = {
     "speed": ("number", "m/s"),
     "direction": ("angle", "deg"),
@@ -29,7 +30,12 @@ PARAMETERS = {
     "target_y": ("length", "m"),
     "skill": ("category", ""),
     "court_speed": ("duration", "s"),
+    "slope_x": ("grade", "1"),
+    "slope_y": ("grade", "1"),
+    "crown": ("length", "m"),
 }
+#: Parameters that only a grid may sweep: they index a table (skills, courts) built once per value.
+GRID_ONLY = frozenset({"skill", *COURT_AXES})
 LONG_NAMES = {
     "speed": "launch speed",
     "direction": "direction (from +y toward +x)",
@@ -40,6 +46,9 @@ LONG_NAMES = {
     "target_y": "aim point y",
     "skill": "skill",
     "court_speed": "court speed (sliding time over the court's speed course)",
+    "slope_x": "grade toward +x (gx)",
+    "slope_y": "grade toward +y (gy)",
+    "crown": "crown (middle below the long sides)",
 }
 
 #: Outcomes: name -> (needs a board, long name for colour bars).
@@ -192,18 +201,12 @@ class Experiment:
 
     @cached_property
     def _courts(self) -> tuple[Court, ...]:
-        for axis in self.axes:
-            if axis.name == "court_speed":
-                course, gravity = self.court.speed_course, self.court.params["gravity"]
-                assert course is not None, "a court_speed axis needs the court's speed course (checked on reading)"
-                return tuple(
-                    self.court.with_params(mu=mu_for_speed(float(t), course.length, gravity)) for t in axis.values
-                )
-        return (self.court,)
+        return build_courts(self.court, self.axes)
 
     def courts(self) -> tuple[Court, ...]:
-        """The court of each value on the court-speed axis, in its order (the court with its mu set by
-        that speed), or the experiment's court alone when there is none; built once per experiment."""
+        """The court of each combination of the court axes' values (``_court_axes``: court speed,
+        grade, crown), in court-index order, or the experiment's court alone when there is none;
+        built once per experiment."""
         return self._courts
 
     def skill_models(self) -> list[NoiseModel]:

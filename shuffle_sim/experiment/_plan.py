@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from shuffle_sim.experiment._chunk_kernels import DIST_NORMAL, DIST_UNIFORM, PARAMETER_CODES
+from shuffle_sim.experiment._court_axes import court_strides
 from shuffle_sim.experiment.spec import Experiment
 from shuffle_sim.noise import seed_key
 from shuffle_sim.physics import speed_for_distance
@@ -19,9 +20,12 @@ def shot_plan(experiment: Experiment) -> dict:
     axes = experiment.axes
     longest = max((a.size for a in axes), default=1)
     axis_values = np.zeros((len(axes), longest))
+    strides = court_strides(axes)
     for k, axis in enumerate(axes):
-        if axis.name in ("skill", "court_speed"):  # indices: into the skills and into the courts
+        if axis.name == "skill":  # indices into the skills
             axis_values[k, : axis.size] = np.arange(axis.size)
+        elif k in strides:  # parts of the court index, which add up (``_court_axes``)
+            axis_values[k, : axis.size] = np.arange(axis.size) * strides[k]
         elif axis.name == "direction":
             axis_values[k, : axis.size] = np.radians(axis.values.astype(np.float64))
         else:
@@ -65,12 +69,13 @@ def takes_lone_path(experiment: Experiment) -> bool:
     """Whether the chunks of ``experiment`` take the fused lone-shot path (``experiment.lone``): shots at
     an empty board, no per-shot records, and a game whose shots score wherever they rest (a ricochet
     shot scores only on the half opposite its start, which the general path applies), and no paired axes
-    (``experiment.pairing``: the general path sums their differences), on a flat court (a curved
-    court's shots take the general path, through ``simulate_shots``'s curved kernels)."""
+    (``experiment.pairing``: the general path sums their differences), on flat courts only (a curved
+    court's shots, a grade or crown axis's among them, take the general path, through
+    ``simulate_shots``'s curved kernels)."""
     return (
         experiment.board is None
         and not experiment.records
         and experiment.court.game != ricochet.GAME
         and not experiment.paired
-        and experiment.court.surface_shape.flat
+        and all(court.surface_shape.flat for court in experiment.courts())
     )

@@ -18,11 +18,13 @@ import numpy as np
 from shuffle_sim.court import Court, CourtError, court_path, load_court
 from shuffle_sim.court.speed import parse_speed
 from shuffle_sim.court.toml_reader import TomlReader
+from shuffle_sim.experiment._court_axes import check_court_axes
 from shuffle_sim.experiment._model import (
     DEFAULT_CHUNK_SIZE,
     DEFAULT_OUTCOMES,
     FRAME_SCORE_GAMES,
     FRAME_SCORE_OUTCOMES,
+    GRID_ONLY,
     MAX_BOARD_DISCS,
     MAX_PAIRED_COMBINATIONS,
     MAX_SHOTS,
@@ -125,8 +127,8 @@ def _axis(r: ExperimentReader, name: str, spec: Any, game: str) -> Axis:
 
 def _distribution(r: ExperimentReader, name: str, spec: Any) -> Distribution:
     key = f"distributions.{name}"
-    if name not in PARAMETERS or PARAMETERS[name][0] in ("category", "duration"):
-        allowed = [p for p, (k, _) in PARAMETERS.items() if k not in ("category", "duration")]
+    if name not in PARAMETERS or name in GRID_ONLY:
+        allowed = [p for p in PARAMETERS if p not in GRID_ONLY]
         r.fail(key, f"unknown shot parameter (allowed: {', '.join(allowed)})", show_value=False)
     spec = r.table(spec, key)
     r.keys(spec, key, {"uniform", "normal"})
@@ -287,6 +289,7 @@ def read_grid(
                     f"the grid's court_speed axis sets the court's speed per cell; remove params.{key} or the axis",
                     params[key],
                 )
+    check_court_axes(r, axes, court, params)
     dists_table = r.table(data.get("distributions", {}), "distributions")
     distributions = tuple(_distribution(r, k, v) for k, v in dists_table.items())
     for d in distributions:
@@ -456,7 +459,7 @@ def _plot(
     for k in select:
         if k not in axis_names or k in (x, y):
             r.fail(f"{key}.select.{k}", "must name a grid axis that is not plotted", select[k])
-        if PARAMETERS[k][0] == "duration":  # "5 s" as the axis holds it, in seconds
+        if PARAMETERS[k][0] in ("duration", "length"):  # "5 s", "1/16 in" as the axis holds them, in SI
             select[k] = r.parameter(k, select[k], f"{key}.select.{k}")
     average, diff = _plot_average_and_diff(r, p, key, axes, (x, y), select)
     rest = [

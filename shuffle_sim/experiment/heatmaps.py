@@ -29,6 +29,7 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
 from shuffle_sim.court import Court, parse_court
+from shuffle_sim.experiment._axis_display import display_unit
 from shuffle_sim.experiment._grid_file import GridResults, GridVariable
 from shuffle_sim.experiment.store import ResultsDir, open_results
 from shuffle_sim.experiment.views import build_view, describe_value, metric_long_name, metric_sums, parse_metric
@@ -71,7 +72,7 @@ def results_court(ds) -> Court:
 
 def _axis_label(ds, dim: str) -> str:
     attrs = ds[dim].attrs
-    unit = attrs.get("units")
+    unit, _ = display_unit(dim, attrs.get("units"))
     return f"{attrs.get('long_name', dim)} ({unit})" if unit else attrs.get("long_name", dim)
 
 
@@ -108,7 +109,7 @@ def _coordinates(ds, dim: str) -> tuple[np.ndarray, list[str] | None]:
     values = ds[dim].values
     if values.dtype.kind in "US" or values.dtype == object:
         return np.arange(len(values), dtype=np.float64), [str(v) for v in values]
-    return values.astype(np.float64), None
+    return values.astype(np.float64) * display_unit(dim, None)[1], None
 
 
 def _draw_board_and_shot(ax, ds, court: Court, axes: list[str]) -> None:

@@ -19,7 +19,13 @@ skill        (grid only) names of the game's skill presets (``shuffle_sim/noise/
              or ``exact``: the noise model per grid cell
 court_speed  (grid only) the court's speed as players rate it, a time ("5 s", "14 s":
              ``court.speed``): mu per grid cell, the court's own mu elsewhere
+slope_x/y    (grid only) a component of the surface's uniform grade, dimensionless (0.001:
+             1 in 1000; gx > 0 drifts discs toward +x); the other component is the court's
+crown        (grid only) the surface's crown, a length ("1/16 in"; ``court.surface_shape``)
 ===========  ==========================================================================
+
+Each combination of the court axes' values (court speed, grade, crown) is a court of its own,
+built and checked once when the file is read (``_court_axes``).
 
 ``speed`` is the launch speed; the court's speed is ``court_speed`` on a grid and ``speed`` in
 ``[params]`` (a time there, never m/s).
