@@ -3,9 +3,9 @@
 The text is edited line by line, so that the file keeps its comments, sources and layout: the
 ``mu`` (or ``speed``) line of ``[materials]`` becomes the fitted ``mu``, with its standard error and
 speed in a comment; ``name`` and ``title`` say that the court is calibrated, and a source names the
-shots. A fitted grade goes into ``[surface]`` as ``slope = [gx, gy]`` when the court format takes one;
-a format without grades gets the line as a comment, so that the file still loads. The result is
-parsed before it is returned: what is written always loads.
+shots. A fitted grade goes into ``[surface]`` as ``slope = [gx, gy]`` (the section is added when the
+file has none; a slope line of an earlier calibration is replaced). The result is parsed before it
+is returned: what is written always loads.
 """
 
 from __future__ import annotations
@@ -63,18 +63,13 @@ def fitted_court_text(text: str, fit: CourtFit, shots_source: str, path: str = "
         out.append(line)
         if _SECTION.match(line) and section == "surface" and fit.slope is not None:
             out.append(_slope_line(fit))
+    if fit.slope is not None and "surface" not in sections:
+        out += ["", "[surface]", _slope_line(fit)]
     result = "\n".join(_with_source(out, shots_source)) + "\n"
     try:
         parsed = parse_court(tomllib.loads(result), path)
     except CourtError as exc:
-        if fit.slope is not None and "surface.slope" in str(exc):
-            # A court format without grades: keep the fitted grade as a comment.
-            result = result.replace(
-                _slope_line(fit), "# " + _slope_line(fit) + " (not read: this court format takes no grade)"
-            )
-            parsed = parse_court(tomllib.loads(result), path)
-        else:
-            raise CalibrationError(f"{path}: the fitted court does not load: {exc}") from None
+        raise CalibrationError(f"{path}: the fitted court does not load: {exc}") from None
     if abs(parsed.params["mu"] - float(f"{fit.mu:.6g}")) > 0:
         raise CalibrationError(f"{path}: the fitted court's mu reads back as {parsed.params['mu']!r}")
     return result

@@ -230,6 +230,7 @@ def test_the_example_shots_give_the_court_they_were_taken_on(tmp_path):
     fitted = load_court(out)
     assert fitted.params["mu"] == pytest.approx(data["mu"], rel=1e-5)
     assert fitted.name == "deck-calibrated" and [z.name for z in fitted.zones] == [z.name for z in DECK.zones]
+    assert fitted.surface_shape.slope == pytest.approx(tuple(data["slope"]), rel=1e-5)  # the court runs as fitted
     text = _cli("deck", str(ROOT / "experiments" / "deck-speed-shots.csv"))
     assert text.returncode == 0 and "speed  = 14.0 s" in text.stdout and "slope" in text.stdout
 
