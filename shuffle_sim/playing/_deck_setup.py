@@ -11,12 +11,13 @@ and 7 zones (``players.zone_spot``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 import numpy as np
 
 from shuffle_sim.court import Court, load_court
+from shuffle_sim.court.surface_shape import SurfaceShape
 from shuffle_sim.playing.players import Stance, zone_spot
 from shuffle_sim.rules.deck import legal_start_span
 
@@ -54,9 +55,14 @@ class DeckSetup:
         return self.spots[0 if sign > 0 else 1]
 
 
+_shapes: dict[str, SurfaceShape] = {}
+
+
 @lru_cache(maxsize=8)
-def _setup(source_path: str, params: tuple) -> DeckSetup:
+def _setup(source_path: str, params: tuple, shape: str) -> DeckSetup:
     court = load_court(source_path).with_params(**dict(params)).for_end("foot")
+    if shape:  # a court not flat: its surface as given (``with_params`` may have changed the file's)
+        court = replace(court, surface_shape=_shapes[shape])
     pivot = court.ends["head"]
     ten_off = next(z for z in court.zones if z.value < 0 and z.kind == "polygon")
     assert pivot is not None and ten_off.polygon is not None, "a deck court has a head end and a polygon 10-off"
@@ -80,8 +86,12 @@ def _setup(source_path: str, params: tuple) -> DeckSetup:
 
 
 def deck_setup(court: Court) -> DeckSetup:
-    """The ``DeckSetup`` of a deck court (cached per court file and materials)."""
-    return _setup(court.source_path, tuple(sorted(court.params.items())))
+    """The ``DeckSetup`` of a deck court (cached per court file, materials and surface shape)."""
+    shape = ""
+    if not court.surface_shape.flat:
+        shape = court.surface_shape.digest()
+        _shapes[shape] = court.surface_shape
+    return _setup(court.source_path, tuple(sorted(court.params.items())), shape)
 
 
 def setup_numbers(setup: DeckSetup) -> np.ndarray:
