@@ -15,5 +15,7 @@ module                 what it does
 ``crokinole_rollout``  numba: a crokinole shot and the rest of its round (hit rule, 20s)
 ``_crokinole_plan``    numba: the crokinole rollouts' quick plan (take-out or open 20)
 ``kr_uct``             the search: kernel-regression UCT over the candidate shots (``WinSearch``)
+``flat_only``          the rollouts simulate flat courts: a search on a court that is not
+                       flat is refused with an error naming its surface
 =====================  ====================================================================
 """

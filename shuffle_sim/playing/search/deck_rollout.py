@@ -61,6 +61,7 @@ from shuffle_sim.playing.players.launch import (
     start_is_free,
     straight_launch,
 )
+from shuffle_sim.playing.search.flat_only import require_flat
 
 #: Samples per chunk of the parallel loop (one scratch allocation each).
 CHUNK = 16
@@ -390,6 +391,7 @@ def deck_rollouts(
     place the draws.
     Returns arrays: ``points`` (S, 2) by colour code, ``penalty`` (S,) C-20a colour or -1, ``last``
     (S,) that C-20a ended the half-round, and the root shot's rest ``x``, ``y``, ``in_play`` (S, n + 1)."""
+    require_flat(court, "deck rollouts")
     setup = deck_setup(court)
     foot = setup.court
     ja = judge_arrays(foot)
