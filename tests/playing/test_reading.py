@@ -1,0 +1,142 @@
+"""Players read a court that is not flat: launches solved with the kernel (``players.reading``)."""
+
+import math
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from shuffle_sim.court import load_court
+from shuffle_sim.physics import Scene, sample_positions, simulate
+from shuffle_sim.playing.advisor import advice_context
+from shuffle_sim.playing.players import Draw, Open20, PlayerError, TakeOut, parse_player, straight_launch
+from shuffle_sim.playing.players.reading import READ_TOLERANCE, surface_court
+from shuffle_sim.playing.players.repertoire import Strike
+from shuffle_sim.rules.common import Board
+
+DECK, CROKINOLE, HORSE_COLLAR = (load_court(name) for name in ("deck", "crokinole", "horse-collar"))
+#: What the aim must land within (m): the solve's tolerance, checked with an independent simulate.
+LANDS = 10 * READ_TOLERANCE
+
+
+@pytest.fixture(scope="module")
+def height_map(tmp_path_factory):
+    """A height map of breaks up to 0.3 mm over the crokinole board, on a 12 x 12 grid."""
+    folder = tmp_path_factory.mktemp("reading")
+    xmin, ymin, xmax, ymax = CROKINOLE.bounds
+    extent = [[xmin - 0.05, ymin - 0.05], [xmax + 0.05, ymax + 0.05]]
+    x, y = np.meshgrid(np.linspace(extent[0][0], extent[1][0], 12), np.linspace(extent[0][1], extent[1][1], 12))
+    np.save(folder / "heights.npy", 0.0003 * np.sin(3.0 * y) * np.cos(2.0 * x))
+    return {"file": str(folder / "heights.npy"), "extent": extent}
+
+
+def _empty_context(game, court):
+    return advice_context(game, Board(court, np.zeros(0), np.zeros(0), ()))
+
+
+def _rest(court, launch):
+    one = Scene(court, *(np.array([v]) for v in (launch.x, launch.y, launch.vx, launch.vy, launch.omega)))
+    result = simulate(one)
+    return float(result.x[0]), float(result.y[0])
+
+
+DRAWS = {
+    "deck graded": ("deck", {"slope": [0.001, 0.0]}, (0.1, 12.0)),
+    "deck graded and crowned": ("deck", {"slope": [-0.0008, 0.0003], "crown": "1/32 in"}, (-0.2, 11.0)),
+    "horse collar crowned": ("horse-collar", {"crown": "1/16 in"}, (0.05, 5.8)),
+    "crokinole dished and graded": ("crokinole", {"crown": "1/16 in", "slope": [0.02, -0.01]}, (0.12, 0.1)),
+}
+
+
+@pytest.mark.parametrize("case", list(DRAWS))
+def test_a_read_draw_rests_at_its_point(case):
+    game, params, (x, y) = DRAWS[case]
+    court = load_court(game).with_params(**params)
+    ctx = _empty_context(game, court)
+    read = Draw(x, y).aim(ctx)
+    flat = Draw(x, y).aim(replace(ctx, reads=0.0))
+    rx, ry = _rest(surface_court(ctx.court), read)
+    assert math.hypot(rx - x, ry - y) < LANDS
+    fx, fy = _rest(surface_court(ctx.court), flat)
+    assert math.hypot(fx - x, fy - y) > 5 * LANDS, "the surface must drift a flat aim clearly off"
+
+
+def test_a_read_draw_rests_at_its_point_on_a_mapped_board(height_map):
+    court = CROKINOLE.with_params(height_map=height_map)
+    ctx = _empty_context("crokinole", court)
+    read = Draw(-0.1, 0.15).aim(ctx)
+    rx, ry = _rest(surface_court(ctx.court), read)
+    assert math.hypot(rx + 0.1, ry - 0.15) < LANDS
+
+
+def _nearest_pass(court, launch, px, py):
+    """The lone path's point nearest (px, py) and its speed there, from 20,000 frames."""
+    one = Scene(court, *(np.array([v]) for v in (launch.x, launch.y, launch.vx, launch.vy, launch.omega)))
+    times, positions = sample_positions(simulate(one), 20_000)
+    gaps = np.hypot(positions[:, 0, 0] - px, positions[:, 0, 1] - py)
+    k = int(np.argmin(gaps))
+    speed = math.hypot(*(positions[k + 1, 0] - positions[k - 1, 0])) / (times[k + 1] - times[k - 1])
+    return float(gaps[k]), speed
+
+
+def test_a_read_take_out_passes_through_its_target_at_the_meant_speed():
+    court = DECK.with_params(slope=[0.001, 0.0], crown="1/32 in")
+    board = Board(court, np.array([0.1]), np.array([12.0]), ("black",))
+    ctx = advice_context("deck", board, "yellow")
+    extra = 0.5
+    launch = TakeOut(0, extra).aim(ctx)
+    gap, speed = _nearest_pass(surface_court(ctx.court), launch, 0.1, 12.0)
+    assert gap < LANDS
+    assert speed == pytest.approx(math.sqrt(2.0 * ctx.decel * extra), rel=0.01)
+
+
+def test_crokinole_strikes_and_open_20s_are_read():
+    court = CROKINOLE.with_params(slope=[0.02, 0.01])
+    board = Board(court, np.array([0.1]), np.array([0.15]), ("dark",))
+    ctx = advice_context("crokinole", board, "light")
+    strike = Strike(0, 0.1).aim(ctx)
+    gap, _ = _nearest_pass(surface_court(ctx.court), strike, *_strike_point(ctx, strike))
+    assert gap < LANDS
+    hole = ctx.court.holes[0]
+    gap, _ = _nearest_pass(surface_court(ctx.court), Open20().aim(ctx), hole.x, hole.y)
+    assert gap < LANDS
+
+
+def _strike_point(ctx, launch):
+    """The point a strike's flat line aims at: its target's distance along the flat launch's line."""
+    flat = Strike(0, 0.1).aim(replace(ctx, reads=0.0))
+    d = math.hypot(ctx.board_x[0] - flat.x, ctx.board_y[0] - flat.y)
+    u = math.hypot(flat.vx, flat.vy)
+    return flat.x + d * flat.vx / u, flat.y + d * flat.vy / u
+
+
+def test_on_a_flat_court_the_aim_is_the_closed_form():
+    ctx = _empty_context("deck", DECK)
+    launch = Draw(0.1, 12.0).aim(ctx)
+    sx, sy, vx, vy = straight_launch(ctx.stance.array, launch.t, 0.1, 12.0, 0.0, ctx.decel)
+    assert (launch.x, launch.y, launch.vx, launch.vy) == (sx, sy, vx, vy)
+    assert Draw(0.1, 12.0).aim(replace(ctx, reads=0.0)) == launch
+
+
+def test_a_player_who_reads_part_of_the_drift_aims_between():
+    court = DECK.with_params(slope=[0.001, 0.0])
+    ctx = _empty_context("deck", court)
+    full, none, half = (Draw(0.1, 12.0).aim(replace(ctx, reads=f)) for f in (1.0, 0.0, 0.5))
+    assert half.vx == pytest.approx(0.5 * (full.vx + none.vx), abs=1e-15)
+    assert none.vx != full.vx
+
+
+def test_flat_players_parse_and_bad_reads_are_refused():
+    player = parse_player("deck", "expert-ev-flat")
+    assert player.reads == 0.0 and player.name == "expert-ev-flat" and player.strategy.name == "ev"
+    assert parse_player("deck", "expert-ev").reads == 1.0
+    with pytest.raises(PlayerError, match="reads must be a number in"):
+        replace(player, reads=1.5)
+
+
+def test_the_win_player_refuses_a_court_that_is_not_flat():
+    court = DECK.with_params(slope=[0.001, 0.0])
+    ctx = _empty_context("deck", court)
+    player = parse_player("deck", "expert-win")
+    with pytest.raises(PlayerError, match=r"not flat \(slope \[0.001, 0.0\]\).*plan or ev player"):
+        player.decide(ctx)
