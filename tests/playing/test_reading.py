@@ -138,5 +138,5 @@ def test_the_win_player_refuses_a_court_that_is_not_flat():
     court = DECK.with_params(slope=[0.001, 0.0])
     ctx = _empty_context("deck", court)
     player = parse_player("deck", "expert-win")
-    with pytest.raises(PlayerError, match=r"not flat \(slope \[0.001, 0.0\]\).*plan or ev player"):
+    with pytest.raises(PlayerError, match=r"not flat \(slope \[0.001, 0.0\]\).*plan and ev players read any court"):
         player.decide(ctx)

@@ -25,6 +25,7 @@ import numpy as np
 
 from shuffle_sim.messages import shown
 from shuffle_sim.physics import STATUS_FALLEN, STATUS_HOLED, restitution_at, speed_for_distance
+from shuffle_sim.playing.players.aiming import surface_key
 from shuffle_sim.playing.players.context import Launch, PlayerError, ShotContext
 from shuffle_sim.playing.players.intents import Intent
 from shuffle_sim.playing.players.launch import stance_point
@@ -276,6 +277,7 @@ class Shot(Intent):
             ctx.court.source_path,
             ctx.court.end,
             tuple(sorted(ctx.court.params.items())),
+            surface_key(ctx.court),
         )
         if key not in _shot_cache:
             if len(_shot_cache) > 4096:

@@ -1,5 +1,8 @@
 """Players who play to win: the ``win`` strategy, its rollouts and its tables of win probability.
 
+The rollouts simulate flat courts only: on a court that is not flat the search is refused with an
+error naming its surface (``playing.flat_only``).
+
 =====================  ====================================================================
 module                 what it does
 =====================  ====================================================================
@@ -15,7 +18,5 @@ module                 what it does
 ``crokinole_rollout``  numba: a crokinole shot and the rest of its round (hit rule, 20s)
 ``_crokinole_plan``    numba: the crokinole rollouts' quick plan (take-out or open 20)
 ``kr_uct``             the search: kernel-regression UCT over the candidate shots (``WinSearch``)
-``flat_only``          the rollouts simulate flat courts: a search on a court that is not
-                       flat is refused with an error naming its surface
 =====================  ====================================================================
 """

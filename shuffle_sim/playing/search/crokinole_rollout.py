@@ -58,7 +58,7 @@ from shuffle_sim.playing.players.launch import (
     stance_point,
     start_is_free,
 )
-from shuffle_sim.playing.search.flat_only import require_flat
+from shuffle_sim.playing.flat_only import require_flat
 from shuffle_sim.playing.search._crokinole_plan import (
     LINE_REACH,
     LINE_STARTS,

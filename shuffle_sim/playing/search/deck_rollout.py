@@ -61,7 +61,7 @@ from shuffle_sim.playing.players.launch import (
     start_is_free,
     straight_launch,
 )
-from shuffle_sim.playing.search.flat_only import require_flat
+from shuffle_sim.playing.flat_only import require_flat
 
 #: Samples per chunk of the parallel loop (one scratch allocation each).
 CHUNK = 16

@@ -1,10 +1,13 @@
-"""The rollouts' physics is the flat kernels': a search on a court that is not flat is refused.
+"""Whole frames in numba run the flat kernels: on a court that is not flat they are refused.
 
-The deck and crokinole rollouts (``deck_rollout``, ``crokinole_rollout``) play whole frames inside
-one numba loop with the flat event loop; the curved kernels (``physics.curved_kernel``) integrate
+The deck and crokinole rollouts of the win search (``search.deck_rollout``,
+``search.crokinole_rollout``) and the deck game engine (``deck_engine.run_deck_games``) play whole
+frames inside one numba loop with the flat event loop; the curved kernels (``physics.curved_kernel``) integrate
 every path step by step, so a rollout on them costs about 50 times more a shot and would need the
 curved aim (``players.reading``) inside numba for every planned shot too. Rather than plan on the
-wrong physics, a search on a graded, crowned or mapped court stops with an error naming the surface.
+wrong physics, they stop on a graded, crowned or mapped court with an error naming the surface; the
+game drivers (``play``, plan and ev players) and the advisor run every shot through ``simulate``
+and ``simulate_shots``, which take the curved kernels there.
 """
 
 from __future__ import annotations
@@ -26,5 +29,5 @@ def require_flat(court: Court, what: str) -> None:
     if not court.surface_shape.flat:
         raise PlayerError(
             f"{what}: court {court.name!r} is not flat ({surface_words(court)}); the search's rollouts "
-            "simulate flat courts only: use a plan or ev player"
+            "simulate flat courts only (plan and ev players read any court)"
         )
