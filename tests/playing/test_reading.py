@@ -1,14 +1,16 @@
 """Players read a court that is not flat: launches solved with the kernel (``players.reading``)."""
 
+import json
 import math
 from dataclasses import replace
 
 import numpy as np
 import pytest
 
+from shuffle_sim.cli import main
 from shuffle_sim.court import load_court
 from shuffle_sim.physics import Scene, sample_positions, simulate
-from shuffle_sim.playing.advisor import advice_context
+from shuffle_sim.playing.advisor import advice_context, advise
 from shuffle_sim.playing.players import Draw, Open20, PlayerError, TakeOut, parse_player, straight_launch
 from shuffle_sim.playing.players.reading import READ_TOLERANCE, surface_court
 from shuffle_sim.playing.players.repertoire import Strike
@@ -140,3 +142,28 @@ def test_the_win_player_refuses_a_court_that_is_not_flat():
     player = parse_player("deck", "expert-win")
     with pytest.raises(PlayerError, match=r"not flat \(slope \[0.001, 0.0\]\).*plan and ev players read any court"):
         player.decide(ctx)
+
+
+def _success(court, who: str, label: str = "draw to the 10") -> float:
+    board = Board(court.for_end("foot"), np.zeros(0), np.zeros(0), ())
+    _, advice = advise("deck", board, parse_player("deck", who), samples=200)
+    return next(a.success for a in advice if a.intent.label == label)
+
+
+def test_the_advisor_reads_a_cross_grade_and_a_flat_aim_misses():
+    """A 1-in-1000 cross grade on the fast deck court: the read draw to the 10 succeeds about as often
+    as on the flat court; aimed as if flat, it drifts out of the 10 (about 25 cm)."""
+    graded = DECK.with_params(slope=[0.001, 0.0])
+    on_flat = _success(DECK, "expert-ev")
+    assert abs(_success(graded, "expert-ev") - on_flat) < 0.08
+    assert _success(graded, "expert-ev-flat") < on_flat - 0.4
+
+
+def test_advise_on_a_graded_court_from_the_command_line(tmp_path, capsys):
+    board = tmp_path / "board.json"
+    board.write_text(json.dumps({"court": "deck-drifting", "discs": [{"x": 0.1, "y": 12.2, "team": "black"}]}))
+    assert main(["advise", "deck", str(board), "--samples", "40", "--json"]) == 0
+    shots = json.loads(capsys.readouterr().out)["shots"]
+    assert shots and all(0.0 <= s["success"] <= 1.0 for s in shots)
+    assert main(["advise", "deck", str(board), "--samples", "40", "--score", "10-20"]) == 2
+    assert "court 'deck-drifting' is not flat (slope [0.001, 0.0], crown" in capsys.readouterr().err
