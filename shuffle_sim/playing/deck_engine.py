@@ -49,8 +49,8 @@ from shuffle_sim.playing._deck_plan import (
     deck_plan,
     value_and_dead,
 )
-from shuffle_sim.playing.flat_only import require_flat
 from shuffle_sim.playing._deck_setup import SPOT_ZONES, TAKEOUT_EXTRA, DeckSetup, deck_setup, setup_numbers
+from shuffle_sim.playing.flat_only import require_flat
 
 __all__ = [
     "BLACK_CODE",

@@ -67,9 +67,7 @@ class Reading:
 
 def surface_court(court: Court) -> Court:
     """``court`` with its surface only (no edges, cushions, pegs, holes or kill lines), kept on it."""
-    return court.memo(
-        "reading_surface", lambda c: replace(c, edges=(), cushions=(), pegs=(), holes=(), kill_lines=())
-    )
+    return court.memo("reading_surface", lambda c: replace(c, edges=(), cushions=(), pegs=(), holes=(), kill_lines=()))
 
 
 def read_launch(ctx: ShotContext, launch: Launch, px: float, py: float) -> Launch:

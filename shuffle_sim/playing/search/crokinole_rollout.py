@@ -52,13 +52,13 @@ from shuffle_sim.physics.numba_api import (
     run_table,
     state_at,
 )
+from shuffle_sim.playing.flat_only import require_flat
 from shuffle_sim.playing.players.launch import (
     perturb,
     shot_normals,
     stance_point,
     start_is_free,
 )
-from shuffle_sim.playing.flat_only import require_flat
 from shuffle_sim.playing.search._crokinole_plan import (
     LINE_REACH,
     LINE_STARTS,

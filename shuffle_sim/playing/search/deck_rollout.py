@@ -53,6 +53,7 @@ from shuffle_sim.playing.deck_engine import (
     setup_numbers,
     value_and_dead,
 )
+from shuffle_sim.playing.flat_only import require_flat
 from shuffle_sim.playing.players.launch import (
     clearest_start,
     perturb,
@@ -61,7 +62,6 @@ from shuffle_sim.playing.players.launch import (
     start_is_free,
     straight_launch,
 )
-from shuffle_sim.playing.flat_only import require_flat
 
 #: Samples per chunk of the parallel loop (one scratch allocation each).
 CHUNK = 16

@@ -44,10 +44,10 @@ import numpy as np
 
 from shuffle_sim._runtime import jit
 from shuffle_sim.noise import SEARCH_DEPTHS, STREAM_SEARCH, NoiseModel, seed_key
+from shuffle_sim.playing.flat_only import require_flat
 from shuffle_sim.playing.players.context import Intent, Launch, PlayerError, ShotContext
 from shuffle_sim.playing.players.launch import noise_vector, perturb, shot_normals, stance_point, start_is_free
 from shuffle_sim.playing.players.strategies import Decision, ExpectedValue, with_skill
-from shuffle_sim.playing.flat_only import require_flat
 from shuffle_sim.playing.search.situations import (
     CrokinoleSituation,
     DeckSituation,
