@@ -51,11 +51,45 @@ class DeckSetup:
             self.samples,
         )
 
+    def court_toward(self, head_target: bool) -> Court:
+        """The court a player plans on (the canonical frame, toward the foot): for a shot at the head
+        end the board is turned half a turn about ``pivot``, and so is the court's surface
+        (``half_turned_surface``); a flat court is the same either way."""
+        if not head_target or self.court.surface_shape.flat:
+            return self.court
+        pivot = self.pivot
+        return self.court.memo(
+            "head_target_court",
+            lambda c: replace(c, surface_shape=half_turned_surface(c.surface_shape, pivot)),
+        )
+
     def spots_for(self, sign: int) -> np.ndarray:
         return self.spots[0 if sign > 0 else 1]
 
 
 _shapes: dict[str, SurfaceShape] = {}
+
+
+def half_turned_surface(shape: SurfaceShape, pivot: tuple[float, float]) -> SurfaceShape:
+    """``shape`` turned half a turn about ``pivot``: the grade reversed, the crown's middle and the
+    maps' grids turned (a map's rows and columns reversed over the turned extent)."""
+    px, py = pivot
+
+    def turned(grid):
+        if grid is None:
+            return None
+        xmin, ymin, xmax, ymax = grid.extent
+        extent = (2.0 * px - xmax, 2.0 * py - ymax, 2.0 * px - xmin, 2.0 * py - ymin)
+        return replace(grid, values=np.ascontiguousarray(grid.values[::-1, ::-1]), extent=extent)
+
+    cx, cy = shape.crown_centre
+    return replace(
+        shape,
+        slope=(-shape.slope[0], -shape.slope[1]),
+        crown_centre=(2.0 * px - cx, 2.0 * py - cy),
+        height_map=turned(shape.height_map),
+        friction_map=turned(shape.friction_map),
+    )
 
 
 @lru_cache(maxsize=8)

@@ -159,6 +159,38 @@ def test_the_advisor_reads_a_cross_grade_and_a_flat_aim_misses():
     assert _success(graded, "expert-ev-flat") < on_flat - 0.4
 
 
+def test_a_draw_planned_toward_the_head_end_rests_at_its_point_on_the_real_court():
+    """Deck players plan in the frame turned toward the foot; the surface turns with the board."""
+    from shuffle_sim.playing.deck import _to_court
+    from shuffle_sim.playing.deck_engine import deck_setup
+
+    court = DECK.with_params(slope=[0.001, 0.0004])
+    ctx = advice_context("deck", Board(court.for_end("head"), np.zeros(0), np.zeros(0), ()))
+    real = _to_court(deck_setup(court), True, Draw(0.1, 12.0).aim(ctx))
+    px, py = DECK.ends["head"]
+    rx, ry = _rest(surface_court(court), real)
+    assert math.hypot(rx - (2.0 * px - 0.1), ry - (2.0 * py - 12.0)) < LANDS
+
+
+def test_the_turned_surface_is_the_real_surface_seen_from_the_other_end(tmp_path):
+    from shuffle_sim.playing._deck_setup import half_turned_surface
+
+    xmin, ymin, xmax, ymax = DECK.bounds
+    extent = [[xmin - 0.1, ymin - 0.1], [xmax + 0.1, ymax + 0.1]]
+    x, y = np.meshgrid(np.linspace(xmin - 0.1, xmax + 0.1, 7), np.linspace(ymin - 0.1, ymax + 0.1, 30))
+    np.save(tmp_path / "h.npy", 0.0003 * np.sin(y) * np.cos(3.0 * x) + 0.0001 * x)
+    court = DECK.with_params(
+        slope=[0.001, -0.0004], crown="1/32 in", height_map={"file": str(tmp_path / "h.npy"), "extent": extent}
+    )
+    px, py = DECK.ends["head"]
+    turned = half_turned_surface(court.surface_shape, (px, py))
+    qx, qy = np.array([0.3, -0.5, 0.0]), np.array([3.0, 8.0, 14.0])
+    _, hx, hy = court.surface_shape.heights(qx, qy)
+    _, thx, thy = turned.heights(2.0 * px - qx, 2.0 * py - qy)
+    np.testing.assert_allclose(thx, -hx, rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(thy, -hy, rtol=1e-9, atol=1e-12)
+
+
 def test_advise_on_a_graded_court_from_the_command_line(tmp_path, capsys):
     board = tmp_path / "board.json"
     board.write_text(json.dumps({"court": "deck-drifting", "discs": [{"x": 0.1, "y": 12.2, "team": "black"}]}))
