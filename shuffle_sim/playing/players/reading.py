@@ -13,10 +13,11 @@ shot means, and ``read_launch`` finds that launch with the physics kernel:
 - the *miss* of a trial launch is a length: for a draw, its rest point minus P; for a pass, the
   point nearest P on its path, p, minus P, plus (|v|^2 - v_P^2) / (2 a) along its direction there
   (the point where it would stop were the rest of its path straight at the nominal
-  deceleration). Moving p along the path changes both terms by equal and opposite amounts, so the
-  miss does not depend on how finely p is found;
+  deceleration). Moving p along the path changes the two terms by nearly equal and opposite
+  amounts (exactly where the path's deceleration is the nominal one), so the miss hardly depends
+  on how finely p is found;
 - Newton steps on (direction, speed) from the flat launch, the Jacobian by forward differences:
-  the three trial draws of an iteration go through the kernel in one ``simulate_shots`` call; a pass
+  the two difference trials of an iteration go through the kernel in one ``simulate_shots`` call; a pass
   runs each trial through ``simulate`` and samples its path (``physics.curved_sampling``). A step
   that does not shrink the miss is halved (at most ``HALVINGS`` times). The solve stops within
   ``READ_TOLERANCE`` of the goal, or after ``MAX_ITERATIONS``; the launch with the smallest miss
