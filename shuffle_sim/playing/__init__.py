@@ -13,6 +13,7 @@ module                what it does
 ``advisor``           ``shuffle-sim advise``: the candidate shots for a board, ranked
 ``deck``              deck tactics, half-rounds, the lag, matches (the Python driver)
 ``deck_engine``       the numba deck engine: whole fixed-plan games in one call
+``flat_only``         whole frames in numba (engine, rollouts) run flat courts only: refusals
 ``_deck_half_round``  numba: one half-round of the deck engine (shots, removals, C-20a, score)
 ``_deck_setup``       where deck players stand and aim on a court (``DeckSetup``)
 ``_deck_plan``        the deck fixed-plan player, compiled: its shot and its launch

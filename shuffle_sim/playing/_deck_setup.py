@@ -11,12 +11,13 @@ and 7 zones (``players.zone_spot``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 import numpy as np
 
 from shuffle_sim.court import Court, load_court
+from shuffle_sim.court.surface_shape import SurfaceShape
 from shuffle_sim.playing.players import Stance, zone_spot
 from shuffle_sim.rules.deck import legal_start_span
 
@@ -50,13 +51,52 @@ class DeckSetup:
             self.samples,
         )
 
+    def court_toward(self, head_target: bool) -> Court:
+        """The court a player plans on (the canonical frame, toward the foot): for a shot at the head
+        end the board is turned half a turn about ``pivot``, and so is the court's surface
+        (``half_turned_surface``); a flat court is the same either way."""
+        if not head_target or self.court.surface_shape.flat:
+            return self.court
+        pivot = self.pivot
+        return self.court.memo(
+            "head_target_court",
+            lambda c: replace(c, surface_shape=half_turned_surface(c.surface_shape, pivot)),
+        )
+
     def spots_for(self, sign: int) -> np.ndarray:
         return self.spots[0 if sign > 0 else 1]
 
 
+_shapes: dict[str, SurfaceShape] = {}
+
+
+def half_turned_surface(shape: SurfaceShape, pivot: tuple[float, float]) -> SurfaceShape:
+    """``shape`` turned half a turn about ``pivot``: the grade reversed, the crown's middle and the
+    maps' grids turned (a map's rows and columns reversed over the turned extent)."""
+    px, py = pivot
+
+    def turned(grid):
+        if grid is None:
+            return None
+        xmin, ymin, xmax, ymax = grid.extent
+        extent = (2.0 * px - xmax, 2.0 * py - ymax, 2.0 * px - xmin, 2.0 * py - ymin)
+        return replace(grid, values=np.ascontiguousarray(grid.values[::-1, ::-1]), extent=extent)
+
+    cx, cy = shape.crown_centre
+    return replace(
+        shape,
+        slope=(-shape.slope[0], -shape.slope[1]),
+        crown_centre=(2.0 * px - cx, 2.0 * py - cy),
+        height_map=turned(shape.height_map),
+        friction_map=turned(shape.friction_map),
+    )
+
+
 @lru_cache(maxsize=8)
-def _setup(source_path: str, params: tuple) -> DeckSetup:
+def _setup(source_path: str, params: tuple, shape: str) -> DeckSetup:
     court = load_court(source_path).with_params(**dict(params)).for_end("foot")
+    if shape:  # a court not flat: its surface as given (``with_params`` may have changed the file's)
+        court = replace(court, surface_shape=_shapes[shape])
     pivot = court.ends["head"]
     ten_off = next(z for z in court.zones if z.value < 0 and z.kind == "polygon")
     assert pivot is not None and ten_off.polygon is not None, "a deck court has a head end and a polygon 10-off"
@@ -80,8 +120,12 @@ def _setup(source_path: str, params: tuple) -> DeckSetup:
 
 
 def deck_setup(court: Court) -> DeckSetup:
-    """The ``DeckSetup`` of a deck court (cached per court file and materials)."""
-    return _setup(court.source_path, tuple(sorted(court.params.items())))
+    """The ``DeckSetup`` of a deck court (cached per court file, materials and surface shape)."""
+    shape = ""
+    if not court.surface_shape.flat:
+        shape = court.surface_shape.digest()
+        _shapes[shape] = court.surface_shape
+    return _setup(court.source_path, tuple(sorted(court.params.items())), shape)
 
 
 def setup_numbers(setup: DeckSetup) -> np.ndarray:

@@ -179,9 +179,11 @@ def _executions(ctx: ShotContext, launches: list[Launch], skill, n: int) -> tupl
 
 def _frame_values(game: str, ctx: ShotContext, launches: list[Launch], skill, n: int, batch: ShotBatch) -> np.ndarray:
     """Each execution's value for the frame (``Tactics.evaluate``); deck: C-20a (a dead disc touching a
-    live one) makes it the shooter's 10-off, the half-round played over."""
+    live one) makes it the shooter's 10-off, the half-round played over. The C-20a check replays the
+    shot in the flat rollout kernel (``search.deck_rollout``), so on a court that is not flat it is
+    left out: the values there do not count the rare 10-off."""
     values = np.asarray(ctx.tactics.evaluate(ctx, batch), dtype=np.float64)
-    if game == "deck":
+    if game == "deck" and ctx.court.surface_shape.flat:
         from shuffle_sim.playing.deck import COLOUR_CODES
         from shuffle_sim.playing.search.deck_rollout import deck_rollouts
 
@@ -226,11 +228,16 @@ def advise(
     ``samples``: executions per candidate (default ``DEFAULT_SAMPLES``; 1 for a noise-free player).
     ``score`` (the shooter's, the opponent's), ``hammer``, ``frames_left``, ``shots_left`` and
     ``game_length`` describe the game the board is part of (``search.situations.advice_situation``);
-    with a score the shots are ranked by the probability of winning the game.
+    with a score the shots are ranked by the probability of winning the game (flat courts only: the
+    win estimates roll out the frame with the flat kernels, ``search.flat_only``).
+
+    On a court that is not flat the candidates are aimed as the player reads the court
+    (``players.reading``; a ``-flat`` player aims as if flat) and every sample runs through the
+    curved kernel (``simulate_shots``).
     """
     ctx = advice_context(game, board, shooter, position)
     skill = player.skill
-    ctx = with_skill(ctx, skill)
+    ctx = with_skill(player.sees(ctx), skill)
     if samples is None:
         samples = DEFAULT_SAMPLES
     if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:

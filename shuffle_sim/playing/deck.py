@@ -185,7 +185,7 @@ class DeckFrame(FramePlay):
         assert turn.colour is not None, "a deck turn names its colour"
         bx, by = _canonical(self.setup, self.head_target, self.xs, self.ys)
         return ShotContext(
-            court=self.setup.court,
+            court=self.setup.court_toward(self.head_target),
             stance=self.setup.stance(sign),
             board_x=bx,
             board_y=by,
@@ -427,6 +427,7 @@ def shooter_context(board: Board, shooter: str, position: str) -> ShotContext:
     setup = deck_setup(board.court)
     bx, by = _canonical(setup, board.court.end == "head", list(board.x), list(board.y))
     sign = 1 if position == "right" else -1
+    court = setup.court_toward(board.court.end == "head")
     return ShotContext(
-        setup.court, setup.stance(sign), bx, by, tuple(board.team), shooter, DeckTactics(setup), info={"sign": sign}
+        court, setup.stance(sign), bx, by, tuple(board.team), shooter, DeckTactics(setup), info={"sign": sign}
     )

@@ -50,6 +50,7 @@ from shuffle_sim.playing._deck_plan import (
     value_and_dead,
 )
 from shuffle_sim.playing._deck_setup import SPOT_ZONES, TAKEOUT_EXTRA, DeckSetup, deck_setup, setup_numbers
+from shuffle_sim.playing.flat_only import require_flat
 
 __all__ = [
     "BLACK_CODE",
@@ -275,6 +276,7 @@ def run_deck_games(
     """
     from shuffle_sim.noise import seed_key
 
+    require_flat(court, "deck game engine")
     setup = deck_setup(court) if setup is None else setup
     foot = setup.court
     head = foot.for_end("head")

@@ -7,6 +7,7 @@ module              what it does
 ``launch``          numba kernels: stances, clearest starts, straight launches, noise
 ``intents``         draw, take-out, guard, hide, open 20, hanger, bank
 ``aiming``          hanger points, zone spots and the bank solver
+``reading``         reading a court that is not flat: straight launches solved with the kernel
 ``lines``           numba lines of fire: first contact, the clearest start and aim for a take-out
 ``repertoire``      crokinole shots: ``Strike`` (straight take-out) and kernel-aimed ``Shot``
                     (take-out and stick, roll off, roll in, double take-out, carom)
@@ -27,6 +28,11 @@ shoots from), and its velocity and spin.
   physics model's closed form). The start is the point of the stance whose straight path keeps clearest of the discs
   and pegs in the way, and of holes a slow disc would drop into (``clearest_start``); the stance's
   preferred point when its path is clear.
+- On a court that is not flat (a grade, a crown, maps) a straight launch drifts: a player who
+  reads the court corrects it with the kernel (``reading``: Newton steps on direction and speed
+  from the closed form until the path rests at the draw's point, or passes a take-out's target at
+  the speed the closed form meant, within 0.1 mm). A ``Player`` with ``reads`` 0 (the ``-flat``
+  players) aims as if the court were flat; flat courts keep the closed form, unchanged.
 - Banks are solved numerically with the physics kernel: damped Newton iterations on (angle,
   speed), the Jacobian by finite differences, from the mirror-image guess (``solve_bank``).
 

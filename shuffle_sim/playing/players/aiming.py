@@ -109,6 +109,12 @@ def zone_spot(
 # --------------------------------------------------------------------------------------------------
 # The bank solver
 
+
+def surface_key(court: Court) -> str:
+    """What a cache of aims must key on beside the court's params: its surface shape ("" when flat)."""
+    return "" if court.surface_shape.flat else court.surface_shape.digest()
+
+
 #: Banks are solved to this distance from the target (m); a solution further than BANK_ACCEPT is refused.
 BANK_TOLERANCE = 1e-9
 BANK_ACCEPT = 1e-4
@@ -169,6 +175,7 @@ def solve_bank(
         court.source_path,
         court.end,
         tuple(sorted(court.params.items())),
+        surface_key(court),
         float(start[0]),
         float(start[1]),
         float(target[0]),

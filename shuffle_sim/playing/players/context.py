@@ -134,6 +134,9 @@ class ShotContext:
     #: The shooter's own execution noise, set by the strategy before aiming: intents that aim for the
     #: clearest line under the shooter's errors (``repertoire``) read it; None aims as if noise-free.
     skill: NoiseModel | None = None
+    #: How much of a curved court's drift the shooter reads: 1 aims for the real surface, 0 as if flat
+    #: (``reading``); set by the ``Player`` before aiming.
+    reads: float = 1.0
 
     def __post_init__(self) -> None:
         self.board_x = np.ascontiguousarray(self.board_x, dtype=np.float64).reshape(-1)

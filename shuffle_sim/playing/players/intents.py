@@ -16,6 +16,7 @@ from shuffle_sim.playing.players.launch import (
     start_is_free,
     straight_launch,
 )
+from shuffle_sim.playing.players.reading import read_launch
 
 # --------------------------------------------------------------------------------------------------
 # Intents
@@ -28,7 +29,7 @@ def _straight(ctx: ShotContext, aim_x: float, aim_y: float, extra: float, exclud
     if t < 0.0:
         raise PlayerError(f"{what}: every start on the stance is blocked by a disc")
     sx, sy, vx, vy = straight_launch(stance.array, t, aim_x, aim_y, extra, ctx.decel)
-    return Launch(float(t), float(sx), float(sy), float(vx), float(vy), 0.0)
+    return read_launch(ctx, Launch(float(t), float(sx), float(sy), float(vx), float(vy), 0.0), aim_x, aim_y)
 
 
 def _check_target(ctx: ShotContext, target: int, what: str) -> int:
@@ -39,7 +40,7 @@ def _check_target(ctx: ShotContext, target: int, what: str) -> int:
 
 @dataclass(frozen=True)
 class Draw(Intent):
-    """Slide to rest at (x, y): straight, closed form."""
+    """Slide to rest at (x, y): straight, closed form (read for a court that is not flat: ``reading``)."""
 
     x: float
     y: float
@@ -136,7 +137,7 @@ class Open20(Intent):
         sx, sy = stance.point(t)
         extra = hole_overshoot(math.hypot(hole.x - sx, hole.y - sy), hole.capture_radius, hole.capture_speed, ctx.decel)
         sx, sy, vx, vy = straight_launch(stance.array, t, hole.x, hole.y, extra, ctx.decel)
-        return Launch(float(t), float(sx), float(sy), float(vx), float(vy), 0.0)
+        return read_launch(ctx, Launch(float(t), float(sx), float(sy), float(vx), float(vy), 0.0), hole.x, hole.y)
 
 
 @dataclass(frozen=True)

@@ -3,9 +3,10 @@ line's "expert-ev,novice-plan" syntax."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from shuffle_sim.games import game_names
+from shuffle_sim.messages import shown
 from shuffle_sim.noise import (
     EXACT,
     NoiseError,
@@ -25,14 +26,27 @@ from shuffle_sim.playing.players.strategies import (
 
 @dataclass(frozen=True)
 class Player:
-    """A simulated player: execution noise (``skill``) and a strategy (``FixedPlan`` or ``ExpectedValue``)."""
+    """A simulated player: execution noise (``skill``) and a strategy (``FixedPlan`` or ``ExpectedValue``).
+
+    ``reads``: how much of a court's drift the player's aim allows for (``reading``): 1 reads the
+    surface as it is, 0 aims as if the court were flat. Nothing changes on a flat court.
+    """
 
     name: str
     skill: NoiseModel
     strategy: Strategy
+    reads: float = 1.0
+
+    def __post_init__(self) -> None:
+        if isinstance(self.reads, bool) or not isinstance(self.reads, (int, float)) or not 0.0 <= self.reads <= 1.0:
+            raise PlayerError(f"players: reads must be a number in [0, 1] (got {shown(self.reads)})")
 
     def decide(self, ctx: ShotContext) -> Decision:
-        return self.strategy.choose(ctx, self.skill)
+        return self.strategy.choose(self.sees(ctx), self.skill)
+
+    def sees(self, ctx: ShotContext) -> ShotContext:
+        """``ctx`` as this player reads the court."""
+        return ctx if ctx.reads == self.reads else replace(ctx, reads=float(self.reads))
 
     def play(self, ctx: ShotContext) -> tuple[Decision, Launch]:
         """Decide and execute: the decision and the launch as played (with this shot's errors)."""
@@ -60,10 +74,15 @@ def parse_player(game: str, text: str) -> Player:
     """A player from ``SKILL[-STRATEGY]``: a skill preset of the game (``expert``, ``top-competitive``,
     ``exact``) and ``plan`` (the default), ``ev`` (``ev16``: 16 samples per candidate) or ``win``
     (``playing.search``: shots chosen by the probability of winning the game; ``win3000``: a budget of
-    3000 simulated shots per decision, else the game's own)."""
+    3000 simulated shots per decision, else the game's own). A last ``-flat`` makes a player who
+    aims as if the court were flat (``Player.reads`` 0): on a graded or crowned court it misses by
+    the drift; the others read the court."""
     if not isinstance(text, str) or not text.strip():
         raise PlayerError(f"players: a player must be SKILL or SKILL-STRATEGY (got {text!r})")
     spec = text.strip()
+    reads = 1.0
+    if spec.lower().endswith("-flat"):
+        spec, reads = spec[: -len("-flat")], 0.0
     skill_text, strategy_text = spec, "plan"
     head, sep, tail = spec.rpartition("-")
     if sep and (tail.lower() == "plan" or tail.lower().startswith("ev") or tail.lower().startswith("win")):
@@ -96,7 +115,7 @@ def parse_player(game: str, text: str) -> Player:
         if samples < 1:
             raise PlayerError(f"players: evN needs N >= 1 samples (got {strategy_text!r} in {spec!r})")
         strategy = ExpectedValue(samples)
-    return Player(spec, skill, strategy)
+    return Player(text.strip(), skill, strategy, reads)
 
 
 def parse_players(game: str, text: str) -> tuple[Player, Player]:

@@ -25,10 +25,12 @@ import numpy as np
 
 from shuffle_sim.messages import shown
 from shuffle_sim.physics import STATUS_FALLEN, STATUS_HOLED, restitution_at, speed_for_distance
+from shuffle_sim.playing.players.aiming import surface_key
 from shuffle_sim.playing.players.context import Launch, PlayerError, ShotContext
 from shuffle_sim.playing.players.intents import Intent
 from shuffle_sim.playing.players.launch import stance_point
 from shuffle_sim.playing.players.lines import best_line, visible_fraction
+from shuffle_sim.playing.players.reading import read_launch
 from shuffle_sim.shots import ShotBatch, simulate_shots
 
 #: What a hit on another opponent disc (instead of the one aimed at) counts for when choosing a line.
@@ -157,7 +159,10 @@ class Strike(Intent):
             raise PlayerError(f"take-out of disc {i}: no straight line from the shooting arc touches it first")
         sx, sy = stance_point(ctx.stance.array, t)
         speed = strike_speed(ctx, i, sx, sy, angle, self.extra)
-        return Launch(float(t), float(sx), float(sy), speed * math.cos(angle), speed * math.sin(angle), 0.0)
+        launch = Launch(float(t), float(sx), float(sy), speed * math.cos(angle), speed * math.sin(angle), 0.0)
+        # read for the surface: the path through the point the flat line aims at, its target's distance on
+        d = math.hypot(float(ctx.board_x[i]) - sx, float(ctx.board_y[i]) - sy)
+        return read_launch(ctx, launch, sx + d * math.cos(angle), sy + d * math.sin(angle))
 
 
 def visibility(ctx: ShotContext, target: int, extra: float = LINE_REACH) -> float:
@@ -272,6 +277,7 @@ class Shot(Intent):
             ctx.court.source_path,
             ctx.court.end,
             tuple(sorted(ctx.court.params.items())),
+            surface_key(ctx.court),
         )
         if key not in _shot_cache:
             if len(_shot_cache) > 4096:

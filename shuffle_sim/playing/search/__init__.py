@@ -1,5 +1,8 @@
 """Players who play to win: the ``win`` strategy, its rollouts and its tables of win probability.
 
+The rollouts simulate flat courts only: on a court that is not flat the search is refused with an
+error naming its surface (``playing.flat_only``).
+
 =====================  ====================================================================
 module                 what it does
 =====================  ====================================================================

@@ -53,6 +53,7 @@ from shuffle_sim.playing.deck_engine import (
     setup_numbers,
     value_and_dead,
 )
+from shuffle_sim.playing.flat_only import require_flat
 from shuffle_sim.playing.players.launch import (
     clearest_start,
     perturb,
@@ -390,6 +391,7 @@ def deck_rollouts(
     place the draws.
     Returns arrays: ``points`` (S, 2) by colour code, ``penalty`` (S,) C-20a colour or -1, ``last``
     (S,) that C-20a ended the half-round, and the root shot's rest ``x``, ``y``, ``in_play`` (S, n + 1)."""
+    require_flat(court, "deck rollouts")
     setup = deck_setup(court)
     foot = setup.court
     ja = judge_arrays(foot)
