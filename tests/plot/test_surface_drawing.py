@@ -31,7 +31,7 @@ def _pixel(fig, ax, x: float, y: float) -> np.ndarray:
     """The RGB (0-255) drawn at court point (x, y)."""
     rgba = np.asarray(fig.canvas.buffer_rgba())
     px, py = ax.transData.transform((x, y))
-    return rgba[int(round(rgba.shape[0] - py)), int(round(px)), :3].astype(int)
+    return rgba[round(float(rgba.shape[0] - py)), round(float(px)), :3].astype(int)
 
 
 @pytest.mark.parametrize("name", [n for n in list_courts() if load_court(n).surface_shape.flat])
@@ -96,7 +96,7 @@ def test_a_friction_map_is_drawn_as_contours(tmp_path):
     grid = np.array([[1.0, 0.9, 0.8, 0.9, 1.0] for _ in ys])
     np.savetxt(tmp_path / "mu.csv", grid, delimiter=",")
     court = HORSE_COLLAR.with_params(friction_map={"file": str(tmp_path / "mu.csv"), "extent": [[x0, y0], [x1, y1]]})
-    fig, ax = _drawn(court)
+    _fig, ax = _drawn(court)
     labels = [t.get_text() for t in ax.texts if t.get_text().startswith("mu x")]
     assert labels, "the friction contours are labelled"
     assert not any(isinstance(a, (AxesImage, Quiver)) for a in ax.get_children())  # no heights, no grade
