@@ -219,3 +219,64 @@ def test_the_head_to_head_bench_reports_per_game():
     rounds = report["crokinole_rounds"]
     assert rounds["rounds"] == 2
     assert rounds["last_shooter_won"] + rounds["first_shooter_won"] + rounds["tied"] == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize("rollout", ["deck", "crokinole", "search"])
+def test_the_searchs_executions_feel_the_speed_floor(rollout):
+    """A shooter whose only error is the speed floor (``NoiseModel.speed_floor``) misses in the
+    search's samples as in play: its executions vary; with no errors at all they do not."""
+    floor_only = np.array([0.0, 0.0, 0.0, 0.0, 0.08])
+    if rollout == "deck":
+        rows = np.tile([0.5, 0.0, 2.1, 0.0], (24, 1))
+
+        def run(sd):
+            return deck_rollouts(DECK, [0.1], [11.0], [1], 1, 0, rows, sd, sd, 0, 7, 3, 11)["y"][:, -1]
+    elif rollout == "crokinole":
+        tactics = CrokinoleTactics(CROKINOLE)
+        ctx = ShotContext(
+            CROKINOLE,
+            tactics.stance("south"),
+            np.empty(0),
+            np.empty(0),
+            (),
+            "light",
+            tactics,
+            info={"seat": "south", "opponent_shots_left": 0},
+        )
+        la = Open20().aim(ctx)
+        rows = np.tile([la.t, la.vx, la.vy, 0.0], (24, 1))
+
+        def run(sd):
+            return crokinole_rollouts(
+                CROKINOLE, tactics.stance("south"), tactics.stance("north"), [], [], [], rows, sd, sd, 0, 5, 2, 4
+            )[:, 0]
+    else:
+        from shuffle_sim.playing.search.kr_uct import sampled_executions
+
+        tactics = CrokinoleTactics(CROKINOLE)
+        stance = tactics.stance("south").array
+        n = 24
+
+        def run(sd):
+            out = [np.empty(n) for _ in range(5)]
+            sampled_executions(
+                stance,
+                np.zeros(n),
+                np.full(n, 0.0),
+                np.full(n, 1.0),
+                np.zeros(n),
+                np.arange(n),
+                sd,
+                np.uint64(1),
+                np.uint64(2),
+                0,
+                0,
+                np.empty(0),
+                np.empty(0),
+                np.empty(0),
+                *out,
+            )
+            return out[3]  # vy
+
+    assert np.unique(run(np.zeros(5))).size == 1
+    assert np.unique(run(floor_only)).size > 1

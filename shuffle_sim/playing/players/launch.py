@@ -221,3 +221,16 @@ def _sample_normals(k0, k1, game, shot, n_samples, out):
 def noise_vector(skill: NoiseModel) -> np.ndarray:
     """A noise model's standard deviations as numba takes them: speed, direction, spin, start, speed floor."""
     return np.array(skill.deviations(), dtype=np.float64)
+
+
+def as_deviations(sd) -> np.ndarray:
+    """Standard deviations as numba takes them (``noise_vector``'s five: speed, direction, spin, start,
+    speed floor); four are read as having no speed floor."""
+    out = np.zeros(5)
+    given = np.asarray(sd, dtype=np.float64).ravel()
+    if given.size not in (4, 5):
+        raise ValueError(
+            f"standard deviations: 4 or 5 numbers (speed, direction, spin, start, floor), got {given.size}"
+        )
+    out[: given.size] = given
+    return out

@@ -54,6 +54,7 @@ from shuffle_sim.physics.numba_api import (
 )
 from shuffle_sim.playing.flat_only import require_flat
 from shuffle_sim.playing.players.launch import (
+    as_deviations,
     perturb,
     shot_normals,
     stance_point,
@@ -225,7 +226,7 @@ def _rollout(
             k0, k1, np.uint64(game_index), np.uint64(STREAM_SEARCH), np.uint64(counter + depth), np.uint64(sample)
         )
         t2, vx, vy, w = perturb(
-            stance, t, vx, vy, w, z0, z1, z2, z3, sd[team, 0], sd[team, 1], sd[team, 2], sd[team, 3]
+            stance, t, vx, vy, w, z0, z1, z2, z3, sd[team, 0], sd[team, 1], sd[team, 2], sd[team, 3], sd[team, 4]
         )
         m = _obstacles(bx, by, n, fixed_x, fixed_y, fixed_reach, fixed_slow, radius, ox, oy, reach, slow)
         if not start_is_free(stance, t2, ox[:m], oy[:m], reach[:m]):
@@ -342,7 +343,7 @@ def crokinole_rollouts(
     fixed_reach = np.array([court.disc_radius + p.radius for p in pegs] + [hole.capture_radius], dtype=np.float64)
     fixed_slow = np.array([math.inf] * len(pegs) + [hole.capture_speed], dtype=np.float64)
     stances = np.ascontiguousarray(np.stack([np.asarray(own_stance.array), np.asarray(opponent_stance.array)]))
-    sd = np.ascontiguousarray(np.stack([sd_self, sd_opp]), dtype=np.float64)
+    sd = np.ascontiguousarray(np.stack([as_deviations(sd_self), as_deviations(sd_opp)]))
     launches = np.ascontiguousarray(launches, dtype=np.float64)
     out = np.empty((launches.shape[0], 4), np.int64)
     k0, k1 = seed_key(seed)

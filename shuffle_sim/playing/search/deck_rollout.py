@@ -55,6 +55,7 @@ from shuffle_sim.playing.deck_engine import (
 )
 from shuffle_sim.playing.flat_only import require_flat
 from shuffle_sim.playing.players.launch import (
+    as_deviations,
     clearest_start,
     perturb,
     shot_normals,
@@ -180,7 +181,7 @@ def _executed(stance, t, vx, vy, w, sd, k0, k1, game_index, counter, sample, bx,
     z0, z1, z2, z3 = shot_normals(
         k0, k1, np.uint64(game_index), np.uint64(STREAM_SEARCH), np.uint64(counter), np.uint64(sample)
     )
-    t2, vx, vy, w = perturb(stance, t, vx, vy, w, z0, z1, z2, z3, sd[0], sd[1], sd[2], sd[3])
+    t2, vx, vy, w = perturb(stance, t, vx, vy, w, z0, z1, z2, z3, sd[0], sd[1], sd[2], sd[3], sd[4])
     if not start_is_free(stance, t2, bx, by, reach):
         t2 = t
     sx, sy = stance_point(stance, t2)
@@ -433,8 +434,8 @@ def deck_rollouts(
         int(root_sign),
         int(root_colour),
         launches,
-        np.ascontiguousarray(sd_self, dtype=np.float64),
-        np.ascontiguousarray(sd_opp, dtype=np.float64),
+        as_deviations(sd_self),
+        as_deviations(sd_opp),
         int(later),
         k0,
         k1,

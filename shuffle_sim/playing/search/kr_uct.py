@@ -90,7 +90,7 @@ def sampled_executions(
         z0, z1, z2, z3 = shot_normals(
             k0, k1, np.uint64(game), np.uint64(STREAM_SEARCH), np.uint64(counter), np.uint64(samples[k])
         )
-        t, vx, vy, w = perturb(stance, ts[k], vxs[k], vys[k], ws[k], z0, z1, z2, z3, sd[0], sd[1], sd[2], sd[3])
+        t, vx, vy, w = perturb(stance, ts[k], vxs[k], vys[k], ws[k], z0, z1, z2, z3, sd[0], sd[1], sd[2], sd[3], sd[4])
         if not start_is_free(stance, t, ox, oy, reach):
             t = ts[k]
         x, y = stance_point(stance, t)
