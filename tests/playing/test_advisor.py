@@ -116,10 +116,11 @@ def test_with_a_score_the_shots_are_ranked_by_the_chance_to_win():
     assert all(0.0 <= a.win_low <= a.win <= a.win_high <= 1.0 and a.win_samples >= 64 for a in advice)
     # Black 70, yellow 60 with a disc in the 10, black's last shot of the half-round: a 7 takes black
     # to 77 against 70, over game point and ahead, the game won (D-3); knocking the 10 out has the
-    # better frame value but leaves the game going.
+    # better frame value but leaves the game going. The draw's chance to win is about its chance to
+    # rest in the 7 (0.85 for an expert, speed floor included), far above the take-out's.
     takeout = max((a for a in advice if a.intent.label.startswith("take out disc 0")), key=lambda a: a.expected)
     best = advice[0]
-    assert best.intent.label.startswith("draw to the 7") and best.win > 0.85
+    assert best.intent.label.startswith("draw to the 7") and best.win > 0.8
     assert takeout.expected > best.expected and takeout.win < best.win
 
 
