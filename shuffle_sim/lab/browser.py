@@ -147,7 +147,8 @@ class LabPage:
         self.page.on("console", lambda m: self.errors.append(f"{m.text} ({m.location})") if m.type == "error" else None)
         self.page.on("pageerror", lambda e: self.errors.append(e.stack or str(e)))
         self.page.add_init_script(_INIT_SCRIPT)
-        self.page.goto(url + (f"?court={court}" if court else ""))
+        # The first page of a fresh install waits for the server to build it while kernels compile.
+        self.page.goto(url + (f"?court={court}" if court else ""), timeout=READY_TIMEOUT * 1000)
         self.wait_ready()
 
     def wait_ready(self) -> None:
