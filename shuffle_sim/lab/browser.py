@@ -147,7 +147,7 @@ class LabPage:
         self.page.on("console", lambda m: self.errors.append(f"{m.text} ({m.location})") if m.type == "error" else None)
         self.page.on("pageerror", lambda e: self.errors.append(e.stack or str(e)))
         self.page.add_init_script(_INIT_SCRIPT)
-        # The first page of a fresh install waits for the server to build it while kernels compile.
+        # The first page of a fresh install waits for the server while kernels compile.
         self.page.goto(url + (f"?court={court}" if court else ""), timeout=READY_TIMEOUT * 1000)
         self.wait_ready()
 
@@ -156,7 +156,7 @@ class LabPage:
         self.page.wait_for_function(_READY, timeout=READY_TIMEOUT * 1000)
         self.page.wait_for_function(
             "() => window.shuffleLab && window.shuffleLab.view != null && window.shuffleLab.plot === labModel('court')",
-            timeout=60_000,
+            timeout=READY_TIMEOUT * 1000,
         )
         self.settle()
 
