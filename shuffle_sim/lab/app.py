@@ -272,7 +272,9 @@ class LabApp:
 def install_gestures(doc, anchor) -> None:
     """The page's pointer and key script (``browser_code.GESTURES``), run once when the page has
     loaded; it finds every court the session builds later by itself (``anchor``: any model of the
-    document, for the script to find the document)."""
+    document, for the script to find the document; when the anchor has left the document by the time
+    the page is ready, as a waiting page's does when the lab replaces it meanwhile, the script takes
+    the page's own document)."""
     if not doc.callbacks.js_event_callbacks.get(DocumentReady.event_name):
         doc.js_on_event(DocumentReady, CustomJS(args=dict(anchor=anchor), code=browser_code.GESTURES))
 

@@ -15,6 +15,7 @@ import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from pathlib import Path
@@ -49,43 +50,56 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def lab_server(court: str = "deck", port: int | None = None):
-    """Run ``shuffle-sim lab --no-browser`` on a free port; yield the page's URL; stop it after."""
+def lab_server(court: str = "deck", port: int | None = None, command: list[str] | None = None):
+    """Run ``shuffle-sim lab --no-browser`` on a free port; yield the page's URL and the process; stop
+    it after.
+
+    ``command`` runs another program in its place (it gets the same ``--court``, ``--port`` and
+    ``--no-browser`` arguments): a server set up for one test. The server's output goes to a file, never
+    to a pipe nobody reads (a full pipe would stop the server at its next line).
+    """
     port = port or free_port()
     env = dict(os.environ)
     root = str(Path(__file__).resolve().parents[2])
     env["PYTHONPATH"] = root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "shuffle_sim.cli", "lab", "--court", court, "--port", str(port), "--no-browser"],
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
-    url = f"http://127.0.0.1:{port}/lab"
-    try:
-        deadline = time.monotonic() + START_TIMEOUT
-        while True:
-            if proc.poll() is not None:
-                assert proc.stdout is not None  # stdout=PIPE
-                raise RuntimeError(f"the lab server exited early:\n{proc.stdout.read()}")
-            try:
-                with urllib.request.urlopen(url, timeout=2) as response:
-                    if response.status == 200:
-                        break
-            except OSError:
-                pass
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"the lab server did not answer at {url} within {START_TIMEOUT:.0f} s")
-            time.sleep(0.2)
-        yield url, proc
-    finally:
-        proc.terminate()
+    program = command or [sys.executable, "-m", "shuffle_sim.cli", "lab"]
+    with tempfile.TemporaryFile(mode="w+") as log:
+        proc = subprocess.Popen(
+            [*program, "--court", court, "--port", str(port), "--no-browser"],
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        url = f"http://127.0.0.1:{port}/lab"
         try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+            _wait_until_answered(url, proc, log)
+            yield url, proc
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+
+
+def _wait_until_answered(url: str, proc: subprocess.Popen, log) -> None:
+    """Wait for the server's page to answer; raise with the server's output if it exits first."""
+    deadline = time.monotonic() + START_TIMEOUT
+    while True:
+        if proc.poll() is not None:
+            log.seek(0)
+            raise RuntimeError(f"the lab server exited early:\n{log.read()}")
+        try:
+            with urllib.request.urlopen(url, timeout=2) as response:
+                if response.status == 200:
+                    return
+        except OSError:
+            pass
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"the lab server did not answer at {url} within {START_TIMEOUT:.0f} s")
+        time.sleep(0.2)
 
 
 @contextlib.contextmanager
@@ -139,25 +153,46 @@ class LabPage:
     """One browser page of the lab, with the few moves its tests and screenshots need.
 
     ``errors`` collects console errors and uncaught page errors from the moment the page opens.
+    ``before_load(page)`` runs before the page is opened (to route its requests, say); a page not
+    ready within ``ready_timeout`` seconds raises.
     """
 
-    def __init__(self, browser, url: str, court: str | None = None, width: int = 1400, height: int = 920):
+    def __init__(
+        self,
+        browser,
+        url: str,
+        court: str | None = None,
+        width: int = 1400,
+        height: int = 920,
+        before_load=None,
+        ready_timeout: float = READY_TIMEOUT,
+    ):
         self.page = browser.new_page(viewport={"width": width, "height": height})
+        self.ready_timeout = ready_timeout
         self.errors: list[str] = []
         self.page.on("console", lambda m: self.errors.append(f"{m.text} ({m.location})") if m.type == "error" else None)
         self.page.on("pageerror", lambda e: self.errors.append(e.stack or str(e)))
         self.page.add_init_script(_INIT_SCRIPT)
+        if before_load is not None:
+            before_load(self.page)
         # The first page of a fresh install waits for the server while kernels compile.
-        self.page.goto(url + (f"?court={court}" if court else ""), timeout=READY_TIMEOUT * 1000)
+        self.page.goto(url + (f"?court={court}" if court else ""), timeout=ready_timeout * 1000)
         self.wait_ready()
 
     def wait_ready(self) -> None:
-        """Wait until the page is the lab and its court answers the pointer."""
-        self.page.wait_for_function(_READY, timeout=READY_TIMEOUT * 1000)
-        self.page.wait_for_function(
-            "() => window.shuffleLab && window.shuffleLab.view != null && window.shuffleLab.plot === labModel('court')",
-            timeout=READY_TIMEOUT * 1000,
-        )
+        """Wait until the page is the lab and its court answers the pointer; a page that never is
+        raises with what it logged."""
+        from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+        try:
+            self.page.wait_for_function(_READY, timeout=self.ready_timeout * 1000)
+            self.page.wait_for_function(
+                "() => window.shuffleLab && window.shuffleLab.view != null"
+                " && window.shuffleLab.plot === labModel('court')",
+                timeout=self.ready_timeout * 1000,
+            )
+        except PlaywrightTimeout as exc:
+            raise RuntimeError(f"the lab page never became ready ({exc}); its errors: {self.errors}") from exc
         self.settle()
 
     def close(self) -> None:

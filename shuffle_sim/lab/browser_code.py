@@ -32,7 +32,9 @@ const col = (data, key) => (data instanceof Map ? data.get(key) : data[key]);
 GESTURES = (
     _PRELUDE
     + """
-lab.doc = anchor.document;
+// The anchor may have left the document before the page was ready (a waiting page replaced by
+// the lab as the page loads): then the page's own document is the one the server session feeds.
+lab.doc = anchor.document || lab.doc || Bokeh.documents[Bokeh.documents.length - 1] || null;
 if (lab.installed) { return; }
 lab.installed = true;
 const MOVE_PX = 4;          // a press that moves less than this is a click
@@ -182,6 +184,8 @@ function key(ev) {
   lab.send('delete', {i, x0: col(d, 'x')[i], y0: col(d, 'y')[i]});
 }
 lab.hook = () => {
+  if (lab.doc == null) { lab.doc = Bokeh.documents[Bokeh.documents.length - 1] || null; }
+  if (lab.doc == null) { return; }
   const plot = lab.model('court');
   if (plot == null) { return; }
   const view = Bokeh.index.find_one(plot);

@@ -10,10 +10,12 @@ import json
 import math
 import subprocess
 import sys
+import time
+from pathlib import Path
 
 import pytest
 
-from shuffle_sim.lab.browser import LabPage
+from shuffle_sim.lab.browser import LabPage, lab_server
 
 
 def cli(*args: str) -> subprocess.CompletedProcess:
@@ -226,3 +228,24 @@ def test_a_selected_disc_is_deleted_and_undo_brings_it_back(page):
     lab.click_button("Undo")
     lab.wait_message("board restored")
     assert lab.model("discs", "data")["y"] == pytest.approx([0.05, -0.14], abs=0.003)
+
+
+def test_a_page_the_lab_replaces_as_it_loads_still_takes_the_pointer(browser):
+    """The page's session starts on the waiting page; the warm-up ends at once and the lab replaces
+    it while the page's scripts are held back, so the page's first view of its document is the lab
+    (without the waiting page's models). The court must still answer the pointer."""
+
+    def hold_scripts(page):
+        def held(route):
+            time.sleep(2.0)
+            route.continue_()
+
+        page.route("**/static/js/bokeh.min.js*", held)
+
+    waiting_server = [sys.executable, str(Path(__file__).with_name("waiting_server.py"))]
+    with lab_server("crokinole", command=waiting_server) as (url, _):
+        lab = LabPage(browser, url, court="crokinole", before_load=hold_scripts, ready_timeout=60)
+        lab.click_at(0.0, 0.05)
+        lab.wait_for("labModel('labels').data.text.length == 1")
+        assert lab.errors == []
+        lab.close()
