@@ -1,1 +1,1 @@
-"""Private plumbing: numba presets, import-on-use faces, helper processes, quick exit."""
+"""Private plumbing: numba presets and thread counts, import-on-use faces, helper processes, quick exit."""

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import queue
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 #: Tasks for the worker threads: (function, arguments, the caller's answer queue).
 _tasks: queue.SimpleQueue = queue.SimpleQueue()
@@ -89,3 +91,23 @@ def numba_thread_limit() -> int:
 
     # numba sets its config's values from the environment at import; its type information does not list them.
     return int(numba.config.NUMBA_NUM_THREADS)  # type: ignore[attr-defined]
+
+
+@contextmanager
+def numba_threads(count: int) -> Iterator[None]:
+    """numba limited to ``count`` threads while the block runs, then its previous count again."""
+    import numba
+
+    previous = numba.get_num_threads()
+    numba.set_num_threads(count)
+    try:
+        yield
+    finally:
+        numba.set_num_threads(previous)
+
+
+def one_numba_thread():
+    """numba on one thread for a while: a game or the lab calls it for a few discs at a time, and
+    waking a thread pool for each call costs more than the work (results do not depend on the thread
+    count)."""
+    return numba_threads(1)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import time
 
-import numba
+from shuffle_sim._runtime.threads import numba_threads
 
 
 def best_rate(run, count: int, repeats: int) -> float:
@@ -20,9 +20,5 @@ def best_rate(run, count: int, repeats: int) -> float:
 
 def with_threads(threads: int, measure):
     """Call ``measure()`` with numba limited to ``threads`` threads, then restore the previous count."""
-    previous = numba.get_num_threads()
-    numba.set_num_threads(threads)
-    try:
+    with numba_threads(threads):
         return measure()
-    finally:
-        numba.set_num_threads(previous)

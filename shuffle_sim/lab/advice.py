@@ -19,10 +19,10 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from shuffle_sim._runtime.threads import one_numba_thread
 from shuffle_sim.court import Court
 from shuffle_sim.lab.board import LabBoard, LabError
 from shuffle_sim.lab.shots import Aim
-from shuffle_sim.playing.shooting import one_numba_thread
 
 if TYPE_CHECKING:
     from shuffle_sim.playing.advisor import Advice

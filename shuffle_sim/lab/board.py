@@ -23,6 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
+from shuffle_sim._runtime.threads import one_numba_thread
 from shuffle_sim.court import Court
 from shuffle_sim.games import games
 from shuffle_sim.judging import judge_batch
@@ -30,7 +31,6 @@ from shuffle_sim.lab.referee import Disc, FrameState, frame_score
 from shuffle_sim.messages import shown
 from shuffle_sim.physics import obstacle_at_start
 from shuffle_sim.physics.scene import OVERLAP_TOLERANCE
-from shuffle_sim.playing.shooting import one_numba_thread
 
 __all__ = ["Disc", "FrameState", "LabBoard", "LabError", "court_reference", "disc_problem", "team_names"]
 

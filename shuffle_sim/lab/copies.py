@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from shuffle_sim._runtime.threads import one_numba_thread
 from shuffle_sim.lab.board import LabBoard, LabError
 from shuffle_sim.lab.referee import after_ruling, frame_score, rule_shot
 from shuffle_sim.lab.shots import Aim, shot_scene
@@ -28,7 +29,7 @@ from shuffle_sim.noise import NoiseModel, normals
 from shuffle_sim.physics import STATUS_FALLEN
 from shuffle_sim.physics.scene import Scene
 from shuffle_sim.playing.players import Launch
-from shuffle_sim.playing.shooting import ShotOutcome, into_gutter, one_numba_thread, shoot
+from shuffle_sim.playing.shooting import ShotOutcome, into_gutter, shoot
 from shuffle_sim.rules.common import Contact
 from shuffle_sim.shots import simulate_shots
 

@@ -33,10 +33,11 @@ from dataclasses import dataclass, field, replace
 import numba
 import numpy as np
 
+from shuffle_sim._runtime.threads import one_numba_thread
 from shuffle_sim.court import Court
 from shuffle_sim.games import games
 from shuffle_sim.physics import STATUS_HOLED
-from shuffle_sim.playing.shooting import ShotOutcome, one_numba_thread
+from shuffle_sim.playing.shooting import ShotOutcome
 from shuffle_sim.rules.common import Board, FrameScore
 
 CROKINOLE, DECK, HORSE_COLLAR, RICOCHET = "crokinole", "deck", "horse-collar", "ricochet"
@@ -107,7 +108,7 @@ class Ruling:
 
 
 def one_thread():
-    """Run numba on one thread (``playing.shooting.one_numba_thread``: a few discs a call), unless it
+    """Run numba on one thread (``_runtime.threads.one_numba_thread``: a few discs a call), unless it
     already does (a batch of rulings sets it once)."""
     return contextlib.nullcontext() if numba.get_num_threads() == 1 else one_numba_thread()
 

@@ -11,14 +11,13 @@ dead standing. Game drivers make many tiny numba calls, so they run on one numba
 from __future__ import annotations
 
 import math
-from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import wraps
 from typing import Protocol
 
-import numba
 import numpy as np
 
+from shuffle_sim._runtime.threads import one_numba_thread
 from shuffle_sim.court import Court
 from shuffle_sim.physics import DISC_DISC, STATUS_FALLEN, SimResult, simulate
 from shuffle_sim.physics.scene import Scene
@@ -115,15 +114,3 @@ def single_threaded(function):
             return function(*args, **kwargs)
 
     return wrapper
-
-
-@contextmanager
-def one_numba_thread():
-    """Run numba on one thread for a while: a game calls it for a few discs at a time, and waking a
-    thread pool for each call costs more than the work (results do not depend on the thread count)."""
-    previous = numba.get_num_threads()
-    numba.set_num_threads(1)
-    try:
-        yield
-    finally:
-        numba.set_num_threads(previous)

@@ -47,6 +47,7 @@ SEED = int(os.environ.get("SHUFFLE_SIM_FUZZ_SEED", "20261201"))
 DATA = Path(__file__).parent / "data"
 
 
+@pytest.mark.names_its_spin_models
 @pytest.mark.parametrize("spin_model", SPIN_MODELS)
 @pytest.mark.parametrize("name", COURTS)
 def test_random_scenes_at_scale_keep_the_invariants(name, spin_model, tmp_path):

@@ -79,6 +79,7 @@ def _one(court, shot):
     return Scene(court, *(np.array([value]) for value in shot))
 
 
+@pytest.mark.names_its_spin_models
 @pytest.mark.parametrize("model", ["coupled", "decoupled"])
 @pytest.mark.parametrize("spin", [False, True], ids=["no spin", "spin"])
 @pytest.mark.parametrize("surface", list(SURFACES))

@@ -97,6 +97,7 @@ def _scenes(court, make, seed: int, count: int):
     return scenes
 
 
+@pytest.mark.names_its_spin_models
 @pytest.mark.parametrize("model", ["coupled", "decoupled"])
 @pytest.mark.parametrize("name", ["deck", "crokinole"])
 def test_scenes_with_impacts_rest_where_the_reference_rests(name, model):
@@ -114,6 +115,7 @@ def test_scenes_with_impacts_rest_where_the_reference_rests(name, model):
     assert contacts >= 6  # the scenes do collide
 
 
+@pytest.mark.names_its_spin_models
 @pytest.mark.parametrize("spin_model", ["decoupled", "coupled"])
 @pytest.mark.parametrize("name", list(SURFACES))
 def test_random_scenes_on_curved_courts_keep_the_invariants(name, spin_model, tmp_path):

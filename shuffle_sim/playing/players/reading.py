@@ -32,12 +32,11 @@ closed form ignores them too. A player who reads only a fraction f of the drift
 from __future__ import annotations
 
 import math
-from contextlib import contextmanager
 from dataclasses import dataclass, replace
 
-import numba
 import numpy as np
 
+from shuffle_sim._runtime.threads import one_numba_thread
 from shuffle_sim.court import Court
 from shuffle_sim.physics import Scene, simulate
 from shuffle_sim.physics.curved_sampling import sample_curved
@@ -80,25 +79,13 @@ def read_launch(ctx: ShotContext, launch: Launch, px: float, py: float) -> Launc
     key = (launch.x, launch.y, launch.vx, launch.vy, launch.omega, float(px), float(py))
     cache = court.memo("reading_cache", lambda c: {})
     if key not in cache:
-        with _one_thread():
+        with one_numba_thread():  # a batch of three shots costs less than waking the pool
             cache[key] = solve_reading(court, launch, float(px), float(py))
     reading = cache[key]
     f = min(ctx.reads, 1.0)
     vx = reading.vx if f == 1.0 else launch.vx + f * (reading.vx - launch.vx)
     vy = reading.vy if f == 1.0 else launch.vy + f * (reading.vy - launch.vy)
     return Launch(launch.t, launch.x, launch.y, vx, vy, launch.omega)
-
-
-@contextmanager
-def _one_thread():
-    """numba on one thread while the trial shots run: a batch of three shots costs less than waking
-    the thread pool (results do not depend on the thread count)."""
-    previous = numba.get_num_threads()
-    numba.set_num_threads(1)
-    try:
-        yield
-    finally:
-        numba.set_num_threads(previous)
 
 
 def solve_reading(court: Court, launch: Launch, px: float, py: float) -> Reading:
