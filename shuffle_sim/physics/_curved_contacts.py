@@ -19,12 +19,12 @@ from shuffle_sim.physics._court_table import (
 )
 from shuffle_sim.physics._curved_bodies import _free_acceleration, body_state, members_of, start_body
 from shuffle_sim.physics._curved_lone_events import event_state
-from shuffle_sim.physics._curved_rides import RIDE_END, pushed_ride
+from shuffle_sim.physics._curved_rides import RIDE_END, pushed_ride, ride_of
 from shuffle_sim.physics._impacts import PUSH_MERGE_SPEED, fixed_body_bounce
 from shuffle_sim.physics._resolve import disc_disc_impulse, fixed_body_impulse
 from shuffle_sim.physics._toi import CONTACT_GAP
 from shuffle_sim.physics.curved_events import NO_SHAPE, start_shape
-from shuffle_sim.physics.curved_motion import NO_RIDE, RIDE_NONE
+from shuffle_sim.physics.curved_motion import NO_RIDE, RIDE_LINE, RIDE_NONE, onto_ride, ride_normal
 from shuffle_sim.physics.curved_pairs import disc_at
 from shuffle_sim.physics.curved_state import (
     C_EVENT_THETA,
@@ -157,6 +157,13 @@ def _grow_group(table, spin, ground, cs, ci, t, contact, buf, out, pend, group):
                     group[k] = 1
                     grew = True
                     break
+
+
+@jit.inline
+def _ride_from(ride, ox, oy):
+    """A disc's own ride (offset zero) as the ride of a body whose reference disc is at (-ox, -oy) from it."""
+    rho = ride[3] - (ox * ride[1] + oy * ride[2] if ride[0] == RIDE_LINE else 0.0)
+    return (ride[0], ride[1], ride[2], rho, ox, oy)
 
 
 @jit.kernel
@@ -326,6 +333,12 @@ def _body_event(table, spin, ground, cs, ci, lead, a, kind, row, t, storm, scrat
         return start_body(
             table, spin, ground, cs, ci, lead, t, e[0], e[1], e[2], e[3], 0.0, ride, ci[I_RIDE_ROW, lead], buf, out
         )
+    if (
+        kind in (DISC_CUSHION, DISC_PEG)
+        and members.shape[0] > 0
+        and _group_rides(table, spin, ground, cs, ci, lead, a, row, t, e, buf, out)
+    ):
+        return True
     # Split the body at the event's state.
     for i in range(cs.shape[1]):
         if ci[I_LEADER, i] != lead or ci[I_STATUS, i] >= STATUS_FALLEN:
@@ -365,6 +378,29 @@ def _body_event(table, spin, ground, cs, ci, lead, a, kind, row, t, storm, scrat
     _out_of_play(cs, ci, a, kind, x, y, t)
     pend[a, 5] = 0.0
     return True
+
+
+@jit.kernel
+def _group_rides(table, spin, ground, cs, ci, lead, a, row, t, e, buf, out):
+    """A group (discs pressed together, moving on as one) whose disc a meets the cushion or peg of row
+    ``row`` at state ``e`` slower than ``PUSH_MERGE_SPEED``, and is not killed by it, rides it whole
+    through disc a (its velocity into the body removed); returns whether it does. Split into its
+    discs, the group would meet the body again at once, disc by disc, without end (the grade presses
+    it in)."""
+    ox = cs[C_OFFSET, a]
+    oy = cs[C_OFFSET + 1, a]
+    _, _, _, kills = fixed_body_bounce(table, row, e[0] + ox, e[1] + oy, e[2], e[3], e[4])
+    if kills:
+        return False
+    ride = _ride_from(ride_of(table, row, e[0] + ox, e[1] + oy), ox, oy)
+    nx, ny, _ = ride_normal(ride, e[0], e[1])
+    if e[2] * nx + e[3] * ny <= -PUSH_MERGE_SPEED:
+        return False
+    x, y, vx, vy = onto_ride(ride, e[0], e[1], e[2], e[3])
+    for i in range(cs.shape[1]):
+        if ci[I_LEADER, i] == lead and ci[I_STATUS, i] < STATUS_FALLEN:
+            ci[I_MOVED, i] = 1
+    return start_body(table, spin, ground, cs, ci, lead, t, x, y, vx, vy, e[4], ride, row, buf, out)
 
 
 @jit.kernel
