@@ -160,6 +160,20 @@ def _grow_group(table, spin, ground, cs, ci, t, contact, buf, out, pend, group):
 
 
 @jit.inline
+def _rider_of(cs, ci, i):
+    """If disc i rides a cushion or peg (its body's ride names it): (True, the ride as the disc's own,
+    offset zero, the ridden row); else (False, no ride, -1)."""
+    lead = ci[I_LEADER, i]
+    ride = ride_of_body(cs, lead)
+    ox = cs[C_OFFSET, i]
+    oy = cs[C_OFFSET + 1, i]
+    if ride[0] == RIDE_NONE or ci[I_PHASE, lead] != PHASE_STEP or ox != ride[4] or oy != ride[5]:
+        return False, NO_RIDE, -1
+    rho = ride[3] + (ox * ride[1] + oy * ride[2] if ride[0] == RIDE_LINE else 0.0)
+    return True, (ride[0], ride[1], ride[2], rho, 0.0, 0.0), ci[I_RIDE_ROW, lead]
+
+
+@jit.inline
 def _ride_from(ride, ox, oy):
     """A disc's own ride (offset zero) as the ride of a body whose reference disc is at (-ox, -oy) from it."""
     rho = ride[3] - (ox * ride[1] + oy * ride[2] if ride[0] == RIDE_LINE else 0.0)
@@ -167,9 +181,14 @@ def _ride_from(ride, ox, oy):
 
 
 @jit.kernel
-def _start_group(table, spin, ground, cs, ci, t, pend, group, buf, out):
+def _start_group(table, spin, ground, cs, ci, t, pend, group, buf, out, rider, rider_ride, rider_row):
     """Start the discs marked in ``group`` as one body: the lowest-numbered leads; offsets from it;
-    the mean velocity and the mean spin (which conserve momentum and cannot add energy)."""
+    the mean velocity and the mean spin (which conserve momentum and cannot add energy).
+
+    ``rider`` (or -1): a disc of the group that rode a cushion or peg (``rider_ride``, its own, on
+    table row ``rider_row``): the group rides it through that disc, its velocity into the body
+    removed, unless the group leaves the body faster than ``PUSH_MERGE_SPEED``. A group pressed into a
+    cushion by the grade would otherwise meet it again and again, split and merge, without end."""
     n = cs.shape[1]
     lead = -1
     count = 0
@@ -193,24 +212,20 @@ def _start_group(table, spin, ground, cs, ci, t, pend, group, buf, out):
         cs[C_OFFSET + 1, i] = pend[i, 1] - pend[lead, 1]
         ci[I_MOVED, i] = 1
         pend[i, 5] = 0.0
-    return start_body(
-        table,
-        spin,
-        ground,
-        cs,
-        ci,
-        lead,
-        t,
-        pend[lead, 0],
-        pend[lead, 1],
-        vx / count,
-        vy / count,
-        w / count,
-        NO_RIDE,
-        -1,
-        buf,
-        out,
-    )
+    x = pend[lead, 0]
+    y = pend[lead, 1]
+    vx /= count
+    vy /= count
+    ride = NO_RIDE
+    row = -1
+    if rider >= 0 and group[rider] != 0:
+        candidate = _ride_from(rider_ride, cs[C_OFFSET, rider], cs[C_OFFSET + 1, rider])
+        nx, ny, _ = ride_normal(candidate, x, y)
+        if vx * nx + vy * ny < PUSH_MERGE_SPEED:
+            ride = candidate
+            row = rider_row
+            x, y, vx, vy = onto_ride(ride, x, y, vx, vy)
+    return start_body(table, spin, ground, cs, ci, lead, t, x, y, vx, vy, w / count, ride, row, buf, out)
 
 
 @jit.kernel
@@ -461,6 +476,13 @@ def _disc_disc(table, spin, ground, cs, ci, a, b, t, rho, storm, contact, scratc
     docstring)."""
     buf, out, pend, rides, group, states = scratch
     t_hit = t
+    rider = -1
+    rider_ride = NO_RIDE
+    rider_row = -1
+    for i in (a, b):
+        riding, ride, row = _rider_of(cs, ci, i)
+        if riding and rider < 0:
+            rider, rider_ride, rider_row = i, ride, row
     for lead in (ci[I_LEADER, a], ci[I_LEADER, b]):
         if ci[I_LEADER, lead] == lead and pend[lead, 5] == 0.0:
             _dissolve(table, spin, ground, cs, ci, lead, t_hit, buf, out, pend)
@@ -511,7 +533,7 @@ def _disc_disc(table, spin, ground, cs, ci, a, b, t, rho, storm, contact, scratc
         group[a] = 1
         group[b] = 1
         _grow_group(table, spin, ground, cs, ci, t, contact, buf, out, pend, group)
-        ok = _start_group(table, spin, ground, cs, ci, t, pend, group, buf, out)
+        ok = _start_group(table, spin, ground, cs, ci, t, pend, group, buf, out, rider, rider_ride, rider_row)
         for i in range(cs.shape[1]):
             group[i] = 0
     return _start_pending(table, spin, ground, cs, ci, t, pend, rides, buf, out) and ok
