@@ -80,10 +80,11 @@ Limits
   rest (static friction exceeds the grade, which loading checks). A height map is a bicubic spline
   through its grid (the grade continuous, its curvature jumping from cell to cell), and its
   motion is integrated to a tighter tolerance, about a tenth of the speed of a slope and crown.
-  A disc pressed against a cushion or peg by the grade rides it without contact friction; a disc
-  pressed by the grade into another that rides a cushion can start a Zeno sequence of ever shorter
-  impacts, which ends at the event bound (``ok`` False): seen once in 2,400 fuzzed scenes, a dome
-  on the ricochet table.
+  A disc pressed against a cushion or peg by the grade rides it without contact friction, and so
+  does a group of discs pressed together that meets one slowly (through the disc that touches it).
+  A disc the grade presses against a rider, bouncing off it rather than moving on with it, can
+  still start a sequence of impacts without end, which stops at the event bound (``ok`` False):
+  seen on a domed ricochet table.
   Curved courts run at a few per cent of the flat kernel's speed (``shuffle-sim bench``'s
   ``surface`` entry).
 * Impacts are pairwise and instantaneous: simultaneous impacts become a quick sequence of pairwise

@@ -322,10 +322,12 @@ def _bits(a: np.ndarray) -> np.ndarray:
 
 
 def threads_differ(one: SceneBatch, two: SceneBatch) -> np.ndarray:
-    """Per scene, True where the two batches' results differ in any bit."""
-    differ = np.zeros(one.ok.shape[0], bool)
+    """Per scene of ``two``, True where the two batches' results differ in any bit (``two`` may hold
+    only the first scenes of ``one``)."""
+    m = two.ok.shape[0]
+    differ = np.zeros(m, bool)
     for name in ("x", "y", "vx", "vy", "omega", "status", "dead", "ok", "events", "t_end"):
-        a, b = _bits(getattr(one, name)), _bits(getattr(two, name))
+        a, b = _bits(getattr(one, name)[:m]), _bits(getattr(two, name))
         same = a == b
         differ |= ~(same.all(axis=1) if same.ndim == 2 else same)
     return differ
@@ -383,11 +385,13 @@ def fuzz_court(
     max_events: int = 10_000,
     max_files: int = 5,
     threads: tuple[int, ...] = (2, 1),
+    rerun: int | None = None,
 ) -> FuzzReport:
     """Fuzz ``n_scenes`` random scenes of ``seed`` on ``court`` (module docstring).
 
-    The scenes run once per entry of ``threads`` (numba threads, capped at what numba has); every
-    run is checked, and the runs must agree bit for bit. The first ``max_files`` failing scenes are
+    The scenes run on the first entry of ``threads`` (numba threads, capped at what numba has) and
+    are checked; the first ``rerun`` of them (all by default) run again on each other entry and must
+    agree bit for bit. The first ``max_files`` failing scenes are
     written to ``failures_dir`` as ``fuzz-COURT-MODEL-sSEED-kSCENE.json`` with a ``.txt`` note of
     what broke.
     """
@@ -395,18 +399,22 @@ def fuzz_court(
         raise ValueError(f"spin_model must be one of {', '.join(SPIN_MODELS)} (got {spin_model!r})")
     if court.params["spin_model"] != spin_model:
         court = court.with_params(spin_model=spin_model)
+    if rerun is not None and not (isinstance(rerun, int) and rerun >= 0):
+        raise ValueError(f"rerun must be a number of scenes, 0 or more (got {rerun!r})")
     scenes = random_scenes(court, n_scenes, seed, first=first)
+    again = scenes if rerun is None or rerun >= n_scenes else random_scenes(court, rerun, seed, first=first)
     before = numba.get_num_threads()
     runs = []
     try:
-        for count in threads:
+        for k, count in enumerate(threads):
             numba.set_num_threads(max(1, min(count, numba_thread_limit())))
-            runs.append(simulate_scenes(scenes, max_events=max_events))
+            runs.append(simulate_scenes(scenes if k == 0 else again, max_events=max_events))
     finally:
         numba.set_num_threads(before)
     codes = check_scenes(scenes, runs[0])
     for other in runs[1:]:
-        codes[(codes == PASSED) & threads_differ(runs[0], other)] = THREADS_DIFFER
+        head = codes[: other.ok.shape[0]]
+        head[(head == PASSED) & threads_differ(runs[0], other)] = THREADS_DIFFER
     report = FuzzReport(
         court=court.name,
         spin_model=spin_model,

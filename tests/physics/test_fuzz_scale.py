@@ -158,6 +158,17 @@ def test_one_bit_of_difference_between_thread_counts_is_caught():
     two.x[7, 0] = np.nextafter(two.x[7, 0], np.inf)
     two.events[9] += 1
     assert list(np.flatnonzero(threads_differ(one, two))) == [7, 9]
+    head = simulate_scenes(random_scenes(load_court("ricochet"), 8, SEED))
+    head.x[7, 0] = np.nextafter(head.x[7, 0], np.inf)
+    assert list(np.flatnonzero(threads_differ(one, head))) == [7]  # the first scenes of one only
+
+
+def test_a_rerun_of_the_first_scenes_checks_the_thread_counts_on_them(tmp_path):
+    court = load_court("crokinole")
+    report = fuzz_court(court, 60, SEED, "coupled", failures_dir=tmp_path, rerun=12)
+    assert report.n_scenes == 60 and not report.failures
+    with pytest.raises(ValueError, match="rerun must be a number of scenes, 0 or more"):
+        fuzz_court(court, 10, SEED, "coupled", rerun=-1)
 
 
 def test_scenes_are_a_pure_function_of_seed_and_index():
