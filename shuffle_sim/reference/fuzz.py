@@ -406,9 +406,9 @@ def fuzz_court(
     before = numba.get_num_threads()
     runs = []
     try:
-        for k, count in enumerate(threads):
+        for run, count in enumerate(threads):
             numba.set_num_threads(max(1, min(count, numba_thread_limit())))
-            runs.append(simulate_scenes(scenes if k == 0 else again, max_events=max_events))
+            runs.append(simulate_scenes(scenes if run == 0 else again, max_events=max_events))
     finally:
         numba.set_num_threads(before)
     codes = check_scenes(scenes, runs[0])
