@@ -14,7 +14,7 @@ import time
 
 import numpy as np
 
-from shuffle_sim._runtime.threads import numba_thread_limit
+from shuffle_sim._runtime.threads import numba_thread_limit, numba_threads
 from shuffle_sim.court import load_court
 from shuffle_sim.judging import judge_batch
 from shuffle_sim.judging.cell_grid import GRID_DISCS_PER_CELL, GRID_MAX_CELLS, judge_grid
@@ -54,7 +54,6 @@ def run_bench(n: int = DEFAULT_N, repeats: int = DEFAULT_REPEATS, seed: int = 0)
     the speed-up, the target and whether the all-threads rate meets it, whether the two runs judged
     every disc identically, and the share of discs centred in plain grid cells.
     """
-    import numba
 
     if n < 1:
         raise ValueError(f"n must be a positive number of discs, got {n!r}")
@@ -62,24 +61,20 @@ def run_bench(n: int = DEFAULT_N, repeats: int = DEFAULT_REPEATS, seed: int = 0)
         raise ValueError(f"repeats must be at least 1, got {repeats!r}")
     court = load_court("deck")
     xs, ys = bench_positions(n, seed)
-    previous = numba.get_num_threads()
     all_threads = numba_thread_limit()
     judge_batch(court, xs[:1000], ys[:1000])  # compile (or load from cache) before timing
     rates = {}
     results = {}
-    try:
-        for threads in sorted({1, all_threads}):
-            numba.set_num_threads(threads)
+    for threads in sorted({1, all_threads}):
+        with numba_threads(threads):
             judge_batch(court, xs, ys)  # warm: caches and thread pool
             best = float("inf")
             for _ in range(repeats):
                 start = time.perf_counter()
                 result = judge_batch(court, xs, ys)
                 best = min(best, time.perf_counter() - start)
-            rates[threads] = n / best
-            results[threads] = result
-    finally:
-        numba.set_num_threads(previous)
+        rates[threads] = n / best
+        results[threads] = result
     one, many = results[1], results[all_threads]
     identical = all(
         np.array_equal(getattr(one, f), getattr(many, f))

@@ -91,12 +91,9 @@ def _wait_until_answered(url: str, proc: subprocess.Popen, log) -> None:
         if proc.poll() is not None:
             log.seek(0)
             raise RuntimeError(f"the lab server exited early:\n{log.read()}")
-        try:
-            with urllib.request.urlopen(url, timeout=2) as response:
-                if response.status == 200:
-                    return
-        except OSError:
-            pass
+        with contextlib.suppress(OSError), urllib.request.urlopen(url, timeout=2) as response:
+            if response.status == 200:
+                return
         if time.monotonic() > deadline:
             raise RuntimeError(f"the lab server did not answer at {url} within {START_TIMEOUT:.0f} s")
         time.sleep(0.2)

@@ -34,12 +34,11 @@ import math
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import numba
 import numpy as np
 from numba import prange
 
 from shuffle_sim._runtime import jit
-from shuffle_sim._runtime.threads import numba_thread_limit
+from shuffle_sim._runtime.threads import numba_thread_limit, numba_threads
 from shuffle_sim.court import Court
 from shuffle_sim.judging.packing import judge_arrays
 from shuffle_sim.judging.procedure import centre_on_surface
@@ -403,14 +402,10 @@ def fuzz_court(
         raise ValueError(f"rerun must be a number of scenes, 0 or more (got {rerun!r})")
     scenes = random_scenes(court, n_scenes, seed, first=first)
     again = scenes if rerun is None or rerun >= n_scenes else random_scenes(court, rerun, seed, first=first)
-    before = numba.get_num_threads()
     runs = []
-    try:
-        for run, count in enumerate(threads):
-            numba.set_num_threads(max(1, min(count, numba_thread_limit())))
+    for run, count in enumerate(threads):
+        with numba_threads(max(1, min(count, numba_thread_limit()))):
             runs.append(simulate_scenes(scenes if run == 0 else again, max_events=max_events))
-    finally:
-        numba.set_num_threads(before)
     codes = check_scenes(scenes, runs[0])
     for other in runs[1:]:
         head = codes[: other.ok.shape[0]]
