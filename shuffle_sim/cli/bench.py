@@ -121,7 +121,7 @@ def register(sub) -> None:
         type=positive_int,
         default=None,
         metavar="N",
-        help="the win player's simulated shots per decision (default deck 24000, others 6000)",
+        help="the win player's simulated shots per decision (default deck and crokinole 24000, others 6000)",
     )
     p.set_defaults(func=cmd_bench_players)
 

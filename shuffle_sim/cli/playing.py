@@ -150,7 +150,7 @@ def players_help() -> str:
         "noise); STRATEGY plan (the fixed plan, the default), ev (expected value over simulated candidate "
         "shots; evN weighs each candidate over N sampled errors, default 24) or win (the probability of "
         "winning the game, searched with the rest of the frame simulated; winN spends N simulated shots a "
-        "decision; default deck 24000, others 6000); a last -flat (expert-ev-flat) aims as if the court "
+        "decision; default deck and crokinole 24000, others 6000); a last -flat (expert-ev-flat) aims as if the court "
         f"were flat, where the others read a graded or crowned court's drift. Default: {defaults}"
     )
 

@@ -200,6 +200,34 @@ def test_win_players_are_named_like_the_others():
         WinSearch(0)
 
 
+def test_the_crokinole_search_weighs_every_candidate_that_can_be_aimed():
+    """No candidate is dropped on the expected-value player's one-shot estimate before the search:
+    a shot whose worth shows only later in the round must be in the running."""
+    from shuffle_sim.playing.crokinole import shooter_context
+    from shuffle_sim.playing.players.strategies import with_skill
+    from shuffle_sim.playing.search.situations import advice_situation
+    from shuffle_sim.rules.common import Board
+
+    board = Board(CROKINOLE, np.array([0.06, -0.03, 0.0]), np.array([0.02, 0.05, -0.07]), ("dark", "light", "dark"))
+    player = parse_player("crokinole", "top-competitive")
+    ctx = with_skill(shooter_context(board, "light", "south"), player.skill)
+    situation = advice_situation("crokinole", ctx, (0, 0), False, 0, shots_left=5)
+    intents = ctx.tactics.candidates(ctx)
+    aimable = sum(1 for intent in intents if _aims(intent, ctx))
+    result = WinSearch(budget=6 * aimable * 9).search(ctx, player.skill, situation, intents)
+    assert result is not None and aimable > 10
+    assert {a.intent.label for a in result.actions[:aimable]} == {i.label for i in intents if _aims(i, ctx)}
+    assert all(a.n >= 8 for a in result.actions[:aimable])
+
+
+def _aims(intent, ctx) -> bool:
+    try:
+        intent.aim(ctx)
+    except PlayerError:
+        return False
+    return True
+
+
 def test_a_game_with_a_win_player_is_the_same_for_a_seed():
     from shuffle_sim.playing.search.self_play import play_rules_game
 

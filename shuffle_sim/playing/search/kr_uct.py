@@ -28,11 +28,11 @@ execution errors (common random numbers) and all draws come from the counter-bas
 ``STREAM_SEARCH``: the same seed plays the same game, whatever the thread count.
 
 The search is one level deep in the tree: the opponent's replies are played by the rollout policy,
-not searched. Each game's situation sets how far from the end of the frame the search starts
-(``horizon``: crokinole searches the round's last six shots, the deck every shot) and whether the
-candidates are first shortlisted by the expected-value player's estimate (``per_action``); before
-the horizon, and without a game in play (``situations.situation_of`` is None), the strategy plays as
-the expected-value player.
+not searched. Every candidate is searched: a shortlist by the expected-value player's one-shot
+estimate would drop the shots whose worth shows only later in the frame. Each game's situation sets
+how far from the end of the frame the search starts (``horizon``: crokinole searches the round's
+last six shots, the deck every shot) and its budget; before the horizon, and without a game in play
+(``situations.situation_of`` is None), the strategy plays as the expected-value player.
 """
 
 from __future__ import annotations
@@ -59,12 +59,6 @@ from shuffle_sim.shots import simulate_shots
 #: Simulated shots (the shot itself and every shot of its rollout) a decision may spend, unless the
 #: game's situation names its own (``Situation.budget``) or the player does (``winN``).
 DEFAULT_BUDGET = 6000
-#: Candidates searched at least, where a game keeps only the best by the expected-value player's
-#: one-shot estimate (24 sampled executions each, valued by the frame) as a prior
-#: (``Situation.per_action``): a round's outcome with many shots to come varies far more between
-#: samples than the candidates' win probabilities differ, so a budget spread over every candidate
-#: (crokinole: twenty and more) tells them apart no better than chance.
-DEFAULT_SHORTLIST = 5
 #: Samples each action gets first, then per round; actions sampled per round.
 FIRST_SAMPLES = 8
 STEP = 16
@@ -163,7 +157,6 @@ class WinSearch:
 
     name = "win"
     budget: int | None = None
-    shortlist: int = DEFAULT_SHORTLIST
 
     def __post_init__(self) -> None:
         if self.budget is not None and (
@@ -280,7 +273,7 @@ class WinSearch:
 
     def search(self, ctx: ShotContext, skill: NoiseModel, situation, intents: list[Intent]) -> SearchResult | None:
         """Search the candidate ``intents`` (module docstring); None when none can be aimed."""
-        actions = self.shortlist_of(ctx, skill, intents, situation)
+        actions = self.actions_of(ctx, intents)
         if not actions:
             return None
         cost = self._cost(situation)
@@ -331,19 +324,8 @@ class WinSearch:
         chosen = int(np.argmax(lower))
         return SearchResult(actions, estimates, weights, chosen, spent)
 
-    def shortlist_of(self, ctx: ShotContext, skill: NoiseModel, intents: list[Intent], situation) -> list[Action]:
-        """The actions searched: the candidates that can be aimed; where the game asks for it
-        (``situation.per_action``), only as many of them, the best by the expected-value player's
-        one-shot estimate (its prior), as the budget gives ``per_action`` samples each, and at least
-        ``shortlist``."""
-        keep = None
-        if situation.per_action:
-            share = self._cost(situation) * situation.per_action
-            keep = max(self.shortlist, self.budget_for(situation) // share)
-        if keep is not None and len(intents) > keep:
-            aimed, launches, means = ExpectedValue().weigh(ctx, skill, intents)
-            order = np.argsort(-means, kind="stable")[:keep]
-            return [Action(aimed[k], launches[k]) for k in sorted(order.tolist())]
+    def actions_of(self, ctx: ShotContext, intents: list[Intent]) -> list[Action]:
+        """The actions searched: every candidate that can be aimed."""
         actions = []
         for intent in intents:
             try:
