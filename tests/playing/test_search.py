@@ -213,11 +213,11 @@ def test_the_crokinole_search_weighs_every_candidate_that_can_be_aimed():
     ctx = with_skill(shooter_context(board, "light", "south"), player.skill)
     situation = advice_situation("crokinole", ctx, (0, 0), False, 0, shots_left=5)
     intents = ctx.tactics.candidates(ctx)
-    aimable = sum(1 for intent in intents if _aims(intent, ctx))
-    result = WinSearch(budget=6 * aimable * 9).search(ctx, player.skill, situation, intents)
-    assert result is not None and aimable > 10
-    assert {a.intent.label for a in result.actions[:aimable]} == {i.label for i in intents if _aims(i, ctx)}
-    assert all(a.n >= 8 for a in result.actions[:aimable])
+    aimable = {intent.label for intent in intents if _aims(intent, ctx)}
+    result = WinSearch(budget=6 * len(aimable) * 9).search(ctx, player.skill, situation, intents)
+    assert result is not None and len(aimable) > 10
+    assert {a.intent.label for a in result.actions[: len(aimable)]} == aimable
+    assert all(a.n >= 8 for a in result.actions[: len(aimable)])
 
 
 def _aims(intent, ctx) -> bool:
