@@ -201,11 +201,17 @@ class PushPlay(GamePlay):
 
 
 @single_threaded
-def play_push_game(game: PushGame, players: Mapping, seed: int, game_index: int = 0, number: int = 1, on_frame=None):
-    """Play ``game`` to its end on the registered court of the game (found by name)."""
-    court = load_court(get_game(GAME).court)
+def play_push_game(
+    game: PushGame, players: Mapping, seed: int, game_index: int = 0, court=None, number: int = 1, on_frame=None
+):
+    """Play ``game`` to its end on ``court`` (default the registered court of the game, found by name)."""
+    court = court or load_court(get_game(GAME).court)
     return play_game(PushPlay(game, court), players, seed, game_index, number, 50, on_frame)
 
 
-def play_match(players: Mapping, seed: int, match: bool, length, on_frame=None, on_game=None) -> MatchRecord:
-    return best_of_three(GAME, lambda number: PushGame(), play_push_game, players, seed, match, on_frame, on_game)
+def play_match(
+    players: Mapping, seed: int, match: bool, length, on_frame=None, on_game=None, court=None
+) -> MatchRecord:
+    return best_of_three(
+        GAME, lambda number: PushGame(), play_push_game, players, seed, match, on_frame, on_game, court
+    )

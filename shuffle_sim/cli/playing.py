@@ -18,6 +18,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         check_game_length,
         check_seed,
         frame_line,
+        game_court,
         play,
         players_from,
         write_scorecard,
@@ -26,9 +27,11 @@ def cmd_play(args: argparse.Namespace) -> int:
     players = players_from(args.game, args.players)
     check_game_length(args.game, args.game_length)
     check_seed(args.seed)
+    court = game_court(args.game, args.court, players)
     out = Path(args.out) if args.out else Path("results") / f"play-{args.game}-seed{args.seed}"
     what = "match" if args.match else "game"
-    print(f"{args.game} {what}, seed {args.seed}: " + ", ".join(f"{s} {p.name}" for s, p in players.items()))
+    on_court = f" on court {court.name}" if args.court is not None else ""
+    print(f"{args.game} {what}{on_court}, seed {args.seed}: " + ", ".join(f"{s} {p.name}" for s, p in players.items()))
 
     def on_frame(number: int, frame) -> None:
         if frame.number == 1:
@@ -50,6 +53,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         game_length=args.game_length,
         on_frame=on_frame if not args.quiet else None,
         on_game=on_game,
+        court=court,
     )
     for note in record.notes:
         print(note)
@@ -173,6 +177,13 @@ def _add_play(sub) -> None:
     p.add_argument("game", choices=game_names(), help="the game")
     p.add_argument("--players", default=None, metavar="A,B", help=players_help())
     p.add_argument("--seed", type=int, default=0, help="seed of the players' execution errors (default 0)")
+    p.add_argument(
+        "--court",
+        default=None,
+        metavar="NAME|PATH",
+        help="the court or table to play on: a court name or court file of the game (default the game's "
+        "own; for example courts/deck-drifting.toml). Win players need a flat court",
+    )
     p.add_argument(
         "--match",
         action="store_true",

@@ -23,7 +23,7 @@ module                what it does
 ====================  ==============================================================================
 """
 
-from shuffle_sim.playing._matches import SIDES, check_game_length, check_seed, play, players_from
+from shuffle_sim.playing._matches import SIDES, check_game_length, check_seed, game_court, play, players_from
 from shuffle_sim.playing.records import FrameRecord, GameRecord, MatchRecord, ShotRecord
 from shuffle_sim.playing.scorecard import frame_line, write_scorecard
 
@@ -36,6 +36,7 @@ __all__ = [
     "check_game_length",
     "check_seed",
     "frame_line",
+    "game_court",
     "play",
     "players_from",
     "write_scorecard",

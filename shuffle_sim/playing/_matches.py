@@ -22,10 +22,13 @@ same seed plays the same match bit for bit. The helpers here (``single_game``, `
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import os
+from collections.abc import Callable, Mapping
 
+from shuffle_sim.court import Court, as_court
 from shuffle_sim.games import UnknownGameError, game_names, get_game
 from shuffle_sim.messages import shown
+from shuffle_sim.playing.flat_only import require_flat
 from shuffle_sim.playing.players import Player, PlayerError, parse_players
 from shuffle_sim.playing.records import FrameRecord, GameRecord, MatchRecord
 from shuffle_sim.playing.shooting import one_numba_thread
@@ -80,19 +83,39 @@ def play(
     game_length: int | None = None,
     on_frame: Callable[[int, FrameRecord], None] | None = None,
     on_game: Callable[[GameRecord], None] | None = None,
+    court: Court | str | os.PathLike | None = None,
 ) -> MatchRecord:
     """Play a game (or a match) of ``game``; see the module docstring.
 
-    ``on_frame(game_number, frame)`` and ``on_game(game)`` are called as frames and games finish.
+    ``court``: a court of the game (a ``Court``, a court name or a court file; default the game's
+    own court), for example a graded or slow one. ``on_frame(game_number, frame)`` and
+    ``on_game(game)`` are called as frames and games finish.
     """
     _check_game(game)
     length = check_game_length(game, game_length)
     check_seed(seed)
     by_side = players_from(game, players)
+    played_on = game_court(game, court, by_side)
     with one_numba_thread():
-        record = get_game(game).play_module().play_match(by_side, seed, match, length, on_frame, on_game)
+        record = get_game(game).play_module().play_match(by_side, seed, match, length, on_frame, on_game, played_on)
     record.players = {side: p.name for side, p in by_side.items()}
+    record.court = played_on
     return record
+
+
+def game_court(
+    game: str, court: Court | str | os.PathLike | None, players: Mapping[str, Player] | None = None
+) -> Court:
+    """``court`` (a ``Court``, name or file; None: the game's own court) checked to be a court of
+    ``game`` or a custom court, and flat if any of ``players`` (by side) plays to win: the win
+    search's rollouts run the flat kernels (``flat_only``)."""
+    found = as_court(get_game(game).court if court is None else court)
+    if found.game not in (game, "custom"):
+        raise PlayerError(f"court: {found.name!r} is a {found.game} court, not a {game} court")
+    for side, player in (players or {}).items():
+        if player.strategy.name == "win":
+            require_flat(found, f"players: side {side} ({player.name})")
+    return found
 
 
 def frame_callback(on_frame, number):
@@ -107,23 +130,30 @@ def finish_match(game: str, seed: int, match: bool, games: list[GameRecord], win
     )
 
 
-def single_game(game_name, play_one, game, players, seed, on_frame, on_game) -> MatchRecord:
-    """One game played alone (not a match): game index 0, number 1."""
-    record = play_one(game, players, seed, 0, on_frame=frame_callback(on_frame, 1))
+def single_game(game_name, play_one, game, players, seed, on_frame, on_game, court) -> MatchRecord:
+    """One game played alone (not a match) on ``court``: game index 0, number 1."""
+    record = play_one(game, players, seed, 0, court=court, on_frame=frame_callback(on_frame, 1))
     if on_game:
         on_game(record)
     return finish_match(game_name, seed, False, [record], record.winner, {s: int(s == record.winner) for s in SIDES})
 
 
-def best_of_three(game_name, make_game, play_one, players, seed, match, on_frame, on_game) -> MatchRecord:
-    """A game, or a match won by the first side to win ``BEST_OF_THREE`` games (``make_game(number)``
-    sets up game ``number``; an unfinished game ends the match without a winner)."""
+def best_of_three(game_name, make_game, play_one, players, seed, match, on_frame, on_game, court) -> MatchRecord:
+    """A game, or a match won by the first side to win ``BEST_OF_THREE`` games on ``court``
+    (``make_game(number)`` sets up game ``number``; an unfinished game ends the match without a
+    winner)."""
     games: list[GameRecord] = []
     wins = {s: 0 for s in SIDES}
     while True:
         number = len(games) + 1
         record = play_one(
-            make_game(number), players, seed, number - 1, number=number, on_frame=frame_callback(on_frame, number)
+            make_game(number),
+            players,
+            seed,
+            number - 1,
+            court=court,
+            number=number,
+            on_frame=frame_callback(on_frame, number),
         )
         games.append(record)
         if on_game:

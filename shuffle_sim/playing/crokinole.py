@@ -319,20 +319,28 @@ def play_crokinole_game(
 
 
 def play_match(
-    players: Mapping[str, Player], seed: int, match: bool, length: int | None, on_frame=None, on_game=None
+    players: Mapping[str, Player],
+    seed: int,
+    match: bool,
+    length: int | None,
+    on_frame=None,
+    on_game=None,
+    court: Court | None = None,
 ) -> MatchRecord:
-    """A singles game of 4 rounds (``length`` rounds), A shooting first; a match is the category's
-    number of games (singles: 10), the first shooter alternating."""
+    """A singles game of 4 rounds (``length`` rounds) on ``court`` (default the tournament board), A
+    shooting first; a match is the category's number of games (singles: 10), the first shooter
+    alternating."""
     options = CrokinoleOptions() if length is None else CrokinoleOptions(rounds=length)
     if not match:
-        return single_game(GAME, play_crokinole_game, CrokinoleGame(SIDES, options), players, seed, on_frame, on_game)
+        game = CrokinoleGame(SIDES, options)
+        return single_game(GAME, play_crokinole_game, game, players, seed, on_frame, on_game, court)
     crokinole_match = CrokinoleMatch(SIDES, options)
     games: list[GameRecord] = []
     while not crokinole_match.over:
         number = len(games) + 1
         game = crokinole_match.next_game()
         record = play_crokinole_game(
-            game, players, seed, number - 1, number=number, on_frame=frame_callback(on_frame, number)
+            game, players, seed, number - 1, court=court, number=number, on_frame=frame_callback(on_frame, number)
         )
         crokinole_match.record_game(game)
         games.append(record)

@@ -349,26 +349,33 @@ def deck_options(game_point: int | None) -> DeckOptions:
 
 
 def play_match(
-    players: Mapping[str, Player], seed: int, match: bool, length: int | None, on_frame=None, on_game=None
+    players: Mapping[str, Player],
+    seed: int,
+    match: bool,
+    length: int | None,
+    on_frame=None,
+    on_game=None,
+    court: Court | None = None,
 ) -> MatchRecord:
-    """A singles game to 75 (``length`` another game point), A on yellow; a match is best two of three,
-    A on yellow in game 1 and on black in game 2, the third game's colours by a simulated lag (MSA C-1a,
-    C-2; the lag winner takes yellow)."""
+    """A singles game to 75 (``length`` another game point) on ``court`` (default the MSA court), A on
+    yellow; a match is best two of three, A on yellow in game 1 and on black in game 2, the third
+    game's colours by a simulated lag (MSA C-1a, C-2; the lag winner takes yellow)."""
     options = deck_options(length)
     if not match:
-        return single_game(GAME, play_deck_game, DeckGame(*SIDES, options=options), players, seed, on_frame, on_game)
+        game = DeckGame(*SIDES, options=options)
+        return single_game(GAME, play_deck_game, game, players, seed, on_frame, on_game, court)
     deck_match = DeckMatch(*SIDES, options=options)
     games: list[GameRecord] = []
     notes: list[str] = []
     while not deck_match.over:
         if deck_match.needs_lag:
-            winner, lag_notes = play_lag(deck_match, players, seed)
+            winner, lag_notes = play_lag(deck_match, players, seed, court)
             notes += lag_notes
             deck_match.record_lag(winner, "yellow")
         number = len(games) + 1
         game = deck_match.next_game()
         record = play_deck_game(
-            game, players, seed, number - 1, number=number, on_frame=frame_callback(on_frame, number)
+            game, players, seed, number - 1, court=court, number=number, on_frame=frame_callback(on_frame, number)
         )
         games.append(record)
         if on_game:

@@ -189,17 +189,24 @@ def play_horse_collar_game(
 
 
 def play_match(
-    players: Mapping[str, Player], seed: int, match: bool, length: int | None, on_frame=None, on_game=None
+    players: Mapping[str, Player],
+    seed: int,
+    match: bool,
+    length: int | None,
+    on_frame=None,
+    on_game=None,
+    court: Court | None = None,
 ) -> MatchRecord:
-    """A game to 51 with the hammer rule (``length`` another game point), A throwing first; a match
-    (not defined by the rules: the project's choice) is best two of three, the first thrower alternating."""
+    """A game to 51 with the hammer rule (``length`` another game point) on ``court`` (default the
+    horse collar table), A throwing first; a match (not defined by the rules: the project's choice) is
+    best two of three, the first thrower alternating."""
     options = HorseCollarOptions() if length is None else HorseCollarOptions(game_point=length)
 
     def make(number):
         first, second = SIDES if number % 2 == 1 else SIDES[::-1]
         return HorseCollarGame(first, second, options)
 
-    return best_of_three(GAME, make, play_horse_collar_game, players, seed, match, on_frame, on_game)
+    return best_of_three(GAME, make, play_horse_collar_game, players, seed, match, on_frame, on_game, court)
 
 
 def named_stances(court: Court) -> list[tuple[str, str, Stance]]:

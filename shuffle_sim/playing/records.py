@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from shuffle_sim.court import Court
+from shuffle_sim.games import get_game
 from shuffle_sim.playing.players import Decision, Launch
 
 
@@ -106,7 +108,11 @@ CSV_COLUMNS = ("game", "frame", "label", "side", "score", "points", "twenties", 
 
 @dataclass
 class MatchRecord:
-    """A game or a match as played: the scorecard written by ``shuffle-sim play``."""
+    """A game or a match as played: the scorecard written by ``shuffle-sim play``.
+
+    ``court``: the court it was played on (None: the game's own court); the scorecard names it and
+    draws its frames on it.
+    """
 
     game: str
     seed: int
@@ -116,10 +122,12 @@ class MatchRecord:
     winner: str | None
     wins: dict[str, int]
     notes: list[str] = field(default_factory=list)
+    court: Court | None = None
 
     def to_dict(self) -> dict:
         return {
             "game": self.game,
+            "court": get_game(self.game).court if self.court is None else self.court.name,
             "seed": self.seed,
             "players": self.players,
             "match": self.match,

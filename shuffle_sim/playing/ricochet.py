@@ -253,10 +253,17 @@ def play_ricochet_game(
 
 
 def play_match(
-    players: Mapping[str, Player], seed: int, match: bool, length: int | None, on_frame=None, on_game=None
+    players: Mapping[str, Player],
+    seed: int,
+    match: bool,
+    length: int | None,
+    on_frame=None,
+    on_game=None,
+    court: Court | None = None,
 ) -> MatchRecord:
-    """A game to 15 (or 21), starter and starting half by a coin toss drawn from the seed; a match (the
-    project's choice) is best two of three, a new toss each game."""
+    """A game to 15 (or 21) on ``court`` (default the ricochet table), starter and starting half by a
+    coin toss drawn from the seed; a match (the project's choice) is best two of three, a new toss
+    each game."""
     options = RicochetOptions() if length is None else RicochetOptions(game_point=length)
     return best_of_three(
         GAME,
@@ -267,6 +274,7 @@ def play_match(
         match,
         on_frame,
         on_game,
+        court,
     )
 
 

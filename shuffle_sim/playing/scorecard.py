@@ -36,7 +36,7 @@ def write_scorecard(record: MatchRecord, out: str | os.PathLike, pictures: bool 
     out.mkdir(parents=True, exist_ok=True)
     written = []
     if pictures:
-        court = load_court(record.game)
+        court = load_court(record.game) if record.court is None else record.court
         for g in record.games:
             for f in g.frames:
                 path = out / f"game{g.number}-frame{f.number:02d}.png"

@@ -14,7 +14,7 @@ from shuffle_sim.court import load_court
 from shuffle_sim.playing._matches import SIDES, play
 from shuffle_sim.playing.deck import play_deck_game
 from shuffle_sim.playing.deck_engine import ENTRY_COLUMNS, deck_setup, run_deck_games
-from shuffle_sim.playing.players import noise_vector, parse_players
+from shuffle_sim.playing.players import PlayerError, noise_vector, parse_players
 from shuffle_sim.rules.crokinole import CrokinoleGame, CrokinoleOptions
 from shuffle_sim.rules.deck_game import DeckGame, DeckOptions
 from shuffle_sim.rules.horse_collar import HorseCollarGame
@@ -203,6 +203,24 @@ def test_ev_player_beats_the_fixed_plan_of_the_same_skill():
     assert points["A"] > points["B"]
 
 
+def test_a_game_is_played_on_the_court_it_is_given():
+    own = play("horse-collar", "expert-plan", seed=4, game_length=15)
+    by_name = play("horse-collar", "expert-plan", seed=4, game_length=15, court="horse-collar")
+    assert json.dumps(own.to_dict()) == json.dumps(by_name.to_dict())
+    assert own.to_dict()["court"] == "horse-collar"
+    fast = load_court("horse-collar").with_params(speed="7 s")
+    on_fast = play("horse-collar", "expert-plan", seed=4, game_length=15, court=fast)
+    assert on_fast.court is fast
+    # The same players and errors, another table: the pucks rest elsewhere.
+    first_boards = [g.frames[0].board for g in (own.games[0], on_fast.games[0])]
+    assert first_boards[0] != first_boards[1]
+
+
+def test_a_win_player_is_refused_a_court_that_is_not_flat_before_any_shot():
+    with pytest.raises(PlayerError, match=r"side B \(expert-win\): court 'deck-drifting' is not flat"):
+        play("deck", "expert-plan,expert-win", court="deck-drifting")
+
+
 # ---- matches ---------------------------------------------------------------------------------------
 
 
@@ -270,6 +288,19 @@ def test_play_writes_the_scorecard_and_a_picture_per_frame(tmp_path, capsys):
     assert sorted(p.name for p in out.glob("*.png")) == ["game1-frame01.png", "game1-frame02.png"]
 
 
+def test_play_names_the_court_it_was_played_on(tmp_path, capsys):
+    from pathlib import Path
+
+    table = (Path(__file__).parents[2] / "courts" / "horse-collar.toml").read_text()
+    waxed = tmp_path / "waxed.toml"
+    waxed.write_text(table.replace('name = "horse-collar"', 'name = "waxed"').replace("mu = 0.05", "mu = 0.04"))
+    out = tmp_path / "card"
+    argv = ["play", "horse-collar", "--court", str(waxed), "--game-length", "11", "--no-pictures", "--quiet"]
+    assert main([*argv, "--out", str(out)]) == 0
+    assert "horse-collar game on court waxed, seed 0" in capsys.readouterr().out
+    assert json.loads((out / "scorecard.json").read_text())["court"] == "waxed"
+
+
 def test_play_deck_pictures_are_judged_at_the_scoring_end(tmp_path):
     out = tmp_path / "deck"
     assert main(["play", "deck", "--players", "expert", "--game-length", "25", "--out", str(out), "--quiet"]) == 0
@@ -287,6 +318,9 @@ def test_play_deck_pictures_are_judged_at_the_scoring_end(tmp_path):
         ["play", "crokinole", "--players", "expert"],
         ["play", "ricochet", "--game-length", "17"],
         ["play", "deck", "--seed", "-1"],
+        ["play", "deck", "--court", "crokinole"],
+        ["play", "deck", "--court", "no-such-court.toml"],
+        ["play", "deck", "--court", "deck-drifting", "--players", "expert-win"],
     ],
 )
 def test_bad_play_arguments_exit_2(argv, tmp_path, capsys):

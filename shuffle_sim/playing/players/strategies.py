@@ -5,7 +5,7 @@ best mean value by the game's rules is played)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Protocol
+from typing import ClassVar, Protocol
 
 import numpy as np
 
@@ -69,7 +69,10 @@ class Decision:
 
 
 class Strategy(Protocol):
-    """How a player chooses its shot: ``FixedPlan``, ``ExpectedValue`` or ``playing.search.WinSearch``."""
+    """How a player chooses its shot: ``FixedPlan``, ``ExpectedValue`` or ``playing.search.WinSearch``
+    (``name``: "plan", "ev" or "win", as in a player's name)."""
+
+    name: ClassVar[str]
 
     def choose(self, ctx: ShotContext, skill: NoiseModel) -> Decision: ...
 
@@ -78,7 +81,7 @@ class Strategy(Protocol):
 class FixedPlan:
     """Plays the game's fixed plan (``Tactics.plan``): no look-ahead, no simulation."""
 
-    name = "plan"
+    name: ClassVar[str] = "plan"
 
     def choose(self, ctx: ShotContext, skill: NoiseModel) -> Decision:
         ctx = with_skill(ctx, skill)
@@ -98,7 +101,7 @@ class ExpectedValue:
     the fixed plan is played.
     """
 
-    name = "ev"
+    name: ClassVar[str] = "ev"
     samples: int = DEFAULT_EV_SAMPLES
 
     def __post_init__(self) -> None:

@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 import numpy as np
 
@@ -155,7 +156,7 @@ class WinSearch:
     ``budget``: simulated shots per decision (a shot and its rollout count 1 + the shots rolled out).
     """
 
-    name = "win"
+    name: ClassVar[str] = "win"
     budget: int | None = None
 
     def __post_init__(self) -> None:
