@@ -39,6 +39,7 @@ import numpy as np
 from shuffle_sim.court import Court
 from shuffle_sim.games import get_game
 from shuffle_sim.noise import EXACT, SEARCH_DEPTHS, seed_key
+from shuffle_sim.playing.flat_only import require_flat
 from shuffle_sim.playing.players import Intent, Launch, Player, PlayerError, ShotContext, noise_vector
 from shuffle_sim.playing.players.strategies import with_skill
 from shuffle_sim.playing.players.success import intent_met, samples_for_margin, wilson_interval
@@ -229,7 +230,8 @@ def advise(
     ``score`` (the shooter's, the opponent's), ``hammer``, ``frames_left``, ``shots_left`` and
     ``game_length`` describe the game the board is part of (``search.situations.advice_situation``);
     with a score the shots are ranked by the probability of winning the game (flat courts only: the
-    win estimates roll out the frame with the flat kernels, ``search.flat_only``).
+    win estimates roll out the frame with the flat kernels, ``playing.flat_only``; the court and the
+    game situation are checked before any shot is simulated).
 
     On a court that is not flat the candidates are aimed as the player reads the court
     (``players.reading``; a ``-flat`` player aims as if flat) and every sample runs through the
@@ -243,6 +245,13 @@ def advise(
     if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
         raise PlayerError(f"advise: samples must be a positive integer (got {samples!r})")
     n = 1 if skill.is_exact else samples
+    situation = None
+    if score is not None:
+        # Checked before any shot is simulated: the win estimates need a flat court and a valid game.
+        from shuffle_sim.playing.search.situations import advice_situation
+
+        require_flat(ctx.court, "advise with a score")
+        situation = advice_situation(game, ctx, score, hammer, frames_left, shots_left, game_length)
     intents, launches = [], []
     for intent in ctx.tactics.candidates(ctx):
         try:
@@ -259,7 +268,7 @@ def advise(
     x, y, vx, vy, omega = _executions(ctx, launches, EXACT, 1)
     exact_batch = simulate_shots(ctx.court, x, y, vx, vy, omega, board=board_scene, bad_starts="skip")
     meant = _frame_values(game, ctx, launches, EXACT, 1, exact_batch)
-    wins = _win_estimates(game, ctx, skill, launches, score, hammer, frames_left, shots_left, game_length, n)
+    wins = None if situation is None else _win_estimates(ctx, skill, launches, situation, n)
     advice = []
     for c, (intent, launch) in enumerate(zip(intents, launches)):
         made = intent_met(ctx, intent, _rows(batch, c * n, (c + 1) * n))
@@ -294,15 +303,11 @@ def advise(
     return ctx, advice
 
 
-def _win_estimates(game, ctx, skill, launches, score, hammer, frames_left, shots_left, game_length, n):
-    """Per launch: the win probability (mean over rollouts), its 95 % interval and the rollouts, or None
-    without a score."""
-    if score is None:
-        return None
+def _win_estimates(ctx, skill, launches, situation, n):
+    """Per launch: the win probability in ``situation`` (mean over rollouts), its 95 % interval and the
+    rollouts."""
     from shuffle_sim.playing.search.kr_uct import WinSearch
-    from shuffle_sim.playing.search.situations import advice_situation
 
-    situation = advice_situation(game, ctx, score, hammer, frames_left, shots_left, game_length)
     cost = 1 + getattr(situation, "later", 0)
     m = 1 if skill.is_exact else max(MIN_WIN_SAMPLES, min(n, WIN_BUDGET // (cost * len(launches))))
     rows = [la for la in launches for _ in range(m)]

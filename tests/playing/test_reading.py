@@ -144,6 +144,18 @@ def test_the_win_player_refuses_a_court_that_is_not_flat():
         player.decide(ctx)
 
 
+def test_the_advisor_refuses_a_score_on_a_court_that_is_not_flat_before_any_shot(monkeypatch):
+    import shuffle_sim.playing.advisor as advisor
+
+    def no_shots(*args, **kwargs):
+        raise AssertionError("a shot was simulated before the court was checked")
+
+    monkeypatch.setattr(advisor, "simulate_shots", no_shots)
+    board = Board(DECK.with_params(slope=[0.001, 0.0]).for_end("foot"), np.zeros(0), np.zeros(0), ())
+    with pytest.raises(PlayerError, match=r"advise with a score: court 'deck' is not flat \(slope"):
+        advise("deck", board, parse_player("deck", "expert-ev"), score=(10, 5))
+
+
 def _success(court, who: str, label: str = "draw to the 10") -> float:
     board = Board(court.for_end("foot"), np.zeros(0), np.zeros(0), ())
     _, advice = advise("deck", board, parse_player("deck", who), samples=200)
