@@ -110,8 +110,9 @@ CSV_COLUMNS = ("game", "frame", "label", "side", "score", "points", "twenties", 
 class MatchRecord:
     """A game or a match as played: the scorecard written by ``shuffle-sim play``.
 
-    ``court``: the court it was played on (None: the game's own court); the scorecard names it and
-    draws its frames on it.
+    ``court``: the court it was played on (None: the game's own court); the scorecard names it, gives
+    its speed as players rate it (seconds over its speed course, ``Court.speed``) and its surface's
+    shape (slope, crown; empty when flat), and draws the frames on it.
     """
 
     game: str
@@ -127,7 +128,7 @@ class MatchRecord:
     def to_dict(self) -> dict:
         return {
             "game": self.game,
-            "court": get_game(self.game).court if self.court is None else self.court.name,
+            **self._court_dict(),
             "seed": self.seed,
             "players": self.players,
             "match": self.match,
@@ -135,6 +136,16 @@ class MatchRecord:
             "winner": self.winner,
             "wins": self.wins,
             "notes": self.notes,
+        }
+
+    def _court_dict(self) -> dict:
+        if self.court is None:
+            return {"court": get_game(self.game).court}
+        speed = self.court.speed
+        return {
+            "court": self.court.name,
+            "court_speed_s": None if speed is None else round(speed, 3),
+            "court_surface": self.court.surface_shape.params(),
         }
 
     def csv_rows(self) -> list[dict]:

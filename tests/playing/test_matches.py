@@ -211,6 +211,8 @@ def test_a_game_is_played_on_the_court_it_is_given():
     fast = load_court("horse-collar").with_params(speed="7 s")
     on_fast = play("horse-collar", "expert-plan", seed=4, game_length=15, court=fast)
     assert on_fast.court is fast
+    card = on_fast.to_dict()
+    assert (card["court"], card["court_speed_s"], card["court_surface"]) == ("horse-collar", 7.0, {})
     # The same players and errors, another table: the pucks rest elsewhere.
     first_boards = [g.frames[0].board for g in (own.games[0], on_fast.games[0])]
     assert first_boards[0] != first_boards[1]
@@ -298,7 +300,8 @@ def test_play_names_the_court_it_was_played_on(tmp_path, capsys):
     argv = ["play", "horse-collar", "--court", str(waxed), "--game-length", "11", "--no-pictures", "--quiet"]
     assert main([*argv, "--out", str(out)]) == 0
     assert "horse-collar game on court waxed, seed 0" in capsys.readouterr().out
-    assert json.loads((out / "scorecard.json").read_text())["court"] == "waxed"
+    card = json.loads((out / "scorecard.json").read_text())
+    assert card["court"] == "waxed" and card["court_speed_s"] > load_court("horse-collar").speed
 
 
 def test_play_deck_pictures_are_judged_at_the_scoring_end(tmp_path):
