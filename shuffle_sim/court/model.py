@@ -28,6 +28,7 @@ from shuffle_sim.court.surface_shape import (
     least_friction,
     read_shape,
 )
+from shuffle_sim.games import CUSTOM
 
 # --------------------------------------------------------------------------------------------------
 # The model
@@ -299,6 +300,11 @@ class Court:
         )
         holes = tuple(replace(h, capture_speed=given.get("hole_capture_speed", h.capture_speed)) for h in self.holes)
         return replace(self, params=params, cushions=cushions, pegs=pegs, holes=holes, surface_shape=shape)
+
+    def plays(self, game: str) -> bool:
+        """Whether ``game``'s rules may be played on this court: a court of that game, or a custom
+        court (``games.CUSTOM``: judged geometrically, with no game's rules of its own)."""
+        return self.game in (game, CUSTOM)
 
     def least_friction(self) -> float:
         """The least mu that keeps this court's surface flatter than its friction everywhere: a disc

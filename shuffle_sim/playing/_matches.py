@@ -110,7 +110,7 @@ def game_court(
     ``game`` or a custom court, and flat if any of ``players`` (by side) plays to win: the win
     search's rollouts run the flat kernels (``flat_only``)."""
     found = as_court(get_game(game).court if court is None else court)
-    if found.game not in (game, "custom"):
+    if not found.plays(game):
         raise PlayerError(f"court: {found.name!r} is a {found.game} court, not a {game} court")
     for side, player in (players or {}).items():
         if player.strategy.name == "win":

@@ -74,7 +74,7 @@ def board_from_dict(
                     )
     scene = Scene.from_dict(data, source=source, base_dir=base_dir, allow_off_surface=True)
     court = scene.court
-    if court.game not in (game, "custom"):
+    if not court.plays(game):
         raise RulesError(f"{source}: court: {court.name!r} is a {court.game} court, not a {game} court")
     return Board(court=court, x=scene.x, y=scene.y, team=tuple(scene.team), half=half, twenties=twenties)
 

@@ -124,3 +124,12 @@ def test_not_toml_at_all(tmp_path, capsys):
         load_court(path)
     assert main(["judge", str(path), "--disc", "0,1"]) == 2
     assert len(capsys.readouterr().err.strip().splitlines()) == 1
+
+
+def test_a_court_plays_its_own_game_and_a_custom_court_plays_any(tmp_path):
+    from shuffle_sim.games import game_names
+
+    custom = load_court(write(tmp_path, VALID))
+    deck = load_court("deck")
+    assert all(custom.plays(game) for game in game_names())
+    assert [game for game in game_names() if deck.plays(game)] == ["deck"]
