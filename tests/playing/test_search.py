@@ -220,6 +220,35 @@ def test_the_crokinole_search_weighs_every_candidate_that_can_be_aimed():
     assert all(a.n >= 8 for a in result.actions[: len(aimable)])
 
 
+def test_a_decided_crokinole_game_plays_the_round_for_itself(monkeypatch):
+    """Two rounds ahead with the last round to play, the game is won whatever the round gives: the
+    search has nothing to weigh and the win player plays the round as the expected-value player."""
+    from shuffle_sim.playing.crokinole import shooter_context
+    from shuffle_sim.playing.players.strategies import ExpectedValue, with_skill
+    from shuffle_sim.playing.search import kr_uct
+    from shuffle_sim.playing.search.situations import CrokinoleSituation
+    from shuffle_sim.rules.common import Board
+
+    assert CrokinoleSituation(4, 0, 0, 0, True, 3, 0).decided
+    assert CrokinoleSituation(0, 6, 0, 0, False, 3, 0).decided
+    assert not CrokinoleSituation(4, 2, 0, 0, True, 3, 0).decided  # losing the round ties the game
+    assert not CrokinoleSituation(4, 0, 0, 0, True, 3, 1).decided  # a round to come after this one
+    assert not CrokinoleSituation(2, 2, 0, 0, True, 3, 0).decided
+
+    board = Board(CROKINOLE, np.array([0.06, -0.03, 0.0]), np.array([0.02, 0.05, -0.07]), ("dark", "light", "dark"))
+    player = parse_player("crokinole", "top-competitive")
+    ctx = with_skill(shooter_context(board, "light", "south"), player.skill)
+    monkeypatch.setattr(kr_uct, "situation_of", lambda _ctx: CrokinoleSituation(4, 0, 0, 0, True, 3, 0))
+
+    def no_search(*_args):
+        raise AssertionError("a decided game is not searched")
+
+    monkeypatch.setattr(WinSearch, "search", no_search)
+    played = WinSearch().choose(ctx, player.skill)
+    expected = ExpectedValue().choose(ctx, player.skill)
+    assert (played.intent.label, played.launch) == (expected.intent.label, expected.launch)
+
+
 def _aims(intent, ctx) -> bool:
     try:
         intent.aim(ctx)

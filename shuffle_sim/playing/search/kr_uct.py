@@ -31,8 +31,10 @@ The search is one level deep in the tree: the opponent's replies are played by t
 not searched. Every candidate is searched: a shortlist by the expected-value player's one-shot
 estimate would drop the shots whose worth shows only later in the frame. Each game's situation sets
 how far from the end of the frame the search starts (``horizon``: crokinole searches the round's
-last six shots, the deck every shot) and its budget; before the horizon, and without a game in play
-(``situations.situation_of`` is None), the strategy plays as the expected-value player.
+last six shots, the deck every shot) and its budget. Before the horizon, without a game in play
+(``situations.situation_of`` is None), and once the game's result no longer depends on the frame
+(``Situation.decided``: a crokinole lead of more than one round with one round left), every shot is
+worth the same to the game and the strategy plays as the expected-value player, for the frame itself.
 """
 
 from __future__ import annotations
@@ -175,7 +177,7 @@ class WinSearch:
         require_flat(ctx.court, "win player")
         ctx = with_skill(ctx, skill)
         situation = situation_of(ctx)
-        if situation is None or (situation.horizon is not None and self._cost(situation) - 1 > situation.horizon):
+        if situation is None or situation.decided or self._before_horizon(situation):
             return ExpectedValue().choose(ctx, skill)
         result = self.search(ctx, skill, situation, ctx.tactics.candidates(ctx))
         if result is None:
@@ -184,6 +186,9 @@ class WinSearch:
         return Decision(best.intent, best.launch, float(result.estimates[result.chosen]), len(result.actions))
 
     # ---- evaluation -----------------------------------------------------------------------------
+
+    def _before_horizon(self, situation) -> bool:
+        return situation.horizon is not None and self._cost(situation) - 1 > situation.horizon
 
     def _cost(self, situation) -> int:
         return 1 + (situation.later if isinstance(situation, (DeckSituation, CrokinoleSituation)) else 0)

@@ -54,6 +54,8 @@ class DeckSituation:
     #: simulated shots a decision (a deck shot costs a few microseconds: about 2 s of CPU a game).
     horizon = None
     budget = 24_000
+    #: A half-round's points (a 10-off among them) can always change a deck game's result.
+    decided = False
 
     @property
     def later(self) -> int:
@@ -141,7 +143,17 @@ class CrokinoleSituation:
         opponent's, as ``crokinole_rollout.crokinole_rollouts`` returns them)."""
         mine = totals[:, 0] + 20 * self.twenties_mine
         theirs = totals[:, 1] + 20 * self.twenties_theirs
-        points = _round_points(mine, theirs)
+        return self._after(_round_points(mine, theirs))
+
+    @property
+    def decided(self) -> bool:
+        """True when the game's result no longer depends on this round: losing, tying and winning it
+        leave the same win probability (a lead of more than one round with the last round to play)."""
+        after = self._after(np.array([0, 1, 2]))
+        return bool(np.all(after == after[0]))
+
+    def _after(self, points: np.ndarray) -> np.ndarray:
+        """Win probability once the round ends with the shooter's round ``points`` (2/1/0)."""
         lead = self.mine - self.theirs + points - (2 - points)
         if self.rounds_left == 0:
             return np.where(lead > 0, 1.0, np.where(lead == 0, 0.5, 0.0))
@@ -166,6 +178,8 @@ class FrameValueSituation:
 
     horizon = None
     budget = 6000
+    #: A frame can always change the result of a game played to a game point.
+    decided = False
 
     def value(self, frame_value: np.ndarray) -> np.ndarray:
         """Win probability per sample when the frame ends worth ``frame_value`` to the shooter (own
