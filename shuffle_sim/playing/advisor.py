@@ -306,9 +306,9 @@ def advise(
 def _win_estimates(ctx, skill, launches, situation, n):
     """Per launch: the win probability in ``situation`` (mean over rollouts), its 95 % interval and the
     rollouts."""
-    from shuffle_sim.playing.search.kr_uct import WinSearch
+    from shuffle_sim.playing.search.kr_uct import WinSearch, shots_per_sample
 
-    cost = 1 + getattr(situation, "later", 0)
+    cost = shots_per_sample(situation)
     m = 1 if skill.is_exact else max(MIN_WIN_SAMPLES, min(n, WIN_BUDGET // (cost * len(launches))))
     rows = [la for la in launches for _ in range(m)]
     ids = np.tile(np.arange(m, dtype=np.int64), len(launches))

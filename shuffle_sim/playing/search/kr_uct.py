@@ -98,6 +98,11 @@ def sampled_executions(
         out_w[k] = w
 
 
+def shots_per_sample(situation) -> int:
+    """Simulated shots one sample costs: the shot, then those its rollout plays (``situation.later``)."""
+    return 1 + situation.later
+
+
 @dataclass
 class Action:
     """A launch the search weighs: the intent it came from (a variant keeps its parent's), the noise-free
@@ -188,10 +193,7 @@ class WinSearch:
     # ---- evaluation -----------------------------------------------------------------------------
 
     def _before_horizon(self, situation) -> bool:
-        return situation.horizon is not None and self._cost(situation) - 1 > situation.horizon
-
-    def _cost(self, situation) -> int:
-        return 1 + (situation.later if isinstance(situation, (DeckSituation, CrokinoleSituation)) else 0)
+        return situation.horizon is not None and situation.later > situation.horizon
 
     def evaluate(
         self, ctx: ShotContext, skill: NoiseModel, situation, launches: list[Launch], samples: np.ndarray
@@ -282,7 +284,7 @@ class WinSearch:
         actions = self.actions_of(ctx, intents)
         if not actions:
             return None
-        cost = self._cost(situation)
+        cost = shots_per_sample(situation)
         first = 1 if skill.is_exact else FIRST_SAMPLES
 
         def sample(picks: list[int], count: int) -> int:

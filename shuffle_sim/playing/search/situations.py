@@ -178,6 +178,8 @@ class FrameValueSituation:
 
     horizon = None
     budget = 6000
+    #: No rollout: the frame is taken as it stands after the shot, with no shots played after it.
+    later = 0
     #: A frame can always change the result of a game played to a game point.
     decided = False
 
