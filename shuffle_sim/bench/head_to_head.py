@@ -8,6 +8,10 @@ are shared out). It reports the win player's wins, losses and ties, its share of
 for crokinole the per-round figures: rounds won by the last shooter (the hammer) and by the first
 shooter, tied rounds, and 20s per player-round, with the same for the rounds each player had the
 hammer. ``shuffle-sim bench-players --json`` includes it (``head_to_head``).
+
+``players=(A, B)`` (``bench-players --players A,B``) plays any two players the same way, A in the
+win player's place and B in the ev player's (the report's keys keep those names): for instance the
+``ev`` players of two skill presets, the scale against which a strategy's margin over ``ev`` reads.
 """
 
 from __future__ import annotations
@@ -132,13 +136,24 @@ def run_head_to_head(
     budget: int | None = None,
     skill: str | None = None,
     length: int | None = None,
+    players: tuple[str, str] | None = None,
 ) -> dict:
-    """Play the win player against the ev player of the same skill (module docstring)."""
+    """Play the win player against the ev player of the same skill, or the two ``players`` (measured
+    player first; ``budget`` is then not used: a player names its own, ``top-competitive-win3000``;
+    module docstring)."""
+    from shuffle_sim.playing.players import parse_player
+
     preset, default_length = HEAD_TO_HEAD[game]
     skill = skill or preset
     length = length or default_length
-    win_spec = f"{skill}-win{budget}" if budget else f"{skill}-win"
-    ev_spec = f"{skill}-ev"
+    if players is None:
+        win_spec = f"{skill}-win{budget}" if budget else f"{skill}-win"
+        ev_spec = f"{skill}-ev"
+    else:
+        win_spec, ev_spec = (spec.strip() for spec in players)
+    measured = parse_player(game, win_spec)  # a misspelt player fails here, before any game is played
+    parse_player(game, ev_spec)
+    search_budget = _search_budget(game, measured.strategy)
     indices = list(range(games))
     began = time.perf_counter()
     if workers <= 1:
@@ -176,7 +191,7 @@ def run_head_to_head(
         "workers": workers,
         "win_player": win_spec,
         "ev_player": ev_spec,
-        "budget_per_shot": budget or _game_budget(game),
+        "budget_per_shot": search_budget,
         "win": won,
         "lost": lost,
         "tied": tied,
@@ -197,6 +212,15 @@ def run_head_to_head(
     return report
 
 
+def _search_budget(game: str, strategy) -> int | None:
+    """Simulated shots per decision of a ``win`` strategy in ``game``; None for any other strategy."""
+    from shuffle_sim.playing.search.kr_uct import WinSearch
+
+    if not isinstance(strategy, WinSearch):
+        return None
+    return strategy.budget or _game_budget(game)
+
+
 def _game_budget(game: str) -> int:
     """The win player's default simulated shots per decision in ``game`` (its situation's budget)."""
     from shuffle_sim.playing.search import situations
@@ -209,8 +233,12 @@ def format_head_to_head(report: dict) -> str:
     lines = [
         f"{report['game']}: {report['win_player']} against {report['ev_player']}, {report['games']} games "
         f"(hammer alternating), {report['wall_seconds']:.0f} s on {report['workers']} worker(s), "
-        f"budget {report['budget_per_shot']} simulated shots per decision; "
-        f"{report['cpu_minutes_on_two_cores']:.1f} min of CPU over two cores",
+        + (
+            f"budget {report['budget_per_shot']} simulated shots per decision; "
+            if report["budget_per_shot"] is not None
+            else ""
+        )
+        + f"{report['cpu_minutes_on_two_cores']:.1f} min of CPU over two cores",
         f"  win {report['win']}, lost {report['lost']}, tied {report['tied']}: wins {report['win_share']:.1%} "
         f"(95% {report['win_share_95'][0]:.1%}-{report['win_share_95'][1]:.1%}), score "
         f"{report['score_share']:.1%} (ties half)",
@@ -222,10 +250,10 @@ def format_head_to_head(report: dict) -> str:
             f"{c['first_shooter_won']:.1%}, tied {c['tied']:.1%}; 20s per player-round "
             f"{c['twenties_per_player_round']:.2f}"
         )
-        for kind in ("win", "ev"):
+        for kind, name in (("win", report["win_player"]), ("ev", report["ev_player"])):
             v = c[kind]
             lines.append(
-                f"    {kind}: with the hammer won {v['with_hammer_won']:.1%}, shooting first won "
+                f"    {name}: with the hammer won {v['with_hammer_won']:.1%}, shooting first won "
                 f"{v['shooting_first_won']:.1%}, 20s per round {v['twenties_per_round']:.2f}"
             )
     return "\n".join(lines)

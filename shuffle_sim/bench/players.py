@@ -20,7 +20,8 @@ shooter's arc before the shot: 1 clear, between 0 and 1 partly hidden, 0 fully h
 open-20 rate, 20s per shot and per game, and the discs left on the board at the end of a round.
 
 Then, per game, the ``win`` player against the ``ev`` player of the same skill over
-``head_to_head_games`` games (200 by default, the first shot alternating; ``bench.head_to_head``).
+``head_to_head_games`` games (200 by default, the first shot alternating; ``bench.head_to_head``),
+or the two ``head_to_head_players`` named.
 
 A benchmark of behaviour, not a test: it prints numbers. ``--quick`` plays one short game per
 preset and two short head-to-head games (the suite's smoke run).
@@ -87,6 +88,8 @@ class PlayersBenchSizes:
     head_to_head_budget: int | None = None  # simulated shots per decision; None: the default
     #: Game length per game of the head-to-head games (absent: the game's own, ``HEAD_TO_HEAD``).
     head_to_head_lengths: tuple[tuple[str, int], ...] = ()
+    #: The two players of the head-to-head games, the one measured first (None: SKILL-win, SKILL-ev).
+    head_to_head_players: tuple[str, str] | None = None
 
     def length(self, game: str) -> int | None:
         return dict(self.lengths).get(game)
@@ -277,6 +280,7 @@ def run_bench(sizes: PlayersBenchSizes = FULL, games: tuple[str, ...] | None = N
                 sizes.head_to_head_workers,
                 sizes.head_to_head_budget,
                 length=dict(sizes.head_to_head_lengths).get(game),
+                players=sizes.head_to_head_players,
             )
     return report
 
@@ -307,6 +311,6 @@ def format_report(report: dict) -> str:
     if report.get("head_to_head"):
         from shuffle_sim.bench.head_to_head import format_head_to_head
 
-        lines.append("win players against ev players of the same skill:")
+        lines.append("head to head, hammer alternating (default: win against ev of the same skill):")
         lines += [format_head_to_head(r) for r in report["head_to_head"].values()]
     return "\n".join(lines)

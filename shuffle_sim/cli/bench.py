@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from shuffle_sim.cli._common import positive_int
+from shuffle_sim.cli._common import UsageError, positive_int
 from shuffle_sim.games import game_names
 
 
@@ -52,7 +52,23 @@ def cmd_bench_players(args: argparse.Namespace) -> int:
     if args.workers is not None:
         sizes = replace(sizes, head_to_head_workers=args.workers)
     if args.budget is not None:
+        if args.players is not None:
+            raise UsageError(
+                "--budget sets the default win player's budget; with --players name it there (expert-win3000)"
+            )
         sizes = replace(sizes, head_to_head_budget=args.budget)
+    if args.players is not None:
+        from shuffle_sim.playing.players import parse_player
+
+        names = [name.strip() for name in args.players.split(",")]
+        if len(names) == 1:
+            names *= 2  # one name plays both sides, as in play --players
+        if len(names) != 2 or not all(names):
+            raise UsageError(f"--players must be A,B or one player for both sides (got {args.players!r})")
+        for game in args.game or game_names():
+            for name in names:
+                parse_player(game, name)  # before any game is played
+        sizes = replace(sizes, head_to_head_players=(names[0], names[1]))
     report = run_bench(sizes, tuple(args.game) if args.game else None, seed=args.seed)
     print(json.dumps(report) if args.json else format_report(report))
     return 0
@@ -122,6 +138,13 @@ def register(sub) -> None:
         default=None,
         metavar="N",
         help="the win player's simulated shots per decision (default deck and crokinole 24000, others 6000)",
+    )
+    p.add_argument(
+        "--players",
+        default=None,
+        metavar="A,B",
+        help="the head-to-head players, the one measured first (default SKILL-win,SKILL-ev of the game's "
+        "preset); for example top-competitive-ev,average-competitive-ev: what a skill level is worth",
     )
     p.set_defaults(func=cmd_bench_players)
 

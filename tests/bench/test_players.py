@@ -85,7 +85,7 @@ def test_the_head_to_head_plays_the_games_own_length_whatever_the_options(monkey
 
     lengths = []
 
-    def fake(game, games, seed, workers, budget, length=None):
+    def fake(game, games, seed, workers, budget, length=None, players=None):
         lengths.append((game, length))
         return {"game": game, "games": games}
 
@@ -99,3 +99,43 @@ def test_the_head_to_head_plays_the_games_own_length_whatever_the_options(monkey
     lengths.clear()
     assert main(["bench-players", "--quick", "--game", "deck"]) == 0
     assert lengths == [("deck", 5)]
+
+
+def test_the_head_to_head_plays_the_two_players_named(monkeypatch):
+    """``--players A,B`` replaces the win and ev players (A measured, B its opponent); the report names
+    them, and a player without a search has no budget to report."""
+    import shuffle_sim.bench.head_to_head as head_to_head
+
+    played = []
+    real = head_to_head._play_games
+
+    def spy(game, a, b, seed, indices, length):
+        played.append((a, b))
+        return real(game, a, b, seed, indices, length)
+
+    monkeypatch.setattr(head_to_head, "_play_games", spy)
+    report = head_to_head.run_head_to_head(
+        "crokinole", games=2, workers=1, length=1, players=("top-competitive-ev4", "average-competitive-ev4")
+    )
+    assert played == [("top-competitive-ev4", "average-competitive-ev4")]
+    assert (report["win_player"], report["ev_player"]) == ("top-competitive-ev4", "average-competitive-ev4")
+    assert report["budget_per_shot"] is None and "budget" not in head_to_head.format_head_to_head(report)
+    assert report["win"] + report["lost"] + report["tied"] == 2
+    default = head_to_head.run_head_to_head("crokinole", games=0, workers=1, length=1, budget=150)
+    assert (default["win_player"], default["ev_player"], default["budget_per_shot"]) == (
+        "top-competitive-win150",
+        "top-competitive-ev",
+        150,
+    )
+
+
+def test_misnamed_head_to_head_players_stop_before_any_game(monkeypatch, capsys):
+    import shuffle_sim.bench.players as players
+
+    calls = []
+    monkeypatch.setattr(players, "play", lambda *args, **kwargs: calls.append(args))
+    assert main(["bench-players", "--quick", "--game", "crokinole", "--players", "top-competitive-ev,avg-ev"]) == 2
+    assert "unknown skill 'avg'" in capsys.readouterr().err
+    assert main(["bench-players", "--quick", "--players", "expert-ev,expert-ev,expert-plan"]) == 2
+    assert main(["bench-players", "--quick", "--players", "expert-ev", "--budget", "10"]) == 2
+    assert calls == []
