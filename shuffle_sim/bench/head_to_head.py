@@ -230,15 +230,12 @@ def _game_budget(game: str) -> int:
 
 
 def format_head_to_head(report: dict) -> str:
+    budget = report["budget_per_shot"]
+    searched = "" if budget is None else f"budget {budget} simulated shots per decision; "
     lines = [
         f"{report['game']}: {report['win_player']} against {report['ev_player']}, {report['games']} games "
         f"(hammer alternating), {report['wall_seconds']:.0f} s on {report['workers']} worker(s), "
-        + (
-            f"budget {report['budget_per_shot']} simulated shots per decision; "
-            if report["budget_per_shot"] is not None
-            else ""
-        )
-        + f"{report['cpu_minutes_on_two_cores']:.1f} min of CPU over two cores",
+        f"{searched}{report['cpu_minutes_on_two_cores']:.1f} min of CPU over two cores",
         f"  win {report['win']}, lost {report['lost']}, tied {report['tied']}: wins {report['win_share']:.1%} "
         f"(95% {report['win_share_95'][0]:.1%}-{report['win_share_95'][1]:.1%}), score "
         f"{report['score_share']:.1%} (ties half)",

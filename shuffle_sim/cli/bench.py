@@ -58,17 +58,11 @@ def cmd_bench_players(args: argparse.Namespace) -> int:
             )
         sizes = replace(sizes, head_to_head_budget=args.budget)
     if args.players is not None:
-        from shuffle_sim.playing.players import parse_player
+        from shuffle_sim.playing.players import parse_players
 
-        names = [name.strip() for name in args.players.split(",")]
-        if len(names) == 1:
-            names *= 2  # one name plays both sides, as in play --players
-        if len(names) != 2 or not all(names):
-            raise UsageError(f"--players must be A,B or one player for both sides (got {args.players!r})")
-        for game in args.game or game_names():
-            for name in names:
-                parse_player(game, name)  # before any game is played
-        sizes = replace(sizes, head_to_head_players=(names[0], names[1]))
+        # each game's players are checked before any game is played (the names are the same for all)
+        pairs = [parse_players(game, args.players) for game in args.game or game_names()]
+        sizes = replace(sizes, head_to_head_players=(pairs[0][0].name, pairs[0][1].name))
     report = run_bench(sizes, tuple(args.game) if args.game else None, seed=args.seed)
     print(json.dumps(report) if args.json else format_report(report))
     return 0
