@@ -58,7 +58,7 @@ array (``_court_table``), the coupled model's tables in another (``_coupled_tabl
 ``_motion`` holds the motion between events and the state layout, ``events`` the codes; impacts are
 applied by ``_impacts``, discs placed and read by ``_disc_state``, the logs kept by ``_logs``.
 
-On a court that is not flat (``ground``: the surface packed for the kernels) the motion between
+On a court that is not flat (``surface``: the surface packed for the kernels) the motion between
 events is integrated instead (``curved_*``): every disc advances by an adaptive Dormand-Prince 8(5,3)
 with dense output (``dop853``, ``curved_step``) in a regularised variable in which the stop is
 approached smoothly (``curved_motion``), to a tolerance per step that keeps rest positions within
@@ -129,21 +129,21 @@ _FACE = {
     "STATUS_NAMES": "shuffle_sim.physics.events",
     "STATUS_REST": "shuffle_sim.physics.events",
     "STOP": "shuffle_sim.physics.events",
-    "EventLog": "shuffle_sim.physics._simulate",
-    "SimResult": "shuffle_sim.physics._simulate",
-    "Trajectories": "shuffle_sim.physics._simulate",
-    "check_max_events": "shuffle_sim.physics._simulate",
-    "check_obstacles": "shuffle_sim.physics._simulate",
-    "obstacle_at_start": "shuffle_sim.physics._simulate",
-    "sample_positions": "shuffle_sim.physics._simulate",
-    "simulate": "shuffle_sim.physics._simulate",
+    "EventLog": "shuffle_sim.physics.faces.simulate",
+    "SimResult": "shuffle_sim.physics.faces.simulate",
+    "Trajectories": "shuffle_sim.physics.faces.simulate",
+    "check_max_events": "shuffle_sim.physics.faces.simulate",
+    "check_obstacles": "shuffle_sim.physics.faces.simulate",
+    "obstacle_at_start": "shuffle_sim.physics.faces.simulate",
+    "sample_positions": "shuffle_sim.physics.faces.simulate",
+    "simulate": "shuffle_sim.physics.faces.simulate",
     "Scene": "shuffle_sim.physics.scene",
     "SceneError": "shuffle_sim.physics.scene",
-    "speed_for_distance": "shuffle_sim.physics._motion",
-    "restitution_at": "shuffle_sim.physics.restitution",
-    "SlideSpin": "shuffle_sim.physics.lone_motion",
-    "slide_and_spin": "shuffle_sim.physics.lone_motion",
-    "terminal_ratio": "shuffle_sim.physics.lone_motion",
+    "speed_for_distance": "shuffle_sim.physics.laws.closed_form.slide",
+    "restitution_at": "shuffle_sim.physics.contacts.restitution",
+    "SlideSpin": "shuffle_sim.physics.laws.closed_form.lone_motion",
+    "slide_and_spin": "shuffle_sim.physics.laws.closed_form.lone_motion",
+    "terminal_ratio": "shuffle_sim.physics.laws.closed_form.lone_motion",
 }
 
 __all__ = [
@@ -181,17 +181,7 @@ __all__ = [
 __getattr__, __dir__ = lazy_face(__name__, _FACE, globals())
 
 if TYPE_CHECKING:  # the same names, imported outright, for type checkers and editors
-    from shuffle_sim.physics._motion import speed_for_distance
-    from shuffle_sim.physics._simulate import (
-        EventLog,
-        SimResult,
-        Trajectories,
-        check_max_events,
-        check_obstacles,
-        obstacle_at_start,
-        sample_positions,
-        simulate,
-    )
+    from shuffle_sim.physics.contacts.restitution import restitution_at
     from shuffle_sim.physics.events import (
         DISC_CUSHION,
         DISC_DISC,
@@ -208,6 +198,16 @@ if TYPE_CHECKING:  # the same names, imported outright, for type checkers and ed
         STATUS_REST,
         STOP,
     )
-    from shuffle_sim.physics.lone_motion import SlideSpin, slide_and_spin, terminal_ratio
-    from shuffle_sim.physics.restitution import restitution_at
+    from shuffle_sim.physics.faces.simulate import (
+        EventLog,
+        SimResult,
+        Trajectories,
+        check_max_events,
+        check_obstacles,
+        obstacle_at_start,
+        sample_positions,
+        simulate,
+    )
+    from shuffle_sim.physics.laws.closed_form.lone_motion import SlideSpin, slide_and_spin, terminal_ratio
+    from shuffle_sim.physics.laws.closed_form.slide import speed_for_distance
     from shuffle_sim.physics.scene import Scene, SceneError

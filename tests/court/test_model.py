@@ -10,7 +10,7 @@ import pytest
 from shuffle_sim import list_courts, load_court
 from shuffle_sim.court import CourtError, court_path
 from shuffle_sim.judging.packing import judge_arrays
-from shuffle_sim.physics._packing import kernel_arrays
+from shuffle_sim.physics.tables.packing import kernel_arrays
 from shuffle_sim.units import FOOT as FT
 from shuffle_sim.units import INCH as IN
 

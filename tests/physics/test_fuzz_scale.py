@@ -22,8 +22,8 @@ import pytest
 from shuffle_sim.cli import main
 from shuffle_sim.court import load_court
 from shuffle_sim.physics import STATUS_FALLEN, STATUS_HOLED, STATUS_MOVING, STATUS_REST, simulate
+from shuffle_sim.physics.faces.scene_batch import MATERIALS, PADDING, Scenes, simulate_scenes
 from shuffle_sim.physics.scene import Scene, SceneError
-from shuffle_sim.physics.scene_batch import MATERIALS, PADDING, Scenes, simulate_scenes
 from shuffle_sim.reference.fuzz import (
     BAD_STATUS,
     DISCS_OVERLAP,
