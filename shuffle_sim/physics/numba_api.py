@@ -62,7 +62,6 @@ insides without breaking its callers.
 
 from shuffle_sim.physics.contacts.impulses import disc_disc_impulse, fixed_body_impulse
 from shuffle_sim.physics.contacts.tolerances import APPROACH_TOL, CONTACT_GAP, EDGE_TOL, OVERLAP_SLACK
-from shuffle_sim.physics.loop import run_events, run_from_start, run_table
 from shuffle_sim.physics.events import DISC_DISC, STATUS_FALLEN, STATUS_HOLED, STATUS_MOVING, STATUS_REST
 from shuffle_sim.physics.face_friction import force, torque
 from shuffle_sim.physics.faces.shot_kernels import play_board_shots, play_lone_shots
@@ -81,6 +80,7 @@ from shuffle_sim.physics.laws.closed_form.disc_state import disc_state, load_dis
 from shuffle_sim.physics.laws.closed_form.lone import LONE_CALLEES, run_lone, run_lone_call
 from shuffle_sim.physics.laws.closed_form.slide import N_FLOAT_ROWS, N_INT_ROWS, speed_for_distance
 from shuffle_sim.physics.laws.law import CLOSED_FORM, INTEGRATED
+from shuffle_sim.physics.loop import run_events, run_from_start, run_table
 from shuffle_sim.physics.state import DEAD, EV_COLUMNS, SEG_COLUMNS, STATUS, TOUCHED
 from shuffle_sim.physics.tables.court_table import H_RADIUS, obstacle_overlap, pack_court
 from shuffle_sim.physics.tables.packing import court_surface, court_table, kernel_arrays

@@ -27,11 +27,11 @@ from shuffle_sim.court import Court
 from shuffle_sim.judging.packing import judge_arrays
 from shuffle_sim.judging.procedure import centre_on_surface
 from shuffle_sim.messages import shown
-from shuffle_sim.physics.loop import run_events
 from shuffle_sim.physics.faces.simulate import obstacle_at_start
 from shuffle_sim.physics.laws import ops
 from shuffle_sim.physics.laws.choice import court_law, court_motion
 from shuffle_sim.physics.laws.law import INTEGRATED
+from shuffle_sim.physics.loop import run_events
 from shuffle_sim.physics.scene import OVERLAP_TOLERANCE, Scene, SceneError
 from shuffle_sim.physics.state import DEAD, EV_COLUMNS, STATUS
 from shuffle_sim.physics.tables.court_table import (

@@ -26,10 +26,10 @@ from numba import prange
 from shuffle_sim._runtime import jit
 from shuffle_sim.judging.batch import judge_ranges
 from shuffle_sim.judging.procedure import HANGER_NONE
-from shuffle_sim.physics.loop import run_events
 from shuffle_sim.physics.events import STATUS_FALLEN
 from shuffle_sim.physics.faces.shot_rows import CHUNK, fill_unplayed, judge_rest, shot_problem
 from shuffle_sim.physics.laws import ops
+from shuffle_sim.physics.loop import run_events
 from shuffle_sim.physics.state import DEAD, EV_COLUMNS, STATUS, TOUCHED
 
 

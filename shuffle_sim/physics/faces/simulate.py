@@ -15,7 +15,6 @@ from shuffle_sim._runtime import jit
 from shuffle_sim._runtime.compile_ahead import start_helper
 from shuffle_sim.court import Court
 from shuffle_sim.messages import shown
-from shuffle_sim.physics.loop import RUN_FROM_START_SHARED, run_from_start
 from shuffle_sim.physics.events import (
     DISC_CUSHION,
     DISC_DISC,
@@ -27,6 +26,7 @@ from shuffle_sim.physics.events import (
 from shuffle_sim.physics.laws import ops
 from shuffle_sim.physics.laws.choice import court_law, court_motion, trajectory_log
 from shuffle_sim.physics.laws.law import CLOSED_FORM, Law
+from shuffle_sim.physics.loop import RUN_FROM_START_SHARED, run_from_start
 from shuffle_sim.physics.scene import OVERLAP_TOLERANCE, Scene, SceneError
 from shuffle_sim.physics.state import DEAD, EV_COLUMNS, STATUS
 from shuffle_sim.physics.tables.court_table import H_DECEL, obstacle_overlap

@@ -67,10 +67,11 @@ from shuffle_sim.physics.tables.surface import surface_at
 BODY_SEG_COLUMNS = SEG_COLUMNS + 9
 
 
-@jit.kernel
+@jit.inline
 def members_of(st, ist, lead, buf):
     """The offsets of a group's discs in ``buf[:count]``; (count, the view). A lone disc is no group:
-    its view is empty."""
+    its view is empty. (Inlined: the view is made in the caller, which may run without numba's
+    reference counting and so cannot take an array a call returns.)"""
     count = 0
     n = st.shape[1]
     for i in range(n):
@@ -243,11 +244,11 @@ def _next_stretch(table, orbit_tables, surface, st, ist, lead, members, out):
 
 
 @jit.kernel
-def _free_acceleration(table, orbit_tables, surface, x, y, vx, vy, w):
-    """The acceleration of a lone disc in time (m/s^2): gravity and friction, no ride."""
+def _free_acceleration(table, orbit_tables, surface, x, y, vx, vy, w, no_members):
+    """The acceleration of a lone disc in time (m/s^2): gravity and friction, no ride (``no_members``:
+    an empty (0, 2) array)."""
     sign = 0.0 if w == 0.0 else math.copysign(1.0, w)
     c = constants(table, orbit_tables, surface, sign)
-    no_members = np.empty((0, 2))
     _, _, dvx, dvy, _, q = derivatives(surface, c, no_members, NO_RIDE, x, y, vx, vy, w)
     if q == 0.0:
         return 0.0, 0.0

@@ -240,7 +240,7 @@ def _start_pending(table, orbit_tables, surface, st, ist, t, pend, rides, buf, o
 
 
 @jit.kernel
-def _pushing(table, orbit_tables, surface, contact, xa, ya, vxa, vya, wa, xb, yb, vxb, vyb, wb):
+def _pushing(table, orbit_tables, surface, contact, xa, ya, vxa, vya, wa, xb, yb, vxb, vyb, wb, buf):
     """Whether two touching sliding discs are pushed together: closing slower than PUSH_MERGE_SPEED with
     |d|^2 curving down (its second derivative |g|^2 + d . (a_b - a_a) negative), as ``kernel._disc_disc``."""
     if (vxa == 0.0 and vya == 0.0) or (vxb == 0.0 and vyb == 0.0):
@@ -252,8 +252,8 @@ def _pushing(table, orbit_tables, surface, contact, xa, ya, vxa, vya, wa, xb, yb
     gy = vyb - vya
     if gx * dx + gy * dy >= PUSH_MERGE_SPEED * dist:
         return False
-    aax, aay = _free_acceleration(table, orbit_tables, surface, xa, ya, vxa, vya, wa)
-    abx, aby = _free_acceleration(table, orbit_tables, surface, xb, yb, vxb, vyb, wb)
+    aax, aay = _free_acceleration(table, orbit_tables, surface, xa, ya, vxa, vya, wa, buf[:0])
+    abx, aby = _free_acceleration(table, orbit_tables, surface, xb, yb, vxb, vyb, wb, buf[:0])
     return closing(gx, gy, dx, dy, 0.5 * (abx - aax), 0.5 * (aby - aay))
 
 
@@ -327,6 +327,7 @@ def _disc_disc(table, orbit_tables, surface, st, ist, a, b, t, rho, storm, conta
         vbx,
         vby,
         wb,
+        buf,
     )
     ok = True
     if merge and ((vax != 0.0 or vay != 0.0) and (vbx != 0.0 or vby != 0.0)):
