@@ -6,10 +6,10 @@ one factor scales all its standard deviations; the make rate falls as the factor
 on the factor (on a log scale, with the same random draws at every step: common random numbers) finds
 the factor that gives the rate::
 
-    python -m shuffle_sim.experiment.calibration experiments/crokinole-open20.toml \\
+    python -m shuffle_sim.calibrate.skill_rate experiments/crokinole-open20.toml \\
         --skill "average competitive" --rate 0.55
-    python -m shuffle_sim.experiment.calibration experiments/crokinole-open20.toml --check
-    python -m shuffle_sim.experiment.calibration experiments/crokinole-open20.toml --check --spin-model decoupled
+    python -m shuffle_sim.calibrate.skill_rate experiments/crokinole-open20.toml --check
+    python -m shuffle_sim.calibrate.skill_rate experiments/crokinole-open20.toml --check --spin-model decoupled
 
 The first prints the calibrated standard deviations (to copy into ``shuffle_sim/noise/skills.toml``); the
 second prints the make rate of every preset on the experiment's skill axis. All simulate on the
@@ -106,7 +106,7 @@ def calibrate_scale(
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m shuffle_sim.experiment.calibration", description=__doc__.splitlines()[0]
+        prog="python -m shuffle_sim.calibrate.skill_rate", description=__doc__.splitlines()[0]
     )
     parser.add_argument("experiment", help="experiment file whose nominal shot is calibrated on")
     parser.add_argument("--skill", help="skill preset to calibrate (its proportions are kept)")

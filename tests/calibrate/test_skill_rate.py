@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from shuffle_sim.experiment.calibration import calibrate_scale, main, make_rate
+from shuffle_sim.calibrate.skill_rate import calibrate_scale, main, make_rate
 from shuffle_sim.experiment.spec import load_experiment
 from shuffle_sim.noise import EXACT, skill_preset
 
@@ -89,7 +89,7 @@ def test_calibration_finds_the_scale_of_a_preset(open20):
 def test_calibration_can_vary_the_speed_error_alone(open20):
     from dataclasses import replace
 
-    from shuffle_sim.experiment.calibration import scaled
+    from shuffle_sim.calibrate.skill_rate import scaled
 
     base = skill_preset("crokinole", "top competitive")
     start = replace(base, speed=0.1)
