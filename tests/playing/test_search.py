@@ -13,7 +13,7 @@ from shuffle_sim.playing.players import Open20, PlayerError, ShotContext, noise_
 from shuffle_sim.playing.search.crokinole_rollout import crokinole_rollouts
 from shuffle_sim.playing.search.deck_rollout import deck_rollouts
 from shuffle_sim.playing.search.kr_uct import WinSearch
-from shuffle_sim.playing.search.situations import DeckSituation
+from shuffle_sim.playing.search.situations import DeckSituation, FrameValueSituation
 from shuffle_sim.playing.search.win_tables import (
     _digest,
     _read,
@@ -55,6 +55,36 @@ def test_ricochet_scorer_starts_again():
     """The starter scores 5 every round and starts again (the scorer starts): it wins from 0-0."""
     t = ricochet_table(np.array([[5, 0]]), np.array([1.0]), 15)
     assert t["starter"][0, 0] == 1.0
+
+
+@pytest.mark.parametrize("first", [True, False])
+def test_a_ricochet_round_nobody_scores_keeps_its_starter(first):
+    """The ricochet rules: "the player who scored last" starts the next round, so after a round nobody
+    scores the same player starts again. Valued from the side of a shooter who did not start the
+    round, the next round is the opponent's to start (``ricochet`` table from the opponent's side)."""
+    table = win_tables("ricochet")
+    s = FrameValueSituation("ricochet", 9, 6, 15, first)
+    start = table.ricochet(9, 6, 15) if first else 1.0 - table.ricochet(6, 9, 15)
+    assert s.value(np.array([0.0]))[0] == pytest.approx(start, abs=1e-12)
+    # a scored round: the scorer starts next whoever started this one
+    assert s.value(np.array([2.0]))[0] == pytest.approx(table.ricochet(11, 6, 15), abs=1e-12)
+    assert s.value(np.array([-2.0]))[0] == pytest.approx(1.0 - table.ricochet(8, 9, 15), abs=1e-12)
+
+
+def test_the_ricochet_situation_knows_who_started_the_round():
+    from types import SimpleNamespace
+
+    from shuffle_sim.playing.search.situations import situation_of
+    from shuffle_sim.rules.ricochet import RicochetGame, RicochetOptions
+
+    game = RicochetGame(("A", "B"), starter="B")
+    ctx = SimpleNamespace(info={"game": game}, turn=SimpleNamespace(team="A"))
+    assert situation_of(ctx) == FrameValueSituation("ricochet", 0, 0, 15, False)
+    ctx.turn.team = "B"
+    assert situation_of(ctx).first
+    # the other option (the scorer shoots last next round) has no table: the player plays for the round
+    ctx.info["game"] = RicochetGame(("A", "B"), options=RicochetOptions(scorer_starts=False))
+    assert situation_of(ctx) is None
 
 
 @pytest.mark.parametrize("game", ["deck", "crokinole", "horse-collar", "ricochet"])

@@ -13,7 +13,8 @@ shooter's probability of winning the game (``win_tables``), following the rules'
   alternate the first shot);
 - horse collar and ricochet (``FrameValueSituation``): no rollout; the frame as it stands after the
   shot (the game's ``Tactics.evaluate``, the expected-value player's frame value) is taken as its
-  result, then the game's table (horse collar: the hammer rule; ricochet: the scorer starts next).
+  result, then the game's table (horse collar: the hammer rule; ricochet: the scorer starts next, and
+  after a round nobody scores, the round's starter again).
 
 ``situation_of(ctx)`` reads a situation from a game in play (``ctx.info["game"]``, set by each
 game's frame); ``advice_situation`` builds one from what the advisor is told (a score, the hammer,
@@ -167,8 +168,8 @@ class CrokinoleSituation:
 @dataclass(frozen=True)
 class FrameValueSituation:
     """Horse collar or ricochet before a shot: the scores, the game point and the shooter's role
-    (horse collar: whether the shooter throws first in each pair of frames; ricochet: unused, the
-    shooter's round value decides who starts next)."""
+    ``first`` (horse collar: whether the shooter throws first in each pair of frames; ricochet:
+    whether the shooter started this round, and so starts the next one if nobody scores it)."""
 
     game: str
     mine: int
@@ -204,7 +205,9 @@ class FrameValueSituation:
         theirs = self.theirs + np.maximum(-v, 0)
         won = mine >= self.game_point
         lost = theirs >= self.game_point
-        me_next = v >= 0  # the scorer starts the next round (a round nobody scores: assumed the shooter)
+        # the ricochet rules: "the player who scored last" starts the next round, so a round nobody
+        # scores leaves its starter to start again (``rules.ricochet.RicochetGame.record_round``)
+        me_next = (v > 0) | ((v == 0) & self.first)
         p_me_start = np.asarray(tables.ricochet(mine, theirs, self.game_point), dtype=np.float64)
         p_them_start = 1.0 - np.asarray(tables.ricochet(theirs, mine, self.game_point), dtype=np.float64)
         return np.where(won, 1.0, np.where(lost, 0.0, np.where(me_next, p_me_start, p_them_start)))
@@ -256,8 +259,12 @@ def situation_of(ctx: ShotContext):
             "horse-collar", game.scores[me], game.scores[opponent], game.options.game_point, me == game.sides[0]
         )
     if kind == "RicochetGame":
+        if not game.options.scorer_starts:
+            return None  # the table follows the rules' default: the scorer starts the next round
         opponent = next(s for s in game.players if s != me)
-        return FrameValueSituation("ricochet", game.scores[me], game.scores[opponent], game.options.game_point)
+        return FrameValueSituation(
+            "ricochet", game.scores[me], game.scores[opponent], game.options.game_point, game.starter == me
+        )
     return None
 
 
@@ -307,5 +314,5 @@ def advice_situation(
     if game == "horse-collar":
         return FrameValueSituation(game, mine, theirs, game_length or 51, not hammer)
     if game == "ricochet":
-        return FrameValueSituation(game, mine, theirs, game_length or 15)
+        return FrameValueSituation(game, mine, theirs, game_length or 15, not hammer)
     raise PlayerError(f"advise: no win tables for game {game!r}")
