@@ -91,6 +91,8 @@ def cmd_advise(args: argparse.Namespace) -> int:
     )
     if args.plot:
         plot_advice(ctx, advice, args.plot, best=args.best)
+    situation = ctx.info.get("situation")
+    assumed = ctx.info.get("assumed", {})
     if args.json:
         print(
             json.dumps(
@@ -100,6 +102,8 @@ def cmd_advise(args: argparse.Namespace) -> int:
                     "shooter": ctx.shooter,
                     "position": ctx.info.get("position"),
                     "score": list(score) if score else None,
+                    "situation": None if situation is None else situation.describe(),
+                    "assumed": assumed,
                     "shots": [a.to_dict() for a in advice],
                 }
             )
@@ -111,6 +115,12 @@ def cmd_advise(args: argparse.Namespace) -> int:
         f"{args.game}: {len(advice)} candidate shots for {ctx.shooter} from {ctx.info.get('position')} "
         f"({player.name}), by {ranked}; {samples} sampled executions each, success with its 95% interval"
     )
+    if situation is not None:
+        print("situation:")
+        for fact in situation.describe():
+            print(f"  {fact}")
+        for name, note in assumed.items():
+            print(f"  assumed: {note} (--{name.replace('_', '-')} N says otherwise)")
     win = f" {'win':>5s} {'(95%)':>11s}" if score else ""
     print(f"  {'shot':44s}{win} {'success':>7s} {'(95%)':>11s} {'expected':>8s} {'as meant':>8s} {'spread':>6s}")
     for a in advice:
@@ -251,14 +261,17 @@ def _add_advise(sub) -> None:
         type=int,
         default=None,
         metavar="N",
-        help="with --score: crokinole rounds left after this one (default: this is the first)",
+        help="with --score: crokinole rounds left after this one (default: from the score, a round "
+        "giving 2 round points)",
     )
     p.add_argument(
         "--shots-left",
         type=int,
         default=None,
         metavar="N",
-        help="with --score: shots left in the frame after this one (default: from the board and --hammer)",
+        help="with --score: deck and crokinole shots left in the frame after this one (default: the "
+        "fewest the board allows with --hammer, each disc on it and each 20 set aside shot once); the "
+        "situation assumed is printed",
     )
     p.add_argument(
         "--game-length",

@@ -235,13 +235,13 @@ def test_the_crokinole_search_weighs_every_candidate_that_can_be_aimed():
     a shot whose worth shows only later in the round must be in the running."""
     from shuffle_sim.playing.crokinole import shooter_context
     from shuffle_sim.playing.players.strategies import with_skill
-    from shuffle_sim.playing.search.situations import advice_situation
+    from shuffle_sim.playing.search.told_situation import advice_situation
     from shuffle_sim.rules.common import Board
 
     board = Board(CROKINOLE, np.array([0.06, -0.03, 0.0]), np.array([0.02, 0.05, -0.07]), ("dark", "light", "dark"))
     player = parse_player("crokinole", "top-competitive")
     ctx = with_skill(shooter_context(board, "light", "south"), player.skill)
-    situation = advice_situation("crokinole", ctx, (0, 0), False, 0, shots_left=5)
+    situation, _ = advice_situation("crokinole", ctx, (3, 3), False, 0, shots_left=5)
     intents = ctx.tactics.candidates(ctx)
     aimable = {intent.label for intent in intents if _aims(intent, ctx)}
     result = WinSearch(budget=6 * len(aimable) * 9).search(ctx, player.skill, situation, intents)

@@ -17,8 +17,8 @@ shooter's probability of winning the game (``win_tables``), following the rules'
   after a round nobody scores, the round's starter again).
 
 ``situation_of(ctx)`` reads a situation from a game in play (``ctx.info["game"]``, set by each
-game's frame); ``advice_situation`` builds one from what the advisor is told (a score, the hammer,
-the frames left).
+game's frame); ``told_situation.advice_situation`` builds one from what the advisor is told (a
+score, the hammer, the frames left). ``describe()`` says a situation in players' words.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from shuffle_sim.playing.players.context import PlayerError, ShotContext
+from shuffle_sim.playing.players.context import ShotContext
 from shuffle_sim.playing.search.win_tables import win_tables
 
 DECK_DISCS = 8
@@ -35,6 +35,14 @@ DECK_DISCS = 8
 
 def _round_points(mine: np.ndarray, theirs: np.ndarray) -> np.ndarray:
     return np.where(mine > theirs, 2, np.where(mine == theirs, 1, 0))
+
+
+def _count(n: int, what: str) -> str:
+    return f"{'no' if n == 0 else n} {what}{'' if n == 1 else 's'}"
+
+
+def _shots(n: int) -> str:
+    return _count(n, "shot")
 
 
 @dataclass(frozen=True)
@@ -101,6 +109,20 @@ class DeckSituation:
         out[done] = value
         return out
 
+    def describe(self) -> list[str]:
+        """The situation in players' words, one fact a line."""
+        role = "leads this half-round" if self.lead else "has the hammer (the last shot of the half-round)"
+        facts = [
+            f"score {self.mine}-{self.theirs}, the shooter's first, in a game to {self.game_point} (MSA D-3)",
+            f"the shooter {role}: shot {self.shot} of {DECK_DISCS}, {_shots(self.later)} after it",
+        ]
+        if self.extension_left:
+            facts.append(
+                f"tied at game point, the game plays on (D-4): {self.extension_left} half-rounds left, "
+                "this one included"
+            )
+        return facts
+
     def value(self, colour: int, rollout: dict) -> np.ndarray:
         """Win probability per sample from a deck rollout (``deck_rollout.deck_rollouts``); ``colour``:
         the shooter's colour code."""
@@ -146,6 +168,17 @@ class CrokinoleSituation:
         theirs = totals[:, 1] + 20 * self.twenties_theirs
         return self._after(_round_points(mine, theirs))
 
+    def describe(self) -> list[str]:
+        """The situation in players' words, one fact a line."""
+        role = "has the hammer (the last shot of the round)" if self.hammer else "shoots first this round"
+        return [
+            f"round points {self.mine}-{self.theirs}, the shooter's first; {_count(self.rounds_left, 'round')} "
+            f"after this one in a game of {self.rounds} rounds (a game tied after them is a tie)",
+            f"the shooter {role}: {_shots(self.later)} after this one"
+            + (f", {(self.later + 1) // 2} of them the opponent's" if self.later else ""),
+            f"20s set aside this round: the shooter's {self.twenties_mine}, the opponent's {self.twenties_theirs}",
+        ]
+
     @property
     def decided(self) -> bool:
         """True when the game's result no longer depends on this round: losing, tying and winning it
@@ -183,6 +216,22 @@ class FrameValueSituation:
     later = 0
     #: A frame can always change the result of a game played to a game point.
     decided = False
+
+    def describe(self) -> list[str]:
+        """The situation in players' words, one fact a line."""
+        score = f"score {self.mine}-{self.theirs}, the shooter's first, in a game to {self.game_point}"
+        if self.game == "horse-collar":
+            role = "first" if self.first else "second, with the hammer"
+            return [
+                f"{score} (the hammer rule)",
+                f"the shooter throws {role} in this pair of frames",
+                "the frame is valued as it stands after this shot: the pucks still to come are not played out",
+            ]
+        return [
+            score,
+            f"{'the shooter' if self.first else 'the opponent'} started this round",
+            "the round is valued as it stands after this shot: the weights still to come are not played out",
+        ]
 
     def value(self, frame_value: np.ndarray) -> np.ndarray:
         """Win probability per sample when the frame ends worth ``frame_value`` to the shooter (own
@@ -238,6 +287,8 @@ def situation_of(ctx: ShotContext):
     if kind == "CrokinoleGame":
         if game.options.scoring != "points" or game.category.players_per_side != 1:
             return None
+        from shuffle_sim.playing.crokinole import twenties_of
+
         frame = ctx.info["frame"]
         opponent = next(s for s in game.sides if s != me)
         first = frame.all_turns[0].team
@@ -246,8 +297,7 @@ def situation_of(ctx: ShotContext):
         return CrokinoleSituation(
             game.scores[me],
             game.scores[opponent],
-            frame.twenties.get(me, 0),
-            frame.twenties.get(opponent, 0),
+            *twenties_of(ctx),
             first != me,
             later,
             rounds_left,
@@ -266,53 +316,3 @@ def situation_of(ctx: ShotContext):
             "ricochet", game.scores[me], game.scores[opponent], game.options.game_point, game.starter == me
         )
     return None
-
-
-def advice_situation(
-    game: str,
-    ctx: ShotContext,
-    score: tuple[int, int],
-    hammer: bool,
-    frames_left: int | None,
-    shots_left: int | None = None,
-    game_length: int | None = None,
-):
-    """The situation the advisor is told of: ``score`` (the shooter's, the opponent's), whether the
-    shooter has the hammer (the last shot of the frame; horse collar: throws second in each pair),
-    ``frames_left`` (crokinole: rounds left after this one; others: unused) and ``shots_left`` in
-    the frame after this one (default: the fewest the board allows with that hammer)."""
-    mine, theirs = score
-    if game == "deck":
-        if shots_left is None:
-            # shots so far at least the discs on the board; the lead shoots odd shots, the hammer even
-            shot = ctx.n_discs + 1
-            if (shot % 2 == 0) != hammer:
-                shot += 1
-            if shot > DECK_DISCS:
-                raise PlayerError(
-                    f"advise: {ctx.n_discs} discs on the board leave no shot for the {'hammer' if hammer else 'lead'}"
-                )
-        else:
-            shot = DECK_DISCS - shots_left
-        return DeckSituation(mine, theirs, not hammer, shot, game_length or 75, 0)
-    if game == "crokinole":
-        rounds = game_length or 4
-        rounds_left = rounds - 1 if frames_left is None else frames_left
-        if not 0 <= rounds_left < rounds:
-            raise PlayerError(
-                f"advise: frames_left must be 0 to {rounds - 1} for a game of {rounds} rounds (got {frames_left!r})"
-            )
-        if shots_left is None:
-            # 16 shots a round, the hammer's on even numbers: the board's discs at least shot so far
-            shot = ctx.n_discs + 1
-            if (shot % 2 == 0) != hammer:
-                shot += 1
-            later = max(16 - shot, 0)
-        else:
-            later = shots_left
-        return CrokinoleSituation(mine, theirs, 0, 0, hammer, later, rounds_left, rounds)
-    if game == "horse-collar":
-        return FrameValueSituation(game, mine, theirs, game_length or 51, not hammer)
-    if game == "ricochet":
-        return FrameValueSituation(game, mine, theirs, game_length or 15, not hammer)
-    raise PlayerError(f"advise: no win tables for game {game!r}")

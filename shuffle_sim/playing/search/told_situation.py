@@ -1,0 +1,136 @@
+"""The game situation the shot advisor is told of (``shuffle-sim advise --score``), and what it assumes.
+
+The advisor is told the score (the shooter's, the opponent's), whether the shooter has the hammer
+(the last shot of the frame; horse collar: throws second in each pair of frames; ricochet: the
+opponent started the round) and, optionally, the shots left in the frame after this one, the frames
+left after it and the game's length. What it is not told it reads from the board and the score, and
+says so: ``advice_situation`` returns the situation (``situations``) with the values it assumed,
+each in players' words, keyed by the argument that would have given it.
+
+- Shots left (deck and crokinole, whose frames are rolled out): the shots alternate, the lead's on
+  odd numbers and the hammer's on even ones, and every disc on the board (crokinole: and every 20
+  set aside this round) was shot once: so at least that many shots were played, and the shot is
+  the first of the shooter's after them. A count given is checked against both.
+- Rounds left (crokinole): a round gives 2 round points (2 and 0, or 1 each), so the score says how
+  many rounds were played. A count given must agree with it.
+- Horse collar and ricochet are valued as the frame stands after the shot: neither count applies,
+  and giving one is an error.
+"""
+
+from __future__ import annotations
+
+from shuffle_sim.playing.players.context import PlayerError, ShotContext
+from shuffle_sim.playing.search.situations import (
+    DECK_DISCS,
+    CrokinoleSituation,
+    DeckSituation,
+    FrameValueSituation,
+    Situation,
+)
+
+#: Game points (deck, horse collar, ricochet) or rounds (crokinole) when the advisor is told none.
+DEFAULT_LENGTHS = {"deck": 75, "crokinole": 4, "horse-collar": 51, "ricochet": 15}
+
+
+def advice_situation(
+    game: str,
+    ctx: ShotContext,
+    score: tuple[int, int],
+    hammer: bool,
+    frames_left: int | None = None,
+    shots_left: int | None = None,
+    game_length: int | None = None,
+) -> tuple[Situation, dict[str, str]]:
+    """The situation of ``game`` the advisor is told of (module docstring), and what it assumed: by
+    argument name (``shots_left``, ``frames_left``), the value read from the board or the score."""
+    if game not in DEFAULT_LENGTHS:
+        raise PlayerError(f"advise: no win tables for game {game!r}")
+    mine, theirs = score
+    length = game_length or DEFAULT_LENGTHS[game]
+    if game in ("horse-collar", "ricochet"):
+        for name, given in (("shots_left", shots_left), ("frames_left", frames_left)):
+            if given is not None:
+                raise PlayerError(
+                    f"advise: {name}: {game} is valued as the frame stands after the shot, "
+                    f"without a count of shots or frames (got {given!r})"
+                )
+        return FrameValueSituation(game, mine, theirs, length, not hammer), {}
+    assumed: dict[str, str] = {}
+    if game == "deck":
+        if frames_left is not None:
+            raise PlayerError(
+                f"advise: frames_left: a deck game to a game point has no count of frames (got {frames_left!r})"
+            )
+        shot, note = _shot_number(DECK_DISCS, ctx.n_discs, 0, hammer, shots_left)
+        if note:
+            assumed["shots_left"] = note
+        return DeckSituation(mine, theirs, not hammer, shot, length, 0), assumed
+    from shuffle_sim.playing.crokinole import twenties_of
+    from shuffle_sim.rules.crokinole import category
+
+    twenties = twenties_of(ctx)
+    shots = 2 * category("singles").discs_per_player
+    shot, note = _shot_number(shots, ctx.n_discs, sum(twenties), hammer, shots_left)
+    if note:
+        assumed["shots_left"] = note
+    rounds_left, note = _rounds_left(mine, theirs, length, frames_left)
+    if note:
+        assumed["frames_left"] = note
+    return CrokinoleSituation(mine, theirs, *twenties, hammer, shots - shot, rounds_left, length), assumed
+
+
+def _shot_number(shots: int, discs: int, twenties: int, hammer: bool, shots_left: int | None) -> tuple[int, str]:
+    """The shot's number (1 to ``shots``) in a frame of alternating shots, the hammer's even, with
+    ``discs`` on the board and ``twenties`` set aside already shot; and, without ``shots_left``, what
+    was assumed."""
+    role = "the hammer" if hammer else "the lead"
+    shot_so_far = discs + twenties
+    played = f"{discs} disc{'' if discs == 1 else 's'} on the board" + (
+        f" and {twenties} 20{'' if twenties == 1 else 's'} set aside" if twenties else ""
+    )
+    if shots_left is not None:
+        if isinstance(shots_left, bool) or not isinstance(shots_left, int) or not 0 <= shots_left < shots:
+            raise PlayerError(f"advise: shots_left must be a whole number from 0 to {shots - 1} (got {shots_left!r})")
+        shot = shots - shots_left
+        if (shot % 2 == 0) != hammer:
+            raise PlayerError(
+                f"advise: shots_left: {role} shoots the {'even' if hammer else 'odd'}-numbered shots, so an "
+                f"{'even' if hammer else 'odd'} number follow its shot (got {shots_left})"
+            )
+        if shot - 1 < shot_so_far:
+            raise PlayerError(
+                f"advise: shots_left: {shots_left} shots after this one leave {shot - 1} before it, fewer than "
+                f"the {played} (got {shots_left})"
+            )
+        return shot, ""
+    shot = shot_so_far + 1
+    if (shot % 2 == 0) != hammer:
+        shot += 1
+    if shot > shots:
+        raise PlayerError(f"advise: the {played} leave no shot for {role} (the frame has {shots})")
+    return shot, (
+        f"shot {shot} of {shots}, {shots - shot} after it: the fewest shots the board allows ({played}, "
+        f"each shot once, none removed), then {role}'s"
+    )
+
+
+def _rounds_left(mine: int, theirs: int, rounds: int, frames_left: int | None) -> tuple[int, str]:
+    """Crokinole rounds after this one, from the score (2 round points a round); and, without
+    ``frames_left``, what was assumed."""
+    played, odd = divmod(mine + theirs, 2)
+    if mine < 0 or theirs < 0 or odd:
+        raise PlayerError(
+            f"advise: score: a crokinole round gives 2 round points (2 and 0, or 1 each), so the two "
+            f"scores add up to an even number of 0 or more (got {mine}-{theirs})"
+        )
+    if played >= rounds:
+        raise PlayerError(f"advise: score: {mine}-{theirs} is {played} rounds played, a whole game of {rounds} rounds")
+    left = rounds - played - 1
+    if frames_left is None:
+        return left, f"{left} round{'' if left == 1 else 's'} after this one: {mine}-{theirs} is {played} rounds played"
+    if frames_left != left:
+        raise PlayerError(
+            f"advise: frames_left: {mine}-{theirs} is {played} rounds played of {rounds}, so {left} "
+            f"after this one (got {frames_left!r})"
+        )
+    return left, ""
