@@ -223,12 +223,15 @@ def advise(
     frames_left: int | None = None,
     shots_left: int | None = None,
     game_length: int | None = None,
+    frames: int | None = None,
+    championship: bool = False,
 ) -> tuple[ShotContext, list[Advice]]:
     """The candidate shots of ``game`` for ``board`` (module docstring), best first.
 
     ``samples``: executions per candidate (default ``DEFAULT_SAMPLES``; 1 for a noise-free player).
-    ``score`` (the shooter's, the opponent's), ``hammer``, ``frames_left``, ``shots_left`` and
-    ``game_length`` describe the game the board is part of (``search.told_situation``); with a score
+    ``score`` (the shooter's, the opponent's), ``hammer``, ``frames_left``, ``shots_left``,
+    ``game_length``, ``frames`` (a deck game of that many frames) and ``championship`` (a crokinole
+    championship game) describe the game the board is part of (``search.told_situation``); with a score
     the shots are ranked by the probability of winning the game (flat courts only: the win estimates
     roll out the frame with the flat kernels, ``playing.flat_only``; the court and the game
     situation are checked before any shot is simulated). The situation is then in
@@ -253,7 +256,9 @@ def advise(
         from shuffle_sim.playing.search.told_situation import advice_situation
 
         require_flat(ctx.court, "advise with a score")
-        situation, assumed = advice_situation(game, ctx, score, hammer, frames_left, shots_left, game_length)
+        situation, assumed = advice_situation(
+            game, ctx, score, hammer, frames_left, shots_left, game_length, frames, championship
+        )
         ctx.info["situation"] = situation
         ctx.info["assumed"] = assumed
         # the shots after this one alternate, the opponent's first (crokinole's frame value weighs

@@ -331,6 +331,10 @@ def play_crokinole_game(
     return play_game(play, players, seed, game_index, number, max_rounds, on_frame)
 
 
+#: Formats ``play_match`` knows beside a number of rounds (``_matches.check_format``).
+FORMATS = ("championship",)
+
+
 def play_match(
     players: Mapping[str, Player],
     seed: int,
@@ -339,11 +343,13 @@ def play_match(
     on_frame=None,
     on_game=None,
     court: Court | None = None,
+    championship: bool = False,
 ) -> MatchRecord:
     """A singles game of 4 rounds (``length`` rounds) on ``court`` (default the tournament board), A
     shooting first; a match is the category's number of games (singles: 10), the first shooter
-    alternating."""
-    options = CrokinoleOptions() if length is None else CrokinoleOptions(rounds=length)
+    alternating. A ``championship`` game plays another round while level after its rounds, and a
+    championship match is best two of three games (crokinole tournament rules)."""
+    options = CrokinoleOptions(rounds=CrokinoleOptions.rounds if length is None else length, championship=championship)
     if not match:
         game = CrokinoleGame(SIDES, options)
         return single_game(GAME, play_crokinole_game, game, players, seed, on_frame, on_game, court)

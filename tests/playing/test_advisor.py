@@ -242,3 +242,54 @@ def test_the_advisor_prints_the_situation_it_assumed(tmp_path, capsys):
     assert main([*argv, "--player", "exact", "--shots-left", "0", "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert report["assumed"] == {} and "shot 8 of 8, no shots after it" in report["situation"][1]
+
+
+def test_a_deck_game_of_frames_is_valued_by_its_own_table():
+    """The last shot of a 16-frame game (MSA C-1), level at 30 with a yellow 10 on the board: black
+    must take it out, for after this frame the higher score wins. A draw to the 7 that misses it
+    leaves 37 to 40, the game lost, where a game to 75 would go on."""
+    board = _deck_board([(0.0, 36.5 * FT, "yellow")])
+    told = dict(shooter="black", samples=100, score=(30, 30), hammer=True, shots_left=0)
+    ctx, advice = advise("deck", board, parse_player("deck", "expert-ev"), frames=16, frames_left=0, **told)
+    assert "frame 16 of 16 (MSA C-1): no frames after it" in ctx.info["situation"].describe()[0]
+    assert advice[0].intent.label.startswith("take out disc 0")
+    draw = next(a for a in advice if a.intent.label == "draw to the 7 left")
+    assert draw.win == 0.0
+    _, to_75 = advise("deck", board, parse_player("deck", "expert-ev"), **told)
+    assert next(a for a in to_75 if a.intent.label == "draw to the 7 left").win > 0.3
+    for args, message in (
+        (dict(frames=16), "frames_left: a deck game of 16 frames needs the frames after this one"),
+        (dict(frames=16, frames_left=16), "frames_left must be a whole number from 0 to 15"),
+        (dict(frames=16, frames_left=2, game_length=50), "game_length: a deck game of 16 frames has no game point"),
+        (dict(championship=True), "championship: only crokinole"),
+    ):
+        with pytest.raises(PlayerError, match=message):
+            advise("deck", board, parse_player("deck", "expert-ev"), **told, **args)
+
+
+def test_a_level_championship_crokinole_game_plays_an_extra_round(tmp_path, capsys):
+    """Level 4-4 after four rounds: a plain game is over, a championship game (crokinole tournament
+    rules) is in its extra round, which the hammer's last shot can win."""
+    from shuffle_sim.playing.search.told_situation import advice_situation
+
+    ctx = advice_context("crokinole", BOARD)
+    with pytest.raises(PlayerError, match="4-4 is 4 rounds played, a whole game of 4 rounds"):
+        advice_situation("crokinole", ctx, (4, 4), True)
+    situation, assumed = advice_situation("crokinole", ctx, (4, 4), True, championship=True)
+    assert situation.championship and situation.rounds_left == 0
+    assert "level after 4: an extra round" in assumed["frames_left"]
+    with pytest.raises(PlayerError, match="5-3 is 4 rounds played, past 4 and not level"):
+        advice_situation("crokinole", ctx, (5, 3), True, championship=True)
+    board = tmp_path / "board.json"
+    board.write_text(
+        json.dumps(
+            {"discs": [{"x": float(x), "y": float(y), "team": t} for x, y, t in zip(BOARD.x, BOARD.y, BOARD.team)]}
+        )
+    )
+    argv = ["advise", "crokinole", str(board), "--player", "exact", "--score", "4-4", "--hammer", "--shots-left", "0"]
+    assert main([*argv, "--championship", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert "another round, a championship game" in report["situation"][0]
+    assert 0.0 < max(r["win"] for r in report["shots"]) <= 1.0
+    assert main(argv) == 2
+    assert "a whole game of 4 rounds" in capsys.readouterr().err

@@ -49,7 +49,9 @@ def _shots(n: int) -> str:
 class DeckSituation:
     """Before a deck shot: the shooter's and the opponent's scores (by side, as posted), whether the
     shooter's colour leads this half-round, the shot's number in it (1 to 8), the game point, and the
-    D-4 extension (half-rounds of it left, this one included; 0 outside one)."""
+    D-4 extension (half-rounds of it left, this one included; 0 outside one). A game of a number of
+    frames (MSA C-1) names them (``frames``; its game point is then unused), the half-rounds
+    ``played`` before this one, and whether the sides switch colours at half way (``switch``)."""
 
     mine: int
     theirs: int
@@ -57,6 +59,9 @@ class DeckSituation:
     shot: int
     game_point: int = 75
     extension_left: int = 0
+    frames: int | None = None
+    played: int = 0
+    switch: bool = False
 
     game = "deck"
     #: The search weighs every shot of the half-round, every candidate (``kr_uct``), with 24,000
@@ -70,13 +75,19 @@ class DeckSituation:
     def later(self) -> int:
         return DECK_DISCS - self.shot
 
-    def _next(self, mine, theirs, next_lead_is_me, extension_left):
-        """Win probability before a half-round led by ``next_lead_is_me`` with the given scores."""
+    def _next(self, mine, theirs, next_lead_is_me, extension_left, played):
+        """Win probability before a half-round led by ``next_lead_is_me`` with the given scores, after
+        ``played`` half-rounds (a game of a number of frames)."""
         tables = win_tables("deck")
         lead_score = np.where(next_lead_is_me, mine, theirs)
         hammer_score = np.where(next_lead_is_me, theirs, mine)
-        if extension_left:
-            p = tables.deck(None, None, self.game_point, extension_left, lead_score - hammer_score)
+        if extension_left and self.frames:
+            variant = "frames-switch" if self.switch else "frames"
+            p = tables.deck_extension(lead_score - hammer_score, extension_left, self.frames, variant)
+        elif extension_left:
+            p = tables.deck_extension(lead_score - hammer_score, extension_left, self.game_point)
+        elif self.frames:
+            p = tables.deck_frames(lead_score - hammer_score, played, self.frames, self.switch)
         else:
             p = tables.deck(lead_score, hammer_score, self.game_point)
         return np.where(next_lead_is_me, p, 1.0 - p)
@@ -89,33 +100,49 @@ class DeckSituation:
         replay = np.asarray(replay, dtype=bool)
         out = np.empty(mine.shape, dtype=np.float64)
         if replay.any():
-            out[replay] = self._next(mine[replay], theirs[replay], self.lead, self.extension_left)
+            out[replay] = self._next(mine[replay], theirs[replay], self.lead, self.extension_left, self.played)
         done = ~replay
         if not done.any():
             return out
         m, t = mine[done], theirs[done]
-        if self.extension_left == 0:
-            decided = np.maximum(m, t) >= self.game_point  # D-3: game point after a whole half-round
-        else:
+        played = self.played + 1
+        if self.extension_left:
             decided = np.full(m.shape, self.extension_left == 1)  # D-4: the extension's round played out
+        elif self.frames:
+            decided = np.full(m.shape, played >= self.frames)  # C-1: the last frame played
+        else:
+            decided = np.maximum(m, t) >= self.game_point  # D-3: game point after a whole half-round
         value = np.empty(m.shape)
         won = decided & (m != t)
         value[won] = (m[won] > t[won]).astype(float)
         tie = decided & (m == t)
-        # a tie at game point (or after an extension): one more round, led by this half-round's hammer
-        value[tie] = self._next(m[tie], t[tie], not self.lead, 2)
+        # a tie at game point (or after the last frame, or an extension): one more round, led by this
+        # half-round's hammer
+        if tie.any():
+            value[tie] = self._next(m[tie], t[tie], not self.lead, 2, played)
         going = ~decided
-        value[going] = self._next(m[going], t[going], not self.lead, 1 if self.extension_left == 2 else 0)
+        # C-3c: the hammer leads next; at a switch of colours half way through (C-1), the same side
+        switched = bool(self.frames and self.switch and not self.extension_left and played == self.frames // 2)
+        next_lead = self.lead if switched else not self.lead
+        if going.any():
+            value[going] = self._next(m[going], t[going], next_lead, 1 if self.extension_left == 2 else 0, played)
         out[done] = value
         return out
 
     def describe(self) -> list[str]:
         """The situation in players' words, one fact a line."""
         role = "leads this half-round" if self.lead else "has the hammer (the last shot of the half-round)"
-        facts = [
-            f"score {self.mine}-{self.theirs}, the shooter's first, in a game to {self.game_point} (MSA D-3)",
-            f"the shooter {role}: shot {self.shot} of {DECK_DISCS}, {_shots(self.later)} after it",
-        ]
+        score = f"score {self.mine}-{self.theirs}, the shooter's first"
+        if not self.frames:
+            game = f"{score}, in a game to {self.game_point} (MSA D-3)"
+        elif self.extension_left:
+            game = f"{score}, in a game of {self.frames} frames (MSA C-1)"
+        else:
+            left = self.frames - self.played - 1
+            game = f"{score}, frame {self.played + 1} of {self.frames} (MSA C-1): {_count(left, 'frame')} after it"
+            if self.switch and self.played < self.frames // 2:
+                game += f", the sides switching colours after frame {self.frames // 2}"
+        facts = [game, f"the shooter {role}: shot {self.shot} of {DECK_DISCS}, {_shots(self.later)} after it"]
         if self.extension_left:
             facts.append(
                 f"tied at game point, the game plays on (D-4): {self.extension_left} half-rounds left, "
@@ -142,7 +169,9 @@ class DeckSituation:
 class CrokinoleSituation:
     """Before a crokinole shot: the shooter's and the opponent's game points, the 20s each has set
     aside in this round so far, whether the shooter has the hammer this round, the shots left in the
-    round after this one, and the rounds left after this one."""
+    round after this one, the rounds left after this one (0 in a championship game's extra rounds),
+    the game's rounds, and whether it is a championship game (level after its rounds, it plays
+    another round; crokinole tournament rules)."""
 
     mine: int
     theirs: int
@@ -152,6 +181,7 @@ class CrokinoleSituation:
     later: int
     rounds_left: int
     rounds: int = 4
+    championship: bool = False
 
     game = "crokinole"
     #: The search weighs the round's last shots only (at most ``horizon`` still to come after the shot),
@@ -171,11 +201,12 @@ class CrokinoleSituation:
     def describe(self) -> list[str]:
         """The situation in players' words, one fact a line."""
         role = "has the hammer (the last shot of the round)" if self.hammer else "shoots first this round"
+        tie = "another round, a championship game" if self.championship else "a tie"
+        opponent = f", {(self.later + 1) // 2} of them the opponent's" if self.later else ""
         return [
             f"round points {self.mine}-{self.theirs}, the shooter's first; {_count(self.rounds_left, 'round')} "
-            f"after this one in a game of {self.rounds} rounds (a game tied after them is a tie)",
-            f"the shooter {role}: {_shots(self.later)} after this one"
-            + (f", {(self.later + 1) // 2} of them the opponent's" if self.later else ""),
+            f"after this one in a game of {self.rounds} rounds (level after them, {tie})",
+            f"the shooter {role}: {_shots(self.later)} after this one{opponent}",
             f"20s set aside this round: the shooter's {self.twenties_mine}, the opponent's {self.twenties_theirs}",
         ]
 
@@ -189,12 +220,13 @@ class CrokinoleSituation:
     def _after(self, points: np.ndarray) -> np.ndarray:
         """Win probability once the round ends with the shooter's round ``points`` (2/1/0)."""
         lead = self.mine - self.theirs + points - (2 - points)
-        if self.rounds_left == 0:
+        if self.rounds_left == 0 and not self.championship:
             return np.where(lead > 0, 1.0, np.where(lead == 0, 0.5, 0.0))
         # singles: the first shot alternates, so the shooter has the hammer next round if it shot
         # first in this one
         return np.asarray(
-            win_tables("crokinole").crokinole(lead, self.rounds_left, not self.hammer, self.rounds), dtype=np.float64
+            win_tables("crokinole").crokinole(lead, self.rounds_left, not self.hammer, self.rounds, self.championship),
+            dtype=np.float64,
         )
 
 
@@ -275,6 +307,9 @@ def situation_of(ctx: ShotContext):
     if kind == "DeckGame":
         if game.options.format != "singles":
             return None
+        options = game.options
+        if options.frames is not None and options.frames_or_game_point:
+            return None  # "frames or game point, whichever first" has no table
         half = ctx.info["half"]
         opponent = game.opponent(me)
         lead = half.turns[0].team == me
@@ -282,7 +317,15 @@ def situation_of(ctx: ShotContext):
         if game._extension_until is not None:
             extension_left = game._extension_until - game.completed
         return DeckSituation(
-            game.scores[me], game.scores[opponent], lead, ctx.turn.shot, game.options.game_point, extension_left
+            game.scores[me],
+            game.scores[opponent],
+            lead,
+            ctx.turn.shot,
+            options.game_point,
+            extension_left,
+            options.frames,
+            game.completed,
+            options.switches_colours,
         )
     if kind == "CrokinoleGame":
         if game.options.scoring != "points" or game.category.players_per_side != 1:
@@ -302,6 +345,7 @@ def situation_of(ctx: ShotContext):
             later,
             rounds_left,
             game.options.rounds,
+            game.options.championship,
         )
     if kind == "HorseCollarGame":
         opponent = next(s for s in game.sides if s != me)

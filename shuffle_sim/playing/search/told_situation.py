@@ -13,6 +13,7 @@ each in players' words, keyed by the argument that would have given it.
   the first of the shooter's after them. A count given is checked against both.
 - Rounds left (crokinole): a round gives 2 round points (2 and 0, or 1 each), so the score says how
   many rounds were played. A count given must agree with it.
+- Frames left (a deck game of a number of frames): the score does not say it; it must be given.
 - Horse collar and ricochet are valued as the frame stands after the shot: neither count applies,
   and giving one is an error.
 """
@@ -40,11 +41,21 @@ def advice_situation(
     frames_left: int | None = None,
     shots_left: int | None = None,
     game_length: int | None = None,
+    frames: int | None = None,
+    championship: bool = False,
 ) -> tuple[Situation, dict[str, str]]:
     """The situation of ``game`` the advisor is told of (module docstring), and what it assumed: by
-    argument name (``shots_left``, ``frames_left``), the value read from the board or the score."""
+    argument name (``shots_left``, ``frames_left``), the value read from the board or the score.
+
+    ``frames``: a deck game of that many frames (MSA C-1) instead of a game point; ``frames_left``
+    (the frames after this one) is then needed. ``championship``: a crokinole championship game,
+    which plays another round while level after its rounds."""
     if game not in DEFAULT_LENGTHS:
         raise PlayerError(f"advise: no win tables for game {game!r}")
+    if frames is not None and game != "deck":
+        raise PlayerError(f"advise: frames: only deck is played to a number of frames (got frames={frames!r})")
+    if championship and game != "crokinole":
+        raise PlayerError(f"advise: championship: only crokinole has a championship game (got {game})")
     mine, theirs = score
     length = game_length or DEFAULT_LENGTHS[game]
     if game in ("horse-collar", "ricochet"):
@@ -57,14 +68,16 @@ def advice_situation(
         return FrameValueSituation(game, mine, theirs, length, not hammer), {}
     assumed: dict[str, str] = {}
     if game == "deck":
-        if frames_left is not None:
-            raise PlayerError(
-                f"advise: frames_left: a deck game to a game point has no count of frames (got {frames_left!r})"
-            )
         shot, note = _shot_number(DECK_DISCS, ctx.n_discs, 0, hammer, shots_left)
         if note:
             assumed["shots_left"] = note
-        return DeckSituation(mine, theirs, not hammer, shot, length, 0), assumed
+        if frames is None:
+            if frames_left is not None:
+                raise PlayerError(
+                    f"advise: frames_left: a deck game to a game point has no count of frames (got {frames_left!r})"
+                )
+            return DeckSituation(mine, theirs, not hammer, shot, length, 0), assumed
+        return _frames_game(mine, theirs, hammer, shot, frames, frames_left, game_length), assumed
     from shuffle_sim.playing.crokinole import twenties_of
     from shuffle_sim.rules.crokinole import category
 
@@ -73,10 +86,32 @@ def advice_situation(
     shot, note = _shot_number(shots, ctx.n_discs, sum(twenties), hammer, shots_left)
     if note:
         assumed["shots_left"] = note
-    rounds_left, note = _rounds_left(mine, theirs, length, frames_left)
+    rounds_left, note = _rounds_left(mine, theirs, length, frames_left, championship)
     if note:
         assumed["frames_left"] = note
-    return CrokinoleSituation(mine, theirs, *twenties, hammer, shots - shot, rounds_left, length), assumed
+    situation = CrokinoleSituation(mine, theirs, *twenties, hammer, shots - shot, rounds_left, length, championship)
+    return situation, assumed
+
+
+def _frames_game(
+    mine: int, theirs: int, hammer: bool, shot: int, frames: int, frames_left: int | None, game_length: int | None
+) -> DeckSituation:
+    """A deck game of ``frames`` frames (MSA C-1), ``frames_left`` after this one: the sides switch
+    colours at half way in the games C-1 names (``DeckOptions.switches_colours``)."""
+    from shuffle_sim.rules.deck_game import DeckOptions
+
+    if isinstance(frames, bool) or not isinstance(frames, int) or frames < 1:
+        raise PlayerError(f"advise: frames must be a positive whole number (got {frames!r})")
+    if game_length is not None:
+        raise PlayerError(
+            f"advise: game_length: a deck game of {frames} frames has no game point (got {game_length!r})"
+        )
+    if frames_left is None:
+        raise PlayerError(f"advise: frames_left: a deck game of {frames} frames needs the frames after this one")
+    if isinstance(frames_left, bool) or not isinstance(frames_left, int) or not 0 <= frames_left < frames:
+        raise PlayerError(f"advise: frames_left must be a whole number from 0 to {frames - 1} (got {frames_left!r})")
+    switch = DeckOptions(frames=frames).switches_colours
+    return DeckSituation(mine, theirs, not hammer, shot, frames=frames, played=frames - frames_left - 1, switch=switch)
 
 
 def _shot_number(shots: int, discs: int, twenties: int, hammer: bool, shots_left: int | None) -> tuple[int, str]:
@@ -114,8 +149,9 @@ def _shot_number(shots: int, discs: int, twenties: int, hammer: bool, shots_left
     )
 
 
-def _rounds_left(mine: int, theirs: int, rounds: int, frames_left: int | None) -> tuple[int, str]:
-    """Crokinole rounds after this one, from the score (2 round points a round); and, without
+def _rounds_left(mine: int, theirs: int, rounds: int, frames_left: int | None, championship: bool) -> tuple[int, str]:
+    """Crokinole rounds after this one, from the score (2 round points a round; a championship game
+    level after its rounds plays on, its extra rounds with none after them); and, without
     ``frames_left``, what was assumed."""
     played, odd = divmod(mine + theirs, 2)
     if mine < 0 or theirs < 0 or odd:
@@ -123,11 +159,18 @@ def _rounds_left(mine: int, theirs: int, rounds: int, frames_left: int | None) -
             f"advise: score: a crokinole round gives 2 round points (2 and 0, or 1 each), so the two "
             f"scores add up to an even number of 0 or more (got {mine}-{theirs})"
         )
-    if played >= rounds:
-        raise PlayerError(f"advise: score: {mine}-{theirs} is {played} rounds played, a whole game of {rounds} rounds")
-    left = rounds - played - 1
+    if played >= rounds and not (championship and mine == theirs):
+        over = (
+            f"a whole game of {rounds} rounds" if not championship else f"past {rounds} and not level: the game is over"
+        )
+        raise PlayerError(f"advise: score: {mine}-{theirs} is {played} rounds played, {over}")
+    left = max(rounds - played - 1, 0)
     if frames_left is None:
-        return left, f"{left} round{'' if left == 1 else 's'} after this one: {mine}-{theirs} is {played} rounds played"
+        extra = f", level after {rounds}: an extra round" if played >= rounds else ""
+        return (
+            left,
+            f"{left} round{'' if left == 1 else 's'} after this one: {mine}-{theirs} is {played} rounds played{extra}",
+        )
     if frames_left != left:
         raise PlayerError(
             f"advise: frames_left: {mine}-{theirs} is {played} rounds played of {rounds}, so {left} "
