@@ -237,7 +237,7 @@ def test_the_advisor_prints_the_situation_it_assumed(tmp_path, capsys):
     assert main([*argv, "--player", "exact"]) == 0
     out = capsys.readouterr().out
     assert "the shooter has the hammer (the last shot of the half-round): shot 2 of 8, 6 shots after it" in out
-    assert "assumed: shot 2 of 8, 6 after it: the fewest shots the board allows (1 disc on the board" in out
+    assert "assumed: the shots before this one are the fewest the board allows (1 disc on the board" in out
     assert "(--shots-left N says otherwise)" in out
     assert main([*argv, "--player", "exact", "--shots-left", "0", "--json"]) == 0
     report = json.loads(capsys.readouterr().out)

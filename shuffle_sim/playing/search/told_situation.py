@@ -144,8 +144,8 @@ def _shot_number(shots: int, discs: int, twenties: int, hammer: bool, shots_left
     if shot > shots:
         raise PlayerError(f"advise: the {played} leave no shot for {role} (the frame has {shots})")
     return shot, (
-        f"shot {shot} of {shots}, {shots - shot} after it: the fewest shots the board allows ({played}, "
-        f"each shot once, none removed), then {role}'s"
+        f"the shots before this one are the fewest the board allows ({played}, each shot once, none "
+        f"removed), this one the next of {role}'s: shot {shot} of {shots}"
     )
 
 
