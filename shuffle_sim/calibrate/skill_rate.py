@@ -29,7 +29,7 @@ import sys
 from dataclasses import replace
 
 from shuffle_sim.court.materials import SPIN_MODELS
-from shuffle_sim.experiment._chunks import compute_chunk
+from shuffle_sim.experiment import compute_chunk
 from shuffle_sim.experiment.spec import Experiment, load_experiment
 from shuffle_sim.messages import shown
 from shuffle_sim.noise import NoiseModel

@@ -146,11 +146,7 @@ class Scenes:
         low = given[mu[given] <= least]
         if low.size:
             k = int(low[0])
-            raise SceneError(
-                f"scene {k}: materials.mu {float(mu[k])!r} leaves the surface of court "
-                f"{self.court.name!r} steeper than its friction (mu must exceed {least:.6g} there); a "
-                "disc would never come to rest"
-            )
+            raise SceneError(f"scene {k}: materials.mu {float(mu[k])!r} is {self.court.friction_refusal(float(mu[k]))}")
 
     def scene_court(self, k: int) -> Court:
         """The court of scene ``k``: this batch's court with the scene's materials."""
