@@ -15,8 +15,11 @@ The rules are the same under both laws and written here once:
   at once: ``contacts.tolerances``), so simultaneous impacts become a short sequence of pairwise
   impulses; ties go to the lowest disc, then a body's own event over a kill line over a spin stop
   over an impact;
-* impacts (disc, cushion, peg) at one instant are counted; past ``pushing.STORM_IMPACTS`` each
-  further one ends the exchange (``contacts.pushing``);
+* impacts at one instant are counted; past ``pushing.STORM_IMPACTS`` each further one ends the
+  exchange (``contacts.pushing``). The integrated law counts impacts on cushions and pegs too and
+  ends a storm against them as well: there a grade can press discs into a body, and a disc pinched
+  between them bounces without end; the closed-form law counts disc-disc impacts only
+  (``ops.storms_at_bodies``);
 * a kill line makes its disc dead (MSA C-21) and changes nothing else; a killing cushion makes the
   disc that hits it dead (MSA C-20), logged as a kill right after the impact;
 * the log gets every event but a ride's end, with each disc's standing just before the event;
@@ -94,7 +97,8 @@ def run_events(law, motion, state, ev, seg, max_events):
                 ok = False
                 break
             continue
-        if kind in (DISC_DISC, DISC_CUSHION, DISC_PEG):
+        counted = kind == DISC_DISC or (kind in (DISC_CUSHION, DISC_PEG) and ops.storms_at_bodies(law))
+        if counted:
             impacts_now += 1
         if kind == DISC_DISC:
             b_logged = b
@@ -108,7 +112,7 @@ def run_events(law, motion, state, ev, seg, max_events):
             ist[DEAD, a] = 1
             st[T_KILL, a] = np.inf
             continue
-        storm = impacts_now > STORM_IMPACTS
+        storm = counted and impacts_now > STORM_IMPACTS
         n_ev, applied, kills = ops.apply_event(law, motion, state, ev, n_ev, now, kind, a, b, storm)
         if kills and ist[DEAD, a] == 0:
             ist[DEAD, a] = 1

@@ -13,7 +13,9 @@ restitution can need thousands of pairwise impulses at one instant before no con
 any more (the impulses converge geometrically, slowly when the contacts are nearly in line: an
 event storm that the physics fuzz found at restitution 0.02). After ``STORM_IMPACTS`` impacts at
 one instant, each further impact there ends the exchange: two discs and the sliding discs touching
-them move on as one, and a disc meets a cushion or peg with restitution 0 (``bounce``).
+them move on as one; where the motion law counts impacts on cushions and pegs too (the integrated
+law, whose grade can press discs into them), a disc meets a cushion or peg with restitution 0
+(``bounce``).
 """
 
 from __future__ import annotations

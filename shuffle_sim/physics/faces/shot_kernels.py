@@ -153,7 +153,14 @@ def play_board_shots(law, motion, ja, prepared, index, board_x, board_y, launche
             problem,
         )
     out_x, out_y, out_status, out_dead, out_value, out_zone, out_hanger, _, _, _ = outs
-    n = n_shots * n_discs
+    _judge_rests(ja, prepared, index, out_x, out_y, out_status, out_dead, out_value, out_zone, out_hanger)
+
+
+@jit.parallel
+def _judge_rests(ja, prepared, index, out_x, out_y, out_status, out_dead, out_value, out_zone, out_hanger):
+    """Judge every rest position of a batch of shots in one parallel pass and merge in the kernel's
+    verdicts: a fallen disc is dead, in no zone and on no hanger; a dead disc is worth 0."""
+    n = out_x.size
     value = out_value.reshape(n)
     zone = out_zone.reshape(n)
     hanger = out_hanger.reshape(n)

@@ -30,6 +30,8 @@ state's first rows are every law's (``physics.state``). The operations:
     the event loop's steps (``loop``)
 ``run_lone(law, motion, x, y, vx, vy, w, max_events, scratch)``
     one disc alone on the court run to rest: (x, y, vx, vy, w, status, dead, ok, t_end, processed)
+``storms_at_bodies(law)``
+    whether impacts on cushions and pegs count toward a storm and end it (``contacts.pushing``)
 ``lone_scratch(law)``
     the scratch ``run_lone`` needs
 ``no_log(law)``
@@ -284,6 +286,19 @@ def _start_pending(law, motion, state, now):
         return integrated_steps.start_pending(motion[0], motion[1], motion[2], state[0], state[1], state[4], now)
 
     return integrated
+
+
+def storms_at_bodies(law):
+    """Whether impacts on cushions and pegs count toward a storm of impacts at one instant, and a storm
+    ends against them too (``contacts.pushing``): under the integrated law, whose grade can press discs
+    into a body; the closed-form law counts disc-disc impacts only."""
+
+
+@overload(storms_at_bodies, **_INLINED)
+def _storms_at_bodies(law):
+    if _closed(law):
+        return lambda law: False
+    return lambda law: True
 
 
 def lone_scratch(law):
