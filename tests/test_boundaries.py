@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import re
+import sys
 from pathlib import Path
 
 import shuffle_sim
@@ -102,3 +103,71 @@ def test_private_modules_and_names_stay_in_their_package():
                 if not (module == owner or module.startswith(owner + ".")):
                     leaks.append(f"{path.relative_to(PACKAGE.parent)}:{line} imports private name {target}.{name}")
     assert not leaks, "private modules or names used outside their package:\n" + "\n".join(leaks)
+
+
+def _import_cycles(package: str) -> list[list[str]]:
+    """The import cycles among the modules of ``package`` (``shuffle_sim.experiment``): every strongly
+    connected group of more than one module in the graph of their imports of each other, at any depth
+    (inside functions and ``if TYPE_CHECKING`` too: a cycle there is a knot in the design all the same)."""
+    modules = _modules()
+    inside = {m for m in modules if m == package or m.startswith(package + ".")}
+    graph = {m: {_target(t, n, modules) for _, t, n in _imports(modules[m])} & inside - {m, package} for m in inside}
+    # Tarjan's strongly connected components, iteratively: the package is small, recursion would do too.
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    groups: list[list[str]] = []
+    for root in sorted(graph):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph[root])))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, edges = work[-1]
+            step = next(edges, None)
+            if step is None:
+                work.pop()
+                if work:
+                    low[work[-1][0]] = min(low[work[-1][0]], low[node])
+                if low[node] == index[node]:
+                    group = []
+                    while True:
+                        member = stack.pop()
+                        on_stack.discard(member)
+                        group.append(member)
+                        if member == node:
+                            break
+                    if len(group) > 1:
+                        groups.append(sorted(group))
+            elif step not in index:
+                index[step] = low[step] = len(index)
+                stack.append(step)
+                on_stack.add(step)
+                work.append((step, iter(sorted(graph[step]))))
+            elif step in on_stack:
+                low[node] = min(low[node], index[step])
+    return groups
+
+
+def test_the_cycle_finder_finds_a_cycle(tmp_path, monkeypatch):
+    package = tmp_path / "shuffle_sim" / "knot"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    (package / "a.py").write_text("from shuffle_sim.knot import b\n")
+    (package / "b.py").write_text("def f():\n    from shuffle_sim.knot.c import g\n")
+    (package / "c.py").write_text(
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from shuffle_sim.knot import a\n"
+    )
+    (package / "d.py").write_text("from shuffle_sim.knot import a\n")
+    monkeypatch.setattr(sys.modules[__name__], "PACKAGE", tmp_path / "shuffle_sim")
+    assert _import_cycles("shuffle_sim.knot") == [["shuffle_sim.knot.a", "shuffle_sim.knot.b", "shuffle_sim.knot.c"]]
+
+
+def test_there_is_no_import_cycle_in_experiment():
+    cycles = _import_cycles("shuffle_sim.experiment")
+    assert not cycles, "modules of shuffle_sim.experiment importing each other in a cycle: " + "; ".join(
+        " <-> ".join(group) for group in cycles
+    )

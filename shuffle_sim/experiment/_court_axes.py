@@ -30,16 +30,14 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
 from shuffle_sim.court import Court, CourtError
 from shuffle_sim.court.speed import mu_for_speed
-
-if TYPE_CHECKING:  # the model's axis record and the reader, for types only (both import this module)
-    from shuffle_sim.experiment._model import Axis
-    from shuffle_sim.experiment._sections import ExperimentReader
+from shuffle_sim.court.toml_reader import TomlReader
+from shuffle_sim.experiment._axes import Axis
 
 #: The grid axes that set the court of a cell, rather than the shot.
 COURT_AXES = ("court_speed", "slope_x", "slope_y", "crown")
@@ -117,7 +115,7 @@ def court_index(axes: Sequence[Axis], grid_shape: tuple[int, ...], cells: np.nda
     return index
 
 
-def check_court_axes(r: ExperimentReader, axes: tuple[Axis, ...], court: Court, params: dict) -> None:
+def check_court_axes(r: TomlReader, axes: tuple[Axis, ...], court: Court, params: dict) -> None:
     """Refuse a crown axis beside ``params.crown``, then build every cell's court (as ``build_courts`` does) so
     that the court's own checks (a surface steeper than its friction, ``Court.with_params``) name the
     grid axis, its value and the cell's other court values."""

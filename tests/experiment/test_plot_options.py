@@ -134,7 +134,7 @@ def test_a_difference_is_drawn_with_its_standard_error_and_unresolved_cells_hatc
     assert hatched.get_hatch() == "////"
     unresolved = np.abs(expected) <= 2 * error
     assert len(hatched.get_paths()) == int(unresolved.sum())
-    assert "minus spin = 0 (independent random draws)" in fig._suptitle.get_text()
+    assert "minus spin = 0 rad/s (independent random draws)" in fig._suptitle.get_text()
     assert diff_ax.collections[0].norm.vcenter == 0.0
 
 
