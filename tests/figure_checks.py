@@ -43,3 +43,23 @@ def _undrawn_tick_labels(fig) -> set[int]:
         for tick in axis.get_major_ticks() + axis.get_minor_ticks():
             out.update(id(label) for label in (tick.label1, tick.label2) if id(label) not in drawn)
     return out
+
+
+def overlapping_tick_labels(fig) -> list[str]:
+    """Pairs of drawn tick labels of one axis of ``fig`` that overlap ('-1.0' and '-0.5'), as text."""
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    out = []
+    for axis in fig.findobj(Axis):
+        labels = [
+            label
+            for tick in axis._update_ticks()
+            for label in (tick.label1, tick.label2)
+            if label.get_visible() and label.get_text().strip()
+        ]
+        boxes = [label.get_window_extent(renderer) for label in labels]
+        for i in range(len(labels)):
+            for j in range(i + 1, len(labels)):
+                if boxes[i].overlaps(boxes[j]):
+                    out.append(f"{labels[i].get_text()!r} and {labels[j].get_text()!r}")
+    return out
