@@ -13,6 +13,7 @@ from shuffle_sim.experiment.heatmaps import plot_metric, plot_specs
 from shuffle_sim.experiment.spec import ExperimentError, parse_experiment, possible_values
 from shuffle_sim.experiment.store import ResultsDir
 from shuffle_sim.units import FOOT, INCH
+from tests.experiment.synthetic import cell_sums
 from tests.figure_checks import clipped_texts
 
 CROWNED = """
@@ -47,20 +48,7 @@ def _results(text: str, plots: str = PLOT, seed: int = 3):
     rng = np.random.default_rng(seed)
     values = possible_values(experiment.court)
     counts = rng.multinomial(experiment.samples, np.full(len(values), 1 / len(values)), size=experiment.n_cells)
-    zero = np.zeros(experiment.n_cells, dtype=np.int64)
-    sums = {
-        "shots": counts.sum(axis=1),
-        "failed": zero,
-        "value_sum": counts @ values,
-        "value_counts": counts,
-        "dead": counts[:, list(values).index(0)],
-        "hanger": zero,
-        "corner_hanger": zero,
-        "holed": zero,
-        "score_sum": zero,
-        "opponent_sum": zero,
-        "removed": np.zeros((experiment.n_cells, 0), dtype=np.int64),
-    }
+    sums = cell_sums(experiment, counts)
     return experiment, build_grid(experiment, sums)
 
 
