@@ -34,6 +34,7 @@ from typing import Any
 
 import numpy as np
 
+from shuffle_sim import units
 from shuffle_sim.court import Court, CourtError
 from shuffle_sim.court.speed import mu_for_speed
 from shuffle_sim.court.toml_reader import TomlReader
@@ -133,15 +134,16 @@ def check_court_axes(r: TomlReader, axes: tuple[Axis, ...], court: Court, params
         try:
             court.with_params(**court_values(court, axes, index))
         except CourtError as exc:
-            cell = {axes[k].name: _shown(axes[k].name, axes[k].values[i]) for k, i in zip(positions, index)}
+            cell = {axes[k].name: _shown(axes[k], axes[k].values[i]) for k, i in zip(positions, index)}
             k, i = next((k, i) for k, i in zip(positions, index) if axes[k].name in SURFACE_AXES)
             where = ", ".join(f"{n} = {v}" for n, v in cell.items())
             reason = re.sub(r" \(got .*\)$", "", re.sub(r"^parameters: params\.\w+: ", "", str(exc)))
             r.fail(f"grid.{axes[k].name}[{i}]", f"the cell {where}: {reason}", cell[axes[k].name])
 
 
-def _shown(name: str, value: float) -> Any:
-    """A court axis's value as an error shows it (lengths in metres, court speeds in seconds)."""
-    if name == "crown":
-        return f"{value:.6g} m"
-    return f"{value:.6g} s" if name == "court_speed" else float(value)
+def _shown(axis: Axis, value: float) -> Any:
+    """A court axis's value as an error shows it: a crown in the unit the file wrote it in (metres for
+    plain numbers), a court speed in seconds, a grade as the number it is."""
+    if axis.name == "crown":
+        return units.describe_length(float(value), axis.written_unit or "m")
+    return f"{value:.6g} s" if axis.name == "court_speed" else float(value)

@@ -104,7 +104,7 @@ def test_grade_and_court_speed_axes_together_set_both():
         (
             'crown = ["1 in"]',
             "",
-            r"grid\.crown\[0\]: the cell crown = 0\.0254 m: the surface is steeper than its friction",
+            r"grid\.crown\[0\]: the cell crown = 1 in: the surface is steeper than its friction",
         ),
         ('crown = ["1/16 in"]', '[params]\ncrown = "1/32 in"\n', r"params\.crown: the grid's crown axis sets"),
         ("slope_x = [0]", "[distributions]\nslope_y = { uniform = [0, 0.001] }\n", r"distributions\.slope_y: unknown"),
