@@ -2,18 +2,13 @@
 
 ``simulate_shots(court, x, y, vx, vy, omega, board=...)`` plays each shot (one disc launched among the
 resting discs of ``board``) through the physics kernel and judges every disc where it stops, in one
-numba call: Python is called once per batch, never per shot. The shots run in a parallel loop over
-chunks of ``CHUNK`` shots. Shots are independent and each writes its own rows, so results are
-bit-identical whatever the thread count or chunking.
+numba call: Python is called once per batch, never per shot. It returns a ``ShotBatch``: every
+disc's rest position, standing and judgement, shot by shot. Shots are independent and each writes
+its own rows, so results are bit-identical whatever the thread count or chunking.
 
 The kernels (``physics.faces.shot_kernels``) take the court's motion law: closed form on a flat
 court, integrated on a court with a slope, a crown or maps (``court.surface_shape``), with the same
-results layout and judging. On an empty board each shot is a lone disc, run by the law's lone-disc
-loop and judged at once where it stops; among board discs each shot runs through the event loop and
-every rest position is judged in one parallel pass.
-
-Both paths judge with the judge's grid of cells for the batch (``judge.cached_judge_index``), built once
-per court and batch size and reused by later batches.
+results layout and judging.
 
 Judging merges two verdicts: the judge's, from the rest position, and the kernel's standing, made
 while the disc moved (past a kill line, off a killing cushion: dead wherever it stops, MSA C-20,
@@ -22,6 +17,23 @@ hole's value.
 
 Results go to new arrays, or into a ``ShotBatch`` passed as ``out`` (a loop of equal batches reuses
 one set of arrays and skips the system's zeroing of fresh memory).
+
+How a batch runs: a parallel loop over chunks of ``CHUNK`` shots, in one of two paths, each compiled
+on first use.
+
+* On an empty board (the commonest batch: draws, aim and speed sweeps) each shot is a lone disc,
+  played by the kernel's lone-disc event loop (``physics.numba_api.run_lone``: its state in local
+  variables) and judged at once where it stops (``judging.cell_grid.judge_point``), so no rest
+  position makes a second trip through memory. The chunk loop is compiled without reference
+  counting (``_nrt=False``): it allocates nothing, and counting references to the court's arrays for
+  every shot, atomically, would cost more than the shot's physics.
+* Among board discs, each chunk allocates its scratch state once and reuses it for all its shots,
+  with the kernel's event loop inlined; then every rest position is judged in one parallel pass.
+
+On a court that is not flat (a slope, crown or maps: ``court.surface_shape``) both paths run the
+curved-motion kernels instead (``physics.curved_shots``), with the same results layout and judging.
+Both judge with the judge's grid of cells for the batch (``judging.batch.cached_judge_index``), built
+once per court and batch size and reused by later batches.
 
 Performance: ``shuffle-sim bench`` (``single_shot``) measures the empty-board path.
 """

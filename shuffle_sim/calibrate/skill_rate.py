@@ -81,7 +81,7 @@ def calibrate_scale(
 ) -> tuple[float, float]:
     """The factor ``s`` for which ``base.scaled(s)`` makes ``outcome`` at ``rate``; returns (s, rate found).
     With ``vary`` ("speed", "direction", ...) only that standard deviation is scaled: the others are
-    fixed by other figures (crokinole: direction by take-out accuracy, docs/players.md)."""
+    fixed by other figures (crokinole: direction by take-out accuracy, docs/players/skills.md)."""
     if not 0.0 < rate < 1.0:
         raise ValueError(f"rate must lie strictly between 0 and 1 (got {shown(rate)})")
     lo, hi = math.log(low), math.log(high)

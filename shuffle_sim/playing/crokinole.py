@@ -61,7 +61,7 @@ PEG_HIDE_GAP = 0.2 * INCH
 KERNEL_TARGETS = 3
 #: What the expected-value player expects of the opponent's next shot: a take-out of a disc of its
 #: own hits this often, an open 20 on a board left open drops this often (the top-competitive
-#: figures of docs/players.md).
+#: figures of docs/players/skills.md).
 NEXT_HIT_RATE = 0.9
 NEXT_OPEN20_RATE = 0.65
 MAX_ROUNDS = 50

@@ -12,15 +12,17 @@ and ``simulate_shots``, which take the curved kernels there.
 
 from __future__ import annotations
 
+from shuffle_sim import units
 from shuffle_sim.court import Court
 from shuffle_sim.playing.players.context import PlayerError
 
 
 def surface_words(court: Court) -> str:
-    """The court's surface shape as its ``params`` keys: "slope [0.001, 0.0], crown 0.0008 m"."""
+    """The court's surface shape as its ``params`` keys: "slope [0.001, 0.0], crown 1/32 in" (a crown
+    in inches, as crowns are measured)."""
     parts = []
     for key, value in court.surface_shape.params().items():
-        parts.append(f"{key} {value} m" if key == "crown" else f"{key} {value}")
+        parts.append(f"{key} {units.describe_length(value, 'in')}" if key == "crown" else f"{key} {value}")
     return ", ".join(parts)
 
 

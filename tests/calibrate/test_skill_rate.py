@@ -44,7 +44,7 @@ def test_a_spin_error_moves_the_rate_only_under_the_coupled_model(open20):
 
 @pytest.mark.parametrize("skill", ["average competitive", "top competitive"])
 def test_the_spin_of_a_flick_is_too_small_to_move_the_rate(open20, skill):
-    """Why the presets carry no spin error (docs/players.md): a flick spins a disc only through its sideways
+    """Why the presets carry no spin error (docs/players/skills.md): a flick spins a disc only through its sideways
     error, the spin's spread at most v / (k r) times the direction's (k = I / (m r^2)), which is far below
     what moves the open-20 rate."""
     base = skill_preset("crokinole", skill)

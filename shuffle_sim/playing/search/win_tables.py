@@ -32,7 +32,7 @@ Per game (the rules named are those of ``shuffle_sim.rules``):
 - ricochet: a state is (next round's starter's score, the other's); only one side scores a round;
   the scorer starts the next (the default option); the game ends when a side reaches game point.
 
-Regenerate the data files (the command is also in docs/players.md)::
+Regenerate the data files (the command is also in docs/players/strategies.md)::
 
     python -m shuffle_sim.playing.search.win_tables            # all four games, default sizes
     python -m shuffle_sim.playing.search.win_tables crokinole --games 200 --seed 0
