@@ -17,11 +17,17 @@ module               what it holds
 ``heatmaps``         outcome maps beside the court (``plot_metric``, ``save_plots``)
 ``views``            a plot's view of the grid: axes, selections, averages, combined outcomes
 ``difference_maps``  a paired or unpaired difference drawn with its standard error
-``calibration``      fitting noise presets to observed rates (crokinole open 20s)
 ===================  =======================================================================
 
 The run itself (chunks, numba kernels, workers and Dask, assembly of the results) is private to the
-package; each of its modules says how it works. The names below load their module on first use, so
+package; each of its modules says how it works.
+
+Inside the package: the experiment's model (``_model``), its grid axes (``_axes``, ``_court_axes``)
+and file sections (``_sections``); a run (``_run_file``, ``_runner``, ``_lock``, ``_warmup``,
+``_plan``), its chunks (``_chunks``, ``_chunk_kernels``; on an empty board ``_lone_chunk`` and
+``_lone_kernels``), Dask's lost workers (``_dask_watch``), the results' assembly (``_assembly``,
+``_grid_file``); the plots' axes and panels (``_axis_display``, ``_panels``) and the plot helper
+process (``_plot_helper``). The names below load their module on first use, so
 that importing one module of the package (the plots, say) does not import the runner and the numba
 kernels with it.
 """

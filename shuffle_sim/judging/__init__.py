@@ -46,6 +46,9 @@ module              what it holds
 
 None of the batch's shortcuts changes any result (the tests compare them with the full procedure and
 with Shapely); they only decide what need not be computed.
+
+Inside the package: ``_api`` is the Python face (``judge``, ``judge_batch``, ``Judgement``) and
+``_measures`` the distances the rules measure.
 """
 
 from shuffle_sim.judging._api import HANGER_NAMES, Judgement, judge, judge_batch

@@ -27,6 +27,9 @@ module                what it holds
 ``crokinole``         crokinole tactics, rounds and matches
 ``flat_only``         whole frames in numba (engine, rollouts) run flat courts only: the refusals
 ====================  ==============================================================================
+
+Inside the package: the one game loop (``_loop``), whole games and matches (``_matches``), and the
+deck engine's parts (``_deck_setup``, ``_deck_plan``, ``_deck_half_round``).
 """
 
 from shuffle_sim.playing._matches import (
