@@ -285,6 +285,7 @@ def _run_scene(law, base_motion, ja, gravity, inputs, max_events, k, outs):
         out_t_end[k] = np.nan
         return
     state = ops.new_state(law, n)
+    ops.clear(law, state)
     placed = True
     for i in range(n):
         placed = ops.place(law, motion, state, i, xs[k, i], ys[k, i], vxs[k, i], vys[k, i], omegas[k, i]) and placed
