@@ -6,10 +6,6 @@ numba call: Python is called once per batch, never per shot. It returns a ``Shot
 disc's rest position, standing and judgement, shot by shot. Shots are independent and each writes
 its own rows, so results are bit-identical whatever the thread count or chunking.
 
-The kernels (``physics.faces.shot_kernels``) take the court's motion law: closed form on a flat
-court, integrated on a court with a slope, a crown or maps (``court.surface_shape``), with the same
-results layout and judging.
-
 Judging merges two verdicts: the judge's, from the rest position, and the kernel's standing, made
 while the disc moved (past a kill line, off a killing cushion: dead wherever it stops, MSA C-20,
 C-21). A fallen disc is dead and worth 0; a holed disc lies at the hole's centre and is worth the
@@ -19,19 +15,18 @@ Results go to new arrays, or into a ``ShotBatch`` passed as ``out`` (a loop of e
 one set of arrays and skips the system's zeroing of fresh memory).
 
 How a batch runs: a parallel loop over chunks of ``CHUNK`` shots, in one of two paths, each compiled
-on first use.
+on first use for the court's motion law (``physics.faces.shot_kernels``: closed form on a flat court,
+integrated on a court with a slope, a crown or maps), with the same results layout and judging.
 
 * On an empty board (the commonest batch: draws, aim and speed sweeps) each shot is a lone disc,
-  played by the kernel's lone-disc event loop (``physics.numba_api.run_lone``: its state in local
-  variables) and judged at once where it stops (``judging.cell_grid.judge_point``), so no rest
-  position makes a second trip through memory. The chunk loop is compiled without reference
-  counting (``_nrt=False``): it allocates nothing, and counting references to the court's arrays for
-  every shot, atomically, would cost more than the shot's physics.
-* Among board discs, each chunk allocates its scratch state once and reuses it for all its shots,
-  with the kernel's event loop inlined; then every rest position is judged in one parallel pass.
+  played by the law's lone-disc event loop (its state in local variables) and judged at once where
+  it stops (``judging.cell_grid.judge_point``), so no rest position makes a second trip through
+  memory. The chunk loop is compiled without reference counting: it allocates nothing, and counting
+  references to the court's arrays for every shot, atomically, would cost more than the shot's
+  physics.
+* Among board discs, each chunk allocates its state once and reuses it for all its shots, through
+  the event loop; then every rest position is judged in one parallel pass.
 
-On a court that is not flat (a slope, crown or maps: ``court.surface_shape``) both paths run the
-curved-motion kernels instead (``physics.curved_shots``), with the same results layout and judging.
 Both judge with the judge's grid of cells for the batch (``judging.batch.cached_judge_index``), built
 once per court and batch size and reused by later batches.
 

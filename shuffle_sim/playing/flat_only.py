@@ -2,7 +2,7 @@
 
 The deck and crokinole rollouts of the win search (``search.deck_rollout``,
 ``search.crokinole_rollout``) and the deck game engine (``deck_engine.run_deck_games``) play whole
-frames inside one numba loop with the flat event loop; the curved kernels (``physics.curved_kernel``) integrate
+frames inside one numba loop with the flat event loop; the curved kernels (``physics.laws.integrated``) integrate
 every path step by step, so a rollout on them costs about 50 times more a shot and would need the
 curved aim (``players.reading``) inside numba for every planned shot too. Rather than plan on the
 wrong physics, they stop on a graded, crowned or mapped court with an error naming the surface; the

@@ -10,7 +10,9 @@ centre-crossing sensors) and why its error shrinks in proportion to the time ste
 ``face_friction``
     a brute-force reference for coupled sliding and spinning friction over the contact face
 ``surface_motion``
-    a brute-force reference for discs on a surface that is not flat
+    a brute-force reference for discs on a surface that is not flat: its run
+``surface_model``
+    its model: the forces, the rides and the court's features
 ``fuzz``
     random multi-disc scenes through the scene batch, checked for invariants
 

@@ -1,5 +1,5 @@
 """The rows of one shot of a batch, shared by the flat and the curved batch paths (``shots``,
-``physics.curved_shots``): why a shot cannot be played, the verdict on where a disc ended, and the
+``physics.faces.shot_kernels``): why a shot cannot be played, the verdict on where a disc ended, and the
 rows of a shot that is not played. Inlined into the batch loops (numba)."""
 
 from __future__ import annotations

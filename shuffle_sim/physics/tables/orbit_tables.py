@@ -1,6 +1,6 @@
 """Building the coupled motion's tables: both orbits integrated once per (eta, k), packed, cached.
 
-The orbits of ``_coupled`` (the layout and the lookups live there) are integrated node to node by
+The orbits of ``laws.closed_form.coupled`` (the layout and the lookups live there) are integrated node to node by
 the classical Runge-Kutta method with Richardson extrapolation (4 and 8 substeps), from next to the
 fixed point out to eps = ``EPS_MAX`` or ``EPS_MIN``. The nodes are spaced ``NODE_STEP`` apart and
 graded geometrically down to ``GRADE_MIN`` toward the points where eps crosses 1 or eta, where F''

@@ -39,7 +39,7 @@ G_HEIGHT_MAP = 9  # where the height map's block starts (0: none)
 G_FRICTION_MAP = 10  # where the friction map's block starts (0: none)
 G_HESSIAN_BOUND = 11  # an upper bound of |grad a| (1/s^2): how fast the in-plane gravity varies
 G_FRICTION_GRADIENT = 12  # an upper bound of |grad m| (1/m): how fast the friction varies
-G_TOLERANCE = 13  # the curved motion's error tolerance per step (``curved_motion``)
+G_TOLERANCE = 13  # the curved motion's error tolerance per step (``laws.integrated.motion``)
 HEADER = 14
 #: Error tolerance per step of a curved motion on a ground whose grade is affine (slope and crown),
 #: and on one with maps: a bicubic spline's third derivatives jump from cell to cell, which costs an

@@ -18,7 +18,7 @@ shot means, and ``read_launch`` finds that launch with the physics kernel:
   on how finely p is found;
 - Newton steps on (direction, speed) from the flat launch, the Jacobian by forward differences:
   the two difference trials of an iteration go through the kernel in one ``simulate_shots`` call; a pass
-  runs each trial through ``simulate`` and samples its path (``physics.curved_sampling``). A step
+  runs each trial through ``simulate`` and samples its path (``physics.Trajectories.positions``). A step
   that does not shrink the miss is halved (at most ``HALVINGS`` times). The solve stops within
   ``READ_TOLERANCE`` of the goal, or after ``MAX_ITERATIONS``; the launch with the smallest miss
   found is played (the flat launch if nothing beat it): a player always shoots.

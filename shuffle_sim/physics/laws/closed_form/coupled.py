@@ -2,7 +2,7 @@
 
 A disc sliding at v and spinning with rim speed u = r |omega| slows as dv/dt = -a F(eps) and
 du/dt = -(a / k) T(eps), with a = mu g, eps = v / u, k = I / (m r^2) and F, T the friction force
-and torque of its contact annulus (``_friction``; Farkas, Bartels, Unger and Wolf, Phys. Rev. Lett.
+and torque of its contact annulus (``face_friction``; Farkas, Bartels, Unger and Wolf, Phys. Rev. Lett.
 90, 248302, 2003). The right-hand side depends on eps alone, so the equations are invariant under
 (v, u, t) -> (c v, c u, c t); with k inside the window of ``_friction.inertia_window`` both motions
 end together at a finite stop time, with eps tending to the terminal ratio eps*.

@@ -1,7 +1,7 @@
 """A disc's state in the kernel's arrays: placing it, reading its position and motion at a time,
 and starting a new motion after an event (numba, no Python inside).
 
-The state is a structure of arrays (``_motion`` has the rows); a disc's motion is a reference state
+The state is a structure of arrays (``slide`` has the rows); a disc's motion is a reference state
 evaluated lazily, in closed form or along the coupled tables (``orbit_tables``, no rows for the decoupled
 model).
 """

@@ -3,7 +3,7 @@
 Two sliding discs in the closed form meet at the earliest root of a quartic (``_toi.quartic_entry``);
 a sliding disc meets a resting one where its straight path says. When one of two sliding discs is in
 the coupled motion, a conservative advancement finds the contact without ever stepping over it
-(``coupled_pair_entry``). Every prediction is made from the discs' reference states (``_motion``),
+(``coupled_pair_entry``). Every prediction is made from the discs' reference states (``slide``),
 so it stays valid until the motion of one of its discs changes.
 """
 

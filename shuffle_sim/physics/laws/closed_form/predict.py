@@ -1,7 +1,7 @@
 """Predictions: each disc's next boundary event and kill-line crossing, and each pair's next impact.
 
-Everything is predicted from the discs' reference states (``_motion``) with the exact solvers of
-``_toi``, so a prediction stays valid until the motion of one of its discs changes.
+Everything is predicted from the discs' reference states (``slide``) with the exact solvers of
+``toi``, so a prediction stays valid until the motion of one of its discs changes.
 """
 
 from __future__ import annotations
@@ -77,7 +77,7 @@ from shuffle_sim.physics.tables.court_table import (
 def _shape_contact(table, row, f, qx, qy, ux, uy, speed, r, best):
     """(s, kind): the arc length at which a sliding disc's straight path from (qx, qy) along (ux, uy)
     first meets the edge (FALL), cushion (DISC_CUSHION) or peg (DISC_PEG) of table row ``row`` of
-    kind ``f``, or inf; shapes beyond ``best`` may be skipped (``_toi``)."""
+    kind ``f``, or inf; shapes beyond ``best`` may be skipped (``toi``)."""
     g0 = table[row, F]
     g1 = table[row, F + 1]
     g2 = table[row, F + 2]
@@ -125,9 +125,9 @@ def predict_path(table, qx, qy, ux, uy, speed, reach_c, s_slow, moving, alive, t
     times (``_coupled.time_to_reach``), except the stop's, which is ``t_stop``; this function never
     sees the tables, so the closed-form path costs nothing more.
 
-    Every shape is solved in arc length s along the path (``_toi``), and only the earliest is turned
+    Every shape is solved in arc length s along the path (``toi``), and only the earliest is turned
     into a time. Each shape is tested only against the part of the path before the earliest event
-    found so far. The kernel's loop (``predict_disc``) and the lone-disc loop (``_lone_loop``) both predict
+    found so far. The kernel's loop (``predict_disc``) and the lone-disc loop (``lone``) both predict
     with this one function, which is why they agree bit for bit.
     """
     r = table[0, H_RADIUS]

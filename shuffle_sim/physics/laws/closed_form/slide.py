@@ -10,7 +10,7 @@ Spin alone decays at its own constant rate ``alpha = (4/3) mu g / r``: the frict
 uniform disc pressing evenly on its face, (2/3) mu m g r, over the moment of inertia m r^2 / 2 (in
 general mu g T(0) / (k r), ``_court_table.decelerations``). In the decoupled model that holds while the disc
 slides too. In the coupled model (Farkas, Bartels, Unger and Wolf, Phys. Rev. Lett. 90, 248302,
-2003) a disc that slides and spins follows ``_coupled``: still a straight line, but s(t), v(t) and
+2003) a disc that slides and spins follows ``coupled``: still a straight line, but s(t), v(t) and
 omega(t) come from the dimensionless tables, and both motions end at one instant. A disc without
 spin, or without speed, keeps the closed forms here exactly, in both models.
 
@@ -123,7 +123,7 @@ def reference_state(t, x, y, vx, vy, omega, decel, spin_decel):
     speed and spin with values below ``REST_SPEED`` set to exactly zero, and the absolute times the
     disc stops sliding (``t`` at rest) and stops spinning (inf if it does not spin). The disc slides
     if ``speed`` > 0. ``set_motion`` stores this (through ``start_reference``) in the state arrays;
-    the lone-disc loop (``_lone_loop``) keeps it in locals.
+    the lone-disc loop (``lone``) keeps it in locals.
     """
     # At rest (a stop, a fall) the square root is skipped: it would give exactly 0.
     speed = math.sqrt(vx * vx + vy * vy) if vx != 0.0 or vy != 0.0 else 0.0

@@ -1,4 +1,4 @@
-"""Bodies of the curved event loop (``curved_kernel``): a disc, or discs moving on as one, placed,
+"""Bodies of the curved event loop (``loop_steps``): a disc, or discs moving on as one, placed,
 started, read at a time, stepped and brought to rest; the event and trajectory logs' rows (numba)."""
 
 from __future__ import annotations
@@ -237,7 +237,7 @@ def _next_stretch(table, orbit_tables, surface, st, ist, lead, members, out):
     ist[I_STEPS, lead] += 1
     if ist[I_STEPS, lead] > MAX_STEPS or not take_step(surface, c, members, ride, st, lead):
         return False
-    # Other discs' pairs read every present step's dense output (``curved_pairs``): made at once.
+    # Other discs' pairs read every present step's dense output (``pairs``): made at once.
     body_dense(surface, c, members, ride, st, ist, lead, out)
     _predict_body(table, orbit_tables, surface, st, ist, lead, members, out)
     return True

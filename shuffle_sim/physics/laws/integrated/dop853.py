@@ -1,5 +1,5 @@
 """The Dormand-Prince 8(5,3) Runge-Kutta method with its 7th-order dense output: coefficients, and
-the source of the curved-motion path's unrolled step (``curved_step``).
+the source of the curved-motion path's unrolled step (``step``).
 
 The coefficients are those of Hairer's ``dop853.f`` (E. Hairer, S. P. Norsett and G. Wanner, Solving
 Ordinary Differential Equations I, 2nd ed., Springer 1993, section II.10; the code's own digits, as
@@ -7,8 +7,8 @@ SciPy's ``dop853_coefficients`` also transcribes them): 12 stages for an 8th-ord
 stage's value at the new state reused as the next step's first (FSAL), error estimators of orders 5
 and 3 combined as in the code, and three extra stages for a continuous extension of order 7.
 
-``step_source`` writes the module ``curved_step``: the step and its dense output for the six
-components of a curved motion (``curved_motion``), every stage a sum over its non-zero coefficients
+``step_source`` writes the module ``step``: the step and its dense output for the six
+components of a curved motion (``motion``), every stage a sum over its non-zero coefficients
 in scalar locals, so that numba compiles a step with no array and no loop (about a fifth faster than
 loops over these arrays, and no scratch array to pass down). The generated file is part of the
 source; ``tests/physics/test_curved_motion.py`` checks that it is what this function writes.
@@ -215,7 +215,7 @@ D[3, 14] = -0.39177261675615439165231486172e2
 D[3, 15] = -0.14972683625798562581422125276e3
 
 
-#: Components of a curved motion's state, in order (``curved_motion``).
+#: Components of a curved motion's state, in order (``motion``).
 COMPONENTS = ("x", "y", "vx", "vy", "w", "t")
 
 

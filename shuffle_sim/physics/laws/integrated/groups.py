@@ -106,7 +106,7 @@ def _dissolve(table, orbit_tables, surface, st, ist, lead, t, buf, out, pend):
 @jit.kernel
 def _grow_group(table, orbit_tables, surface, st, ist, t, contact, buf, out, pend, group):
     """Mark in ``group`` the pending discs ``group`` already holds and, transitively, every sliding
-    disc touching one of them without clearly leaving it (as ``kernel._merge_pushing_group``): their
+    disc touching one of them without clearly leaving it (as ``closed_form.impacts.merge_pushing_group``): their
     bodies are split (``_dissolve``) and they join."""
     n = st.shape[1]
     grew = True
@@ -242,7 +242,7 @@ def _start_pending(table, orbit_tables, surface, st, ist, t, pend, rides, buf, o
 @jit.kernel
 def _pushing(table, orbit_tables, surface, contact, xa, ya, vxa, vya, wa, xb, yb, vxb, vyb, wb, buf):
     """Whether two touching sliding discs are pushed together: closing slower than PUSH_MERGE_SPEED with
-    |d|^2 curving down (its second derivative |g|^2 + d . (a_b - a_a) negative), as ``kernel._disc_disc``."""
+    |d|^2 curving down (its second derivative |g|^2 + d . (a_b - a_a) negative), as ``closed_form.impacts.disc_disc_impact``."""
     if (vxa == 0.0 and vya == 0.0) or (vxb == 0.0 and vyb == 0.0):
         return False
     dx = xb - xa

@@ -2,15 +2,15 @@
 
 The curved counterpart of ``lone.run_lone``, with the same inputs and outputs: a disc launched on an
 empty court, run to rest, a fall or a hole, its events taken in time order. Between events the disc
-follows its curved motion (``curved_motion``), step after step; in each step every boundary of the
-court is searched for an event (``curved_events``), from the chord between the step's ends first, on
+follows its curved motion (``motion``), step after step; in each step every boundary of the
+court is searched for an event (``shapes``), from the chord between the step's ends first, on
 the step's dense output only when the chord cannot rule the event out. An event's state is reached by
 integrating from the step's start to the event (a shorter step), not taken from the interpolant. The
 events and their order are the flat loop's: stop, cushion, peg, fall and hole (boundary events), kill
-line, spin stop; ties go boundary, kill line, spin stop. Impulses come from ``kernel.fixed_body_bounce``.
+line, spin stop; ties go boundary, kill line, spin stop. Impulses come from ``contacts.bounce.fixed_body_bounce``.
 
 Two things have no counterpart on a flat court. A disc pressed against a cushion or a peg by the
-grade *rides* it (``curved_motion``) once an impact leaves it approaching slower than
+grade *rides* it (``motion``) once an impact leaves it approaching slower than
 ``kernel.PUSH_MERGE_SPEED``; the ride ends where the body's push falls to zero or the contact runs
 off a straight cushion's end (event kind ``RIDE_END``, not logged: it changes nothing but the way the
 motion is computed). And a disc that spins in the coupled model is never at rest on a graded spot:

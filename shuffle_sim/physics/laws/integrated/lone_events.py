@@ -1,4 +1,4 @@
-"""Events of a lone disc on a curved court (``curved_lone``): the next event along a step, searched
+"""Events of a lone disc on a curved court (``lone``): the next event along a step, searched
 on the step's dense output; its time made exact on the integrated state; and the event applied
 (a cushion or peg, a fall, a hole), numba."""
 

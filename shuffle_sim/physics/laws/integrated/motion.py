@@ -14,7 +14,7 @@ in general, so the motion is integrated:
   to sigma = infinity, where every component converges exponentially (shuffle_sim/reference/
   face_friction.py integrates its brute-force reference in lambda = -ln(r omega) for the same reason).
   The state is (x, y, vx, vy, omega, t); t is one of its components.
-* **Method.** Dormand-Prince 8(5,3) (``dop853``, unrolled in ``curved_step``) with error control,
+* **Method.** Dormand-Prince 8(5,3) (``dop853``, unrolled in ``step``) with error control,
   relative and absolute on every component, at the ground's tolerance (``surface.TOLERANCE_SMOOTH``,
   tighter with maps and while coupled spin lasts: ``surface.motion_tolerance``): the answer does not
   depend on any user step. Measured against a scipy DOP853 reference at 1e-13
@@ -73,7 +73,7 @@ FINISH_ERROR = 1e-12
 # unit normal from the cushion to the disc and the centre kept on the line p . (a, b) = rho; or on a
 # circle of centre (a, b) and radius rho (the centre's distance from it) seen from outside (a peg) or
 # inside (a round cushion); (ox, oy) is the offset of the touching disc from the body's reference
-# disc (a group, ``curved_kernel``).
+# disc (a group, ``loop_steps``).
 RIDE_NONE = 0
 RIDE_LINE = 1
 RIDE_OUTSIDE = 2

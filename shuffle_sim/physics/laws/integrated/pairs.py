@@ -1,6 +1,6 @@
 """When two discs on a curved court first touch: a search in time on both discs' present steps.
 
-Each moving body holds its present step and that step's dense output (``curved_state``), each in its
+Each moving body holds its present step and that step's dense output (``state``), each in its
 own regularised variable; a disc's position at a time t comes from its body's dense output at the
 fraction of the step where the body's time is t (``curved_state.theta_at``). Two discs of different
 bodies meet where their relative position d(t) = p_b(t) - p_a(t) has length ``rho`` (twice the

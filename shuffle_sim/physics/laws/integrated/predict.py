@@ -1,4 +1,4 @@
-"""Predictions of the curved event loop (``curved_kernel``): a body's own next event along its
+"""Predictions of the curved event loop (``loop_steps``): a body's own next event along its
 present step (stop, cushion, peg, fall, hole, spin stop, the end of a ride, kill lines), searched on
 the step's dense output, and the time of contact of a pair of discs over the time both present
 steps cover (numba)."""

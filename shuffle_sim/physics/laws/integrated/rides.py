@@ -1,7 +1,7 @@
 """Rides on a curved court: a disc pressed against a cushion or a peg by the grade rides it (its
 centre keeps its distance, the body's normal force takes the normal part of the acceleration) until
 it lifts off or runs off a segment's end; whether an impact leaves a disc riding, a ride's shapes
-for the event search, and whether a disc still moves (``curved_motion``, numba)."""
+for the event search, and whether a disc still moves (``motion``, numba)."""
 
 from __future__ import annotations
 
@@ -50,7 +50,7 @@ def settles(surface, coupled, x, y, vx, vy, w):
 
 @jit.no_refcount
 def ride_of(table, row, x, y):
-    """The ride (``curved_motion``) on the cushion or peg of table row ``row`` by a disc centred at (x, y)."""
+    """The ride (``motion``) on the cushion or peg of table row ``row`` by a disc centred at (x, y)."""
     f = table[row, F_KIND]
     r = table[0, H_RADIUS]
     if f == CUSHION_SEGMENT:

@@ -1,6 +1,6 @@
 """Events along one step of a curved motion: the first time its disc reaches a shape, never missed.
 
-A step of a curved motion (``curved_motion``) runs from the state Y to the state N over the times
+A step of a curved motion (``motion``) runs from the state Y to the state N over the times
 Y_t to N_t; its dense output (``curved_step.dense``) gives the state at any fraction theta of it.
 Every boundary of the court is a *shape* with a *gap* that is positive until its event happens:
 

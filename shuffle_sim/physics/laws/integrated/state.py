@@ -1,12 +1,12 @@
 """The state of discs on a curved court, and the motion of a *body*: a disc, or a group moving as one.
 
 Structure of arrays, one column per disc: ``cs[ROW, i]`` (float64) and ``ci[ROW, i]`` (int64). On a
-curved court a disc's motion is a sequence of steps (``curved_motion``); a disc holds its current
+curved court a disc's motion is a sequence of steps (``motion``); a disc holds its current
 step: the state and derivatives at its start (``C_Y``, ``C_F``) and end (``C_N``, ``C_K``), its size
 in sigma, and, once an event search needed it, its dense output (``C_DENSE``, flagged by
 ``I_DENSE``). A disc at rest holds its position, its spin and the time it was set down.
 
-A *group* is discs moving on as one (``curved_kernel``): its lowest-numbered disc, the leader, holds
+A *group* is discs moving on as one (``loop_steps``): its lowest-numbered disc, the leader, holds
 the motion of the whole group (``LEADER`` of every member names it); every member holds its offset
 from the leader (``C_OFFSET``). A lone disc is a group of one, its own leader, offset zero.
 
