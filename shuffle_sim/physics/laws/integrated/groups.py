@@ -242,7 +242,7 @@ def _start_pending(table, orbit_tables, surface, st, ist, t, pend, rides, buf, o
 @jit.kernel
 def _pushing(table, orbit_tables, surface, contact, xa, ya, vxa, vya, wa, xb, yb, vxb, vyb, wb, buf):
     """Whether two touching sliding discs are pushed together: closing slower than PUSH_MERGE_SPEED with
-    |d|^2 curving down (its second derivative |g|^2 + d . (a_b - a_a) negative), as ``closed_form.impacts.disc_disc_impact``."""
+    |d|^2 curving down (``pushing.closing``), as the closed-form law's impacts judge it."""
     if (vxa == 0.0 and vya == 0.0) or (vxb == 0.0 and vyb == 0.0):
         return False
     dx = xb - xa
