@@ -43,12 +43,7 @@ from shuffle_sim.court import Court
 from shuffle_sim.judging.packing import judge_arrays
 from shuffle_sim.judging.procedure import centre_on_surface
 from shuffle_sim.noise import philox4x64, seed_key, word_to_uniform
-from shuffle_sim.physics.faces.scene_batch import (
-    MATERIALS,
-    SceneBatch,
-    Scenes,
-    simulate_scenes,
-)
+from shuffle_sim.physics.faces.scene_batch import MATERIALS, SceneBatch, Scenes, simulate_scenes
 from shuffle_sim.physics.numba_api import (
     H_RADIUS,
     STATUS_FALLEN,

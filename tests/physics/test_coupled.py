@@ -19,10 +19,7 @@ from shuffle_sim.physics.laws.closed_form.coupled import (
     start_motion,
     time_to_reach,
 )
-from shuffle_sim.physics.tables.orbit_layout import (
-    EPS_MAX,
-    EPS_MIN,
-)
+from shuffle_sim.physics.tables.orbit_layout import EPS_MAX, EPS_MIN
 from shuffle_sim.physics.tables.orbit_tables import coupled_tables
 
 G = 9.81

@@ -27,11 +27,7 @@ from shuffle_sim.judging.procedure import judge_prepare
 from shuffle_sim.physics import obstacle_at_start, simulate
 from shuffle_sim.physics.laws.closed_form.disc_state import disc_state, load_disc
 from shuffle_sim.physics.laws.closed_form.lone import run_lone
-from shuffle_sim.physics.laws.closed_form.slide import (
-    N_FLOAT_ROWS,
-    N_INT_ROWS,
-    reference_state,
-)
+from shuffle_sim.physics.laws.closed_form.slide import N_FLOAT_ROWS, N_INT_ROWS, reference_state
 from shuffle_sim.physics.laws.closed_form.toi import edge_crossing, line_passing, line_passing_within, surely_beyond
 from shuffle_sim.physics.loop import run_table
 from shuffle_sim.physics.numba_api import CHUNK

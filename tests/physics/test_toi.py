@@ -13,9 +13,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from shuffle_sim.physics.contacts.tolerances import (
-    APPROACH_TOL,
-)
+from shuffle_sim.physics.contacts.tolerances import APPROACH_TOL
 from shuffle_sim.physics.laws.closed_form.toi import (
     capsule_entry,
     circle_entry,

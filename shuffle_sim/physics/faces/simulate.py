@@ -15,14 +15,7 @@ from shuffle_sim._runtime import jit
 from shuffle_sim._runtime.compile_ahead import start_helper
 from shuffle_sim.court import Court
 from shuffle_sim.messages import shown
-from shuffle_sim.physics.events import (
-    DISC_CUSHION,
-    DISC_DISC,
-    DISC_PEG,
-    EVENT_NAMES,
-    STATUS_FALLEN,
-    STATUS_NAMES,
-)
+from shuffle_sim.physics.events import DISC_CUSHION, DISC_DISC, DISC_PEG, EVENT_NAMES, STATUS_FALLEN, STATUS_NAMES
 from shuffle_sim.physics.laws import ops
 from shuffle_sim.physics.laws.choice import court_law, court_motion, trajectory_log
 from shuffle_sim.physics.laws.law import CLOSED_FORM, Law

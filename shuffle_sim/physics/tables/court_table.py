@@ -18,7 +18,7 @@ import math
 import numpy as np
 
 from shuffle_sim._runtime import jit
-from shuffle_sim.physics.events import DISC_CUSHION, DISC_PEG
+from shuffle_sim.physics.events import DISC_CUSHION, DISC_PEG, FALL, HOLED, KILLED
 
 TABLE_COLUMNS = 14
 # Row 0, the header.
@@ -167,3 +167,18 @@ def obstacle_overlap(table, x, y, tolerance):
         if overlap:
             return (DISC_PEG if f == PEG else DISC_CUSHION), np.int64(table[row, F_INDEX])
     return -1, np.int64(-1)
+
+
+@jit.inline
+def event_of_row(f):
+    """The event of a disc meeting a table row of kind ``f``: a cushion, a peg, a hole, a kill line or
+    (an edge) a fall."""
+    if f in (CUSHION_SEGMENT, CUSHION_CIRCLE):
+        return DISC_CUSHION
+    if f == PEG:
+        return DISC_PEG
+    if f == HOLE:
+        return HOLED
+    if f == KILL_LINE:
+        return KILLED
+    return FALL

@@ -12,9 +12,7 @@ from typing import NamedTuple
 import numpy as np
 
 from shuffle_sim.court import Court, CourtError
-from shuffle_sim.physics.tables.orbit_layout import (
-    N_COLUMNS,
-)
+from shuffle_sim.physics.tables.orbit_layout import N_COLUMNS
 from shuffle_sim.physics.tables.orbit_tables import coupled_tables
 
 

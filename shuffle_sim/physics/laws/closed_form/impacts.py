@@ -9,19 +9,12 @@ from shuffle_sim._runtime import jit
 from shuffle_sim.physics.contacts.bounce import fixed_body_bounce
 from shuffle_sim.physics.contacts.impulses import disc_disc_impulse
 from shuffle_sim.physics.contacts.pushing import PUSH_MERGE_SPEED, closing
-from shuffle_sim.physics.contacts.tolerances import (
-    CONTACT_GAP,
-)
+from shuffle_sim.physics.contacts.tolerances import CONTACT_GAP
 from shuffle_sim.physics.events import STATUS_MOVING
 from shuffle_sim.physics.face_friction import force
 from shuffle_sim.physics.laws.closed_form.disc_state import kinematics, restart
-from shuffle_sim.physics.laws.closed_form.slide import (
-    OMEGA,
-)
-from shuffle_sim.physics.state import (
-    MOVED,
-    STATUS,
-)
+from shuffle_sim.physics.laws.closed_form.slide import OMEGA
+from shuffle_sim.physics.state import MOVED, STATUS
 from shuffle_sim.physics.tables.court_table import (
     H_DECEL,
     H_FRICTION,

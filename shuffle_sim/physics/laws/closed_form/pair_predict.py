@@ -12,21 +12,10 @@ from __future__ import annotations
 import math
 
 from shuffle_sim._runtime import jit
-from shuffle_sim.physics.contacts.tolerances import (
-    APPROACH_TOL,
-    CONTACT_GAP,
-    OVERLAP_SLACK,
-)
-from shuffle_sim.physics.events import (
-    STATUS_FALLEN,
-    STATUS_MOVING,
-)
+from shuffle_sim.physics.contacts.tolerances import APPROACH_TOL, CONTACT_GAP, OVERLAP_SLACK
+from shuffle_sim.physics.events import STATUS_FALLEN, STATUS_MOVING
 from shuffle_sim.physics.face_friction import force
-from shuffle_sim.physics.laws.closed_form.coupled import (
-    MODE_SLIDE_LIMIT,
-    MODE_SPIN_LIMIT,
-    _meta,
-)
+from shuffle_sim.physics.laws.closed_form.coupled import MODE_SLIDE_LIMIT, MODE_SPIN_LIMIT, _meta
 from shuffle_sim.physics.laws.closed_form.predict import path_reach
 from shuffle_sim.physics.laws.closed_form.slide import (
     MODE,
@@ -48,19 +37,9 @@ from shuffle_sim.physics.laws.closed_form.slide import (
     time_for_distance,
     time_to_slide,
 )
-from shuffle_sim.physics.laws.closed_form.toi import (
-    circle_entry,
-    paths_apart,
-    point_beyond_path,
-    quartic_entry,
-)
-from shuffle_sim.physics.state import (
-    STATUS,
-)
-from shuffle_sim.physics.tables.orbit_layout import (
-    M_ETA,
-    M_FV_STAR,
-)
+from shuffle_sim.physics.laws.closed_form.toi import circle_entry, paths_apart, point_beyond_path, quartic_entry
+from shuffle_sim.physics.state import STATUS
+from shuffle_sim.physics.tables.orbit_layout import M_ETA, M_FV_STAR
 
 #: Bound on the steps of the coupled pair search (each one evaluates both discs once).
 PAIR_SEARCH_STEPS = 2000

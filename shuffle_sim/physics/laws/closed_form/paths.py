@@ -14,14 +14,8 @@ import math
 from shuffle_sim._runtime import jit
 from shuffle_sim.physics.events import STATUS_FALLEN, STATUS_HOLED
 from shuffle_sim.physics.laws.closed_form.disc_state import kinematics
-from shuffle_sim.physics.laws.closed_form.slide import (
-    motion_after,
-    start_reference,
-)
-from shuffle_sim.physics.state import (
-    STATUS,
-    write_segment,
-)
+from shuffle_sim.physics.laws.closed_form.slide import motion_after, start_reference
+from shuffle_sim.physics.state import STATUS, write_segment
 from shuffle_sim.physics.tables.court_table import H_DECEL, H_RADIUS, H_SPIN_DECEL
 
 

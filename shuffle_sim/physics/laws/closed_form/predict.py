@@ -9,19 +9,8 @@ from __future__ import annotations
 import math
 
 from shuffle_sim._runtime import jit
-from shuffle_sim.physics.events import (
-    DISC_CUSHION,
-    DISC_PEG,
-    FALL,
-    HOLED,
-    STATUS_FALLEN,
-    STATUS_MOVING,
-    STOP,
-)
-from shuffle_sim.physics.laws.closed_form.coupled import (
-    distance_at_speed,
-    time_to_reach,
-)
+from shuffle_sim.physics.events import DISC_CUSHION, DISC_PEG, FALL, HOLED, STATUS_FALLEN, STATUS_MOVING, STOP
+from shuffle_sim.physics.laws.closed_form.coupled import distance_at_speed, time_to_reach
 from shuffle_sim.physics.laws.closed_form.slide import (
     MODE,
     OMEGA,
@@ -48,15 +37,7 @@ from shuffle_sim.physics.laws.closed_form.toi import (
     hole_capture_after,
     line_passing_within,
 )
-from shuffle_sim.physics.state import (
-    DEAD,
-    KILL_B,
-    NEXT_B,
-    NEXT_KIND,
-    STATUS,
-    T_KILL,
-    T_NEXT,
-)
+from shuffle_sim.physics.state import DEAD, KILL_B, NEXT_B, NEXT_KIND, STATUS, T_KILL, T_NEXT
 from shuffle_sim.physics.tables.court_table import (
     CUSHION_CIRCLE,
     CUSHION_SEGMENT,

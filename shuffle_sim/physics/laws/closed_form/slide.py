@@ -26,12 +26,7 @@ import math
 
 from shuffle_sim._runtime import jit
 from shuffle_sim.physics.laws.closed_form.coupled import motion_at, start_motion, time_to_reach
-from shuffle_sim.physics.state import (
-    COMMON_FLOAT_ROWS,
-    COMMON_INT_ROWS,
-    REST_SPEED,
-    T_SPIN,
-)
+from shuffle_sim.physics.state import COMMON_FLOAT_ROWS, COMMON_INT_ROWS, REST_SPEED, T_SPIN
 
 # Rows of the float state ``st`` after the rows every law shares (``physics.state``): the reference
 # state at time T0.

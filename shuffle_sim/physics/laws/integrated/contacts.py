@@ -9,15 +9,7 @@ import math
 from shuffle_sim._runtime import jit
 from shuffle_sim.physics.contacts.bounce import fixed_body_bounce
 from shuffle_sim.physics.contacts.pushing import PUSH_MERGE_SPEED
-from shuffle_sim.physics.events import (
-    DISC_CUSHION,
-    DISC_PEG,
-    FALL,
-    HOLED,
-    SPIN_STOP,
-    STATUS_FALLEN,
-    STATUS_HOLED,
-)
+from shuffle_sim.physics.events import DISC_CUSHION, DISC_PEG, FALL, HOLED, SPIN_STOP, STATUS_FALLEN, STATUS_HOLED
 from shuffle_sim.physics.laws.integrated.bodies import members_of, start_body
 from shuffle_sim.physics.laws.integrated.lone_events import event_state
 from shuffle_sim.physics.laws.integrated.motion import RIDE_NONE, onto_ride, ride_normal
@@ -39,18 +31,8 @@ from shuffle_sim.physics.laws.integrated.state import (
     constants,
     ride_of_body,
 )
-from shuffle_sim.physics.state import (
-    DEAD,
-    LEADER,
-    MOVED,
-    STATUS,
-    T_KILL,
-    T_NEXT,
-    T_SPIN,
-)
-from shuffle_sim.physics.tables.court_table import (
-    F,
-)
+from shuffle_sim.physics.state import DEAD, LEADER, MOVED, STATUS, T_KILL, T_NEXT, T_SPIN
+from shuffle_sim.physics.tables.court_table import F
 
 
 @jit.kernel

@@ -8,39 +8,15 @@ import math
 from shuffle_sim._runtime import jit
 from shuffle_sim.physics.contacts.impulses import disc_disc_impulse
 from shuffle_sim.physics.contacts.pushing import PUSH_MERGE_SPEED, closing
-from shuffle_sim.physics.contacts.tolerances import (
-    CONTACT_GAP,
-)
-from shuffle_sim.physics.events import (
-    STATUS_FALLEN,
-    STATUS_MOVING,
-)
+from shuffle_sim.physics.contacts.tolerances import CONTACT_GAP
+from shuffle_sim.physics.events import STATUS_FALLEN, STATUS_MOVING
 from shuffle_sim.physics.laws.integrated.bodies import _free_acceleration, body_state, members_of, start_body
 from shuffle_sim.physics.laws.integrated.motion import NO_RIDE, RIDE_LINE, RIDE_NONE, onto_ride, ride_normal
 from shuffle_sim.physics.laws.integrated.pairs import disc_at
 from shuffle_sim.physics.laws.integrated.rides import ride_from
-from shuffle_sim.physics.laws.integrated.state import (
-    C_N,
-    C_OFFSET,
-    C_Y,
-    I_PHASE,
-    I_RIDE_ROW,
-    PHASE_STEP,
-    ride_of_body,
-)
-from shuffle_sim.physics.state import (
-    LEADER,
-    MOVED,
-    STATUS,
-    TOUCHED,
-)
-from shuffle_sim.physics.tables.court_table import (
-    H_FRICTION,
-    H_INERTIA,
-    H_RADIUS,
-    H_RESTITUTION,
-    H_YIELD,
-)
+from shuffle_sim.physics.laws.integrated.state import C_N, C_OFFSET, C_Y, I_PHASE, I_RIDE_ROW, PHASE_STEP, ride_of_body
+from shuffle_sim.physics.state import LEADER, MOVED, STATUS, TOUCHED
+from shuffle_sim.physics.tables.court_table import H_FRICTION, H_INERTIA, H_RADIUS, H_RESTITUTION, H_YIELD
 
 
 @jit.kernel

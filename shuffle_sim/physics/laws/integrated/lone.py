@@ -23,7 +23,7 @@ import math
 
 from shuffle_sim._runtime import jit
 from shuffle_sim.physics.events import KILLED, SPIN_STOP, STATUS_FALLEN, STATUS_HOLED, STATUS_MOVING, STATUS_REST
-from shuffle_sim.physics.laws.integrated.lone_events import _apply, _event_kind, _finish_clear, _step_event, event_state
+from shuffle_sim.physics.laws.integrated.lone_events import _apply, _finish_clear, _step_event, event_state
 from shuffle_sim.physics.laws.integrated.motion import (
     FIRST_STEP,
     MAX_REJECTS,
@@ -42,17 +42,16 @@ from shuffle_sim.physics.laws.integrated.motion import (
 )
 from shuffle_sim.physics.laws.integrated.rides import RIDE_END, settles, straight_stop
 from shuffle_sim.physics.laws.integrated.shapes import start_shape
+from shuffle_sim.physics.laws.integrated.state import constants
 from shuffle_sim.physics.laws.integrated.step import step
 from shuffle_sim.physics.tables.court_table import (
     F_KIND,
     H_DECEL,
-    H_INERTIA,
-    H_INNER,
-    H_RADIUS,
     H_SPIN_DECEL,
     KILL_LINE,
+    event_of_row,
 )
-from shuffle_sim.physics.tables.surface import motion_tolerance, surface_at
+from shuffle_sim.physics.tables.surface import surface_at
 
 #: Steps allowed in one motion (a bound: a deck draw takes about 15, a shot that rides a cushion a
 #: few dozen).
@@ -60,19 +59,9 @@ MAX_STEPS = 20_000
 
 
 @jit.inline
-def motion_constants(table, orbit_tables, surface, w):
-    """The constants of ``curved_motion.derivatives`` for a motion with spin ``w``."""
-    sign = 0.0 if w == 0.0 else math.copysign(1.0, w)
-    return (
-        table[0, H_DECEL],
-        table[0, H_SPIN_DECEL],
-        table[0, H_RADIUS],
-        table[0, H_INNER],
-        table[0, H_INERTIA],
-        1.0 if orbit_tables.shape[0] > 0 else 0.0,
-        sign,
-        motion_tolerance(surface, 1.0 if orbit_tables.shape[0] > 0 else 0.0, sign),
-    )
+def _sign(w):
+    """The sign of a spin for the motion's constants (0: no spin)."""
+    return 0.0 if w == 0.0 else math.copysign(1.0, w)
 
 
 @jit.no_refcount
@@ -94,7 +83,7 @@ def run_lone(table, orbit_tables, surface, x, y, vx, vy, omega, max_events, out,
     dead = False
     status = STATUS_MOVING
     vx, vy, omega, moving = settles(surface, coupled, x, y, vx, vy, omega)
-    c = motion_constants(table, orbit_tables, surface, omega)
+    c = constants(table, orbit_tables, surface, _sign(omega))
     ride = NO_RIDE
     ride_row = -1
     # The motion: its state y0..y5 (x, y, vx, vy, omega, t) and derivatives f0..f5, the next step h,
@@ -113,7 +102,7 @@ def run_lone(table, orbit_tables, surface, x, y, vx, vy, omega, max_events, out,
                 break
             if moving:
                 status = STATUS_MOVING
-                c = motion_constants(table, orbit_tables, surface, y4)
+                c = constants(table, orbit_tables, surface, _sign(y4))
                 f0, f1, f2, f3, f4, f5 = derivatives(surface, c, members, ride, y0, y1, y2, y3, y4)
                 h = FIRST_STEP / (decel * max(1e-3, surface_at(surface, y0, y1)[2]))
                 sx, sy, svx, svy = y0, y1, y2, y3
@@ -133,7 +122,7 @@ def run_lone(table, orbit_tables, surface, x, y, vx, vy, omega, max_events, out,
                             kind = KILLED
                             b = row
                     else:
-                        kind = _event_kind(f)
+                        kind = event_of_row(f)
                         b = row
                         break
             if kind != -1:

@@ -11,7 +11,6 @@ from shuffle_sim.physics.contacts.bounce import fixed_body_bounce
 from shuffle_sim.physics.events import (
     DISC_CUSHION,
     DISC_PEG,
-    FALL,
     HOLED,
     KILLED,
     SPIN_STOP,
@@ -23,7 +22,11 @@ from shuffle_sim.physics.laws.integrated.motion import NO_RIDE, RIDE_NONE, dense
 from shuffle_sim.physics.laws.integrated.rides import RIDE_END, pushed_ride, ride_release, ride_shapes, settles
 from shuffle_sim.physics.laws.integrated.shapes import NO_SHAPE, clear, first_event, gap, start_shape
 from shuffle_sim.physics.laws.integrated.step import dense, step
-from shuffle_sim.physics.tables.court_table import CUSHION_CIRCLE, CUSHION_SEGMENT, F_KIND, HOLE, KILL_LINE, PEG, F
+from shuffle_sim.physics.tables.court_table import (
+    F_KIND,
+    F,
+    event_of_row,
+)
 
 #: Newton corrections of an event's time on the integrated states, the gap it aims for there (m, or
 #: m/s^2 for a ride's push) and the offset (a fraction of the step) of the dense output's slope.
@@ -94,20 +97,6 @@ def event_state(
         theta = better
         e, _, _ = step(surface, c, members, ride, y0, y1, y2, y3, y4, y5, f0, f1, f2, f3, f4, f5, h * theta)
     return e
-
-
-@jit.inline
-def _event_kind(f):
-    """The event of meeting a table row of kind ``f``."""
-    if f in (CUSHION_SEGMENT, CUSHION_CIRCLE):
-        return DISC_CUSHION
-    if f == PEG:
-        return DISC_PEG
-    if f == HOLE:
-        return HOLED
-    if f == KILL_LINE:
-        return KILLED
-    return FALL
 
 
 @jit.no_refcount
@@ -214,7 +203,7 @@ def _step_event(
             dense(surface, c, members, ride, y0, y1, y2, y3, y4, y5, f0, f1, f2, f3, f4, f5, h, out)
             have_dense = True
         theta = first_event(shape, out, y0, y1, y2, y3, y5, lo, min(1.0, best), 0.0, 0.0, accel)
-        event = _event_kind(table[row, F_KIND])
+        event = event_of_row(table[row, F_KIND])
         # Ties: a boundary event before a kill line.
         if theta < best or (theta == best and kind == KILLED and event != KILLED):
             best = theta

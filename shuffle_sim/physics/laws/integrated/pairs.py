@@ -30,9 +30,7 @@ from shuffle_sim.physics.laws.integrated.state import (
     dense_row,
     theta_at,
 )
-from shuffle_sim.physics.state import (
-    LEADER,
-)
+from shuffle_sim.physics.state import LEADER
 
 #: Slack (m) of the bound, for the dense output's own error (as ``curved_events.DENSE_SLACK``).
 PAIR_SLACK = 1e-9

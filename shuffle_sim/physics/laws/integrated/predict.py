@@ -8,18 +8,13 @@ from __future__ import annotations
 import math
 
 from shuffle_sim._runtime import jit
-from shuffle_sim.physics.contacts.tolerances import (
-    APPROACH_TOL,
-    CONTACT_GAP,
-    OVERLAP_SLACK,
-)
-from shuffle_sim.physics.events import DISC_CUSHION, DISC_PEG, FALL, HOLED, KILLED, SPIN_STOP, STATUS_FALLEN
+from shuffle_sim.physics.contacts.tolerances import APPROACH_TOL, CONTACT_GAP, OVERLAP_SLACK
+from shuffle_sim.physics.events import HOLED, SPIN_STOP, STATUS_FALLEN
 from shuffle_sim.physics.laws.integrated.motion import RIDE_NONE, max_acceleration
 from shuffle_sim.physics.laws.integrated.pairs import disc_at, pair_entry
 from shuffle_sim.physics.laws.integrated.rides import RIDE_END, ride_release, ride_shapes
 from shuffle_sim.physics.laws.integrated.shapes import clear, first_event, gap, start_shape
 from shuffle_sim.physics.laws.integrated.state import (
-    C_DENSE,
     C_EVENT_THETA,
     C_FINISH,
     C_LO,
@@ -37,20 +32,16 @@ from shuffle_sim.physics.laws.integrated.state import (
     PHASE_STEP,
     body_dense,
     constants,
+    dense_row,
     ride_of_body,
 )
-from shuffle_sim.physics.state import (
-    DEAD,
-    KILL_B,
-    LEADER,
-    NEXT_B,
-    NEXT_DISC,
-    NEXT_KIND,
-    STATUS,
-    T_KILL,
-    T_NEXT,
+from shuffle_sim.physics.state import DEAD, KILL_B, LEADER, NEXT_B, NEXT_DISC, NEXT_KIND, STATUS, T_KILL, T_NEXT
+from shuffle_sim.physics.tables.court_table import (
+    F_KIND,
+    HOLE,
+    KILL_LINE,
+    event_of_row,
 )
-from shuffle_sim.physics.tables.court_table import CUSHION_CIRCLE, CUSHION_SEGMENT, F_KIND, HOLE, KILL_LINE, PEG
 
 #: Steps a body may take in one motion (a bound, as ``curved_lone.MAX_STEPS``).
 MAX_STEPS = 20_000
@@ -114,7 +105,7 @@ def _predict_body(table, orbit_tables, surface, st, ist, lead, members, out):
                         kill_b = row
                 elif best > 0.0:
                     best = 0.0
-                    kind = _event_kind(table[row, F_KIND])
+                    kind = event_of_row(table[row, F_KIND])
                     b = row
                     who = i
                 continue
@@ -133,7 +124,7 @@ def _predict_body(table, orbit_tables, surface, st, ist, lead, members, out):
                     kill_b = row
             elif theta < best:
                 best = theta
-                kind = _event_kind(table[row, F_KIND])
+                kind = event_of_row(table[row, F_KIND])
                 b = row
                 who = i
         if kill_b >= 0:
@@ -184,7 +175,7 @@ def _predict_body(table, orbit_tables, surface, st, ist, lead, members, out):
             if e - a <= 2.0e-16:
                 break
             m = 0.5 * (a + e)
-            if _dense_value(st, lead, 4, m) * c[6] > 0.0:
+            if dense_row(st, lead, 4, m) * c[6] > 0.0:
                 a = m
             else:
                 e = m
@@ -205,50 +196,24 @@ def _predict_body(table, orbit_tables, surface, st, ist, lead, members, out):
 
 
 @jit.inline
-def _dense_value(st, lead, k, theta):
-    r = 1.0 - theta
-    v = st[C_DENSE + 36 + k, lead]
-    v = v * theta + st[C_DENSE + 30 + k, lead]
-    v = v * r + st[C_DENSE + 24 + k, lead]
-    v = v * theta + st[C_DENSE + 18 + k, lead]
-    v = v * r + st[C_DENSE + 12 + k, lead]
-    v = v * theta + st[C_DENSE + 6 + k, lead]
-    v = v * r + st[C_DENSE + k, lead]
-    return v * theta + st[C_Y + k, lead]
-
-
-@jit.inline
 def _dense_time(st, lead, theta):
     if theta >= 1.0:
         return st[C_N + 5, lead]
     if theta <= 0.0:
         return st[C_Y + 5, lead]
-    return _dense_value(st, lead, 5, theta)
+    return dense_row(st, lead, 5, theta)
 
 
 @jit.inline
 def _dense_probe(st, lead, theta, ox, oy):
-    vx = _dense_value(st, lead, 2, theta)
-    vy = _dense_value(st, lead, 3, theta)
+    vx = dense_row(st, lead, 2, theta)
+    vy = dense_row(st, lead, 3, theta)
     return (
-        _dense_value(st, lead, 0, theta) + ox,
-        _dense_value(st, lead, 1, theta) + oy,
+        dense_row(st, lead, 0, theta) + ox,
+        dense_row(st, lead, 1, theta) + oy,
         math.sqrt(vx * vx + vy * vy),
-        _dense_value(st, lead, 5, theta),
+        dense_row(st, lead, 5, theta),
     )
-
-
-@jit.inline
-def _event_kind(f):
-    if f in (CUSHION_SEGMENT, CUSHION_CIRCLE):
-        return DISC_CUSHION
-    if f == PEG:
-        return DISC_PEG
-    if f == HOLE:
-        return HOLED
-    if f == KILL_LINE:
-        return KILLED
-    return FALL
 
 
 @jit.kernel

@@ -39,10 +39,7 @@ from shuffle_sim.physics.laws.integrated.state import (
     take_step,
     theta_at,
 )
-from shuffle_sim.physics.state import (
-    LEADER,
-    STATUS,
-)
+from shuffle_sim.physics.state import LEADER, STATUS
 
 #: Steps integrated again per segment at most (the kernel's bound on a motion).
 MAX_STEPS = 20_000

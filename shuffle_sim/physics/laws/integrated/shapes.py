@@ -33,12 +33,7 @@ from __future__ import annotations
 import math
 
 from shuffle_sim._runtime import jit
-from shuffle_sim.physics.contacts.tolerances import (
-    APPROACH_TOL,
-    CONTACT_GAP,
-    EDGE_TOL,
-    OVERLAP_SLACK,
-)
+from shuffle_sim.physics.contacts.tolerances import APPROACH_TOL, CONTACT_GAP, EDGE_TOL, OVERLAP_SLACK
 from shuffle_sim.physics.laws.integrated.motion import dense_component
 from shuffle_sim.physics.tables.court_table import (
     CUSHION_CIRCLE,

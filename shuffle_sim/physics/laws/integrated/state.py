@@ -92,11 +92,6 @@ def constants(table, orbit_tables, surface, sign):
 
 
 @jit.inline
-def body_constants(table, orbit_tables, surface, st, i):
-    return constants(table, orbit_tables, surface, st[C_SIGN, i])
-
-
-@jit.inline
 def ride_of_body(st, i):
     return (
         st[C_RIDE, i],
