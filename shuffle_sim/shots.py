@@ -44,6 +44,7 @@ from shuffle_sim.court import Court, as_court
 from shuffle_sim.judging.batch import cached_judge_index
 from shuffle_sim.judging.packing import judge_arrays
 from shuffle_sim.physics import check_max_events, check_obstacles, obstacle_at_start
+from shuffle_sim.physics.numba_api import CHUNK as CHUNK  # shots per chunk of the parallel loop
 from shuffle_sim.physics.numba_api import (
     NOT_FINITE,
     OFF_SURFACE,
