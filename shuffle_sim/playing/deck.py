@@ -53,8 +53,9 @@ from shuffle_sim.playing.players import (
 from shuffle_sim.playing.records import FrameRecord, GameRecord, MatchRecord, ShotRecord
 from shuffle_sim.playing.shooting import ShotOutcome, shoot, single_threaded
 from shuffle_sim.rules.common import Board, Turn
-from shuffle_sim.rules.deck import BLACK, GAME, YELLOW, score_half_round
+from shuffle_sim.rules.deck import BLACK, GAME, YELLOW, ShotEffect, score_half_round
 from shuffle_sim.rules.deck_game import DeckGame, DeckMatch, DeckOptions
+from shuffle_sim.rules.rulings import ShotRulings
 from shuffle_sim.shots import ShotBatch
 
 COLOUR_CODES = {YELLOW: YELLOW_CODE, BLACK: BLACK_CODE}
@@ -180,6 +181,13 @@ class DeckFrame(FramePlay):
     def next_turn(self) -> Turn | None:
         return None if self.half.ended else self.half.next_turn()
 
+    def turns_after(self) -> tuple[Turn, ...]:
+        half = self.half
+        return () if half.ended else tuple(half.turns[half.shots + 1 :])
+
+    def hammer(self) -> str | None:
+        return self.half.turns[-1].team
+
     def context(self, turn: Turn, shot: int, seed: int, game_index: int) -> ShotContext:
         sign = 1 if turn.side == "right" else -1
         assert turn.colour is not None, "a deck turn names its colour"
@@ -202,13 +210,14 @@ class DeckFrame(FramePlay):
     def shoot(self, turn: Turn, launch: Launch) -> ShotOutcome:
         return shoot(self.court, self.xs, self.ys, _to_court(self.setup, self.head_target, launch))
 
-    def after_shot(self, turn: Turn, outcome: ShotOutcome) -> None:
+    def after_shot(self, turn: Turn, outcome: ShotOutcome) -> ShotRulings:
         assert turn.colour is not None, "a deck turn names its colour"
-        after = Board(self.court, outcome.x, outcome.y, tuple([*self.teams, turn.colour]))
-        judged_dead = after.judge().dead
-        killed = [i for i in range(len(after)) if outcome.dead[i] and not judged_dead[i]]
-        effect = self.half.after_shot(after, outcome.contacts, killed)
-        self.keep(outcome, list(after.team), effect.remove)
+        rulings = self.rulings(outcome, turn.colour, turn.shot, short_discs=self.game.options.short_discs)
+        self.half.record_shot(
+            ShotEffect(rulings.remove, rulings.why, rulings.penalty, rulings.ends_frame, rulings.replay)
+        )
+        self.keep(rulings)
+        return rulings
 
     def finish(self, shots: list[ShotRecord]) -> FrameRecord:
         game, half = self.game, self.half
@@ -236,6 +245,7 @@ class DeckFrame(FramePlay):
 
 class DeckPlay(GamePlay):
     game: DeckGame
+    max_frames = MAX_HALF_ROUNDS
 
     def __init__(self, game: DeckGame, setup: DeckSetup):
         self.game = game
@@ -348,6 +358,12 @@ def deck_options(game_point: int | None) -> DeckOptions:
     return DeckOptions() if game_point is None else DeckOptions(game_point=game_point)
 
 
+def game_play(seed: int, length: int | None = None, court: Court | None = None) -> DeckPlay:
+    """A game played alone, as ``play`` plays it (A on yellow, to 75 or ``length``), on ``court``
+    (default the MSA court), ready for a ``GameDriver``."""
+    return DeckPlay(DeckGame(*SIDES, options=deck_options(length)), deck_setup(court or load_court("deck")))
+
+
 def play_match(
     players: Mapping[str, Player],
     seed: int,
@@ -362,7 +378,7 @@ def play_match(
     game's colours by a simulated lag (MSA C-1a, C-2; the lag winner takes yellow)."""
     options = deck_options(length)
     if not match:
-        game = DeckGame(*SIDES, options=options)
+        game = game_play(seed, length, court).game
         return single_game(GAME, play_deck_game, game, players, seed, on_frame, on_game, court)
     deck_match = DeckMatch(*SIDES, options=options)
     games: list[GameRecord] = []

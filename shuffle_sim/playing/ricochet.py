@@ -43,9 +43,8 @@ from shuffle_sim.rules.ricochet import (
     coin_toss,
     score_only_far_half,
     score_round,
-    scoring_half,
-    shot_removals,
 )
+from shuffle_sim.rules.rulings import ShotRulings
 from shuffle_sim.shots import ShotBatch
 from shuffle_sim.units import INCH
 
@@ -168,13 +167,9 @@ class RicochetFrame(FramePlay):
     each shot (``shot_removals``)."""
 
     def __init__(self, court: Court, tactics: RicochetTactics, game: RicochetGame):
-        super().__init__(court)
+        super().__init__(court, game.turns())
         self.tactics = tactics
         self.game = game
-        self.turns = iter(game.turns())
-
-    def next_turn(self) -> Turn | None:
-        return next(self.turns, None)
 
     def context(self, turn: Turn, shot: int, seed: int, game_index: int) -> ShotContext:
         assert turn.side is not None, "a ricochet turn names its half"
@@ -194,10 +189,10 @@ class RicochetFrame(FramePlay):
             info={"side": turn.side, "game": self.game},
         )
 
-    def after_shot(self, turn: Turn, outcome: ShotOutcome) -> None:
-        assert turn.side is not None, "a ricochet turn names its half"
-        after = Board(self.court, outcome.x, outcome.y, tuple([*self.teams, turn.team]))
-        self.keep(outcome, list(after.team), shot_removals(after, scoring_half(turn.side)))
+    def after_shot(self, turn: Turn, outcome: ShotOutcome) -> ShotRulings:
+        rulings = self.rulings(outcome, turn.team)  # the scoring half: opposite the weight's start
+        self.keep(rulings)
+        return rulings
 
     def finish(self, shots: list[ShotRecord]) -> FrameRecord:
         game = self.game
@@ -219,6 +214,7 @@ class RicochetFrame(FramePlay):
 
 class RicochetPlay(GamePlay):
     game: RicochetGame
+    max_frames = MAX_ROUNDS
 
     def __init__(self, game: RicochetGame, court: Court):
         self.game = game
@@ -276,6 +272,13 @@ def play_match(
         on_game,
         court,
     )
+
+
+def game_play(seed: int, length: int | None = None, court: Court | None = None) -> RicochetPlay:
+    """A game played alone, as ``play`` plays it (the coin toss drawn from the seed, to 15 or
+    ``length``), on ``court`` (default the ricochet table), ready for a ``GameDriver``."""
+    options = RicochetOptions() if length is None else RicochetOptions(game_point=length)
+    return RicochetPlay(new_game(seed, 0, SIDES, options), court or load_court("ricochet"))
 
 
 def named_stances(court: Court) -> list[tuple[str, str, Stance]]:

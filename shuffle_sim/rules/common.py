@@ -1,9 +1,10 @@
 """The small interface every game's rules share: boards, turns, contacts, frame scores, game flows.
 
-The rules layer takes plain data, never the physics package: a ``Board`` is a court plus resting
-disc centres and team labels; a shot's contacts are ``Contact(a, b, a_dead, b_dead)`` records that a
-players layer fills from the kernel's event log (disc-disc events only, in time order); a game flow
-is told each frame's outcome and answers who shoots next, from where, and when the game is over.
+The rules take plain data: a ``Board`` is a court plus resting disc centres and team labels; a
+shot's contacts are ``Contact(a, b, a_dead, b_dead)`` records (disc-disc events only, in time
+order); a game flow is told each frame's outcome and answers who shoots next, from where, and when
+the game is over. ``rulings`` alone reads a simulated shot's result (``physics.SimResult``) into
+that data.
 
 Conventions shared by the four games (``deck``, ``horse_collar``, ``ricochet``, ``crokinole``):
 

@@ -76,6 +76,7 @@ from shuffle_sim.playing.players.intents import (
     Guard,
     Hanger,
     Hide,
+    Launched,
     Open20,
     TakeOut,
 )
@@ -95,6 +96,8 @@ from shuffle_sim.playing.players.launch import (
 )
 from shuffle_sim.playing.players.presets import (
     Player,
+    as_player,
+    default_skill,
     parse_player,
     parse_players,
     skills_for,
@@ -124,6 +127,7 @@ __all__ = [
     "Hide",
     "Intent",
     "Launch",
+    "Launched",
     "Open20",
     "Player",
     "PlayerError",
@@ -131,7 +135,9 @@ __all__ = [
     "Stance",
     "Tactics",
     "TakeOut",
+    "as_player",
     "clearest_start",
+    "default_skill",
     "execute",
     "half_turn",
     "hanger_point",

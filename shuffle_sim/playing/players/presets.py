@@ -1,11 +1,11 @@
 """Players: a skill preset (``shuffle_sim/noise/skills.toml``) and a strategy, read from the command
-line's "expert-ev,novice-plan" syntax."""
+line's "expert-ev,novice-plan" syntax, or a strategy of one's own (``as_player``)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from shuffle_sim.games import game_names
+from shuffle_sim.games import game_names, get_game
 from shuffle_sim.messages import shown
 from shuffle_sim.noise import (
     EXACT,
@@ -116,6 +116,45 @@ def parse_player(game: str, text: str) -> Player:
             raise PlayerError(f"players: evN needs N >= 1 samples (got {strategy_text!r} in {spec!r})")
         strategy = ExpectedValue(samples)
     return Player(text.strip(), skill, strategy, reads)
+
+
+def default_skill(game: str) -> str:
+    """The skill preset of the game's first default player (``games.toml``): deck, horse collar and
+    ricochet ``expert``, crokinole ``top competitive``."""
+    first = get_game(game).default_players.split(",")[0]
+    return parse_player(game, first).skill.name or "exact"
+
+
+def as_player(game: str, player) -> Player:
+    """A ``Player`` of ``game`` from any of what ``play`` takes for a side: a ``Player``; its name
+    (``parse_player``); or a strategy of one's own, any object with ``choose(ctx, skill)`` (the
+    ``Strategy`` protocol), played under the skill its ``skill`` attribute names (a preset name of
+    the game or a ``NoiseModel``; default ``default_skill``) and named by its ``name`` attribute
+    (default its class name)."""
+    if isinstance(player, Player):
+        return player
+    if isinstance(player, str):
+        return parse_player(game, player)
+    if not callable(getattr(player, "choose", None)):
+        raise PlayerError(
+            "players: a player is a name such as 'expert-ev', a Player, or an object with a "
+            f"choose(ctx, skill) method (got {shown(player)})"
+        )
+    skill = getattr(player, "skill", None)
+    if skill is None or isinstance(skill, str):
+        presets = skills_for(game)
+        by_name = {_normalise(name): name for name in presets}
+        key = _normalise(default_skill(game) if skill is None else skill)
+        if key not in by_name:
+            raise PlayerError(
+                f"players: unknown skill {skill!r} of {type(player).__name__} for {game} "
+                f"(known: {', '.join(by_name.values())})"
+            )
+        skill = presets[by_name[key]]
+    elif not isinstance(skill, NoiseModel):
+        raise PlayerError(f"players: skill must be a preset name or a NoiseModel (got {shown(skill)})")
+    name = getattr(player, "name", None)
+    return Player(str(name) if name else type(player).__name__, skill, player)
 
 
 def parse_players(game: str, text: str) -> tuple[Player, Player]:
