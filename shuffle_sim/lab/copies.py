@@ -31,7 +31,7 @@ from shuffle_sim.physics.scene import Scene
 from shuffle_sim.playing.players import Launch
 from shuffle_sim.playing.shooting import shoot
 from shuffle_sim.rules.common import Contact
-from shuffle_sim.rules.rulings import ShotOutcome, into_gutter
+from shuffle_sim.rules.rulings import RestState, ShotOutcome, into_gutter
 from shuffle_sim.shots import simulate_shots
 
 #: Noisy copies at most in one request.
@@ -41,13 +41,6 @@ SCORED_COPIES = 500
 #: Games whose rules read each contact's dead standings (deck, C-20a): their copies with a dead disc
 #: are played again alone for the contact log.
 CONTACT_LOG_GAMES = ("deck",)
-
-
-@dataclass(frozen=True)
-class RestState:
-    """The part of a ``physics.SimResult`` the rules read from a copy of the batch: each disc's status."""
-
-    status: np.ndarray
 
 
 @dataclass

@@ -120,6 +120,10 @@ class GamePlay(ABC):
         """Frames on the game's scoreboard so far."""
         return len(self.game.scoreboard)
 
+    def frame_discs(self) -> int:
+        """The most discs a frame's board can hold: its shots (asked before the game is over)."""
+        return len(self.game.turns())
+
     @abstractmethod
     def new_frame(self) -> FramePlay: ...
 

@@ -174,7 +174,7 @@ class DeckFrame(FramePlay):
         self.half = game.half_round()
         self.target = game.target_end()
         self.head_target = self.target == "head"
-        super().__init__(setup.court.for_end(self.target))
+        super().__init__(setup.court_at(self.target))
         self.setup = setup
         self.tactics = tactics
 

@@ -1,42 +1,120 @@
 """One shot through the kernel, as every game driver plays it.
 
-``shoot`` runs a board plus one launched disc to rest with ``physics.simulate`` and hands back what
-the rules layer takes (``rules.rulings.ShotOutcome``: resting positions with fallen discs in the
-gutter, alley or ditch beyond the edge they crossed, the disc-disc contacts in time order and the
-kernel's dead standing). Game drivers make many tiny numba calls, so they run on one numba thread
+``shoot`` runs a board plus one launched disc to rest and hands back what the rules layer takes
+(``rules.rulings.ShotOutcome``: resting positions with fallen discs in the gutter, alley or ditch
+beyond the edge they crossed, the disc-disc contacts in time order and the kernel's dead standing).
+
+A game plays thousands of shots of a few discs each, so on a flat court the shot goes straight to
+``simulate``'s kernel (``numba_api.run_from_start``: the same compiled call on the same numbers, so
+the same rest state bit for bit) with the event log's buffer kept from shot to shot and no
+trajectory log (the rules read none): ``simulate``'s checks of the whole scene and its result
+object cost more than the shot. The board's discs came to rest in earlier shots, so only the shot
+disc's start is checked; a start ``simulate`` would refuse (not finite, off the surface, on a disc,
+cushion or peg) goes to ``simulate``, which says why. A court that is not flat goes to ``simulate``
+(its curved kernels). Game drivers make many tiny numba calls, so they run on one numba thread
 (``one_numba_thread``, ``single_threaded``).
 """
 
 from __future__ import annotations
 
+import math
+import threading
 from functools import wraps
 
 import numpy as np
 
 from shuffle_sim._runtime.threads import one_numba_thread
 from shuffle_sim.court import Court
-from shuffle_sim.physics import simulate
-from shuffle_sim.physics.scene import Scene
+from shuffle_sim.physics import STATUS_FALLEN, simulate
+from shuffle_sim.physics.numba_api import (
+    DEAD,
+    DISC_DISC,
+    EV_COLUMNS,
+    N_FLOAT_ROWS,
+    N_INT_ROWS,
+    SEG_COLUMNS,
+    STATUS,
+    court_table,
+    kernel_arrays,
+    run_from_start,
+)
+from shuffle_sim.physics.scene import OVERLAP_TOLERANCE, Scene
 from shuffle_sim.playing.players import Launch
-from shuffle_sim.rules.rulings import ShotOutcome, outcome_of
+from shuffle_sim.rules.common import Contact
+from shuffle_sim.rules.rulings import RestState, ShotOutcome, into_gutter, outcome_of
+
+#: The event bound of a game's shot (``physics.simulate``'s default).
+MAX_EVENTS = 10_000
+#: No trajectory log: the rules read the contacts, never the paths.
+_NO_PATHS = np.empty((0, SEG_COLUMNS))
+_buffers = threading.local()
+
+
+def _event_log() -> np.ndarray:
+    """This thread's event-log buffer (each processed event logs at most two rows, as ``simulate``)."""
+    log = getattr(_buffers, "log", None)
+    if log is None:
+        log = _buffers.log = np.empty((2 * MAX_EVENTS, EV_COLUMNS))
+    return log
 
 
 def shoot(court: Court, board_x, board_y, launch: Launch, team: list[str] | None = None) -> ShotOutcome:
-    """Run the resting board plus the launched disc (last) to rest on ``court``."""
+    """Run the resting board plus the launched disc (last) to rest on ``court`` (module docstring)."""
     bx = np.asarray(board_x, dtype=np.float64).reshape(-1)
     by = np.asarray(board_y, dtype=np.float64).reshape(-1)
-    n = bx.size
+    n = bx.size + 1
+    start = np.empty((n, 5))
+    start[:-1, 0] = bx
+    start[:-1, 1] = by
+    start[:-1, 2:] = 0.0
+    start[-1] = launch.x, launch.y, launch.vx, launch.vy, launch.omega
+    if court.surface_shape.flat and _start_is_clear(court, start):
+        st = np.empty((N_FLOAT_ROWS, n))
+        ist = np.empty((N_INT_ROWS, n), dtype=np.int64)
+        final = np.empty((n, 5))
+        log = _event_log()
+        orbits = kernel_arrays(court).orbit_tables
+        bad, n_ev, _, _, _ = run_from_start(
+            court_table(court), orbits, start, OVERLAP_TOLERANCE, st, ist, np.full((n, n), np.inf), log, _NO_PATHS,
+            MAX_EVENTS, final,
+        )  # fmt: skip
+        if bad < 0:
+            return _outcome(court, final, ist, log[:n_ev], launch.x)
     scene = Scene(
         court=court,
-        x=np.append(bx, launch.x),
-        y=np.append(by, launch.y),
-        vx=np.append(np.zeros(n), launch.vx),
-        vy=np.append(np.zeros(n), launch.vy),
-        omega=np.append(np.zeros(n), launch.omega),
+        x=start[:, 0].copy(),
+        y=start[:, 1].copy(),
+        vx=start[:, 2].copy(),
+        vy=start[:, 3].copy(),
+        omega=start[:, 4].copy(),
         team=list(team) if team else [],
         source="shot",
     )
-    return outcome_of(court, simulate(scene))
+    return outcome_of(court, simulate(scene, MAX_EVENTS))
+
+
+def _start_is_clear(court: Court, start: np.ndarray) -> bool:
+    """Whether the shot disc (the last row) starts finite, on the surface and clear of the board's discs."""
+    x, y, vx, vy, omega = (float(v) for v in start[-1])
+    if not all(math.isfinite(v) for v in (x, y, vx, vy, omega)) or not court.on_surface(x, y):
+        return False
+    limit = 2.0 * court.disc_radius - OVERLAP_TOLERANCE
+    gaps = (start[:-1, 0] - x) ** 2 + (start[:-1, 1] - y) ** 2
+    return not bool((gaps < limit * limit).any())
+
+
+def _outcome(court: Court, final: np.ndarray, ist: np.ndarray, events: np.ndarray, start_x: float) -> ShotOutcome:
+    """The rules' view of a shot run by the kernel (``rules.rulings.outcome_of`` for its arrays)."""
+    status = ist[STATUS].astype(np.int8)
+    x, y = final[:, 0].copy(), final[:, 1].copy()
+    fallen = status == STATUS_FALLEN
+    for i in np.flatnonzero(fallen):
+        x[i], y[i] = into_gutter(court, float(x[i]), float(y[i]))
+    contacts = [
+        Contact(int(row[2]), int(row[3]), bool(row[4] != 0), bool(row[5] != 0))
+        for row in events[events[:, 1] == DISC_DISC]
+    ]
+    return ShotOutcome(RestState(status), x, y, fallen, ist[DEAD].astype(np.bool_), contacts, float(start_x))
 
 
 def single_threaded(function):

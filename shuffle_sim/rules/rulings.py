@@ -57,6 +57,14 @@ class RestStatus(Protocol):
     def status(self) -> np.ndarray: ...
 
 
+@dataclass(frozen=True)
+class RestState:
+    """The part of a ``physics.SimResult`` the rules read, for a shot run without one: each disc's
+    status at rest (``physics.events.STATUS_*``)."""
+
+    status: np.ndarray
+
+
 @dataclass
 class ShotOutcome:
     """One shot run to rest as the rules read it (see the module docstring): positions (fallen discs

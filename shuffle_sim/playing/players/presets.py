@@ -70,6 +70,17 @@ def _normalise(name: str) -> str:
     return " ".join(name.replace("_", " ").replace("-", " ").lower().split())
 
 
+def find_skill(game: str, name: str, where: str = "players") -> NoiseModel:
+    """The skill preset of ``game`` named ``name`` (any case, hyphens or spaces: "top-competitive");
+    ``PlayerError`` naming ``where`` and the known presets otherwise."""
+    presets = skills_for(game)
+    by_name = {_normalise(preset): preset for preset in presets}
+    key = _normalise(str(name))
+    if key not in by_name:
+        raise PlayerError(f"{where}: unknown skill {name!r} for {game} (known: {', '.join(by_name.values())})")
+    return presets[by_name[key]]
+
+
 def parse_player(game: str, text: str) -> Player:
     """A player from ``SKILL[-STRATEGY]``: a skill preset of the game (``expert``, ``top-competitive``,
     ``exact``) and ``plan`` (the default), ``ev`` (``ev16``: 16 samples per candidate) or ``win``
@@ -87,14 +98,7 @@ def parse_player(game: str, text: str) -> Player:
     head, sep, tail = spec.rpartition("-")
     if sep and (tail.lower() == "plan" or tail.lower().startswith("ev") or tail.lower().startswith("win")):
         skill_text, strategy_text = head, tail.lower()
-    presets = skills_for(game)
-    by_name = {_normalise(name): name for name in presets}
-    key = _normalise(skill_text)
-    if key not in by_name:
-        raise PlayerError(
-            f"players: unknown skill {skill_text!r} in {spec!r} for {game} (known: {', '.join(by_name.values())})"
-        )
-    skill = presets[by_name[key]]
+    skill = find_skill(game, skill_text, f"players: in {spec!r}")
     if strategy_text == "plan":
         strategy: Strategy = FixedPlan()
     elif strategy_text.startswith("win"):
@@ -142,15 +146,7 @@ def as_player(game: str, player) -> Player:
         )
     skill = getattr(player, "skill", None)
     if skill is None or isinstance(skill, str):
-        presets = skills_for(game)
-        by_name = {_normalise(name): name for name in presets}
-        key = _normalise(default_skill(game) if skill is None else skill)
-        if key not in by_name:
-            raise PlayerError(
-                f"players: unknown skill {skill!r} of {type(player).__name__} for {game} "
-                f"(known: {', '.join(by_name.values())})"
-            )
-        skill = presets[by_name[key]]
+        skill = find_skill(game, default_skill(game) if skill is None else skill, f"players: {type(player).__name__}")
     elif not isinstance(skill, NoiseModel):
         raise PlayerError(f"players: skill must be a preset name or a NoiseModel (got {shown(skill)})")
     name = getattr(player, "name", None)
