@@ -26,8 +26,7 @@ from shuffle_sim.court import Court
 from shuffle_sim.envs.actions import EnvError, action_launch, action_limits, check_action
 from shuffle_sim.games import get_game
 from shuffle_sim.noise import NoiseModel
-from shuffle_sim.playing import SIDES, check_game_length, check_seed, game_court
-from shuffle_sim.playing._loop import GameDriver, GamePlay, PendingShot
+from shuffle_sim.playing import SIDES, GameDriver, GamePlay, PendingShot, check_game_length, check_seed, game_court
 from shuffle_sim.playing.players import Decision, Launch, Launched, Player, default_skill, execute, find_skill
 from shuffle_sim.rules import ShotRulings
 
@@ -141,20 +140,29 @@ class GameSession:
             self._take(pending, player.name, decision, played)
         return None
 
-    def shoot(self, action) -> ShotLog:
-        """Play the pending external side's shot: ``action`` (``actions.ACTION_FIELDS``, clipped to
-        the game's limits) under that side's skill. ``EnvError`` when no external side is to play."""
+    def _external_turn(self) -> PendingShot:
         pending = self.driver.next_shot()
         if pending is None:
             raise EnvError("shot: the game is over")
         side = pending.turn.team
-        if not self.external(side):
-            raise EnvError(f"shot: it is side {side}'s turn, played by {self.players[side].name}")
-        ctx = pending.context
-        intended = action_launch(ctx, check_action(action, self.limits))
-        played = execute(ctx, intended, self.skills[side])
+        player = self.players[side]
+        if player is not None:
+            raise EnvError(f"shot: it is side {side}'s turn, played by {player.name}")
+        return pending
+
+    def shoot(self, action) -> ShotLog:
+        """Play the pending external side's shot: ``action`` (``actions.ACTION_FIELDS``, clipped to
+        the game's limits) under that side's skill. ``EnvError`` when no external side is to play."""
+        pending = self._external_turn()
+        return self.play_launch(action_launch(pending.context, check_action(action, self.limits)))
+
+    def play_launch(self, intended: Launch, player: str = EXTERNAL) -> ShotLog:
+        """Play the pending external side's shot as the launch ``intended`` (in the shot's frame,
+        ``Launch.t`` on its stance), under that side's skill: an action's launch, or a replay's."""
+        pending = self._external_turn()
+        played = execute(pending.context, intended, self.skills[pending.turn.team])
         decision = Decision(Launched(intended.t, intended.vx, intended.vy, intended.omega, label="action"), intended)
-        return self._take(pending, EXTERNAL, decision, played)
+        return self._take(pending, player, decision, played)
 
     def _take(self, pending: PendingShot, player: str, decision: Decision, played: Launch) -> ShotLog:
         frame = self.play.frames_posted() + 1

@@ -4,7 +4,8 @@
 module                what it does
 ====================  ==============================================================================
 ``_matches``          ``play``: a game or a match of any registered game; match formats
-``_loop``             ``play_game``: the one game loop (``GamePlay``, ``FramePlay``)
+``_loop``             the one game loop: ``GameDriver`` (a game a shot at a time), ``play_game``
+                      (``GamePlay``, ``FramePlay``)
 ``shooting``          one shot through the kernel (``shoot``), fallen discs into the gutter
 ``records``           shot, frame, game and match records (the scorecard's data)
 ``scorecard``         ``write_scorecard`` (JSON, CSV, frame pictures), scoreboard lines
@@ -23,21 +24,27 @@ module                what it does
 ====================  ==============================================================================
 """
 
+from shuffle_sim.playing._loop import FramePlay, GameDriver, GamePlay, PendingShot, play_game
 from shuffle_sim.playing._matches import SIDES, check_game_length, check_seed, game_court, play, players_from
 from shuffle_sim.playing.records import FrameRecord, GameRecord, MatchRecord, ShotRecord
 from shuffle_sim.playing.scorecard import frame_line, write_scorecard
 
 __all__ = [
     "SIDES",
+    "FramePlay",
     "FrameRecord",
+    "GameDriver",
+    "GamePlay",
     "GameRecord",
     "MatchRecord",
+    "PendingShot",
     "ShotRecord",
     "check_game_length",
     "check_seed",
     "frame_line",
     "game_court",
     "play",
+    "play_game",
     "players_from",
     "write_scorecard",
 ]
