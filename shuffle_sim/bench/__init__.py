@@ -10,6 +10,7 @@ module              what it does
 ``experiments``     batch experiments end to end, and Dask scale-out
 ``startup``         what a user waits for: the main job warm and cold, the runner, the plots
 ``players``         not speed but behaviour: shot mix and success by intent per game and preset
+``envs``            the game environments: random-agent steps per second, the physics' share
 ``_timing``         the timing helpers they share (best rate, thread count)
 ==================  =======================================================================
 """

@@ -27,18 +27,18 @@ def cmd_serve(args: argparse.Namespace) -> int:
     session = GameSession(args.game, players, args.seed, 0, args.game_length, args.court, skills)
     replay = Path(args.replay) if args.replay else Path("results") / f"serve-{args.game}-seed{args.seed}.json"
     clients = ", ".join(side for side in SIDES if players[side] is None)
-    opponent = f"; {other(args.side)} is {players[other(args.side)].name}" if args.opponent else ""
+    opponent = f"; {other(args.side)} is {session.player_name(other(args.side))}" if args.opponent else ""
     if args.port is None:
         print(f"shuffle-sim: serving {args.game} (seed {args.seed}) on standard input and output: side {clients}"
               f"{opponent}", file=sys.stderr)  # fmt: skip
-        result = serve_streams(session, replay, args.game_length)
+        result = serve_streams(session, replay)
     else:
 
         def on_listen(address: str) -> None:
             print(f"shuffle-sim: serving {args.game} (seed {args.seed}) on {address} (sides {clients} in the order "
                   f"clients connect{opponent})", file=sys.stderr, flush=True)  # fmt: skip
 
-        result = serve_socket(session, replay, args.host, args.port, args.game_length, on_listen)
+        result = serve_socket(session, replay, args.host, args.port, on_listen)
     ending = f"won by {result['winner']}" if result["winner"] else ("tied" if result["terminated"] else "stopped")
     print(f"shuffle-sim: game {ending}, {result['score']}; replay {result['replay']}", file=sys.stderr)
     return 0
@@ -50,11 +50,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
     from shuffle_sim.envs.replays import compare, read_replay, replay_record, resimulate
     from shuffle_sim.playing import frame_line, write_scorecard
-    from shuffle_sim.playing.shooting import one_numba_thread
 
     data = read_replay(args.file)
-    with one_numba_thread():
-        session = resimulate(data)
+    session = resimulate(data)
     result = compare(data, session)
     record = replay_record(data, session)
     for frame in record.games[0].frames:

@@ -63,7 +63,7 @@ def hello(session: GameSession, sides: list[str]) -> dict:
         "court": session.court.name,
         "sides": sides,
         "seed": session.seed,
-        "players": {side: (p.name if p is not None else "external") for side, p in session.players.items()},
+        "players": {side: session.player_name(side) for side in session.players},
         "fields": list(ACTION_FIELDS),
         "limits": session.limits.to_dict(),
     }

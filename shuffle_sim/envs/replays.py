@@ -35,11 +35,10 @@ FORMAT = "shuffle-sim replay"
 VERSION = 1
 
 
-def replay_data(session: GameSession, game_length: int | None) -> dict:
+def replay_data(session: GameSession) -> dict:
     """The replay of ``session`` as played so far (see the module docstring)."""
     record = session.driver.record()
     _, board, end = session.board()
-    skills = {side: session.players[side].skill if session.players[side] else session.skills[side] for side in SIDES}
     return {
         "format": FORMAT,
         "version": VERSION,
@@ -48,12 +47,9 @@ def replay_data(session: GameSession, game_length: int | None) -> dict:
         "court_file": session.court.source_path,
         "seed": session.seed,
         "game_index": session.driver.game_index,
-        "game_length": game_length,
+        "game_length": session.length,
         "sides": {
-            side: {
-                "player": session.players[side].name if session.players[side] else "external",
-                "skill": dataclasses.asdict(skills[side]),
-            }
+            side: {"player": session.player_name(side), "skill": dataclasses.asdict(session.skill(side))}
             for side in SIDES
         },
         "shots": [log.to_dict() for log in session.shots],
@@ -65,11 +61,11 @@ def replay_data(session: GameSession, game_length: int | None) -> dict:
     }
 
 
-def write_replay(session: GameSession, path: str | os.PathLike, game_length: int | None = None) -> Path:
+def write_replay(session: GameSession, path: str | os.PathLike) -> Path:
     """Write the replay of ``session`` to ``path`` (folders made as needed)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(replay_data(session, game_length), indent=1))
+    path.write_text(json.dumps(replay_data(session), indent=1))
     return path
 
 
@@ -119,7 +115,7 @@ class Comparison:
 
 def compare(data: dict, session: GameSession) -> Comparison:
     """Compare a re-simulated game with its replay, exactly (module docstring)."""
-    again = json.loads(json.dumps(replay_data(session, data["game_length"])))  # as the file holds it
+    again = json.loads(json.dumps(replay_data(session)))  # as the file holds it
     n = len(data["shots"])
     for k, (recorded, played) in enumerate(zip(data["shots"], again["shots"])):
         for key in ("executed", "rulings"):

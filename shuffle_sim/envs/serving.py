@@ -8,8 +8,8 @@ client hears every shot. A line that cannot be played gets an ``error`` naming t
 ``state`` again: the game goes on. A client that leaves ends the game there. Whatever way it ends,
 the game's replay is written (``replays``) and the ``over`` message names it.
 
-The game's shots run in a worker thread (numba on one thread, as the game drivers run), so that a
-built-in player's long think never stalls the connections.
+The game's shots run in a worker thread, so that a built-in player's long think never stalls the
+connections.
 """
 
 from __future__ import annotations
@@ -26,7 +26,6 @@ from shuffle_sim.envs.actions import EnvError
 from shuffle_sim.envs.replays import write_replay
 from shuffle_sim.envs.session import GameSession
 from shuffle_sim.playing import SIDES
-from shuffle_sim.playing.shooting import one_numba_thread
 
 
 class Channel(Protocol):
@@ -75,14 +74,7 @@ class SocketChannel:
         return message if isinstance(message, str) else message.decode("utf-8", "replace")
 
 
-def _one_thread(function: Callable, *args):
-    with one_numba_thread():
-        return function(*args)
-
-
-async def play_served(
-    session: GameSession, channels: dict[str, Channel], replay: str | os.PathLike, game_length: int | None = None
-) -> dict:
+async def play_served(session: GameSession, channels: dict[str, Channel], replay: str | os.PathLike) -> dict:
     """Play ``session`` with ``channels`` (by external side) to its end; returns the ``over`` message."""
     listeners: list[Channel] = []
     for channel in channels.values():
@@ -93,7 +85,7 @@ async def play_served(
     try:
         note = await _play_turns(session, channels, listeners)
     finally:  # the shots played are kept, however the game ends
-        path = write_replay(session, replay, game_length)
+        path = write_replay(session, replay)
     message = protocol.over(session, str(path), note)
     for channel in listeners:
         await channel.send(message)
@@ -104,7 +96,7 @@ async def _play_turns(session: GameSession, channels: dict[str, Channel], listen
     """Play the game's turns, telling every client every shot; returns why it stopped early, if it did."""
     told = 0
     while True:
-        pending = await asyncio.to_thread(_one_thread, session.advance)
+        pending = await asyncio.to_thread(session.advance)
         for log in session.shots[told:]:
             for channel in listeners:
                 await channel.send(protocol.shot(log, session))
@@ -122,7 +114,7 @@ async def _play_turns(session: GameSession, channels: dict[str, Channel], listen
                 continue
             try:
                 action = protocol.parse_shot(text, session.limits)
-                await asyncio.to_thread(_one_thread, session.shoot, action)
+                await asyncio.to_thread(session.shoot, action)
                 break
             except EnvError as exc:
                 await channel.send(protocol.error(exc))
@@ -139,14 +131,13 @@ def external_sides(session: GameSession) -> list[str]:
 def serve_streams(
     session: GameSession,
     replay: str | os.PathLike,
-    game_length: int | None = None,
     reader: TextIO | None = None,
     writer: TextIO | None = None,
 ) -> dict:
     """Serve ``session`` to one client on text streams (default standard input and output)."""
     channel = StreamChannel(reader or sys.stdin, writer or sys.stdout)
     channels: dict[str, Channel] = dict.fromkeys(external_sides(session), channel)
-    return asyncio.run(play_served(session, channels, replay, game_length))
+    return asyncio.run(play_served(session, channels, replay))
 
 
 def serve_socket(
@@ -154,15 +145,14 @@ def serve_socket(
     replay: str | os.PathLike,
     host: str = "127.0.0.1",
     port: int = 0,
-    game_length: int | None = None,
     on_listen: Callable[[str], None] | None = None,
 ) -> dict:
     """Serve ``session`` over a WebSocket at ``host``:``port`` (0: a free port), one client per
     external side; ``on_listen`` is told the address once it listens."""
-    return asyncio.run(_serve_socket(session, replay, host, port, game_length, on_listen))
+    return asyncio.run(_serve_socket(session, replay, host, port, on_listen))
 
 
-async def _serve_socket(session, replay, host, port, game_length, on_listen) -> dict:
+async def _serve_socket(session, replay, host, port, on_listen) -> dict:
     from websockets.asyncio.server import serve
 
     sides = external_sides(session)
@@ -185,6 +175,6 @@ async def _serve_socket(session, replay, host, port, game_length, on_listen) -> 
             on_listen(f"ws://{bound[0]}:{bound[1]}")
         await everyone.wait()
         try:
-            return await play_served(session, channels, replay, game_length)
+            return await play_served(session, channels, replay)
         finally:
             finished.set()

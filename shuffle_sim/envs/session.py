@@ -12,6 +12,8 @@ shot k would be), then the rules (``rules.shot_rulings``) as for every shot. So 
 ``view(side)`` is what a side sees between shots: the board in the shot's frame (the deck's
 canonical frame, toward the foot; the court's frame elsewhere), each disc's side, the scores, the
 frame, the shots left, the hammer, the 20s set aside and the stance of the shot to play.
+
+A session plays its shots with numba on one thread, as ``play`` does (many tiny kernel calls).
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from shuffle_sim.games import get_game
 from shuffle_sim.noise import NoiseModel
 from shuffle_sim.playing import SIDES, GameDriver, GamePlay, PendingShot, check_game_length, check_seed, game_court
 from shuffle_sim.playing.players import Decision, Launch, Launched, Player, default_skill, execute, find_skill
+from shuffle_sim.playing.shooting import one_numba_thread
 from shuffle_sim.rules import ShotRulings
 
 #: The player name a shot of an external side is recorded under.
@@ -106,7 +109,8 @@ class GameSession:
         self.players = dict(players)
         builtin = {side: p for side, p in self.players.items() if p is not None}
         self.court = game_court(game, court, builtin)
-        self.play: GamePlay = get_game(game).play_module().game_play(seed, check_game_length(game, length), self.court)
+        self.length = check_game_length(game, length)
+        self.play: GamePlay = get_game(game).play_module().game_play(seed, self.length, self.court)
         self.driver = GameDriver(self.play, seed, game_index, max_frames=self.play.max_frames)
         self.limits = action_limits(game, self.court)
         self.skills = {side: self._skill((skills or {}).get(side)) for side in SIDES if self.players[side] is None}
@@ -128,16 +132,27 @@ class GameSession:
     def external(self, side: str) -> bool:
         return self.players[side] is None
 
+    def player_name(self, side: str) -> str:
+        """The name of ``side``'s player (``EXTERNAL`` for an external side)."""
+        player = self.players[side]
+        return EXTERNAL if player is None else player.name
+
+    def skill(self, side: str) -> NoiseModel:
+        """``side``'s execution noise."""
+        player = self.players[side]
+        return self.skills[side] if player is None else player.skill
+
     def advance(self) -> PendingShot | None:
         """Play the built-in sides' shots until an external side's turn; returns that shot, or None
         once the game is over."""
-        while (pending := self.driver.next_shot()) is not None:
-            side = pending.turn.team
-            player = self.players[side]
-            if player is None:
-                return pending
-            decision, played = player.play(pending.context)
-            self._take(pending, player.name, decision, played)
+        with one_numba_thread():
+            while (pending := self.driver.next_shot()) is not None:
+                side = pending.turn.team
+                player = self.players[side]
+                if player is None:
+                    return pending
+                decision, played = player.play(pending.context)
+                self._take(pending, player.name, decision, played)
         return None
 
     def _external_turn(self) -> PendingShot:
@@ -154,15 +169,19 @@ class GameSession:
         """Play the pending external side's shot: ``action`` (``actions.ACTION_FIELDS``, clipped to
         the game's limits) under that side's skill. ``EnvError`` when no external side is to play."""
         pending = self._external_turn()
-        return self.play_launch(action_launch(pending.context, check_action(action, self.limits)))
+        with one_numba_thread():
+            return self.play_launch(action_launch(pending.context, check_action(action, self.limits)))
 
     def play_launch(self, intended: Launch, player: str = EXTERNAL) -> ShotLog:
         """Play the pending external side's shot as the launch ``intended`` (in the shot's frame,
         ``Launch.t`` on its stance), under that side's skill: an action's launch, or a replay's."""
         pending = self._external_turn()
-        played = execute(pending.context, intended, self.skills[pending.turn.team])
-        decision = Decision(Launched(intended.t, intended.vx, intended.vy, intended.omega, label="action"), intended)
-        return self._take(pending, player, decision, played)
+        with one_numba_thread():
+            played = execute(pending.context, intended, self.skills[pending.turn.team])
+            decision = Decision(
+                Launched(intended.t, intended.vx, intended.vy, intended.omega, label="action"), intended
+            )
+            return self._take(pending, player, decision, played)
 
     def _take(self, pending: PendingShot, player: str, decision: Decision, played: Launch) -> ShotLog:
         frame = self.play.frames_posted() + 1

@@ -27,7 +27,6 @@ g, as game g of a match). Without any seed the first one is drawn from the envir
 from __future__ import annotations
 
 import os
-from typing import ClassVar
 
 import gymnasium as gym
 import numpy as np
@@ -75,7 +74,7 @@ def win_reward(session: GameSession, side: str) -> float:
 class ShuffleEnv(gym.Env):
     """One agent against a built-in player (see the module docstring)."""
 
-    metadata: ClassVar[dict] = {"render_modes": ["rgb_array"], "render_fps": 2}
+    metadata = {"render_modes": ["rgb_array"], "render_fps": 2}  # noqa: RUF012 (gymnasium's own is an instance variable)
 
     def __init__(
         self,

@@ -32,7 +32,7 @@ import numpy as np
 from shuffle_sim.court import Court
 from shuffle_sim.playing.players import Decision, Launch, Player, ShotContext
 from shuffle_sim.playing.records import FrameRecord, GameRecord, ShotRecord
-from shuffle_sim.playing.shooting import ShotOutcome, shoot
+from shuffle_sim.playing.shooting import ShotOutcome, run_shot
 from shuffle_sim.rules import Board, ShotRulings, shot_rulings
 from shuffle_sim.rules.common import Turn
 
@@ -78,7 +78,7 @@ class FramePlay(ABC):
 
     def shoot(self, turn: Turn, launch: Launch) -> ShotOutcome:
         """Run ``launch`` from the board as it stands to rest."""
-        return shoot(self.court, self.xs, self.ys, launch)
+        return run_shot(self.court, self.xs, self.ys, launch)
 
     @abstractmethod
     def after_shot(self, turn: Turn, outcome: ShotOutcome) -> ShotRulings:

@@ -51,7 +51,7 @@ from shuffle_sim.playing.players import (
     half_turn,
 )
 from shuffle_sim.playing.records import FrameRecord, GameRecord, MatchRecord, ShotRecord
-from shuffle_sim.playing.shooting import ShotOutcome, shoot, single_threaded
+from shuffle_sim.playing.shooting import ShotOutcome, run_shot, shoot, single_threaded
 from shuffle_sim.rules.common import Board, Turn
 from shuffle_sim.rules.deck import BLACK, GAME, YELLOW, ShotEffect, score_half_round
 from shuffle_sim.rules.deck_game import DeckGame, DeckMatch, DeckOptions
@@ -208,7 +208,7 @@ class DeckFrame(FramePlay):
         )
 
     def shoot(self, turn: Turn, launch: Launch) -> ShotOutcome:
-        return shoot(self.court, self.xs, self.ys, _to_court(self.setup, self.head_target, launch))
+        return run_shot(self.court, self.xs, self.ys, _to_court(self.setup, self.head_target, launch))
 
     def after_shot(self, turn: Turn, outcome: ShotOutcome) -> ShotRulings:
         assert turn.colour is not None, "a deck turn names its colour"

@@ -1,10 +1,12 @@
 """One shot through the kernel, as every game driver plays it.
 
-``shoot`` runs a board plus one launched disc to rest and hands back what the rules layer takes
+``run_shot`` runs a board plus one launched disc to rest and hands back what the rules layer takes
 (``rules.rulings.ShotOutcome``: resting positions with fallen discs in the gutter, alley or ditch
 beyond the edge they crossed, the disc-disc contacts in time order and the kernel's dead standing).
+``shoot`` does the same through ``physics.simulate``, its ``SimResult`` (events, paths) kept as the
+outcome's ``result``: the same rest state, for pictures and for tests that look inside the shot.
 
-A game plays thousands of shots of a few discs each, so on a flat court the shot goes straight to
+A game plays thousands of shots of a few discs each, so on a flat court ``run_shot`` goes straight to
 ``simulate``'s kernel (``numba_api.run_from_start``: the same compiled call on the same numbers, so
 the same rest state bit for bit) with the event log's buffer kept from shot to shot and no
 trajectory log (the rules read none): ``simulate``'s checks of the whole scene and its result
@@ -58,16 +60,39 @@ def _event_log() -> np.ndarray:
     return log
 
 
-def shoot(court: Court, board_x, board_y, launch: Launch, team: list[str] | None = None) -> ShotOutcome:
-    """Run the resting board plus the launched disc (last) to rest on ``court`` (module docstring)."""
+def _starts(board_x, board_y, launch: Launch) -> np.ndarray:
+    """(N, 5) x, y, vx, vy, omega: the resting board, then the launched disc."""
     bx = np.asarray(board_x, dtype=np.float64).reshape(-1)
     by = np.asarray(board_y, dtype=np.float64).reshape(-1)
-    n = bx.size + 1
-    start = np.empty((n, 5))
+    start = np.zeros((bx.size + 1, 5))
     start[:-1, 0] = bx
     start[:-1, 1] = by
-    start[:-1, 2:] = 0.0
     start[-1] = launch.x, launch.y, launch.vx, launch.vy, launch.omega
+    return start
+
+
+def shoot(court: Court, board_x, board_y, launch: Launch, team: list[str] | None = None) -> ShotOutcome:
+    """Run the resting board plus the launched disc (last) to rest on ``court`` with ``physics.simulate``
+    (its ``SimResult`` is the outcome's ``result``; ``team`` labels the scene's discs)."""
+    start = _starts(board_x, board_y, launch)
+    scene = Scene(
+        court=court,
+        x=start[:, 0].copy(),
+        y=start[:, 1].copy(),
+        vx=start[:, 2].copy(),
+        vy=start[:, 3].copy(),
+        omega=start[:, 4].copy(),
+        team=list(team) if team else [],
+        source="shot",
+    )
+    return outcome_of(court, simulate(scene, MAX_EVENTS))
+
+
+def run_shot(court: Court, board_x, board_y, launch: Launch) -> ShotOutcome:
+    """Run the resting board plus the launched disc (last) to rest on ``court``: a game's shot (module
+    docstring); the same rest state, contacts and standing as ``shoot``."""
+    start = _starts(board_x, board_y, launch)
+    n = start.shape[0]
     if court.surface_shape.flat and _start_is_clear(court, start):
         st = np.empty((N_FLOAT_ROWS, n))
         ist = np.empty((N_INT_ROWS, n), dtype=np.int64)
@@ -80,17 +105,7 @@ def shoot(court: Court, board_x, board_y, launch: Launch, team: list[str] | None
         )  # fmt: skip
         if bad < 0:
             return _outcome(court, final, ist, log[:n_ev], launch.x)
-    scene = Scene(
-        court=court,
-        x=start[:, 0].copy(),
-        y=start[:, 1].copy(),
-        vx=start[:, 2].copy(),
-        vy=start[:, 3].copy(),
-        omega=start[:, 4].copy(),
-        team=list(team) if team else [],
-        source="shot",
-    )
-    return outcome_of(court, simulate(scene, MAX_EVENTS))
+    return shoot(court, start[:-1, 0], start[:-1, 1], launch)
 
 
 def _start_is_clear(court: Court, start: np.ndarray) -> bool:
