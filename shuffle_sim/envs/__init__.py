@@ -24,17 +24,13 @@ module           what it does
 
 from __future__ import annotations
 
-import os
 from typing import TYPE_CHECKING
 
 from shuffle_sim._runtime.lazy import lazy_face
 
 if TYPE_CHECKING:
-    from shuffle_sim.court import Court
     from shuffle_sim.envs.single import ShuffleEnv
     from shuffle_sim.envs.turns import ShuffleAEC
-    from shuffle_sim.noise import NoiseModel
-    from shuffle_sim.playing.players import Player
 
 #: Public name -> the module that defines it.
 _FACE = {
@@ -49,58 +45,27 @@ _FACE = {
 }
 
 
-def make(
-    game: str,
-    opponent: Player | str | None = None,
-    skill: NoiseModel | str | None = None,
-    reward: str = "points",
-    seed: int | None = None,
-    side: str = "A",
-    game_length: int | None = None,
-    court: Court | str | os.PathLike | None = None,
-    render_mode: str | None = None,
-) -> ShuffleEnv:
-    """A ``gymnasium.Env``: an agent plays ``side`` of ``game`` against ``opponent``.
+def make(game: str, **options) -> ShuffleEnv:
+    """A ``gymnasium.Env``: an agent plays one side of ``game`` against a built-in player.
 
-    Parameters
-    ----------
-    game
-        ``deck``, ``horse-collar``, ``ricochet`` or ``crokinole``.
-    opponent
-        Any player ``play --players`` takes ("expert-plan", "top-competitive-ev", a ``Player`` or a
-        strategy of one's own); default the game's best skill with the ``ev`` strategy
-        ("expert-ev", crokinole "top-competitive-ev").
-    skill
-        The agent's execution noise: a skill preset of the game or ``exact`` (default the game's
-        best preset, as the opponent's).
-    reward
-        ``"points"`` (the change of the agent's lead at each step) or ``"win"`` (+1, -1, 0 at the end).
-    seed
-        The first game's seed (``reset(seed=...)`` sets another); see ``envs.single``.
-    side, game_length, court
-        The agent's side ("A" or "B"), the game's length and court, as ``play`` takes them.
-    render_mode
-        ``"rgb_array"``: ``render()`` returns the court drawing of the frame in play.
+    ``options`` are ``ShuffleEnv``'s: ``opponent`` (default the game's best skill with the ``ev``
+    strategy), ``skill`` (the agent's execution noise), ``reward`` (``"points"`` or ``"win"``),
+    ``seed``, ``side``, ``game_length``, ``court`` and ``render_mode``.
     """
     from shuffle_sim.envs.single import ShuffleEnv
 
-    return ShuffleEnv(game, opponent, skill, reward, seed, side, game_length, court, render_mode)
+    return ShuffleEnv(game, **options)
 
 
-def aec_env(
-    game: str,
-    skill: NoiseModel | str | None = None,
-    seed: int | None = None,
-    reward: str = "points",
-    game_length: int | None = None,
-    court: Court | str | os.PathLike | None = None,
-    render_mode: str | None = None,
-) -> ShuffleAEC:
-    """A PettingZoo AEC environment: agents "A" and "B" play ``game`` in the rules' turn order, both
-    with the execution noise ``skill`` (see ``make`` for the other parameters)."""
+def aec_env(game: str, **options) -> ShuffleAEC:
+    """A PettingZoo AEC environment: agents "A" and "B" play ``game`` in the rules' turn order.
+
+    ``options`` are ``ShuffleAEC``'s: ``skill`` (both agents' execution noise), ``seed``,
+    ``reward``, ``game_length``, ``court`` and ``render_mode``.
+    """
     from shuffle_sim.envs.turns import ShuffleAEC
 
-    return ShuffleAEC(game, skill, seed, reward, game_length, court, render_mode)
+    return ShuffleAEC(game, **options)
 
 
 __all__ = [

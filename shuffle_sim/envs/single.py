@@ -72,7 +72,28 @@ def win_reward(session: GameSession, side: str) -> float:
 
 
 class ShuffleEnv(gym.Env):
-    """One agent against a built-in player (see the module docstring)."""
+    """One agent against a built-in player (see the module docstring).
+
+    Parameters
+    ----------
+    game
+        ``deck``, ``horse-collar``, ``ricochet`` or ``crokinole``.
+    opponent
+        Any player ``play --players`` takes ("expert-plan", "top-competitive-ev", a ``Player`` or a
+        strategy of one's own); default the game's best skill with the ``ev`` strategy
+        ("expert-ev", crokinole "top-competitive-ev").
+    skill
+        The agent's execution noise: a skill preset of the game, ``exact``, or a ``NoiseModel``
+        (default the game's best preset, as the opponent's).
+    reward
+        ``"points"`` (the change of the agent's lead at each step) or ``"win"`` (+1, -1, 0 at the end).
+    seed
+        The first game's seed (``reset(seed=...)`` sets another).
+    side, game_length, court
+        The agent's side ("A" or "B"), the game's length and court, as ``play`` takes them.
+    render_mode
+        ``"rgb_array"``: ``render()`` returns the court drawing of the frame in play.
+    """
 
     metadata = {"render_modes": ["rgb_array"], "render_fps": 2}  # noqa: RUF012 (gymnasium's own is an instance variable)
 

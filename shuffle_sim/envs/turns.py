@@ -28,7 +28,8 @@ from shuffle_sim.playing import SIDES
 
 
 class ShuffleAEC(AECEnv):
-    """Two agents taking turns at one game (see the module docstring)."""
+    """Two agents taking turns at one game (see the module docstring); ``skill`` is both agents'
+    execution noise, the other parameters are ``ShuffleEnv``'s."""
 
     metadata: ClassVar[dict] = {
         "render_modes": ["rgb_array"],

@@ -139,27 +139,24 @@ def plan_opponent():
     return as_player("crokinole", PLAN["crokinole"])
 
 
-def test_a_client_on_standard_input_and_output(tmp_path):
+def docs_client() -> str:
+    """The complete client of the docs' page on the shot protocol."""
+    page = (Path(__file__).resolve().parents[2] / "docs" / "envs.md").read_text()
+    blocks = [block.split("```", 1)[0] for block in page.split("```python\n")[1:]]
+    (client,) = [block for block in blocks if '"serve"' in block]
+    return client
+
+
+def test_the_docs_client_plays_a_whole_game_on_standard_input_and_output(tmp_path):
     """The docs' client: a few lines, nothing imported of the package."""
-    client = textwrap.dedent(
-        """
-        import json, random, subprocess, sys
-        server = subprocess.Popen([sys.executable, "-m", "shuffle_sim.cli", "serve", "deck", "--opponent",
-                                   "expert-plan", "--game-length", "7", "--replay", "r.json"],
-                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-        for line in server.stdout:
-            message = json.loads(line)
-            if message["type"] == "state":
-                shot = {"start": random.random(), "direction": 0.0, "speed": random.uniform(1.5, 2.4), "spin": 0.0}
-                print(json.dumps(shot), file=server.stdin, flush=True)
-            elif message["type"] == "over":
-                print(message["winner"], message["terminated"])
-        """
-    )
+    client = docs_client()
+    assert "shuffle_sim" not in client and len(client.splitlines()) < 15
     (tmp_path / "client.py").write_text(client)
     run = subprocess.run([sys.executable, "client.py"], cwd=tmp_path, capture_output=True, text=True, env=_env(),
-                         timeout=600, check=False)  # fmt: skip
+                         timeout=900, check=False)  # fmt: skip
     assert run.returncode == 0, run.stderr
-    winner, terminated = run.stdout.split()
-    assert winner in ("A", "B", "None") and terminated == "True"
-    assert read_replay(tmp_path / "r.json")["finished"]
+    winner = run.stdout.split()[0]
+    assert winner in ("A", "B", "None")
+    data = read_replay(tmp_path / "results" / "serve-deck-seed0.json")
+    assert data["finished"] and data["sides"]["B"]["player"] == "expert-plan"
+    assert compare(data, resimulate(data)).identical
