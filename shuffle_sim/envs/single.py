@@ -121,9 +121,10 @@ class ShuffleEnv(gym.Env):
         self.game_length = game_length
         self.render_mode = render_mode
         self.seeds = GameSeeds(seed)
+        self.court = court
         # The first game, set up now so that the spaces are known and bad arguments fail here.
         self.session = self._session(0 if seed is None else seed, 0)
-        self.court = self.session.court
+        self.court = self.session.court  # the court loaded once, for every game
         self.action_space = action_space(self.session)
         self.observation_space = observation_space(self.session.slots, self.session.play.max_frames)
         self._ready = False
@@ -136,7 +137,7 @@ class ShuffleEnv(gym.Env):
             seed,
             game_index,
             self.game_length,
-            getattr(self, "court", None),
+            self.court,
             {self.side: self.skill} if self.skill is not None else None,
         )
 

@@ -59,8 +59,9 @@ class ShuffleAEC(AECEnv):
         self.seeds = GameSeeds(seed)
         self.np_random = np.random.default_rng(seed)
         self.possible_agents = list(SIDES)
+        self.court = court
         self.session = self._session(0 if seed is None else seed, 0)
-        self.court = self.session.court
+        self.court = self.session.court  # the court loaded once, for every game
         actions = action_space(self.session)
         observations = observation_space(self.session.slots, self.session.play.max_frames)
         self._action_spaces = {agent: actions for agent in self.possible_agents}
@@ -69,7 +70,7 @@ class ShuffleAEC(AECEnv):
     def _session(self, seed: int, game_index: int) -> GameSession:
         skills = {side: self.skill for side in SIDES} if self.skill is not None else None
         return GameSession(
-            self.game, dict.fromkeys(SIDES), seed, game_index, self.game_length, getattr(self, "court", None), skills
+            self.game, dict.fromkeys(SIDES), seed, game_index, self.game_length, self.court, skills
         )
 
     def observation_space(self, agent):

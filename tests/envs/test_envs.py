@@ -186,3 +186,13 @@ def test_an_action_means_the_launch_it_names_and_a_blocked_start_moves_along_the
     assert moved.t != 0.3
     assert np.hypot(moved.x - x, moved.y - y) >= 2 * ctx.court.disc_radius
     assert np.hypot(moved.x - x, moved.y - y) < 2.1 * ctx.court.disc_radius
+
+
+def test_the_court_and_the_side_are_the_ones_asked_for():
+    env = envs.make("deck", opponent="expert-plan", court="deck-drifting", side="B", seed=1, game_length=7)
+    _, info = env.reset(seed=1)
+    assert env.session.court.name == "deck-drifting" and env.session.players["A"].name == "expert-plan"
+    assert env.session.pending.turn.team == "B"  # yellow (A) leads: its shot was played by the opponent
+    _, _, _, _, info = env.step(env.action_space.sample())
+    assert info["shot"]["side"] == "B"
+    assert envs.aec_env("crokinole", court="crokinole", seed=1).session.court.name == "crokinole"
