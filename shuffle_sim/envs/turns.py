@@ -69,9 +69,7 @@ class ShuffleAEC(AECEnv):
 
     def _session(self, seed: int, game_index: int) -> GameSession:
         skills = {side: self.skill for side in SIDES} if self.skill is not None else None
-        return GameSession(
-            self.game, dict.fromkeys(SIDES), seed, game_index, self.game_length, self.court, skills
-        )
+        return GameSession(self.game, dict.fromkeys(SIDES), seed, game_index, self.game_length, self.court, skills)
 
     def observation_space(self, agent):
         return self._observation_spaces[agent]
