@@ -204,6 +204,12 @@ class CrokinoleTactics:
         return score
 
 
+def crokinole_tactics(court: Court) -> CrokinoleTactics:
+    """The court's ``CrokinoleTactics``, made once and kept on the court (they hold only what its
+    geometry gives: stances, reaches)."""
+    return court.memo("tactics: crokinole", CrokinoleTactics)
+
+
 class CrokinoleFrame(FramePlay):
     """One round: shooters in seat order; after each shot the hit and open-shot rules (``shot_rulings``)
     set 20s aside and remove fouls and dead discs."""
@@ -280,7 +286,7 @@ class CrokinolePlay(GamePlay):
         self.game = game
         self.sides = (game.sides[0], game.sides[1])
         self.court = court
-        self.tactics = CrokinoleTactics(court)
+        self.tactics = crokinole_tactics(court)
 
     def frames_posted(self) -> int:
         return len(self.game.rounds)
@@ -357,7 +363,7 @@ def play_match(
 def named_stances(court: Court) -> list[tuple[str, str, Stance]]:
     """Where a crokinole shooter may shoot from: the shooting arc (the 5 line) in front of each seat
     (position, label, stance)."""
-    tactics = CrokinoleTactics(court)
+    tactics = crokinole_tactics(court)
     return [(seat, f"{seat} seat (5 line)", tactics.stance(seat)) for seat in SEAT_ANGLES]
 
 
@@ -379,7 +385,7 @@ def default_position(board: Board, shooter: str) -> str:
 
 def shooter_context(board: Board, shooter: str, position: str) -> ShotContext:
     """What a crokinole shooter sees on ``board`` from the seat ``position`` (the shot advisor)."""
-    tactics = CrokinoleTactics(board.court)
+    tactics = crokinole_tactics(board.court)
     return ShotContext(
         board.court,
         tactics.stance(position),

@@ -147,6 +147,11 @@ class DeckTactics:
         return batch.value[:, own].sum(axis=1) - batch.value[:, ~own].sum(axis=1)
 
 
+def deck_tactics(setup: DeckSetup) -> DeckTactics:
+    """The setup's ``DeckTactics``, made once and kept on its court (what its geometry gives)."""
+    return setup.court.memo("tactics: deck", lambda _: DeckTactics(setup))
+
+
 def _canonical(setup: DeckSetup, head_target: bool, xs: list[float], ys: list[float]):
     bx = np.array(xs, dtype=np.float64)
     by = np.array(ys, dtype=np.float64)
@@ -251,7 +256,7 @@ class DeckPlay(GamePlay):
         self.game = game
         self.sides = (game.sides[0], game.sides[1])
         self.setup = setup
-        self.tactics = DeckTactics(setup)
+        self.tactics = deck_tactics(setup)
 
     def new_frame(self) -> DeckFrame:
         return DeckFrame(self.setup, self.tactics, self.game)
@@ -319,7 +324,7 @@ def play_lag(
     moves the yellow one gives yellow the lag, wherever the two discs end (C-2; ``deck.lag_winner``).
     """
     setup = deck_setup(court or load_court("deck"))
-    tactics = DeckTactics(setup)
+    tactics = deck_tactics(setup)
     dead_line = setup.court.line("dead line").geom[1]
     notes = []
 
@@ -452,5 +457,5 @@ def shooter_context(board: Board, shooter: str, position: str) -> ShotContext:
     sign = 1 if position == "right" else -1
     court = setup.court_toward(board.court.end == "head")
     return ShotContext(
-        court, setup.stance(sign), bx, by, tuple(board.team), shooter, DeckTactics(setup), info={"sign": sign}
+        court, setup.stance(sign), bx, by, tuple(board.team), shooter, deck_tactics(setup), info={"sign": sign}
     )

@@ -93,6 +93,11 @@ class HorseCollarTactics:
         return np.where(short, 0.0, batch.value.sum(axis=1) * weight)
 
 
+def horse_collar_tactics(court: Court) -> HorseCollarTactics:
+    """The court's ``HorseCollarTactics``, made once and kept on the court (its stance and spots)."""
+    return court.memo("tactics: horse collar", HorseCollarTactics)
+
+
 class HorseCollarFrame(FramePlay):
     """One frame: ``side`` throws all eight pucks from its end; fallen pucks go to the gutter list."""
 
@@ -164,7 +169,7 @@ class HorseCollarPlay(GamePlay):
         self.game = game
         self.sides = (game.sides[0], game.sides[1])
         self.court = court
-        self.tactics = HorseCollarTactics(court)
+        self.tactics = horse_collar_tactics(court)
 
     def new_frame(self) -> HorseCollarFrame:
         return HorseCollarFrame(self.court, self.tactics, self.game)
@@ -224,7 +229,7 @@ def game_play(seed: int, length: int | None = None, court: Court | None = None) 
 def named_stances(court: Court) -> list[tuple[str, str, Stance]]:
     """Where a horse collar shooter puts the puck down: across the near end of the table (position,
     label, stance)."""
-    return [("end", "near end", HorseCollarTactics(court).stance)]
+    return [("end", "near end", horse_collar_tactics(court).stance)]
 
 
 #: A horse collar shooter throws from the near end (the advisor's ``--from``).
@@ -233,7 +238,7 @@ POSITIONS = ("end",)
 
 def shooter_context(board: Board, shooter: str, position: str) -> ShotContext:
     """What a horse collar shooter sees on ``board`` from the near end (the shot advisor)."""
-    tactics = HorseCollarTactics(board.court)
+    tactics = horse_collar_tactics(board.court)
     return ShotContext(
         board.court,
         tactics.stance,

@@ -156,6 +156,11 @@ class RicochetTactics:
         return np.where(own_best < opp_best, own_points, np.where(opp_best < own_best, -opp_points, 0)).astype(float)
 
 
+def ricochet_tactics(court: Court) -> RicochetTactics:
+    """The court's ``RicochetTactics``, made once and kept on the court (its stances and spots)."""
+    return court.memo("tactics: ricochet", RicochetTactics)
+
+
 def new_game(seed: int, game_index: int, sides: tuple[str, str], options) -> RicochetGame:
     """A game whose coin toss (starter and starting half) is drawn from the seed and the game index."""
     starter, side = coin_toss(random.Random(f"ricochet:{seed}:{game_index}"), sides)
@@ -220,7 +225,7 @@ class RicochetPlay(GamePlay):
         self.game = game
         self.sides = (game.players[0], game.players[1])
         self.court = court
-        self.tactics = RicochetTactics(court)
+        self.tactics = ricochet_tactics(court)
         self.starter, self.first_side = game.starter, game.side
 
     def new_frame(self) -> RicochetFrame:
@@ -284,7 +289,7 @@ def game_play(seed: int, length: int | None = None, court: Court | None = None) 
 def named_stances(court: Court) -> list[tuple[str, str, Stance]]:
     """Where a ricochet weight is slid from: the left or right half of the front of the table (position,
     label, stance)."""
-    tactics = RicochetTactics(court)
+    tactics = ricochet_tactics(court)
     return [(side, f"front, {side} half", tactics.stance(side)) for side in ("left", "right")]
 
 
@@ -294,7 +299,7 @@ POSITIONS = ("left", "right")
 
 def shooter_context(board: Board, shooter: str, position: str) -> ShotContext:
     """What a ricochet shooter sees on ``board`` sliding from the half ``position`` (the shot advisor)."""
-    tactics = RicochetTactics(board.court)
+    tactics = ricochet_tactics(board.court)
     return ShotContext(
         board.court,
         tactics.stance(position),
