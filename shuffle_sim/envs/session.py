@@ -216,7 +216,7 @@ class GameSession:
         return scores[side] - scores[other(side)]
 
     def view(self, side: str) -> SideView:
-        """What ``side`` sees now (see the module docstring)."""
+        """What ``side`` sees at this point of the game (see the module docstring)."""
         opponent = other(side)
         scores = self.scores
         pending = self.driver.next_shot()

@@ -122,7 +122,7 @@ class ShuffleEnv(gym.Env):
         self.render_mode = render_mode
         self.seeds = GameSeeds(seed)
         self.court = court
-        # The first game, set up now so that the spaces are known and bad arguments fail here.
+        # The first game, set up here so that the spaces are known and bad arguments fail here.
         self.session = self._session(0 if seed is None else seed, 0)
         self.court = self.session.court  # the court loaded once, for every game
         self.action_space = action_space(self.session)

@@ -148,8 +148,13 @@ class DeckTactics:
 
 
 def deck_tactics(setup: DeckSetup) -> DeckTactics:
-    """The setup's ``DeckTactics``, made once and kept on its court (what its geometry gives)."""
-    return setup.court.memo("tactics: deck", lambda _: DeckTactics(setup))
+    """The setup's ``DeckTactics``, made once and kept on the setup (a setup changed with
+    ``dataclasses.replace`` is a new one, with tactics of its own)."""
+    found = setup.__dict__.get("_tactics")
+    if found is None:
+        found = DeckTactics(setup)
+        object.__setattr__(setup, "_tactics", found)
+    return found
 
 
 def _canonical(setup: DeckSetup, head_target: bool, xs: list[float], ys: list[float]):
