@@ -169,8 +169,7 @@ class GameSession:
         """Play the pending external side's shot: ``action`` (``actions.ACTION_FIELDS``, clipped to
         the game's limits) under that side's skill. ``EnvError`` when no external side is to play."""
         pending = self._external_turn()
-        with one_numba_thread():
-            return self.play_launch(action_launch(pending.context, check_action(action, self.limits)))
+        return self.play_launch(action_launch(pending.context, check_action(action, self.limits)))
 
     def play_launch(self, intended: Launch, player: str = EXTERNAL) -> ShotLog:
         """Play the pending external side's shot as the launch ``intended`` (in the shot's frame,

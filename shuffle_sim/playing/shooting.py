@@ -123,8 +123,9 @@ def _outcome(court: Court, final: np.ndarray, ist: np.ndarray, events: np.ndarra
     status = ist[STATUS].astype(np.int8)
     x, y = final[:, 0].copy(), final[:, 1].copy()
     fallen = status == STATUS_FALLEN
-    for i in np.flatnonzero(fallen):
-        x[i], y[i] = into_gutter(court, float(x[i]), float(y[i]))
+    if fallen.any():
+        for i in np.flatnonzero(fallen):
+            x[i], y[i] = into_gutter(court, float(x[i]), float(y[i]))
     contacts = [
         Contact(int(row[2]), int(row[3]), bool(row[4] != 0), bool(row[5] != 0))
         for row in events[events[:, 1] == DISC_DISC]
