@@ -13,6 +13,7 @@ module              what it does
 ``head_to_head``    the ``win`` player against the ``ev`` player (or any two), game after game
 ``restitution``     what a restitution law costs (``bench``'s ``restitution_law`` entry)
 ``surface``         what a surface that is not flat costs (``bench``'s ``surface`` entry)
+``envs``            the game environments: random-agent steps per second, the physics' share
 ``_timing``         the timing helpers they share (best rate, thread count)
 ==================  =======================================================================
 """

@@ -12,6 +12,7 @@ module              subcommands
 ``scenes``          ``simulate``
 ``experiments``     ``run``, ``plot``
 ``playing``         ``play``, ``advise``
+``serving``         ``serve``, ``replay``
 ``lab``             ``lab``
 ``bench``           ``bench``, ``bench-judge``, ``bench-games``, ``bench-players``,
                     ``bench-experiments``, ``bench-startup``
@@ -28,11 +29,11 @@ import os
 import sys
 
 from shuffle_sim._version import __version__
-from shuffle_sim.cli import bench, courts, experiments, lab, playing, scenes
+from shuffle_sim.cli import bench, courts, experiments, lab, playing, scenes, serving
 from shuffle_sim.cli._common import UsageError
 
 #: The command modules, in the order their subcommands are listed in ``--help``.
-COMMAND_MODULES = (courts, experiments, scenes, playing, lab, bench)
+COMMAND_MODULES = (courts, experiments, scenes, playing, serving, lab, bench)
 
 #: Options whose value is a point: "--disc -0.2,0.3" must read as a value, not as an option.
 _POINT_OPTIONS = ("--disc",)

@@ -1,5 +1,5 @@
-"""Benchmarks: ``bench``, ``bench-judge``, ``bench-games``, ``bench-players``, ``bench-experiments``,
-``bench-startup``. Each prints rates and ratios measured side by side in one run
+"""Benchmarks: ``bench``, ``bench-judge``, ``bench-games``, ``bench-players``, ``bench-envs``,
+``bench-experiments``, ``bench-startup``. Each prints rates and ratios measured side by side in one run
 (``shuffle_sim.bench``)."""
 
 from __future__ import annotations
@@ -63,6 +63,22 @@ def cmd_bench_players(args: argparse.Namespace) -> int:
         # each game's players are checked before any game is played (the names are the same for all)
         pairs = [parse_players(game, args.players) for game in args.game or game_names()]
         sizes = replace(sizes, head_to_head_players=(pairs[0][0].name, pairs[0][1].name))
+    report = run_bench(sizes, tuple(args.game) if args.game else None, seed=args.seed)
+    print(json.dumps(report) if args.json else format_report(report))
+    return 0
+
+
+def cmd_bench_envs(args: argparse.Namespace) -> int:
+    """Random-agent steps per second in the game environments, against plan and ev opponents."""
+    from dataclasses import replace
+
+    from shuffle_sim.bench.envs import FULL, QUICK, format_report, run_bench
+
+    sizes = QUICK if args.quick else FULL
+    if args.workers is not None:
+        sizes = replace(sizes, workers=args.workers)
+    if args.steps is not None:
+        sizes = replace(sizes, plan_steps=args.steps)
     report = run_bench(sizes, tuple(args.game) if args.game else None, seed=args.seed)
     print(json.dumps(report) if args.json else format_report(report))
     return 0
@@ -141,6 +157,20 @@ def register(sub) -> None:
         "preset); for example top-competitive-ev,average-competitive-ev: what a skill level is worth",
     )
     p.set_defaults(func=cmd_bench_players)
+
+    p = sub.add_parser(
+        "bench-envs", help="benchmark the game environments: random-agent steps per second, physics share"
+    )
+    _json_and_quick(p, "few steps (a smoke run, not the benchmark)")
+    p.add_argument("--game", action="append", choices=game_names(), help="only this game (repeatable)")
+    p.add_argument(
+        "--workers", type=positive_int, default=None, metavar="N", help="processes at once (default 2: one per core)"
+    )
+    p.add_argument(
+        "--steps", type=positive_int, default=None, metavar="N", help="steps per worker against the plan opponent"
+    )
+    p.add_argument("--seed", type=int, default=0, help="seed of the first worker's games (worker k: seed + k)")
+    p.set_defaults(func=cmd_bench_envs)
 
     p = sub.add_parser("bench-experiments", help="benchmark batch experiments and Dask scale-out")
     _json_and_quick(p, "smaller sizes (a smoke run, not the benchmark)")

@@ -1,7 +1,8 @@
 """Judging a batch of discs in one numba call (``prange`` over chunks), and the grids kept per court.
 
 The grid of a batch is remembered for the next batches on the same court (``cached_judge_index``),
-keyed by the packed court's contents, so a changed court never meets a stale grid.
+keyed by the packed court's contents, so a changed court never meets a stale grid (a packing is never
+changed in place: a changed court is a new court with a packing of its own).
 """
 
 from __future__ import annotations
@@ -63,6 +64,11 @@ def judge_ranges(xs, ys, a, prepared, index, value, zone, touching, dead, hanger
 #: Grids of recent batches (``cached_judge_index``), by court content and grid size; a few suffice.
 _INDEX_CACHE: dict = {}
 _INDEX_CACHE_SIZE = 8
+#: Digests of the packed courts seen last, by the packing's identity: ``judging.packing`` packs a court
+#: once and keeps the packing on it, so a game's thousands of small batches hash it once. Each entry
+#: holds its packing, so that its id is not reused while the entry lives.
+_DIGESTS: dict[int, tuple[JudgeArrays, bytes]] = {}
+_DIGESTS_SIZE = 16
 
 
 def _judge_arrays_digest(a: JudgeArrays) -> bytes:
@@ -77,6 +83,18 @@ def _judge_arrays_digest(a: JudgeArrays) -> bytes:
     return digest.digest()
 
 
+def _digest_of(a: JudgeArrays) -> bytes:
+    """``_judge_arrays_digest(a)``, remembered for the packings seen last (``_DIGESTS``)."""
+    found = _DIGESTS.get(id(a))
+    if found is not None and found[0] is a:
+        return found[1]
+    digest = _judge_arrays_digest(a)
+    _DIGESTS[id(a)] = (a, digest)
+    while len(_DIGESTS) > _DIGESTS_SIZE:
+        del _DIGESTS[next(iter(_DIGESTS))]
+    return digest
+
+
 def cached_judge_index(a: JudgeArrays, n_discs: int):
     """``(prepared, index)`` for a batch of ``n_discs`` discs on the court packed in ``a``: the same as
     ``judge_prepare(a)`` and ``judge_index(a, prepared, n_discs)`` (built with NumPy by
@@ -86,7 +104,7 @@ def cached_judge_index(a: JudgeArrays, n_discs: int):
     a stale grid.
     """
     n_cells = min(GRID_MAX_CELLS, int(n_discs) // GRID_DISCS_PER_CELL)
-    key = (_judge_arrays_digest(a), n_cells if n_cells >= GRID_MIN_CELLS else 0)
+    key = (_digest_of(a), n_cells if n_cells >= GRID_MIN_CELLS else 0)
     found = _INDEX_CACHE.pop(key, None)
     if found is None:
         prepared = grid_build.prepare(a)

@@ -14,6 +14,10 @@ leave open, best two of three. ``game_length`` sets another game point (or numbe
 ====================  ==============================================================================
 module                what it holds
 ====================  ==============================================================================
+``_matches``          ``play``: a game or a match of any registered game; match formats
+``_loop``             the one game loop: ``GameDriver`` (a game a shot at a time), ``play_game``
+                      (``GamePlay``, ``FramePlay``)
+``shooting``          one shot through the kernel (``shoot``), fallen discs into the gutter
 ``records``           shot, frame, game and match records (the scorecard's data)
 ``scorecard``         ``write_scorecard`` (JSON, CSV, frame pictures), scoreboard lines
 ``players``           players: skill presets, strategies, intents, aiming, what a shot's success is
@@ -32,6 +36,7 @@ Inside the package: the one game loop (``_loop``), whole games and matches (``_m
 deck engine's parts (``_deck_setup``, ``_deck_plan``, ``_deck_half_round``).
 """
 
+from shuffle_sim.playing._loop import FramePlay, GameDriver, GamePlay, PendingShot, play_game
 from shuffle_sim.playing._matches import (
     SIDES,
     check_format,
@@ -46,9 +51,13 @@ from shuffle_sim.playing.scorecard import frame_line, write_scorecard
 
 __all__ = [
     "SIDES",
+    "FramePlay",
     "FrameRecord",
+    "GameDriver",
+    "GamePlay",
     "GameRecord",
     "MatchRecord",
+    "PendingShot",
     "ShotRecord",
     "check_format",
     "check_game_length",
@@ -56,6 +65,7 @@ __all__ = [
     "frame_line",
     "game_court",
     "play",
+    "play_game",
     "players_from",
     "write_scorecard",
 ]

@@ -30,13 +30,13 @@ same seed plays the same match bit for bit. The helpers here (``single_game``, `
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 
 from shuffle_sim.court import Court, as_court
 from shuffle_sim.games import UnknownGameError, game_names, get_game
 from shuffle_sim.messages import shown
 from shuffle_sim.playing.flat_only import require_flat
-from shuffle_sim.playing.players import Player, PlayerError, parse_players
+from shuffle_sim.playing.players import Player, PlayerError, as_player, parse_players
 from shuffle_sim.playing.records import FrameRecord, GameRecord, MatchRecord
 from shuffle_sim.playing.shooting import one_numba_thread
 
@@ -97,20 +97,23 @@ def check_seed(seed: int) -> int:
     return seed
 
 
-def players_from(game: str, players: str | tuple[Player, Player] | None) -> dict[str, Player]:
-    """Players by side from "A,B" text (``players.parse_players``), a pair, or the game's default."""
+def players_from(game: str, players: str | Sequence | None) -> dict[str, Player]:
+    """Players by side from "A,B" text (``players.parse_players``), a pair, or the game's default.
+    Each of a pair is a ``Player``, a player's name ("expert-win") or a strategy of one's own
+    (``players.as_player``)."""
     if players is None:
         players = get_game(game).default_players
     if isinstance(players, str):
-        players = parse_players(game, players)
-    if len(players) != 2:
-        raise PlayerError(f"players: expected two players (got {len(players)})")
-    return dict(zip(SIDES, players))
+        return dict(zip(SIDES, parse_players(game, players)))
+    pair = list(players)
+    if len(pair) != 2:
+        raise PlayerError(f"players: expected two players (got {len(pair)})")
+    return {side: as_player(game, player) for side, player in zip(SIDES, pair)}
 
 
 def play(
     game: str,
-    players: str | tuple[Player, Player] | None = None,
+    players: str | Sequence | None = None,
     seed: int = 0,
     match: bool = False,
     game_length: int | None = None,
@@ -122,6 +125,10 @@ def play(
 ) -> MatchRecord:
     """Play a game (or a match) of ``game``; see the module docstring.
 
+    ``players``: "A,B" names ("expert-ev,novice-plan"; the game's default players when None), or a
+    pair, each a ``Player``, a name, or a strategy of one's own: any object with
+    ``choose(ctx, skill)`` (``players.Strategy``; docs: "Players of your own"), as in
+    ``play("deck", players=[MyPlayer(), "expert-win"])``.
     ``court``: a court of the game (a ``Court``, a court name or a court file; default the game's
     own court), for example a graded or slow one. ``on_frame(game_number, frame)`` and
     ``on_game(game)`` are called as frames and games finish. ``frames``: a deck game of that many
@@ -152,7 +159,7 @@ def game_court(
     if not found.plays(game):
         raise PlayerError(f"court: {found.name!r} is a {found.game} court, not a {game} court")
     for side, player in (players or {}).items():
-        if player.strategy.name == "win":
+        if getattr(player.strategy, "name", None) == "win":
             require_flat(found, f"players: side {side} ({player.name})")
     return found
 

@@ -46,6 +46,15 @@ class EventLog:
     def __len__(self) -> int:
         return len(self.t)
 
+    def __iter__(self):
+        """The events in time order, one record each (``records``): ``for event in result.events``."""
+        return iter(self.records())
+
+    def __repr__(self) -> str:
+        kinds = [EVENT_NAMES[int(k)] for k in self.kind]
+        counts = ", ".join(f"{kinds.count(name)} {name}" for name in EVENT_NAMES if name in kinds)
+        return f"EventLog({len(self)} events{': ' if counts else ''}{counts})"
+
     def contacts(self) -> EventLog:
         """Only the contacts: disc-disc, disc-cushion and disc-peg events."""
         keep = np.isin(self.kind, (DISC_DISC, DISC_CUSHION, DISC_PEG))
@@ -142,6 +151,19 @@ class SimResult:
     events: EventLog
     trajectories: Trajectories
     t_end: float  # time of the last event (s)
+
+    @property
+    def status_names(self) -> tuple[str, ...]:
+        """Each disc's status by name ("rest", "fallen", "holed"; "moving" only when ``ok`` is False)."""
+        return tuple(STATUS_NAMES[int(code)] for code in self.status)
+
+    def __repr__(self) -> str:
+        names = self.status_names
+        counts = ", ".join(f"{names.count(name)} {name}" for name in STATUS_NAMES if name in names)
+        return (
+            f"SimResult({len(names)} discs on {self.scene.court.name!r}: {counts}; {len(self.events)} events, "
+            f"at rest after {self.t_end:.3f} s{'' if self.ok else ', stopped at the event bound'})"
+        )
 
     def judging(self) -> list[dict]:
         """Judge records of the final positions, with the kernel's standing merged in.

@@ -1,11 +1,11 @@
 """Players: a skill preset (``shuffle_sim/noise/skills.toml``) and a strategy, read from the command
-line's "expert-ev,novice-plan" syntax."""
+line's "expert-ev,novice-plan" syntax, or a strategy of one's own (``as_player``)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from shuffle_sim.games import game_names
+from shuffle_sim.games import game_names, get_game
 from shuffle_sim.messages import shown
 from shuffle_sim.noise import EXACT, NoiseError, NoiseModel, skill_presets
 from shuffle_sim.playing.players.context import Launch, PlayerError, ShotContext
@@ -65,6 +65,17 @@ def _normalise(name: str) -> str:
     return " ".join(name.replace("_", " ").replace("-", " ").lower().split())
 
 
+def find_skill(game: str, name: str, where: str = "players") -> NoiseModel:
+    """The skill preset of ``game`` named ``name`` (any case, hyphens or spaces: "top-competitive");
+    ``PlayerError`` naming ``where`` and the known presets otherwise."""
+    presets = skills_for(game)
+    by_name = {_normalise(preset): preset for preset in presets}
+    key = _normalise(str(name))
+    if key not in by_name:
+        raise PlayerError(f"{where}: unknown skill {name!r} for {game} (known: {', '.join(by_name.values())})")
+    return presets[by_name[key]]
+
+
 def parse_player(game: str, text: str) -> Player:
     """A player from ``SKILL[-STRATEGY]``: a skill preset of the game (``expert``, ``top-competitive``,
     ``exact``) and ``plan`` (the default), ``ev`` (``ev16``: 16 samples per candidate) or ``win``
@@ -82,14 +93,7 @@ def parse_player(game: str, text: str) -> Player:
     head, sep, tail = spec.rpartition("-")
     if sep and (tail.lower() == "plan" or tail.lower().startswith("ev") or tail.lower().startswith("win")):
         skill_text, strategy_text = head, tail.lower()
-    presets = skills_for(game)
-    by_name = {_normalise(name): name for name in presets}
-    key = _normalise(skill_text)
-    if key not in by_name:
-        raise PlayerError(
-            f"players: unknown skill {skill_text!r} in {spec!r} for {game} (known: {', '.join(by_name.values())})"
-        )
-    skill = presets[by_name[key]]
+    skill = find_skill(game, skill_text, f"players: in {spec!r}")
     if strategy_text == "plan":
         strategy: Strategy = FixedPlan()
     elif strategy_text.startswith("win"):
@@ -111,6 +115,37 @@ def parse_player(game: str, text: str) -> Player:
             raise PlayerError(f"players: evN needs N >= 1 samples (got {strategy_text!r} in {spec!r})")
         strategy = ExpectedValue(samples)
     return Player(text.strip(), skill, strategy, reads)
+
+
+def default_skill(game: str) -> str:
+    """The skill preset of the game's first default player (``games.toml``): deck, horse collar and
+    ricochet ``expert``, crokinole ``top competitive``."""
+    first = get_game(game).default_players.split(",")[0]
+    return parse_player(game, first).skill.name or "exact"
+
+
+def as_player(game: str, player) -> Player:
+    """A ``Player`` of ``game`` from any of what ``play`` takes for a side: a ``Player``; its name
+    (``parse_player``); or a strategy of one's own, any object with ``choose(ctx, skill)`` (the
+    ``Strategy`` protocol), played under the skill its ``skill`` attribute names (a preset name of
+    the game or a ``NoiseModel``; default ``default_skill``) and named by its ``name`` attribute
+    (default its class name)."""
+    if isinstance(player, Player):
+        return player
+    if isinstance(player, str):
+        return parse_player(game, player)
+    if not callable(getattr(player, "choose", None)):
+        raise PlayerError(
+            "players: a player is a name such as 'expert-ev', a Player, or an object with a "
+            f"choose(ctx, skill) method (got {shown(player)})"
+        )
+    skill = getattr(player, "skill", None)
+    if skill is None or isinstance(skill, str):
+        skill = find_skill(game, default_skill(game) if skill is None else skill, f"players: {type(player).__name__}")
+    elif not isinstance(skill, NoiseModel):
+        raise PlayerError(f"players: skill must be a preset name or a NoiseModel (got {shown(skill)})")
+    name = getattr(player, "name", None)
+    return Player(str(name) if name else type(player).__name__, skill, player)
 
 
 def parse_players(game: str, text: str) -> tuple[Player, Player]:
