@@ -12,8 +12,8 @@ same numbers, so the same rest state bit for bit) with the event log's buffer ke
 and no trajectory log (the rules read none): ``simulate``'s checks of the whole scene and its result
 object cost more than the shot. The board's discs came to rest in earlier shots, so only the shot
 disc's start is checked; a start ``simulate`` would refuse (not finite, off the surface, on a disc,
-cushion or peg) goes to ``simulate``, which says why. Game drivers make many tiny numba calls, so they run on one numba thread
-(``one_numba_thread``, ``single_threaded``).
+cushion or peg) goes to ``simulate``, which says why. Game drivers make many tiny numba calls, so
+they run on one numba thread (``one_numba_thread``, ``single_threaded``).
 """
 
 from __future__ import annotations
