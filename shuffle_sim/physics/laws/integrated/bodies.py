@@ -286,7 +286,9 @@ def place_disc(table, orbit_tables, surface, st, ist, i, x, y, vx, vy, omega, bu
     st[T_KILL, i] = math.inf
     st[T_SPIN, i] = math.inf
     st[T_NEXT, i] = math.inf
-    return start_body(table, orbit_tables, surface, st, ist, i, 0.0, x, y, vx, vy, omega, NO_RIDE, -1, buf, out)
+    return start_body(
+        table, orbit_tables, surface, st, ist, i, 0.0, x, y, vx, vy, omega, NO_RIDE, np.int64(-1), buf, out
+    )
 
 
 @jit.kernel

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from shuffle_sim._runtime import jit
 from shuffle_sim.physics.contacts.bounce import fixed_body_bounce
 from shuffle_sim.physics.events import (
@@ -128,7 +130,7 @@ def _finish_clear(table, ride, ride_row, dead, x, y, speed, reach, w, spin_rate,
     for row in range(1, table.shape[0]):
         if row == ride_row:
             continue
-        shape, at_once = start_shape(table, row, x, y, 0.0, 0.0, not dead, True)
+        shape, at_once = start_shape(table, row, x, y, 0.0, 0.0, not dead, np.bool_(True))
         if at_once:
             return False
         if shape[0] >= 0.0 and not clear(shape, x, y, speed, x, y, 0.0, slack, 0.0):
@@ -194,7 +196,7 @@ def _step_event(
     for row in range(1, table.shape[0]):
         if row == ride_row:
             continue
-        shape, _ = start_shape(table, row, sx, sy, svx, svy, not dead, True)
+        shape, _ = start_shape(table, row, sx, sy, svx, svy, not dead, np.bool_(True))
         if shape[0] < 0.0:
             continue
         if clear(shape, xa, ya, va, xb, yb, vb, delta, dv):

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from shuffle_sim._runtime import jit
 from shuffle_sim.physics.contacts.tolerances import APPROACH_TOL, CONTACT_GAP, OVERLAP_SLACK
 from shuffle_sim.physics.events import HOLED, SPIN_STOP, STATUS_FALLEN
@@ -95,7 +97,9 @@ def _predict_body(table, orbit_tables, surface, st, ist, lead, members, out):
         for row in range(1, table.shape[0]):
             if rider and row == ride_row:
                 continue
-            shape, at_once = start_shape(table, row, sx, sy, st[C_START + 2, lead], st[C_START + 3, lead], alive, True)
+            shape, at_once = start_shape(
+                table, row, sx, sy, st[C_START + 2, lead], st[C_START + 3, lead], alive, np.bool_(True)
+            )
             if shape[0] < 0.0:
                 continue
             if at_once and lo == 0.0:
@@ -227,7 +231,7 @@ def _rest_events(table, st, ist, i):
     for row in range(1, table.shape[0]):
         f = table[row, F_KIND]
         if f == HOLE or (f == KILL_LINE and ist[DEAD, i] == 0):
-            _, at_once = start_shape(table, row, x, y, 0.0, 0.0, ist[DEAD, i] == 0, False)
+            _, at_once = start_shape(table, row, x, y, 0.0, 0.0, ist[DEAD, i] == 0, np.bool_(False))
             if not at_once:
                 continue
             if f == HOLE:

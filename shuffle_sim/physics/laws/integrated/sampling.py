@@ -88,7 +88,7 @@ def sample_paths(table, orbit_tables, surface, seg, n_discs, times, out):
                 phase = _stretch(table, orbit_tables, surface, st, ist, members, dense_out)
                 steps += 1
             if phase == PHASE_STEP:
-                theta = theta_at(st, 0, t)
+                theta = theta_at(st, np.int64(0), t)
                 out[f, i, 0] = dense_row(st, 0, 0, theta) + ox
                 out[f, i, 1] = dense_row(st, 0, 1, theta) + oy
             else:
@@ -154,9 +154,9 @@ def _stretch(table, orbit_tables, surface, st, ist, members, dense_out):
         st[C_FINISH + 1, 0] = st[C_Y, 0] + dx
         st[C_FINISH + 2, 0] = st[C_Y + 1, 0] + dy
         return PHASE_FINISH
-    take_step(surface, c, members, ride, st, 0)
+    take_step(surface, c, members, ride, st, np.int64(0))
     ist[I_DENSE, 0] = 0
-    body_dense(surface, c, members, ride, st, ist, 0, dense_out)
+    body_dense(surface, c, members, ride, st, ist, np.int64(0), dense_out)
     return PHASE_STEP
 
 
