@@ -72,7 +72,7 @@ def members_of(st, ist, lead, buf):
     """The offsets of a group's discs in ``buf[:count]``; (count, the view). A lone disc is no group:
     its view is empty. (Inlined: the view is made in the caller, which may run without numba's
     reference counting and so cannot take an array a call returns.)"""
-    count = 0
+    count = np.int64(0)
     n = st.shape[1]
     for i in range(n):
         if ist[LEADER, i] == lead and ist[STATUS, i] < STATUS_FALLEN:

@@ -119,7 +119,7 @@ def refresh(table, orbit_tables, surface, st, ist, pair_t, pair_rho, scratch, se
 def horizon(st, ist):
     """(t, body): the earliest end of a stepping body's present step, and that body (-1: none)."""
     t = math.inf
-    lead = -1
+    lead = np.int64(-1)
     for i in range(st.shape[1]):
         active = ist[LEADER, i] == i and ist[STATUS, i] < STATUS_FALLEN and ist[I_PHASE, i] == PHASE_STEP
         if active and st[C_STEP_END, i] < t:
