@@ -19,7 +19,7 @@ from shuffle_sim.physics.events import DISC_CUSHION, DISC_DISC, DISC_PEG, EVENT_
 from shuffle_sim.physics.laws import ops
 from shuffle_sim.physics.laws.choice import court_law, court_motion, trajectory_log
 from shuffle_sim.physics.laws.law import CLOSED_FORM, Law
-from shuffle_sim.physics.loop import RUN_FROM_START_SHARED, run_from_start
+from shuffle_sim.physics.loop import RUN_FROM_START, RUN_FROM_START_SHARED, run_from_start
 from shuffle_sim.physics.scene import OVERLAP_TOLERANCE, Scene, SceneError
 from shuffle_sim.physics.state import DEAD, EV_COLUMNS, STATUS
 from shuffle_sim.physics.tables.court_table import H_DECEL, obstacle_overlap
@@ -95,6 +95,11 @@ class Trajectories:
     def table(self) -> np.ndarray:
         """The packed court (``tables.court_table``)."""
         return self.motion[0]
+
+    @property
+    def orbit_tables(self) -> np.ndarray:
+        """The coupled model's packed tables (no rows for the decoupled model)."""
+        return self.motion[1]
 
     @property
     def decel(self) -> float:
@@ -254,7 +259,7 @@ def simulate(scene: Scene, max_events: int = 10_000) -> SimResult:
     court = scene.court
     law = court_law(court)
     if law is CLOSED_FORM:
-        start_helper(RUN_FROM_START_SHARED[0], RUN_FROM_START_SHARED)  # the first compile only: ``compile_ahead``
+        start_helper(RUN_FROM_START, RUN_FROM_START_SHARED)  # the first compile only: ``compile_ahead``
     motion = court_motion(court)
     n = scene.n_discs
     start = np.column_stack([scene.x, scene.y, scene.vx, scene.vy, scene.omega]).astype(np.float64)
