@@ -87,7 +87,9 @@ class PhysicsClock:
 
 def opponent_for(game: str, strategy: str) -> str:
     """The game's best skill with ``strategy`` ("plan" or "ev")."""
-    from shuffle_sim.playing.players import default_skill
+    from shuffle_sim.playing.player_names import (
+        default_skill,
+    )
 
     return f"{default_skill(game).replace(' ', '-')}-{strategy}"
 

@@ -58,7 +58,9 @@ def cmd_bench_players(args: argparse.Namespace) -> int:
             )
         sizes = replace(sizes, head_to_head_budget=args.budget)
     if args.players is not None:
-        from shuffle_sim.playing.players import parse_players
+        from shuffle_sim.playing.player_names import (
+            parse_players,
+        )
 
         # each game's players are checked before any game is played (the names are the same for all)
         pairs = [parse_players(game, args.players) for game in args.game or game_names()]

@@ -18,7 +18,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from shuffle_sim.envs import GameSession
     from shuffle_sim.envs.serving import serve_socket, serve_streams
     from shuffle_sim.envs.session import other
-    from shuffle_sim.playing.players import as_player
+    from shuffle_sim.playing.player_names import (
+        as_player,
+    )
 
     players = dict.fromkeys(SIDES)
     if args.opponent is not None:

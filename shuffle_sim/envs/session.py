@@ -29,7 +29,17 @@ from shuffle_sim.envs.actions import EnvError, action_launch, action_limits, che
 from shuffle_sim.games import get_game
 from shuffle_sim.noise import NoiseModel
 from shuffle_sim.playing import SIDES, GameDriver, GamePlay, PendingShot, check_game_length, check_seed, game_court
-from shuffle_sim.playing.players import Decision, Launch, Launched, Player, default_skill, execute, find_skill
+from shuffle_sim.playing.player_names import (
+    default_skill,
+)
+from shuffle_sim.playing.players import (
+    Decision,
+    Launch,
+    Launched,
+    Player,
+    execute,
+    find_skill,
+)
 from shuffle_sim.playing.shooting import one_numba_thread
 from shuffle_sim.rules import ShotRulings
 

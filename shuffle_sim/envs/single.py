@@ -37,7 +37,13 @@ from shuffle_sim.envs.observing import action_space, observation, observation_sp
 from shuffle_sim.envs.session import GameSession, ShotLog, other
 from shuffle_sim.noise import NoiseModel
 from shuffle_sim.playing import SIDES
-from shuffle_sim.playing.players import Player, as_player, default_skill
+from shuffle_sim.playing.player_names import (
+    as_player,
+    default_skill,
+)
+from shuffle_sim.playing.players import (
+    Player,
+)
 
 REWARDS = ("points", "win")
 

@@ -134,7 +134,9 @@ def test_malformed_lines_get_a_one_line_error_naming_the_field_and_the_game_goes
 
 
 def plan_opponent():
-    from shuffle_sim.playing.players import as_player
+    from shuffle_sim.playing.player_names import (
+        as_player,
+    )
 
     return as_player("crokinole", PLAN["crokinole"])
 

@@ -7,7 +7,15 @@ import pytest
 
 from shuffle_sim import play
 from shuffle_sim.noise import EXACT
-from shuffle_sim.playing.players import Decision, Draw, PlayerError, as_player, default_skill
+from shuffle_sim.playing.player_names import (
+    as_player,
+    default_skill,
+)
+from shuffle_sim.playing.players import (
+    Decision,
+    Draw,
+    PlayerError,
+)
 
 
 class CentreDrawer:

@@ -14,7 +14,7 @@ module              what it does
 ``strategies``      execution under noise; the ``Strategy`` protocol, the fixed plan and the
                     expected-value player
 ``success``         whether a shot did what it means, for many sampled outcomes at once
-``presets``         ``Player`` and ``parse_players`` ("expert-ev,novice-plan", "expert-win")
+``presets``         ``Player``, and the skill presets a game's players can name
 ==================  =======================================================================
 
 A shot starts as an *intent*: draw to a point (``Draw``), take out a disc (``TakeOut``), guard a
@@ -53,10 +53,10 @@ minus opponent's frame score). What a game's plan, candidates and values are is 
 A third strategy, ``win`` (``shuffle_sim.playing.search``), chooses by the probability of winning the
 game, searching the candidate shots with the rest of the frame simulated.
 
-A ``Player`` is a skill and a strategy; ``parse_players`` reads the command line's
-"expert-ev,novice-plan" syntax. A strategy of one's own is any object with ``choose(ctx, skill)``
-returning a ``Decision`` (the ``Strategy`` protocol; ``as_player`` makes it a ``Player``; the docs'
-"Players of your own").
+A ``Player`` is a skill and a strategy; ``playing.player_names.parse_players`` reads the command
+line's "expert-ev,novice-plan" syntax. A strategy of one's own is any object with
+``choose(ctx, skill)`` returning a ``Decision`` (the ``Strategy`` protocol;
+``playing.player_names.as_player`` makes it a ``Player``; the docs' "Players of your own").
 """
 
 from shuffle_sim.playing.players.aiming import BANK_ACCEPT, BANK_TOLERANCE, hanger_point, solve_bank, zone_spot
@@ -78,11 +78,7 @@ from shuffle_sim.playing.players.launch import (
 )
 from shuffle_sim.playing.players.presets import (
     Player,
-    as_player,
-    default_skill,
     find_skill,
-    parse_player,
-    parse_players,
     skills_for,
 )
 from shuffle_sim.playing.players.strategies import (
@@ -120,16 +116,12 @@ __all__ = [
     "Strategy",
     "Tactics",
     "TakeOut",
-    "as_player",
     "clearest_start",
-    "default_skill",
     "execute",
     "find_skill",
     "half_turn",
     "hanger_point",
     "noise_vector",
-    "parse_player",
-    "parse_players",
     "perturb",
     "shot_normals",
     "skills_for",
