@@ -22,6 +22,12 @@ preset             what it is for
                    ``prange`` took about 6 s of processor time of a first run's compile; the
                    shares' results are the same whatever the thread count
 =================  ======================================================================
+
+One signature per kernel: numba compiles a function once for each set of argument types it meets,
+and a constant written at a call site inside a kernel has a type of its own (``Literal[int](0)``,
+``Literal[bool](True)``), so ``f(x, 0)`` in one kernel and ``f(x, n)`` in another compile ``f``
+twice. A constant handed to a function that is compiled on its own (any preset but ``inline``) is
+written with its type: ``np.int64(0)``, ``np.bool_(True)``, ``0.0`` for a float.
 """
 
 from __future__ import annotations

@@ -58,6 +58,10 @@ def _attach_negative_points(argv: list[str]) -> list[str]:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the command line with ``argv`` (default: this process's arguments); returns the exit status."""
+    if os.environ.get("SHUFFLE_SIM_COMPILE_LOG"):
+        from shuffle_sim._runtime.compile_log import install_from_environment
+
+        install_from_environment()
     parser = build_parser()
     args = parser.parse_args(_attach_negative_points(list(sys.argv[1:] if argv is None else argv)))
     try:

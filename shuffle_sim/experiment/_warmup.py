@@ -148,8 +148,10 @@ def warm_up(experiment, chunk_size: int, compute_chunk, progress: bool = False) 
 
 def main() -> int:
     """The helper process: compile the lone disc's physics for the experiment on standard input."""
+    from shuffle_sim._runtime.compile_log import install_from_environment
     from shuffle_sim.experiment._lone_chunk import compile_lone_physics
 
+    install_from_environment()
     compile_lone_physics(pickle.load(sys.stdin.buffer), shot_plan)
     return 0
 

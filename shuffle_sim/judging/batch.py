@@ -65,6 +65,18 @@ def judge_ranges(xs, ys, a, prepared, index, value, zone, touching, dead, hanger
         )
 
 
+def judge_discs(xs, ys, a, prepared, index, value, zone, touching, dead, hanger, fallen, holed) -> None:
+    """Judge every disc into the output arrays, from Python: one chunk's worth (``JUDGE_CHUNK`` discs or
+    fewer: a judged board, a scene's rest positions) on this thread with ``judge_range``, so that a
+    command judging a few discs never compiles the parallel loop; more with ``judge_ranges``. The two
+    judge each disc with the same compiled code, so the results are the same."""
+    n = xs.shape[0]
+    if n <= JUDGE_CHUNK:
+        judge_range(xs, ys, a, prepared, index, 0, n, value, zone, touching, dead, hanger, fallen, holed)
+    else:
+        judge_ranges(xs, ys, a, prepared, index, value, zone, touching, dead, hanger, fallen, holed)
+
+
 #: Grids of recent batches (``cached_judge_index``), by court content and grid size; a few suffice.
 _INDEX_CACHE: dict = {}
 _INDEX_CACHE_SIZE = 8

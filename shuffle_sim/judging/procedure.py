@@ -142,9 +142,9 @@ def _surface_holds(x, y, surface_kind, surface_circle, surface_polygon):
         c = surface_circle
         return math.hypot(x - c[0], y - c[1]) <= c[2] + TOUCH_TOLERANCE
     n = surface_polygon.shape[0]
-    if point_in_closed_polygon(x, y, surface_polygon, 0, n):
+    if point_in_closed_polygon(x, y, surface_polygon, np.int64(0), n):
         return True
-    return point_near_ring(x, y, surface_polygon, 0, n, TOUCH_TOLERANCE)
+    return point_near_ring(x, y, surface_polygon, np.int64(0), n, TOUCH_TOLERANCE)
 
 
 @jit.inline
@@ -292,7 +292,7 @@ def _judge_where(x, y, a, prepared, flags, zone_default, zones, lines):
     some_zones = all_zones or zones != 0
     if some_zones:
         zone = _first_zone(
-            x, y, a.zone_kind, a.zone_start, a.zone_vertices, a.zone_annulus, zone_box, all_zones, zones, False
+            x, y, a.zone_kind, a.zone_start, a.zone_vertices, a.zone_annulus, zone_box, all_zones, zones, np.bool_(False)
         )
     if zone < 0 and not all_zones:
         zone = zone_default
@@ -301,7 +301,7 @@ def _judge_where(x, y, a, prepared, flags, zone_default, zones, lines):
         # surface's edge: the deck alleys and ends, the table's gutters, the crokinole ditch) lies in
         # the first zone whose closed outline holds it.
         zone = _first_zone(
-            x, y, a.zone_kind, a.zone_start, a.zone_vertices, a.zone_annulus, zone_box, all_zones, zones, True
+            x, y, a.zone_kind, a.zone_start, a.zone_vertices, a.zone_annulus, zone_box, all_zones, zones, np.bool_(True)
         )
 
     touching = np.uint64(0)
