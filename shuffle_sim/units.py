@@ -106,3 +106,21 @@ def format_length(metres: float, unit: str = "ft") -> str:
     if unit not in METRE_PER:
         raise UnitError(f"unknown unit {unit!r} (known: {', '.join(sorted(METRE_PER))})")
     return f"{metres / METRE_PER[unit]:.3f} {unit}"
+
+
+def format_feet_inches(metres: float) -> str:
+    """A length as players say it: whole feet and inches to the tenth ("3 ft 4 in", "10.5 in",
+    "-2 ft 1 in", "0 in")."""
+    inches = round(abs(metres) / INCH, 1)
+    feet, rest = divmod(inches, 12.0)
+    rest = round(rest, 1)
+    parts = ([f"{int(feet)} ft"] if feet else []) + ([f"{rest:g} in"] if rest or not feet else [])
+    return ("-" if metres < 0 and inches > 0 else "") + " ".join(parts)
+
+
+def format_grade(grade: float) -> str:
+    """A grade (rise over run) as players say it: inches per foot and "1 in N" ("0.115 in per foot
+    (1 in 104)"); "level" for none."""
+    if grade == 0:
+        return "level"
+    return f"{grade * FOOT / INCH:.3g} in per foot (1 in {1.0 / abs(grade):,.0f})"

@@ -12,6 +12,7 @@ module              what it does
 ``toml_reader``     ``TomlReader``: checked values with units from a parsed TOML table
 ``geometry``        numba predicates: point-segment distance, circle against band, polygon, annulus
 ``shapes``          the court as the ordered shapes of its drawing (matplotlib and the lab alike)
+``steepness``       whether a disc can come to rest: the grade against the friction everywhere
 ``_sections``       one reader per section of a court file
 ``_loading``        ``load_court``, ``as_court``, ``parse_court``, ``list_courts``, ``court_path``
 ==================  =======================================================================

@@ -47,12 +47,14 @@ _FACE = {
     "RunSummary": "shuffle_sim.experiment._runner",
     "run_experiment": "shuffle_sim.experiment._runner",
     "run_file": "shuffle_sim.experiment._run_file",
+    "compute_chunk": "shuffle_sim.experiment._chunks",
 }
 
 __all__ = [
     "Experiment",
     "ExperimentError",
     "RunSummary",
+    "compute_chunk",
     "load_experiment",
     "run_experiment",
     "run_file",
@@ -62,6 +64,7 @@ __all__ = [
 __getattr__, __dir__ = lazy_face(__name__, _FACE, globals())
 
 if TYPE_CHECKING:  # the same names, imported outright, for type checkers and editors
+    from shuffle_sim.experiment._chunks import compute_chunk
     from shuffle_sim.experiment._run_file import run_file
     from shuffle_sim.experiment._runner import RunSummary, run_experiment
     from shuffle_sim.experiment.spec import Experiment, ExperimentError, load_experiment

@@ -32,8 +32,7 @@ from shuffle_sim.experiment._chunk_kernels import (
     drawn_parameters,
     value_slot,
 )
-from shuffle_sim.physics.numba_api import run_lone_call
-from shuffle_sim.shots import CHUNK, NOT_FINITE, judge_rest, shot_problem
+from shuffle_sim.physics.numba_api import CHUNK, NOT_FINITE, judge_rest, run_lone_call, shot_problem
 
 #: Bits of a shot's flags.
 FLAG_FAILED = 1  # not played (its start) or not finished (event bound): counted in ``failed`` only

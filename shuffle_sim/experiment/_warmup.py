@@ -43,7 +43,7 @@ def job_kernels(experiment) -> list:
 
         return [play_lone_blocks, sum_lone_rows]
     from shuffle_sim.experiment._chunk_kernels import build_shots, reduce_chunk
-    from shuffle_sim.shots import play_board_shots, play_lone_shots
+    from shuffle_sim.physics.numba_api import play_board_shots, play_lone_shots
 
     play = play_lone_shots if experiment.board is None else play_board_shots
     if experiment.paired:

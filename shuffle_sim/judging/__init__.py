@@ -6,7 +6,8 @@ games. For a disc of radius r with centre c:
 1. Fallen: c is off the playing surface (it crossed an edge into a gutter, alley or ditch): dead.
 2. Holed: c lies within a hole's capture radius: the hole's value (crokinole 20, removed at once).
 3. Zone: the first zone (in file order) whose interior contains c; failing that, the first whose
-   closed outline holds c (a centre exactly on the surface's edge, along which dead zones run).
+   closed outline holds c within ``TOUCH_TOLERANCE`` (a centre on the surface's edge, along which
+   dead zones run, exactly or by exact contact).
 4. Touching: every judged line whose band the disc's circle meets (a line has width; tangency counts).
 5. Hanger: the disc overhangs an edge (c is on the surface, the circle crosses the edge; a disc
    flush with the edge does not). Overhanging

@@ -28,12 +28,11 @@ def kernels_cached() -> bool:
     from shuffle_sim._runtime.compile_ahead import cache_index
     from shuffle_sim.judging.cell_grid import judge_index
     from shuffle_sim.judging.procedure import judge_prepare
-    from shuffle_sim.physics.numba_api import run_from_start, sample_trajectories
-    from shuffle_sim.shots import play_board_shots, play_lone_shots
+    from shuffle_sim.physics.numba_api import play_board_shots, play_lone_shots, run_from_start, sample_paths
 
     indexes = [
         cache_index(d)
-        for d in (run_from_start, sample_trajectories, play_board_shots, play_lone_shots, judge_prepare, judge_index)
+        for d in (run_from_start, sample_paths, play_board_shots, play_lone_shots, judge_prepare, judge_index)
     ]
     return all(index is None or len(index) > 0 for index in indexes)
 

@@ -23,7 +23,15 @@ module                what it does
 ====================  ==============================================================================
 """
 
-from shuffle_sim.playing._matches import SIDES, check_game_length, check_seed, game_court, play, players_from
+from shuffle_sim.playing._matches import (
+    SIDES,
+    check_format,
+    check_game_length,
+    check_seed,
+    game_court,
+    play,
+    players_from,
+)
 from shuffle_sim.playing.records import FrameRecord, GameRecord, MatchRecord, ShotRecord
 from shuffle_sim.playing.scorecard import frame_line, write_scorecard
 
@@ -33,6 +41,7 @@ __all__ = [
     "GameRecord",
     "MatchRecord",
     "ShotRecord",
+    "check_format",
     "check_game_length",
     "check_seed",
     "frame_line",

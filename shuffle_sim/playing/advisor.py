@@ -223,15 +223,20 @@ def advise(
     frames_left: int | None = None,
     shots_left: int | None = None,
     game_length: int | None = None,
+    frames: int | None = None,
+    championship: bool = False,
 ) -> tuple[ShotContext, list[Advice]]:
     """The candidate shots of ``game`` for ``board`` (module docstring), best first.
 
     ``samples``: executions per candidate (default ``DEFAULT_SAMPLES``; 1 for a noise-free player).
-    ``score`` (the shooter's, the opponent's), ``hammer``, ``frames_left``, ``shots_left`` and
-    ``game_length`` describe the game the board is part of (``search.situations.advice_situation``);
-    with a score the shots are ranked by the probability of winning the game (flat courts only: the
-    win estimates roll out the frame with the flat kernels, ``playing.flat_only``; the court and the
-    game situation are checked before any shot is simulated).
+    ``score`` (the shooter's, the opponent's), ``hammer``, ``frames_left``, ``shots_left``,
+    ``game_length``, ``frames`` (a deck game of that many frames) and ``championship`` (a crokinole
+    championship game) describe the game the board is part of (``search.told_situation``); with a score
+    the shots are ranked by the probability of winning the game (flat courts only: the win estimates
+    roll out the frame with the flat kernels, ``playing.flat_only``; the court and the game
+    situation are checked before any shot is simulated). The situation is then in
+    ``ctx.info["situation"]`` (its ``describe()`` says it in players' words) and what the advisor
+    assumed, not told, in ``ctx.info["assumed"]`` (by argument name).
 
     On a court that is not flat the candidates are aimed as the player reads the court
     (``players.reading``; a ``-flat`` player aims as if flat) and every sample runs through the
@@ -248,10 +253,17 @@ def advise(
     situation = None
     if score is not None:
         # Checked before any shot is simulated: the win estimates need a flat court and a valid game.
-        from shuffle_sim.playing.search.situations import advice_situation
+        from shuffle_sim.playing.search.told_situation import advice_situation
 
         require_flat(ctx.court, "advise with a score")
-        situation = advice_situation(game, ctx, score, hammer, frames_left, shots_left, game_length)
+        situation, assumed = advice_situation(
+            game, ctx, score, hammer, frames_left, shots_left, game_length, frames, championship
+        )
+        ctx.info["situation"] = situation
+        ctx.info["assumed"] = assumed
+        # the shots after this one alternate, the opponent's first (crokinole's frame value weighs
+        # the opponent's next shot only while it has one)
+        ctx.info["opponent_shots_left"] = (situation.later + 1) // 2
     intents, launches = [], []
     for intent in ctx.tactics.candidates(ctx):
         try:

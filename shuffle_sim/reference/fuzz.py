@@ -43,6 +43,12 @@ from shuffle_sim.court import Court
 from shuffle_sim.judging.packing import judge_arrays
 from shuffle_sim.judging.procedure import centre_on_surface
 from shuffle_sim.noise import philox4x64, seed_key, word_to_uniform
+from shuffle_sim.physics.faces.scene_batch import (
+    MATERIALS,
+    SceneBatch,
+    Scenes,
+    simulate_scenes,
+)
 from shuffle_sim.physics.numba_api import (
     H_RADIUS,
     STATUS_FALLEN,
@@ -51,12 +57,6 @@ from shuffle_sim.physics.numba_api import (
     court_table,
     kernel_arrays,
     obstacle_overlap,
-)
-from shuffle_sim.physics.scene_batch import (
-    MATERIALS,
-    SceneBatch,
-    Scenes,
-    simulate_scenes,
 )
 
 #: The most discs a fuzzed scene holds (the largest boards of the four games).

@@ -119,7 +119,7 @@ class SurfaceReference:
         self.ka = ka
 
     # ---- the ground and the equations of motion -----------------------------------------------------
-    def ground(self, x: float, y: float) -> tuple[float, float, float]:
+    def surface(self, x: float, y: float) -> tuple[float, float, float]:
         """(ax, ay, m): -g grad h and the friction multiplier, from the court's NumPy description."""
         _, hx, hy = self.shape.heights(np.array([x]), np.array([y]))
         m = self.shape.friction(np.array([x]), np.array([y]))
@@ -129,7 +129,7 @@ class SurfaceReference:
         """(ax, ay, dw/dt) of a disc (not riding). ``spin_sign``, the sign of the spin at the start of
         the motion, keeps the decoupled spin's constant decay smooth through zero, where the spin-stop
         event ends the motion (an integrator cannot step over the jump of sign(w))."""
-        ax, ay, m = self.ground(x, y)
+        ax, ay, m = self.surface(x, y)
         v = math.hypot(vx, vy)
         u = self.r * abs(w)
         decel = self.mu * m * self.g
@@ -178,7 +178,7 @@ class SurfaceReference:
         if math.hypot(vx, vy) > REST_SPEED:
             return True
         if self.coupled and abs(w) > REST_SPEED:
-            ax, ay, _ = self.ground(x, y)
+            ax, ay, _ = self.surface(x, y)
             return ax != 0.0 or ay != 0.0
         return False
 
@@ -286,7 +286,7 @@ class SurfaceReference:
                 continue
             # Spin stops of discs at rest (in closed form).
             spins = [
-                (t + abs(self.state[i, 4]) / (self.spin_decel * self.ground(*self.state[i, :2])[2]), i)
+                (t + abs(self.state[i, 4]) / (self.spin_decel * self.surface(*self.state[i, :2])[2]), i)
                 for i in range(n)
                 if self.status[i] == STATUS_REST and self.state[i, 4] != 0.0
             ]
@@ -616,7 +616,7 @@ class SurfaceReference:
         if math.hypot(tx, ty) <= REST_SPEED:
             tx = ty = 0.0
         if tx == 0.0 and ty == 0.0 and (not self.coupled or s[4] == 0.0):
-            ax, ay, _ = self.ground(s[0], s[1])
+            ax, ay, _ = self.surface(s[0], s[1])
             if ax * nx + ay * ny < 0.0:
                 s[2] = s[3] = 0.0
                 return None, None

@@ -17,7 +17,7 @@ from shuffle_sim.physics import (
     sample_positions,
     simulate,
 )
-from shuffle_sim.physics._motion import spin_after, time_to_slide, travelled
+from shuffle_sim.physics.laws.closed_form.slide import spin_after, time_to_slide, travelled
 from shuffle_sim.physics.scene import Scene
 
 DECK = load_court("deck")

@@ -13,6 +13,7 @@ module                 what it does
 ``_win_solve``         the dynamic programming of the win tables (numba value iteration)
 ``situations``         where a game stands before a shot (scores, hammer, frames left) and
                        what a frame's outcome makes of it, per game, from the rules' games
+``told_situation``     the situation the shot advisor is told of, and what it assumes
 ``deck_rollout``       numba: a deck shot and the rest of its half-round under the fixed
                        plan, many sampled executions in one call (C-20a included)
 ``crokinole_rollout``  numba: a crokinole shot and the rest of its round (hit rule, 20s)
