@@ -122,4 +122,4 @@ def read_logs(folder: str | os.PathLike) -> list[dict]:
     return [json.loads(p.read_text()) for p in paths]
 
 
-__all__ = ["ENV_LOG", "CompileLog", "Compilation", "install_from_environment", "read_logs"]
+__all__ = ["ENV_LOG", "Compilation", "CompileLog", "install_from_environment", "read_logs"]

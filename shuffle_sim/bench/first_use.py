@@ -20,6 +20,7 @@ import time
 from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 EXPERIMENTS = Path(__file__).resolve().parents[2] / "experiments"
 
@@ -48,6 +49,10 @@ FLAT_SCENE = {
 SLOPED_SCENE = {**FLAT_SCENE, "params": {"mu": 0.018, "slope": [0.0005, 0.0002]}}
 
 
+#: The advice by the chance to win: a score and the hammer.
+SCORE_HAMMER = ("--score", "70-60", "--hammer")
+
+
 @dataclass(frozen=True)
 class Command:
     """One command of the table: its key in the report and its arguments (``{dir}``: the inputs' folder)."""
@@ -62,12 +67,12 @@ COMMANDS = (
     Command("score", ("score", "deck", "{dir}/board.json")),
     Command("simulate_flat", ("simulate", "{dir}/flat.json")),
     Command("simulate_sloped", ("simulate", "{dir}/sloped.json")),
-    Command("advise", ("advise", "deck", "{dir}/board.json", "--shooter", "black")),
-    Command("advise_score_hammer", ("advise", "deck", "{dir}/board.json", "--shooter", "black", "--score", "70-60", "--hammer")),
+    Command("advise_deck", ("advise", "deck", "{dir}/board.json", "--shooter", "black")),
+    Command("advise_deck_score", ("advise", "deck", "{dir}/board.json", "--shooter", "black", *SCORE_HAMMER)),
     Command("play_deck", ("play", "deck", "--seed", "1", "--out", "{dir}/play-deck")),
     Command("play_crokinole", ("play", "crokinole", "--seed", "1", "--out", "{dir}/play-crokinole")),
-    Command("run_deck_draw", ("run", str(EXPERIMENTS / "deck-draw.toml"), "--out", "{dir}/deck-draw")),
-    Command("run_crokinole_open20", ("run", str(EXPERIMENTS / "crokinole-open20.toml"), "--out", "{dir}/open20")),
+    Command("run_deck-draw", ("run", str(EXPERIMENTS / "deck-draw.toml"), "--out", "{dir}/deck-draw")),
+    Command("run_crokinole-open20", ("run", str(EXPERIMENTS / "crokinole-open20.toml"), "--out", "{dir}/open20")),
 )
 #: The commands of a quick run (a smoke run for the tests: the cheapest cold compile).
 QUICK_COMMANDS = ("judge",)
@@ -139,7 +144,7 @@ def measure_command(command: Command, inputs: Path, with_warm: bool = True) -> d
     with tempfile.TemporaryDirectory(prefix="shuffle-sim-first-use-") as tmp:
         cache, logs = Path(tmp) / "cache", Path(tmp) / "logs"
         cold, cold_cpu, stderr = _run(argv, _environment(NUMBA_CACHE_DIR=str(cache), **{ENV_LOG: str(logs)}))
-        result = {"cold_seconds": round(cold, 2), "cold_cpu_seconds": round(cold_cpu, 2)}
+        result: dict[str, Any] = {"cold_seconds": round(cold, 2), "cold_cpu_seconds": round(cold_cpu, 2)}
         result.update(kernel_report(read_logs(logs)))
         result["cold_stderr_lines"] = [line for line in stderr.replace("\r", "\n").splitlines() if line.strip()][-3:]
         if with_warm:

@@ -14,20 +14,22 @@ blocks (``lone.play_lone_blocks``), writing them to numba's cache, while this on
 kernel's other pieces (the judging pass, the start check's and the draws' callees, the sums:
 ``lone.compile_lone_parts``), which the other finds in the cache when its blocks need them; then
 this one loads the kernel. numba's compiler holds a lock per process, so two threads would take turns; two processes do
-not. If the second process fails, this one compiles the physics itself: the outcome is the same,
+not. If the second process fails, or ``SHUFFLE_SIM_COMPILE_HELPER=0`` says to start none
+(``shuffle-sim compile`` runs its own processes), this one compiles the physics itself: the outcome is the same,
 only slower. (The judge's grid of cells is built with NumPy, ``judge.grid_build``: nothing to
 compile.)
 """
 
 from __future__ import annotations
 
+import os
 import pickle
 import subprocess
 import sys
 import threading
 import time
 
-from shuffle_sim._runtime.compile_ahead import cache_index
+from shuffle_sim._runtime.compile_ahead import ENV_SWITCH, cache_index
 from shuffle_sim._runtime.helper_process import module_command
 from shuffle_sim.experiment._plan import shot_plan, takes_lone_path
 from shuffle_sim.judging.packing import judge_arrays
@@ -66,6 +68,8 @@ def kernels_cached(dispatchers) -> bool:
 def _start_helper(experiment) -> subprocess.Popen | None:
     """A second Python process that compiles the lone disc's physics into numba's cache (this
     module's ``main``, handed the experiment through its standard input)."""
+    if os.environ.get(ENV_SWITCH, "") == "0":
+        return None
     argv, env = module_command(__name__)
     try:
         payload = pickle.dumps(experiment)

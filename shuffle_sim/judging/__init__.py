@@ -41,7 +41,8 @@ placed at a line or an edge in floating point, a few 1e-16 m off, is judged as e
 Every function here takes the court as a ``Court``, a court name or a court file path
 (``court.as_court``).
 
-The batch function runs in one numba call with ``prange`` over chunks of discs. Before the loop it
+The batch function judges shares of the discs on several threads at once (``batch.judge_discs``),
+each share one numba call. Before the loop it
 computes, once per batch, each line's direction and length and a bounding box per line and per zone
 (grown by the disc radius and a margin), so that most discs skip most lines and zones
 (``judge_prepare``). For a large batch it also lays a grid over the surface (``judge_cells``) and
