@@ -125,6 +125,7 @@ def kernel_report(logs: list[dict], top: int = TOP_KERNELS) -> dict:
             count += 1
     ranked = sorted(own.items(), key=lambda item: -item[1])
     return {
+        "own_seconds": {name: round(seconds, 3) for name, seconds in ranked if seconds >= 0.005},
         "compilations": count,
         "compile_seconds": round(sum(log["seconds"] for log in logs), 2),
         "compile_cpu_seconds": round(sum(log["cpu_seconds"] for log in logs), 2),

@@ -1,8 +1,8 @@
 """A run's numba kernels, compiled (or loaded from numba's cache) before its first chunk.
 
 numba compiles a kernel on its first call and caches the machine code beside the sources, so only a
-first run compiles. ``warm_up`` makes that step explicit, so that the progress display can say
-"compiling kernels: first run only" instead of showing a shot rate that is really a compile time,
+first run compiles. ``warm_up`` makes that step explicit, so that the run can say that it compiles
+(``_runtime.compile_notice``) instead of showing a shot rate that is really a compile time,
 and so that it compiles exactly the kernels the job uses, by computing the job's first shot alone
 (chunk 0 in a layout of one-shot chunks, whose result is thrown away; with paired axes, its first
 draw: one shot of each paired combination).
@@ -26,7 +26,6 @@ import os
 import pickle
 import subprocess
 import sys
-import threading
 import time
 
 from shuffle_sim._runtime.compile_ahead import ENV_SWITCH, cache_index
@@ -84,32 +83,6 @@ def _start_helper(experiment) -> subprocess.Popen | None:
         return None
 
 
-class _CompilingNotice:
-    """The progress display while kernels compile: what is happening and for how long, no shot rate."""
-
-    def __init__(self, name: str, enabled: bool):
-        self.bar = None
-        self.stop = threading.Event()
-        if not enabled:
-            return
-        from tqdm import tqdm
-
-        self.bar = tqdm(total=None, desc=name, bar_format="{desc}: compiling kernels: first run only [{elapsed}]")
-        self.ticker = threading.Thread(target=self._tick, daemon=True)
-        self.ticker.start()
-
-    def _tick(self) -> None:
-        assert self.bar is not None, "the ticker runs only beside a bar"
-        while not self.stop.wait(0.5):
-            self.bar.refresh()
-
-    def close(self) -> None:
-        if self.bar is not None:
-            self.stop.set()
-            self.ticker.join()
-            self.bar.close()
-
-
 def warm_up(experiment, chunk_size: int, compute_chunk, progress: bool = False) -> float | None:
     """Compile or load every kernel a run of ``experiment`` in chunks of ``chunk_size`` uses.
 
@@ -120,10 +93,13 @@ def warm_up(experiment, chunk_size: int, compute_chunk, progress: bool = False) 
     """
     from shuffle_sim.judging.batch import cached_judge_index
 
+    from shuffle_sim._runtime import compile_notice
+
     kernels = job_kernels(experiment)
     cold = not kernels_cached(kernels)
     began = time.perf_counter()
-    notice = _CompilingNotice(experiment.name, progress and cold)
+    if progress and cold:
+        compile_notice.announce(experiment.name)
     helper = None
     try:
         helper = _start_helper(experiment) if cold and takes_lone_path(experiment) else None
@@ -146,7 +122,7 @@ def warm_up(experiment, chunk_size: int, compute_chunk, progress: bool = False) 
         if helper is not None and helper.poll() is None:  # interrupted: the helper goes too
             helper.kill()
             helper.wait()
-        notice.close()
+        compile_notice.finish()
     return time.perf_counter() - began if cold else None
 
 
