@@ -13,10 +13,13 @@ module              subcommands
 ``experiments``     ``run``, ``plot``
 ``playing``         ``play``, ``advise``
 ``lab``             ``lab``
-``compiling``       ``compile``
+``compiling``       ``compile`` (its tasks: ``_compile_tasks``)
 ``bench``           ``bench``, ``bench-judge``, ``bench-games``, ``bench-players``,
                     ``bench-experiments``, ``bench-startup``
 ==================  =======================================================================
+
+``_common`` holds the argument types and the usage error they share; ``__main__`` is ``python -m
+shuffle_sim.cli``.
 """
 
 from __future__ import annotations

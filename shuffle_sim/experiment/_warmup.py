@@ -91,9 +91,8 @@ def warm_up(experiment, chunk_size: int, compute_chunk, progress: bool = False) 
     every kernel (then loading them takes a fraction of a second). With ``progress``, a compiling run
     says so on the progress display while it compiles.
     """
-    from shuffle_sim.judging.batch import cached_judge_index
-
     from shuffle_sim._runtime import compile_notice
+    from shuffle_sim.judging.batch import cached_judge_index
 
     kernels = job_kernels(experiment)
     cold = not kernels_cached(kernels)
