@@ -41,11 +41,11 @@ _QUIET_COMPILERS = ("courts", "plot", "compile", "lab")
 
 
 def compile_key(args: argparse.Namespace) -> str:
-    """The record of a command's expected compile time (``_runtime.compile_notice``): the command, its
-    game, ``score`` for an advice by the chance to win, the experiment file's name for ``run``
-    (``simulate`` names flat or sloped itself, once it has read its scene)."""
+    """The record of a command's expected compile time (``_runtime.compile_notice``): the command, the
+    game for ``play`` and ``advise``, ``score`` for an advice by the chance to win, the experiment
+    file's name for ``run`` (``simulate`` names flat or sloped itself, once it has read its scene)."""
     parts = [args.command]
-    if getattr(args, "game", None):
+    if args.command in ("play", "advise"):
         parts.append(args.game)
     if args.command == "advise" and getattr(args, "score", None):
         parts.append("score")
