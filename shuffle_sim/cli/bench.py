@@ -98,7 +98,7 @@ def cmd_bench_startup(args: argparse.Namespace) -> int:
     """Benchmark what a user waits for: the main job warm and cold, the runner, --version, the plots."""
     from shuffle_sim.bench.startup import run_benchmarks
 
-    run_benchmarks(as_json=args.json, quick=args.quick)
+    run_benchmarks(as_json=args.json, quick=args.quick, record=args.record, only_first_use=args.first_use)
     return 0
 
 
@@ -178,6 +178,13 @@ def register(sub) -> None:
     _json_and_quick(p, "smaller sizes (a smoke run, not the benchmark)")
     p.set_defaults(func=cmd_bench_experiments)
 
-    p = sub.add_parser("bench-startup", help="benchmark start-up: main job warm vs bare imports, first run, runner")
-    _json_and_quick(p, "one run each and no first run (a smoke run, not the benchmark)")
+    p = sub.add_parser(
+        "bench-startup",
+        help="benchmark start-up: main job warm vs bare imports, first run, runner, each command's first use",
+    )
+    _json_and_quick(p, "one run each, no first run, the first use of judge only (a smoke run, not the benchmark)")
+    p.add_argument("--first-use", action="store_true", help="only each command's first use (empty cache) and again")
+    p.add_argument(
+        "--record", action="store_true", help="record each command's compile seconds per kernel (the compile notice's)"
+    )
     p.set_defaults(func=cmd_bench_startup)
