@@ -34,7 +34,16 @@ one numba call and returns a ``Judgement`` of arrays; ``line_distance``, ``lag_d
 ricochet nearness to the front edge). ``judge_arrays`` and ``JudgeArrays`` hand a court's judging
 geometry to numba code of one's own.
 
-==================  ================================================================
+==================  =======================================================================
+module              what it holds
+==================  =======================================================================
+``packing``         a court's judging geometry as flat arrays (``judge_arrays``)
+``procedure``       the per-disc procedure in numba
+``cell_grid``       the grid of plain cells that lets most discs of a large batch skip it
+``grid_build``      the per-batch data and the grid, built with NumPy
+``batch``           a batch in shares on several threads, one numba call each; grids per court
+==================  =======================================================================
+
 None of the batch's shortcuts changes any result (the tests compare them with the full procedure and
 with Shapely); they only decide what need not be computed.
 
