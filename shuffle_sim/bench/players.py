@@ -59,16 +59,13 @@ from shuffle_sim.playing.shooting import shoot
 from shuffle_sim.rules.common import reached_by
 from shuffle_sim.shots import simulate_shots
 
-#: Presets per game: the realism targets are set for crokinole's top-competitive player.
+#: Presets per game.
 PRESETS = {
     "deck": ("expert-ev", "expert-plan"),
     "horse-collar": ("expert-ev", "expert-plan"),
     "ricochet": ("expert-ev", "expert-plan"),
     "crokinole": ("top-competitive-ev", "top-competitive-plan", "average-competitive-ev"),
 }
-#: Issue targets for the top-competitive crokinole player's take-outs (hit an opponent disc).
-CLEAR_LINE_TARGET = 0.95
-ALL_TAKEOUTS_TARGET = 0.85
 
 
 @dataclass(frozen=True)

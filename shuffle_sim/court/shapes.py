@@ -28,22 +28,6 @@ from shuffle_sim.units import INCH
 #: Gutter, alley and ditch strips are drawn this many disc diameters wide beyond a straight edge.
 GUTTER_DISCS = 1.5
 
-#: Roles of the filled shapes and of the labels, in the order a drawing meets them.
-AREA_ROLES = (
-    "gutter",
-    "surface",
-    "zone",
-    "dead_zone",
-    "line",
-    "ignored_line",
-    "cushion",
-    "thin_cushion",
-    "rail",
-    "peg",
-    "hole",
-)
-LABEL_ROLES = ("edge_label", "hanger_label", "ditch_label", "corner_label", "zone_label", "dead_label", "hole_label")
-
 
 @dataclass(frozen=True)
 class Shape:

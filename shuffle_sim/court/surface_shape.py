@@ -18,8 +18,8 @@ acceleration -g grad h and the normal force m g; friction is mu(x, y) = mu m(x, 
 A surface steeper than its friction anywhere is refused (``steepness.check_steepness``): a disc
 there would never come to rest.
 
-Everything here is NumPy, for the court's checks and for drawings (``surface_grid``); the physics
-packs the shape for its kernels (``physics.ground``).
+Everything here is NumPy, for the court's checks and for drawings; the physics packs the shape for
+its kernels (``physics.tables.surface``).
 """
 
 from __future__ import annotations
@@ -386,55 +386,3 @@ def read_shape(entries: dict, where: str, prefix: str, base: SurfaceShape, bound
 
 # --------------------------------------------------------------------------------------------------
 # The public face
-
-
-@dataclass(frozen=True)
-class SurfaceGrid:
-    """Heights, grade and friction of a court's surface on a regular grid (for drawings).
-
-    ``x`` (nx,) and ``y`` (ny,) are the grid's coordinates (m); ``height`` (ny, nx) in metres,
-    relative to the frame's origin for the slope and to the sides for the crown; ``grade_x``,
-    ``grade_y`` the in-plane gravity over g, -grad h (a disc drifts along it); ``mu`` the friction
-    coefficient there; ``on_surface`` whether each point lies on the playing surface.
-    """
-
-    x: np.ndarray
-    y: np.ndarray
-    height: np.ndarray
-    grade_x: np.ndarray
-    grade_y: np.ndarray
-    mu: np.ndarray
-    on_surface: np.ndarray
-
-
-def surface_grid(court, nx: int = 64, ny: int | None = None) -> SurfaceGrid:
-    """Heights, grade and friction of ``court``'s surface on an nx x ny grid over its bounding box
-    (``ny`` defaults to keeping the cells square). A flat court gives zeros and its mu."""
-    if isinstance(nx, bool) or not isinstance(nx, int) or nx < 2:
-        raise ValueError(f"nx must be an integer of at least 2 (got {nx!r})")
-    xmin, ymin, xmax, ymax = court.bounds
-    if ny is None:
-        ny = max(2, round((nx - 1) * (ymax - ymin) / (xmax - xmin)) + 1)
-    if isinstance(ny, bool) or not isinstance(ny, int) or ny < 2:
-        raise ValueError(f"ny must be an integer of at least 2 (got {ny!r})")
-    x = np.linspace(xmin, xmax, nx)
-    y = np.linspace(ymin, ymax, ny)
-    gx, gy = np.meshgrid(x, y)
-    shape = court.surface_shape
-    h, hx, hy = shape.heights(gx, gy)
-    inside = np.vectorize(court.on_surface)(gx, gy) if gx.size else np.zeros(gx.shape, bool)
-    return SurfaceGrid(
-        x=x,
-        y=y,
-        height=h,
-        grade_x=-hx,
-        grade_y=-hy,
-        mu=court.params["mu"] * shape.friction(gx, gy),
-        on_surface=inside.astype(bool),
-    )
-
-
-def is_flat(court) -> bool:
-    """Whether ``court`` is an ideal plane of uniform friction (no slope, crown or maps): its shots take
-    the flat kernels' closed forms; any other court takes the curved-motion path."""
-    return court.surface_shape.flat

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import NamedTuple, Protocol
+from typing import NamedTuple
 
 import numpy as np
 
@@ -172,16 +172,6 @@ class Board:
         return Board(
             self.court, self.x[keep], self.y[keep], tuple(self.team[i] for i in keep), self.half, self.twenties
         )
-
-
-class GameFlow(Protocol):
-    """What every game flow offers (see the module docstring)."""
-
-    scores: dict[str, int]
-    over: bool
-    winner: str | None
-
-    def turns(self) -> tuple[Turn, ...]: ...
 
 
 def check_contacts(contacts: Iterable[Sequence], n_discs: int) -> list[Contact]:

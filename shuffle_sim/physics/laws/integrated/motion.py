@@ -214,22 +214,8 @@ def next_step(h, err):
 
 
 @jit.inline
-def dense_state(out, y0, y1, y2, y3, y4, y5, theta):
-    """The state at the fraction ``theta`` of a step from the interpolant's coefficients ``out``
-    (``curved_step.dense``; Hairer's contd8 form)."""
-    return (
-        dense_component(out, 0, y0, theta),
-        dense_component(out, 1, y1, theta),
-        dense_component(out, 2, y2, theta),
-        dense_component(out, 3, y3, theta),
-        dense_component(out, 4, y4, theta),
-        dense_component(out, 5, y5, theta),
-    )
-
-
-@jit.inline
 def dense_component(out, k, y, theta):
-    """One component of ``dense_state``."""
+    """One component of the dense output ``out`` (7, 6) of a step, at the fraction ``theta`` of it."""
     r = 1.0 - theta
     v = out[6, k]
     v = v * theta + out[5, k]

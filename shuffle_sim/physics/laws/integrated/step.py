@@ -4,7 +4,7 @@
 ``step`` advances the state (x, y, vx, vy, w, t) by h in sigma and returns the new state, its
 derivatives (the next step's first stage) and the error norm (``motion.error_norm``);
 ``dense`` repeats the same stages, adds the three stages of the continuous extension and writes
-the interpolant's coefficients into ``out`` (7, 6) (``motion.dense_state``). The step
+the interpolant's coefficients into ``out`` (7, 6) (``motion.dense_component``). The step
 inlines the equations into every stage (its speed is the path's); the dense output, wanted far
 more rarely, calls them (``motion.derivatives_call``: a shorter first compile)."""
 
