@@ -152,7 +152,7 @@ def single_shots(court: Court, count: int, seed: int = 1) -> np.ndarray:
 
 
 @jit.kernel
-def _play_half_round(table, orbits, shots, max_events, x, y, status, dead):
+def _play_half_round(table, orbit_tables, shots, max_events, x, y, status, dead):
     """Play one half-round's shots in turn; fill each disc's final x, y, status, dead. Returns ok.
 
     ``table`` is the court packed once for the whole batch (``pack_court``) and ``orbits`` its coupled
@@ -181,18 +181,18 @@ def _play_half_round(table, orbits, shots, max_events, x, y, status, dead):
         sub_ist = ist_buffer[: N_INT_ROWS * m].reshape((N_INT_ROWS, m))
         for j in range(m - 1):
             i = index[j]
-            place_disc(table, orbits, sub_st, sub_ist, j, x[i], y[i], 0.0, 0.0, 0.0)
+            place_disc(table, orbit_tables, sub_st, sub_ist, j, x[i], y[i], 0.0, 0.0, 0.0)
             sub_ist[DEAD, j] = 1 if dead[i] else 0
         place_disc(
-            table, orbits, sub_st, sub_ist, m - 1, shots[k, 0], shots[k, 1], shots[k, 2], shots[k, 3], shots[k, 4]
+            table, orbit_tables, sub_st, sub_ist, m - 1, shots[k, 0], shots[k, 1], shots[k, 2], shots[k, 3], shots[k, 4]
         )
         pairs = pair_buffer[: m * m].reshape((m, m))
         pairs[:, :] = np.inf
-        _, _, shot_ok, t_end, _ = run_table(table, orbits, sub_st, sub_ist, pairs, no_log, no_log, max_events)
+        _, _, shot_ok, t_end, _ = run_table(table, orbit_tables, sub_st, sub_ist, pairs, no_log, no_log, max_events)
         ok = ok and shot_ok
         for j in range(m):
             i = index[j]
-            xj, yj, _, _, _ = state_at(table, orbits, sub_st, sub_ist, j, t_end)
+            xj, yj, _, _, _ = state_at(table, orbit_tables, sub_st, sub_ist, j, t_end)
             x[i] = xj
             y[i] = yj
             status[i] = sub_ist[STATUS, j]
@@ -201,7 +201,7 @@ def _play_half_round(table, orbits, shots, max_events, x, y, status, dead):
 
 
 @jit.parallel
-def play_half_rounds(table, orbits, shots, max_events, x, y, status, dead, ok):
+def play_half_rounds(table, orbit_tables, shots, max_events, x, y, status, dead, ok):
     """Play ``shots`` (H, S, 5: x, y, vx, vy, omega) as H half-rounds of S shots, in parallel.
 
     Outputs (H, S): final x, y, status (``events.STATUS_*``) and dead of every disc; (H,) ok, False
@@ -209,7 +209,7 @@ def play_half_rounds(table, orbits, shots, max_events, x, y, status, dead, ok):
     on the number of threads.
     """
     for h in prange(shots.shape[0]):
-        ok[h] = _play_half_round(table, orbits, shots[h], max_events, x[h], y[h], status[h], dead[h])
+        ok[h] = _play_half_round(table, orbit_tables, shots[h], max_events, x[h], y[h], status[h], dead[h])
 
 
 @dataclass

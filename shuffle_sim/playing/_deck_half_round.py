@@ -37,7 +37,7 @@ C20A_POINTS = 10
 @jit.inline
 def _keep_live_discs(
     table,
-    orbits,
+    orbit_tables,
     st,
     ist,
     m,
@@ -64,7 +64,7 @@ def _keep_live_discs(
             continue
         moved = i == n or ist[TOUCHED, i] != 0
         if moved:
-            x, y, _, _, _ = state_at(table, orbits, st, ist, i, t_end)
+            x, y, _, _, _ = state_at(table, orbit_tables, st, ist, i, t_end)
             if head_target:
                 dead = value_and_dead(x, y, ja_head, prep_head)[1]
                 qx, qy = half_turn(px, py, x, y)
@@ -107,7 +107,7 @@ def _to_canonical(n, head_target, px, py, bx, by, cx, cy):
 
 
 @jit.inline
-def _run_shot(table, orbits, n, bx, by, sx, sy, vx, vy, w, ev, no_seg, max_events):
+def _run_shot(table, orbit_tables, n, bx, by, sx, sy, vx, vy, w, ev, no_seg, max_events):
     """Run a disc launched from (sx, sy) among the ``n`` resting discs; returns the kernel's state,
     the number of events logged in ``ev`` and the time everything came to rest."""
     m = n + 1
@@ -115,9 +115,9 @@ def _run_shot(table, orbits, n, bx, by, sx, sy, vx, vy, w, ev, no_seg, max_event
     ist = np.empty((N_INT_ROWS, m), np.int64)
     pair_t = np.full((m, m), np.inf)
     for i in range(n):
-        place_disc(table, orbits, st, ist, i, bx[i], by[i], 0.0, 0.0, 0.0)
-    place_disc(table, orbits, st, ist, n, sx, sy, vx, vy, w)
-    n_ev, _, _, t_end, _ = run_table(table, orbits, st, ist, pair_t, ev, no_seg, max_events)
+        place_disc(table, orbit_tables, st, ist, i, bx[i], by[i], 0.0, 0.0, 0.0)
+    place_disc(table, orbit_tables, st, ist, n, sx, sy, vx, vy, w)
+    n_ev, _, _, t_end, _ = run_table(table, orbit_tables, st, ist, pair_t, ev, no_seg, max_events)
     return st, ist, n_ev, t_end
 
 
@@ -160,7 +160,7 @@ def _score_half_round(row, completed, head_target, lead, penalty_side, ended_at_
 @jit.inline
 def _play_half_round(
     table,
-    orbits,
+    orbit_tables,
     head_target,
     lead,
     px,
@@ -202,7 +202,7 @@ def _play_half_round(
             vx = -vx
             vy = -vy
         m = n + 1
-        st, ist, n_ev, t_end = _run_shot(table, orbits, n, bx, by, sx, sy, vx, vy, w, ev, no_seg, max_events)
+        st, ist, n_ev, t_end = _run_shot(table, orbit_tables, n, bx, by, sx, sy, vx, vy, w, ev, no_seg, max_events)
         bx[n] = sx
         by[n] = sy
         colour_of[n] = colour
@@ -212,7 +212,7 @@ def _play_half_round(
             break
         n = _keep_live_discs(
             table,
-            orbits,
+            orbit_tables,
             st,
             ist,
             m,

@@ -102,7 +102,7 @@ def _after_half_round(completed, extension_until, scores, game_point):
 def deck_game_kernel(
     foot_table,
     head_table,
-    orbits,
+    orbit_tables,
     ja_foot,
     ja_head,
     setup_numbers,
@@ -143,7 +143,7 @@ def deck_game_kernel(
         lead = completed % 2  # singles: the lead changes every half-round (C-3c)
         n, penalty_side, ended_at_eight, shot_counter = _play_half_round(
             table,
-            orbits,
+            orbit_tables,
             head_target,
             lead,
             px,
@@ -183,7 +183,7 @@ def deck_game_kernel(
 def deck_games_kernel(
     foot_table,
     head_table,
-    orbits,
+    orbit_tables,
     ja_foot,
     ja_head,
     setup_numbers,
@@ -206,7 +206,7 @@ def deck_games_kernel(
         used, a, b, w, s = deck_game_kernel(
             foot_table,
             head_table,
-            orbits,
+            orbit_tables,
             ja_foot,
             ja_head,
             setup_numbers,

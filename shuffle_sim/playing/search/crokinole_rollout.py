@@ -82,7 +82,7 @@ MAX_EVENTS = 10_000
 
 
 @jit.inline
-def _run_shot(table, spin, n, bx, by, sx, sy, vx, vy, w, no_log, no_seg, max_events):
+def _run_shot(table, orbit_tables, n, bx, by, sx, sy, vx, vy, w, no_log, no_seg, max_events):
     """Run a disc launched from (sx, sy) among the ``n`` resting discs; the kernel's state and the time
     everything came to rest."""
     k = n + 1
@@ -90,14 +90,14 @@ def _run_shot(table, spin, n, bx, by, sx, sy, vx, vy, w, no_log, no_seg, max_eve
     ist = np.empty((N_INT_ROWS, k), np.int64)
     pair_t = np.full((k, k), np.inf)
     for i in range(n):
-        place_disc(table, spin, st, ist, i, bx[i], by[i], 0.0, 0.0, 0.0)
-    place_disc(table, spin, st, ist, n, sx, sy, vx, vy, w)
-    _, _, _, t_end, _ = run_table(table, spin, st, ist, pair_t, no_log, no_seg, max_events)
+        place_disc(table, orbit_tables, st, ist, i, bx[i], by[i], 0.0, 0.0, 0.0)
+    place_disc(table, orbit_tables, st, ist, n, sx, sy, vx, vy, w)
+    _, _, _, t_end, _ = run_table(table, orbit_tables, st, ist, pair_t, no_log, no_seg, max_events)
     return st, ist, t_end
 
 
 @jit.inline
-def _fouls(table, spin, st, ist, t_end, n, side, team, opponent_before, hx, hy, fifteen_reach):
+def _fouls(table, orbit_tables, st, ist, t_end, n, side, team, opponent_before, hx, hy, fifteen_reach):
     """Which discs the shot (disc ``n``, of ``team``) leaves fouled: with an opponent disc on the board
     the shot must hit one, else it and the shooter's discs it touched are removed; on an empty board
     it must rest within the 15 line or in the 20 hole."""
@@ -113,14 +113,14 @@ def _fouls(table, spin, st, ist, t_end, n, side, team, opponent_before, hx, hy, 
                 if side[i] == team and ist[TOUCHED, i] != 0:
                     foul[i] = True
     elif ist[STATUS, n] != STATUS_HOLED:
-        x, y, _, _, _ = state_at(table, spin, st, ist, n, t_end)
+        x, y, _, _, _ = state_at(table, orbit_tables, st, ist, n, t_end)
         if math.hypot(x - hx, y - hy) > fifteen_reach:
             foul[n] = True
     return foul
 
 
 @jit.inline
-def _keep_in_play(table, spin, st, ist, t_end, n, bx, by, side, foul, twenties, ja, prep):
+def _keep_in_play(table, orbit_tables, st, ist, t_end, n, bx, by, side, foul, twenties, ja, prep):
     """Pack the discs still in play after the shot to the front of the board arrays, counting the 20s
     into ``twenties`` and leaving out fouled, fallen, dead and ditched discs; returns their number."""
     kept = 0
@@ -133,7 +133,7 @@ def _keep_in_play(table, spin, st, ist, t_end, n, bx, by, side, foul, twenties, 
         if i < n and ist[TOUCHED, i] == 0:
             x, y = bx[i], by[i]
         else:
-            x, y, _, _, _ = state_at(table, spin, st, ist, i, t_end)
+            x, y, _, _, _ = state_at(table, orbit_tables, st, ist, i, t_end)
             if ist[DEAD, i] != 0 or judge_one_call(x, y, ja, prep)[3]:
                 continue
         bx[kept] = x
@@ -176,7 +176,7 @@ def _sample_scratch(width):
 @jit.kernel
 def _rollout(
     table,
-    spin,
+    orbit_tables,
     ja,
     prep,
     numbers,
@@ -230,10 +230,10 @@ def _rollout(
         for i in range(n):
             if side[i] != team:
                 opponent_before = True
-        st, ist, t_end = _run_shot(table, spin, n, bx, by, sx, sy, vx, vy, w, no_log, no_seg, max_events)
+        st, ist, t_end = _run_shot(table, orbit_tables, n, bx, by, sx, sy, vx, vy, w, no_log, no_seg, max_events)
         side[n] = team
-        foul = _fouls(table, spin, st, ist, t_end, n, side, team, opponent_before, hx, hy, fifteen_reach)
-        n = _keep_in_play(table, spin, st, ist, t_end, n, bx, by, side, foul, twenties, ja, prep)
+        foul = _fouls(table, orbit_tables, st, ist, t_end, n, side, team, opponent_before, hx, hy, fifteen_reach)
+        n = _keep_in_play(table, orbit_tables, st, ist, t_end, n, bx, by, side, foul, twenties, ja, prep)
     totals = np.zeros(2, np.int64)
     for i in range(n):
         totals[side[i]] += judge_one_call(bx[i], by[i], ja, prep)[0]
@@ -245,7 +245,7 @@ def _rollouts(
     lo,
     hi,
     table,
-    spin,
+    orbit_tables,
     ja,
     prep,
     numbers,
@@ -270,7 +270,7 @@ def _rollouts(
     for s in range(lo, hi):
         a, b, ta, tb = _rollout(
             table,
-            spin,
+            orbit_tables,
             ja,
             prep,
             numbers,

@@ -71,7 +71,7 @@ ROLLOUT_TAKEOUT_EXTRA = 3.0
 @jit.kernel
 def _one_shot(
     table,
-    spin,
+    orbit_tables,
     ja,
     prep,
     bx,
@@ -100,9 +100,9 @@ def _one_shot(
     ist = np.empty((N_INT_ROWS, m), np.int64)
     pair_t = np.full((m, m), np.inf)
     for i in range(n):
-        place_disc(table, spin, st, ist, i, bx[i], by[i], 0.0, 0.0, 0.0)
-    place_disc(table, spin, st, ist, n, sx, sy, vx, vy, w)
-    n_ev, _, _, t_end, _ = run_table(table, spin, st, ist, pair_t, ev, no_seg, max_events)
+        place_disc(table, orbit_tables, st, ist, i, bx[i], by[i], 0.0, 0.0, 0.0)
+    place_disc(table, orbit_tables, st, ist, n, sx, sy, vx, vy, w)
+    n_ev, _, _, t_end, _ = run_table(table, orbit_tables, st, ist, pair_t, ev, no_seg, max_events)
     bx[n] = sx
     by[n] = sy
     colour_of[n] = colour
@@ -113,7 +113,7 @@ def _one_shot(
             break
     kept = 0
     for i in range(m):
-        x, y, _, _, _ = state_at(table, spin, st, ist, i, t_end)
+        x, y, _, _, _ = state_at(table, orbit_tables, st, ist, i, t_end)
         keep_x[i] = x
         keep_y[i] = y
         keep_on[i] = False
@@ -213,7 +213,7 @@ def _sample_scratch():
 @jit.kernel
 def _rollout(
     table,
-    spin,
+    orbit_tables,
     ja,
     prep,
     numbers,
@@ -262,7 +262,7 @@ def _rollout(
         kept = 0 if depth == 0 else DISCS + 1
         n, c20a = _one_shot(
             table,
-            spin,
+            orbit_tables,
             ja,
             prep,
             bx,
@@ -298,7 +298,7 @@ def _rollouts(
     lo,
     hi,
     table,
-    spin,
+    orbit_tables,
     ja,
     prep,
     numbers,
@@ -327,7 +327,7 @@ def _rollouts(
     for s in range(lo, hi):
         yellow, black, penalty, last = _rollout(
             table,
-            spin,
+            orbit_tables,
             ja,
             prep,
             numbers,
