@@ -40,6 +40,9 @@ import numpy as np
 from shuffle_sim.judging import judge_batch
 from shuffle_sim.physics import STATUS_HOLED
 from shuffle_sim.playing import play
+from shuffle_sim.playing.player_names import (
+    parse_player,
+)
 from shuffle_sim.playing.players import (
     Bank,
     Decision,
@@ -52,7 +55,6 @@ from shuffle_sim.playing.players import (
     Player,
     ShotContext,
     TakeOut,
-    parse_player,
 )
 from shuffle_sim.playing.players.repertoire import Shot, Strike, goal_met, visibility
 from shuffle_sim.playing.shooting import shoot

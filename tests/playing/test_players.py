@@ -17,6 +17,10 @@ from shuffle_sim.playing.crokinole import CrokinoleTactics
 from shuffle_sim.playing.deck import DeckTactics
 from shuffle_sim.playing.deck_engine import deck_setup
 from shuffle_sim.playing.horse_collar import HorseCollarTactics
+from shuffle_sim.playing.player_names import (
+    parse_player,
+    parse_players,
+)
 from shuffle_sim.playing.players import (
     Bank,
     Draw,
@@ -33,8 +37,6 @@ from shuffle_sim.playing.players import (
     clearest_start,
     execute,
     hanger_point,
-    parse_player,
-    parse_players,
     perturb,
     shot_normals,
     skills_for,
