@@ -42,9 +42,9 @@ from shuffle_sim.playing.shooting import one_numba_thread
 
 
 def players_from(game: str, players: str | Sequence | None) -> dict[str, Player]:
-    """Players by side from "A,B" text (``players.parse_players``), a pair, or the game's default.
+    """Players by side from "A,B" text (``player_names.parse_players``), a pair, or the game's default.
     Each of a pair is a ``Player``, a player's name ("expert-win") or a strategy of one's own
-    (``players.as_player``)."""
+    (``player_names.as_player``)."""
     if players is None:
         players = get_game(game).default_players
     if isinstance(players, str):

@@ -76,7 +76,7 @@ class Strategy(Protocol):
     ... or ``Launched`` for a launch worked out by hand) and its noise-free ``Launch``
     (``intent.aim(ctx)``). The driver then plays that launch with the shot's execution errors
     (``execute``) and applies the rules. ``name`` names the player on the scorecard; any object
-    with such a ``choose`` is a strategy (``players.as_player``; the docs' "Players of your own").
+    with such a ``choose`` is a strategy (``player_names.as_player``; the docs' "Players of your own").
     """
 
     name: ClassVar[str]
