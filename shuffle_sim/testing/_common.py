@@ -59,10 +59,20 @@ def assert_judged(
     court = as_court(court, end)
     rec = judge(court, x, y)
     wanted = {"value": value, "zone": zone, "touching": touching, "dead": dead, "hanger": hanger}
+    check_record(
+        f"{where_of(court)}: disc at ({shown(x)}, {shown(y)}) m",
+        rec,
+        {k: v for k, v in wanted.items() if v is not UNSET},
+    )
+    return rec
+
+
+def check_record(where: str, rec: dict, wanted: dict) -> None:
+    """Raise ``AssertionError`` when a field of the judged record ``rec`` is not the one ``wanted``
+    gives: the message starts with ``where`` and names every such field, then the whole judgement.
+    ``touching`` is compared as a set of line names (one name may stand for a list of one)."""
     wrong = []
     for field, expected in wanted.items():
-        if expected is UNSET:
-            continue
         got = rec[field]
         if field == "touching":
             if isinstance(expected, str):
@@ -74,12 +84,7 @@ def assert_judged(
         if not same:
             wrong.append(f"{field} {shown(got)}, expected {shown(expected)}")
     if wrong:
-        raise AssertionError(
-            f"{where_of(court)}: disc at ({shown(x)}, {shown(y)}) m: "
-            + "; ".join(wrong)
-            + f" [judged: {describe(rec)}]"
-        )
-    return rec
+        raise AssertionError(f"{where}: " + "; ".join(wrong) + f" [judged: {describe(rec)}]")
 
 
 def assert_value(court: Court | str | os.PathLike, x: float, y: float, expected: int, end: str | None = None) -> dict:
@@ -119,3 +124,12 @@ def judged_record(court: Court, point: tuple[float, float]) -> dict:
     """The judged record of a disc centred at ``point``, with ``fallen`` (its centre off the surface)."""
     result = judge_batch(court, [point[0]], [point[1]])
     return dict(result.record(0), fallen=bool(result.fallen[0]))
+
+
+def probe_fields(court: Court, points: dict[str, tuple[float, float]], judge_point) -> dict:
+    """The fields a probe of ``points`` (name -> disc centre) shares: the court's name and end, each
+    point as ``NAME_point`` and its judged record (``judge_point(court, point)``) as ``NAME``."""
+    fields = {"court": court.name, "end": court.end}
+    fields.update({f"{k}_point": p for k, p in points.items()})
+    fields.update({k: judge_point(court, p) for k, p in points.items()})
+    return fields

@@ -9,7 +9,7 @@ from fractions import Fraction
 
 from shuffle_sim.court import Court, as_court
 from shuffle_sim.messages import shown
-from shuffle_sim.testing._common import check_hair, describe, judged_record, settle, where_of
+from shuffle_sim.testing._common import check_hair, check_record, judged_record, probe_fields, settle, where_of
 
 _OF = ("disc", "centre")
 
@@ -130,19 +130,7 @@ def probe_edge(
     points = {
         k: edge_point(court, edge, along, g, of) for k, g in (("exact", 0.0), ("inside", hair), ("outside", -hair))
     }
-    records = {k: judged_record(court, p) for k, p in points.items()}
-    return EdgeProbe(
-        court=court.name,
-        end=court.end,
-        edge=edge,
-        along=along,
-        of=of,
-        hair=hair,
-        exact_point=points["exact"],
-        inside_point=points["inside"],
-        outside_point=points["outside"],
-        **records,
-    )
+    return EdgeProbe(edge=edge, along=along, of=of, hair=hair, **probe_fields(court, points, judged_record))
 
 
 _AUTO = object()
@@ -201,13 +189,7 @@ def assert_edge_boundary(
     for label, (x, y), rec, wanted, value in cases:
         if value is not None:
             wanted = dict(wanted, value=value)
-        wrong = [f"{k} {shown(rec[k])}, expected {shown(v)}" for k, v in wanted.items() if rec[k] != v]
-        if wrong:
-            raise AssertionError(
-                f"{place}: disc {label} at ({shown(x)}, {shown(y)}) m: "
-                + "; ".join(wrong)
-                + f" [judged: {describe(rec)}]"
-            )
+        check_record(f"{place}: disc {label} at ({shown(x)}, {shown(y)}) m", rec, wanted)
     return flush, fall
 
 
@@ -296,14 +278,10 @@ def assert_corner_hangers(
         "over_both": ("corner", court.hanger_corner_value),
     }
     for case, (hanger, value) in expected.items():
-        rec = getattr(probe, case)
-        wrong = [] if rec["hanger"] == hanger else [f"hanger {shown(rec['hanger'])}, expected {shown(hanger)}"]
-        if value is not None and rec["value"] != value:
-            wrong.append(f"value {shown(rec['value'])}, expected {shown(value)}")
-        if wrong:
-            raise AssertionError(
-                f"{where_of(court)}, corner of {end_edge!r} and {side_edge!r}, {case.replace('_', ' ')}: "
-                + "; ".join(wrong)
-                + f" [judged: {describe(rec)}]"
-            )
+        wanted = {"hanger": hanger} if value is None else {"hanger": hanger, "value": value}
+        check_record(
+            f"{where_of(court)}, corner of {end_edge!r} and {side_edge!r}, {case.replace('_', ' ')}",
+            getattr(probe, case),
+            wanted,
+        )
     return probe

@@ -8,10 +8,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from shuffle_sim.court import Court, as_court
-from shuffle_sim.court.geometry import TOUCH_TOLERANCE
 from shuffle_sim.judging import judge
 from shuffle_sim.messages import shown
-from shuffle_sim.testing._common import MIN_HAIR_OVER_TOLERANCE, describe, settle, where_of
+from shuffle_sim.testing._common import check_hair, check_record, describe, probe_fields, settle, where_of
 
 
 def _line(court: Court, name: str):
@@ -96,6 +95,10 @@ def touching_point(
     return settle(point, outward, within, f"line {line!r} of {where_of(court)}")
 
 
+def _judged_at(court: Court, point: tuple[float, float]) -> dict:
+    return judge(court, *point)
+
+
 @dataclass(frozen=True)
 class LineProbe:
     """Three discs at one place on a line: exactly touching, a hair into the band, a hair clear."""
@@ -128,29 +131,12 @@ def probe_line(
     tolerance (1e-12 m): at least 1e-10 m.
     """
     court = as_court(court, end)
-    if not (isinstance(hair, (int, float)) and hair >= MIN_HAIR_OVER_TOLERANCE * TOUCH_TOLERANCE):
-        raise ValueError(
-            f"hair must be at least {MIN_HAIR_OVER_TOLERANCE * TOUCH_TOLERANCE:g} m (the judging tolerance is "
-            f"{TOUCH_TOLERANCE:g} m), got {shown(hair)}"
-        )
+    check_hair(hair)
     points = {
-        "touching": touching_point(court, line, along, side, 0.0),
-        "inside": touching_point(court, line, along, side, -hair),
-        "clear": touching_point(court, line, along, side, hair),
+        k: touching_point(court, line, along, side, g)
+        for k, g in (("touching", 0.0), ("inside", -hair), ("clear", hair))
     }
-    records = {k: judge(court, *p) for k, p in points.items()}
-    return LineProbe(
-        court=court.name,
-        end=court.end,
-        line=line,
-        along=along,
-        side=side,
-        hair=hair,
-        touching_point=points["touching"],
-        inside_point=points["inside"],
-        clear_point=points["clear"],
-        **records,
-    )
+    return LineProbe(line=line, along=along, side=side, hair=hair, **probe_fields(court, points, _judged_at))
 
 
 def assert_line_boundary(
@@ -183,6 +169,6 @@ def assert_line_boundary(
         if (line in rec["touching"]) != touches:
             verb = "touch" if touches else "be clear of"
             raise AssertionError(f"{where}: expected it to {verb} the line [judged: {describe(rec)}]")
-        if value is not None and rec["value"] != value:
-            raise AssertionError(f"{where}: value {rec['value']}, expected {value} [judged: {describe(rec)}]")
+        if value is not None:
+            check_record(where, rec, {"value": value})
     return probe
