@@ -29,49 +29,36 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from shuffle_sim._runtime.lazy import lazy_face
-from shuffle_sim._version import __version__
+from shuffle_sim._runtime.lazy import face_of, lazy_face
+from shuffle_sim._version import __version__ as __version__
 
 #: Public name -> the module that defines it.
-_FACE = {
-    "Court": "shuffle_sim.court",
-    "CourtError": "shuffle_sim.court",
-    "list_courts": "shuffle_sim.court",
-    "load_court": "shuffle_sim.court",
-    "Judgement": "shuffle_sim.judging",
-    "judge": "shuffle_sim.judging",
-    "judge_batch": "shuffle_sim.judging",
-    "Scene": "shuffle_sim.physics",
-    "simulate": "shuffle_sim.physics",
-    "simulate_shots": "shuffle_sim.shots",
-    "play": "shuffle_sim.playing",
-    "run_experiment": "shuffle_sim.experiment",
-    "load_experiment": "shuffle_sim.experiment",
-}
+_FACE = face_of(
+    {
+        "shuffle_sim.court": ("Court", "CourtError", "list_courts", "load_court"),
+        "shuffle_sim.judging": ("Judgement", "judge", "judge_batch"),
+        "shuffle_sim.physics": ("Scene", "simulate"),
+        "shuffle_sim.shots": ("simulate_shots",),
+        "shuffle_sim.playing": ("play",),
+        "shuffle_sim.experiment": ("run_experiment", "load_experiment"),
+    }
+)
 
-__all__ = [
-    "Court",
-    "CourtError",
-    "Judgement",
-    "Scene",
-    "__version__",
-    "judge",
-    "judge_batch",
-    "list_courts",
-    "load_court",
-    "load_experiment",
-    "play",
-    "run_experiment",
-    "simulate",
-    "simulate_shots",
-]
+__all__ = sorted([*_FACE, "__version__"])
 
 __getattr__, __dir__ = lazy_face(__name__, _FACE, globals())
 
 if TYPE_CHECKING:  # the same names, imported outright, for type checkers and editors
-    from shuffle_sim.court import Court, CourtError, list_courts, load_court
-    from shuffle_sim.experiment import load_experiment, run_experiment
-    from shuffle_sim.judging import Judgement, judge, judge_batch
-    from shuffle_sim.physics import Scene, simulate
-    from shuffle_sim.playing import play
-    from shuffle_sim.shots import simulate_shots
+    from shuffle_sim.court import Court as Court
+    from shuffle_sim.court import CourtError as CourtError
+    from shuffle_sim.court import list_courts as list_courts
+    from shuffle_sim.court import load_court as load_court
+    from shuffle_sim.experiment import load_experiment as load_experiment
+    from shuffle_sim.experiment import run_experiment as run_experiment
+    from shuffle_sim.judging import Judgement as Judgement
+    from shuffle_sim.judging import judge as judge
+    from shuffle_sim.judging import judge_batch as judge_batch
+    from shuffle_sim.physics import Scene as Scene
+    from shuffle_sim.physics import simulate as simulate
+    from shuffle_sim.playing import play as play
+    from shuffle_sim.shots import simulate_shots as simulate_shots

@@ -24,3 +24,9 @@ def lazy_face(package: str, face: dict[str, str], namespace: dict) -> tuple[Call
         return sorted(set(namespace) | set(face))
 
     return __getattr__, __dir__
+
+
+def face_of(modules: dict[str, tuple[str, ...]]) -> dict[str, str]:
+    """The map ``lazy_face`` takes (public name -> the module that defines it) from each module and
+    the public names it defines."""
+    return {name: module for module, names in modules.items() for name in names}
