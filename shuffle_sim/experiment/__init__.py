@@ -22,48 +22,42 @@ module               what it holds
 The run itself (chunks, numba kernels, workers and Dask, assembly of the results) is private to the
 package; each of its modules says how it works.
 
-Inside the package: the experiment's model (``_model``), its grid axes (``_axes``, ``_court_axes``)
-and file sections (``_sections``); a run (``_run_file``, ``_runner``, ``_lock``, ``_warmup``,
-``_plan``), its chunks (``_chunks``, ``_chunk_kernels``; on an empty board ``_lone_chunk`` and
-``_lone_kernels``), Dask's lost workers (``_dask_watch``), the results' assembly (``_assembly``,
-``_grid_file``); the plots' axes and panels (``_axis_display``, ``_panels``) and the plot helper
-process (``_plot_helper``). The names below load their module on first use, so
-that importing one module of the package (the plots, say) does not import the runner and the numba
-kernels with it.
+Inside the package: the experiment's model (``_model``), its grid axes (``_axes``, ``_court_axes``) and
+file sections (``_sections``); a run (``_run_file``, ``_runner``, ``_lock``, ``_warmup``, ``_plan``),
+its chunks (``_chunks``, ``_chunk_kernels``, their per-cell sums ``_cell_sums``; on an empty board
+``_lone_chunk`` and ``_lone_kernels``), Dask's lost workers (``_dask_watch``), the results' assembly
+(``_assembly``, ``_grid_file``); the plots' axes and panels (``_axis_display``, ``_panels``) and the
+plot helper process (``_plot_helper``). The names below load their module on first use, so that
+importing one module of the package (the plots, say) does not import the runner and the numba kernels
+with it.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from shuffle_sim._runtime.lazy import lazy_face
+from shuffle_sim._runtime.lazy import face_of, lazy_face
 
 #: Public name -> the module that defines it.
-_FACE = {
-    "Experiment": "shuffle_sim.experiment.spec",
-    "ExperimentError": "shuffle_sim.experiment.spec",
-    "load_experiment": "shuffle_sim.experiment.spec",
-    "RunSummary": "shuffle_sim.experiment._runner",
-    "run_experiment": "shuffle_sim.experiment._runner",
-    "run_file": "shuffle_sim.experiment._run_file",
-    "compute_chunk": "shuffle_sim.experiment._chunks",
-}
+_FACE = face_of(
+    {
+        "shuffle_sim.experiment.spec": ("Experiment", "ExperimentError", "load_experiment"),
+        "shuffle_sim.experiment._runner": ("RunSummary", "run_experiment"),
+        "shuffle_sim.experiment._run_file": ("run_file",),
+        "shuffle_sim.experiment._chunks": ("compute_chunk",),
+    }
+)
 
-__all__ = [
-    "Experiment",
-    "ExperimentError",
-    "RunSummary",
-    "compute_chunk",
-    "load_experiment",
-    "run_experiment",
-    "run_file",
-]
+__all__ = sorted(_FACE)
 
 
 __getattr__, __dir__ = lazy_face(__name__, _FACE, globals())
 
 if TYPE_CHECKING:  # the same names, imported outright, for type checkers and editors
-    from shuffle_sim.experiment._chunks import compute_chunk
-    from shuffle_sim.experiment._run_file import run_file
-    from shuffle_sim.experiment._runner import RunSummary, run_experiment
-    from shuffle_sim.experiment.spec import Experiment, ExperimentError, load_experiment
+    from shuffle_sim.experiment._chunks import compute_chunk as compute_chunk
+    from shuffle_sim.experiment._run_file import run_file as run_file
+    from shuffle_sim.experiment._runner import RunSummary as RunSummary
+    from shuffle_sim.experiment._runner import run_experiment as run_experiment
+    from shuffle_sim.experiment.spec import Experiment as Experiment
+    from shuffle_sim.experiment.spec import ExperimentError as ExperimentError
+    from shuffle_sim.experiment.spec import load_experiment as load_experiment

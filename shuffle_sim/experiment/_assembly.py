@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from shuffle_sim._version import __version__
-from shuffle_sim.experiment._chunks import CELL_SUMS
+from shuffle_sim.experiment._cell_sums import CELL_SUMS
 from shuffle_sim.experiment._court_axes import speed_mu
 from shuffle_sim.experiment._grid_file import GridResults, GridVariable
 from shuffle_sim.experiment.spec import LONG_NAMES, OUTCOMES, Experiment, possible_values

@@ -98,9 +98,11 @@ def _assign(code, value, speed, direction, spin, sx, sy, tx, ty, skill, court):
 
 
 @jit.inline
-def cell_parameters(cell, grid_shape, axis_param, axis_values, nominal):
+def cell_parameters(cell, grid):
     """The intended shot of grid cell ``cell`` (uint64; C order over the axes) before any random draw:
-    (speed, direction, spin, start x, start y, target x, target y, skill index, court index)."""
+    (speed, direction, spin, start x, start y, target x, target y, skill index, court index).
+    ``grid`` is (grid_shape, axis_param, axis_values, nominal) (``build_shots``)."""
+    grid_shape, axis_param, axis_values, nominal = grid
     speed = nominal[0]
     direction = nominal[1]
     spin = nominal[2]
@@ -122,34 +124,25 @@ def cell_parameters(cell, grid_shape, axis_param, axis_values, nominal):
 
 
 @jit.inline
-def drawn_parameters(
-    shot,
-    speed,
-    direction,
-    spin,
-    sx,
-    sy,
-    tx,
-    ty,
-    skill,
-    court,
-    dist_param,
-    dist_kind,
-    dist_a,
-    dist_b,
-    skill_sd,
-    uses_target,
-    speed_given,
-    overshoot,
-    stop_speed_per_root_metre,
-    k0,
-    k1,
-    with_noise,
-):
+def drawn_parameters(shot, intended, variation, with_noise):
     """(speed, direction, spin, start x, start y) of shot index ``shot`` (uint64) from its cell's
-    intended shot (``cell_parameters``): the parameter distributions, the aim at a target (at the
+    ``intended`` shot (``cell_parameters``): the parameter distributions, the aim at a target (at the
     stop speed of the cell's court, ``stop_speed_per_root_metre[court]``), and the execution noise of
-    the cell's skill when ``with_noise``."""
+    the cell's skill when ``with_noise``. ``variation`` as in ``build_shots``."""
+    speed, direction, spin, sx, sy, tx, ty, skill, court = intended
+    (
+        dist_param,
+        dist_kind,
+        dist_a,
+        dist_b,
+        skill_sd,
+        uses_target,
+        speed_given,
+        overshoot,
+        stop_speed_per_root_metre,
+        k0,
+        k1,
+    ) = variation
     for j in range(dist_param.shape[0]):
         u1 = _uniform_slot(shot, STREAM_DISTRIBUTIONS, 2 * j, k0, k1)
         if dist_kind[j] == DIST_UNIFORM:
@@ -201,76 +194,39 @@ def drawn_parameters(
     return speed, direction, spin, sx, sy
 
 
-@jit.parallel
-def build_shots(
-    first,
-    samples,
-    grid_shape,
-    axis_param,
-    axis_values,
-    nominal,
-    dist_param,
-    dist_kind,
-    dist_a,
-    dist_b,
-    skill_sd,
-    uses_target,
-    speed_given,
-    overshoot,
-    stop_speed_per_root_metre,
-    k0,
-    k1,
-    with_noise,
-    out_speed,
-    out_direction,
-    out_spin,
-    out_x,
-    out_y,
-):
-    """Shot parameters for shots ``first .. first + n - 1`` (n = ``out_x.size``), with or without noise.
+@jit.kernel
+def put_shot(i, cell, counter, grid, variation, with_noise, outs):
+    """Row ``i`` of ``outs`` (speed, direction, spin, start x, start y): the shot of grid cell ``cell``
+    played with the random draws of ``counter`` (both uint64).
 
-    ``nominal``: speed, direction (rad), spin, start x, start y, target x, target y. ``axis_values``
-    (axes x longest axis) holds each axis's values in SI (direction in rad; skill as its index).
-    ``skill_sd`` (skills x 5): speed (relative), direction (rad), spin (rad/s), start (m) and speed
-    floor (m/s) standard deviations (``NoiseModel.deviations``). Speeds never go negative.
-    ``stop_speed_per_root_metre`` holds sqrt(2 mu g) per court of a court-speed axis (one entry
-    without one).
+    Compiled on its own, not inlined into the parallel loops that call it: numba's parallel loops
+    drop the writes to arrays taken out of a tuple inside them.
     """
-    n = out_x.shape[0]
+    out_speed, out_direction, out_spin, out_x, out_y = outs
+    out_speed[i], out_direction[i], out_spin[i], out_x[i], out_y[i] = drawn_parameters(
+        counter, cell_parameters(cell, grid), variation, with_noise
+    )
+
+
+@jit.parallel
+def build_shots(first, samples, grid, variation, with_noise, outs):
+    """Shot parameters for shots ``first .. first + n - 1`` (n = the length of ``outs``' arrays), with or
+    without noise, into ``outs``: speed, direction, spin, start x, start y.
+
+    ``grid`` holds the grid's intended shots: ``grid_shape``, ``axis_param``, ``axis_values`` (axes x
+    longest axis: each axis's values in SI, direction in rad, skill as its index) and ``nominal``
+    (speed, direction (rad), spin, start x, start y, target x, target y). ``variation`` holds how a
+    shot varies from its cell's intended shot: the parameter distributions (``dist_param``,
+    ``dist_kind``, ``dist_a``, ``dist_b``), the skills' standard deviations ``skill_sd`` (skills x 5:
+    speed (relative), direction (rad), spin (rad/s), start (m) and speed floor (m/s);
+    ``NoiseModel.deviations``), the aim (``uses_target``, ``speed_given``, ``overshoot``,
+    ``stop_speed_per_root_metre``: sqrt(2 mu g) per court of a court-speed axis, one entry without
+    one) and the random key (``k0``, ``k1``). Speeds never go negative.
+    """
+    n = outs[0].shape[0]
     for i in prange(n):
         shot = first + np.uint64(i)
-        speed, direction, spin, sx, sy, tx, ty, skill, court = cell_parameters(
-            shot // np.uint64(samples), grid_shape, axis_param, axis_values, nominal
-        )
-        speed, direction, spin, sx, sy = drawn_parameters(
-            shot,
-            speed,
-            direction,
-            spin,
-            sx,
-            sy,
-            tx,
-            ty,
-            skill,
-            court,
-            dist_param,
-            dist_kind,
-            dist_a,
-            dist_b,
-            skill_sd,
-            uses_target,
-            speed_given,
-            overshoot,
-            stop_speed_per_root_metre,
-            k0,
-            k1,
-            with_noise,
-        )
-        out_speed[i] = speed
-        out_direction[i] = direction
-        out_spin[i] = spin
-        out_x[i] = sx
-        out_y[i] = sy
+        put_shot(i, shot // np.uint64(samples), shot, grid, variation, with_noise, outs)
 
 
 @jit.inline
@@ -288,30 +244,31 @@ def value_slot(values, v):
 
 
 @jit.inline
-def _add_shot(
-    k,
-    cell,
-    value,
-    status,
-    dead,
-    hanger,
-    ok,
-    values,
-    shooter,
-    shots,
-    failed,
-    value_sum,
-    value_counts,
-    dead_count,
-    hanger_count,
-    corner_count,
-    holed_count,
-    score_sum,
-    opponent_sum,
-    removed,
-):
+def add_outcome(sums, r, slot, v, dead, hanger, corner_hanger, holed):
+    """Count a finished shot judged ``v`` (``values[slot]``) into row ``r`` of ``sums``, whose first
+    eight arrays are shots, failed, value sum, value counts, dead, hangers, corner hangers and holed
+    (``reduce_chunk``)."""
+    shots, _, value_sum, value_counts, dead_count, hanger_count, corner_count, holed_count = sums[:8]
+    shots[r] += 1
+    value_sum[r] += v
+    value_counts[r, slot] += 1
+    if dead:
+        dead_count[r] += 1
+    if hanger:
+        hanger_count[r] += 1
+    if corner_hanger:
+        corner_count[r] += 1
+    if holed:
+        holed_count[r] += 1
+
+
+@jit.inline
+def _add_shot(k, cell, judged, values, shooter, sums):
     """Add row ``k`` of a chunk's judged shots into row ``cell`` of the sums; False when its judged
     value is not one of ``values``."""
+    value, status, dead, hanger, ok = judged
+    failed = sums[1]
+    score_sum, opponent_sum, removed = sums[8:]
     d = value.shape[1]
     n_board = d - 1
     if not ok[k]:
@@ -321,18 +278,9 @@ def _add_shot(
     lo = value_slot(values, v)
     if values[lo] != v:
         return False
-    shots[cell] += 1
-    value_sum[cell] += v
-    value_counts[cell, lo] += 1
     s = status[k, n_board]
-    if dead[k, n_board] or s == STATUS_FALLEN:
-        dead_count[cell] += 1
-    if hanger[k, n_board] > 0:
-        hanger_count[cell] += 1
-    if hanger[k, n_board] == 2:
-        corner_count[cell] += 1
-    if s == STATUS_HOLED:
-        holed_count[cell] += 1
+    h = hanger[k, n_board]
+    add_outcome(sums, cell, lo, v, dead[k, n_board] or s == STATUS_FALLEN, h > 0, h == 2, s == STATUS_HOLED)
     if n_board > 0:
         mine = 0
         theirs = 0
@@ -350,108 +298,25 @@ def _add_shot(
 
 
 @jit.kernel
-def reduce_chunk(
-    first,
-    samples,
-    cell_start,
-    value,
-    status,
-    dead,
-    hanger,
-    ok,
-    values,
-    shooter,
-    shots,
-    failed,
-    value_sum,
-    value_counts,
-    dead_count,
-    hanger_count,
-    corner_count,
-    holed_count,
-    score_sum,
-    opponent_sum,
-    removed,
-):
-    """Add a chunk's judged shots (rows of the ``ShotBatch`` arrays, shot disc last) into per-cell sums.
+def reduce_chunk(first, samples, cell_start, judged, values, shooter, sums):
+    """Add a chunk's judged shots into per-cell sums.
 
-    Returns -1, or the row of the first finished shot whose value is not in ``values`` (a court value
-    the experiment did not expect: the caller reports it).
+    ``judged`` holds the ``ShotBatch`` arrays value, status, dead, hanger and ok (rows of shots, the
+    shot disc last); ``sums`` the per-cell sums, in the order of ``_cell_sums.KERNEL_SUMS``. Returns
+    -1, or the row of the first finished shot whose value is not in ``values`` (a court value the
+    experiment did not expect: the caller reports it).
     """
-    for k in range(value.shape[0]):
-        cell = (first + k) // samples - cell_start
-        if not _add_shot(
-            k,
-            cell,
-            value,
-            status,
-            dead,
-            hanger,
-            ok,
-            values,
-            shooter,
-            shots,
-            failed,
-            value_sum,
-            value_counts,
-            dead_count,
-            hanger_count,
-            corner_count,
-            holed_count,
-            score_sum,
-            opponent_sum,
-            removed,
-        ):
+    for k in range(judged[0].shape[0]):
+        if not _add_shot(k, (first + k) // samples - cell_start, judged, values, shooter, sums):
             return k
     return -1
 
 
 @jit.kernel
-def reduce_rows(
-    rows,
-    value,
-    status,
-    dead,
-    hanger,
-    ok,
-    values,
-    shooter,
-    shots,
-    failed,
-    value_sum,
-    value_counts,
-    dead_count,
-    hanger_count,
-    corner_count,
-    holed_count,
-    score_sum,
-    opponent_sum,
-    removed,
-):
+def reduce_rows(rows, judged, values, shooter, sums):
     """``reduce_chunk`` with each shot's row of the sums given (``rows``): for chunks whose cells are
     not consecutive runs of shots (paired axes, ``experiment.pairing``)."""
-    for k in range(value.shape[0]):
-        if not _add_shot(
-            k,
-            rows[k],
-            value,
-            status,
-            dead,
-            hanger,
-            ok,
-            values,
-            shooter,
-            shots,
-            failed,
-            value_sum,
-            value_counts,
-            dead_count,
-            hanger_count,
-            corner_count,
-            holed_count,
-            score_sum,
-            opponent_sum,
-            removed,
-        ):
+    for k in range(judged[0].shape[0]):
+        if not _add_shot(k, rows[k], judged, values, shooter, sums):
             return k
     return -1

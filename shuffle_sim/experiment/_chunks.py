@@ -16,15 +16,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from shuffle_sim._runtime.threads import numba_thread_limit
+from shuffle_sim.experiment._cell_sums import reduced_sums
 from shuffle_sim.experiment._chunk_kernels import STATUS_FALLEN, STATUS_HOLED, build_shots, reduce_chunk
 from shuffle_sim.experiment._court_axes import court_index
 from shuffle_sim.experiment._plan import shot_plan, takes_lone_path
 from shuffle_sim.experiment.spec import Experiment, possible_values
 from shuffle_sim.rules import ricochet
 from shuffle_sim.shots import ShotBatch, simulate_shots
-
-#: Per-cell integer sums a chunk returns; assembled by adding (exact in any order).
-CELL_SUMS = ("shots", "failed", "value_sum", "dead", "hanger", "corner_hanger", "holed", "score_sum", "opponent_sum")
 
 
 @dataclass(frozen=True)
@@ -53,39 +51,20 @@ def chunk_range(experiment: Experiment, index: int, chunk_size: int) -> tuple[in
 
 def _shots(experiment: Experiment, start: int, stop: int, with_noise: bool) -> Shots:
     n = stop - start
-    out = [np.empty(n) for _ in range(5)]
+    outs = tuple(np.empty(n) for _ in range(5))
     plan = shot_plan(experiment)
-    skill = np.zeros(n, dtype=np.int64)
-    court = np.zeros(n, dtype=np.int64)
-    if n and experiment.paired:
-        from shuffle_sim.experiment.pairing import shot_cells
+    if not n:
+        cells = np.zeros(0, dtype=np.int64)
+    elif experiment.paired:  # each shot's cell and random counter (``pairing``)
+        from shuffle_sim.experiment.pairing import build_drawn_shots, shot_cells
 
-        return _drawn_shots(experiment, plan, *shot_cells(experiment, start, stop)[:2], out, with_noise)
-    if n:
-        build_shots(
-            np.uint64(start),
-            plan["samples"],
-            plan["grid_shape"],
-            plan["axis_param"],
-            plan["axis_values"],
-            plan["nominal"],
-            plan["dist_param"],
-            plan["dist_kind"],
-            plan["dist_a"],
-            plan["dist_b"],
-            plan["skill_sd"],
-            plan["uses_target"],
-            plan["speed_given"],
-            plan["overshoot"],
-            plan["stop_speed_per_root_metre"],
-            plan["k0"],
-            plan["k1"],
-            with_noise,
-            *out,
-        )
-        cell = np.arange(start, stop, dtype=np.int64) // experiment.samples
-        skill, court = _skill_and_court(experiment, cell)
-    speed, direction, spin, start_x, start_y = out
+        cells, draws, _ = shot_cells(experiment, start, stop)
+        build_drawn_shots(cells, draws, plan.grid, plan.variation, with_noise, outs)
+    else:
+        build_shots(np.uint64(start), plan.samples, plan.grid, plan.variation, with_noise, outs)
+        cells = np.arange(start, stop, dtype=np.int64) // experiment.samples
+    skill, court = _skill_and_court(experiment, cells)
+    speed, direction, spin, start_x, start_y = outs
     return Shots(speed, direction, spin, start_x, start_y, skill, court)
 
 
@@ -96,38 +75,6 @@ def _skill_and_court(experiment: Experiment, cells: np.ndarray) -> tuple[np.ndar
         if axis.name == "skill":
             skill = np.unravel_index(cells, experiment.grid_shape)[k].astype(np.int64)
     return skill, court_index(experiment.axes, experiment.grid_shape, cells)
-
-
-def _drawn_shots(
-    experiment: Experiment, plan: dict, cells: np.ndarray, draws: np.ndarray, out: list, with_noise: bool
-) -> Shots:
-    """``_shots`` of a paired experiment: each shot's cell and random counter given (``pairing``)."""
-    from shuffle_sim.experiment.pairing import build_drawn_shots
-
-    build_drawn_shots(
-        cells,
-        draws,
-        plan["grid_shape"],
-        plan["axis_param"],
-        plan["axis_values"],
-        plan["nominal"],
-        plan["dist_param"],
-        plan["dist_kind"],
-        plan["dist_a"],
-        plan["dist_b"],
-        plan["skill_sd"],
-        plan["uses_target"],
-        plan["speed_given"],
-        plan["overshoot"],
-        plan["stop_speed_per_root_metre"],
-        plan["k0"],
-        plan["k1"],
-        with_noise,
-        *out,
-    )
-    skill, court = _skill_and_court(experiment, cells)
-    speed, direction, spin, start_x, start_y = out
-    return Shots(speed, direction, spin, start_x, start_y, skill, court)
 
 
 def intended_shots(experiment: Experiment, start: int, stop: int) -> Shots:
@@ -201,54 +148,23 @@ def compute_chunk(experiment: Experiment, index: int, chunk_size: int, numba_thr
         ricochet.score_only_far_half(shots.start_x, batch.x, batch.value, batch.dead, batch.hanger)
 
     samples = experiment.samples
-    cell_start = start // samples
-    n_local = (stop - 1) // samples - cell_start + 1
     values = possible_values(experiment.court)
-    n_board = len(experiment.board_names)
     board_teams = list(experiment.board.team) if experiment.board is not None else []
     shooter = np.array([t == experiment.team for t in board_teams] + [True])
     if experiment.paired:  # cells interleaved, and the paired differences (``pairing``)
-        from shuffle_sim.experiment._chunk_kernels import reduce_rows
         from shuffle_sim.experiment.pairing import paired_chunk_sums, shot_cells
 
         cells, draws, ucells = shot_cells(experiment, start, stop)
-        out = paired_chunk_sums(experiment, start, stop, batch, values, shooter, cells, ucells, reduce_rows)
+        out = paired_chunk_sums(experiment, start, stop, batch, values, shooter, cells, ucells)
         return _with_records(experiment, out, start, stop, shots, batch, shooter, draws)
-    out = {k: np.zeros(n_local, dtype=np.int64) for k in CELL_SUMS}
-    out["value_counts"] = np.zeros((n_local, len(values)), dtype=np.int64)
-    out["removed"] = np.zeros((n_local, n_board), dtype=np.int64)
-    bad = reduce_chunk(
-        start,
-        samples,
-        cell_start,
-        batch.value,
-        batch.status,
-        batch.dead,
-        batch.hanger,
-        batch.ok,
-        values,
-        shooter,
-        out["shots"],
-        out["failed"],
-        out["value_sum"],
-        out["value_counts"],
-        out["dead"],
-        out["hanger"],
-        out["corner_hanger"],
-        out["holed"],
-        out["score_sum"],
-        out["opponent_sum"],
-        out["removed"],
-    )
-    if bad >= 0:
-        raise RuntimeError(
-            f"shot {start + bad} was judged {int(batch.value[bad, -1])}, not a value of court "
-            f"{experiment.court.name!r} ({values.tolist()})"
-        )
+    cell_start = start // samples
+    n_local = (stop - 1) // samples - cell_start + 1
+
+    def reduce(*args):
+        return reduce_chunk(start, samples, cell_start, *args)
+
+    out = reduced_sums(experiment, start, batch, values, shooter, n_local, reduce)
     out["cell_start"] = np.array(cell_start, dtype=np.int64)
-    if experiment.board is None:
-        for k in ("score_sum", "opponent_sum", "removed"):
-            del out[k]
     return _with_records(experiment, out, start, stop, shots, batch, shooter)
 
 

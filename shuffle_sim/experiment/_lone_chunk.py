@@ -106,54 +106,37 @@ def _rows(experiment, ranges: list[tuple[int, int]]) -> tuple[np.ndarray, np.nda
 
 def lone_chunk_args(
     experiment, ranges: list[tuple[int, int]], plan, tables, ja, prepared, index, scratch: Scratch, values: np.ndarray
-):
-    """The arguments of ``play_lone_chunk`` for consecutive shot ranges (``(start, stop)``, each
-    starting where the last stopped), with new sums (zero); and the number of rows of each range.
-    ``tables`` are the courts' packed tables and the spin tables (``court_tables``), ``scratch`` the
-    run's ``Scratch`` (``lone_plan``)."""
+) -> tuple[tuple, tuple, list[int]]:
+    """The arguments of ``play_lone_chunk`` (``plays`` and ``rows``) for consecutive shot ranges
+    (``(start, stop)``, each starting where the last stopped), with new sums (zero); and the number of
+    rows of each range. ``tables`` are the courts' packed tables and the spin tables
+    (``court_tables``), ``scratch`` the run's ``Scratch`` (``lone_plan``)."""
     start, stop = ranges[0][0], ranges[-1][1]
     n = stop - start
     row_lo, row_hi, counts = _rows(experiment, ranges)
     rows = len(row_lo)
     sums = [np.zeros(rows, dtype=np.int64) for _ in range(3)] + [np.zeros((rows, len(values)), dtype=np.int64)]
     sums += [np.zeros(rows, dtype=np.int64) for _ in range(4)]
-    args = (
+    sums += [np.full(rows, n, dtype=np.int64), np.zeros(rows, dtype=np.int64)]
+    shot_scratch = scratch.take(n)
+    plays = (
         np.uint64(start),
         n,
-        plan["samples"],
-        plan["grid_shape"],
-        plan["axis_param"],
-        plan["axis_values"],
-        plan["nominal"],
-        plan["dist_param"],
-        plan["dist_kind"],
-        plan["dist_a"],
-        plan["dist_b"],
-        plan["skill_sd"],
-        plan["uses_target"],
-        plan["speed_given"],
-        plan["overshoot"],
-        plan["stop_speed_per_root_metre"],
-        plan["k0"],
-        plan["k1"],
-        *tables,
+        plan.samples,
+        plan.grid,
+        plan.variation,
+        tables,
         ja,
         prepared,
         index,
         MAX_EVENTS,
-        values,
         np.empty(0),
-        *scratch.take(n),
-        row_lo,
-        row_hi,
-        *sums,
-        np.full(rows, n, dtype=np.int64),
-        np.zeros(rows, dtype=np.int64),
+        shot_scratch,
     )
-    return args, counts
+    return plays, (row_lo, row_hi, values, shot_scratch, tuple(sums)), counts
 
 
-def _stand_in_args(experiment, shot_plan) -> tuple:
+def _stand_in_args(experiment, shot_plan) -> tuple[tuple, tuple]:
     """``play_lone_chunk``'s arguments for no shots, with stand-ins of the judge's grid's types (the
     grid is not built)."""
     from shuffle_sim.judging.procedure import CELL_COLUMNS
@@ -163,10 +146,10 @@ def _stand_in_args(experiment, shot_plan) -> tuple:
     index = (0.0, 0.0, 1.0, 0, 0, np.empty((0, CELL_COLUMNS), np.int64))
     values = np.zeros(1, dtype=np.int64)
     tables = court_tables(experiment)
-    args, _ = lone_chunk_args(
+    plays, rows, _ = lone_chunk_args(
         experiment, [(0, 0)], shot_plan(experiment), tables, judge_arrays(court), prepared, index, Scratch(), values
     )
-    return args
+    return plays, rows
 
 
 def compile_lone_kernel(experiment, shot_plan) -> None:
@@ -182,72 +165,8 @@ def compile_lone_physics(experiment, shot_plan) -> None:
     compile (``experiment.warmup``)."""
     court = experiment.court.for_end(experiment.end)
     run_lone_call(court_table(court), kernel_arrays(court).orbit_tables, 0.0, 0.0, 0.0, 0.0, 0.0, MAX_EVENTS)
-    (
-        first,
-        n,
-        samples,
-        grid_shape,
-        axis_param,
-        axis_values,
-        nominal,
-        dist_param,
-        dist_kind,
-        dist_a,
-        dist_b,
-        skill_sd,
-        uses_target,
-        speed_given,
-        overshoot,
-        ssprm,
-        k0,
-        k1,
-        tables,
-        orbit_tables,
-        ja,
-        prepared,
-        index,
-        max_events,
-        _values,
-        no_discs,
-        shot_value,
-        shot_flags,
-        rest_x,
-        rest_y,
-        *_,
-    ) = _stand_in_args(experiment, shot_plan)
-    play_lone_blocks(
-        0,
-        0,
-        first,
-        n,
-        samples,
-        grid_shape,
-        axis_param,
-        axis_values,
-        nominal,
-        dist_param,
-        dist_kind,
-        dist_a,
-        dist_b,
-        skill_sd,
-        uses_target,
-        speed_given,
-        overshoot,
-        ssprm,
-        k0,
-        k1,
-        tables,
-        orbit_tables,
-        ja,
-        prepared,
-        index,
-        max_events,
-        no_discs,
-        shot_value,
-        shot_flags,
-        rest_x,
-        rest_y,
-    )
+    plays, _ = _stand_in_args(experiment, shot_plan)
+    play_lone_blocks(0, 0, *plays)
 
 
 def compile_lone_parts(experiment, shot_plan) -> None:
@@ -262,46 +181,13 @@ def compile_lone_parts(experiment, shot_plan) -> None:
     from shuffle_sim.noise import philox4x64
     from shuffle_sim.physics.numba_api import LONE_CALLEES
 
-    (
-        _first,
-        _n,
-        _samples,
-        _grid_shape,
-        _axis_param,
-        _axis_values,
-        _nominal,
-        _dist_param,
-        _dist_kind,
-        _dist_a,
-        _dist_b,
-        _skill_sd,
-        _uses_target,
-        _speed_given,
-        _overshoot,
-        _ssprm,
-        _k0,
-        _k1,
-        tables,
-        _orbit_tables,
-        ja,
-        prepared,
-        index,
-        _max_events,
-        values,
-        no_discs,
-        shot_value,
-        shot_flags,
-        rest_x,
-        rest_y,
-        row_lo,
-        row_hi,
-        *sums,
-    ) = _stand_in_args(experiment, shot_plan)
+    plays, rows = _stand_in_args(experiment, shot_plan)
+    courts, ja, prepared, index, _, no_discs, scratch = plays[5:]
     # First the physics' callees, last first, meeting the other process's compile of them half way.
     compile_callees(list(reversed(LONE_CALLEES)))
-    _judge_block(0, 0, ja, prepared, index, rest_x, rest_y, shot_value, shot_flags)
-    sum_lone_rows(0, 0, row_lo, row_hi, values, shot_value, shot_flags, *sums)
-    _check_start(tables[0], ja, index, no_discs, 0.0, 0.0)
+    _judge_block(0, 0, ja, prepared, index, scratch)
+    sum_lone_rows(0, 0, *rows)
+    _check_start(courts[0][0], ja, index, no_discs, 0.0, 0.0)
     philox4x64.compile((types.uint64,) * 6)
 
 
@@ -324,9 +210,9 @@ def lone_chunks_sums(
     if planned is None:
         planned = lone_plan(experiment, chunk_size, shot_plan)
     plan, tables, ja, prepared, index, scratch = planned
-    args, counts = lone_chunk_args(experiment, ranges, plan, tables, ja, prepared, index, scratch, values)
-    play_lone_chunk(*args)
-    shots, failed, value_sum, value_counts, dead, hanger, corner, holed, first_bad, not_finite = args[-10:]
+    plays, rows, counts = lone_chunk_args(experiment, ranges, plan, tables, ja, prepared, index, scratch, values)
+    play_lone_chunk(plays, rows)
+    shots, failed, value_sum, value_counts, dead, hanger, corner, holed, first_bad, not_finite = rows[-1]
     if not_finite.any() or (first_bad < ranges[-1][1] - ranges[0][0]).any():
         return None
     out = []

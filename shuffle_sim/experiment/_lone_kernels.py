@@ -29,6 +29,7 @@ from shuffle_sim._runtime.threads import run_shares
 from shuffle_sim.experiment._chunk_kernels import (
     STATUS_FALLEN,
     STATUS_HOLED,
+    add_outcome,
     cell_parameters,
     drawn_parameters,
     value_slot,
@@ -54,46 +55,16 @@ PACK_NOT_OK = 16
 
 
 @jit.no_refcount
-def _play_block(
-    first,
-    start,
-    stop,
-    samples,
-    grid_shape,
-    axis_param,
-    axis_values,
-    nominal,
-    dist_param,
-    dist_kind,
-    dist_a,
-    dist_b,
-    skill_sd,
-    uses_target,
-    speed_given,
-    overshoot,
-    stop_speed_per_root_metre,
-    k0,
-    k1,
-    tables,
-    orbit_tables,
-    ja,
-    index,
-    no_discs,
-    max_events,
-    rest_x,
-    rest_y,
-    shot_value,
-    shot_flags,
-):
+def _play_block(first, start, stop, samples, grid, variation, courts, ja, index, no_discs, max_events, scratch):
     """Build and play shots ``first + start`` .. ``first + stop - 1`` (rows ``start`` .. ``stop - 1``):
-    a played shot's rest position goes to ``rest_x``, ``rest_y`` and its kernel outcome, packed, to
-    ``shot_value`` (its flags 0), for ``_judge_block``; a shot that cannot be played gets value 0 and
-    ``FLAG_FAILED``. ``tables`` holds the court's packed table per court of a court-speed axis (one
-    without one)."""
+    a played shot's rest position goes to the ``scratch`` rest x and y and its kernel outcome, packed,
+    to its value (its flags 0), for ``_judge_block``; a shot that cannot be played gets value 0 and
+    ``FLAG_FAILED``. ``courts`` holds the court's packed table per court of a court-speed axis (one
+    without one) and the spin tables they share."""
+    shot_value, shot_flags, rest_x, rest_y = scratch
+    tables, orbit_tables = courts
     next_cell_shot = first + np.uint64(start)  # the first shot of the next cell: its intended shot changes there
-    c_speed = c_direction = c_spin = c_x = c_y = c_tx = c_ty = 0.0
-    c_skill = 0
-    c_court = 0
+    intended = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0, 0)
     table = tables[0]
     last_x = last_y = math.nan  # the last start checked, and its verdict
     last_why = 0
@@ -101,35 +72,10 @@ def _play_block(
         shot = first + np.uint64(k)
         if shot >= next_cell_shot:
             cell = shot // samples
-            c_speed, c_direction, c_spin, c_x, c_y, c_tx, c_ty, c_skill, c_court = cell_parameters(
-                cell, grid_shape, axis_param, axis_values, nominal
-            )
+            intended = cell_parameters(cell, grid)
             next_cell_shot = (cell + np.uint64(1)) * samples
-            table = tables[c_court]
-        speed, direction, spin, x, y = drawn_parameters(
-            shot,
-            c_speed,
-            c_direction,
-            c_spin,
-            c_x,
-            c_y,
-            c_tx,
-            c_ty,
-            c_skill,
-            c_court,
-            dist_param,
-            dist_kind,
-            dist_a,
-            dist_b,
-            skill_sd,
-            uses_target,
-            speed_given,
-            overshoot,
-            stop_speed_per_root_metre,
-            k0,
-            k1,
-            True,
-        )
+            table = tables[intended[8]]
+        speed, direction, spin, x, y = drawn_parameters(shot, intended, variation, True)
         vx = speed * math.sin(direction)
         vy = speed * math.cos(direction)
         # Whether the start can be played depends on the start alone once the launch is finite: a
@@ -154,10 +100,11 @@ def _play_block(
 
 
 @jit.no_refcount
-def _judge_block(start, stop, ja, prepared, index, rest_x, rest_y, shot_value, shot_flags):
+def _judge_block(start, stop, ja, prepared, index, scratch):
     """Judge the shots ``_play_block`` played in rows ``start`` .. ``stop - 1`` where they rest, into
-    their ``shot_value`` and ``shot_flags``. A pass of its own (compiled apart from the play, so that
-    a first run compiles the two at once in two processes); it reads what the play left in cache."""
+    their ``scratch`` values and flags. A pass of its own (compiled apart from the play, so that a
+    first run compiles the two at once in two processes); it reads what the play left in cache."""
+    shot_value, shot_flags, rest_x, rest_y = scratch
     for k in range(start, stop):
         if shot_flags[k] & FLAG_FAILED:
             continue
@@ -182,26 +129,12 @@ def _judge_block(start, stop, ja, prepared, index, rest_x, rest_y, shot_value, s
 
 
 @jit.no_refcount
-def _sum_row(
-    r,
-    lo_shot,
-    hi_shot,
-    values,
-    shot_value,
-    shot_flags,
-    shots,
-    failed,
-    value_sum,
-    value_counts,
-    dead_count,
-    hanger_count,
-    corner_count,
-    holed_count,
-    first_bad,
-    not_finite,
-):
+def _sum_row(r, lo_shot, hi_shot, values, scratch, sums):
     """Add shots ``lo_shot`` .. ``hi_shot - 1`` (one grid cell's within one chunk) into row ``r`` of the
-    sums (``reduce_chunk``'s sums for one disc)."""
+    ``sums`` (``play_lone_chunk``)."""
+    shot_value, shot_flags, _, _ = scratch
+    failed = sums[1]
+    first_bad, not_finite = sums[8:]
     for k in range(lo_shot, hi_shot):
         flags = shot_flags[k]
         if flags & FLAG_NOT_FINITE:
@@ -214,186 +147,53 @@ def _sum_row(
         if values[lo] != v:
             first_bad[r] = min(first_bad[r], k)
             continue
-        shots[r] += 1
-        value_sum[r] += v
-        value_counts[r, lo] += 1
-        if flags & FLAG_DEAD:
-            dead_count[r] += 1
-        if flags & FLAG_HANGER:
-            hanger_count[r] += 1
-        if flags & FLAG_CORNER_HANGER:
-            corner_count[r] += 1
-        if flags & FLAG_HOLED:
-            holed_count[r] += 1
+        add_outcome(
+            sums,
+            r,
+            lo,
+            v,
+            flags & FLAG_DEAD,
+            flags & FLAG_HANGER,
+            flags & FLAG_CORNER_HANGER,
+            flags & FLAG_HOLED,
+        )
 
 
 @jit.threaded
 def play_lone_blocks(
-    block_lo,
-    block_hi,
-    first,
-    n,
-    samples,
-    grid_shape,
-    axis_param,
-    axis_values,
-    nominal,
-    dist_param,
-    dist_kind,
-    dist_a,
-    dist_b,
-    skill_sd,
-    uses_target,
-    speed_given,
-    overshoot,
-    stop_speed_per_root_metre,
-    k0,
-    k1,
-    tables,
-    orbit_tables,
-    ja,
-    prepared,
-    index,
-    max_events,
-    no_discs,
-    shot_value,
-    shot_flags,
-    rest_x,
-    rest_y,
+    block_lo, block_hi, first, n, samples, grid, variation, courts, ja, prepared, index, max_events, no_discs, scratch
 ):
     """Blocks ``block_lo .. block_hi - 1`` (of ``CHUNK`` shots) of ``play_lone_chunk``'s shots, each
     played then judged: one thread's share (``threads.run_shares``)."""
     for c in range(block_lo, block_hi):
         lo = c * CHUNK
         hi = min(n, (c + 1) * CHUNK)
-        _play_block(
-            first,
-            lo,
-            hi,
-            samples,
-            grid_shape,
-            axis_param,
-            axis_values,
-            nominal,
-            dist_param,
-            dist_kind,
-            dist_a,
-            dist_b,
-            skill_sd,
-            uses_target,
-            speed_given,
-            overshoot,
-            stop_speed_per_root_metre,
-            k0,
-            k1,
-            tables,
-            orbit_tables,
-            ja,
-            index,
-            no_discs,
-            max_events,
-            rest_x,
-            rest_y,
-            shot_value,
-            shot_flags,
-        )
-        _judge_block(lo, hi, ja, prepared, index, rest_x, rest_y, shot_value, shot_flags)
+        _play_block(first, lo, hi, samples, grid, variation, courts, ja, index, no_discs, max_events, scratch)
+        _judge_block(lo, hi, ja, prepared, index, scratch)
 
 
 @jit.threaded
-def sum_lone_rows(
-    row_start,
-    row_stop,
-    row_lo,
-    row_hi,
-    values,
-    shot_value,
-    shot_flags,
-    shots,
-    failed,
-    value_sum,
-    value_counts,
-    dead_count,
-    hanger_count,
-    corner_count,
-    holed_count,
-    first_bad,
-    not_finite,
-):
+def sum_lone_rows(row_start, row_stop, row_lo, row_hi, values, scratch, sums):
     """Rows ``row_start .. row_stop - 1`` of ``play_lone_chunk``'s sums: one thread's share."""
     for r in range(row_start, row_stop):
-        _sum_row(
-            np.int64(r),
-            row_lo[r],
-            row_hi[r],
-            values,
-            shot_value,
-            shot_flags,
-            shots,
-            failed,
-            value_sum,
-            value_counts,
-            dead_count,
-            hanger_count,
-            corner_count,
-            holed_count,
-            first_bad,
-            not_finite,
-        )
+        _sum_row(np.int64(r), row_lo[r], row_hi[r], values, scratch, sums)
 
 
-def play_lone_chunk(
-    first,
-    n,
-    samples,
-    grid_shape,
-    axis_param,
-    axis_values,
-    nominal,
-    dist_param,
-    dist_kind,
-    dist_a,
-    dist_b,
-    skill_sd,
-    uses_target,
-    speed_given,
-    overshoot,
-    stop_speed_per_root_metre,
-    k0,
-    k1,
-    tables,
-    orbit_tables,
-    ja,
-    prepared,
-    index,
-    max_events,
-    values,
-    no_discs,
-    shot_value,
-    shot_flags,
-    rest_x,
-    rest_y,
-    row_lo,
-    row_hi,
-    shots,
-    failed,
-    value_sum,
-    value_counts,
-    dead_count,
-    hanger_count,
-    corner_count,
-    holed_count,
-    first_bad,
-    not_finite,
-):
+def play_lone_chunk(plays: tuple, rows: tuple) -> None:
     """Play shots ``first`` .. ``first + n - 1`` with execution noise and add each judged outcome into
     its row of sums, as ``build_shots``, ``simulate_shots`` and ``reduce_chunk`` do together.
 
-    Row r holds shots ``first + row_lo[r]`` .. ``first + row_hi[r] - 1``: one grid cell's shots within
-    one chunk, so that one call serves several chunks. ``no_discs`` is an empty float array;
-    ``shot_value``, ``shot_flags``, ``rest_x`` and ``rest_y`` (n) are scratch. Per row, ``first_bad``
-    (filled with n) receives the first shot whose judged value is not in the sorted ``values``, and
-    ``not_finite`` counts the shots with a launch value that is not finite.
+    ``plays`` are ``play_lone_blocks``'s arguments after its share: ``first`` (uint64), ``n``,
+    ``samples``, the shot plan's ``grid`` and ``variation`` (``build_shots``), ``courts`` (the courts'
+    stacked tables and the spin tables), the judge's ``ja``, ``prepared`` and ``index``,
+    ``max_events``, ``no_discs`` (an empty float array) and ``scratch`` (n each: judged value,
+    flags, rest x and rest y). ``rows`` are ``sum_lone_rows``'s: ``row_lo``, ``row_hi``, the sorted
+    court ``values``, the same ``scratch`` and ``sums``. Row r holds shots ``first + row_lo[r]`` ..
+    ``first + row_hi[r] - 1``: one grid cell's shots within one chunk, so that one call serves several
+    chunks. ``sums`` are ``reduce_chunk``'s first eight (shots, failed, value sum, value counts,
+    dead, hangers, corner hangers, holed), then ``first_bad`` (filled with n), which receives the
+    first shot whose judged value is not in ``values``, and ``not_finite``, which counts the shots
+    with a launch value that is not finite.
 
     The blocks of shots, then the rows, are shared between numba's threads (``threads.run_shares``:
     Python threads each running a ``jit.threaded`` share, as a ``prange`` loop would with its static
@@ -401,58 +201,9 @@ def play_lone_chunk(
     run's). Every shot and every row is written by one share alone, so the sums are the same for any
     thread count.
     """
-    run_shares(
-        play_lone_blocks,
-        (n + CHUNK - 1) // CHUNK,
-        first,
-        n,
-        samples,
-        grid_shape,
-        axis_param,
-        axis_values,
-        nominal,
-        dist_param,
-        dist_kind,
-        dist_a,
-        dist_b,
-        skill_sd,
-        uses_target,
-        speed_given,
-        overshoot,
-        stop_speed_per_root_metre,
-        k0,
-        k1,
-        tables,
-        orbit_tables,
-        ja,
-        prepared,
-        index,
-        max_events,
-        no_discs,
-        shot_value,
-        shot_flags,
-        rest_x,
-        rest_y,
-    )
-    run_shares(
-        sum_lone_rows,
-        row_lo.shape[0],
-        row_lo,
-        row_hi,
-        values,
-        shot_value,
-        shot_flags,
-        shots,
-        failed,
-        value_sum,
-        value_counts,
-        dead_count,
-        hanger_count,
-        corner_count,
-        holed_count,
-        first_bad,
-        not_finite,
-    )
+    n = plays[1]
+    run_shares(play_lone_blocks, (n + CHUNK - 1) // CHUNK, *plays)
+    run_shares(sum_lone_rows, rows[0].shape[0], *rows)
 
 
 @jit.no_refcount

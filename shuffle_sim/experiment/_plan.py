@@ -5,6 +5,8 @@ Below the runner and the warm-up, which both need them (``experiment.runner``, `
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from shuffle_sim.experiment._chunk_kernels import DIST_NORMAL, DIST_UNIFORM, PARAMETER_CODES
@@ -15,7 +17,17 @@ from shuffle_sim.physics import speed_for_distance
 from shuffle_sim.rules import ricochet
 
 
-def shot_plan(experiment: Experiment) -> dict:
+class ShotPlan(NamedTuple):
+    """An experiment's shots as the chunk kernels take them (``_chunk_kernels.build_shots``): samples per
+    grid cell (uint64), the ``grid`` tuple of the grid's intended shots and the ``variation`` tuple of
+    how a shot varies from its cell's."""
+
+    samples: np.uint64
+    grid: tuple
+    variation: tuple
+
+
+def shot_plan(experiment: Experiment) -> ShotPlan:
     """The experiment's shot description as flat arrays for ``_chunk_kernels.build_shots``."""
     axes = experiment.axes
     longest = max((a.size for a in axes), default=1)
@@ -33,12 +45,11 @@ def shot_plan(experiment: Experiment) -> dict:
     nominal = experiment.shot
     k0, k1 = seed_key(experiment.seed)
     dists = experiment.distributions
-    return dict(
-        samples=np.uint64(experiment.samples),
-        grid_shape=np.array([a.size for a in axes], dtype=np.int64),
-        axis_param=np.array([PARAMETER_CODES[a.name] for a in axes], dtype=np.int64),
-        axis_values=axis_values,
-        nominal=np.array(
+    grid = (
+        np.array([a.size for a in axes], dtype=np.int64),
+        np.array([PARAMETER_CODES[a.name] for a in axes], dtype=np.int64),
+        axis_values,
+        np.array(
             [
                 nominal["speed"] or 0.0,
                 nominal["direction"],
@@ -49,20 +60,21 @@ def shot_plan(experiment: Experiment) -> dict:
                 nominal["target_y"] or 0.0,
             ]
         ),
-        dist_param=np.array([PARAMETER_CODES[d.name] for d in dists], dtype=np.int64),
-        dist_kind=np.array([DIST_UNIFORM if d.kind == "uniform" else DIST_NORMAL for d in dists], dtype=np.int64),
-        dist_a=np.array([d.a for d in dists], dtype=np.float64),
-        dist_b=np.array([d.b for d in dists], dtype=np.float64),
-        skill_sd=np.array([m.deviations() for m in experiment.skill_models()]),
-        uses_target=experiment.uses_target,
-        speed_given=experiment.speed_given,
-        overshoot=float(nominal["overshoot"]),
-        stop_speed_per_root_metre=np.array(
-            [speed_for_distance(1.0, c.params["mu"] * c.params["gravity"]) for c in experiment.courts()]
-        ),
-        k0=k0,
-        k1=k1,
     )
+    variation = (
+        np.array([PARAMETER_CODES[d.name] for d in dists], dtype=np.int64),
+        np.array([DIST_UNIFORM if d.kind == "uniform" else DIST_NORMAL for d in dists], dtype=np.int64),
+        np.array([d.a for d in dists], dtype=np.float64),
+        np.array([d.b for d in dists], dtype=np.float64),
+        np.array([m.deviations() for m in experiment.skill_models()]),
+        experiment.uses_target,
+        experiment.speed_given,
+        float(nominal["overshoot"]),
+        np.array([speed_for_distance(1.0, c.params["mu"] * c.params["gravity"]) for c in experiment.courts()]),
+        k0,
+        k1,
+    )
+    return ShotPlan(np.uint64(experiment.samples), grid, variation)
 
 
 def takes_lone_path(experiment: Experiment) -> bool:

@@ -38,7 +38,8 @@ import numpy as np
 from numba import prange
 
 from shuffle_sim._runtime import jit
-from shuffle_sim.experiment._chunk_kernels import STATUS_FALLEN, STATUS_HOLED, cell_parameters, drawn_parameters
+from shuffle_sim.experiment._cell_sums import reduced_sums
+from shuffle_sim.experiment._chunk_kernels import STATUS_FALLEN, STATUS_HOLED, put_shot, reduce_rows
 
 #: Per-shot quantities whose paired differences are summed (board ones only with a board).
 PAIR_QUANTITIES = ("value", "dead", "hanger", "corner_hanger", "holed")
@@ -101,66 +102,12 @@ def shot_cells(experiment, start: int, stop: int) -> tuple[np.ndarray, np.ndarra
 
 
 @jit.parallel
-def build_drawn_shots(
-    cells,
-    draws,
-    grid_shape,
-    axis_param,
-    axis_values,
-    nominal,
-    dist_param,
-    dist_kind,
-    dist_a,
-    dist_b,
-    skill_sd,
-    uses_target,
-    speed_given,
-    overshoot,
-    stop_speed_per_root_metre,
-    k0,
-    k1,
-    with_noise,
-    out_speed,
-    out_direction,
-    out_spin,
-    out_x,
-    out_y,
-):
-    """``kernels.build_shots`` with each shot's grid cell and random counter given (``shot_cells``):
-    shot ``i`` is the intended shot of cell ``cells[i]`` played with the draws of ``draws[i]``."""
+def build_drawn_shots(cells, draws, grid, variation, with_noise, outs):
+    """``_chunk_kernels.build_shots`` with each shot's grid cell and random counter given
+    (``shot_cells``): shot ``i`` is the intended shot of cell ``cells[i]`` played with the draws of
+    ``draws[i]``."""
     for i in prange(cells.shape[0]):
-        speed, direction, spin, sx, sy, tx, ty, skill, court = cell_parameters(
-            np.uint64(cells[i]), grid_shape, axis_param, axis_values, nominal
-        )
-        speed, direction, spin, sx, sy = drawn_parameters(
-            np.uint64(draws[i]),
-            speed,
-            direction,
-            spin,
-            sx,
-            sy,
-            tx,
-            ty,
-            skill,
-            court,
-            dist_param,
-            dist_kind,
-            dist_a,
-            dist_b,
-            skill_sd,
-            uses_target,
-            speed_given,
-            overshoot,
-            stop_speed_per_root_metre,
-            k0,
-            k1,
-            with_noise,
-        )
-        out_speed[i] = speed
-        out_direction[i] = direction
-        out_spin[i] = spin
-        out_x[i] = sx
-        out_y[i] = sy
+        put_shot(i, np.uint64(cells[i]), np.uint64(draws[i]), grid, variation, with_noise, outs)
 
 
 @jit.kernel
@@ -233,76 +180,25 @@ def paired_chunk_sums(
     shooter: np.ndarray,
     cells: np.ndarray,
     ucells: np.ndarray,
-    reduce_rows,
 ) -> dict[str, np.ndarray]:
     """The sums of a paired experiment's chunk (shots ``start .. stop - 1``, whole draws): per grid
-    cell present (``cells``: their indices) the sums of ``runner.compute_chunk``, and per unpaired
-    cell present (``pair_cells``) the paired sums. ``reduce_rows`` is ``kernels.reduce_rows``; a
-    judged value outside ``values`` raises ``RuntimeError`` naming the shot."""
+    cell present (``cells``: each shot's) the sums of ``_chunks.compute_chunk`` and their cells as
+    ``cells``, and per unpaired cell present (``pair_cells``) the paired sums; a judged value outside
+    ``values`` raises ``RuntimeError`` naming the shot."""
     count = experiment.pair_count
     if start % count or (stop - start) % count:
         raise ValueError(
             f"a chunk of a paired experiment must hold whole draws of {count} shots (got shots {start} to {stop - 1})"
         )
-    out = _cell_sums(experiment, start, batch, values, shooter, cells, reduce_rows)
-    out.update(_pair_sums(experiment, batch, values, shooter, ucells))
-    return out
-
-
-def _cell_sums(
-    experiment, start: int, batch, values: np.ndarray, shooter: np.ndarray, cells: np.ndarray, reduce_rows
-) -> dict[str, np.ndarray]:
-    """Per grid cell present (``cells``: each shot's) the sums of ``runner.compute_chunk``;
-    ``RuntimeError`` naming a shot judged a value outside ``values``."""
     present, rows = np.unique(cells, return_inverse=True)
-    n_local = len(present)
-    n_board = len(experiment.board_names)
-    out = {
-        k: np.zeros(n_local, dtype=np.int64)
-        for k in (
-            "shots",
-            "failed",
-            "value_sum",
-            "dead",
-            "hanger",
-            "corner_hanger",
-            "holed",
-            "score_sum",
-            "opponent_sum",
-        )
-    }
-    out["value_counts"] = np.zeros((n_local, len(values)), dtype=np.int64)
-    out["removed"] = np.zeros((n_local, n_board), dtype=np.int64)
-    bad = reduce_rows(
-        rows.astype(np.int64),
-        batch.value,
-        batch.status,
-        batch.dead,
-        batch.hanger,
-        batch.ok,
-        values,
-        shooter,
-        out["shots"],
-        out["failed"],
-        out["value_sum"],
-        out["value_counts"],
-        out["dead"],
-        out["hanger"],
-        out["corner_hanger"],
-        out["holed"],
-        out["score_sum"],
-        out["opponent_sum"],
-        out["removed"],
-    )
-    if bad >= 0:
-        raise RuntimeError(
-            f"shot {start + bad} was judged {int(batch.value[bad, -1])}, not a value of court "
-            f"{experiment.court.name!r} ({values.tolist()})"
-        )
+    rows = rows.astype(np.int64)
+
+    def reduce(*args):
+        return reduce_rows(rows, *args)
+
+    out = reduced_sums(experiment, start, batch, values, shooter, len(present), reduce)
     out["cells"] = present.astype(np.int64)
-    if experiment.board is None:
-        for k in ("score_sum", "opponent_sum", "removed"):
-            del out[k]
+    out.update(_pair_sums(experiment, batch, values, shooter, ucells))
     return out
 
 

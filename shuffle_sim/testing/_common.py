@@ -129,7 +129,7 @@ def judged_record(court: Court, point: tuple[float, float]) -> dict:
 def probe_fields(court: Court, points: dict[str, tuple[float, float]], judge_point) -> dict:
     """The fields a probe of ``points`` (name -> disc centre) shares: the court's name and end, each
     point as ``NAME_point`` and its judged record (``judge_point(court, point)``) as ``NAME``."""
-    fields = {"court": court.name, "end": court.end}
+    fields: dict[str, object] = {"court": court.name, "end": court.end}
     fields.update({f"{k}_point": p for k, p in points.items()})
     fields.update({k: judge_point(court, p) for k, p in points.items()})
     return fields
