@@ -7,6 +7,7 @@ value (``CourtError``), and returns the model's frozen records (``shuffle_sim.co
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -68,6 +69,13 @@ class CourtReader(TomlReader):
             return "segment", (*a, *b)
         cx, cy, rad = self.circle(item["circle"], f"{key}.circle")
         return "circle", (cx, cy, rad, 0.0)
+
+    def entries(self, data: dict, name: str, allowed: set[str], required: set[str]) -> Iterator[tuple[str, dict]]:
+        """Each table of the array ``[[name]]`` with its key (``name[i]``), its keys checked."""
+        for i, item in enumerate(self.array(data, name)):
+            key = f"{name}[{i}]"
+            self.keys(item, key, allowed, required)
+            yield key, item
 
     def unique(self, items: list, key: str) -> None:
         seen = set()
@@ -180,9 +188,7 @@ def _bounds(kind: str, polygon: np.ndarray | None, circle) -> tuple[float, float
 def read_edges(r: CourtReader, data: dict) -> tuple[Edge, ...]:
     """``[[edges]]``: where the surface ends and discs fall; each may allow an overhang (a hanger)."""
     edges = []
-    for i, e in enumerate(r.array(data, "edges")):
-        key = f"edges[{i}]"
-        r.keys(e, key, {"name", "from", "to", "circle", "overhang"}, {"name"})
+    for key, e in r.entries(data, "edges", {"name", "from", "to", "circle", "overhang"}, {"name"}):
         kind, geom = r.segment_or_circle(e, key)
         overhang = e.get("overhang", "none")
         if overhang not in OVERHANG_KINDS:
@@ -192,27 +198,28 @@ def read_edges(r: CourtReader, data: dict) -> tuple[Edge, ...]:
     return tuple(edges)
 
 
+#: The keys of a cushion's or peg's own contact material (``_contact``).
+CONTACT_KEYS = ("restitution", "friction", "yield_speed")
+
+
+def _param(r: CourtReader, item: dict, key: str, field: str, param: str, params: dict[str, float]) -> float:
+    """``item``'s ``field`` (by default the court's parameter ``param``), checked as ``param``."""
+    return check_number_param(f"{key}.{field}", param, item.get(field, params[param]), r.path)
+
+
+def _contact(r: CourtReader, item: dict, key: str, kind: str, params: dict[str, float]) -> tuple[float, ...]:
+    """The restitution, contact friction and restitution yield speed of a cushion or peg (``kind``):
+    its own (``CONTACT_KEYS``) or by default the court's (``cushion_restitution``, ...)."""
+    return tuple(_param(r, item, key, field, f"{kind}_{field}", params) for field in CONTACT_KEYS)
+
+
 def read_cushions(r: CourtReader, data: dict, params: dict[str, float]) -> tuple[Cushion, ...]:
     """``[[cushions]]``: bumpers, backstops and rails, with the court's cushion materials as defaults."""
     cushions = []
-    for i, c in enumerate(r.array(data, "cushions")):
-        key = f"cushions[{i}]"
-        r.keys(
-            c,
-            key,
-            {"name", "from", "to", "circle", "thickness", "restitution", "friction", "kills", "yield_speed"},
-            {"name"},
-        )
+    allowed = {"name", "from", "to", "circle", "thickness", "kills", *CONTACT_KEYS}
+    for key, c in r.entries(data, "cushions", allowed, {"name"}):
         kind, geom = r.segment_or_circle(c, key)
-        e = check_number_param(
-            f"{key}.restitution", "cushion_restitution", c.get("restitution", params["cushion_restitution"]), r.path
-        )
-        f = check_number_param(
-            f"{key}.friction", "cushion_friction", c.get("friction", params["cushion_friction"]), r.path
-        )
-        v_y = check_number_param(
-            f"{key}.yield_speed", "cushion_yield_speed", c.get("yield_speed", params["cushion_yield_speed"]), r.path
-        )
+        e, f, v_y = _contact(r, c, key, "cushion", params)
         thickness = r.length(c.get("thickness", 0.0), f"{key}.thickness", nonnegative=True)
         kills = r.boolean(c.get("kills", False), f"{key}.kills")
         cushions.append(Cushion(r.string(c["name"], f"{key}.name"), kind, geom, thickness, e, f, kills, v_y))
@@ -223,19 +230,9 @@ def read_cushions(r: CourtReader, data: dict, params: dict[str, float]) -> tuple
 def read_pegs(r: CourtReader, data: dict, params: dict[str, float]) -> tuple[Peg, ...]:
     """``[[pegs]]``: single pegs (``at``) or rings of evenly spaced pegs (``ring``)."""
     pegs = []
-    for i, g in enumerate(r.array(data, "pegs")):
-        key = f"pegs[{i}]"
-        r.keys(
-            g, key, {"name", "at", "ring", "diameter", "restitution", "friction", "yield_speed"}, {"name", "diameter"}
-        )
+    for key, g in r.entries(data, "pegs", {"name", "at", "ring", "diameter", *CONTACT_KEYS}, {"name", "diameter"}):
         radius = r.length(g["diameter"], f"{key}.diameter", positive=True) / 2
-        e = check_number_param(
-            f"{key}.restitution", "peg_restitution", g.get("restitution", params["peg_restitution"]), r.path
-        )
-        f = check_number_param(f"{key}.friction", "peg_friction", g.get("friction", params["peg_friction"]), r.path)
-        v_y = check_number_param(
-            f"{key}.yield_speed", "peg_yield_speed", g.get("yield_speed", params["peg_yield_speed"]), r.path
-        )
+        e, f, v_y = _contact(r, g, key, "peg", params)
         pname = r.string(g["name"], f"{key}.name")
         if ("at" in g) == ("ring" in g):
             r.fail(key, "needs exactly one of at or ring", g)
@@ -262,20 +259,12 @@ def read_pegs(r: CourtReader, data: dict, params: dict[str, float]) -> tuple[Peg
 def read_holes(r: CourtReader, data: dict, params: dict[str, float]) -> tuple[Hole, ...]:
     """``[[holes]]``: holes a slow disc drops into (the crokinole 20), with their value."""
     holes = []
-    for i, h in enumerate(r.array(data, "holes")):
-        key = f"holes[{i}]"
-        r.keys(
-            h,
-            key,
-            {"name", "at", "diameter", "capture_radius", "capture_speed", "value"},
-            {"name", "at", "diameter", "value"},
-        )
+    allowed = {"name", "at", "diameter", "capture_radius", "capture_speed", "value"}
+    for key, h in r.entries(data, "holes", allowed, {"name", "at", "diameter", "value"}):
         x, y = r.point(h["at"], f"{key}.at")
         radius = r.length(h["diameter"], f"{key}.diameter", positive=True) / 2
         capture_radius = r.length(h.get("capture_radius", radius), f"{key}.capture_radius", positive=True)
-        speed = check_number_param(
-            f"{key}.capture_speed", "hole_capture_speed", h.get("capture_speed", params["hole_capture_speed"]), r.path
-        )
+        speed = _param(r, h, key, "capture_speed", "hole_capture_speed", params)
         holes.append(
             Hole(
                 r.string(h["name"], f"{key}.name"),
@@ -294,14 +283,8 @@ def read_holes(r: CourtReader, data: dict, params: dict[str, float]) -> tuple[Ho
 def read_lines(r: CourtReader, data: dict) -> tuple[Line, ...]:
     """``[[lines]]``: lines with width and what touching them does to a disc."""
     lines = []
-    for i, ln in enumerate(r.array(data, "lines")):
-        key = f"lines[{i}]"
-        r.keys(
-            ln,
-            key,
-            {"name", "from", "to", "circle", "width", "touch_value", "touch_dead", "touch_alive", "judged"},
-            {"name", "width"},
-        )
+    allowed = {"name", "from", "to", "circle", "width", "touch_value", "touch_dead", "touch_alive", "judged"}
+    for key, ln in r.entries(data, "lines", allowed, {"name", "width"}):
         kind, geom = r.segment_or_circle(ln, key)
         tv = ln.get("touch_value")
         lines.append(
@@ -323,10 +306,9 @@ def read_lines(r: CourtReader, data: dict) -> tuple[Line, ...]:
 def read_zones(r: CourtReader, data: dict) -> tuple[Zone, ...]:
     """``[[zones]]``: scoring (or dead) areas as polygons, circles or annuli, in judging order."""
     zones = []
-    for i, z in enumerate(r.array(data, "zones")):
-        key = f"zones[{i}]"
-        r.keys(z, key, {"name", "value", "dead", "polygon", "circle", "annulus"}, {"name", "value"})
-        shapes = [k for k in ("polygon", "circle", "annulus") if k in z]
+    kinds = ("polygon", "circle", "annulus")
+    for key, z in r.entries(data, "zones", {"name", "value", "dead", *kinds}, {"name", "value"}):
+        shapes = [k for k in kinds if k in z]
         if len(shapes) != 1:
             r.fail(key, "needs exactly one of polygon, circle or annulus", z)
         zname = r.string(z["name"], f"{key}.name")
@@ -354,9 +336,7 @@ def read_kill_lines(r: CourtReader, data: dict, lines: tuple[Line, ...]) -> tupl
     """``[[kill_lines]]``: straight lines past which a moving disc is dead (deck: the far baseline)."""
     line_by_name = {ln.name: ln for ln in lines}
     kill_lines = []
-    for i, k in enumerate(r.array(data, "kill_lines")):
-        key = f"kill_lines[{i}]"
-        r.keys(k, key, {"line", "past"}, {"line", "past"})
+    for key, k in r.entries(data, "kill_lines", {"line", "past"}, {"line", "past"}):
         lname = r.string(k["line"], f"{key}.line")
         if lname not in line_by_name or line_by_name[lname].kind != "segment":
             r.fail(f"{key}.line", "must name a straight line of this court", lname)

@@ -90,28 +90,36 @@ def ditch_outer_radius(court: Court, radius: float, cx: float, cy: float) -> flo
 
 def extent(court: Court) -> tuple[float, float, float, float]:
     """Bounds (xmin, ymin, xmax, ymax) of everything drawn: the surface, gutter strips, cushions, pegs."""
-    x0, y0, x1, y1 = court.bounds
+    box = court.bounds
     g = gutter_width(court)
     for e in court.edges:
         if e.kind == "segment":
-            ex0, ey0, ex1, ey1 = e.geom
-            x0, y0 = min(x0, ex0 - g, ex1 - g), min(y0, ey0 - g, ey1 - g)
-            x1, y1 = max(x1, ex0 + g, ex1 + g), max(y1, ey0 + g, ey1 + g)
+            box = _around(box, e.geom, g)
         else:
             cx, cy, r, _ = e.geom
-            outer = ditch_outer_radius(court, r, cx, cy)
-            x0, y0, x1, y1 = min(x0, cx - outer), min(y0, cy - outer), max(x1, cx + outer), max(y1, cy + outer)
+            box = _around(box, (cx, cy, cx, cy), ditch_outer_radius(court, r, cx, cy))
     for c in court.cushions:
-        t = c.thickness / 2
         if c.kind == "segment":
-            cx0, cy0, cx1, cy1 = c.geom
-            x0, y0 = min(x0, cx0 - t, cx1 - t), min(y0, cy0 - t, cy1 - t)
-            x1, y1 = max(x1, cx0 + t, cx1 + t), max(y1, cy0 + t, cy1 + t)
+            box = _around(box, c.geom, c.thickness / 2)
         else:
             cx, cy, r, _ = c.geom
-            t = rail_width(c)
-            x0, y0, x1, y1 = min(x0, cx - r - t), min(y0, cy - r - t), max(x1, cx + r + t), max(y1, cy + r + t)
-    return x0, y0, x1, y1
+            box = _around(box, (cx - r, cy - r, cx + r, cy + r), rail_width(c))
+    return box
+
+
+def _around(
+    box: tuple[float, float, float, float], segment: tuple[float, float, float, float], margin: float
+) -> tuple[float, float, float, float]:
+    """``box`` (xmin, ymin, xmax, ymax) grown to hold both ends of ``segment`` (x0, y0, x1, y1) with
+    ``margin`` around them (a point is a segment from itself to itself)."""
+    x0, y0, x1, y1 = box
+    sx0, sy0, sx1, sy1 = segment
+    return (
+        min(x0, sx0 - margin, sx1 - margin),
+        min(y0, sy0 - margin, sy1 - margin),
+        max(x1, sx0 + margin, sx1 + margin),
+        max(y1, sy0 + margin, sy1 + margin),
+    )
 
 
 def diagrams(court: Court, end: str | None) -> tuple[Court, list[Court]]:
