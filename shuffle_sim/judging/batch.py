@@ -31,14 +31,9 @@ def judge_range(start, stop, xs, ys, a, prepared, index, value, zone, touching, 
     judging it. It lets go of Python's lock, so that Python threads judge shares of a batch at once
     (``judge_discs``)."""
     for i in range(start, stop):
-        v, z, t, d, h, f, o = judge_point(xs[i], ys[i], a, prepared, index)
-        value[i] = v
-        zone[i] = z
-        touching[i] = t
-        dead[i] = d
-        hanger[i] = h
-        fallen[i] = f
-        holed[i] = o
+        value[i], zone[i], touching[i], dead[i], hanger[i], fallen[i], holed[i] = judge_point(
+            xs[i], ys[i], a, prepared, index
+        )
 
 
 @jit.parallel

@@ -5,11 +5,12 @@ A batch of discs is judged with per-batch data (line frames, reach boxes of line
 surface's box) and, for a large batch, a grid of cells that says what a disc centred in each cell
 can meet (``judge.grid``). Building them takes a few milliseconds; compiling the kernels that build
 them took about a third of the compile of an experiment's first run, on the critical path of a user's
-first command. Here the same tests run over every cell at once in NumPy, in the same floating-point
-operations in the same order (IEEE arithmetic, and ``hypot`` from the same C library), so the arrays
-are bit for bit the compiled kernels' (``tests/judging/test_grid_build.py`` compares them on every
-court, end and grid size). The compiled kernels stay: ``judge_one`` prepares inside numba, and the
-tests check the one against the other.
+first command. The per-batch data is ``judge_prepare``'s own Python function, run by NumPy; the grid's
+tests run over every cell at once in NumPy, in the same floating-point operations in the same order
+(IEEE arithmetic, and ``hypot`` from the same C library), so the arrays are bit for bit the compiled
+kernels' (``tests/judging/test_grid_build.py`` compares them on every court, end and grid size). The
+compiled kernels stay: ``judge_one`` prepares inside numba, and the tests check the one against the
+other.
 """
 
 from __future__ import annotations
@@ -30,70 +31,14 @@ from shuffle_sim.judging.procedure import (
     CELL_ON_SURFACE,
     MIXED,
     NO_ZONE,
+    judge_prepare,
 )
 
 
 def prepare(a: JudgeArrays) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """``kernels.judge_prepare(a)``: line frames, line reach boxes, zone boxes and the surface's box."""
-    n_lines = a.line_kind.shape[0]
-    line_frame = np.zeros((n_lines, 3))
-    line_reach = np.empty((n_lines, 4))
-    g = a.line_geom
-    for i in range(n_lines):
-        pad = a.line_half_width[i] + a.disc_radius + TOUCH_TOLERANCE + BOX_MARGIN
-        if a.line_kind[i] == 0:
-            dx = g[i, 2] - g[i, 0]
-            dy = g[i, 3] - g[i, 1]
-            length = math.hypot(dx, dy)
-            line_frame[i] = (dx / length, dy / length, length)
-            line_reach[i] = (
-                min(g[i, 0], g[i, 2]) - pad,
-                min(g[i, 1], g[i, 3]) - pad,
-                max(g[i, 0], g[i, 2]) + pad,
-                max(g[i, 1], g[i, 3]) + pad,
-            )
-        else:
-            line_reach[i] = (
-                g[i, 0] - g[i, 2] - pad,
-                g[i, 1] - g[i, 2] - pad,
-                g[i, 0] + g[i, 2] + pad,
-                g[i, 1] + g[i, 2] + pad,
-            )
-    n_zones = a.zone_kind.shape[0]
-    zone_box = np.empty((n_zones, 4))
-    for z in range(n_zones):
-        if a.zone_kind[z] == 0:
-            v = a.zone_vertices[a.zone_start[z] : a.zone_start[z + 1]]
-            zone_box[z] = (
-                v[:, 0].min() - BOX_MARGIN,
-                v[:, 1].min() - BOX_MARGIN,
-                v[:, 0].max() + BOX_MARGIN,
-                v[:, 1].max() + BOX_MARGIN,
-            )
-        else:
-            an = a.zone_annulus
-            zone_box[z] = (
-                an[z, 0] - an[z, 3] - BOX_MARGIN,
-                an[z, 1] - an[z, 3] - BOX_MARGIN,
-                an[z, 0] + an[z, 3] + BOX_MARGIN,
-                an[z, 1] + an[z, 3] + BOX_MARGIN,
-            )
-    if a.surface_kind == 1:
-        c = a.surface_circle
-        surface_box = np.array(
-            [c[0] - c[2] - BOX_MARGIN, c[1] - c[2] - BOX_MARGIN, c[0] + c[2] + BOX_MARGIN, c[1] + c[2] + BOX_MARGIN]
-        )
-    else:
-        sp = a.surface_polygon
-        surface_box = np.array(
-            [
-                sp[:, 0].min() - BOX_MARGIN,
-                sp[:, 1].min() - BOX_MARGIN,
-                sp[:, 0].max() + BOX_MARGIN,
-                sp[:, 1].max() + BOX_MARGIN,
-            ]
-        )
-    return line_frame, line_reach, zone_box, surface_box
+    """``procedure.judge_prepare(a)``, its Python function run by NumPy: line frames, line reach boxes,
+    zone boxes and the surface's box."""
+    return judge_prepare.py_func(a)
 
 
 # ---- the geometry of ``geometry`` over arrays of boxes -------------------------------------------------

@@ -24,7 +24,6 @@ from shuffle_sim.court.geometry import (
     point_in_polygon,
     point_near_ring,
     point_segment_distance,
-    segment_frame,
 )
 from shuffle_sim.judging.packing import NO_HANGER_VALUE, NO_TOUCH_VALUE
 
@@ -61,7 +60,9 @@ def judge_prepare(a):
 
     Returns (line_frame (L, 3): ux, uy, length of straight lines; line_reach (L, 4): box of the disc
     centres that can touch each line; zone_box (Z, 4); surface_box (4,)), boxes as xmin, ymin, xmax,
-    ymax. Outside a box the exact test is certain to fail, so skipping it changes nothing.
+    ymax. Outside a box the exact test is certain to fail, so skipping it changes nothing. It calls
+    no other compiled function, so that its Python function (``judge_prepare.py_func``) serves a
+    batch built with NumPy (``grid_build.prepare``) without compiling anything.
     """
     n_lines = a.line_kind.shape[0]
     line_frame = np.zeros((n_lines, 3))
@@ -70,9 +71,12 @@ def judge_prepare(a):
     for i in range(n_lines):
         pad = a.line_half_width[i] + a.disc_radius + TOUCH_TOLERANCE + BOX_MARGIN
         if a.line_kind[i] == 0:
-            ux, uy, length = segment_frame(g[i, 0], g[i, 1], g[i, 2], g[i, 3])
-            line_frame[i, 0] = ux
-            line_frame[i, 1] = uy
+            # ``geometry.segment_frame``'s operations, written out: NumPy runs this body too (``py_func``).
+            dx = g[i, 2] - g[i, 0]
+            dy = g[i, 3] - g[i, 1]
+            length = math.hypot(dx, dy)
+            line_frame[i, 0] = dx / length
+            line_frame[i, 1] = dy / length
             line_frame[i, 2] = length
             line_reach[i, 0] = min(g[i, 0], g[i, 2]) - pad
             line_reach[i, 1] = min(g[i, 1], g[i, 3]) - pad
