@@ -22,6 +22,7 @@ What the shots can tell:
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -258,7 +259,11 @@ def fit_court(
     ``shots``; ``CalibrationError`` when no shot has a time (nothing fixes mu)."""
     _check_fit_input(shots, position_sd, time_sd)
     axis, along, across, notes = _grade_components(shots)
-    model, p, r, cov, along, across = _fit_resolved(shots, gravity, axis, along, across, position_sd, time_sd, notes)
+
+    def model_for(along: bool, across: bool) -> _Model:
+        return _Model(shots, gravity, axis, along, across, position_sd, time_sd)
+
+    model, p, r, cov, along, across = _fit_resolved(model_for, along, across, notes)
     if cov is None:
         raise CalibrationError(f"{shots.source}: the shots cannot fix mu (their fit is singular)")
     mu, slope, _, _ = model.split(p)
@@ -329,21 +334,13 @@ def _grade_components(shots: MeasuredShots) -> tuple[np.ndarray, bool, bool, lis
     return axis, along, across, notes
 
 
-def _fit_resolved(
-    shots: MeasuredShots,
-    gravity: float,
-    axis: np.ndarray,
-    along: bool,
-    across: bool,
-    position_sd: float,
-    time_sd: float,
-    notes: list[str],
-) -> tuple:
-    """The least-squares fit with the grade components the data can resolve: a component whose fit is
-    singular is held at 0 (across first) and a note says so. Returns the model, its parameters, the
-    residuals, their covariance (None when mu itself is not fixed) and the components fitted."""
+def _fit_resolved(model_for: Callable[[bool, bool], _Model], along: bool, across: bool, notes: list[str]) -> tuple:
+    """The least-squares fit with the grade components the data can resolve (``model_for(along,
+    across)``: the fit set-up with those components): a component whose fit is singular is held at 0
+    (across first) and a note says so. Returns the model, its parameters, the residuals, their
+    covariance (None when mu itself is not fixed) and the components fitted."""
     while True:
-        model = _Model(shots, gravity, axis, along, across, position_sd, time_sd)
+        model = model_for(along, across)
         p, jac = _least_squares(model, model.start())
         r = model.residuals(p)
         cov = _covariance(jac, r, p.size)
