@@ -9,6 +9,7 @@ import numpy as np
 
 from shuffle_sim._runtime import jit
 from shuffle_sim.physics.events import STATUS_FALLEN, STATUS_MOVING, STATUS_REST, STOP
+from shuffle_sim.physics.laws.integrated.dense import OUT_ROWS
 from shuffle_sim.physics.laws.integrated.motion import NO_RIDE, RIDE_NONE, derivatives, onto_ride
 from shuffle_sim.physics.laws.integrated.pairs import disc_at
 from shuffle_sim.physics.laws.integrated.predict import MAX_STEPS, _predict_body
@@ -353,10 +354,10 @@ def _finish_body(surface, table, st, ist, lead, t):
 
 @jit.kernel
 def new_scratch(n):
-    """(buf (n, 2), out (7, 6), pend (n, 7), rides (n, 7), group (n,), states (2, 5))."""
+    """(buf (n, 2), out (``dense.OUT_ROWS``, 6), pend (n, 7), rides (n, 7), group (n,), states (2, 5))."""
     return (
         np.zeros((n, 2)),
-        np.zeros((7, 6)),
+        np.zeros((OUT_ROWS, 6)),
         np.zeros((n, 7)),
         np.zeros((n, 7)),
         np.zeros(n, np.int64),

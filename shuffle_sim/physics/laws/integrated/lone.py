@@ -72,7 +72,7 @@ def run_lone(table, orbit_tables, surface, x, y, vx, vy, omega, max_events, out,
     until it rests or leaves play; ``lone.run_lone``'s result: (x, y, vx, vy, omega, status, dead, ok,
     t_end, processed).
 
-    ``out`` is a (7, 6) scratch array for the dense output, ``members`` an empty (0, 2) array (a lone
+    ``out`` is a (``dense.OUT_ROWS``, 6) scratch array for the dense output, ``members`` an empty (0, 2) array (a lone
     disc is no group).
     """
     decel = table[0, H_DECEL]

@@ -20,10 +20,11 @@ from shuffle_sim.physics.events import (
     STATUS_HOLED,
     STATUS_MOVING,
 )
+from shuffle_sim.physics.laws.integrated.dense import dense
 from shuffle_sim.physics.laws.integrated.motion import NO_RIDE, RIDE_NONE, dense_component, ride_force
 from shuffle_sim.physics.laws.integrated.rides import RIDE_END, pushed_ride, ride_release, ride_shapes, settles
 from shuffle_sim.physics.laws.integrated.shapes import NO_SHAPE, clear, first_event, gap, start_shape
-from shuffle_sim.physics.laws.integrated.step import dense, step
+from shuffle_sim.physics.laws.integrated.step import step
 from shuffle_sim.physics.tables.court_table import (
     F_KIND,
     F,

@@ -215,7 +215,7 @@ def next_step(h, err):
 
 @jit.inline
 def dense_component(out, k, y, theta):
-    """One component of the dense output ``out`` (7, 6) of a step, at the fraction ``theta`` of it."""
+    """One component of a step's dense output ``out[:7]`` (``dense``), at the fraction ``theta`` of it."""
     r = 1.0 - theta
     v = out[6, k]
     v = v * theta + out[5, k]

@@ -15,6 +15,7 @@ import numpy as np
 
 from shuffle_sim._runtime import jit
 from shuffle_sim.physics.events import STATUS_FALLEN, STATUS_HOLED, STATUS_MOVING
+from shuffle_sim.physics.laws.integrated.dense import OUT_ROWS
 from shuffle_sim.physics.laws.integrated.motion import RIDE_NONE, derivatives, onto_ride
 from shuffle_sim.physics.laws.integrated.state import (
     C_F,
@@ -54,7 +55,7 @@ def sample_paths(table, orbit_tables, surface, seg, n_discs, times, out):
     st = np.zeros((N_ROWS, 1))
     ist = np.zeros((N_INT_ROWS, 1), np.int64)
     buf = np.zeros((max(n_discs, 1), 2))
-    dense_out = np.zeros((7, 6))
+    dense_out = np.zeros((OUT_ROWS, 6))
     for i in range(n_discs):
         k = np.int64(-1)
         nxt = np.int64(0)

@@ -23,6 +23,7 @@ import math
 import numpy as np
 
 from shuffle_sim._runtime import jit
+from shuffle_sim.physics.laws.integrated.dense import dense
 from shuffle_sim.physics.laws.integrated.motion import (
     FIRST_STEP,
     MAX_REJECTS,
@@ -35,7 +36,7 @@ from shuffle_sim.physics.laws.integrated.motion import (
     next_step,
     speed_scale,
 )
-from shuffle_sim.physics.laws.integrated.step import dense, step
+from shuffle_sim.physics.laws.integrated.step import step
 from shuffle_sim.physics.state import COMMON_FLOAT_ROWS, COMMON_INT_ROWS
 from shuffle_sim.physics.tables.court_table import H_DECEL, H_INERTIA, H_INNER, H_RADIUS, H_SPIN_DECEL
 from shuffle_sim.physics.tables.surface import motion_tolerance, surface_at
@@ -150,7 +151,7 @@ def take_step(surface, c, members, ride, st, i):
 
 @jit.no_refcount
 def body_dense(surface, c, members, ride, st, ist, i, out):
-    """Make sure the body's dense output is in its rows (``C_DENSE``) and in ``out`` (7, 6)."""
+    """Make sure the body's dense output is in its rows (``C_DENSE``) and in ``out[:7]`` (``dense``)."""
     if ist[I_DENSE, i] == 0:
         dense(
             surface,
