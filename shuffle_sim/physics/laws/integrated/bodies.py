@@ -40,6 +40,7 @@ from shuffle_sim.physics.laws.integrated.state import (
     finish_stretch,
     first_step_size,
     ride_of_body,
+    rows,
     set_ride,
     take_step,
     theta_at,
@@ -103,25 +104,7 @@ def body_state(table, orbit_tables, surface, st, ist, lead, t, members, out):
         return st[C_Y, lead], st[C_Y + 1, lead], st[C_Y + 2, lead], st[C_Y + 3, lead], st[C_Y + 4, lead]
     body_dense(surface, c, members, ride, st, ist, lead, out)
     theta = theta_at(st, lead, t)
-    e, _, _ = step(
-        surface,
-        c,
-        members,
-        ride,
-        st[C_Y, lead],
-        st[C_Y + 1, lead],
-        st[C_Y + 2, lead],
-        st[C_Y + 3, lead],
-        st[C_Y + 4, lead],
-        st[C_Y + 5, lead],
-        st[C_F, lead],
-        st[C_F + 1, lead],
-        st[C_F + 2, lead],
-        st[C_F + 3, lead],
-        st[C_F + 4, lead],
-        st[C_F + 5, lead],
-        st[C_H, lead] * theta,
-    )
+    e, _, _ = step(surface, c, members, ride, rows(st, C_Y, lead), rows(st, C_F, lead), st[C_H, lead] * theta)
     return e[0], e[1], e[2], e[3], e[4]
 
 

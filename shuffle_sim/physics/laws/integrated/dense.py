@@ -40,11 +40,10 @@ def _combination(coefficients, out, stages, component):
 
 
 @jit.no_refcount
-def dense(surface, c, members, ride, y0, y1, y2, y3, y4, y5, f0, f1, f2, f3, f4, f5, h, out):
-    """Write the dense output of the step of h from (y, f) into ``out[:7]``; ``out`` is (``OUT_ROWS``,
-    6), its further rows the stages."""
-    y = (y0, y1, y2, y3, y4, y5)
-    f = (f0, f1, f2, f3, f4, f5)
+def dense(surface, c, members, ride, y, f, h, out):
+    """Write the dense output of the step of h from the state y and its derivatives f (6-tuples) into
+    ``out[:7]``; ``out`` is (``OUT_ROWS``, 6), its further rows the stages."""
+    y0, y1, y2, y3, y4, y5 = y
     for k in range(6):
         out[STAGE_ROW, k] = f[k]
     for s in range(1, N_STAGES_EXTENDED):

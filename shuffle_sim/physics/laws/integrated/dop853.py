@@ -268,8 +268,11 @@ def step_source() -> str:
     out += [
         "",
         "@jit.no_refcount",
-        f"def step(surface, c, members, ride, {ys}, {fs}, h):",
-        '    """(new state, its derivatives, error norm) of a step of h from (y, f)."""',
+        "def step(surface, c, members, ride, y, f, h):",
+        '    """(new state, its derivatives, error norm) of a step of h from the state y and its derivatives f',
+        '    (6-tuples)."""',
+        f"    {ys} = y",
+        f"    {fs} = f",
     ]
     out += stages("    ")
     for c in range(n):

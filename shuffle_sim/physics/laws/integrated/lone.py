@@ -204,7 +204,7 @@ def run_lone(table, orbit_tables, surface, x, y, vx, vy, omega, max_events, out,
         # One accepted step.
         rejects = np.int64(0)
         while True:
-            n, k, err = step(surface, c, members, ride, y0, y1, y2, y3, y4, y5, f0, f1, f2, f3, f4, f5, h)
+            n, k, err = step(surface, c, members, ride, (y0, y1, y2, y3, y4, y5), (f0, f1, f2, f3, f4, f5), h)
             if err <= 1.0:
                 break
             rejects += 1
@@ -226,25 +226,12 @@ def run_lone(table, orbit_tables, surface, x, y, vx, vy, omega, max_events, out,
                 ride,
                 ride_row,
                 dead,
-                sx,
-                sy,
-                svx,
-                svy,
+                (sx, sy, svx, svy),
                 accel,
                 out,
                 have_dense,
-                y0,
-                y1,
-                y2,
-                y3,
-                y4,
-                y5,
-                f0,
-                f1,
-                f2,
-                f3,
-                f4,
-                f5,
+                (y0, y1, y2, y3, y4, y5),
+                (f0, f1, f2, f3, f4, f5),
                 h,
                 n,
                 lo,
@@ -273,30 +260,9 @@ def run_lone(table, orbit_tables, surface, x, y, vx, vy, omega, max_events, out,
             break
         processed += 1
         # Integrate to the event (its time made exact on the integrated states), then apply it.
-        e = event_state(
-            surface,
-            c,
-            members,
-            ride,
-            shape,
-            kind == RIDE_END,
-            out,
-            y0,
-            y1,
-            y2,
-            y3,
-            y4,
-            y5,
-            f0,
-            f1,
-            f2,
-            f3,
-            f4,
-            f5,
-            h,
-            theta,
-            lo,
-        )
+        y = (y0, y1, y2, y3, y4, y5)
+        f = (f0, f1, f2, f3, f4, f5)
+        e = event_state(surface, c, members, ride, shape, kind == RIDE_END, out, y, f, h, theta, lo)
         y0, y1, y2, y3, y4, y5 = e
         now = y5
         if kind == SPIN_STOP:

@@ -49,14 +49,14 @@ def _event_gap(surface, c, members, ride, shape, push, x, y, vx, vy, w):
 
 
 @jit.no_refcount
-def event_state(
-    surface, c, members, ride, shape, push, out, y0, y1, y2, y3, y4, y5, f0, f1, f2, f3, f4, f5, h, theta, lo
-):
+def event_state(surface, c, members, ride, shape, push, out, y, f, h, theta, lo):
     """The state at an event found at the fraction ``theta`` of a step on its dense output ``out``,
     integrated from the step's start, with theta corrected by Newton's method on the integrated states
     (the slope of the gap from the dense output) until the gap there is within ``EVENT_GAP`` of zero:
-    the dense output errs by up to about the step's tolerance, the integration far less."""
-    e, _, _ = step(surface, c, members, ride, y0, y1, y2, y3, y4, y5, f0, f1, f2, f3, f4, f5, h * theta)
+    the dense output errs by up to about the step's tolerance, the integration far less. ``y`` and
+    ``f`` are the step's start state and its derivatives (6-tuples)."""
+    y0, y1, y2, y3, y4, _ = y
+    e, _, _ = step(surface, c, members, ride, y, f, h * theta)
     if shape[0] < 0.0 and not push:
         return e  # a spin stop: the spin is set to zero, the path does not change
     for _ in range(EVENT_NEWTON):
@@ -98,7 +98,7 @@ def event_state(
         if better == theta:
             break
         theta = better
-        e, _, _ = step(surface, c, members, ride, y0, y1, y2, y3, y4, y5, f0, f1, f2, f3, f4, f5, h * theta)
+        e, _, _ = step(surface, c, members, ride, y, f, h * theta)
     return e
 
 
@@ -145,40 +145,13 @@ def _finish_clear(table, ride, ride_row, dead, x, y, speed, reach, w, spin_rate,
 
 
 @jit.no_refcount
-def _step_event(
-    table,
-    surface,
-    c,
-    members,
-    ride,
-    ride_row,
-    dead,
-    sx,
-    sy,
-    svx,
-    svy,
-    accel,
-    out,
-    have_dense,
-    y0,
-    y1,
-    y2,
-    y3,
-    y4,
-    y5,
-    f0,
-    f1,
-    f2,
-    f3,
-    f4,
-    f5,
-    h,
-    n,
-    lo,
-):
-    """The earliest event in the fraction (lo, 1] of the step of h from (y, f) that ends at ``n``:
-    (theta, kind, table row, have_dense). Shapes are built from the motion's start (sx, sy, svx,
-    svy); the dense output is written into ``out`` only if a chord cannot rule an event out."""
+def _step_event(table, surface, c, members, ride, ride_row, dead, start, accel, out, have_dense, y, f, h, n, lo):
+    """The earliest event in the fraction (lo, 1] of the step of h from the state y and its derivatives
+    f (6-tuples) that ends at ``n``: (theta, kind, table row, have_dense). Shapes are built from the
+    motion's start ``start`` (x, y, vx, vy); the dense output is written into ``out`` only if a chord
+    cannot rule an event out."""
+    y0, y1, y2, y3, y4, y5 = y
+    sx, sy, svx, svy = start
     best = math.inf
     kind = np.int64(-1)
     b = np.int64(-1)
@@ -203,7 +176,7 @@ def _step_event(
         if clear(shape, xa, ya, va, xb, yb, vb, delta, dv):
             continue
         if not have_dense:
-            dense(surface, c, members, ride, y0, y1, y2, y3, y4, y5, f0, f1, f2, f3, f4, f5, h, out)
+            dense(surface, c, members, ride, y, f, h, out)
             have_dense = np.bool_(True)
         theta = first_event(shape, out, y0, y1, y2, y3, y5, lo, min(1.0, best), 0.0, 0.0, accel)
         event = event_of_row(table[row, F_KIND])
@@ -215,7 +188,7 @@ def _step_event(
             found = shape
     if ride[0] != RIDE_NONE:
         if not have_dense:
-            dense(surface, c, members, ride, y0, y1, y2, y3, y4, y5, f0, f1, f2, f3, f4, f5, h, out)
+            dense(surface, c, members, ride, y, f, h, out)
             have_dense = np.bool_(True)
         theta = ride_release(surface, c, members, ride, out, y0, y1, y2, y3, y4, lo, min(1.0, best))
         if theta < best:
@@ -236,7 +209,7 @@ def _step_event(
     if c[6] != 0.0 and c[5] == 0.0 and n[4] * c[6] <= 0.0:
         # Decoupled spin reaching zero: its sign is fixed for the motion, so it crosses zero once.
         if not have_dense:
-            dense(surface, c, members, ride, y0, y1, y2, y3, y4, y5, f0, f1, f2, f3, f4, f5, h, out)
+            dense(surface, c, members, ride, y, f, h, out)
             have_dense = np.bool_(True)
         a = lo
         e = 1.0

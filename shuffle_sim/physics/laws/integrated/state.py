@@ -112,31 +112,19 @@ def set_ride(st, i, ride):
         st[C_RIDE + k, i] = ride[k]
 
 
+@jit.inline
+def rows(st, row, i):
+    """The six rows of ``st`` from ``row`` for body i (a state or its derivatives), as a tuple."""
+    return (st[row, i], st[row + 1, i], st[row + 2, i], st[row + 3, i], st[row + 4, i], st[row + 5, i])
+
+
 @jit.no_refcount
 def take_step(surface, c, members, ride, st, i):
     """Take the body's next step from its step-start state (error control: the step shrinks until
     accepted) into the end rows; returns False if ``MAX_REJECTS`` rejections in a row were reached."""
     h = st[C_H_NEXT, i]
     for _ in range(MAX_REJECTS):
-        n, k, err = step(
-            surface,
-            c,
-            members,
-            ride,
-            st[C_Y, i],
-            st[C_Y + 1, i],
-            st[C_Y + 2, i],
-            st[C_Y + 3, i],
-            st[C_Y + 4, i],
-            st[C_Y + 5, i],
-            st[C_F, i],
-            st[C_F + 1, i],
-            st[C_F + 2, i],
-            st[C_F + 3, i],
-            st[C_F + 4, i],
-            st[C_F + 5, i],
-            h,
-        )
+        n, k, err = step(surface, c, members, ride, rows(st, C_Y, i), rows(st, C_F, i), h)
         if err <= 1.0:
             for r in range(6):
                 st[C_N + r, i] = n[r]
@@ -153,26 +141,7 @@ def take_step(surface, c, members, ride, st, i):
 def body_dense(surface, c, members, ride, st, ist, i, out):
     """Make sure the body's dense output is in its rows (``C_DENSE``) and in ``out[:7]`` (``dense``)."""
     if ist[I_DENSE, i] == 0:
-        dense(
-            surface,
-            c,
-            members,
-            ride,
-            st[C_Y, i],
-            st[C_Y + 1, i],
-            st[C_Y + 2, i],
-            st[C_Y + 3, i],
-            st[C_Y + 4, i],
-            st[C_Y + 5, i],
-            st[C_F, i],
-            st[C_F + 1, i],
-            st[C_F + 2, i],
-            st[C_F + 3, i],
-            st[C_F + 4, i],
-            st[C_F + 5, i],
-            st[C_H, i],
-            out,
-        )
+        dense(surface, c, members, ride, rows(st, C_Y, i), rows(st, C_F, i), st[C_H, i], out)
         for a in range(7):
             for b in range(6):
                 st[C_DENSE + 6 * a + b, i] = out[a, b]

@@ -11,8 +11,11 @@ from shuffle_sim.physics.laws.integrated.motion import derivatives, error_norm
 
 
 @jit.no_refcount
-def step(surface, c, members, ride, y0, y1, y2, y3, y4, y5, f0, f1, f2, f3, f4, f5, h):
-    """(new state, its derivatives, error norm) of a step of h from (y, f)."""
+def step(surface, c, members, ride, y, f, h):
+    """(new state, its derivatives, error norm) of a step of h from the state y and its derivatives f
+    (6-tuples)."""
+    y0, y1, y2, y3, y4, y5 = y
+    f0, f1, f2, f3, f4, f5 = f
     k0_0 = f0
     k0_1 = f1
     k0_2 = f2
