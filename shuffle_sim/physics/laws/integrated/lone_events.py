@@ -21,7 +21,13 @@ from shuffle_sim.physics.events import (
     STATUS_MOVING,
 )
 from shuffle_sim.physics.laws.integrated.dense import dense
-from shuffle_sim.physics.laws.integrated.motion import NO_RIDE, RIDE_NONE, dense_component, ride_force
+from shuffle_sim.physics.laws.integrated.motion import (
+    NO_RIDE,
+    RIDE_NONE,
+    dense_component,
+    ride_force,
+    spin_stop_fraction,
+)
 from shuffle_sim.physics.laws.integrated.rides import RIDE_END, pushed_ride, ride_release, ride_shapes, settles
 from shuffle_sim.physics.laws.integrated.shapes import NO_SHAPE, clear, first_event, gap, start_shape
 from shuffle_sim.physics.laws.integrated.step import step
@@ -211,16 +217,7 @@ def _step_event(table, surface, c, members, ride, ride_row, dead, start, accel, 
         if not have_dense:
             dense(surface, c, members, ride, y, f, h, out)
             have_dense = np.bool_(True)
-        a = lo
-        e = 1.0
-        for _ in range(200):
-            if e - a <= 2.0e-16:
-                break
-            m = 0.5 * (a + e)
-            if dense_component(out, 4, y4, m) * c[6] > 0.0:
-                a = m
-            else:
-                e = m
+        e = spin_stop_fraction(out, y4, c[6], lo)
         if e < best:
             best = e
             kind = SPIN_STOP

@@ -214,17 +214,42 @@ def next_step(h, err):
 
 
 @jit.inline
+def interpolate(d0, d1, d2, d3, d4, d5, d6, y, theta):
+    """The dense output's value at the fraction ``theta`` of a step, from the step's start value y and
+    the interpolant's seven coefficients (Hairer's ``contd8``, in Horner form)."""
+    r = 1.0 - theta
+    v = d6
+    v = v * theta + d5
+    v = v * r + d4
+    v = v * theta + d3
+    v = v * r + d2
+    v = v * theta + d1
+    v = v * r + d0
+    return v * theta + y
+
+
+@jit.inline
 def dense_component(out, k, y, theta):
     """One component of a step's dense output ``out[:7]`` (``dense``), at the fraction ``theta`` of it."""
-    r = 1.0 - theta
-    v = out[6, k]
-    v = v * theta + out[5, k]
-    v = v * r + out[4, k]
-    v = v * theta + out[3, k]
-    v = v * r + out[2, k]
-    v = v * theta + out[1, k]
-    v = v * r + out[0, k]
-    return v * theta + y
+    return interpolate(out[0, k], out[1, k], out[2, k], out[3, k], out[4, k], out[5, k], out[6, k], y, theta)
+
+
+@jit.inline
+def spin_stop_fraction(out, w, sign, lo):
+    """Where in (lo, 1] of a step (dense output ``out[:7]``, spin w at its start) a decoupled spin of
+    the sign ``sign`` reaches zero: bisection to the last representable fraction (the sign is fixed
+    for the motion, so it crosses zero once)."""
+    a = lo
+    e = 1.0
+    for _ in range(200):
+        if e - a <= 2.0e-16:
+            break
+        m = 0.5 * (a + e)
+        if dense_component(out, 4, w, m) * sign > 0.0:
+            a = m
+        else:
+            e = m
+    return e
 
 
 @jit.inline

@@ -12,7 +12,7 @@ import numpy as np
 from shuffle_sim._runtime import jit
 from shuffle_sim.physics.contacts.tolerances import APPROACH_TOL, CONTACT_GAP, OVERLAP_SLACK
 from shuffle_sim.physics.events import HOLED, SPIN_STOP, STATUS_FALLEN
-from shuffle_sim.physics.laws.integrated.motion import RIDE_NONE, max_acceleration
+from shuffle_sim.physics.laws.integrated.motion import RIDE_NONE, max_acceleration, spin_stop_fraction
 from shuffle_sim.physics.laws.integrated.pairs import disc_at, pair_entry
 from shuffle_sim.physics.laws.integrated.rides import RIDE_END, ride_release, ride_shapes
 from shuffle_sim.physics.laws.integrated.shapes import clear, first_event, gap, start_shape
@@ -173,16 +173,7 @@ def _predict_body(table, orbit_tables, surface, st, ist, lead, members, out):
         if not have:
             body_dense(surface, c, members, ride, st, ist, lead, out)
             have = np.bool_(True)
-        a = lo
-        e = 1.0
-        for _ in range(200):
-            if e - a <= 2.0e-16:
-                break
-            m = 0.5 * (a + e)
-            if dense_row(st, lead, 4, m) * c[6] > 0.0:
-                a = m
-            else:
-                e = m
+        e = spin_stop_fraction(out, st[C_Y + 4, lead], c[6], lo)
         if e < best:
             best = e
             kind = SPIN_STOP

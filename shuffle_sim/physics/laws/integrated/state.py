@@ -32,6 +32,7 @@ from shuffle_sim.physics.laws.integrated.motion import (
     RIDE_NONE,
     derivatives,
     hodograph_rest,
+    interpolate,
     may_finish,
     next_step,
     speed_scale,
@@ -155,15 +156,18 @@ def body_dense(surface, c, members, ride, st, ist, i, out):
 @jit.inline
 def dense_row(st, i, k, theta):
     """Component k of body i's dense output at theta (from its rows)."""
-    r = 1.0 - theta
-    v = st[C_DENSE + 36 + k, i]
-    v = v * theta + st[C_DENSE + 30 + k, i]
-    v = v * r + st[C_DENSE + 24 + k, i]
-    v = v * theta + st[C_DENSE + 18 + k, i]
-    v = v * r + st[C_DENSE + 12 + k, i]
-    v = v * theta + st[C_DENSE + 6 + k, i]
-    v = v * r + st[C_DENSE + k, i]
-    return v * theta + st[C_Y + k, i]
+    d = C_DENSE + k
+    return interpolate(
+        st[d, i],
+        st[d + 6, i],
+        st[d + 12, i],
+        st[d + 18, i],
+        st[d + 24, i],
+        st[d + 30, i],
+        st[d + 36, i],
+        st[C_Y + k, i],
+        theta,
+    )
 
 
 @jit.no_refcount
