@@ -9,17 +9,8 @@ import math
 import numpy as np
 
 from shuffle_sim._runtime import jit
+from shuffle_sim.physics import events
 from shuffle_sim.physics.contacts.bounce import fixed_body_bounce
-from shuffle_sim.physics.events import (
-    DISC_CUSHION,
-    DISC_PEG,
-    HOLED,
-    KILLED,
-    SPIN_STOP,
-    STATUS_FALLEN,
-    STATUS_HOLED,
-    STATUS_MOVING,
-)
 from shuffle_sim.physics.laws.integrated.dense import dense
 from shuffle_sim.physics.laws.integrated.motion import (
     NO_RIDE,
@@ -112,18 +103,18 @@ def event_state(surface, c, members, ride, shape, push, out, y, f, h, theta, lo)
 def _apply(surface, c, members, table, kind, b, x, y, vx, vy, w, status, dead):
     """Apply a boundary event (cushion, peg, fall, hole) of table row ``b`` to a disc at (x, y) moving
     at (vx, vy) with spin w: (x, y, vx, vy, w, status, dead, ride, ride_row, moving)."""
-    if kind in (DISC_CUSHION, DISC_PEG):
+    if kind in (events.DISC_CUSHION, events.DISC_PEG):
         vx, vy, w, kills = fixed_body_bounce(table, b, x, y, vx, vy, w, False)
         dead = dead or kills
         c2 = (c[0], c[1], c[2], c[3], c[4], c[5], 0.0 if w == 0.0 else math.copysign(1.0, w), c[7])
         vx, vy, ride = pushed_ride(surface, c2, members, table, b, x, y, vx, vy, w)
         vx, vy, w, moving = settles(surface, c[5] != 0.0, x, y, vx, vy, w)
         if ride[0] != RIDE_NONE and moving:
-            return x, y, vx, vy, w, STATUS_MOVING, dead, ride, b, True
-        return x, y, vx, vy, w, STATUS_MOVING, dead, NO_RIDE, -1, moving
-    if kind == HOLED:
-        return table[b, F], table[b, F + 1], 0.0, 0.0, 0.0, STATUS_HOLED, dead, NO_RIDE, -1, False
-    return x, y, 0.0, 0.0, 0.0, STATUS_FALLEN, dead, NO_RIDE, -1, False
+            return x, y, vx, vy, w, events.STATUS_MOVING, dead, ride, b, True
+        return x, y, vx, vy, w, events.STATUS_MOVING, dead, NO_RIDE, -1, moving
+    if kind == events.HOLED:
+        return table[b, F], table[b, F + 1], 0.0, 0.0, 0.0, events.STATUS_HOLED, dead, NO_RIDE, -1, False
+    return x, y, 0.0, 0.0, 0.0, events.STATUS_FALLEN, dead, NO_RIDE, -1, False
 
 
 @jit.no_refcount
@@ -187,7 +178,7 @@ def _step_event(table, surface, c, members, ride, ride_row, dead, start, accel, 
         theta = first_event(shape, out, y0, y1, y2, y3, y5, lo, min(1.0, best), 0.0, 0.0, accel)
         event = event_of_row(table[row, F_KIND])
         # Ties: a boundary event before a kill line.
-        if theta < best or (theta == best and kind == KILLED and event != KILLED):
+        if theta < best or (theta == best and kind == events.KILLED and event != events.KILLED):
             best = theta
             kind = event
             b = row
@@ -220,7 +211,7 @@ def _step_event(table, surface, c, members, ride, ride_row, dead, start, accel, 
         e = spin_stop_fraction(out, y4, c[6], lo)
         if e < best:
             best = e
-            kind = SPIN_STOP
+            kind = events.SPIN_STOP
             b = np.int64(-1)
             found = NO_SHAPE
     return best, kind, b, found, have_dense
