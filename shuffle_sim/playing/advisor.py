@@ -95,7 +95,7 @@ class Advice:
     def to_dict(self) -> dict:
         return {
             "shot": self.intent.label,
-            "kind": getattr(self.intent, "kind", None) or type(self.intent).__name__,
+            "kind": self.intent.kind,
             "expected": self.expected,
             "success": self.success,
             "success_low": self.success_low,
