@@ -83,7 +83,7 @@ class Removal:
     y: float
     team: str
     why: str
-    short: str  # a word for its mark on the court: "holed", "fell" or "removed"
+    short: str  # a word for its mark on the court: "holed" (counted as holed), "fell" or "removed"
 
 
 @dataclass(frozen=True)
@@ -121,6 +121,7 @@ def rule_shot(court: Court, teams: list[str], outcome: ShotOutcome, state: Frame
     board = Board(court, outcome.x, outcome.y, tuple(teams))
     shooter = teams[-1]
     twenties: dict[str, int] = {}
+    set_aside: tuple[int, ...] = ()  # discs the rules count as holed (crokinole's 20s)
     foul = penalty = None
     half = state.half
     with one_thread():
@@ -128,7 +129,7 @@ def rule_shot(court: Court, teams: list[str], outcome: ShotOutcome, state: Frame
             from shuffle_sim.rules.crokinole import judge_shot
 
             shot = judge_shot(board, shooter, n - 1, [True] * (n - 1) + [False], outcome.contacts)
-            why, twenties, foul = dict(shot.why), dict(shot.twenties), shot.foul
+            why, twenties, foul, set_aside = dict(shot.why), dict(shot.twenties), shot.foul, shot.set_aside
         elif court.game == DECK:
             from shuffle_sim.rules.deck import shot_effect
             from shuffle_sim.rules.deck_penalties import assess
@@ -157,11 +158,11 @@ def rule_shot(court: Court, teams: list[str], outcome: ShotOutcome, state: Frame
             why = shot_removals(board, half)
         else:
             why, twenties = _custom_removals(court, board, outcome)
+            set_aside = tuple(int(i) for i in np.flatnonzero(outcome.result.status == STATUS_HOLED))
     kept = tuple(Disc(float(outcome.x[i]), float(outcome.y[i]), teams[i]) for i in range(n) if i not in why)
-    holed = outcome.result.status == STATUS_HOLED
     removed = tuple(
         Removal(
-            float(outcome.x[i]), float(outcome.y[i]), teams[i], why[i], _short(bool(holed[i]), bool(outcome.fallen[i]))
+            float(outcome.x[i]), float(outcome.y[i]), teams[i], why[i], _short(i in set_aside, bool(outcome.fallen[i]))
         )
         for i in sorted(why)
     )
@@ -185,7 +186,8 @@ def _custom_removals(court: Court, board: Board, outcome: ShotOutcome) -> tuple[
 
 
 def _short(holed: bool, fallen: bool) -> str:
-    """A word for a removed disc's mark on the court (the reason is in ``Removal.why``)."""
+    """A word for a removed disc's mark on the court (the reason is in ``Removal.why``): "holed" only
+    for a disc the rules count as holed, never for one they removed for another reason."""
     return "holed" if holed else "fell" if fallen else "removed"
 
 
