@@ -152,6 +152,7 @@ class Aiming:
             app.write(app.figure.aim_line, dict(x0=[], y0=[], x1=[], y1=[]))
             app.write(app.figure.tip, dict(x=[], y=[]))
             app.write(app.figure.aim_path, dict(x=[], y=[]))
+            app.analysis.aim_changed(None)
             return
         length = good["speed"] ** 2 / (2 * self.decel())
         a = math.radians(good["direction"])
@@ -159,7 +160,9 @@ class Aiming:
         self.target = (tx, ty)
         app.write(app.figure.aim_line, dict(x0=[sx], y0=[sy], x1=[tx], y1=[ty]))
         app.write(app.figure.tip, dict(x=[tx], y=[ty]))
-        self.draw_path(Aim(sx, sy, good["speed"], good["direction"], good["spin"], app.controls.team_select.value))
+        aim = Aim(sx, sy, good["speed"], good["direction"], good["spin"], app.controls.team_select.value)
+        app.analysis.aim_changed(aim)
+        self.draw_path(aim)
 
     def draw_path(self, aim: Aim) -> None:
         """On a surface that is not flat, the aim's predicted path on an empty court (dashed): it curves
@@ -204,4 +207,4 @@ class Aiming:
         try:
             return self.aim()
         except ValueError as exc:
-            raise LabError(f"fix the shot first: {exc}") from None
+            raise LabError(f"fix the shot first: {exc}", getattr(exc, "field", None)) from None

@@ -18,6 +18,7 @@ from shuffle_sim.lab.copies import MAX_COPIES, noisy_copies
 from shuffle_sim.lab.fields import copies_field
 from shuffle_sim.lab.figure import EMPTY_DENSITY
 from shuffle_sim.lab.view import copies_html, density_image
+from shuffle_sim.messages import counted
 
 #: The advice table's column widths (pixels) by the advisor's key; the other columns share the rest
 #: of the table's width, each at least ``MIN_WIDTH`` (the table scrolls sideways beyond).
@@ -44,6 +45,7 @@ class Analysis:
         self.copies_text = c.copies_input.value
         self.advice_rows: list[dict] = []
         self.planned_on = None
+        self.copies_aim = None  # the aim the density map shows the copies of
         c.run_copies.on_click(app.guarded(self.run_copies))
         c.clear_copies.on_click(app.guarded(self.clear_copies))
         c.advise.on_click(app.guarded(self.run_advice))
@@ -77,7 +79,9 @@ class Analysis:
         app.playing.settle()
         name, preset = self.preset()
         n = self.copies_spec.check(self.copies_text)
-        copies = noisy_copies(app.board, app.aiming.require(), preset, n)
+        aim = app.aiming.require()
+        copies = noisy_copies(app.board, aim, preset, n)
+        self.copies_aim = aim
         image, top = density_image(app.court, copies)
         app.figure.mapper.update(low=min(1.0 / max(copies.played, 1), top), high=max(top, 1e-9))
         app.figure.colour_bar.visible = True
@@ -85,13 +89,22 @@ class Analysis:
         app.controls.copies_div.text = copies_html(copies, name)
         app.controls.show_result("copies")
         app.status.succeeded(
-            f"{copies.n:,} noisy copies played ({name}); the violet map shows where the shot disc came to rest"
+            f"{counted(copies.n, 'noisy copy', 'noisy copies')} played ({name}); the violet map shows where "
+            f"the shot disc came to rest"
         )
 
     def clear_copies(self) -> None:
+        self.copies_aim = None
         self.app.write(self.app.figure.density, dict(EMPTY_DENSITY))
         self.app.figure.colour_bar.visible = False
         self.app.controls.copies_div.text = ""
+
+    def aim_changed(self, aim) -> None:
+        """The aim is now ``aim`` (None: a field holds a bad value): the density map and the copies'
+        tables of another aim are taken away (they no longer describe the shot the arrow shows)."""
+        if self.copies_aim is not None and aim != self.copies_aim:
+            self.clear_copies()
+            self.app.controls.copies_div.text = "<b>Noisy copies</b>: the aim changed; run them again for this aim."
 
     # ---- advice -----------------------------------------------------------------------------------
     def run_advice(self) -> None:
@@ -118,14 +131,14 @@ class Analysis:
         c.advice_table.visible = bool(rows)
         c.aim_advised.disabled = True
         c.advice_div.text = (
-            f"<b>Advice</b> for {shooter} from {start.position} ({name}): {len(advice)} candidate "
-            f"shots, best first"
+            f"<b>Advice</b> for {shooter} from {start.position} ({name}): "
+            f"{counted(len(advice), 'candidate shot')}, best first"
             + (f" (the first {ROWS} shown)" if len(advice) > ROWS else "")
             + ". Select a row, then <i>Aim this</i>."
         )
         c.advice_help.text = "<b>The columns</b>" + meanings_html(columns)
         c.show_result("advice")
-        app.status.succeeded(f"advice ready: {len(advice)} candidate shots ranked")
+        app.status.succeeded(f"advice ready: {counted(len(advice), 'candidate shot')} ranked")
 
     def row_chosen(self, attr, old, new) -> None:
         self.app.controls.aim_advised.disabled = not new

@@ -174,7 +174,8 @@ class LabApp:
                 self.status.succeeded("")
             callback(*args)
         except ValueError as exc:
-            self.status.failed(str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
+            text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            self.status.failed(text, getattr(exc, "field", None))
         except Exception as exc:
             traceback.print_exc()
             self.status.failed(f"internal error: {type(exc).__name__}: {exc}")

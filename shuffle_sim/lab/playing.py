@@ -19,6 +19,7 @@ import numpy as np
 
 from shuffle_sim.lab.board import LabError
 from shuffle_sim.lab.shots import ShotPlay, play_shot
+from shuffle_sim.messages import counted
 from shuffle_sim.plot import team_colours
 
 
@@ -105,7 +106,7 @@ class Playing:
         said = played.ruling.sentences()
         app.status.succeeded(
             f"shot played{' (skipped to its end)' if skipped else ''}: "
-            f"{len(played.result.events)} events, at rest after {played.result.t_end:.2f} s"
+            f"{counted(len(played.result.events), 'event')}, at rest after {played.result.t_end:.2f} s"
             + (f"; {'; '.join(said)}" if said else "; the rules removed nothing")
         )
         app.controls.show_result("frame")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from shuffle_sim.lab.board import LabError
 from shuffle_sim.lab.files import board_json, parse_text, parse_upload, scene_json
+from shuffle_sim.messages import counted
 
 
 class Transfer:
@@ -44,7 +45,7 @@ class Transfer:
             end=loaded.court.end,
             state=loaded.state,
             aim=loaded.aim,
-            message=f"loaded {what} from {name}: {len(loaded.discs)} resting disc(s){note}",
+            message=f"loaded {what} from {name}: {counted(len(loaded.discs), 'resting disc')}{note}",
         )
 
     def offer(self, filename: str, text: str, aim=None) -> None:
@@ -76,5 +77,5 @@ class Transfer:
         try:
             aim = self.app.aiming.aim()
         except ValueError as exc:
-            raise LabError(f"cannot save the scene: {exc}") from None
+            raise LabError(f"cannot save the scene: {exc}", getattr(exc, "field", None)) from None
         self.offer("scene.json", scene_json(self.app.board, aim), aim)

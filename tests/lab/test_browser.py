@@ -154,7 +154,7 @@ def test_upload_of_a_scene_restores_the_board_and_the_shot(page, tmp_path):
     before = lab.court_id()
     lab.page.locator("input[type=file]").set_input_files(str(path))
     lab.wait_rebuilt(before)
-    assert "loaded scene (board and shot) from scene.json: 1 resting disc(s)" in lab.message()
+    assert "loaded scene (board and shot) from scene.json: 1 resting disc;" in lab.message()
     assert lab.model("discs", "data")["y"] == [0.12]
     assert float(lab.model("speed", "value")) == pytest.approx(1.2)
     assert float(lab.model("direction", "value")) == pytest.approx(90.0)
