@@ -546,3 +546,50 @@ def test_another_end_keeps_the_frame_and_another_court_starts_afresh():
     assert list(page.model("discs").data["y"]) == [12.0] and page.model("view_select").value == "head end"
     page.model("court_select").value = "crokinole"
     assert page.model("court").title.text.startswith("Crokinole") and list(page.model("discs").data["x"]) == []
+
+
+def test_a_message_and_its_fields_outline_agree_and_go_together():
+    """A refusal caused by a field stays while the field is bad, across other actions, and goes with
+    the field's red outline the moment the field is fixed."""
+    page = Page()
+    speed = page.model("speed")
+    speed.value_input = "99"
+    page.click("shoot")
+    assert "fix the shot first: speed must be" in page.status()
+    page.gesture("place", x=0.0, y=0.1)  # another action succeeds: the speed is still bad
+    assert "fix the shot first" in page.status() and speed.css_classes == ["lab-invalid"]
+    speed.value_input = "0.9"
+    assert "speed" not in page.status() and speed.css_classes == []
+    copies = page.model("copies_n")
+    copies.value_input = "0"
+    page.click("run_copies")
+    page.gesture("place", x=0.0, y=-0.1)
+    assert "noisy copies must be" in page.status() and copies.css_classes == ["lab-invalid"]
+    copies.value_input = "20"
+    assert "noisy copies must be" not in page.status() and copies.css_classes == []
+
+
+def test_a_bad_surface_field_stays_red_with_its_message_until_fixed():
+    page = Page("deck")
+    grade = page.model("grade_x")
+    grade.value = "steep"
+    assert "grade x must be a grade" in page.status() and grade.css_classes == ["lab-invalid"]
+    page.gesture("place", x=0.0, y=12.0)  # the next action: the field is still bad, and says so
+    assert "grade x must be a grade" in page.status() and grade.css_classes == ["lab-invalid"]
+    crown = page.model("crown")
+    crown.value = "a lot"
+    assert "crown" in page.status() and crown.css_classes == ["lab-invalid"]
+    crown.value = ""
+    assert "crown" not in page.status() and crown.css_classes == [] and grade.css_classes == ["lab-invalid"]
+    grade.value = ""
+    assert "grade x" not in page.status() and grade.css_classes == []
+
+
+def test_the_density_map_goes_when_the_aim_changes():
+    page = Page()
+    page.model("copies_n").value_input = "200"
+    page.click("run_copies")
+    assert page.model("density").data["image"] and page.model("density_legend").visible
+    page.model("direction").value_input = "95"
+    assert not page.model("density").data["image"] and not page.model("density_legend").visible
+    assert "the aim changed" in page.model("copies").text
