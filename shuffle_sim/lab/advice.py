@@ -104,6 +104,20 @@ def table_data(rows: list[dict], columns: list[Column]) -> dict[str, list[str]]:
     return data
 
 
+#: The advice table's text (the page's table font): pixels per character at most, with the bold
+#: headings a little wider, and each cell's padding. Widths are reckoned from the longest text, so
+#: no heading or shot name is cut; a table wider than its frame scrolls sideways.
+CHARACTER_PIXELS = 7.2
+HEADING_PIXELS = 8.0
+CELL_PADDING = 16
+
+
+def column_width(heading: str, cells: list[str]) -> int:
+    """A column's width (pixels) that shows its heading and its longest cell whole."""
+    longest = max((len(text) for text in cells), default=0)
+    return int(math.ceil(max(len(heading) * HEADING_PIXELS, longest * CHARACTER_PIXELS))) + CELL_PADDING
+
+
 def meanings_html(columns: list[Column]) -> str:
     """What each column of the table means."""
     body = "".join(

@@ -12,27 +12,21 @@ from __future__ import annotations
 
 from bokeh.models.widgets import TableColumn
 
-from shuffle_sim.lab.advice import ROWS, advise_board, advised_aim, columns_of, meanings_html, table_data
+from shuffle_sim.lab.advice import (
+    ROWS,
+    advise_board,
+    advised_aim,
+    column_width,
+    columns_of,
+    meanings_html,
+    table_data,
+)
 from shuffle_sim.lab.board import LabError
 from shuffle_sim.lab.copies import MAX_COPIES, noisy_copies
 from shuffle_sim.lab.fields import copies_field
 from shuffle_sim.lab.figure import EMPTY_DENSITY
 from shuffle_sim.lab.view import copies_html, density_image
 from shuffle_sim.messages import counted
-
-#: The advice table's column widths (pixels) by the advisor's key; the other columns share the rest
-#: of the table's width, each at least ``MIN_WIDTH`` (the table scrolls sideways beyond).
-COLUMN_WIDTHS = {"shot": 130, "kind": 52}
-RANK_WIDTH = 20
-MIN_WIDTH = 44
-
-
-def column_widths(keys: list[str], table_width: int) -> list[int]:
-    """Each column's width: its own, or a share of what the table has left."""
-    fixed = sum(COLUMN_WIDTHS.get(k, 0) for k in keys) + RANK_WIDTH
-    others = [k for k in keys if k not in COLUMN_WIDTHS]
-    share = max(MIN_WIDTH, (table_width - fixed - 4) // max(len(others), 1))
-    return [COLUMN_WIDTHS.get(k, share) for k in keys]
 
 
 class Analysis:
@@ -122,11 +116,13 @@ class Analysis:
         self.advice_rows, self.planned_on = rows, ctx.court
         columns = columns_of(rows)
         c = app.controls
-        c.advice_table.columns = [TableColumn(field="rank", title="#", width=RANK_WIDTH)] + [
-            TableColumn(field=col.key, title=col.heading, width=width)
-            for col, width in zip(columns, column_widths([col.key for col in columns], c.advice_table.width))
+        data = table_data(rows, columns)
+        headings = {"rank": "#", **{col.key: col.heading for col in columns}}
+        c.advice_table.columns = [
+            TableColumn(field=key, title=heading, width=column_width(heading, data[key]))
+            for key, heading in headings.items()
         ]
-        app.write(self.table_source, table_data(rows, columns))
+        app.write(self.table_source, data)
         self.table_source.selected.indices = []
         c.advice_table.visible = bool(rows)
         c.aim_advised.disabled = True

@@ -135,6 +135,7 @@ class LabApp:
                     speed=self.controls.playback,
                     board=fig.board_renderer,
                     labels=fig.labels_renderer,
+                    numbers=fig.numbers_renderer,
                     ghosts=fig.ghosts_renderer,
                     moving=fig.moving_renderer,
                     plot=fig.fig,

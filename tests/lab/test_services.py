@@ -354,6 +354,7 @@ def test_a_shot_shows_its_outcome_when_the_page_has_drawn_it_and_undo_and_clear_
     # The shot disc dropped into the 20 hole, but the hit rule removed it: it is not marked holed.
     assert page.model("ghosts").data["text"] == ["removed"] and len(page.model("paths").data["xs"]) == 3
     assert "20s set aside" not in page.model("score").text
+    assert "holed" not in page.model("marks").data["kind"] and "into the hole" in page.model("marks").data["kind"]
     page.click("shoot")
     page.click("undo")  # during the animation
     assert not page.model("shoot").disabled and list(page.model("anim").data["t"]) == []
@@ -484,6 +485,7 @@ def test_every_column_the_advisor_returns_is_described_and_empty_ones_are_left_o
     assert set(row) <= set(known_columns())
     shown = [c.key for c in columns_of([row])]
     assert "success_low" in shown and "win" not in shown and "launch" not in shown
+    assert "win_samples" not in shown  # no column that is always 0 (no rollouts without a score)
     with_score = columns_of([{**row, "win": 0.55, "win_low": 0.5, "win_high": 0.6, "win_samples": 64}])
     assert {"win", "win_low", "win_high", "win_samples"} <= {c.key for c in with_score}
 
