@@ -115,7 +115,7 @@ CELL_PADDING = 16
 def column_width(heading: str, cells: list[str]) -> int:
     """A column's width (pixels) that shows its heading and its longest cell whole."""
     longest = max((len(text) for text in cells), default=0)
-    return int(math.ceil(max(len(heading) * HEADING_PIXELS, longest * CHARACTER_PIXELS))) + CELL_PADDING
+    return math.ceil(max(len(heading) * HEADING_PIXELS, longest * CHARACTER_PIXELS)) + CELL_PADDING
 
 
 def meanings_html(columns: list[Column]) -> str:
