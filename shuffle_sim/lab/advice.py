@@ -126,9 +126,12 @@ def meanings_html(columns: list[Column]) -> str:
     return f'<table class="advice-columns">{body}</table>'
 
 
-def advise_board(board: LabBoard, skill, shooter: str, position: str) -> tuple[ShotContext, list[Advice]]:
+def advise_board(
+    board: LabBoard, skill, shooter: str, position: str, samples: int | None = None
+) -> tuple[ShotContext, list[Advice]]:
     """The candidate shots for the lab's board ranked as ``shuffle-sim advise`` ranks them
-    (``playing.advisor.advise``) for ``shooter`` from ``position`` under ``skill``: (context, advice)."""
+    (``playing.advisor.advise``) for ``shooter`` from ``position`` under ``skill``: (context, advice);
+    ``samples`` executions per candidate (None: the advisor's default)."""
     from shuffle_sim.playing.advisor import advise
     from shuffle_sim.playing.players import ExpectedValue, Player
     from shuffle_sim.rules.common import Board
@@ -141,6 +144,7 @@ def advise_board(board: LabBoard, skill, shooter: str, position: str) -> tuple[S
             Player(skill.name or "preset", skill, ExpectedValue()),
             shooter=shooter,
             position=position,
+            samples=samples,
         )
 
 

@@ -26,7 +26,18 @@ from shuffle_sim.lab.copies import MAX_COPIES, noisy_copies
 from shuffle_sim.lab.fields import copies_field
 from shuffle_sim.lab.figure import EMPTY_DENSITY
 from shuffle_sim.lab.view import copies_html, density_image
+from shuffle_sim.lab.warmup import ADVICE, COPIES, SURFACE_COPIES
 from shuffle_sim.messages import counted
+
+
+def copies_needs(app) -> tuple[str, ...]:
+    """The kernel groups noisy copies need (``warmup``): a flat court's, or a graded or crowned one's."""
+    return (COPIES,) if app.court.surface_shape.flat else (SURFACE_COPIES,)
+
+
+def advice_needs(app) -> tuple[str, ...]:
+    """The kernel groups the advice needs (``warmup``)."""
+    return (ADVICE,) if app.court.surface_shape.flat else (ADVICE, SURFACE_COPIES)
 
 
 class Analysis:
@@ -40,14 +51,14 @@ class Analysis:
         self.advice_rows: list[dict] = []
         self.planned_on = None
         self.copies_aim = None  # the aim the density map shows the copies of
-        c.run_copies.on_click(app.guarded(self.run_copies))
-        c.clear_copies.on_click(app.guarded(self.clear_copies))
-        c.advise.on_click(app.guarded(self.run_advice))
-        c.aim_advised.on_click(app.guarded(self.aim_advised))
+        app.on_click(c.run_copies, self.run_copies, copies_needs)
+        app.on_click(c.clear_copies, self.clear_copies)
+        app.on_click(c.advise, self.run_advice, advice_needs)
+        app.on_click(c.aim_advised, self.aim_advised)
         for prop in ("value_input", "value"):
-            c.copies_input.on_change(prop, app.guarded(self.copies_typed, action=False))
+            app.listen(c.copies_input, prop, self.copies_typed, action=False, merge=True)
         self.table_source = c.advice_table.source
-        self.table_source.selected.on_change("indices", app.guarded(self.row_chosen, action=False))
+        app.listen(self.table_source.selected, "indices", self.row_chosen, "choosing a row", False, key="advice_rows")
 
     def preset(self):
         presets = self.app.presets()
@@ -69,12 +80,21 @@ class Analysis:
             self.app.status.solved(self.copies_spec.name)
 
     def run_copies(self) -> None:
+        """Play the copies in a worker thread (``session``), then draw them."""
         app = self.app
         app.playing.settle()
         name, preset = self.preset()
         n = self.copies_spec.check(self.copies_text)
-        aim = app.aiming.require()
-        copies = noisy_copies(app.board, aim, preset, n)
+        aim, board = app.aiming.require(), app.board
+        app.session.start_job(
+            "running the noisy copies",
+            lambda: noisy_copies(board, aim, preset, n),
+            lambda copies: self.show_copies(copies, aim, name),
+            app.controls.run_copies,
+        )
+
+    def show_copies(self, copies, aim, name: str) -> None:
+        app = self.app
         self.copies_aim = aim
         image, top = density_image(app.court, copies)
         app.figure.mapper.update(low=min(1.0 / max(copies.played, 1), top), high=max(top, 1e-9))
@@ -103,15 +123,25 @@ class Analysis:
     # ---- advice -----------------------------------------------------------------------------------
     def run_advice(self) -> None:
         """Rank the candidate shots for the board as ``shuffle-sim advise`` does, for the team chosen in
-        the team control shooting from the selected start, under the selected skill preset."""
+        the team control shooting from the selected start, under the selected skill preset: in a
+        worker thread (``session``: the page says it is working), then the table."""
         app = self.app
         app.playing.settle()
         name, preset = self.preset()
         start = app.aiming.current_start()
         if start.position is None:
             raise LabError(f"no shot advisor for game {app.court.game!r}")
-        shooter = app.controls.team_select.value
-        ctx, advice = advise_board(app.board, preset, shooter, start.position)
+        shooter, board = app.controls.team_select.value, app.board
+        app.session.start_job(
+            "ranking the candidate shots",
+            lambda: advise_board(board, preset, shooter, start.position),
+            lambda ranked: self.show_advice(ranked, shooter, start.position, name),
+            app.controls.advise,
+        )
+
+    def show_advice(self, ranked, shooter: str, position: str, name: str) -> None:
+        app = self.app
+        ctx, advice = ranked
         rows = [a.to_dict() for a in advice[:ROWS]]
         self.advice_rows, self.planned_on = rows, ctx.court
         columns = columns_of(rows)
@@ -127,7 +157,7 @@ class Analysis:
         c.advice_table.visible = bool(rows)
         c.aim_advised.disabled = True
         c.advice_div.text = (
-            f"<b>Advice</b> for {shooter} from {start.position} ({name}): "
+            f"<b>Advice</b> for {shooter} from {position} ({name}): "
             f"{counted(len(advice), 'candidate shot')}, best first"
             + (f" (the first {ROWS} shown)" if len(advice) > ROWS else "")
             + ". Select a row, then <i>Aim this</i>."

@@ -10,8 +10,8 @@ scrolling, and under the controls in a narrower window (1000 px).
 The court rows hold the controls that make the court (``court_controls``, three to a row): the
 court, its scoring end and the view. A control of the court's parameters (court speed in seconds,
 the surface) is one more widget appended to ``court_controls`` (it gets the next row) whose change
-calls ``LabApp.rebuild(params=...)``: the court is built again with the new parameters, the frame
-kept, and every shot, copy and advice uses it.
+calls ``LabApp.apply_params``: the court is built again with the new parameters and taken in place
+(the page's models kept, the frame and the aim with them), and every shot, copy and advice uses it.
 
 Models the page's scripts and tests look up by name are named after their job (``mode``, ``speed``,
 ``shoot``, ...); see the widget list in ``Controls.__init__``.

@@ -1,13 +1,14 @@
 """The lab's court figure: the court to scale with everything drawn on it, and its views.
 
 From the bottom up: the court (``court_glyphs``), the relief of a surface that is not flat
-(``surface_glyphs``: shaded heights, friction, grade arrows), the noisy copies' density map with
+(``surface_glyphs``: shaded heights, friction, grade arrows; redrawn in place for the same court
+with another grade or crown, ``show_court``), the noisy copies' density map with
 its colour bar, the court's labels (above the density, so zone values stay readable), the legal
 starts, the shot's paths, the marks of discs the rules removed, the discs with their value labels,
 the discs' numbers, the discs of a shot in motion, the event marks, and the aim (start, arrow, tip, and on a surface
 that is not flat the predicted path). Every source the page's scripts or tests look up has a name:
 ``discs``, ``labels``, ``ghosts``, ``paths``, ``marks``, ``density``, ``tip``, ``aim_line``,
-``aim_path``, ``start_point``, and on a surface that is not flat ``relief`` and ``grade_arrows``;
+``aim_path``, ``start_point``, ``relief`` and ``grade_arrows`` (empty on a flat court);
 the figure is ``court`` and carries the disc radius (m) as its first tag, for the page's hit test.
 
 The frame keeps one scale across and along (discs stay round): every view box is widened about its
@@ -24,7 +25,7 @@ from bokeh.plotting import figure
 from shuffle_sim.court import Court
 from shuffle_sim.lab.court_glyphs import court_extent, draw_court, draw_labels
 from shuffle_sim.lab.starts import Start
-from shuffle_sim.lab.surface_glyphs import draw_relief
+from shuffle_sim.lab.surface_glyphs import ReliefGlyphs
 
 #: The court's frame on the page (CSS pixels): with its title, axes and colour bars the figure fits
 #: a window 768 px high.
@@ -120,7 +121,8 @@ class CourtFigure:
         self.fig = self._empty_figure(title)
         self.extent = list(court_extent(court))
         texts = draw_court(self.fig, court, with_labels=False)
-        self.relief = draw_relief(self.fig, court)
+        self.relief = ReliefGlyphs(self.fig)
+        self.relief.show(court)
         self._add_density()
         draw_labels(self.fig, texts)
         self._add_starts_and_paths(starts)
@@ -320,6 +322,11 @@ class CourtFigure:
             line_color="#1b5e20",
             line_width=1.5,
         )
+
+    def show_court(self, court: Court) -> None:
+        """Take the same court with other parameters (court speed, grade, crown): its relief redrawn."""
+        self.court = court
+        self.relief.show(court)
 
     def show_view(self, view: str) -> None:
         """Move the figure to a view (``view_names``)."""

@@ -5,10 +5,11 @@ rate it (``"14 s"``, docs/court-speed.md; empty: the court file's mu), the grade
 along (y) the court (``"1 in 1000"``, a per mille ``"1‰"`` or a plain dimensionless number; + drifts
 discs toward +x or +y; empty: none) and the crown (a length, ``"1/32 in"`` or ``"0.8 mm"``: the middle
 lies that much below the long sides, negative above; empty: none). A field changed (Enter, or leaving
-it) builds the court again through ``Court.with_params`` (``LabApp.rebuild(params=...)``) with the
-frame kept; a value the court refuses (not a number, a grade steeper than the friction, a speed the
-court cannot take) outlines its field in red and is the status area's message until the field is
-fixed, and the court stays as it was.
+it) builds the court again through ``Court.with_params`` and the page takes it in place
+(``LabApp.apply_params``: the relief redrawn, the frame and the aim kept); a value the court
+refuses (not a number, a grade steeper than the friction, a speed the court cannot take) outlines
+its field in red and is the status area's message until the field is fixed, and the court stays as
+it was.
 """
 
 from __future__ import annotations
@@ -129,7 +130,7 @@ class SurfaceEditing:
         self.widgets = widgets
         for name, widget in widgets.items():
             widget.stylesheets = [InlineStyleSheet(css=FIELD_CSS)]
-            widget.on_change("value", app.guarded(self.changer(name)))
+            app.listen(widget, "value", self.changer(name), f"the {field_label(name)} field")
 
     def changer(self, name: str):
         def changed(attr, old, new) -> None:
@@ -139,7 +140,8 @@ class SurfaceEditing:
             try:
                 params = params_from(self.widgets, self.app.court, self.app.params)
                 if params != self.app.params:
-                    self.app.rebuild(params=params, message="court parameters applied")
+                    self.app.apply_params(params)
+                    self.app.status.succeeded("court parameters applied")
             except ValueError as exc:
                 self.mark(name, str(exc).splitlines()[0])
 

@@ -21,10 +21,10 @@ class Transfer:
         c = app.controls
         self.last_upload: tuple[str, str] | None = None
         self.saved = 0
-        c.upload.on_change("value", app.guarded(self.uploaded))
-        c.upload.on_change("filename", app.guarded(self.uploaded))
-        c.save_board.on_click(app.guarded(self.save_board))
-        c.save_scene.on_click(app.guarded(self.save_scene))
+        app.listen(c.upload, "value", self.uploaded, "loading a file")
+        app.listen(c.upload, "filename", self.uploaded, "loading a file")
+        app.on_click(c.save_board, self.save_board)
+        app.on_click(c.save_scene, self.save_scene)
 
     def uploaded(self, attr, old, new) -> None:
         """A file arrived: its content and its name come as two changes, in either order; read it

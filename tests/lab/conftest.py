@@ -1,12 +1,13 @@
 """Fixtures of the lab's browser tests: one lab server (a child process on a free loopback port) and
 one headless Chromium serve every browser test of the session; each test opens its own pages, so
-each has its own session, and no page may log a console error."""
+each has its own session, and no page may log a console error. Pages open in a window of 1366 x 768
+CSS pixels (``browser.WINDOW``) unless a test asks for another."""
 
 from __future__ import annotations
 
 import pytest
 
-from shuffle_sim.lab.browser import LabPage, chromium, chromium_path, lab_server
+from shuffle_sim.lab.browser import WINDOW, LabPage, chromium, chromium_path, lab_server
 
 
 @pytest.fixture(scope="session")
@@ -27,7 +28,7 @@ def browser():
 def page(server, browser):
     pages = []
 
-    def open_page(court: str = "crokinole", width: int = 1400, height: int = 920) -> LabPage:
+    def open_page(court: str = "crokinole", width: int = WINDOW[0], height: int = WINDOW[1]) -> LabPage:
         p = LabPage(browser, server[0], court=court, width=width, height=height)
         pages.append(p)
         return p

@@ -289,12 +289,11 @@ def test_the_page_says_compiling_with_progress_until_the_kernels_are_ready(brows
     """A server whose warm-up is held at its second step: the page says so, then becomes the lab."""
     from shuffle_sim.lab.browser import free_port
     from shuffle_sim.lab.server import PATH, make_server
-    from shuffle_sim.lab.warmup import COMPILING, WarmUp
+    from shuffle_sim.lab.warmup import BOARD, COMPILING, WarmUp
 
     release = threading.Event()
-    warmup = WarmUp(
-        lambda: [("judging a disc", lambda: None), ("a shot", release.wait)], say=lambda line: None, cold=True
-    )
+    steps = [("judging a disc", lambda: None), ("a shot", release.wait)]
+    warmup = WarmUp(lambda: {BOARD: steps}, say=lambda line: None, cold=True)
     port = free_port()
     started = threading.Event()
     box = {}
@@ -317,9 +316,9 @@ def test_the_page_says_compiling_with_progress_until_the_kernels_are_ready(brows
             "() => { const m = window.Bokeh && Bokeh.documents.length ? Bokeh.documents[0]"
             ".get_model_by_name('message') : null; return m == null ? '' : m.text; }"
         )
-        page.wait_for_function(f"() => ({said})().includes('step 2 of 2')", timeout=60_000)
+        page.wait_for_function(f"() => ({said})().includes('(a shot)')", timeout=60_000)
         text = page.evaluate(said)
-        assert COMPILING in text and "(a shot)" in text and "s so far" in text
+        assert COMPILING in text and "0 of 1 groups ready (a shot)" in text and "s so far" in text
         release.set()
         page.wait_for_function(
             "() => window.Bokeh && Bokeh.documents.length > 0 && Bokeh.documents[0].get_model_by_name('court') != null",

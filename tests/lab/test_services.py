@@ -246,7 +246,7 @@ class Page:
         from shuffle_sim.lab.app import LabOptions, make_document
         from shuffle_sim.lab.warmup import WarmUp
 
-        ready = WarmUp(lambda: [], cold=False).start()
+        ready = WarmUp(lambda: {}, cold=False).start()
         ready.ready.wait()
         self.doc = Document()
         make_document(LabOptions(court=court, end=end, warmup=ready))(self.doc)
