@@ -1,14 +1,18 @@
 """The shot lab's Bokeh document: one ``LabApp`` per browser session.
 
-``LabApp(doc, court)`` builds the page from its parts (``figure.CourtFigure``, ``controls.Controls``,
-``status.Status``) and hands the callbacks to the parts' controllers: board edits and the court's
-gestures (``editing``), the aim (``aiming``), shots and their animation (``playing``), noisy copies
-and advice (``analysis``), files (``transfer``). Every callback runs Python on the server; the
+``LabApp(doc, court, session)`` builds the page from its parts (``figure.CourtFigure``,
+``controls.Controls``, ``status.Status``) and hands the callbacks to the parts' controllers: board
+edits and the court's gestures (``editing``), the aim (``aiming``), shots and their animation
+(``playing``), noisy copies and advice (``analysis``), files (``transfer``). Every callback runs
+Python on the server, through the session (``listen``, ``on_click``: ``session.Session``, which
+runs them in order, waits for the kernels they need and runs the long ones beside the page); the
 browser only reads the pointer and animates (``browser_code``). Any ``ValueError`` a callback meets
 (``LabError``, a field, court, scene or rules error) becomes a message in the status area and the
-session goes on; nothing is ever shown as a traceback.
+session goes on; nothing is ever shown as a traceback. Another court, scoring end or loaded file
+builds a new page on the same session; other court parameters are taken in place
+(``apply_params``).
 
-Until the lab's kernels are compiled or loaded (``warmup``), a session shows a ``WaitingPage`` that
+Until the board's kernels are compiled or loaded (``warmup``), a session shows a ``WaitingPage`` that
 says so, with progress, and becomes the lab when they are ready.
 
 Models the page's tests look up by name: ``court`` (the figure), ``discs``, ``labels``, ``ghosts``,
@@ -154,6 +158,7 @@ class LabApp:
         self.download.js_on_change("data", CustomJS(args=dict(download=self.download), code=browser_code.DOWNLOAD))
         fig.density.js_on_change("data", CustomJS(args=dict(name="labDensityReceived"), code=browser_code.TIMESTAMP))
         fig.labels.js_on_change("data", CustomJS(args=dict(name="labLabelsReceived"), code=browser_code.TIMESTAMP))
+        fig.aim_path.js_on_change("data", CustomJS(args=dict(name="labPathReceived"), code=browser_code.TIMESTAMP))
 
     def attach(self) -> None:
         """Put the page into the document."""

@@ -60,4 +60,5 @@ def serve(
     except KeyboardInterrupt:
         pass
     finally:
+        warmup.stop()
         server.stop()

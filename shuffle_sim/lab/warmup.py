@@ -349,7 +349,12 @@ class WarmUp:
             event.unregister("numba:compile", listener)
             self.page_ready.set()
             self.ready.set()
-            for helper in self.helpers:
+            self.stop()
+
+    def stop(self) -> None:
+        """End the helper processes still compiling (the lab is stopping, or the warm-up failed)."""
+        for helper in self.helpers:
+            if helper.process.poll() is None:
                 with contextlib.suppress(OSError):
                     helper.process.kill()
 
