@@ -37,6 +37,7 @@ extensions = [
     "matplotlib.sphinxext.plot_directive",
     "numpydoc",
     "sphinx_gallery.gen_gallery",
+    "command_reference",  # the command reference page, from the command line's parser (commands.rst)
 ]
 
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}

@@ -2,26 +2,9 @@
 
 ``simulate_shots(court, x, y, vx, vy, omega, board=...)`` plays each shot (one disc launched among the
 resting discs of ``board``) through the physics kernel and judges every disc where it stops, in one
-numba call: Python is called once per batch, never per shot. The shots run in a parallel loop over
-chunks of ``CHUNK`` shots. Shots are independent and each writes its own rows, so results are
-bit-identical whatever the thread count or chunking.
-
-Two paths, each compiled on first use:
-
-* On an empty board (the commonest batch: draws, aim and speed sweeps) each shot is a lone disc,
-  played by the lone-disc event loop (``physics.lone``: the kernel's loop for one disc, its state in
-  local variables) and judged at once where it stops (``judge.judge_point``), so no rest position
-  makes a second trip through memory. The chunk loop is compiled without reference counting
-  (``_nrt=False``): it allocates nothing, and counting references to the court's arrays for every
-  shot, atomically, would cost more than the shot's physics.
-* Among board discs, each chunk allocates its scratch state once and reuses it for all its shots,
-  with the kernel's event loop inlined; then every rest position is judged in one parallel pass.
-
-On a court that is not flat (a slope, crown or maps: ``court.surface_shape``) both paths run the
-curved-motion kernels instead (``physics.curved_shots``), with the same results layout and judging.
-
-Both judge with the judge's grid of cells for the batch (``judge.cached_judge_index``), built once
-per court and batch size and reused by later batches.
+numba call: Python is called once per batch, never per shot. It returns a ``ShotBatch``: every
+disc's rest position, standing and judgement, shot by shot. Shots are independent and each writes
+its own rows, so results are bit-identical whatever the thread count or chunking.
 
 Judging merges two verdicts: the judge's, from the rest position, and the kernel's standing, made
 while the disc moved (past a kill line, off a killing cushion: dead wherever it stops, MSA C-20,
@@ -31,46 +14,45 @@ hole's value.
 Results go to new arrays, or into a ``ShotBatch`` passed as ``out`` (a loop of equal batches reuses
 one set of arrays and skips the system's zeroing of fresh memory).
 
+How a batch runs: a parallel loop over chunks of ``CHUNK`` shots, in one of two paths, each compiled
+on first use for the court's motion law (``physics.faces.shot_kernels``: closed form on a flat court,
+integrated on a court with a slope, a crown or maps), with the same results layout and judging.
+
+* On an empty board (the commonest batch: draws, aim and speed sweeps) each shot is a lone disc,
+  played by the law's lone-disc event loop (its state in local variables) and judged at once where
+  it stops (``judging.cell_grid.judge_point``), so no rest position makes a second trip through
+  memory. The chunk loop is compiled without reference counting: it allocates nothing, and counting
+  references to the court's arrays for every shot, atomically, would cost more than the shot's
+  physics.
+* Among board discs, each chunk allocates its state once and reuses it for all its shots, through
+  the event loop; then every rest position is judged in one parallel pass.
+
+Both judge with the judge's grid of cells for the batch (``judging.batch.cached_judge_index``), built
+once per court and batch size and reused by later batches.
+
 Performance: ``shuffle-sim bench`` (``single_shot``) measures the empty-board path.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import ClassVar
 
 import numpy as np
-from numba import prange
 
-from shuffle_sim._runtime import jit
 from shuffle_sim.court import Court, as_court
-from shuffle_sim.judging.batch import cached_judge_index, judge_ranges
+from shuffle_sim.judging.batch import cached_judge_index
 from shuffle_sim.judging.packing import judge_arrays
-from shuffle_sim.judging.procedure import HANGER_NONE
 from shuffle_sim.physics import check_max_events, check_obstacles, obstacle_at_start
+from shuffle_sim.physics.numba_api import CHUNK as CHUNK  # shots per chunk of the parallel loop
 from shuffle_sim.physics.numba_api import (
-    CHUNK,
-    DEAD,
-    EV_COLUMNS,
-    N_FLOAT_ROWS,
-    N_INT_ROWS,
     NOT_FINITE,
     OFF_SURFACE,
     ON_BOARD_DISC,
-    SEG_COLUMNS,
-    STATUS,
-    STATUS_FALLEN,
-    TOUCHED,
-    court_ground,
-    court_table,
-    fill_unplayed,
-    judge_rest,
-    kernel_arrays,
-    place_disc,
-    run_lone,
-    run_table,
-    shot_problem,
-    state_at,
+    court_law,
+    court_motion,
+    play_board_shots,
+    play_lone_shots,
 )
 from shuffle_sim.physics.scene import Scene, SceneError
 
@@ -125,213 +107,6 @@ class ShotBatch:
                 raise ValueError(f"out.{name} must be an array of {np.dtype(dtype)} with shape {shape} (got {got})")
             if not (arr.flags.c_contiguous and arr.flags.writeable):
                 raise ValueError(f"out.{name} must be C-contiguous and writeable")
-
-
-@jit.no_refcount
-def _play_lone_chunk(
-    table, orbits, ja, prepared, index, board_x, board_y, launches, max_events, start, stop, outs, problem
-):
-    """Play and judge shots ``start`` to ``stop`` on an empty board (``board_x`` and ``board_y`` are
-    empty): the lone disc in scalars (``lone``), judged where it ends. ``launches`` bundles the
-    launch arrays (x, y, vx, vy, omega) and ``outs`` the output arrays of ``ShotBatch``."""
-    xs, ys, vxs, vys, omegas = launches
-    out_x, out_y, out_status, out_dead, out_value, out_zone, out_hanger, out_touched, out_ok, out_played = outs
-    for k in range(start, stop):
-        why = shot_problem(table, ja, index, board_x, board_y, xs[k], ys[k], vxs[k], vys[k], omegas[k])
-        problem[k] = why
-        if why != 0:
-            fill_unplayed(
-                k, board_x, board_y, xs[k], ys[k], out_x, out_y, out_status, out_dead, out_touched, out_ok, out_played
-            )
-            out_value[k, 0] = 0
-            out_zone[k, 0] = -1
-            out_hanger[k, 0] = HANGER_NONE
-            continue
-        x, y, _, _, _, status, dead, ok, _, _ = run_lone(
-            table, orbits, xs[k], ys[k], vxs[k], vys[k], omegas[k], max_events
-        )
-        value, zone, hanger, dead = judge_rest(ja, prepared, index, x, y, status, dead)
-        out_ok[k] = ok
-        out_played[k] = True
-        out_x[k, 0] = x
-        out_y[k, 0] = y
-        out_status[k, 0] = status
-        out_dead[k, 0] = dead
-        out_value[k, 0] = value
-        out_zone[k, 0] = zone
-        out_hanger[k, 0] = hanger
-        out_touched[k, 0] = False
-
-
-@jit.no_refcount
-def _play_board_chunk(
-    table, orbits, ja, index, board_x, board_y, launches, max_events, start, stop, scratch, outs, problem
-):
-    """Play shots ``start`` to ``stop`` among the board's discs, through the kernel's loop with the
-    chunk's ``scratch`` arrays (``st``, ``ist``, ``pair_t`` and an empty log); judging follows in one
-    pass over every rest position. ``launches`` and ``outs`` as in ``_play_lone_chunk``."""
-    xs, ys, vxs, vys, omegas = launches
-    st, ist, pair_t, no_log = scratch
-    out_x, out_y, out_status, out_dead, _, _, _, out_touched, out_ok, out_played = outs
-    n_board = board_x.shape[0]
-    n_discs = n_board + 1
-    for k in range(start, stop):
-        why = shot_problem(table, ja, index, board_x, board_y, xs[k], ys[k], vxs[k], vys[k], omegas[k])
-        problem[k] = why
-        if why != 0:
-            fill_unplayed(
-                k, board_x, board_y, xs[k], ys[k], out_x, out_y, out_status, out_dead, out_touched, out_ok, out_played
-            )
-            continue
-        for j in range(n_board):
-            place_disc(table, orbits, st, ist, j, board_x[j], board_y[j], 0.0, 0.0, 0.0)
-        place_disc(table, orbits, st, ist, n_board, xs[k], ys[k], vxs[k], vys[k], omegas[k])
-        _, _, ok, t_end, _ = run_table(table, orbits, st, ist, pair_t, no_log, no_log, max_events)
-        out_ok[k] = ok
-        out_played[k] = True
-        for i in range(n_discs):
-            x, y, _, _, _ = state_at(table, orbits, st, ist, i, t_end)
-            out_x[k, i] = x
-            out_y[k, i] = y
-            out_status[k, i] = ist[STATUS, i]
-            out_dead[k, i] = ist[DEAD, i] != 0
-            out_touched[k, i] = ist[TOUCHED, i] != 0
-
-
-@jit.parallel
-def play_lone_shots(
-    table,
-    orbits,
-    ja,
-    prepared,
-    index,
-    board_x,
-    board_y,
-    xs,
-    ys,
-    vxs,
-    vys,
-    omegas,
-    max_events,
-    out_x,
-    out_y,
-    out_status,
-    out_dead,
-    out_value,
-    out_zone,
-    out_hanger,
-    out_touched,
-    out_ok,
-    out_played,
-    problem,
-):
-    """Play and judge every shot on an empty board, in parallel over chunks of ``CHUNK`` shots."""
-    n_shots = xs.shape[0]
-    launches = (xs, ys, vxs, vys, omegas)
-    outs = (out_x, out_y, out_status, out_dead, out_value, out_zone, out_hanger, out_touched, out_ok, out_played)
-    for c in prange((n_shots + CHUNK - 1) // CHUNK):
-        _play_lone_chunk(
-            table,
-            orbits,
-            ja,
-            prepared,
-            index,
-            board_x,
-            board_y,
-            launches,
-            max_events,
-            c * CHUNK,
-            min(n_shots, (c + 1) * CHUNK),
-            outs,
-            problem,
-        )
-
-
-@jit.parallel
-def play_board_shots(
-    table,
-    orbits,
-    ja,
-    prepared,
-    index,
-    board_x,
-    board_y,
-    xs,
-    ys,
-    vxs,
-    vys,
-    omegas,
-    max_events,
-    out_x,
-    out_y,
-    out_status,
-    out_dead,
-    out_value,
-    out_zone,
-    out_hanger,
-    out_touched,
-    out_ok,
-    out_played,
-    problem,
-):
-    """Play every shot among the board's discs in parallel over chunks of ``CHUNK`` shots, then judge
-    every rest position in one parallel pass and merge in the kernel's verdicts."""
-    n_shots = xs.shape[0]
-    n_discs = board_x.shape[0] + 1
-    launches = (xs, ys, vxs, vys, omegas)
-    outs = (out_x, out_y, out_status, out_dead, out_value, out_zone, out_hanger, out_touched, out_ok, out_played)
-    for c in prange((n_shots + CHUNK - 1) // CHUNK):
-        scratch = (
-            np.empty((N_FLOAT_ROWS, n_discs)),
-            np.empty((N_INT_ROWS, n_discs), np.int64),
-            np.empty((n_discs, n_discs)),
-            np.empty((0, max(EV_COLUMNS, SEG_COLUMNS))),
-        )
-        _play_board_chunk(
-            table,
-            orbits,
-            ja,
-            index,
-            board_x,
-            board_y,
-            launches,
-            max_events,
-            c * CHUNK,
-            min(n_shots, (c + 1) * CHUNK),
-            scratch,
-            outs,
-            problem,
-        )
-    n = n_shots * n_discs
-    value = out_value.reshape(n)
-    zone = out_zone.reshape(n)
-    hanger = out_hanger.reshape(n)
-    judged_dead = np.empty(n, np.bool_)
-    judge_ranges(
-        out_x.reshape(n),
-        out_y.reshape(n),
-        ja,
-        prepared,
-        index,
-        value,
-        zone,
-        np.empty(n, np.uint64),
-        judged_dead,
-        hanger,
-        np.empty(n, np.bool_),
-        np.empty(n, np.bool_),
-    )
-    status = out_status.reshape(n)
-    dead = out_dead.reshape(n)
-    for m in prange(n):
-        if status[m] == STATUS_FALLEN:
-            zone[m] = -1
-            hanger[m] = HANGER_NONE
-            dead[m] = True
-        else:
-            dead[m] = dead[m] or judged_dead[m]
-        if dead[m]:
-            value[m] = 0
 
 
 def _column(values, name: str, n: int | None) -> np.ndarray:
@@ -410,40 +185,11 @@ def simulate_shots(
     problem = np.empty(n, np.int8)
     ja = judge_arrays(court)
     prepared, index = cached_judge_index(ja, n * d)
-    ground = court_ground(court)
-    if ground.size:  # a court that is not flat: the curved-motion path (``physics.curved_shots``)
-        from shuffle_sim.physics import curved_shots
-
-        play: Any = curved_shots.play_lone_shots if d == 1 else curved_shots.play_board_shots
-        motion: tuple[np.ndarray, ...] = (court_table(court), kernel_arrays(court).orbit_tables, ground)
-    else:
-        play = play_lone_shots if d == 1 else play_board_shots  # each compiles on first use only
-        motion = (court_table(court), kernel_arrays(court).orbit_tables)
-    play(
-        *motion,
-        ja,
-        prepared,
-        index,
-        board_x,
-        board_y,
-        xs,
-        ys,
-        vxs,
-        vys,
-        omegas,
-        int(max_events),
-        out.x,
-        out.y,
-        out.status,
-        out.dead,
-        out.value,
-        out.zone,
-        out.hanger,
-        out.touched,
-        out.ok,
-        out.played,
-        problem,
-    )
+    law = court_law(court)
+    play = play_lone_shots if d == 1 else play_board_shots  # each compiles on first use, for the law it meets
+    launches = (xs, ys, vxs, vys, omegas)
+    outs = (out.x, out.y, out.status, out.dead, out.value, out.zone, out.hanger, out.touched, out.ok, out.played)
+    play(law, court_motion(court), ja, prepared, index, board_x, board_y, launches, int(max_events), outs, problem)
     bad = np.flatnonzero(problem)
     if bad.size and bad_starts == "skip":
         bad = np.flatnonzero(problem == NOT_FINITE)

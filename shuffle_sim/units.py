@@ -34,6 +34,10 @@ SECOND_PER = {
     "second": 1.0,
     "seconds": 1.0,
 }
+#: The short name of each unit's long spellings, as displays write them ("inches" -> "in").
+SHORT_NAME = {"inch": "in", "inches": "in", "foot": "ft", "feet": "ft", "sec": "s", "second": "s", "seconds": "s"}
+#: The finest fraction of an inch a display writes (a sixty-fourth, as rulers and court plans do).
+INCH_DENOMINATOR = 64
 FOOT = METRE_PER["ft"]
 INCH = METRE_PER["in"]
 
@@ -101,8 +105,58 @@ def duration(value: object) -> float:
     return _parse(value, SECOND_PER, "duration")
 
 
+def written_unit(value: object) -> str | None:
+    """The unit a quantity is written in, by its short name: its first term's ("1 3/8 in" -> "in",
+    "20 ft 8 in" -> "ft", "14 seconds" -> "s"); None for a plain number, which is SI, or for text that
+    is no quantity (reading it says what is wrong)."""
+    if not isinstance(value, str):
+        return None
+    match = _TERM.match(value)
+    if match is None:
+        return None
+    unit = match.group(2).lower()
+    return SHORT_NAME.get(unit, unit)
+
+
+def describe_length(metres: float, unit: str) -> str:
+    """A length as a person writes it in ``unit``: inches as a whole number and a fraction down to a
+    sixty-fourth when the length is one ("1 3/8 in", "-1/16 in", "0 in"), other units and other
+    lengths with up to 4 significant digits ("7.25 ft", "0.03 in", "0.0016 m")."""
+    if unit not in METRE_PER:
+        raise UnitError(f"unknown unit {unit!r} (known: {', '.join(sorted(METRE_PER))})")
+    amount = metres / METRE_PER[unit]
+    unit = SHORT_NAME.get(unit, unit)
+    sixty_fourths = round(amount * INCH_DENOMINATOR)
+    if unit == "in" and abs(amount * INCH_DENOMINATOR - sixty_fourths) < 1e-6:
+        whole, part = divmod(abs(sixty_fourths), INCH_DENOMINATOR)
+        sign = "-" if sixty_fourths < 0 else ""
+        fraction = Fraction(part, INCH_DENOMINATOR)
+        if not part:
+            return f"{sign}{whole} in"
+        return f"{sign}{f'{whole} ' if whole else ''}{fraction.numerator}/{fraction.denominator} in"
+    return f"{amount:.4g} {unit}"
+
+
 def format_length(metres: float, unit: str = "ft") -> str:
     """Format a length in metres for display in the given unit ('ft', 'in', 'm', 'cm', 'mm')."""
     if unit not in METRE_PER:
         raise UnitError(f"unknown unit {unit!r} (known: {', '.join(sorted(METRE_PER))})")
     return f"{metres / METRE_PER[unit]:.3f} {unit}"
+
+
+def format_feet_inches(metres: float) -> str:
+    """A length as players say it: whole feet and inches to the tenth ("3 ft 4 in", "10.5 in",
+    "-2 ft 1 in", "0 in")."""
+    inches = round(abs(metres) / INCH, 1)
+    feet, rest = divmod(inches, 12.0)
+    rest = round(rest, 1)
+    parts = ([f"{int(feet)} ft"] if feet else []) + ([f"{rest:g} in"] if rest or not feet else [])
+    return ("-" if metres < 0 and inches > 0 else "") + " ".join(parts)
+
+
+def format_grade(grade: float) -> str:
+    """A grade (rise over run) as players say it: inches per foot and "1 in N" ("0.115 in per foot
+    (1 in 104)"); "level" for none."""
+    if grade == 0:
+        return "level"
+    return f"{grade * FOOT / INCH:.3g} in per foot (1 in {1.0 / abs(grade):,.0f})"

@@ -8,6 +8,7 @@ another must go down that list. A module or name that starts with an underscore 
 from __future__ import annotations
 
 import ast
+import importlib
 import re
 from pathlib import Path
 
@@ -102,3 +103,104 @@ def test_private_modules_and_names_stay_in_their_package():
                 if not (module == owner or module.startswith(owner + ".")):
                     leaks.append(f"{path.relative_to(PACKAGE.parent)}:{line} imports private name {target}.{name}")
     assert not leaks, "private modules or names used outside their package:\n" + "\n".join(leaks)
+
+
+def _graph(modules: dict[str, Path]) -> dict[str, set[str]]:
+    """Every module's imports of other modules of the package (``from a import b`` reaching a.b)."""
+    graph: dict[str, set[str]] = {}
+    for module, path in modules.items():
+        targets = set()
+        for _, target, name in _imports(path):
+            reached = _target(target, name, modules)
+            if reached in modules and reached != module:
+                targets.add(reached)
+        graph[module] = targets
+    return graph
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan's algorithm)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+    counter = [0]
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = counter[0]
+        counter[0] += 1
+        stack.append(v)
+        on_stack.add(v)
+        for w in graph[v]:
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return found
+
+
+def test_no_module_imports_itself_through_others():
+    """No import cycle anywhere in the package (a package's ``__init__`` re-exporting names that load
+    on first use counts only where it imports outright)."""
+    cycles = _cycles(_graph(_modules()))
+    assert not cycles, "import cycles:\n" + "\n".join(" <-> ".join(c) for c in cycles)
+
+
+def _house(package: str) -> list[str]:
+    """A package's parts, bottom first, as its docstring's "The house" section lists them."""
+    text = importlib.import_module(package).__doc__
+    section = text[text.index("The house\n") :]
+    return re.findall(r"^``([a-z_]+)``$", section, flags=re.MULTILINE)
+
+
+def test_the_physics_house_names_every_part_once_and_imports_flow_down_it():
+    layers = _house("shuffle_sim.physics")
+    modules = _modules()
+    parts = {m.split(".")[2] for m in modules if m.startswith("shuffle_sim.physics.")}
+    assert len(layers) == len(set(layers))
+    assert set(layers) == parts
+    rank = {name: k for k, name in enumerate(layers)}
+    upward = []
+    for module, path in modules.items():
+        if not module.startswith("shuffle_sim.physics."):
+            continue
+        here = module.split(".")[2]
+        for line, target, name in _imports(path):
+            reached = _target(target, name, modules)
+            if not reached.startswith("shuffle_sim.physics."):
+                continue
+            there = reached.split(".")[2]
+            if there != here and rank[there] > rank[here]:
+                upward.append(f"{path.relative_to(PACKAGE.parent)}:{line} imports {reached} ({here} -> {there})")
+    assert not upward, "imports running back up the physics house:\n" + "\n".join(upward)
+
+
+def test_every_subpackage_docstring_lists_its_modules():
+    """A reader opening a folder finds every module in its package's docstring (as ``name``)."""
+    missing = []
+    for init in sorted(PACKAGE.rglob("__init__.py")):
+        folder = init.parent
+        if folder == PACKAGE:
+            continue
+        package = ".".join(folder.relative_to(PACKAGE.parent).parts)
+        named = set(re.findall(r"``([A-Za-z_][A-Za-z0-9_]*)``", importlib.import_module(package).__doc__ or ""))
+        parts = [p.stem for p in folder.glob("*.py") if p.name != "__init__.py"]
+        parts += [p.name for p in folder.iterdir() if (p / "__init__.py").is_file()]
+        missing += [f"{package}.{part}" for part in sorted(parts) if part not in named]
+    assert not missing, "modules missing from their package's docstring:\n" + "\n".join(missing)

@@ -98,3 +98,46 @@ def test_constants_and_display():
     assert units.format_length(1.5, "m") == "1.500 m"
     with pytest.raises(UnitError, match="unknown unit 'yd'"):
         units.format_length(1.0, "yd")
+
+
+@pytest.mark.parametrize(
+    "text, unit",
+    [
+        ("1/32 in", "in"),
+        ("1 3/8 inches", "in"),
+        ("20 ft 8 in", "ft"),
+        ("6 feet", "ft"),
+        ("0.35 m", "m"),
+        ("2 MM", "mm"),
+        ("14 seconds", "s"),
+        (0.35, None),
+        (3, None),
+        ("parsec", None),
+    ],
+)
+def test_the_unit_a_quantity_is_written_in(text, unit):
+    assert units.written_unit(text) == unit
+
+
+@pytest.mark.parametrize(
+    "metres, unit, shown",
+    [
+        (INCH / 32, "in", "1/32 in"),
+        (-INCH / 16, "in", "-1/16 in"),
+        (1.375 * INCH, "in", "1 3/8 in"),
+        (-1.5 * INCH, "inches", "-1 1/2 in"),
+        (0.0, "in", "0 in"),
+        (2 * INCH, "in", "2 in"),
+        (0.03 * INCH, "in", "0.03 in"),
+        (7.25 * FOOT, "ft", "7.25 ft"),
+        (0.0016, "m", "0.0016 m"),
+    ],
+)
+def test_a_length_as_a_person_writes_it(metres, unit, shown):
+    assert units.describe_length(metres, unit) == shown
+
+
+@given(st.integers(-10 * 64, 10 * 64))
+def test_a_described_inch_reads_back(sixty_fourths):
+    metres = sixty_fourths * INCH / 64
+    assert units.length(units.describe_length(metres, "in")) == pytest.approx(metres, abs=1e-15)

@@ -10,6 +10,9 @@ module              what it does
 ``experiments``     batch experiments end to end, and Dask scale-out
 ``startup``         what a user waits for: the main job warm and cold, the runner, the plots
 ``players``         not speed but behaviour: shot mix and success by intent per game and preset
+``head_to_head``    the ``win`` player against the ``ev`` player (or any two), game after game
+``restitution``     what a restitution law costs (``bench``'s ``restitution_law`` entry)
+``surface``         what a surface that is not flat costs (``bench``'s ``surface`` entry)
 ``_timing``         the timing helpers they share (best rate, thread count)
 ==================  =======================================================================
 """

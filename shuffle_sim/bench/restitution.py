@@ -32,7 +32,7 @@ import numpy as np
 from shuffle_sim._runtime.threads import numba_thread_limit
 from shuffle_sim.bench._timing import best_rate, with_threads
 from shuffle_sim.court import Court, load_court
-from shuffle_sim.physics.scene_batch import Scenes, simulate_scenes
+from shuffle_sim.physics.faces.scene_batch import Scenes, simulate_scenes
 
 #: The yield speed (m/s) of the law timed here.
 YIELD_SPEED = 0.2

@@ -1,4 +1,5 @@
-"""A court fitted from a few measured shots (``shuffle-sim calibrate``), the way a club takes them.
+"""Calibration: a court fitted from a few measured shots (``shuffle-sim calibrate``), the way a club
+takes them, and a skill preset scaled to a published make rate.
 
 ==================  =======================================================================
 module              what it does
@@ -10,6 +11,8 @@ module              what it does
                     the shots cannot tell
 ``court_file``      the fitted court as a court file that loads
 ``command``         the command: read, fit, print or ``--json``, ``--out``
+``skill_rate``      a skill preset's noise scaled until a shot is made at a published rate
+                    (``python -m shuffle_sim.calibrate.skill_rate``)
 ==================  =======================================================================
 """
 

@@ -16,6 +16,9 @@ module              subcommands
 ``bench``           ``bench``, ``bench-judge``, ``bench-games``, ``bench-players``,
                     ``bench-experiments``, ``bench-startup``
 ==================  =======================================================================
+
+Inside the package: ``__main__`` runs the command (``python -m shuffle_sim.cli``); ``_common`` holds
+what the subcommands share (the usage error, argument types, signal handling).
 """
 
 from __future__ import annotations

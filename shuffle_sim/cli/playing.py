@@ -15,6 +15,7 @@ def cmd_play(args: argparse.Namespace) -> int:
 
     from shuffle_sim.playing import (
         SIDES,
+        check_format,
         check_game_length,
         check_seed,
         frame_line,
@@ -25,11 +26,14 @@ def cmd_play(args: argparse.Namespace) -> int:
     )
 
     players = players_from(args.game, args.players)
-    check_game_length(args.game, args.game_length)
+    length = check_game_length(args.game, args.game_length)
+    check_format(args.game, args.frames, args.championship, length)
     check_seed(args.seed)
     court = game_court(args.game, args.court, players)
     out = Path(args.out) if args.out else Path("results") / f"play-{args.game}-seed{args.seed}"
-    what = "match" if args.match else "game"
+    what = ("championship " if args.championship else "") + ("match" if args.match else "game")
+    if args.frames is not None:
+        what += f" of {args.frames} frames"
     on_court = f" on court {court.name}" if args.court is not None else ""
     print(f"{args.game} {what}{on_court}, seed {args.seed}: " + ", ".join(f"{s} {p.name}" for s, p in players.items()))
 
@@ -54,6 +58,8 @@ def cmd_play(args: argparse.Namespace) -> int:
         on_frame=on_frame if not args.quiet else None,
         on_game=on_game,
         court=court,
+        frames=args.frames,
+        championship=args.championship,
     )
     for note in record.notes:
         print(note)
@@ -88,9 +94,13 @@ def cmd_advise(args: argparse.Namespace) -> int:
         frames_left=args.frames_left,
         shots_left=args.shots_left,
         game_length=args.game_length,
+        frames=args.frames,
+        championship=args.championship,
     )
     if args.plot:
         plot_advice(ctx, advice, args.plot, best=args.best)
+    situation = ctx.info.get("situation")
+    assumed = ctx.info.get("assumed", {})
     if args.json:
         print(
             json.dumps(
@@ -100,6 +110,8 @@ def cmd_advise(args: argparse.Namespace) -> int:
                     "shooter": ctx.shooter,
                     "position": ctx.info.get("position"),
                     "score": list(score) if score else None,
+                    "situation": None if situation is None else situation.describe(),
+                    "assumed": assumed,
                     "shots": [a.to_dict() for a in advice],
                 }
             )
@@ -111,6 +123,12 @@ def cmd_advise(args: argparse.Namespace) -> int:
         f"{args.game}: {len(advice)} candidate shots for {ctx.shooter} from {ctx.info.get('position')} "
         f"({player.name}), by {ranked}; {samples} sampled executions each, success with its 95% interval"
     )
+    if situation is not None:
+        print("situation:")
+        for fact in situation.describe():
+            print(f"  {fact}")
+        for name, note in assumed.items():
+            print(f"  assumed: {note} (--{name.replace('_', '-')} N says otherwise)")
     win = f" {'win':>5s} {'(95%)':>11s}" if score else ""
     print(f"  {'shot':44s}{win} {'success':>7s} {'(95%)':>11s} {'expected':>8s} {'as meant':>8s} {'spread':>6s}")
     for a in advice:
@@ -188,7 +206,7 @@ def _add_play(sub) -> None:
         "--match",
         action="store_true",
         help="play a match: deck best of three (lag for game 3), crokinole the category's games "
-        "(singles 10), horse collar and ricochet best of three",
+        "(singles 10; a championship, best of three), horse collar and ricochet best of three",
     )
     p.add_argument(
         "--out", default=None, help="folder for the scorecard and pictures (default results/play-GAME-seedN)"
@@ -200,9 +218,28 @@ def _add_play(sub) -> None:
         metavar="N",
         help="game point (deck 75, horse-collar 51, ricochet 15 or 21) or rounds (crokinole 4)",
     )
+    _add_format(p)
     p.add_argument("--no-pictures", action="store_true", help="write the scorecard only")
     p.add_argument("--quiet", action="store_true", help="print game results only, not every frame")
     p.set_defaults(func=cmd_play)
+
+
+def _add_format(p, prefix: str = "") -> None:
+    """The game formats beside a game point or a number of rounds: ``--frames`` and ``--championship``."""
+    p.add_argument(
+        "--frames",
+        type=positive_int,
+        default=None,
+        metavar="N",
+        help=f"{prefix}deck: a game of N frames (half-rounds; MSA C-1: 12, 16, 24 or 36) instead of a game "
+        "point, the higher score winning after the last (24 and 36: the sides switch colours at half way)",
+    )
+    p.add_argument(
+        "--championship",
+        action="store_true",
+        help=f"{prefix}crokinole: a championship game, which plays a 5th round (and more) while level after "
+        "its rounds" + ("" if prefix else "; with --match, best two of three games"),
+    )
 
 
 def _add_advise(sub) -> None:
@@ -251,14 +288,17 @@ def _add_advise(sub) -> None:
         type=int,
         default=None,
         metavar="N",
-        help="with --score: crokinole rounds left after this one (default: this is the first)",
+        help="with --score: crokinole rounds left after this one (default: from the score, a round "
+        "giving 2 round points); with --frames, the deck frames left after this one (needed)",
     )
     p.add_argument(
         "--shots-left",
         type=int,
         default=None,
         metavar="N",
-        help="with --score: shots left in the frame after this one (default: from the board and --hammer)",
+        help="with --score: deck and crokinole shots left in the frame after this one (default: the "
+        "fewest the board allows with --hammer, each disc on it and each 20 set aside shot once); the "
+        "situation assumed is printed",
     )
     p.add_argument(
         "--game-length",
@@ -267,6 +307,7 @@ def _add_advise(sub) -> None:
         metavar="N",
         help="with --score: game point (deck 75, horse-collar 51, ricochet 15) or rounds (crokinole 4)",
     )
+    _add_format(p, "with --score: ")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.add_argument("--plot", default=None, metavar="FILE", help="draw the board and the best shots (PNG, SVG, PDF)")
     p.set_defaults(func=cmd_advise)

@@ -22,7 +22,8 @@ from shuffle_sim.court.materials import (
 )
 from shuffle_sim.court.model import Cushion, Edge, Hole, KillLine, Line, Peg, Zone, surface_contains
 from shuffle_sim.court.speed import SpeedCourse, mu_from_speed_or_mu
-from shuffle_sim.court.surface_shape import FLAT, SHAPE_KEYS, SurfaceShape, check_steepness, crown_geometry, read_shape
+from shuffle_sim.court.steepness import check_steepness
+from shuffle_sim.court.surface_shape import FLAT, SHAPE_KEYS, SurfaceShape, crown_geometry, read_shape
 from shuffle_sim.court.toml_reader import TomlReader
 
 
@@ -159,7 +160,7 @@ def read_surface_shape(
     def inside(x, y):
         return surface_contains(kind, polygon, circle, x, y)
 
-    check_steepness(shape, mu, bounds, inside, r.path, "surface")
+    check_steepness(shape, mu, bounds, inside, r.path, "surface", data["frame"]["origin"])
     return shape
 
 

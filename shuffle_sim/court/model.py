@@ -19,15 +19,8 @@ import numpy as np
 from shuffle_sim.court.errors import CourtError
 from shuffle_sim.court.materials import check_param, check_spin_params
 from shuffle_sim.court.speed import SpeedCourse, mu_from_speed_or_mu, speed_for_mu
-from shuffle_sim.court.surface_shape import (
-    FLAT,
-    SHAPE_KEYS,
-    SurfaceShape,
-    check_steepness,
-    crown_geometry,
-    least_friction,
-    read_shape,
-)
+from shuffle_sim.court.steepness import SteepestPoint, check_steepness, steepest_point, too_little_friction
+from shuffle_sim.court.surface_shape import FLAT, SHAPE_KEYS, SurfaceShape, crown_geometry, read_shape
 from shuffle_sim.games import CUSTOM
 
 # --------------------------------------------------------------------------------------------------
@@ -279,7 +272,8 @@ class Court:
             base = replace(shape, **crown_geometry(self.surface_kind, self.surface_polygon, self.surface_circle))
             shape = read_shape(shape_entries, "parameters", "params", base, self.bounds)
         if shape is not self.surface_shape or (params["mu"] != self.params["mu"] and not shape.flat):
-            check_steepness(shape, params["mu"], self.bounds, self.on_surface_array, "parameters", "params")
+            origin = self.frame.get("origin")
+            check_steepness(shape, params["mu"], self.bounds, self.on_surface_array, "parameters", "params", origin)
         cushions = tuple(
             replace(
                 c,
@@ -309,7 +303,16 @@ class Court:
     def least_friction(self) -> float:
         """The least mu that keeps this court's surface flatter than its friction everywhere: a disc
         comes to rest under any larger mu (0 on a flat court)."""
-        return self.memo("least_friction", lambda c: least_friction(c.surface_shape, c.bounds, c.on_surface_array))
+        return self.steepest_point().least_mu
+
+    def steepest_point(self) -> SteepestPoint:
+        """Where this court's grade weighs most against its friction (``steepness.steepest_point``)."""
+        return self.memo("steepest_point", lambda c: steepest_point(c.surface_shape, c.bounds, c.on_surface_array))
+
+    def friction_refusal(self, mu: float) -> str:
+        """Why ``mu`` (at most ``least_friction``) is too little friction for this court, in players'
+        words: the grade and where, the steepest grade that mu holds there, the mu the court needs."""
+        return too_little_friction(self.steepest_point(), mu, self.name, self.frame.get("origin"))
 
     def memo(self, key: str, build):
         """``build(self)``, computed once per court object and kept on it: the packings of the judging

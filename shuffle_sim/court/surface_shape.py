@@ -15,8 +15,8 @@ slightly concave, crokinole boards warp (docs/design.md, 6). A surface may carry
 
 The model (small slopes): with heights h(x, y) and grades far below 1, a disc feels the in-plane
 acceleration -g grad h and the normal force m g; friction is mu(x, y) = mu m(x, y) times that.
-A surface steeper than its friction anywhere is refused (``check_steepness``): a disc there would
-never come to rest.
+A surface steeper than its friction anywhere is refused (``steepness.check_steepness``): a disc
+there would never come to rest.
 
 Everything here is NumPy, for the court's checks and for drawings (``surface_grid``); the physics
 packs the shape for its kernels (``physics.ground``).
@@ -382,80 +382,6 @@ def read_shape(entries: dict, where: str, prefix: str, base: SurfaceShape, bound
         else:
             changes[key] = read_map(value, name, where, base_dir, key == "friction_map", bounds)
     return replace(base, **changes) if changes else base
-
-
-# --------------------------------------------------------------------------------------------------
-# Checking
-
-
-def _sample_points(shape: SurfaceShape, bounds) -> tuple[np.ndarray, np.ndarray]:
-    """Points at which the checks look: a grid over the bounding box, CHECK_SAMPLES per map cell (and
-    at least 64 a side), with the box's edges and the maps' nodes among them."""
-    xmin, ymin, xmax, ymax = bounds
-    nx = ny = 64
-    for grid in (shape.height_map, shape.friction_map):
-        if grid is not None:
-            dx, dy = grid.cell_size
-            nx = max(nx, math.ceil((xmax - xmin) / dx * CHECK_SAMPLES) + 1)
-            ny = max(ny, math.ceil((ymax - ymin) / dy * CHECK_SAMPLES) + 1)
-    return np.meshgrid(np.linspace(xmin, xmax, min(nx, 4096)), np.linspace(ymin, ymax, min(ny, 4096)))
-
-
-def check_steepness(shape: SurfaceShape, mu: float, bounds, inside, where: str, prefix: str) -> None:
-    """Refuse a surface on which a disc could not come to rest: the grade |grad h| at least the
-    friction mu m(x, y) somewhere on it (``inside(x, y)`` says which points of the bounding box
-    ``bounds`` are on the surface), or a friction multiplier that is not positive."""
-    if shape.flat:
-        return
-    x, y = _sample_points(shape, bounds)
-    on = inside(x, y)
-    x, y = x[on], y[on]
-    friction = mu * shape.friction(x, y)
-    if shape.friction_map is not None and (friction <= 0.0).any():
-        k = int(np.argmin(friction))
-        _fail(
-            where,
-            f"{prefix}.friction_map",
-            f"the interpolated multiplier is {friction[k] / mu:.6g} at x={x[k]:.6g}, "
-            f"y={y[k]:.6g} m: friction must stay positive",
-            shape.friction_map.source,
-        )
-    _, hx, hy = shape.heights(x, y)
-    grade = np.hypot(hx, hy)
-    excess = grade - friction
-    k = int(np.argmax(excess))
-    if excess[k] >= 0.0:
-        culprit = next((key for key in ("height_map", "crown", "slope") if _given(shape, key)), "slope")
-        value = {"slope": list(shape.slope), "crown": shape.crown}.get(culprit)
-        if value is None:
-            value = getattr(shape, culprit).source
-        _fail(
-            where,
-            f"{prefix}.{culprit}",
-            f"the surface is steeper than its friction: grade {grade[k]:.6g} at "
-            f"x={x[k]:.6g}, y={y[k]:.6g} m where mu is {friction[k]:.6g}; a disc would never come to rest",
-            value,
-        )
-
-
-def least_friction(shape: SurfaceShape, bounds, inside) -> float:
-    """The largest grade over friction multiplier, max |grad h| / m(x, y), over the surface's sample
-    points (``check_steepness``'s): any mu above it keeps the surface flatter than its friction."""
-    if shape.flat:
-        return 0.0
-    x, y = _sample_points(shape, bounds)
-    on = inside(x, y)
-    x, y = x[on], y[on]
-    _, hx, hy = shape.heights(x, y)
-    return float(np.max(np.hypot(hx, hy) / shape.friction(x, y)))
-
-
-def _given(shape: SurfaceShape, key: str) -> bool:
-    if key == "slope":
-        return shape.slope != (0.0, 0.0)
-    if key == "crown":
-        return shape.crown != 0.0
-    return getattr(shape, key) is not None
 
 
 # --------------------------------------------------------------------------------------------------

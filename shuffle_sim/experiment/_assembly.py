@@ -83,6 +83,8 @@ def _coordinates(experiment: Experiment, values: np.ndarray) -> dict[str, GridVa
         attrs = {"long_name": LONG_NAMES[axis.name]}
         if axis.unit:
             attrs["units"] = axis.unit
+        if axis.written_unit:
+            attrs["display_units"] = axis.written_unit  # plots show the values in it
         coords[axis.name] = GridVariable((axis.name,), np.asarray(axis_values), attrs)
     for axis in experiment.axes:
         if axis.name == "court_speed":

@@ -30,16 +30,15 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
+from shuffle_sim import units
 from shuffle_sim.court import Court, CourtError
 from shuffle_sim.court.speed import mu_for_speed
-
-if TYPE_CHECKING:  # the model's axis record and the reader, for types only (both import this module)
-    from shuffle_sim.experiment._model import Axis
-    from shuffle_sim.experiment._sections import ExperimentReader
+from shuffle_sim.court.toml_reader import TomlReader
+from shuffle_sim.experiment._axes import Axis
 
 #: The grid axes that set the court of a cell, rather than the shot.
 COURT_AXES = ("court_speed", "slope_x", "slope_y", "crown")
@@ -117,7 +116,7 @@ def court_index(axes: Sequence[Axis], grid_shape: tuple[int, ...], cells: np.nda
     return index
 
 
-def check_court_axes(r: ExperimentReader, axes: tuple[Axis, ...], court: Court, params: dict) -> None:
+def check_court_axes(r: TomlReader, axes: tuple[Axis, ...], court: Court, params: dict) -> None:
     """Refuse a crown axis beside ``params.crown``, then build every cell's court (as ``build_courts`` does) so
     that the court's own checks (a surface steeper than its friction, ``Court.with_params``) name the
     grid axis, its value and the cell's other court values."""
@@ -135,15 +134,16 @@ def check_court_axes(r: ExperimentReader, axes: tuple[Axis, ...], court: Court, 
         try:
             court.with_params(**court_values(court, axes, index))
         except CourtError as exc:
-            cell = {axes[k].name: _shown(axes[k].name, axes[k].values[i]) for k, i in zip(positions, index)}
+            cell = {axes[k].name: _shown(axes[k], axes[k].values[i]) for k, i in zip(positions, index)}
             k, i = next((k, i) for k, i in zip(positions, index) if axes[k].name in SURFACE_AXES)
             where = ", ".join(f"{n} = {v}" for n, v in cell.items())
             reason = re.sub(r" \(got .*\)$", "", re.sub(r"^parameters: params\.\w+: ", "", str(exc)))
             r.fail(f"grid.{axes[k].name}[{i}]", f"the cell {where}: {reason}", cell[axes[k].name])
 
 
-def _shown(name: str, value: float) -> Any:
-    """A court axis's value as an error shows it (lengths in metres, court speeds in seconds)."""
-    if name == "crown":
-        return f"{value:.6g} m"
-    return f"{value:.6g} s" if name == "court_speed" else float(value)
+def _shown(axis: Axis, value: float) -> Any:
+    """A court axis's value as an error shows it: a crown in the unit the file wrote it in (metres for
+    plain numbers), a court speed in seconds, a grade as the number it is."""
+    if axis.name == "crown":
+        return units.describe_length(float(value), axis.written_unit or "m")
+    return f"{value:.6g} s" if axis.name == "court_speed" else float(value)

@@ -252,7 +252,7 @@ def compile_lone_physics(experiment, shot_plan) -> None:
 
 def compile_lone_parts(experiment, shot_plan) -> None:
     """Compile (or load) the chunk kernel's pieces besides the lone disc's physics and the blocks: the
-    physics' callees, last first (``physics.lone.LONE_CALLEES``), the judging pass (``_judge_block``),
+    physics' callees, last first (``physics.laws.closed_form.lone.LONE_CALLEES``), the judging pass (``_judge_block``),
     the start check's and the draws' callees and the sums (``sum_lone_rows``), with the kernel's
     argument types: the other process's share of a first run's compile, beside
     ``compile_lone_physics``."""

@@ -4,7 +4,8 @@ shots (``_lone_chunk`` drives them).
 An experiment with no resting discs on the court and no per-shot records (the commonest kind: draws,
 aim and speed sweeps) needs from each shot only its judged outcome, added into its grid cell. Here
 each shot's parameters (``_chunk_kernels``: its grid cell's intended shot, computed once per
-cell, then distributions, aim and execution noise), its launch velocity, its play (``physics.lone.run_lone``) and its
+cell, then distributions, aim and execution noise), its launch velocity, its play
+(``physics.laws.closed_form.lone.run_lone``) and its
 judging
 (``shots.judge_rest``) happen in one loop over blocks of shots shared between threads, with nothing
 per shot leaving the CPU's caches but a value and a few flags; a second shared loop over the
@@ -32,8 +33,7 @@ from shuffle_sim.experiment._chunk_kernels import (
     drawn_parameters,
     value_slot,
 )
-from shuffle_sim.physics.numba_api import run_lone_call
-from shuffle_sim.shots import CHUNK, NOT_FINITE, judge_rest, shot_problem
+from shuffle_sim.physics.numba_api import CHUNK, NOT_FINITE, judge_rest, run_lone_call, shot_problem
 
 #: Bits of a shot's flags.
 FLAG_FAILED = 1  # not played (its start) or not finished (event bound): counted in ``failed`` only

@@ -12,44 +12,14 @@ import numpy as np
 
 from shuffle_sim._version import __version__
 from shuffle_sim.court import Court
+from shuffle_sim.experiment._axes import Axis
 from shuffle_sim.experiment._court_axes import COURT_AXES, build_courts
 from shuffle_sim.experiment.errors import ExperimentError
 from shuffle_sim.noise import EXACT, NoiseModel, skill_preset
 from shuffle_sim.physics.scene import Scene
 
-#: Parameter name -> (kind, unit shown on axes). Kinds: number (SI as written), angle (degrees in
-#: files and coordinates, radians inside), length (units allowed), category (names), duration (a
-#: court speed in seconds), grade (a dimensionless number, a component of the surface's grade).
-PARAMETERS = {
-    "speed": ("number", "m/s"),
-    "direction": ("angle", "deg"),
-    "spin": ("number", "rad/s"),
-    "start_x": ("length", "m"),
-    "start_y": ("length", "m"),
-    "target_x": ("length", "m"),
-    "target_y": ("length", "m"),
-    "skill": ("category", ""),
-    "court_speed": ("duration", "s"),
-    "slope_x": ("grade", "1"),
-    "slope_y": ("grade", "1"),
-    "crown": ("length", "m"),
-}
 #: Parameters that only a grid may sweep: they index a table (skills, courts) built once per value.
 GRID_ONLY = frozenset({"skill", *COURT_AXES})
-LONG_NAMES = {
-    "speed": "launch speed",
-    "direction": "direction (from +y toward +x)",
-    "spin": "spin",
-    "start_x": "start x",
-    "start_y": "start y",
-    "target_x": "aim point x",
-    "target_y": "aim point y",
-    "skill": "skill",
-    "court_speed": "court speed (sliding time over the court's speed course)",
-    "slope_x": "grade toward +x (gx)",
-    "slope_y": "grade toward +y (gy)",
-    "crown": "crown (middle below the long sides)",
-}
 
 #: Outcomes: name -> (needs a board, long name for colour bars).
 OUTCOMES = {
@@ -83,22 +53,6 @@ def skill_model(game: str, name: str) -> NoiseModel:
     if name == "exact":
         return EXACT
     return skill_preset(game, name)
-
-
-@dataclass(frozen=True)
-class Axis:
-    """One grid axis: its parameter name and its values (SI, except direction in degrees; skill names)."""
-
-    name: str
-    values: np.ndarray  # float64, or object array of skill names
-
-    @property
-    def size(self) -> int:
-        return len(self.values)
-
-    @property
-    def unit(self) -> str:
-        return PARAMETERS[self.name][1]
 
 
 @dataclass(frozen=True)

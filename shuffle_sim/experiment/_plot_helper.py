@@ -146,13 +146,7 @@ def _rehearse(grid, messages: queue.Queue):
     results come sooner than both plots' rehearsal would end: then the real plots start at once."""
     import io
 
-    from shuffle_sim.experiment.heatmaps import (
-        DPI,
-        draw_plot,
-        grid_results,
-        plot_specs,
-        results_court,
-    )
+    from shuffle_sim.experiment.heatmaps import DPI, draw_plot, grid_results, plot_specs, results_court
 
     ds = grid_results(grid)
     specs = plot_specs(ds)

@@ -18,6 +18,7 @@ import numpy as np
 from shuffle_sim.court import Court, CourtError, court_path, load_court
 from shuffle_sim.court.speed import parse_speed
 from shuffle_sim.court.toml_reader import TomlReader
+from shuffle_sim.experiment._axes import PARAMETERS, Axis, written_unit
 from shuffle_sim.experiment._court_axes import check_court_axes
 from shuffle_sim.experiment._model import (
     DEFAULT_CHUNK_SIZE,
@@ -29,8 +30,6 @@ from shuffle_sim.experiment._model import (
     MAX_PAIRED_COMBINATIONS,
     MAX_SHOTS,
     OUTCOMES,
-    PARAMETERS,
-    Axis,
     Distribution,
     PlotSpec,
     check_metric,
@@ -105,6 +104,7 @@ def _axis(r: ExperimentReader, name: str, spec: Any, game: str) -> Axis:
         if not spec:
             r.fail(key, "needs at least one value", spec)
         values = [r.parameter(name, v, f"{key}[{i}]") for i, v in enumerate(spec)]
+        written = list(spec)
     else:
         spec = r.table(spec, key)
         r.keys(spec, key, {"from", "to", "steps", "values"})
@@ -119,10 +119,11 @@ def _axis(r: ExperimentReader, name: str, spec: Any, game: str) -> Axis:
         if steps == 1 and lo != hi:
             r.fail(f"{key}.steps", "one step needs from == to", steps)
         values = list(np.linspace(lo, hi, steps))
+        written = [spec["from"], spec["to"]]
     arr = np.array(values, dtype=np.float64)
     if len(np.unique(arr)) != len(arr):
         r.fail(key, "values must not repeat", spec)
-    return Axis(name, arr)
+    return Axis(name, arr, written_unit(written) if kind == "length" else None)
 
 
 def _distribution(r: ExperimentReader, name: str, spec: Any) -> Distribution:
@@ -443,11 +444,13 @@ def _plot(
     board_names: tuple[str, ...],
 ) -> PlotSpec:
     axis_names = [a.name for a in axes]
+    # An axis of one value is taken at it: it needs no select, and is plotted only when named.
+    single = {a.name for a in axes if a.size == 1}
     p = r.table(p, key)
     r.keys(p, key, {"metric", "x", "y", "select", "file", "average", "diff"}, {"metric"})
     metric = r.string(p["metric"], f"{key}.metric")
     check_metric(metric, outcomes, board_names, f"{r.path}: {key}.metric")
-    default_axes = axis_names[:2]
+    default_axes = ([a for a in axis_names if a not in single] or axis_names)[:2]
     x = r.string(p.get("x", default_axes[0] if default_axes else ""), f"{key}.x")
     y = p.get("y", default_axes[1] if len(default_axes) > 1 and "x" not in p else None)
     for k, v in (("x", x), ("y", y)):
@@ -465,7 +468,11 @@ def _plot(
     rest = [
         a
         for a in axis_names
-        if a not in (x, y) and a not in select and a not in average and (diff is None or a != diff[0])
+        if a not in (x, y)
+        and a not in select
+        and a not in average
+        and (diff is None or a != diff[0])
+        and a not in single
     ]
     if rest:
         r.fail(f"{key}.select", f"choose a value for every axis not plotted, or average it ({', '.join(rest)})", select)

@@ -17,7 +17,9 @@ from matplotlib.colors import TwoSlopeNorm
 from matplotlib.figure import Figure
 
 from shuffle_sim.court import Court
-from shuffle_sim.experiment.views import View, describe_value, metric_long_name
+from shuffle_sim.experiment._axis_display import axis_coordinates, axis_label, describe, label_ticks
+from shuffle_sim.experiment._panels import cell_edges, draw_board_and_shot, draw_court_panel
+from shuffle_sim.experiment.views import View, metric_long_name
 
 #: A difference within this many standard errors of zero is hatched (about 95 % for a normal error).
 SIGNIFICANT = 2.0
@@ -32,19 +34,17 @@ def _title(ds, view: View) -> str:
     shots = int(ds.attrs.get("n_shots", int(ds["shots"].values.sum())))
     samples = ds.attrs.get("samples_per_cell")
     per = f", {samples} per cell" if samples else ""
-    where = "".join(f", {k} = {describe_value(v)}" for k, v in view.fixed.items())
+    where = "".join(f", {k} = {describe(ds, k, v)}" for k, v in view.fixed.items())
     where += f", averaged over {', '.join(view.averaged)}" if view.averaged else ""
     note = f"\n{view.stderr_note}" if view.stderr_note else ""
     return (
-        f"{ds.attrs.get('title', '')}\n{view.metric}: {axis} = {describe_value(a)} minus {axis} = "
-        f"{describe_value(b)} ({how}); {shots:,} shots{per}{where}{note}"
+        f"{ds.attrs.get('title', '')}\n{view.metric}: {axis} = {describe(ds, axis, a)} minus {axis} = "
+        f"{describe(ds, axis, b)} ({how}); {shots:,} shots{per}{where}{note}"
     )
 
 
 def plot_difference(ds, view: View, court: Court):
     """The figure of a difference ``view`` (module docstring) of results ``ds`` on ``court``."""
-    from shuffle_sim.experiment.heatmaps import _draw_board_and_shot, _draw_court_panel
-
     label = f"difference in {metric_long_name(ds, view.metric)}"
     xmin, ymin, xmax, ymax = court.bounds
     tall = (ymax - ymin) / max(xmax - xmin, 1e-9)
@@ -61,8 +61,8 @@ def plot_difference(ds, view: View, court: Court):
         _draw_difference_maps(fig, axes[0], axes[1], ds, view, values, stderr, label)
     else:
         _draw_difference_line(axes[0], ds, view.dims[0], values, stderr, label)
-    _draw_court_panel(court_ax, court, tall)
-    _draw_board_and_shot(court_ax, ds, court, list(view.dims))
+    draw_court_panel(court_ax, court, tall)
+    draw_board_and_shot(court_ax, ds, court, list(view.dims))
     fig.suptitle(_title(ds, view), fontsize=11)
     return fig
 
@@ -70,32 +70,31 @@ def plot_difference(ds, view: View, court: Court):
 def _draw_difference_maps(fig, diff_ax, error_ax, ds, view: View, values, stderr, label: str) -> None:
     """Over two axes: the difference as a diverging map centred on zero, hatched where it lies within
     ``SIGNIFICANT`` standard errors of zero, and beside it the standard error (or why there is none)."""
-    from shuffle_sim.experiment.heatmaps import _axis_label, _coordinates, _edges
-
     assert view.diff is not None, "a difference view names its compared axis"
     axis, a, b = view.diff
     x, y = view.dims[0], view.dims[1]
-    xs, xticks = _coordinates(ds, x)
-    ys, yticks = _coordinates(ds, y)
+    xs, xticks = axis_coordinates(ds, x)
+    ys, yticks = axis_coordinates(ds, y)
     finite = np.abs(values[np.isfinite(values)])
     reach = float(finite.max()) if finite.size and finite.max() > 0 else 1e-9
     mesh = diff_ax.pcolormesh(
-        _edges(xs),
-        _edges(ys),
+        cell_edges(xs),
+        cell_edges(ys),
         values.T,
         cmap="RdBu_r",
         norm=TwoSlopeNorm(vmin=-reach, vcenter=0.0, vmax=reach),
         shading="flat",
     )
     fig.colorbar(mesh, ax=diff_ax, shrink=0.9).set_label(label)
-    diff_ax.set_title(f"{axis} = {describe_value(a)} minus {axis} = {describe_value(b)}", fontsize=10)
+    diff_ax.set_title(f"{axis} = {describe(ds, axis, a)} minus {axis} = {describe(ds, axis, b)}", fontsize=10)
     if stderr is not None:
         unresolved = np.ma.masked_where(~(np.abs(values) <= SIGNIFICANT * stderr), np.ones_like(values))
         hatched = diff_ax.pcolor(
-            _edges(xs), _edges(ys), unresolved.T, facecolor="none", edgecolor="0.35", linewidth=0.0, hatch=HATCH
+            cell_edges(xs), cell_edges(ys), unresolved.T, facecolor="none", edgecolor="0.35", linewidth=0.0, hatch=HATCH
         )
         hatched.set_label(f"within {SIGNIFICANT:g} standard errors of 0")
-        error_mesh = error_ax.pcolormesh(_edges(xs), _edges(ys), stderr.T, cmap="viridis", shading="flat", vmin=0.0)
+        edges = (cell_edges(xs), cell_edges(ys))
+        error_mesh = error_ax.pcolormesh(*edges, stderr.T, cmap="viridis", shading="flat", vmin=0.0)
         fig.colorbar(error_mesh, ax=error_ax, shrink=0.9).set_label("standard error of the difference")
         error_ax.set_title(f"standard error (hatched at left: |difference| <= {SIGNIFICANT:g} x this)", fontsize=10)
     else:
@@ -109,25 +108,20 @@ def _draw_difference_maps(fig, diff_ax, error_ax, ds, view: View, values, stderr
             wrap=True,
         )
     for ax in (diff_ax, error_ax):
-        if xticks:
-            ax.set_xticks(xs, xticks)
-        if yticks:
-            ax.set_yticks(ys, yticks)
-        ax.set_xlabel(_axis_label(ds, x))
-        ax.set_ylabel(_axis_label(ds, y))
+        label_ticks(ax.xaxis, ds, x, xs, xticks)
+        label_ticks(ax.yaxis, ds, y, ys, yticks)
+        ax.set_xlabel(axis_label(ds, x))
+        ax.set_ylabel(axis_label(ds, y))
 
 
 def _draw_difference_line(ax, ds, x: str, values, stderr, label: str) -> None:
     """Over one axis: the difference as bars with error bars (named values) or a line in a band, each
     ``SIGNIFICANT`` standard errors either side, and a line at zero."""
-    from shuffle_sim.experiment.heatmaps import _axis_label, _coordinates
-
-    xs, xticks = _coordinates(ds, x)
+    xs, xticks = axis_coordinates(ds, x)
     ax.axhline(0.0, color="0.3", linewidth=0.8)
     if xticks:
         errors = None if stderr is None else SIGNIFICANT * stderr
         ax.bar(xs, values, color=np.where(values >= 0, "tab:red", "tab:blue"), yerr=errors, capsize=4, ecolor="0.2")
-        ax.set_xticks(xs, xticks)
     else:
         ax.plot(xs, values, marker="o", markersize=3, color="tab:red", label="difference")
         if stderr is not None:
@@ -141,6 +135,7 @@ def _draw_difference_line(ax, ds, x: str, values, stderr, label: str) -> None:
                 label=f"{SIGNIFICANT:g} standard errors either side",
             )
         ax.legend(fontsize=8)
-    ax.set_xlabel(_axis_label(ds, x))
+    label_ticks(ax.xaxis, ds, x, xs, xticks)
+    ax.set_xlabel(axis_label(ds, x))
     ax.set_ylabel(label)
     ax.grid(alpha=0.3)

@@ -17,7 +17,6 @@ with an extra dimension, ``p_value:10`` (probability that the shot disc is worth
 from __future__ import annotations
 
 import json
-import math
 import os
 import tomllib
 from pathlib import Path
@@ -26,14 +25,14 @@ import numpy as np
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.colors import TwoSlopeNorm
 from matplotlib.figure import Figure
-from matplotlib.ticker import MaxNLocator
 
 from shuffle_sim.court import Court, parse_court
-from shuffle_sim.experiment._axis_display import display_unit
+from shuffle_sim.experiment._axis_display import axis_coordinates, axis_label, describe, label_ticks
 from shuffle_sim.experiment._grid_file import GridResults, GridVariable
+from shuffle_sim.experiment._panels import cell_edges, draw_board_and_shot, draw_court_panel
 from shuffle_sim.experiment.store import ResultsDir, open_results
 from shuffle_sim.experiment.views import build_view, describe_value, metric_long_name, metric_sums, parse_metric
-from shuffle_sim.plot import draw_court, draw_discs
+from shuffle_sim.plot import draw_court
 
 DPI = 110
 
@@ -70,17 +69,11 @@ def results_court(ds) -> Court:
     return court.for_end(ds.attrs.get("court_end"))
 
 
-def _axis_label(ds, dim: str) -> str:
-    attrs = ds[dim].attrs
-    unit, _ = display_unit(dim, attrs.get("units"))
-    return f"{attrs.get('long_name', dim)} ({unit})" if unit else attrs.get("long_name", dim)
-
-
 def _title(ds, metric: str, fixed: dict, averaged=()) -> str:
     shots = int(ds.attrs.get("n_shots", int(ds["shots"].values.sum())))
     samples = ds.attrs.get("samples_per_cell")
     per = f", {samples} per cell" if samples else ""
-    where = "".join(f", {k} = {describe_value(v)}" for k, v in fixed.items())
+    where = "".join(f", {k} = {describe(ds, k, v)}" for k, v in fixed.items())
     where += f", averaged over {', '.join(averaged)}" if averaged else ""
     return f"{ds.attrs.get('title', '')}\n{metric}: {shots:,} shots{per}{where}"
 
@@ -96,45 +89,6 @@ def _colour_norm(values: np.ndarray, metric: str):
     return "viridis", None, lo, hi if hi > lo else lo + 1e-9
 
 
-def _edges(centres: np.ndarray) -> np.ndarray:
-    """Cell edges around sorted cell centres (half-way between neighbours)."""
-    c = np.asarray(centres, dtype=np.float64)
-    if c.size == 1:
-        return np.array([c[0] - 0.5, c[0] + 0.5])
-    mid = (c[1:] + c[:-1]) / 2
-    return np.concatenate([[c[0] - (mid[0] - c[0])], mid, [c[-1] + (c[-1] - mid[-1])]])
-
-
-def _coordinates(ds, dim: str) -> tuple[np.ndarray, list[str] | None]:
-    values = ds[dim].values
-    if values.dtype.kind in "US" or values.dtype == object:
-        return np.arange(len(values), dtype=np.float64), [str(v) for v in values]
-    return values.astype(np.float64) * display_unit(dim, None)[1], None
-
-
-def _draw_board_and_shot(ax, ds, court: Court, axes: list[str]) -> None:
-    if "board_x" in ds.coords:
-        draw_discs(ax, court, ds["board_x"].values, ds["board_y"].values, [str(t) for t in ds["board_team"].values])
-    sx, sy = float(ds.attrs["shot_start_x"]), float(ds.attrs["shot_start_y"])
-    ax.plot([sx], [sy], marker="o", color="tab:red", markersize=4, zorder=6)
-    target = ds.attrs.get("shot_target", "none")
-    if target != "none" and not {"target_x", "target_y"} <= set(axes):
-        tx, ty = (float(v) for v in target.split())
-        ax.plot([sx, tx], [sy, ty], color="tab:red", linewidth=0.8, linestyle="--", zorder=6)
-        ax.plot([tx], [ty], marker="x", color="tab:red", markersize=6, zorder=6)
-    elif "direction" in axes:
-        # The swept directions, out to where the fastest swept shot would stop on a bare surface.
-        speeds = ds["speed"].values if "speed" in ds.coords else np.array([1.0])
-        reach = float(np.max(speeds)) ** 2 / (2 * float(ds.attrs["mu"]) * float(ds.attrs["gravity"]))
-        xmin, ymin, xmax, ymax = court.bounds
-        reach = min(reach, 2 * math.hypot(xmax - xmin, ymax - ymin))
-        for deg in (float(ds["direction"].values.min()), float(ds["direction"].values.max())):
-            a = math.radians(deg)
-            ax.plot(
-                [sx, sx + reach * math.sin(a)], [sy, sy + reach * math.cos(a)], color="tab:red", linewidth=0.7, zorder=6
-            )
-
-
 #: The map beside the court: where its panels go in an 11 x 6.2 in figure, as fractions of it. Fixed
 #: rectangles instead of matplotlib's constrained layout, which took half the drawing time; they are
 #: the ones that layout chose for these figures: the map's and the court's widths in the ratio 3.2 to
@@ -147,27 +101,26 @@ BAR_GAP, BAR_WIDTH = 0.0348, 0.0206
 COURT_GAP = {True: 0.1282, False: 0.0554}  # map's right edge to the court's slot
 
 
-def _panel_axes(fig, court_share: float, with_bar: bool, y_labels: list[str] | None):
+def _panel_axes(fig, court_share: float, with_bar: bool):
     """The map's axes, the court's (its slot; the court keeps its aspect, centred) and the colour
-    bar's (None without one). Text tick labels on the map's y axis widen its left margin."""
-    left = PANEL_LEFT
-    if y_labels:
-        from matplotlib import rcParams
-        from matplotlib.font_manager import FontProperties
-
-        renderer = FigureCanvasAgg(fig).get_renderer()
-        font = FontProperties(size=rcParams["ytick.labelsize"])
-        width = max(renderer.get_text_width_height_descent(t, font, ismath=False)[0] for t in y_labels)
-        numeric = renderer.get_text_width_height_descent("0.0", font, ismath=False)[0]
-        left += max(0.0, width - numeric) / renderer.width
-    inner = PANEL_INNER[with_bar] - (left - PANEL_LEFT)
+    bar's (None without one)."""
+    inner = PANEL_INNER[with_bar]
     map_width = inner * 3.2 / (3.2 + court_share)
     bottom, height = PANEL_BOTTOM[with_bar], PANEL_HEIGHT[with_bar]
-    ax = fig.add_axes((left, bottom, map_width, height))
-    right = left + map_width
+    ax = fig.add_axes((PANEL_LEFT, bottom, map_width, height))
+    right = PANEL_LEFT + map_width
     court_ax = fig.add_axes((right + COURT_GAP[with_bar], bottom, inner - map_width, height))
     bar = fig.add_axes((right + BAR_GAP, bottom + 0.05 * height, BAR_WIDTH, 0.9 * height)) if with_bar else None
     return ax, court_ax, bar
+
+
+def _clear_of_the_left_edge(fig, ax, pad_px: float = 6.0) -> None:
+    """Move the map's left edge (keeping its right edge) so that its y label and tick labels, however
+    long (names of skills, '-0.25', a long axis name), end ``pad_px`` inside the figure."""
+    renderer = fig.canvas.get_renderer()
+    shift = (pad_px - ax.get_tightbbox(renderer).x0) / renderer.width
+    x0, y0, w, h = ax.get_position().bounds
+    ax.set_position((x0 + shift, y0, w - shift, h))
 
 
 def _clear_of_the_bar(fig, ax, bar, court_ax, pad_px: float = 10.0) -> None:
@@ -188,8 +141,10 @@ def _clear_of_the_bar(fig, ax, bar, court_ax, pad_px: float = 10.0) -> None:
 def default_axes(ds, x: str | None = None, y: str | None = None, taken=()) -> tuple[str | None, str | None]:
     """The plotted axes of a plot that names ``x`` and ``y`` or not: the first two grid axes by
     default, one axis (no ``y``) when ``x`` names another than the first. Axes ``taken`` (selected,
-    averaged or compared) are left out of the defaults."""
+    averaged or compared) are left out of the defaults, and so are axes of one value while others
+    have more (such an axis is taken at its value)."""
     grid_dims = [d for d in ds["shots"].dims if d not in taken]
+    grid_dims = [d for d in grid_dims if len(ds[d].values) > 1] or grid_dims
     if not grid_dims:
         return x, y
     x = x or grid_dims[0]
@@ -236,8 +191,7 @@ def plot_metric(
         ax = court_ax = fig.subplots()
     else:
         fig = Figure(figsize=(11, 6.2))
-        y_labels = _coordinates(ds, y)[1] if y is not None else None
-        ax, court_ax, colour_bar = _panel_axes(fig, min(1.6, max(0.55, 3.0 / tall)), y is not None, y_labels)
+        ax, court_ax, colour_bar = _panel_axes(fig, min(1.6, max(0.55, 3.0 / tall)), y is not None)
     FigureCanvasAgg(fig)
 
     values = np.asarray(view.values, dtype=np.float64)
@@ -246,8 +200,10 @@ def plot_metric(
     else:
         _draw_line(ax, ds, values, metric, label, x)
     if not on_court:
-        _draw_court_panel(court_ax, court, tall)
-    _draw_board_and_shot(court_ax, ds, court, [d for d in (x, y) if d])
+        draw_court_panel(court_ax, court, tall)
+    draw_board_and_shot(court_ax, ds, court, [d for d in (x, y) if d])
+    if not on_court:
+        _clear_of_the_left_edge(fig, ax)
     if colour_bar is not None:
         _clear_of_the_bar(fig, ax, colour_bar, court_ax)
     fig.suptitle(_title(ds, metric, fixed, view.averaged), fontsize=11, y=0.993 if not on_court else 0.98)
@@ -261,14 +217,14 @@ def _draw_map(
     scale and cut to the grid's reach, when the two axes are the court's coordinates."""
     xmin, ymin, xmax, ymax = court.bounds
     arr = values.T
-    xs, xticks = _coordinates(ds, x)
-    ys, yticks = _coordinates(ds, y)
+    xs, xticks = axis_coordinates(ds, x, court_frame=on_court)
+    ys, yticks = axis_coordinates(ds, y, court_frame=on_court)
     cmap, norm, vmin, vmax = _colour_norm(values, metric)
     if on_court:
         draw_court(ax, court)
     mesh = ax.pcolormesh(
-        _edges(xs),
-        _edges(ys),
+        cell_edges(xs),
+        cell_edges(ys),
         arr,
         cmap=cmap,
         norm=norm,
@@ -280,12 +236,10 @@ def _draw_map(
     )
     bar = fig.colorbar(mesh, cax=colour_bar) if colour_bar is not None else fig.colorbar(mesh, ax=ax, shrink=0.9)
     bar.set_label(label)
-    if xticks:
-        ax.set_xticks(xs, xticks)
-    if yticks:
-        ax.set_yticks(ys, yticks)
-    ax.set_xlabel(_axis_label(ds, x))
-    ax.set_ylabel(_axis_label(ds, y))
+    label_ticks(ax.xaxis, ds, x, xs, xticks, on_court)
+    label_ticks(ax.yaxis, ds, y, ys, yticks, on_court)
+    ax.set_xlabel(axis_label(ds, x, court_frame=on_court))
+    ax.set_ylabel(axis_label(ds, y, court_frame=on_court))
     if on_court:
         pad_x = 0.25 * (xs.max() - xs.min() + 1e-3)
         pad_y = 0.25 * (ys.max() - ys.min() + 1e-3)
@@ -296,29 +250,19 @@ def _draw_map(
 
 def _draw_line(ax, ds, values, metric: str, label: str, x: str) -> None:
     """The metric over one axis: bars with their values for named values, else a line."""
-    xs, xticks = _coordinates(ds, x)
+    xs, xticks = axis_coordinates(ds, x)
     if xticks:
         ax.bar(xs, values, color="tab:blue")
-        ax.set_xticks(xs, xticks)
         for xi, v in zip(xs, values):
             ax.annotate(f"{v:.3g}", (xi, v), ha="center", va="bottom", fontsize=9)
     else:
         ax.plot(xs, values, marker="o", markersize=3, color="tab:blue")
-    ax.set_xlabel(_axis_label(ds, x))
+    label_ticks(ax.xaxis, ds, x, xs, xticks)
+    ax.set_xlabel(axis_label(ds, x))
     ax.set_ylabel(label)
     if metric.startswith("p_"):
         ax.set_ylim(0, max(1e-9, float(np.nanmax(values)) * 1.15))
     ax.grid(alpha=0.3)
-
-
-def _draw_court_panel(court_ax, court: Court, tall: float) -> None:
-    """The court beside the plot, named, with its few ticks."""
-    draw_court(court_ax, court)
-    court_ax.set_title(f"{court.name} ({court.end} end)" if len(court.ends) > 1 else court.name, fontsize=9)
-    court_ax.set_xlabel("x (m)", fontsize=8)
-    court_ax.set_ylabel("y (m)", fontsize=8)
-    court_ax.xaxis.set_major_locator(MaxNLocator(2 if tall > 8 else 3 if tall > 3 else 5))
-    court_ax.tick_params(labelsize=7)
 
 
 def _name_part(value) -> str:

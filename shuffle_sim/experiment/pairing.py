@@ -38,12 +38,7 @@ import numpy as np
 from numba import prange
 
 from shuffle_sim._runtime import jit
-from shuffle_sim.experiment._chunk_kernels import (
-    STATUS_FALLEN,
-    STATUS_HOLED,
-    cell_parameters,
-    drawn_parameters,
-)
+from shuffle_sim.experiment._chunk_kernels import STATUS_FALLEN, STATUS_HOLED, cell_parameters, drawn_parameters
 
 #: Per-shot quantities whose paired differences are summed (board ones only with a board).
 PAIR_QUANTITIES = ("value", "dead", "hanger", "corner_hanger", "holed")

@@ -37,18 +37,16 @@ import os
 import tomllib
 from pathlib import Path
 
+from shuffle_sim.experiment._axes import LONG_NAMES, PARAMETERS, Axis
 from shuffle_sim.experiment._model import (
     DEFAULT_CHUNK_SIZE,
     DEFAULT_OUTCOMES,
     FRAME_SCORE_GAMES,
     FRAME_SCORE_OUTCOMES,
-    LONG_NAMES,
     MAX_BOARD_DISCS,
     MAX_PAIRED_COMBINATIONS,
     MAX_SHOTS,
     OUTCOMES,
-    PARAMETERS,
-    Axis,
     Distribution,
     Experiment,
     PlotSpec,

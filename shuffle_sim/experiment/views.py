@@ -32,6 +32,7 @@ from typing import Any
 
 import numpy as np
 
+from shuffle_sim.experiment._axis_display import read_value
 from shuffle_sim.experiment.errors import ExperimentError
 
 #: Metrics that are probabilities of a per-shot 0/1 quantity, and that quantity's name in the paired sums.
@@ -171,15 +172,11 @@ def metric_sums(ds, metric: str) -> _Sums:
 
 
 def _position(ds, dim: str, value) -> tuple[int, Any]:
-    """The index on grid axis ``dim`` of ``value`` (nearest for numbers) and the grid value there."""
+    """The index on grid axis ``dim`` of ``value`` (nearest for numbers, read with their units as the
+    experiment file reads them: ``_axis_display.read_value``) and the grid value there."""
     coord = np.asarray(ds[dim].values)
     if coord.dtype.kind in "fi":
-        try:
-            number = float(value)
-        except (TypeError, ValueError):
-            raise ExperimentError(
-                f"{dim} {value!r}: not a number (choose from {', '.join(f'{v:g}' for v in coord.tolist())})"
-            ) from None
+        number = read_value(ds, dim, value)
         position = int(np.argmin(np.abs(coord - number)))
     else:
         names = coord.astype(str).tolist()

@@ -6,7 +6,8 @@ games. For a disc of radius r with centre c:
 1. Fallen: c is off the playing surface (it crossed an edge into a gutter, alley or ditch): dead.
 2. Holed: c lies within a hole's capture radius: the hole's value (crokinole 20, removed at once).
 3. Zone: the first zone (in file order) whose interior contains c; failing that, the first whose
-   closed outline holds c (a centre exactly on the surface's edge, along which dead zones run).
+   closed outline holds c within ``TOUCH_TOLERANCE`` (a centre on the surface's edge, along which
+   dead zones run, exactly or by exact contact).
 4. Touching: every judged line whose band the disc's circle meets (a line has width; tangency counts).
 5. Hanger: the disc overhangs an edge (c is on the surface, the circle crosses the edge; a disc
    flush with the edge does not). Overhanging
@@ -21,42 +22,33 @@ games. For a disc of radius r with centre c:
    line unless touching it, C-4b note; past the far baseline unless touching it, C-21). A dead disc
    is worth 0.
 
-==================  =======================================================================
-module              what it does
-==================  =======================================================================
-``_api``            ``judge_batch``, ``judge`` and ``Judgement`` (the Python face)
-``packing``         a court's judging geometry as flat arrays (``judge_arrays``)
-``procedure``       the per-disc procedure in numba (``judge_prepare``, ``judge_one``)
-``cell_grid``       the grid of plain cells that lets most discs skip the procedure
-``batch``           a batch in one numba call, and the grids kept per court
-``_measures``       distances the rules measure: to a line, the MSA C-2 lag, to an edge
-==================  =======================================================================
-
 Exact contact: boundaries within ``geometry.TOUCH_TOLERANCE`` (1e-12 m) of each other are in contact,
 the same for lines, edges and hangers (a disc within it of a line touches it; within it of an edge,
 it is flush, not overhanging; a centre within it of the outline is on the surface), so that a disc
 placed at a line or an edge in floating point, a few 1e-16 m off, is judged as exactly there.
 
 Every function here takes the court as a ``Court``, a court name or a court file path
-(``court.as_court``).
+(``court.as_court``). ``judge`` judges one disc and returns a dict; ``judge_batch`` judges many in
+one numba call and returns a ``Judgement`` of arrays; ``line_distance``, ``lag_distance`` and
+``edge_nearness`` are the distances the rules measure (a disc to a line, the MSA C-2 lag, the
+ricochet nearness to the front edge). ``judge_arrays`` and ``JudgeArrays`` hand a court's judging
+geometry to numba code of one's own.
 
-The batch function runs in one numba call with ``prange`` over chunks of discs. Before the loop it
-computes, once per batch, each line's direction and length and a bounding box per line and per zone
-(grown by the disc radius and a margin), so that most discs skip most lines and zones
-(``judge_prepare``). For a large batch it also lays a grid over the surface (``judge_cells``) and
-notes, per cell, what a disc centred anywhere in it can meet: whether the cell lies on the surface
-clear of its outline, whether a hole or an overhanging edge comes near, which lines the disc may
-touch, which zones' outlines cross the cell and which zone holds it otherwise. A *plain* cell (in
-the surface's interior, inside one zone, and no earlier one, or in none, with no line, edge or hole
-near) gives every disc in it the same judgement, which depends on the zone alone; a disc in any
-other cell takes the full procedure above restricted to what its cell names (``_judge_where``).
-None of these shortcuts changes any result (the tests compare them with the full procedure and
-with Shapely); they only decide what need not be computed. The grid of a batch is remembered for
-the next batches on the same court (``cached_judge_index``).
+==================  =======================================================================
+module              what it holds
+==================  =======================================================================
+``packing``         a court's judging geometry as flat arrays (``judge_arrays``)
+``procedure``       the per-disc procedure in numba
+``cell_grid``       the grid of plain cells that lets most discs of a large batch skip it
+``grid_build``      the per-batch data and the grid, built with NumPy
+``batch``           a batch in one numba call (``prange`` over chunks), and the grids kept per court
+==================  =======================================================================
 
-The loops over discs are compiled without numba's reference counting (``_nrt=False``): they
-allocate nothing, and an atomic count of every court array a disc's judging touches would cost more
-than judging it.
+None of the batch's shortcuts changes any result (the tests compare them with the full procedure and
+with Shapely); they only decide what need not be computed.
+
+Inside the package: ``_api`` is the Python face (``judge``, ``judge_batch``, ``Judgement``) and
+``_measures`` the distances the rules measure.
 """
 
 from shuffle_sim.judging._api import HANGER_NAMES, Judgement, judge, judge_batch

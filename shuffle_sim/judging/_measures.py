@@ -6,11 +6,7 @@ from __future__ import annotations
 import math
 
 from shuffle_sim.court import Court, as_court
-from shuffle_sim.court.geometry import (
-    band_distance,
-    point_segment_distance,
-    ring_distance,
-)
+from shuffle_sim.court.geometry import band_distance, point_segment_distance, ring_distance
 
 
 def line_distance(court: Court | str, x: float, y: float, line: str, end: str | None = None) -> float:

@@ -13,12 +13,7 @@ from numba import prange
 
 from shuffle_sim._runtime import jit
 from shuffle_sim.judging import grid_build
-from shuffle_sim.judging.cell_grid import (
-    GRID_DISCS_PER_CELL,
-    GRID_MAX_CELLS,
-    GRID_MIN_CELLS,
-    judge_point,
-)
+from shuffle_sim.judging.cell_grid import GRID_DISCS_PER_CELL, GRID_MAX_CELLS, GRID_MIN_CELLS, judge_point
 from shuffle_sim.judging.packing import JudgeArrays
 
 #: Discs per call of ``judge_range`` in the parallel loop of ``judge_ranges``.

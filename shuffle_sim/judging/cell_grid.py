@@ -6,7 +6,7 @@ hole or an overhanging edge comes near, which lines the disc may touch, which zo
 the cell and which zone holds it otherwise. A *plain* cell (in the surface's interior, inside one
 zone, and no earlier one, or in none, with no line, edge or hole near) gives every disc in it the
 same judgement, which depends on the zone alone; a disc in any other cell takes the full procedure
-restricted to what its cell names (``kernels._judge_where``). None of this changes any result (the
+restricted to what its cell names (``procedure._judge_where``). None of this changes any result (the
 tests compare it with the full procedure and with Shapely); it only decides what need not be computed.
 """
 

@@ -292,7 +292,7 @@ def cells(a: JudgeArrays, prepared, n_cells: int):
 
 
 def index(a: JudgeArrays, prepared, n_discs: int):
-    """``grid.judge_index(a, prepared, n_discs)``: the grid of a batch of ``n_discs`` discs, as
-    ``grid.judge_point`` takes it (x0, y0, 1 / cell size, nx, ny, cells)."""
+    """``cell_grid.judge_index(a, prepared, n_discs)``: the grid of a batch of ``n_discs`` discs, as
+    ``cell_grid.judge_point`` takes it (x0, y0, 1 / cell size, nx, ny, cells)."""
     x0, y0, size, nx, ny, table = cells(a, prepared, min(GRID_MAX_CELLS, int(n_discs) // GRID_DISCS_PER_CELL))
     return x0, y0, 1.0 / size, nx, ny, table

@@ -176,11 +176,17 @@ def _in_zone_interior(x, y, zone_kind, zone_start, zone_vertices, zone_annulus, 
 
 @jit.no_refcount
 def _in_zone_closed(x, y, zone_kind, zone_start, zone_vertices, zone_annulus, z):
+    """Whether zone z's outline, included within ``TOUCH_TOLERANCE`` (exact contact, ``geometry``),
+    holds (x, y): a centre on the surface by exact contact lies in the zone that runs along the edge
+    there, as the centre exactly on the edge does."""
     if zone_kind[z] == 0:
-        return point_in_closed_polygon(x, y, zone_vertices, zone_start[z], zone_start[z + 1])
+        start, stop = zone_start[z], zone_start[z + 1]
+        if point_in_closed_polygon(x, y, zone_vertices, start, stop):
+            return True
+        return point_near_ring(x, y, zone_vertices, start, stop, TOUCH_TOLERANCE)
     an = zone_annulus
     rho = math.hypot(x - an[z, 0], y - an[z, 1])
-    return an[z, 2] <= rho <= an[z, 3]
+    return an[z, 2] - TOUCH_TOLERANCE <= rho <= an[z, 3] + TOUCH_TOLERANCE
 
 
 @jit.no_refcount

@@ -25,7 +25,6 @@ from shuffle_sim.lab.referee import FrameState, Ruling, after_ruling, rule_shot
 from shuffle_sim.messages import shown
 from shuffle_sim.physics import DISC_CUSHION, DISC_DISC, DISC_PEG, FALL, HOLED, KILLED, SimResult, simulate
 from shuffle_sim.physics.events import STATUS_REST
-from shuffle_sim.physics.numba_api import sample_trajectories
 from shuffle_sim.physics.scene import Scene, SceneError
 from shuffle_sim.playing.shooting import outcome_of
 
@@ -156,18 +155,8 @@ def play_shot(board: LabBoard, aim: Aim) -> ShotPlay:
 
 def positions_at(result: SimResult, times: np.ndarray) -> np.ndarray:
     """Every disc's centre at each of ``times`` (sorted), (T, N, 2), NaN once it has left the surface:
-    the closed-form motion on a flat court, the curved paths integrated again from the log
-    (``physics.curved_sampling``) on any other."""
-    tr = result.trajectories
-    n_discs = result.scene.n_discs
-    out = np.empty((len(times), n_discs, 2))
-    if tr.ground is not None:
-        from shuffle_sim.physics.curved_sampling import sample_curved
-
-        sample_curved(tr.table, tr.orbits, tr.ground, tr.log, n_discs, times, out)
-    else:
-        sample_trajectories(tr.table, tr.orbits, tr.log, n_discs, times, out)
-    return out
+    the court's exact motion followed again from the log (``physics.Trajectories.positions``)."""
+    return result.trajectories.positions(result.scene.n_discs, times)
 
 
 def predicted_path(court: Court, aim: Aim, samples: int = PATH_SAMPLES) -> tuple[np.ndarray, np.ndarray]:

@@ -19,16 +19,17 @@ group               what it makes ready
 ``WarmUp`` runs in a thread of the server and marks each group ready (``is_ready``); the page is
 built once the board's group is ready (``page_ready``) and every action that needs a group waits
 for it in its session's queue, saying so (``session``), so a first run's page is usable as soon as
-it can judge discs. Groups whose kernels numba's cache does not hold (``group_cached``: their
-top-level kernels, ``PROBES``) are compiled by helper processes (``python -m
-shuffle_sim.lab.warmup``), two lanes side by side (``LANES``: the surface kernels, the longest
-compile, beside the rest), which write them to the cache; this process then loads them. Compiling
-in another process leaves this one's Python free for the page (numba's compiler holds Python's
-lock for long stretches), and two processes use two cores. A helper that fails leaves its groups
-to be compiled here, which gives the same kernels, only slower.
+it can judge discs. This process loads (or compiles) the board's group itself; the others come from
+two helper processes (``python -m shuffle_sim.lab.warmup``), side by side in two lanes (``LANES``:
+the kernels of graded courts, the longest compile, beside the rest), each loading or compiling its
+groups in turn into numba's cache and reporting each; this process then loads it from there.
+Compiling in another process leaves this one's Python free for the page (numba's compiler holds
+Python's lock for long stretches), and two processes use two cores; on a warm cache a helper only
+loads, a few seconds. A helper that fails leaves its groups to be compiled here, which gives the
+same kernels, only slower.
 
-The terminal and the page say "compiling kernels" only when numba compiles (a kernel missing from
-its cache, or a compile seen here: ``numba:compile`` events), naming the cache folder numba uses.
+The terminal and the page say "compiling kernels" only when numba compiles (a ``numba:compile``
+event, here or in a helper, which reports it), naming the cache folder numba uses.
 """
 
 from __future__ import annotations
@@ -66,26 +67,9 @@ WHAT = {
     SURFACE: "a graded or crowned court",
     SURFACE_COPIES: "noisy copies on a graded or crowned court",
 }
-#: The groups a helper process compiles, one after the other, in each lane (after the board's,
-#: which this process needs first and compiles itself).
+#: The groups a helper process loads or compiles, one after the other, in each lane (after the
+#: board's, which this process needs first and loads or compiles itself).
 LANES = ((SHOTS, COPIES, ADVICE), (SURFACE, SURFACE_COPIES))
-#: Each group's top-level kernels (module, name): numba's cache holds the group when it holds
-#: them (their callees are compiled into them). A kernel that cannot be imported counts as missing
-#: (the group is then compiled or loaded by a helper).
-PROBES = {
-    BOARD: (("shuffle_sim.judging.batch", "judge_ranges"), ("shuffle_sim.physics.numba_api", "obstacle_overlap")),
-    SHOTS: (
-        ("shuffle_sim.physics.numba_api", "run_from_start"),
-        ("shuffle_sim.physics.numba_api", "sample_trajectories"),
-    ),
-    COPIES: (("shuffle_sim.shots", "play_lone_shots"), ("shuffle_sim.shots", "play_board_shots")),
-    ADVICE: (("shuffle_sim.playing.search.kr_uct", "sampled_executions"),),
-    SURFACE: (
-        ("shuffle_sim.physics.curved_kernel", "run_curved_from_start"),
-        ("shuffle_sim.physics.curved_sampling", "sample_curved"),
-    ),
-    SURFACE_COPIES: (("shuffle_sim.physics.curved_shots", "play_board_shots"),),
-}
 #: The graded and crowned court the surface groups compile on (the lab's court with these).
 SURFACE_PARAMS = {"slope": [0.001, 0.0005], "crown": "1/32 in"}
 #: Executions per candidate in the advisor's warm-up (the kernels are the same for any number).
@@ -101,32 +85,6 @@ def cache_folder() -> str:
     if folder:
         return str(Path(folder).resolve())
     return f"the __pycache__ folders of {Path(__file__).resolve().parents[1]}"
-
-
-def probe_kernels(group: str) -> list:
-    """The group's top-level kernels (``PROBES``); ``ImportError`` for one that is not where it says."""
-    import importlib
-
-    found = []
-    for module, name in PROBES[group]:
-        try:
-            found.append(getattr(importlib.import_module(module), name))
-        except (ImportError, AttributeError) as exc:
-            raise ImportError(f"the lab's warm-up probe {module}.{name} is gone ({exc})") from None
-    return found
-
-
-def group_cached(group: str) -> bool:
-    """Whether numba's cache holds the group's top-level kernels (``PROBES``). A cache that cannot be
-    read counts as holding them (the group is then loaded here, compiling if it must); a probe that
-    cannot be imported, as missing (a helper compiles or loads it)."""
-    from shuffle_sim._runtime.compile_ahead import cache_index
-
-    try:
-        kernels = probe_kernels(group)
-    except ImportError:
-        return False
-    return all(index is None or len(index) > 0 for index in map(cache_index, kernels))
 
 
 def lab_groups(court_ref: str, end: str | None) -> dict[str, Steps]:
@@ -228,15 +186,16 @@ def shooter(court) -> str:
 
 
 class _Compiles(event.Listener):
-    """Calls ``first`` at numba's first compile on one thread (loading from the cache is no compile)."""
+    """Calls ``first`` at numba's first compile on one thread (``every``: at each), loading from the
+    cache being no compile."""
 
-    def __init__(self, thread: int, first: Callable[[], None]):
-        self.thread, self.first, self.count = thread, first, 0
+    def __init__(self, thread: int, first: Callable[[], None], every: bool = False):
+        self.thread, self.first, self.every, self.count = thread, first, every, 0
 
     def on_start(self, ev) -> None:
         if threading.get_ident() == self.thread:
             self.count += 1
-            if self.count == 1:
+            if self.count == 1 or self.every:
                 self.first()
 
     def on_end(self, ev) -> None:
@@ -330,15 +289,13 @@ class WarmUp:
         try:
             steps = self.groups()
             self.order = [g for g in ORDER if g in steps]
-            missing = [] if self.helper_args is None else [g for g in self.order[1:] if not group_cached(g)]
-            if missing or self.forced_cold:
+            if self.forced_cold:
                 self._announce()
-            surface_lane = [g for g in LANES[1] if g in missing]
-            self._start_helper([g for g in LANES[0] if g in missing])
-            if self.order and self.order[0] == BOARD:
+            self._start_helper([g for g in LANES[0] if g in steps])
+            if BOARD in steps:
                 self._load(BOARD, steps[BOARD])
             self.page_ready.set()
-            self._start_helper(surface_lane)
+            self._start_helper([g for g in LANES[1] if g in steps])
             self._load_the_rest(steps)
             if self.cold:
                 self.say(f"shot lab: all kernels ready after {self.elapsed():.0f} s")
@@ -415,7 +372,9 @@ class WarmUp:
             assert process.stdout is not None
             for line in process.stdout:
                 kind, _, group = line.strip().partition(" ")
-                if kind == "ready" and group in groups:
+                if kind == "compiling":
+                    self._announce()
+                elif kind == "ready" and group in groups:
                     self.reports.put(group)
             process.wait()
 
@@ -443,14 +402,26 @@ def shared_warm_up(court_ref: str, end: str | None, say: Callable[[str], None] =
 
 
 def main(argv: list[str] | None = None) -> int:
-    """A helper: compile the named groups in turn, printing ``ready GROUP`` after each."""
+    """A helper: load or compile the named groups in turn into numba's cache, printing ``compiling
+    GROUP`` when numba first compiles for a group and ``ready GROUP`` after each."""
     parser = argparse.ArgumentParser(prog="python -m shuffle_sim.lab.warmup")
     parser.add_argument("--court", required=True)
     parser.add_argument("--end")
     parser.add_argument("groups", nargs="+", choices=ORDER)
     args = parser.parse_args(argv)
     steps = lab_groups(args.court, args.end)
+    current = [""]
+    told: set[str] = set()
+
+    def compiling() -> None:
+        if current[0] not in told:
+            told.add(current[0])
+            print(f"compiling {current[0]}", flush=True)
+
+    listener = _Compiles(threading.get_ident(), compiling, every=True)
+    event.register("numba:compile", listener)
     for group in args.groups:
+        current[0] = group
         try:
             for _, call in steps[group]:
                 call()

@@ -10,9 +10,9 @@ The model, in plain words
   than pure spin would, and both motions stop at the same instant, with v / (r omega) tending to
   0.653 for a uniform disc on its whole face (Farkas, Bartels, Unger and Wolf, Phys. Rev. Lett. 90,
   248302, 2003). The force and torque are mu m g F(eps) and mu m g r T(eps), eps = v / (r omega),
-  in closed form for a contact annulus of inner radius ``contact_inner_ratio`` (``_friction``); the
+  in closed form for a contact annulus of inner radius ``contact_inner_ratio`` (``face_friction``); the
   motion from any start comes from one dimensionless tabulation per annulus and inertia ratio
-  ``inertia_ratio`` (``_coupled``). A disc launched with r omega = v slides 27 % farther than
+  ``inertia_ratio`` (``laws.closed_form.coupled``). A disc launched with r omega = v slides 27 % farther than
   without spin, with r omega = 2 v 97 % farther. The path stays straight. The inertia ratio must lie
   in Weidman and Malhotra's window, (1 + eta^2)/4 < k < 2 (1 + eta + eta^2)/3, where both motions
   end together at a finite ratio.
@@ -21,9 +21,9 @@ The model, in plain words
   kept for comparison and for the pymunk cross-checks) spin always decays so, independently of the
   slide: spin never changes a slide, and the two stop separately.
 * **Impacts** are instantaneous: a normal impulse with restitution ``e`` plus a friction impulse
-  capped by Coulomb's law that changes the spins (``_resolve``). Momentum is conserved and kinetic
+  capped by Coulomb's law that changes the spins (``contacts.impulses``). Momentum is conserved and kinetic
   energy never increases. A material pair's restitution may fall with the normal impact speed
-  above a yield speed, as (v_y / v)^(1/4) (Johnson's plastic-impact scaling, ``restitution``);
+  above a yield speed, as (v_y / v)^(1/4) (Johnson's plastic-impact scaling, ``contacts.restitution``);
   by default it is a constant.
 * **Cushions and bumpers** are segments with a thickness (capsules) or circles hit from inside;
   **pegs** are fixed circles; each has its own restitution and friction. A cushion may *kill*: the
@@ -43,32 +43,61 @@ The model, in plain words
 
 How it is computed
 ------------------
-Event-driven (``_event_loop``): the earliest of all predicted events (``_predict``) is applied, and only
-what it changed is predicted again. Times of impact are exact (``_toi``): linear and quadratic
-equations in arc length for a disc against anything fixed (the path is straight in both models,
-so only the conversion of arc length to time depends on the model: closed form, or Newton on the
-coupled tables), a quartic with isolated, polished roots for two sliding discs without spin, and a
-conservative advancement for two sliding discs when one spins in the coupled model: each disc's
-deceleration is bounded by F at its present ratio and at its terminal ratio (F is monotone), so the
-true separation stays within a known margin of the mean parabolas' quartic, and no contact is ever
-stepped over. Touching discs that approach are resolved at once, so a Newton's cradle passes its
-momentum down the line in one impulse per pair. A lone disc (a shot at an empty board) runs the
-same loop with its state in local variables (``_lone_loop``). The court reaches the kernel packed in one
-array (``_court_table``), the coupled model's tables in another (``_coupled_tables.coupled_tables``);
-``_motion`` holds the motion between events and the state layout, ``events`` the codes; impacts are
-applied by ``_impacts``, discs placed and read by ``_disc_state``, the logs kept by ``_logs``.
+One event loop (``loop``) over two motion laws (``laws``). The loop takes the earliest of all
+predicted events (each body's own next event, each disc's kill-line crossing and spin stop, each
+pair's impact), logs it, applies it, and predicts again only what it changed; the rules of contacts,
+impacts, storms, kills and logs are written there once. A motion law says how discs move between
+events and predicts their events:
 
-On a court that is not flat (``ground``: the surface packed for the kernels) the motion between
-events is integrated instead (``curved_*``): every disc advances by an adaptive Dormand-Prince 8(5,3)
-with dense output (``dop853``, ``curved_step``) in a regularised variable in which the stop is
-approached smoothly (``curved_motion``), to a tolerance per step that keeps rest positions within
-1e-7 m and stop times within 1e-7 relative of a brute-force reference (``reference.surface_motion``,
-scipy's DOP853 at 1e-13), and impacts within 1e-6 m. Events are found by root-finding on the dense
-output, over a bound of how far the path can leave its chord in a step (the ground's bounds of
-acceleration and friction), so no contact is stepped over (``curved_events``, ``curved_pairs``).
-A spin-free disc on a stretch of uniform grade ends in the closed form of the classical hodograph
-of a body sliding on a rough incline. Flat courts never enter this path: their results are the
-closed forms above, bit for bit.
+* **closed form** (``laws.closed_form``), flat courts with Coulomb friction: times of impact are
+  exact (``toi``): linear and quadratic equations in arc length for a disc against anything fixed
+  (the path is straight in both spin models, so only the conversion of arc length to time depends
+  on the model: closed form, or Newton on the coupled tables), a quartic with isolated, polished
+  roots for two sliding discs without spin, and a conservative advancement for two sliding discs
+  when one spins in the coupled model: each disc's deceleration is bounded by F at its present
+  ratio and at its terminal ratio (F is monotone), so the true separation stays within a known
+  margin of the mean parabolas' quartic, and no contact is ever stepped over. A lone disc (a shot
+  at an empty board) runs the same rules with its state in local variables (``lone``);
+* **integrated** (``laws.integrated``), courts that are not flat: every body advances by an
+  adaptive Dormand-Prince 8(5,3) with dense output (``dop853``, ``step``) in a regularised
+  variable in which the stop is approached smoothly (``motion``), to a tolerance per step that
+  keeps rest positions within 1e-7 m and stop times within 1e-7 relative of a brute-force
+  reference (``reference.surface_motion``, scipy's DOP853 at 1e-13), and impacts within 1e-6 m.
+  Events are found by root-finding on the dense output, over a bound of how far the path can leave
+  its chord in a step (the surface's bounds of acceleration and friction), so no contact is stepped
+  over (``shapes``, ``pairs``); predictions hold up to the end of each body's present step. A
+  spin-free disc on a stretch of uniform grade ends in the closed form of the classical hodograph
+  of a body sliding on a rough incline.
+
+The court chooses the law (``laws.choice``), and every face is written once for both: ``simulate``
+and ``sample_positions`` (``faces.simulate``), the scene batch (``faces.scene_batch``) and the
+batch API's kernels (``faces.shot_kernels``). A law is a value whose numba type picks its code while
+compiling (``laws.law``, ``laws.ops``), so a flat court's kernels hold nothing of the integrated law.
+
+The house
+---------
+The parts of the package, from the bottom; imports flow one way, down this list:
+
+``events``
+    event and status codes
+``face_friction``
+    the coupled model's F(eps) and T(eps) over the contact face (Farkas et al.)
+``tables``
+    the court, its surface and the coupled model's tables packed for the kernels
+``state``
+    the discs' state rows every law shares, the event log, the earliest event
+``contacts``
+    impulses, restitution, bounces, discs pushed together and storms, contact tolerances
+``laws``
+    the motion laws (closed form, integrated), their one interface, the court's choice
+``loop``
+    the event loop
+``scene``
+    a scene to run: the court and its discs (``Scene``)
+``faces``
+    ``simulate``, the scene batch and the batch API's kernels
+``numba_api``
+    what other packages' numba code may call
 
 Limits
 ------
@@ -91,15 +120,15 @@ Limits
   impulses, so a perfectly symmetric triple collision may come out slightly asymmetric.
 * Discs left touching and pushed together by their friction (both sliding, barely separating)
   move on as one, with any sliding discs touching them: a stand-in for the sustained contact force
-  real discs exchange, which this impulse model does not have (``_impacts``). In the coupled model
+  real discs exchange, which this impulse model does not have (``contacts.pushing``). In the coupled model
   they also share their spin, so they share one deceleration and stay exactly together.
-* The coupled pair search gives up, claiming no contact, after ``_pair_predict.PAIR_SEARCH_STEPS`` steps
+* The coupled pair search gives up, claiming no contact, after ``pair_predict.PAIR_SEARCH_STEPS`` steps
   (two discs grazing side by side for a long time, never seen in the tests).
 * Contacts have tolerances of 1e-9 m and 1e-9 m/s, and a pushed contact may overlap by 1e-10 m
-  before it is resolved again (``_toi``).
+  before it is resolved again (``contacts.tolerances``).
 * A disc pinched between touching discs with little restitution can need thousands of pairwise
-  impulses at one instant; after 256 impacts at one instant the touching group moves on as one
-  (``_event_loop``), as a pushed group does.
+  impulses at one instant; after 256 impacts at one instant the touching group moves on as one,
+  as a pushed group does, and a disc meets a cushion or peg with restitution 0 (``contacts.pushing``).
 * Fallen discs leave play at the edge; gutters, alleys and ditches are not simulated beyond that.
 * Every court has one disc size, mass and inertia ratio.
 
@@ -129,21 +158,21 @@ _FACE = {
     "STATUS_NAMES": "shuffle_sim.physics.events",
     "STATUS_REST": "shuffle_sim.physics.events",
     "STOP": "shuffle_sim.physics.events",
-    "EventLog": "shuffle_sim.physics._simulate",
-    "SimResult": "shuffle_sim.physics._simulate",
-    "Trajectories": "shuffle_sim.physics._simulate",
-    "check_max_events": "shuffle_sim.physics._simulate",
-    "check_obstacles": "shuffle_sim.physics._simulate",
-    "obstacle_at_start": "shuffle_sim.physics._simulate",
-    "sample_positions": "shuffle_sim.physics._simulate",
-    "simulate": "shuffle_sim.physics._simulate",
+    "EventLog": "shuffle_sim.physics.faces.simulate",
+    "SimResult": "shuffle_sim.physics.faces.simulate",
+    "Trajectories": "shuffle_sim.physics.faces.simulate",
+    "check_max_events": "shuffle_sim.physics.faces.simulate",
+    "check_obstacles": "shuffle_sim.physics.faces.simulate",
+    "obstacle_at_start": "shuffle_sim.physics.faces.simulate",
+    "sample_positions": "shuffle_sim.physics.faces.simulate",
+    "simulate": "shuffle_sim.physics.faces.simulate",
     "Scene": "shuffle_sim.physics.scene",
     "SceneError": "shuffle_sim.physics.scene",
-    "speed_for_distance": "shuffle_sim.physics._motion",
-    "restitution_at": "shuffle_sim.physics.restitution",
-    "SlideSpin": "shuffle_sim.physics.lone_motion",
-    "slide_and_spin": "shuffle_sim.physics.lone_motion",
-    "terminal_ratio": "shuffle_sim.physics.lone_motion",
+    "speed_for_distance": "shuffle_sim.physics.laws.closed_form.slide",
+    "restitution_at": "shuffle_sim.physics.contacts.restitution",
+    "SlideSpin": "shuffle_sim.physics.laws.closed_form.lone_motion",
+    "slide_and_spin": "shuffle_sim.physics.laws.closed_form.lone_motion",
+    "terminal_ratio": "shuffle_sim.physics.laws.closed_form.lone_motion",
 }
 
 __all__ = [
@@ -181,17 +210,7 @@ __all__ = [
 __getattr__, __dir__ = lazy_face(__name__, _FACE, globals())
 
 if TYPE_CHECKING:  # the same names, imported outright, for type checkers and editors
-    from shuffle_sim.physics._motion import speed_for_distance
-    from shuffle_sim.physics._simulate import (
-        EventLog,
-        SimResult,
-        Trajectories,
-        check_max_events,
-        check_obstacles,
-        obstacle_at_start,
-        sample_positions,
-        simulate,
-    )
+    from shuffle_sim.physics.contacts.restitution import restitution_at
     from shuffle_sim.physics.events import (
         DISC_CUSHION,
         DISC_DISC,
@@ -208,6 +227,16 @@ if TYPE_CHECKING:  # the same names, imported outright, for type checkers and ed
         STATUS_REST,
         STOP,
     )
-    from shuffle_sim.physics.lone_motion import SlideSpin, slide_and_spin, terminal_ratio
-    from shuffle_sim.physics.restitution import restitution_at
+    from shuffle_sim.physics.faces.simulate import (
+        EventLog,
+        SimResult,
+        Trajectories,
+        check_max_events,
+        check_obstacles,
+        obstacle_at_start,
+        sample_positions,
+        simulate,
+    )
+    from shuffle_sim.physics.laws.closed_form.lone_motion import SlideSpin, slide_and_spin, terminal_ratio
+    from shuffle_sim.physics.laws.closed_form.slide import speed_for_distance
     from shuffle_sim.physics.scene import Scene, SceneError

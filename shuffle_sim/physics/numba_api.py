@@ -6,64 +6,66 @@ Everything here is a re-export; the definitions stay in the modules that own the
 ``physics`` imports kernel internals from here and nowhere else, so that the kernel can change its
 insides without breaking its callers.
 
+``court_law``, ``court_motion``
+    a court's motion law and the arrays its kernels take (``laws.choice``)
+``CLOSED_FORM``, ``INTEGRATED``
+    the two motion laws (``laws.law``)
 ``court_table``
-    a court's packed table, kept on the court (``_packing``)
-``court_ground``
-    a court's surface shape packed for the curved kernels (empty: flat)
+    a court's packed table, kept on the court (``tables.packing``)
+``court_surface``
+    a court's surface shape packed for the integrated law (empty: flat)
 ``kernel_arrays``
-    a court's geometry and materials as named arrays (``_packing``)
+    a court's geometry and materials as named arrays (``tables.packing``)
 ``pack_court``
-    the court as the kernel's one-array table (``_court_table``)
+    the court as the kernel's one-array table (``tables.court_table``)
 ``H_RADIUS``
     the table's header column of the disc radius
 ``obstacle_overlap``
     a start on a peg or cushion (numba)
 ``place_disc``, ``state_at``
-    writing a disc into the state arrays, reading it back
+    writing a disc into the closed-form law's state arrays, reading it back
 ``disc_state``, ``load_disc``
     the same for one disc, as plain numbers
-``run_table``, ``run_scene``
-    the event loop on a packed table / on packed arrays
-``run_from_start``
-    a whole scene from its start (``simulate``'s kernel)
+``run_events``, ``run_from_start``
+    the event loop under either law (``loop``), a whole scene from its start
+``run_table``
+    the event loop of the closed-form law on a packed table (flat courts' game engines)
 ``run_lone``
-    the event loop of a lone disc (a shot at an empty board)
+    the closed-form law's lone disc (a shot at an empty flat court)
 ``run_lone_call``
     the same, compiled as a function of its own
 ``LONE_CALLEES``
     its callees, for a first compile shared between processes
-``sample_trajectories``
-    every disc's centre at given times, from a trajectory log
+``play_lone_shots``, ``play_board_shots``
+    the batch API's kernels (``faces.shot_kernels``)
+``sample_paths``
+    every disc's centre at given times from a trajectory log, under either law (``faces.simulate``)
 ``speed_for_distance``
     the launch speed that slides a distance: sqrt(2 a d)
 ``EV_COLUMNS``, ``SEG_COLUMNS``
-    columns of the event log and of the path segments
+    columns of the event log and of the closed-form law's path segments
 ``DEAD``, ``STATUS``, ...
-    rows of the structure-of-arrays disc state (``_motion``): ``TOUCHED``, ``N_FLOAT_ROWS``,
-    ``N_INT_ROWS``
+    rows of the structure-of-arrays disc state (``state``): ``TOUCHED``; ``N_FLOAT_ROWS`` and
+    ``N_INT_ROWS``, the closed-form law's row counts
 ``STATUS_*``, ``DISC_DISC``
     status and event codes (``events``)
 ``shot_problem``, ...
-    the rows of one shot of a batch (``_shot_rows``): ``judge_rest``, ``fill_unplayed``, ``CHUNK``,
-    ``NOT_FINITE``, ``OFF_SURFACE``, ``ON_BOARD_DISC``
+    the rows of one shot of a batch (``faces.shot_rows``): ``judge_rest``, ``fill_unplayed``,
+    ``CHUNK``, ``NOT_FINITE``, ``OFF_SURFACE``, ``ON_BOARD_DISC``
 ``force``, ``torque``
-    the coupled model's F(eps) and T(eps) for an annulus (``_friction``)
+    the coupled model's F(eps) and T(eps) for an annulus (``face_friction``)
 ``disc_disc_impulse``, ``fixed_body_impulse``
-     the impulses of an impact (``_resolve``)
+     the impulses of an impact (``contacts.impulses``)
 ``APPROACH_TOL``, ``CONTACT_GAP``, ``EDGE_TOL``, ``OVERLAP_SLACK``
-     the contact rules' tolerances (``_toi``)
+     the contact rules' tolerances (``contacts.tolerances``)
 """
 
-from shuffle_sim.physics._court_table import H_RADIUS, obstacle_overlap, pack_court
-from shuffle_sim.physics._disc_state import disc_state, load_disc, place_disc, state_at
-from shuffle_sim.physics._event_loop import run_from_start, run_scene, run_table
-from shuffle_sim.physics._friction import force, torque
-from shuffle_sim.physics._logs import EV_COLUMNS, SEG_COLUMNS, sample_trajectories
-from shuffle_sim.physics._lone_loop import LONE_CALLEES, run_lone, run_lone_call
-from shuffle_sim.physics._motion import DEAD, N_FLOAT_ROWS, N_INT_ROWS, STATUS, TOUCHED, speed_for_distance
-from shuffle_sim.physics._packing import court_ground, court_table, kernel_arrays
-from shuffle_sim.physics._resolve import disc_disc_impulse, fixed_body_impulse
-from shuffle_sim.physics._shot_rows import (
+from shuffle_sim.physics.contacts.impulses import disc_disc_impulse, fixed_body_impulse
+from shuffle_sim.physics.contacts.tolerances import APPROACH_TOL, CONTACT_GAP, EDGE_TOL, OVERLAP_SLACK
+from shuffle_sim.physics.events import DISC_DISC, STATUS_FALLEN, STATUS_HOLED, STATUS_MOVING, STATUS_REST
+from shuffle_sim.physics.face_friction import force, torque
+from shuffle_sim.physics.faces.shot_kernels import play_board_shots, play_lone_shots
+from shuffle_sim.physics.faces.shot_rows import (
     CHUNK,
     NOT_FINITE,
     OFF_SURFACE,
@@ -72,18 +74,28 @@ from shuffle_sim.physics._shot_rows import (
     judge_rest,
     shot_problem,
 )
-from shuffle_sim.physics._toi import APPROACH_TOL, CONTACT_GAP, EDGE_TOL, OVERLAP_SLACK
-from shuffle_sim.physics.events import DISC_DISC, STATUS_FALLEN, STATUS_HOLED, STATUS_MOVING, STATUS_REST
+from shuffle_sim.physics.faces.simulate import sample_paths
+from shuffle_sim.physics.laws.choice import court_law, court_motion
+from shuffle_sim.physics.laws.closed_form.disc_state import disc_state, load_disc, place_disc, state_at
+from shuffle_sim.physics.laws.closed_form.lone import LONE_CALLEES, run_lone, run_lone_call
+from shuffle_sim.physics.laws.closed_form.slide import N_FLOAT_ROWS, N_INT_ROWS, speed_for_distance
+from shuffle_sim.physics.laws.law import CLOSED_FORM, INTEGRATED
+from shuffle_sim.physics.loop import run_events, run_from_start, run_table
+from shuffle_sim.physics.state import DEAD, EV_COLUMNS, SEG_COLUMNS, STATUS, TOUCHED
+from shuffle_sim.physics.tables.court_table import H_RADIUS, obstacle_overlap, pack_court
+from shuffle_sim.physics.tables.packing import court_surface, court_table, kernel_arrays
 
 __all__ = [
     "APPROACH_TOL",
     "CHUNK",
+    "CLOSED_FORM",
     "CONTACT_GAP",
     "DEAD",
     "DISC_DISC",
     "EDGE_TOL",
     "EV_COLUMNS",
     "H_RADIUS",
+    "INTEGRATED",
     "LONE_CALLEES",
     "NOT_FINITE",
     "N_FLOAT_ROWS",
@@ -98,7 +110,9 @@ __all__ = [
     "STATUS_MOVING",
     "STATUS_REST",
     "TOUCHED",
-    "court_ground",
+    "court_law",
+    "court_motion",
+    "court_surface",
     "court_table",
     "disc_disc_impulse",
     "disc_state",
@@ -111,12 +125,14 @@ __all__ = [
     "obstacle_overlap",
     "pack_court",
     "place_disc",
+    "play_board_shots",
+    "play_lone_shots",
+    "run_events",
     "run_from_start",
     "run_lone",
     "run_lone_call",
-    "run_scene",
     "run_table",
-    "sample_trajectories",
+    "sample_paths",
     "shot_problem",
     "speed_for_distance",
     "state_at",

@@ -1,29 +1,46 @@
-"""Simulated games: one game loop over the rules' game flow, players, and each game's tactics.
+"""Simulated games: whole games and matches of the four games between simulated players, their
+records and scorecards; the players, their strategies and each game's tactics; the shot advisor.
+
+``play(game, players, seed)`` plays a game (``match=True``: a match) between two simulated players
+on sides "A" and "B" and returns its ``MatchRecord`` (``shuffle-sim play``); the same seed plays the
+same game bit for bit. Each game is played in the format its rules give it: deck a singles game to
+75, a match best two of three with a lag for game 3 (MSA C-1a, C-2); horse collar a game to 51 with
+the hammer rule; ricochet a game to 15 (or 21) after a coin toss; crokinole a singles game of four
+rounds, a match the category's number of games; horse collar and ricochet matches, which their rules
+leave open, best two of three. ``game_length`` sets another game point (or number of rounds).
+``players_from`` reads players from text such as ``"expert-ev,average-plan"``
+(``shuffle_sim.playing.players``); ``write_scorecard`` writes what ``shuffle-sim play`` writes.
 
 ====================  ==============================================================================
-module                what it does
+module                what it holds
 ====================  ==============================================================================
-``_matches``          ``play``: a game or a match of any registered game; match formats
-``_loop``             ``play_game``: the one game loop (``GamePlay``, ``FramePlay``)
-``shooting``          one shot through the kernel (``shoot``), fallen discs into the gutter
 ``records``           shot, frame, game and match records (the scorecard's data)
 ``scorecard``         ``write_scorecard`` (JSON, CSV, frame pictures), scoreboard lines
-``players``           intents, launch kernels, aiming, strategies, presets, what a shot's success is
+``players``           players: skill presets, strategies, intents, aiming, what a shot's success is
 ``search``            the ``win`` players: search over the candidate shots, rollouts, win tables
 ``advisor``           ``shuffle-sim advise``: the candidate shots for a board, ranked
-``deck``              deck tactics, half-rounds, the lag, matches (the Python driver)
+``shooting``          one shot through the kernel, as every game driver plays it
+``deck``              deck tactics, half-rounds, the lag, matches
 ``deck_engine``       the numba deck engine: whole fixed-plan games in one call
-``flat_only``         whole frames in numba (engine, rollouts) run flat courts only: refusals
-``_deck_half_round``  numba: one half-round of the deck engine (shots, removals, C-20a, score)
-``_deck_setup``       where deck players stand and aim on a court (``DeckSetup``)
-``_deck_plan``        the deck fixed-plan player, compiled: its shot and its launch
 ``horse_collar``      horse collar tactics and frames
 ``ricochet``          ricochet tactics and rounds
 ``crokinole``         crokinole tactics, rounds and matches
+``flat_only``         whole frames in numba (engine, rollouts) run flat courts only: the refusals
 ====================  ==============================================================================
+
+Inside the package: the one game loop (``_loop``), whole games and matches (``_matches``), and the
+deck engine's parts (``_deck_setup``, ``_deck_plan``, ``_deck_half_round``).
 """
 
-from shuffle_sim.playing._matches import SIDES, check_game_length, check_seed, game_court, play, players_from
+from shuffle_sim.playing._matches import (
+    SIDES,
+    check_format,
+    check_game_length,
+    check_seed,
+    game_court,
+    play,
+    players_from,
+)
 from shuffle_sim.playing.records import FrameRecord, GameRecord, MatchRecord, ShotRecord
 from shuffle_sim.playing.scorecard import frame_line, write_scorecard
 
@@ -33,6 +50,7 @@ __all__ = [
     "GameRecord",
     "MatchRecord",
     "ShotRecord",
+    "check_format",
     "check_game_length",
     "check_seed",
     "frame_line",

@@ -5,15 +5,22 @@ players (``shuffle_sim.playing.players``) on sides "A" and "B", and returns its 
 game's entry in the registry (``shuffle_sim.games``) names its play module, whose ``play_match``
 knows the game's format:
 
-- deck: a singles game to 75 (``game_length`` sets another game point), A on yellow; a match is
-  best two of three, A on yellow in game 1 and on black in game 2, the third game's colours by a
-  simulated lag (MSA C-1a, C-2; the lag winner takes yellow);
+- deck: a singles game to 75 (``game_length`` sets another game point; ``frames``, a game of that
+  many frames, MSA C-1), A on yellow; a match is best two of three, A on yellow in game 1 and on
+  black in game 2, the third game's colours by a simulated lag (MSA C-1a, C-2; the lag winner takes
+  yellow);
 - horse collar: a game to 51 with the hammer rule, A throwing first; a match (not defined by the
   rules: the project's choice) is best two of three, the first thrower alternating;
 - ricochet: a game to 15 (or 21), starter and starting half by a coin toss drawn from the seed; a
   match (the project's choice) is best two of three, a new toss each game;
 - crokinole: a singles game of 4 rounds (``game_length`` rounds), A shooting first; a match is the
-  category's number of games (singles: 10), the first shooter alternating.
+  category's number of games (singles: 10), the first shooter alternating. A ``championship`` game
+  plays a 5th round (and more) while level after its rounds; a championship match is best two of
+  three games (crokinole tournament rules).
+
+A play module that knows more formats than its game's length names them in ``FORMATS`` (deck
+``frames``, crokinole ``championship``); ``play`` passes them to its ``play_match`` as keywords
+(``check_format``).
 
 Game g of a match draws its execution errors from noise stream g (``players.shot_normals``), so the
 same seed plays the same match bit for bit. The helpers here (``single_game``, ``best_of_three``,
@@ -58,6 +65,32 @@ def check_game_length(game: str, length: int | None) -> int | None:
     return length
 
 
+def check_format(game: str, frames: int | None, championship: bool, length: int | None) -> dict:
+    """The game format beside its length, checked for ``game``: a deck game of ``frames`` frames
+    (MSA C-1), a crokinole ``championship`` game. Returns the keywords the game's ``play_match``
+    takes for it (its play module names them in ``FORMATS``), empty for the usual format."""
+    formats = getattr(get_game(game).play_module(), "FORMATS", ())
+    out: dict = {}
+    if frames is not None:
+        if "frames" not in formats:
+            raise PlayerError(f"frames: {game} is not played to a number of frames (got frames={shown(frames)})")
+        if isinstance(frames, bool) or not isinstance(frames, int) or frames < 1:
+            raise PlayerError(f"frames must be a positive integer (got {shown(frames)})")
+        if length is not None:
+            raise PlayerError(
+                f"game_length: a game of {frames} frames has no game point: give one of frames and game_length "
+                f"(got {length})"
+            )
+        out["frames"] = frames
+    if championship is not False:
+        if not isinstance(championship, bool):
+            raise PlayerError(f"championship must be true or false (got {shown(championship)})")
+        if "championship" not in formats:
+            raise PlayerError(f"championship: {game} has no championship format")
+        out["championship"] = True
+    return out
+
+
 def check_seed(seed: int) -> int:
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
         raise PlayerError(f"seed must be an integer in [0, 2**64) (got {shown(seed)})")
@@ -84,20 +117,26 @@ def play(
     on_frame: Callable[[int, FrameRecord], None] | None = None,
     on_game: Callable[[GameRecord], None] | None = None,
     court: Court | str | os.PathLike | None = None,
+    frames: int | None = None,
+    championship: bool = False,
 ) -> MatchRecord:
     """Play a game (or a match) of ``game``; see the module docstring.
 
     ``court``: a court of the game (a ``Court``, a court name or a court file; default the game's
     own court), for example a graded or slow one. ``on_frame(game_number, frame)`` and
-    ``on_game(game)`` are called as frames and games finish.
+    ``on_game(game)`` are called as frames and games finish. ``frames``: a deck game of that many
+    frames instead of a game point; ``championship``: a crokinole championship game (``check_format``).
     """
     _check_game(game)
     length = check_game_length(game, game_length)
+    fmt = check_format(game, frames, championship, length)
     check_seed(seed)
     by_side = players_from(game, players)
     played_on = game_court(game, court, by_side)
     with one_numba_thread():
-        record = get_game(game).play_module().play_match(by_side, seed, match, length, on_frame, on_game, played_on)
+        record = (
+            get_game(game).play_module().play_match(by_side, seed, match, length, on_frame, on_game, played_on, **fmt)
+        )
     record.players = {side: p.name for side, p in by_side.items()}
     record.court = played_on
     return record

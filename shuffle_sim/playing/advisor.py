@@ -223,15 +223,20 @@ def advise(
     frames_left: int | None = None,
     shots_left: int | None = None,
     game_length: int | None = None,
+    frames: int | None = None,
+    championship: bool = False,
 ) -> tuple[ShotContext, list[Advice]]:
     """The candidate shots of ``game`` for ``board`` (module docstring), best first.
 
     ``samples``: executions per candidate (default ``DEFAULT_SAMPLES``; 1 for a noise-free player).
-    ``score`` (the shooter's, the opponent's), ``hammer``, ``frames_left``, ``shots_left`` and
-    ``game_length`` describe the game the board is part of (``search.situations.advice_situation``);
-    with a score the shots are ranked by the probability of winning the game (flat courts only: the
-    win estimates roll out the frame with the flat kernels, ``playing.flat_only``; the court and the
-    game situation are checked before any shot is simulated).
+    ``score`` (the shooter's, the opponent's), ``hammer``, ``frames_left``, ``shots_left``,
+    ``game_length``, ``frames`` (a deck game of that many frames) and ``championship`` (a crokinole
+    championship game) describe the game the board is part of (``search.told_situation``); with a score
+    the shots are ranked by the probability of winning the game (flat courts only: the win estimates
+    roll out the frame with the flat kernels, ``playing.flat_only``; the court and the game
+    situation are checked before any shot is simulated). The situation is then in
+    ``ctx.info["situation"]`` (its ``describe()`` says it in players' words) and what the advisor
+    assumed, not told, in ``ctx.info["assumed"]`` (by argument name).
 
     On a court that is not flat the candidates are aimed as the player reads the court
     (``players.reading``; a ``-flat`` player aims as if flat) and every sample runs through the
@@ -248,10 +253,17 @@ def advise(
     situation = None
     if score is not None:
         # Checked before any shot is simulated: the win estimates need a flat court and a valid game.
-        from shuffle_sim.playing.search.situations import advice_situation
+        from shuffle_sim.playing.search.told_situation import advice_situation
 
         require_flat(ctx.court, "advise with a score")
-        situation = advice_situation(game, ctx, score, hammer, frames_left, shots_left, game_length)
+        situation, assumed = advice_situation(
+            game, ctx, score, hammer, frames_left, shots_left, game_length, frames, championship
+        )
+        ctx.info["situation"] = situation
+        ctx.info["assumed"] = assumed
+        # the shots after this one alternate, the opponent's first (crokinole's frame value weighs
+        # the opponent's next shot only while it has one)
+        ctx.info["opponent_shots_left"] = (situation.later + 1) // 2
     intents, launches = [], []
     for intent in ctx.tactics.candidates(ctx):
         try:
@@ -321,9 +333,22 @@ def _win_estimates(ctx, skill, launches, situation, n):
     return out
 
 
+#: The advice picture's narrowest width (inches): room below the court for the legend of the shots.
+ADVICE_MIN_WIDTH_IN = 5.0
+
+
 def plot_advice(ctx: ShotContext, advice: list[Advice], path, best: int = 3, title: str | None = None) -> None:
-    """Draw the board and the noise-free paths of the ``best`` first shots, numbered by rank."""
+    """Draw the board and the noise-free paths of the ``best`` first shots, numbered by rank, into an
+    image file (``advice_figure``)."""
     import os
+
+    advice_figure(ctx, advice, best, title).savefig(os.fspath(path), dpi=120)
+
+
+def advice_figure(ctx: ShotContext, advice: list[Advice], best: int = 3, title: str | None = None):
+    """The figure of ``plot_advice``: the court with its resting discs, the paths of the ``best``
+    first shots numbered by rank, and below the court a legend naming each shot and its worth."""
+    import textwrap
 
     from shuffle_sim.court.shapes import extent
     from shuffle_sim.physics import Scene, sample_positions, simulate
@@ -331,8 +356,10 @@ def plot_advice(ctx: ShotContext, advice: list[Advice], path, best: int = 3, tit
 
     court: Court = ctx.court
     box = extent(court)
-    fig = court_figure(box[2] - box[0], box[3] - box[1])
+    fig = court_figure(box[2] - box[0], box[3] - box[1], min_width_in=ADVICE_MIN_WIDTH_IN)
     ax = fig.add_subplot()
+    # Characters of a legend line at its font size (7 pt, about 0.055 in a character) across the figure.
+    line_chars = int((fig.get_figwidth() - 0.6) / 0.055)
     draw_court(ax, court)
     if ctx.n_discs:
         draw_discs(ax, court, ctx.board_x, ctx.board_y, ctx.board_team)
@@ -360,7 +387,7 @@ def plot_advice(ctx: ShotContext, advice: list[Advice], path, best: int = 3, tit
             color="black",
             linewidth=1.3,
             zorder=7,
-            label=f"{rank}. {a.intent.label}: {worth} ({a.success:.0%} made)",
+            label=textwrap.fill(f"{rank}. {a.intent.label}: {worth} ({a.success:.0%} made)", line_chars),
         )
         ax.plot(track[0, 0], track[0, 1], "o", color=colour, markeredgecolor="black", zorder=7)
         end = track[finite][-1]
@@ -378,6 +405,6 @@ def plot_advice(ctx: ShotContext, advice: list[Advice], path, best: int = 3, tit
     ax.set_xlim(box[0], box[2])
     ax.set_ylim(box[1], box[3])
     if advice:
-        ax.legend(loc="lower left", fontsize=7, framealpha=0.9)
+        fig.legend(loc="outside lower center", fontsize=7, frameon=False)
     finish_axes(ax, court, title or f"{court.title}: best shots for {ctx.shooter}")
-    fig.savefig(os.fspath(path), dpi=120)
+    return fig

@@ -38,6 +38,7 @@ from shuffle_sim.rules.common import Board, Turn
 from shuffle_sim.rules.crokinole import (
     FIFTEEN_LINE,
     GAME,
+    TWENTY,
     CrokinoleGame,
     CrokinoleMatch,
     CrokinoleOptions,
@@ -60,7 +61,7 @@ PEG_HIDE_GAP = 0.2 * INCH
 KERNEL_TARGETS = 3
 #: What the expected-value player expects of the opponent's next shot: a take-out of a disc of its
 #: own hits this often, an open 20 on a board left open drops this often (the top-competitive
-#: figures of docs/players.md).
+#: figures of docs/players/skills.md).
 NEXT_HIT_RATE = 0.9
 NEXT_OPEN20_RATE = 0.65
 MAX_ROUNDS = 50
@@ -71,6 +72,14 @@ class PegHide(Draw):
     """A draw to rest just behind a peg, hidden from the opponent across the board (aimed as a draw)."""
 
     hides_from_opponent = True
+
+
+def twenties_of(ctx: ShotContext) -> tuple[int, int]:
+    """The 20s set aside so far in the round (``ctx.info["twenties"]``, by side): the shooter's and
+    the opponent's (every other side's)."""
+    twenties = ctx.info.get("twenties") or {}
+    mine = int(twenties.get(ctx.shooter, 0))
+    return mine, int(sum(twenties.values())) - mine
 
 
 class CrokinoleTactics:
@@ -176,12 +185,13 @@ class CrokinoleTactics:
         return out
 
     def evaluate(self, ctx: ShotContext, batch: ShotBatch) -> np.ndarray:
-        """The round as it would score now (own minus opponent's total, the shot's fouls applied: a
-        shot that hits no opponent disc loses itself and the shooter's discs it moved; an open shot
-        must end in or touching the 15 line, or in the hole), less what the opponent's next shot is
-        likely to take: on a board closed by a disc of the shooter's, the best of them
-        (``NEXT_HIT_RATE`` of its value); on a board left open, an open 20 (``NEXT_OPEN20_RATE`` of
-        20). Nothing is taken when the opponent has no shot left in the round."""
+        """The round as it would score now (own minus opponent's total, the 20s already set aside in
+        the round, ``ctx.info["twenties"]``, included; the shot's fouls applied: a shot that hits no
+        opponent disc loses itself and the shooter's discs it moved; an open shot must end in or
+        touching the 15 line, or in the hole), less what the opponent's next shot is likely to take:
+        on a board closed by a disc of the shooter's, the best of them (``NEXT_HIT_RATE`` of its
+        value); on a board left open, an open 20 (``NEXT_OPEN20_RATE`` of 20). Nothing is taken when
+        the opponent has no shot left in the round."""
         teams = ctx.teams()
         own = np.asarray(teams == ctx.shooter)
         shot = batch.x.shape[1] - 1
@@ -197,6 +207,8 @@ class CrokinoleTactics:
         # 20s are set aside at once and cannot be taken; discs on the board can.
         holed_all = batch.status == STATUS_HOLED
         score = (value[:, own].sum(axis=1) - value[:, ~own].sum(axis=1)).astype(np.float64)
+        mine, theirs = twenties_of(ctx)
+        score += TWENTY * (mine - theirs)
         if ctx.info.get("opponent_shots_left", 0) > 0:
             standing = np.where(own[None, :] & ~holed_all & (value > 0), value, 0)
             closed = standing.max(axis=1) if standing.shape[1] else np.zeros(score.size)
@@ -247,6 +259,7 @@ class CrokinoleFrame(FramePlay):
             info={
                 "seat": turn.end,
                 "opponent_shots_left": self.opponent_shots_left(turn),
+                "twenties": dict(self.twenties),
                 "game": self.game,
                 "frame": self,
             },
@@ -318,6 +331,10 @@ def play_crokinole_game(
     return play_game(play, players, seed, game_index, number, max_rounds, on_frame)
 
 
+#: Formats ``play_match`` knows beside a number of rounds (``_matches.check_format``).
+FORMATS = ("championship",)
+
+
 def play_match(
     players: Mapping[str, Player],
     seed: int,
@@ -326,11 +343,13 @@ def play_match(
     on_frame=None,
     on_game=None,
     court: Court | None = None,
+    championship: bool = False,
 ) -> MatchRecord:
     """A singles game of 4 rounds (``length`` rounds) on ``court`` (default the tournament board), A
     shooting first; a match is the category's number of games (singles: 10), the first shooter
-    alternating."""
-    options = CrokinoleOptions() if length is None else CrokinoleOptions(rounds=length)
+    alternating. A ``championship`` game plays another round while level after its rounds, and a
+    championship match is best two of three games (crokinole tournament rules)."""
+    options = CrokinoleOptions(rounds=CrokinoleOptions.rounds if length is None else length, championship=championship)
     if not match:
         game = CrokinoleGame(SIDES, options)
         return single_game(GAME, play_crokinole_game, game, players, seed, on_frame, on_game, court)
@@ -387,5 +406,9 @@ def shooter_context(board: Board, shooter: str, position: str) -> ShotContext:
         tuple(board.team),
         shooter,
         tactics,
-        info={"seat": position, "opponent_shots_left": ADVICE_OPPONENT_SHOTS},
+        info={
+            "seat": position,
+            "opponent_shots_left": ADVICE_OPPONENT_SHOTS,
+            "twenties": dict(board.twenties or {}),
+        },
     )

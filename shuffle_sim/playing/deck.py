@@ -344,8 +344,15 @@ def play_lag(
     raise RuntimeError(f"the lag found no winner in {attempts} attempts")
 
 
-def deck_options(game_point: int | None) -> DeckOptions:
+def deck_options(game_point: int | None, frames: int | None = None) -> DeckOptions:
+    """A singles game to ``game_point`` (default 75), or of ``frames`` frames (MSA C-1)."""
+    if frames is not None:
+        return DeckOptions(frames=frames)
     return DeckOptions() if game_point is None else DeckOptions(game_point=game_point)
+
+
+#: Formats ``play_match`` knows beside a game point (``_matches.check_format``).
+FORMATS = ("frames",)
 
 
 def play_match(
@@ -356,11 +363,14 @@ def play_match(
     on_frame=None,
     on_game=None,
     court: Court | None = None,
+    frames: int | None = None,
 ) -> MatchRecord:
-    """A singles game to 75 (``length`` another game point) on ``court`` (default the MSA court), A on
-    yellow; a match is best two of three, A on yellow in game 1 and on black in game 2, the third
-    game's colours by a simulated lag (MSA C-1a, C-2; the lag winner takes yellow)."""
-    options = deck_options(length)
+    """A singles game to 75 (``length`` another game point; ``frames``: a game of that many frames,
+    MSA C-1, the sides switching colours at half way in 24- and 36-frame games) on ``court``
+    (default the MSA court), A on yellow; a match is best two of three, A on yellow in game 1 and on
+    black in game 2, the third game's colours by a simulated lag (MSA C-1a, C-2; the lag winner
+    takes yellow)."""
+    options = deck_options(length, frames)
     if not match:
         game = DeckGame(*SIDES, options=options)
         return single_game(GAME, play_deck_game, game, players, seed, on_frame, on_game, court)

@@ -29,26 +29,9 @@ from shuffle_sim._runtime import jit
 from shuffle_sim.court import Court
 from shuffle_sim.judging.packing import judge_arrays
 from shuffle_sim.judging.procedure import judge_prepare
-from shuffle_sim.physics.numba_api import (
-    EV_COLUMNS,
-    SEG_COLUMNS,
-    court_table,
-    kernel_arrays,
-)
-from shuffle_sim.playing._deck_half_round import (
-    DISCS,
-    ENTRY_COLUMNS,
-    YELLOW_CODE,
-    _play_half_round,
-    _score_half_round,
-)
-from shuffle_sim.playing._deck_plan import (
-    PLAN_DRAW,
-    PLAN_TAKEOUT,
-    canonical_values,
-    deck_plan,
-    value_and_dead,
-)
+from shuffle_sim.physics.numba_api import EV_COLUMNS, SEG_COLUMNS, court_table, kernel_arrays
+from shuffle_sim.playing._deck_half_round import DISCS, ENTRY_COLUMNS, YELLOW_CODE, _play_half_round, _score_half_round
+from shuffle_sim.playing._deck_plan import PLAN_DRAW, PLAN_TAKEOUT, canonical_values, deck_plan, value_and_dead
 from shuffle_sim.playing._deck_setup import SPOT_ZONES, TAKEOUT_EXTRA, DeckSetup, deck_setup, setup_numbers
 from shuffle_sim.playing.flat_only import require_flat
 

@@ -23,15 +23,7 @@ import numpy as np
 from shuffle_sim.court import Court, load_court
 from shuffle_sim.playing._loop import FramePlay, GamePlay, play_game
 from shuffle_sim.playing._matches import SIDES, best_of_three
-from shuffle_sim.playing.players import (
-    Bank,
-    Player,
-    PlayerError,
-    ShotContext,
-    Stance,
-    hanger_point,
-    zone_spot,
-)
+from shuffle_sim.playing.players import Bank, Player, PlayerError, ShotContext, Stance, hanger_point, zone_spot
 from shuffle_sim.playing.records import FrameRecord, GameRecord, MatchRecord, ShotRecord
 from shuffle_sim.playing.shooting import ShotOutcome, single_threaded
 from shuffle_sim.rules.common import Board, Turn

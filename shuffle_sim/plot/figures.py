@@ -36,14 +36,22 @@ def court_figure(width_m: float, height_m: float, longest_in: float = 11.0, min_
 
 
 def finish_axes(ax, court: Court, title: str) -> None:
-    """Few enough ticks for a narrow drawing, feet or inches on the second axes, a wrapped title."""
+    """Few enough ticks for a narrow drawing, feet or inches on the second axes, a wrapped title.
+
+    The ticks go by the drawing's own size: the room ``court_figure`` leaves for it, narrowed to the
+    court's proportions (a long court in a figure made wider for a legend stays narrow)."""
     import textwrap
 
     from matplotlib.ticker import MaxNLocator
 
     width_in, height_in = ax.figure.get_size_inches()
-    ax.xaxis.set_major_locator(MaxNLocator(max(2, min(8, int(1.6 * (width_in - 1.8))))))
-    ax.yaxis.set_major_locator(MaxNLocator(max(2, min(12, int(1.2 * (height_in - 1.4))))))
+    x0, x1 = ax.get_xlim()
+    y0, y1 = ax.get_ylim()
+    across = abs(x1 - x0) / max(abs(y1 - y0), 1e-12)
+    drawn_width = min(width_in - 1.8, (height_in - 1.4) * across)
+    drawn_height = min(height_in - 1.4, (width_in - 1.8) / max(across, 1e-12))
+    ax.xaxis.set_major_locator(MaxNLocator(max(2, min(8, int(1.6 * drawn_width)))))
+    ax.yaxis.set_major_locator(MaxNLocator(max(2, min(12, int(1.2 * drawn_height)))))
     _secondary_axes(ax, court)
     ax.set_title("\n".join(textwrap.wrap(title, max(24, int(width_in * 11)))), fontsize=9)
 

@@ -5,7 +5,7 @@ numerically over the contact face (an annulus of radii eta r and r, pressing eve
 elliptic closed form: every element of the face rubs with Coulomb friction against its own
 velocity (Farkas, Bartels, Unger and Wolf, Phys. Rev. Lett. 90, 248302, 2003). The motion is then
 integrated with scipy's adaptive DOP853 at rtol 1e-12. The kernel's closed forms and tables
-(``shuffle_sim.physics._friction``, ``shuffle_sim.physics._coupled``) are checked against this.
+(``shuffle_sim.physics.face_friction``, ``shuffle_sim.physics.laws.closed_form.coupled``) are checked against this.
 
 Face sum. In units of r and r omega, with eps = v / (r omega), the element at rho moves at
 eps x + z x rho, which vanishes at the point p = (0, eps). Around p the face is a fan of rays

@@ -1,7 +1,7 @@
 """Physics fuzz at scale: random multi-disc scenes through the scene batch API, checked for invariants.
 
 ``fuzz_court(court, n_scenes, seed)`` draws ``n_scenes`` random scenes on a court (``random_scenes``),
-runs them through ``scene_batch.simulate_scenes`` on two numba threads and again on one, and checks
+runs them through ``physics.faces.scene_batch.simulate_scenes`` on two numba threads and again on one, and checks
 every scene (``check_scenes``):
 
 * the scene ended before the event bound (every loop has a bound; a scene of up to ``MAX_DISCS``
@@ -10,7 +10,7 @@ every scene (``check_scenes``):
 * every disc ended at rest, fallen or holed, and none is left moving or spinning;
 * no two resting discs overlap by more than ``OVERLAP_LIMIT`` (1e-9 m), and no resting disc overlaps
   a cushion or a peg by more than that; on a court that is not flat, whose motion is integrated to
-  a tolerance (``physics.curved_motion``), by more than ``CURVED_OVERLAP_LIMIT`` (1e-6 m, the
+  a tolerance (``physics.laws.integrated.motion``), by more than ``CURVED_OVERLAP_LIMIT`` (1e-6 m, the
   accuracy the curved path promises for scenes with impacts);
 * the runs on one and on two threads agree bit for bit.
 
@@ -43,6 +43,7 @@ from shuffle_sim.court import Court
 from shuffle_sim.judging.packing import judge_arrays
 from shuffle_sim.judging.procedure import centre_on_surface
 from shuffle_sim.noise import philox4x64, seed_key, word_to_uniform
+from shuffle_sim.physics.faces.scene_batch import MATERIALS, SceneBatch, Scenes, simulate_scenes
 from shuffle_sim.physics.numba_api import (
     H_RADIUS,
     STATUS_FALLEN,
@@ -51,12 +52,6 @@ from shuffle_sim.physics.numba_api import (
     court_table,
     kernel_arrays,
     obstacle_overlap,
-)
-from shuffle_sim.physics.scene_batch import (
-    MATERIALS,
-    SceneBatch,
-    Scenes,
-    simulate_scenes,
 )
 
 #: The most discs a fuzzed scene holds (the largest boards of the four games).

@@ -49,12 +49,7 @@ import pymunk
 
 from shuffle_sim.court import Court
 from shuffle_sim.messages import shown
-from shuffle_sim.physics.events import (
-    STATUS_FALLEN,
-    STATUS_HOLED,
-    STATUS_MOVING,
-    STATUS_REST,
-)
+from shuffle_sim.physics.events import STATUS_FALLEN, STATUS_HOLED, STATUS_MOVING, STATUS_REST
 from shuffle_sim.physics.numba_api import kernel_arrays
 from shuffle_sim.physics.scene import Scene
 from shuffle_sim.reference._pymunk_circles import EDGE_SEGMENTS, RAIL_SEGMENTS, outside_of_circle, ring_segments

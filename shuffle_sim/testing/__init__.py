@@ -33,6 +33,9 @@ distance); for an edge, whose exact distance inside the edge is the smallest not
 touches the line, one within it of an edge is flush (not a hanger), a centre within it of the edge
 is on the surface. So a disc placed at an edge minus its radius in floating point, a few 1e-16 m
 off, is judged as exactly flush; and a ``hair`` must be well above the tolerance.
+
+Inside the package: ``_lines`` (points at a line's boundary), ``_edges`` (points at an edge's
+thresholds, corners) and ``_common`` (judging one disc, what the probes share).
 """
 
 from shuffle_sim.testing._common import assert_judged, assert_value, judged

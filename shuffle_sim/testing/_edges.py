@@ -9,13 +9,7 @@ from fractions import Fraction
 
 from shuffle_sim.court import Court, as_court
 from shuffle_sim.messages import shown
-from shuffle_sim.testing._common import (
-    check_hair,
-    describe,
-    judged_record,
-    settle,
-    where_of,
-)
+from shuffle_sim.testing._common import check_hair, describe, judged_record, settle, where_of
 
 _OF = ("disc", "centre")
 

@@ -11,12 +11,7 @@ from shuffle_sim.court import Court, as_court
 from shuffle_sim.court.geometry import TOUCH_TOLERANCE
 from shuffle_sim.judging import judge
 from shuffle_sim.messages import shown
-from shuffle_sim.testing._common import (
-    MIN_HAIR_OVER_TOLERANCE,
-    describe,
-    settle,
-    where_of,
-)
+from shuffle_sim.testing._common import MIN_HAIR_OVER_TOLERANCE, describe, settle, where_of
 
 
 def _line(court: Court, name: str):

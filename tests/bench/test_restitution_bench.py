@@ -10,7 +10,7 @@ import numpy as np
 from shuffle_sim.bench import physics as bench
 from shuffle_sim.bench.restitution import YIELD_SPEED, board_beside_constant, board_shots, law_beside_constant
 from shuffle_sim.court import load_court
-from shuffle_sim.physics.scene_batch import Scenes, simulate_scenes
+from shuffle_sim.physics.faces.scene_batch import Scenes, simulate_scenes
 
 
 def test_the_law_changes_the_half_rounds_it_times_and_the_ratio_is_of_the_two_rates():

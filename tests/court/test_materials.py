@@ -11,9 +11,9 @@ import pytest
 
 from shuffle_sim.court import CourtError, load_court
 from shuffle_sim.physics import SPIN_STOP, simulate
-from shuffle_sim.physics._friction import torque
-from shuffle_sim.physics._packing import kernel_arrays
+from shuffle_sim.physics.face_friction import torque
 from shuffle_sim.physics.scene import Scene, SceneError
+from shuffle_sim.physics.tables.packing import kernel_arrays
 
 DECK = load_court("deck")
 

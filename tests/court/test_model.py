@@ -10,7 +10,7 @@ import pytest
 from shuffle_sim import list_courts, load_court
 from shuffle_sim.court import CourtError, court_path
 from shuffle_sim.judging.packing import judge_arrays
-from shuffle_sim.physics._packing import kernel_arrays
+from shuffle_sim.physics.tables.packing import kernel_arrays
 from shuffle_sim.units import FOOT as FT
 from shuffle_sim.units import INCH as IN
 
@@ -136,3 +136,38 @@ def test_format_readme_documents_every_key():
         "start_deg",
     ):
         assert key in text, key
+
+
+def test_a_surface_steeper_than_its_friction_is_refused_in_players_words():
+    """The grade in inches per foot and as 1 in N, where on the court from the frame's origin, and
+    the steepest grade the court's friction allows there; then the numbers, the field and its value."""
+    deck = load_court("deck")
+    with pytest.raises(CourtError) as refused:
+        deck.with_params(slope=[0.0095833, 0.0], mu=0.00655449)
+    message = str(refused.value)
+    assert message.startswith("parameters: params.slope: the surface is steeper than its friction: it falls ")
+    assert (
+        "0.115 in per foot (1 in 104) at x -3 ft, y 0 in from the centre of the head end of the court, where the "
+        "steepest grade its friction allows is 0.0787 in per foot (1 in 153) (grade 0.0095833 against mu 0.00655449)"
+    ) in message
+    assert message.endswith("a disc would never come to rest (got [0.0095833, 0.0])")
+    with pytest.raises(CourtError, match=r"params.crown: .* falls 0.368 in per foot \(1 in 33\) at x -3.1 in, y -1 ft"):
+        load_court("crokinole").with_params(crown="0.2 in", mu=0.02)
+    # a batch of scenes whose own mu is too little for the court's grade
+    sloped = deck.with_params(slope=[0.0, 0.005])
+    assert sloped.friction_refusal(0.003) == (
+        "too little friction for court 'deck': its surface falls 0.06 in per foot (1 in 200) at x -3 ft, y 0 in "
+        "from the centre of the head end of the court, where mu 0.003 holds a disc on no grade steeper than 0.036 in "
+        "per foot (1 in 333); the court needs mu above 0.005: a disc would never come to rest"
+    )
+
+
+@pytest.mark.parametrize(
+    "metres, words",
+    [(0.0, "0 in"), (0.254, "10 in"), (-0.254, "-10 in"), (1.016, "3 ft 4 in"), (0.3048, "1 ft"), (0.0127, "0.5 in")],
+)
+def test_lengths_and_grades_in_players_words(metres, words):
+    from shuffle_sim.units import format_feet_inches, format_grade
+
+    assert format_feet_inches(metres) == words
+    assert format_grade(1 / 48) == "0.25 in per foot (1 in 48)" and format_grade(0.0) == "level"

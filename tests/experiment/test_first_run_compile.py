@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from shuffle_sim._runtime.compile_ahead import Callee
-from shuffle_sim.physics._lone_loop import LONE_CALLEES
+from shuffle_sim.physics.laws.closed_form.lone import LONE_CALLEES
 
 ROOT = Path(__file__).resolve().parents[2]
 MAIN_JOB = ROOT / "experiments" / "deck-draw.toml"
@@ -64,7 +64,7 @@ print(json.dumps({{"compiled": [c for c in compiled if c.startswith("shuffle_sim
     assert report["compiled"] == [
         "shuffle_sim.experiment._lone_kernels._play_block",
         "shuffle_sim.experiment._lone_kernels.play_lone_blocks",
-        "shuffle_sim.physics._lone_loop.run_lone_call",
+        "shuffle_sim.physics.laws.closed_form.lone.run_lone_call",
     ]
     from shuffle_sim.experiment._chunks import compute_chunk
     from shuffle_sim.experiment.spec import load_experiment

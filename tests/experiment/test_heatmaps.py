@@ -9,6 +9,7 @@ from shuffle_sim.experiment._assembly import build_dataset
 from shuffle_sim.experiment.heatmaps import metric_data, plot_metric, save_plots
 from shuffle_sim.experiment.spec import ExperimentError, parse_experiment, possible_values
 from shuffle_sim.experiment.store import ResultsDir
+from tests.experiment.synthetic import cell_sums
 
 DECK = """
 name = "map"
@@ -35,19 +36,7 @@ def _synthetic(text: str, seed: int = 0):
     rng = np.random.default_rng(seed)
     values = possible_values(exp.court)
     counts = rng.multinomial(exp.samples, np.full(len(values), 1 / len(values)), size=exp.n_cells)
-    sums = {
-        "shots": counts.sum(axis=1),
-        "failed": np.zeros(exp.n_cells, dtype=np.int64),
-        "value_sum": counts @ values,
-        "value_counts": counts,
-        "dead": counts[:, list(values).index(0)],
-        "hanger": np.zeros(exp.n_cells, dtype=np.int64),
-        "corner_hanger": np.zeros(exp.n_cells, dtype=np.int64),
-        "holed": rng.integers(0, exp.samples + 1, exp.n_cells),
-        "score_sum": np.zeros(exp.n_cells, dtype=np.int64),
-        "opponent_sum": np.zeros(exp.n_cells, dtype=np.int64),
-        "removed": np.zeros((exp.n_cells, 0), dtype=np.int64),
-    }
+    sums = cell_sums(exp, counts, holed=rng.integers(0, exp.samples + 1, exp.n_cells))
     return exp, build_dataset(exp, sums)
 
 

@@ -14,6 +14,7 @@ from shuffle_sim.experiment._runner import run_experiment
 from shuffle_sim.experiment.heatmaps import plot_metric, plot_specs, save_plots
 from shuffle_sim.experiment.spec import parse_experiment, possible_values
 from shuffle_sim.experiment.store import ResultsDir
+from tests.experiment.synthetic import cell_sums
 
 # Three axes, so that one is always left to select, average or compare.
 GRID = """
@@ -49,20 +50,12 @@ def _synthetic(outcomes='["expected_value", "p_value", "p_dead"]', plots=PLOT, s
         experiment.samples, rng.dirichlet(np.ones(len(values)), size=experiment.n_cells)[0], size=experiment.n_cells
     )
     counts[3, :] = 0  # a cell whose every shot failed
-    zero = np.zeros(experiment.n_cells, dtype=np.int64)
-    sums = {
-        "shots": counts.sum(axis=1),
-        "failed": experiment.samples - counts.sum(axis=1),
-        "value_sum": counts @ values,
-        "value_counts": counts,
-        "dead": counts[:, list(values).index(0)] // 2,
-        "hanger": zero,
-        "corner_hanger": zero,
-        "holed": zero,
-        "score_sum": zero,
-        "opponent_sum": zero,
-        "removed": np.zeros((experiment.n_cells, 0), dtype=np.int64),
-    }
+    sums = cell_sums(
+        experiment,
+        counts,
+        failed=experiment.samples - counts.sum(axis=1),
+        dead=counts[:, list(values).index(0)] // 2,
+    )
     return experiment, sums, build_grid(experiment, sums)
 
 
@@ -134,7 +127,7 @@ def test_a_difference_is_drawn_with_its_standard_error_and_unresolved_cells_hatc
     assert hatched.get_hatch() == "////"
     unresolved = np.abs(expected) <= 2 * error
     assert len(hatched.get_paths()) == int(unresolved.sum())
-    assert "minus spin = 0 (independent random draws)" in fig._suptitle.get_text()
+    assert "minus spin = 0 rad/s (independent random draws)" in fig._suptitle.get_text()
     assert diff_ax.collections[0].norm.vcenter == 0.0
 
 

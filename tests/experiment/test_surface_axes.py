@@ -104,7 +104,7 @@ def test_grade_and_court_speed_axes_together_set_both():
         (
             'crown = ["1 in"]',
             "",
-            r"grid\.crown\[0\]: the cell crown = 0\.0254 m: the surface is steeper than its friction",
+            r"grid\.crown\[0\]: the cell crown = 1 in: the surface is steeper than its friction",
         ),
         ('crown = ["1/16 in"]', '[params]\ncrown = "1/32 in"\n', r"params\.crown: the grid's crown axis sets"),
         ("slope_x = [0]", "[distributions]\nslope_y = { uniform = [0, 0.001] }\n", r"distributions\.slope_y: unknown"),
@@ -237,15 +237,15 @@ def test_the_drift_matches_the_sliding_disc_and_its_closed_form(seconds):
 
 
 def test_plots_show_grades_per_1000_and_crowns_in_inches(tmp_path):
-    from shuffle_sim.experiment.heatmaps import _axis_label, _coordinates
+    from shuffle_sim.experiment._axis_display import axis_coordinates, axis_label
 
     exp = experiment(axis='crown = ["0 in", "1/16 in"]\nslope_x = [0, 0.0005]', samples=2)
     grid = run_experiment(exp, tmp_path / "r", progress=False, plots=False).grid.to_xarray()
     assert grid["crown"].values[1] == pytest.approx(0.0254 / 16, rel=1e-12)  # SI in the results
-    assert _axis_label(grid, "crown").endswith("(in)")
-    assert _coordinates(grid, "crown")[0][1] == pytest.approx(1 / 16, rel=1e-12)
-    assert _axis_label(grid, "slope_x").endswith("(per 1000)")
-    assert _coordinates(grid, "slope_x")[0].tolist() == pytest.approx([0.0, 0.5], rel=1e-12)
+    assert axis_label(grid, "crown").endswith("(in)")
+    assert axis_coordinates(grid, "crown")[0][1] == pytest.approx(1 / 16, rel=1e-12)
+    assert axis_label(grid, "slope_x").endswith("(per 1000)")
+    assert axis_coordinates(grid, "slope_x")[0].tolist() == pytest.approx([0.0, 0.5], rel=1e-12)
 
 
 def test_a_plot_selects_a_crown_by_its_length():

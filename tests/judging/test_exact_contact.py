@@ -16,6 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from shuffle_sim.court import load_court
+from shuffle_sim.court.geometry import TOUCH_TOLERANCE
 from shuffle_sim.judging import judge, judge_batch
 from shuffle_sim.testing import (
     assert_corner_hangers,
@@ -137,3 +138,27 @@ def test_edge_probes_say_where_and_what():
         edge_point("ricochet", "front edge", of="rim")
     with pytest.raises(ValueError, match="hair must be at least 1e-10 m"):
         probe_edge("ricochet", "front edge", hair=1e-12)
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    st.sampled_from([e for e in EDGES if e[0] != "deck" or e[1] == "foot"]),
+    st.floats(0.05, 0.95),
+    st.floats(-0.9 * TOUCH_TOLERANCE, 0.0),
+    st.booleans(),
+)
+def test_a_centre_within_exact_contact_beyond_an_edge_is_judged_as_on_it(case, along, gap, batch):
+    """A centre beyond the surface's outline by less than ``TOUCH_TOLERANCE`` is on the surface, and in
+    the zone that runs along the edge there, judged as the centre exactly on the edge: the same value,
+    zone and verdict (crokinole: beyond the 5 line and removed, never alive "in the 0 circle"). One
+    disc takes the full procedure, a large batch the grid of cells."""
+    name, end, edge = case
+    court = load_court(name, end=end)
+    on = edge_point(court, edge, along, 0.0, of="centre")
+    beyond = edge_point(court, edge, along, gap, of="centre")
+    count = 3000 if batch else 1
+    exact, near = (judge_batch(court, [p[0]] * count, [p[1]] * count) for p in (on, beyond))
+    for field in ("value", "zone", "dead", "fallen", "hanger"):
+        assert getattr(near, field)[0] == getattr(exact, field)[0], (field, on, beyond)
+    if name == "crokinole":
+        assert near.dead[0] and near.value[0] == 0

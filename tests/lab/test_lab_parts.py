@@ -126,28 +126,43 @@ def test_the_page_becomes_the_lab_once_it_can_judge_and_the_rest_compiles_behind
     assert lines[-1].startswith("shot lab: all kernels ready after")
 
 
-def test_a_warm_cache_says_nothing_of_compiling_and_an_empty_one_is_told_with_its_folder():
+def test_a_warm_cache_says_nothing_of_compiling_and_a_compile_is_told_with_numbas_cache_folder():
     import os
     import subprocess
     import sys
 
-    from shuffle_sim.lab.warmup import BOARD, WarmUp
+    from numba import njit
+
+    from shuffle_sim.lab.warmup import BOARD, COMPILING, WarmUp, cache_folder
 
     lines: list[str] = []
-    warmup = WarmUp(lambda: {BOARD: [("x", lambda: None)]}, say=lines.append, cold=False).start()
+    warmup = WarmUp(lambda: {BOARD: [("x", lambda: None)]}, say=lines.append).start()
     warmup.thread.join(5)
-    assert lines == [] and warmup.text() == "kernels ready"
-    code = (
-        "from shuffle_sim.lab.warmup import ORDER, cache_folder, group_cached;"
-        "print([group_cached(g) for g in ORDER]); print(cache_folder())"
-    )
-    with __import__("tempfile").TemporaryDirectory() as empty:
+    assert lines == [] and warmup.text() == "kernels ready"  # nothing compiled: nothing said
+
+    fresh = njit(lambda x: x + 1)  # never compiled, never cached: numba compiles it here
+    warmup = WarmUp(lambda: {BOARD: [("a new kernel", lambda: fresh(1))]}, say=lines.append).start()
+    warmup.thread.join(60)
+    assert lines[0].startswith(f"shot lab: {COMPILING}: not in numba's cache ({cache_folder()})")
+    assert lines[-1].startswith("shot lab: all kernels ready after")
+
+    code = "from shuffle_sim.lab.warmup import cache_folder; print(cache_folder())"
+    with __import__("tempfile").TemporaryDirectory() as folder:
         done = subprocess.run(
             [sys.executable, "-c", code],
             capture_output=True,
             text=True,
             check=True,
-            env={**os.environ, "NUMBA_CACHE_DIR": empty},
+            env={**os.environ, "NUMBA_CACHE_DIR": folder},
         )
-        cached, folder = done.stdout.splitlines()
-        assert cached == str([False] * 6) and folder == str(__import__("pathlib").Path(empty).resolve())
+        assert done.stdout.strip() == str(__import__("pathlib").Path(folder).resolve())  # the folder numba uses
+
+
+def test_a_helper_process_reports_each_group_it_has_made_ready():
+    import subprocess
+
+    from shuffle_sim._runtime.helper_process import module_command
+
+    argv, env = module_command("shuffle_sim.lab.warmup", "--court", "crokinole", "board")
+    done = subprocess.run(argv, env=env, capture_output=True, text=True, check=True, timeout=600)
+    assert done.stdout.splitlines()[-1] == "ready board"

@@ -11,17 +11,16 @@ import math
 import numpy as np
 import pytest
 
-from shuffle_sim.physics._coupled import (
-    EPS_MAX,
-    EPS_MIN,
+from shuffle_sim.physics.face_friction import inertia_window, terminal_ratio
+from shuffle_sim.physics.laws.closed_form.coupled import (
     MODE_SLIDE_LIMIT,
     MODE_SPIN_LIMIT,
     motion_at,
     start_motion,
     time_to_reach,
 )
-from shuffle_sim.physics._coupled_tables import coupled_tables
-from shuffle_sim.physics._friction import inertia_window, terminal_ratio
+from shuffle_sim.physics.tables.orbit_layout import EPS_MAX, EPS_MIN
+from shuffle_sim.physics.tables.orbit_tables import coupled_tables
 
 G = 9.81
 MU = 0.1
@@ -30,10 +29,10 @@ DECEL = MU * G
 
 
 def start(eta, k, speed, omega):
-    orbits = coupled_tables(eta, k)
+    orbit_tables = coupled_tables(eta, k)
     rim = RADIUS * omega
-    mode, sigma0, theta0, reach = start_motion(orbits, speed, rim, DECEL)
-    return (orbits, mode, sigma0, theta0, reach, speed, rim, DECEL)
+    mode, sigma0, theta0, reach = start_motion(orbit_tables, speed, rim, DECEL)
+    return (orbit_tables, mode, sigma0, theta0, reach, speed, rim, DECEL)
 
 
 @pytest.mark.parametrize(("eps0", "ratio"), [(1.0, 1.27479), (0.5, 1.96700)])

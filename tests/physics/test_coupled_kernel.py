@@ -10,7 +10,7 @@ import pytest
 
 from shuffle_sim.court import load_court
 from shuffle_sim.physics import SPIN_STOP, STATUS_REST, STOP, simulate
-from shuffle_sim.physics._resolve import disc_disc_impulse, fixed_body_impulse
+from shuffle_sim.physics.contacts.impulses import disc_disc_impulse, fixed_body_impulse
 from shuffle_sim.physics.scene import Scene
 
 face_friction = pytest.importorskip("shuffle_sim.reference.face_friction")
@@ -179,14 +179,14 @@ def test_a_touching_coupled_pair_sliding_along_each_other_is_not_met_again_at_ro
     beyond contact. The search for their return found one every 60 ns from that rounding-level gap,
     and the scene ran into the event bound with 9,944 empty impacts. A touching pair now meets again
     only once parted by more than the touching tolerance, or pushed into an overlap."""
-    from shuffle_sim.physics._court_table import H_DECEL, H_SPIN_DECEL
-    from shuffle_sim.physics._disc_state import place_disc
-    from shuffle_sim.physics._motion import N_FLOAT_ROWS, N_INT_ROWS
-    from shuffle_sim.physics._packing import court_table, kernel_arrays
-    from shuffle_sim.physics._pair_predict import coupled_predict_pair
+    from shuffle_sim.physics.laws.closed_form.disc_state import place_disc
+    from shuffle_sim.physics.laws.closed_form.pair_predict import coupled_predict_pair
+    from shuffle_sim.physics.laws.closed_form.slide import N_FLOAT_ROWS, N_INT_ROWS
+    from shuffle_sim.physics.tables.court_table import H_DECEL, H_SPIN_DECEL
+    from shuffle_sim.physics.tables.packing import court_table, kernel_arrays
 
     court = load_court("ricochet").with_params(mu=0.05090647725561335, spin_model="coupled")
-    table, orbits = court_table(court), kernel_arrays(court).orbit_tables
+    table, orbit_tables = court_table(court), kernel_arrays(court).orbit_tables
     st = np.empty((N_FLOAT_ROWS, 2))
     ist = np.empty((N_INT_ROWS, 2), dtype=np.int64)
     # Their states in that scene, at one of the impacts (x, y, vx, vy, omega).
@@ -195,7 +195,7 @@ def test_a_touching_coupled_pair_sliding_along_each_other_is_not_met_again_at_ro
         (-0.318725081726498, 1.8034000001000015, 0.014588633844399788, 5.589148969524625e-11, 0.5519700578114782),
     )
     for i, state in enumerate(states):
-        place_disc(table, orbits, st, ist, i, *state)
+        place_disc(table, orbit_tables, st, ist, i, *state)
     contact = 2.0 * court.disc_radius
-    t = coupled_predict_pair(orbits, st, ist, 0, 1, 0.0, table[0, H_DECEL], table[0, H_SPIN_DECEL], contact)
+    t = coupled_predict_pair(orbit_tables, st, ist, 0, 1, 0.0, table[0, H_DECEL], table[0, H_SPIN_DECEL], contact)
     assert t > 1e-3  # inf, or a real return; before: 2.6e-6 s, then every 60 ns

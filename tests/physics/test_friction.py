@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 scipy = pytest.importorskip("scipy")
 from scipy import special  # noqa: E402
 
-from shuffle_sim.physics._friction import (  # noqa: E402
+from shuffle_sim.physics.face_friction import (  # noqa: E402
     face_force,
     face_torque,
     force,

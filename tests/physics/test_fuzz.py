@@ -24,9 +24,9 @@ from shuffle_sim.physics import (
     obstacle_at_start,
     simulate,
 )
-from shuffle_sim.physics._court_table import H_DECEL, H_INERTIA, H_RADIUS, H_SPIN_DECEL
-from shuffle_sim.physics._motion import motion_after, start_reference
+from shuffle_sim.physics.laws.closed_form.slide import motion_after, start_reference
 from shuffle_sim.physics.scene import Scene
+from shuffle_sim.physics.tables.court_table import H_DECEL, H_INERTIA, H_RADIUS, H_SPIN_DECEL
 
 COURTS = {name: load_court(name) for name in ("deck", "horse-collar", "ricochet", "crokinole")}
 TOP_SPEED = {"deck": 3.0, "horse-collar": 3.0, "ricochet": 3.0, "crokinole": 2.0}
@@ -74,12 +74,12 @@ def random_scene(name, rng):
 def kinetic(tr, state, t_from, t):
     """Kinetic energy per unit mass at t of a disc that left ``state`` = (x, y, vx, vy, omega) at t_from,
     moving as the kernel moves it (either spin model)."""
-    table, orbits = tr.table, tr.orbits
+    table, orbit_tables = tr.table, tr.orbit_tables
     r, decel, spin_decel, k = table[0, H_RADIUS], table[0, H_DECEL], table[0, H_SPIN_DECEL], table[0, H_INERTIA]
     _, _, speed0, w0, _, _, mode, sigma0, reach, theta = start_reference(
-        orbits, r, t_from, state[0], state[1], state[2], state[3], state[4], decel, spin_decel
+        orbit_tables, r, t_from, state[0], state[1], state[2], state[3], state[4], decel, spin_decel
     )
-    _, speed, w = motion_after(orbits, r, mode, sigma0, reach, theta, speed0, w0, decel, spin_decel, t - t_from)
+    _, speed, w = motion_after(orbit_tables, r, mode, sigma0, reach, theta, speed0, w0, decel, spin_decel, t - t_from)
     return 0.5 * speed * speed + 0.5 * k * r * r * w * w
 
 

@@ -22,8 +22,8 @@ import pytest
 from shuffle_sim.cli import main
 from shuffle_sim.court import load_court
 from shuffle_sim.physics import STATUS_FALLEN, STATUS_HOLED, STATUS_MOVING, STATUS_REST, simulate
+from shuffle_sim.physics.faces.scene_batch import MATERIALS, PADDING, Scenes, simulate_scenes
 from shuffle_sim.physics.scene import Scene, SceneError
-from shuffle_sim.physics.scene_batch import MATERIALS, PADDING, Scenes, simulate_scenes
 from shuffle_sim.reference.fuzz import (
     BAD_STATUS,
     DISCS_OVERLAP,
@@ -283,3 +283,26 @@ def test_a_coupled_pair_that_parts_and_returns_meets_at_contact():
         for b in resting[k + 1 :]
     ]
     assert result.ok and min(gaps) > -OVERLAP_LIMIT
+
+
+def test_a_scene_batch_with_too_little_friction_for_the_grade_says_so_in_players_words():
+    court = load_court("deck").with_params(slope=[0.0, 0.005])
+    materials = np.full((2, len(MATERIALS)), np.nan)
+    materials[1, MATERIALS.index("mu")] = 0.003
+    zero = np.zeros((2, 1))
+    scenes = Scenes(
+        court=court,
+        x=zero,
+        y=np.full((2, 1), 3.0),
+        vx=zero,
+        vy=zero,
+        omega=zero,
+        n_discs=np.ones(2, int),
+        materials=materials,
+    )
+    with pytest.raises(
+        SceneError,
+        match=r"scene 1: materials.mu 0.003 is too little friction for court 'deck': its surface falls 0.06 in per "
+        r"foot \(1 in 200\) at .*; the court needs mu above 0.005: a disc would never come to rest",
+    ):
+        simulate_scenes(scenes)

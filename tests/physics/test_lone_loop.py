@@ -25,15 +25,17 @@ from shuffle_sim.judging.cell_grid import judge_index
 from shuffle_sim.judging.packing import judge_arrays
 from shuffle_sim.judging.procedure import judge_prepare
 from shuffle_sim.physics import obstacle_at_start, simulate
-from shuffle_sim.physics._court_table import CUSHION_SEGMENT, F_KIND, F, pack_court
-from shuffle_sim.physics._disc_state import disc_state, load_disc
-from shuffle_sim.physics._event_loop import run_scene
-from shuffle_sim.physics._lone_loop import run_lone
-from shuffle_sim.physics._motion import DEAD, N_FLOAT_ROWS, N_INT_ROWS, STATUS, reference_state
-from shuffle_sim.physics._packing import kernel_arrays
-from shuffle_sim.physics._toi import edge_crossing, line_passing, line_passing_within, surely_beyond
+from shuffle_sim.physics.laws.closed_form.disc_state import disc_state, load_disc
+from shuffle_sim.physics.laws.closed_form.lone import run_lone
+from shuffle_sim.physics.laws.closed_form.slide import N_FLOAT_ROWS, N_INT_ROWS, reference_state
+from shuffle_sim.physics.laws.closed_form.toi import edge_crossing, line_passing, line_passing_within, surely_beyond
+from shuffle_sim.physics.loop import run_table
+from shuffle_sim.physics.numba_api import CHUNK
 from shuffle_sim.physics.scene import Scene
-from shuffle_sim.shots import CHUNK, simulate_shots
+from shuffle_sim.physics.state import DEAD, EV_COLUMNS, SEG_COLUMNS, STATUS
+from shuffle_sim.physics.tables.court_table import CUSHION_SEGMENT, F_KIND, F, pack_court
+from shuffle_sim.physics.tables.packing import kernel_arrays
+from shuffle_sim.shots import simulate_shots
 
 COURTS = [("deck", None), ("deck", "head"), ("horse-collar", None), ("ricochet", None), ("crokinole", None)]
 TOP_SPEED = {"deck": 6.0, "horse-collar": 4.0, "ricochet": 4.0, "crokinole": 2.5}
@@ -66,7 +68,7 @@ def random_shots(court, n, seed):
 
 
 def both_loops(court, shots, max_events):
-    """Each shot through ``run_lone`` and through the kernel's loop with one disc (``run_scene``):
+    """Each shot through ``run_lone`` and through the event loop with one disc (``run_table``):
     rows of (x, y, vx, vy, omega, status, dead, ok, t_end, events processed)."""
     ka = kernel_arrays(court)
     table = pack_court(ka)
@@ -75,13 +77,14 @@ def both_loops(court, shots, max_events):
     kernel = np.empty((n, 10))
     st = np.empty((N_FLOAT_ROWS, 1))
     ist = np.empty((N_INT_ROWS, 1), np.int64)
-    no_log = (np.empty(0), np.empty((0, 5), np.int64), np.empty(0), np.empty((0, 2), np.int64), np.empty((0, 5)))
+    no_events = np.empty((0, EV_COLUMNS))
+    no_segments = np.empty((0, SEG_COLUMNS))
     for k in range(n):
         x, y, vx, vy, w = (float(c[k]) for c in shots)
         lone[k] = run_lone(table, ka.orbit_tables, x, y, vx, vy, w, max_events)
         load_disc(ka, st, ist, 0, x, y, vx, vy, w)
-        _, _, ok, t_end, processed = run_scene(
-            table, ka.orbit_tables, st, ist, np.full((1, 1), np.inf), np.empty(1, np.bool_), *no_log, max_events
+        _, _, ok, t_end, processed = run_table(
+            table, ka.orbit_tables, st, ist, np.full((1, 1), np.inf), no_events, no_segments, max_events
         )
         kernel[k, :5] = disc_state(ka, st, ist, 0, t_end)
         kernel[k, 5:] = ist[STATUS, 0], ist[DEAD, 0] != 0, ok, t_end, processed

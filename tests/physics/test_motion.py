@@ -8,16 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from shuffle_sim.court import load_court
-from shuffle_sim.physics import (
-    FALL,
-    SPIN_STOP,
-    STATUS_FALLEN,
-    STATUS_REST,
-    STOP,
-    sample_positions,
-    simulate,
-)
-from shuffle_sim.physics._motion import spin_after, time_to_slide, travelled
+from shuffle_sim.physics import FALL, SPIN_STOP, STATUS_FALLEN, STATUS_REST, STOP, sample_positions, simulate
+from shuffle_sim.physics.laws.closed_form.slide import spin_after, time_to_slide, travelled
 from shuffle_sim.physics.scene import Scene
 
 DECK = load_court("deck")

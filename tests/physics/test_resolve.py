@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from shuffle_sim.physics._resolve import disc_disc_impulse, fixed_body_impulse
+from shuffle_sim.physics.contacts.impulses import disc_disc_impulse, fixed_body_impulse
 
 R = 0.05
 speed = st.floats(-5.0, 5.0)

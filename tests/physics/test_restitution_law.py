@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from shuffle_sim.court import CourtError, load_court
 from shuffle_sim.physics import DISC_CUSHION, DISC_DISC, restitution_at, simulate
-from shuffle_sim.physics._resolve import disc_disc_impulse, fixed_body_impulse
+from shuffle_sim.physics.contacts.impulses import disc_disc_impulse, fixed_body_impulse
 from shuffle_sim.physics.scene import Scene
 
 CROKINOLE = load_court("crokinole")

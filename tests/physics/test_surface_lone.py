@@ -18,8 +18,8 @@ from scipy.integrate import quad
 from shuffle_sim import simulate, simulate_shots
 from shuffle_sim.court import load_court
 from shuffle_sim.physics import STATUS_REST, Scene
-from shuffle_sim.physics.ground import ground_at_call
-from shuffle_sim.physics.numba_api import court_ground
+from shuffle_sim.physics.numba_api import court_surface
+from shuffle_sim.physics.tables.surface import ground_at_call
 from shuffle_sim.reference.surface_motion import SurfaceReference
 
 POSITION_TOL = 1e-7
@@ -173,7 +173,7 @@ def test_the_kernels_ground_is_the_courts_surface(map_files):
         slope=[0.001, 0.0002],
         friction_map={"file": str(map_files / "friction.npy"), "extent": _map_extent(DECK)},
     )
-    ground = court_ground(court)
+    surface = court_surface(court)
     shape = court.surface_shape
     g = court.params["gravity"]
     rng = np.random.default_rng(3)
@@ -182,15 +182,15 @@ def test_the_kernels_ground_is_the_courts_surface(map_files):
     _, hx, hy = shape.heights(x, y)
     m = shape.friction(x, y)
     for k in range(len(x)):
-        ax, ay, mk = ground_at_call(ground, x[k], y[k])
+        ax, ay, mk = ground_at_call(surface, x[k], y[k])
         assert ax == pytest.approx(-g * hx[k], abs=1e-14)
         assert ay == pytest.approx(-g * hy[k], abs=1e-14)
         assert mk == pytest.approx(m[k], abs=1e-14)
 
 
 def test_a_flat_court_takes_the_flat_kernels():
-    assert court_ground(DECK).size == 0
-    assert court_ground(DECK.with_params(slope=[0.0, 0.0], crown="0 in")).size == 0
+    assert court_surface(DECK).size == 0
+    assert court_surface(DECK.with_params(slope=[0.0, 0.0], crown="0 in")).size == 0
 
 
 def test_the_unrolled_step_is_the_generators():
@@ -198,7 +198,8 @@ def test_the_unrolled_step_is_the_generators():
     import ast
     from pathlib import Path
 
-    from shuffle_sim.physics import curved_step, dop853
+    from shuffle_sim.physics.laws.integrated import dop853
+    from shuffle_sim.physics.laws.integrated import step as curved_step
 
     written = Path(curved_step.__file__).read_text()
     assert ast.dump(ast.parse(dop853.step_source())) == ast.dump(ast.parse(written))

@@ -13,8 +13,8 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from shuffle_sim.physics._toi import (
-    APPROACH_TOL,
+from shuffle_sim.physics.contacts.tolerances import APPROACH_TOL
+from shuffle_sim.physics.laws.closed_form.toi import (
     capsule_entry,
     circle_entry,
     circle_exit,

@@ -169,7 +169,7 @@ def test_cli_json_and_plot(tmp_path, capsys):
                 "2-4",
                 "--hammer",
                 "--frames-left",
-                "1",
+                "0",
                 "--json",
             ]
         )
@@ -198,3 +198,117 @@ def test_every_kind_of_shot_is_named_in_players_words():
         row = Advice(intent, Launch(0.0, 0.0, 0.0, 0.0, 1.0), 0.0, 0.5, 0.1, 0.0).to_dict()
         assert words.match(row["kind"]), (type(intent).__name__, row["kind"])
     assert [i.kind for i in intents[:2]] == ["draw", "take-out"] and Shot("stick", 0).kind == "take-out and stick"
+
+
+def _twenties_board(twenties):
+    return Board(CROKINOLE, BOARD.x, BOARD.y, BOARD.team, twenties=twenties)
+
+
+def test_the_20s_set_aside_count_in_the_round_and_the_game():
+    """Two 20s set aside for light, a tied game's last round, light's last shot: whatever light shoots,
+    its round total (40 and its 15) beats dark's 20 (two 10s), the round and the game are won. The
+    frame value counts the 20s too: a hide (removed by the hit rule) leaves 15 + 40 against 20."""
+    _, advice = advise(
+        "crokinole",
+        _twenties_board({"light": 2}),
+        parse_player("crokinole", "top-competitive-ev"),
+        samples=16,
+        score=(3, 3),
+        hammer=True,
+        shots_left=0,
+    )
+    assert advice and all(a.win == 1.0 for a in advice)
+    hide = next(a for a in advice if a.intent.label.startswith("hide behind"))
+    assert hide.as_meant == 35.0  # no opponent shot left to take anything back
+
+
+def test_the_shot_number_counts_the_discs_and_the_20s_already_shot():
+    from shuffle_sim.playing.search.told_situation import advice_situation
+
+    ctx = advice_context("crokinole", _twenties_board({"light": 2, "dark": 1}))
+    situation, assumed = advice_situation("crokinole", ctx, (2, 4), True)
+    # 3 discs and 3 20s: at least 6 shots played, the hammer's next is shot 8 of 16
+    assert situation.later == 8 and (situation.twenties_mine, situation.twenties_theirs) == (2, 1)
+    assert situation.rounds_left == 0  # 2-4: three rounds played of four
+    assert "shot 8 of 16" in assumed["shots_left"] and "3 20s set aside" in assumed["shots_left"]
+    assert "3 rounds played" in assumed["frames_left"]
+    for args, message in (
+        (dict(shots_left=3), "the hammer shoots the even-numbered shots"),
+        (dict(shots_left=12), "leave 3 before it, fewer than the 3 discs on the board and 3 20s"),
+        (dict(frames_left=2), "2-4 is 3 rounds played of 4, so 0 after this one"),
+    ):
+        with pytest.raises(PlayerError, match=message):
+            advice_situation("crokinole", ctx, (2, 4), True, **args)
+    with pytest.raises(PlayerError, match="add up to an even number"):
+        advice_situation("crokinole", ctx, (2, 3), True)
+    with pytest.raises(PlayerError, match="a whole game of 4 rounds"):
+        advice_situation("crokinole", ctx, (4, 4), True)
+    ricochet = advice_context("ricochet", Board(load_court("ricochet"), np.empty(0), np.empty(0), ()))
+    with pytest.raises(PlayerError, match="frames_left: ricochet is valued as the frame stands"):
+        advice_situation("ricochet", ricochet, (3, 4), True, frames_left=1)
+
+
+def test_the_advisor_prints_the_situation_it_assumed(tmp_path, capsys):
+    """Told only the score and the hammer, the advisor says how many shots it takes to be left and why."""
+    board = tmp_path / "board.json"
+    board.write_text(json.dumps({"court": "deck", "discs": [{"x": 0.0, "y": 36.5 * 0.3048, "team": "yellow"}]}))
+    argv = ["advise", "deck", str(board), "--shooter", "black", "--samples", "8", "--score", "70-60", "--hammer"]
+    assert main([*argv, "--player", "exact"]) == 0
+    out = capsys.readouterr().out
+    assert "the shooter has the hammer (the last shot of the half-round): shot 2 of 8, 6 shots after it" in out
+    assert "assumed: the shots before this one are the fewest the board allows (1 disc on the board" in out
+    assert "(--shots-left N says otherwise)" in out
+    assert main([*argv, "--player", "exact", "--shots-left", "0", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["assumed"] == {} and "shot 8 of 8, no shots after it" in report["situation"][1]
+
+
+def test_a_deck_game_of_frames_is_valued_by_its_own_table():
+    """The last shot of a 16-frame game (MSA C-1), level at 30 with a yellow 10 on the board: black
+    must take it out, for after this frame the higher score wins. A draw to the 7 that misses it
+    leaves 37 to 40, the game lost, where a game to 75 would go on."""
+    board = _deck_board([(0.0, 36.5 * FT, "yellow")])
+    told = dict(shooter="black", samples=100, score=(30, 30), hammer=True, shots_left=0)
+    ctx, advice = advise("deck", board, parse_player("deck", "expert-ev"), frames=16, frames_left=0, **told)
+    assert "frame 16 of 16 (MSA C-1): no frames after it" in ctx.info["situation"].describe()[0]
+    assert advice[0].intent.label.startswith("take out disc 0")
+    draw = next(a for a in advice if a.intent.label == "draw to the 7 left")
+    assert draw.win == 0.0
+    _, to_75 = advise("deck", board, parse_player("deck", "expert-ev"), **told)
+    assert next(a for a in to_75 if a.intent.label == "draw to the 7 left").win > 0.3
+    for args, message in (
+        (dict(frames=16), "frames_left: a deck game of 16 frames needs the frames after this one"),
+        (dict(frames=16, frames_left=16), "frames_left must be a whole number from 0 to 15"),
+        (dict(frames=16, frames_left=2, game_length=50), "game_length: a deck game of 16 frames has no game point"),
+        (dict(championship=True), "championship: only crokinole"),
+    ):
+        with pytest.raises(PlayerError, match=message):
+            advise("deck", board, parse_player("deck", "expert-ev"), **told, **args)
+
+
+def test_a_level_championship_crokinole_game_plays_an_extra_round(tmp_path, capsys):
+    """Level 4-4 after four rounds: a plain game is over, a championship game (crokinole tournament
+    rules) is in its extra round, which the hammer's last shot can win."""
+    from shuffle_sim.playing.search.told_situation import advice_situation
+
+    ctx = advice_context("crokinole", BOARD)
+    with pytest.raises(PlayerError, match="4-4 is 4 rounds played, a whole game of 4 rounds"):
+        advice_situation("crokinole", ctx, (4, 4), True)
+    situation, assumed = advice_situation("crokinole", ctx, (4, 4), True, championship=True)
+    assert situation.championship and situation.rounds_left == 0
+    assert "level after 4: an extra round" in assumed["frames_left"]
+    with pytest.raises(PlayerError, match="5-3 is 4 rounds played, past 4 and not level"):
+        advice_situation("crokinole", ctx, (5, 3), True, championship=True)
+    board = tmp_path / "board.json"
+    board.write_text(
+        json.dumps(
+            {"discs": [{"x": float(x), "y": float(y), "team": t} for x, y, t in zip(BOARD.x, BOARD.y, BOARD.team)]}
+        )
+    )
+    argv = ["advise", "crokinole", str(board), "--player", "exact", "--score", "4-4", "--hammer", "--shots-left", "0"]
+    assert main([*argv, "--championship", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert "another round, a championship game" in report["situation"][0]
+    assert 0.0 < max(r["win"] for r in report["shots"]) <= 1.0
+    assert main(argv) == 2
+    assert "a whole game of 4 rounds" in capsys.readouterr().err

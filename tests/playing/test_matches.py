@@ -246,6 +246,52 @@ def test_crokinole_match_plays_the_category_games():
     assert sum(record.wins.values()) == sum(g.winner is not None for g in record.games)
 
 
+def test_a_deck_game_of_frames_ends_after_its_last_frame():
+    """MSA C-1: a game of a number of frames, the higher score winning after the last (a tie plays
+    the D-4 round); a win player values it by the frames' own table."""
+    for players in ("expert-plan", "expert-win300,expert-plan"):
+        record = play("deck", players, seed=1, frames=3)
+        game = record.games[0]
+        rules = DeckGame(*game.sides, options=DeckOptions(frames=3))
+        for frame in game.frames:
+            rules.record_half_round({game.roles[s]: frame.points[s] for s in game.sides})
+        assert rules.over and rules.winner == game.winner and len(game.frames) in (3, 5)
+
+
+def test_a_tied_championship_crokinole_game_plays_another_round():
+    """The crokinole tournament rules: "If after 4 rounds (a game) the player's scores are tied, a 5th
+    round will be played to determine a game winner" (here a game of one round)."""
+    for seed in range(60):
+        plain = play("crokinole", "novice-plan", seed=seed, game_length=1).games[0]
+        if plain.winner is None:
+            break
+    else:
+        pytest.fail("no tied one-round game in 60 seeds")
+    championship = play("crokinole", "novice-plan", seed=seed, game_length=1, championship=True).games[0]
+    assert championship.frames[0].points == plain.frames[0].points == {"A": 1, "B": 1}
+    assert len(championship.frames) >= 2 and championship.winner in SIDES
+    assert [f.label.split(": ")[1] for f in championship.frames[:2]] == [
+        "A starts from the south",
+        "B starts from the north",
+    ]
+
+
+def test_a_championship_crokinole_match_is_best_of_three():
+    record = play(
+        "crokinole", "average-competitive-plan,novice-plan", seed=1, match=True, game_length=1, championship=True
+    )
+    assert 2 <= len(record.games) <= 3 and record.wins[record.winner] == 2
+
+
+def test_play_offers_the_frames_and_championship_formats(tmp_path, capsys):
+    out = tmp_path / "card"
+    argv = ["play", "deck", "--frames", "2", "--players", "expert-plan", "--no-pictures", "--quiet", "--out", str(out)]
+    assert main(argv) == 0
+    assert "deck game of 2 frames, seed 0" in capsys.readouterr().out
+    card = json.loads((out / "scorecard.json").read_text())
+    assert len(card["games"][0]["frames"]) in (2, 4)
+
+
 def test_horse_collar_and_ricochet_matches_are_best_of_three():
     for game, length in (("horse-collar", 21), ("ricochet", 15)):
         record = play(game, "expert-plan,novice-plan", seed=2, match=True, game_length=length)
@@ -324,6 +370,9 @@ def test_play_deck_pictures_are_judged_at_the_scoring_end(tmp_path):
         ["play", "deck", "--court", "crokinole"],
         ["play", "deck", "--court", "no-such-court.toml"],
         ["play", "deck", "--court", "deck-drifting", "--players", "expert-win"],
+        ["play", "crokinole", "--frames", "12"],
+        ["play", "deck", "--championship"],
+        ["play", "deck", "--frames", "12", "--game-length", "50"],
     ],
 )
 def test_bad_play_arguments_exit_2(argv, tmp_path, capsys):

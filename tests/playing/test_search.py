@@ -10,14 +10,16 @@ from shuffle_sim.court import load_court
 from shuffle_sim.playing.crokinole import CrokinoleTactics
 from shuffle_sim.playing.deck_engine import deck_setup
 from shuffle_sim.playing.players import Open20, PlayerError, ShotContext, noise_vector, parse_player, skills_for
+from shuffle_sim.playing.search._win_solve import FRAMES_SPAN
 from shuffle_sim.playing.search.crokinole_rollout import crokinole_rollouts
 from shuffle_sim.playing.search.deck_rollout import deck_rollouts
 from shuffle_sim.playing.search.kr_uct import WinSearch
-from shuffle_sim.playing.search.situations import DeckSituation
+from shuffle_sim.playing.search.situations import CrokinoleSituation, DeckSituation, FrameValueSituation
 from shuffle_sim.playing.search.win_tables import (
     _digest,
     _read,
     crokinole_table,
+    deck_frames_table,
     deck_table,
     ricochet_table,
     win_tables,
@@ -51,10 +53,165 @@ def test_deck_table_follows_the_game_flow(lead, hammer, game_point, expected):
     assert t["lead"][-t["lo"], -t["lo"]] == pytest.approx(expected, abs=1e-6)
 
 
+@pytest.mark.parametrize("frames, switch, expected", [(2, False, 0.5), (3, False, 1.0), (2, True, 1.0), (4, True, 0.5)])
+def test_deck_frames_table_follows_the_game_flow(frames, switch, expected):
+    """Every half-round the lead side scores 5 and the hammer none; the hammer leads the next (C-3c),
+    but at a switch of colours half way (C-1) the side that led leads again. Two frames: a lead
+    each, level, and the D-4 extension is level for ever (1/2); three: the first lead leads twice
+    and wins 10-5. Switching after frame 1 of 2, the first lead leads both: 10-0."""
+    t = deck_frames_table(np.array([[5, 0, 0]]), np.array([1.0]), frames, switch)
+    assert t["lead"][0, t["span"]] == pytest.approx(expected, abs=1e-6)
+
+
+def _played_out(rules_game, draw, rng):
+    """Play a rules game to its end with frame outcomes drawn by ``draw(rng)``; 1 if side A won, 1/2 on
+    a tie, else 0."""
+    while not rules_game.over:
+        draw(rules_game, rng)
+    return 0.5 if rules_game.winner is None else float(rules_game.winner == "A")
+
+
+def test_deck_frames_and_championship_tables_agree_with_the_rules_game_flow():
+    """The tables against games played out by the rules layer (``rules.deck_game``,
+    ``rules.crokinole``) with frame outcomes drawn from the same distribution: a Monte Carlo oracle
+    of the whole game flow (who leads, the colour switch, the last frame, D-4, the 5th round)."""
+    from shuffle_sim.rules.crokinole import CrokinoleGame, CrokinoleOptions
+    from shuffle_sim.rules.deck_game import DeckGame, DeckOptions
+
+    rng = np.random.default_rng(7)
+    games = 6000
+    deck = np.array([[7, 0, 0], [0, 10, 0], [3, 3, 0], [10, 8, 0], [0, 0, 0]])
+    probs = np.full(len(deck), 1.0 / len(deck))
+
+    def half_round(game, rng):
+        lead, hammer, _ = deck[rng.integers(len(deck))]
+        colour = game.lead_colour()
+        other = "black" if colour == "yellow" else "yellow"
+        game.record_half_round({colour: int(lead), other: int(hammer)})
+
+    for frames, switch in ((5, False), (6, True)):
+        won = [
+            _played_out(DeckGame("A", "B", DeckOptions(frames=frames, switch_colours_at_half=switch)), half_round, rng)
+            for _ in range(games)
+        ]
+        table = deck_frames_table(deck, probs, frames, switch)["lead"][0, FRAMES_SPAN]
+        assert abs(np.mean(won) - table) < 4 * np.std(won) / math.sqrt(games), (frames, switch)
+
+    rounds = np.array([0.4, 0.35, 0.25])  # the hammer side's round won, tied, lost
+
+    def crokinole_round(game, rng):
+        hammer = game.seats[(len(game.rounds) + 1) % 2][0]
+        first = game.seats[len(game.rounds) % 2][0]
+        k = rng.choice(3, p=rounds)
+        game.record_round({hammer: (20, 10, 0)[k], first: 10})
+
+    won = [
+        _played_out(CrokinoleGame(("A", "B"), CrokinoleOptions(rounds=2, championship=True)), crokinole_round, rng)
+        for _ in range(games)
+    ]
+    table = crokinole_table(rounds, 2, championship=True)
+    # A shoots first in round 1: without the hammer in the next round
+    assert abs(np.mean(won) - table["values"][table["span"], 2, 0]) < 4 * np.std(won) / math.sqrt(games)
+
+
+def test_a_tied_championship_crokinole_game_goes_to_another_round():
+    """If the hammer always wins its round, four rounds end level; a championship game plays a 5th
+    round, the first shot alternating as before: the side with the hammer in round 1 has it again,
+    and wins (a plain game is a tie)."""
+    t = crokinole_table(np.array([1.0, 0.0, 0.0]), 4, championship=True)
+    span = t["span"]
+    assert t["values"][span, 4, 0] == 0.0 and t["values"][span, 4, 1] == 1.0
+    level = CrokinoleSituation(4, 4, 0, 0, True, 0, 0, 4)
+    extra = CrokinoleSituation(4, 4, 0, 0, True, 0, 0, 4, championship=True)
+    tables = win_tables("crokinole")
+    # the round tied: a plain game ends level, a championship one goes on, the hammer passing
+    assert level.value(np.array([[30, 30]]))[0] == 0.5
+    assert extra.value(np.array([[30, 30]]))[0] == pytest.approx(tables.crokinole(0, 0, False, 4, True))
+    assert extra.value(np.array([[35, 30]]))[0] == 1.0
+
+
+def test_a_deck_game_of_frames_ends_after_its_last_frame():
+    """Frame 16 of 16, the hammer's last shot: ahead after it, the game is won whatever the score (a
+    game to 75 would go on); level, the D-4 round follows, led by this half-round's hammer."""
+    s = DeckSituation(mine=30, theirs=30, lead=False, shot=8, frames=16, played=15)
+    assert s.after(np.array([3]), np.array([0]), np.array([False]))[0] == 1.0
+    assert s.after(np.array([0]), np.array([7]), np.array([False]))[0] == 0.0
+    to_75 = DeckSituation(mine=30, theirs=30, lead=False, shot=8)
+    assert to_75.after(np.array([3]), np.array([0]), np.array([False]))[0] < 0.9
+    level = s.after(np.array([0]), np.array([0]), np.array([False]))[0]
+    assert level == pytest.approx(win_tables("deck").deck_extension(0, 2, 16, "frames"))
+    # frame 1 of 16: the same as the table before it, led by the other side
+    first = DeckSituation(mine=0, theirs=0, lead=True, shot=8, frames=16, played=0)
+    expected = 1.0 - win_tables("deck").deck_frames(-2, 1, 16, False)
+    assert first.after(np.array([2]), np.array([0]), np.array([False]))[0] == pytest.approx(expected)
+
+
+def test_the_situation_of_a_game_in_play_knows_its_format():
+    from types import SimpleNamespace
+
+    from shuffle_sim.playing.search.situations import situation_of
+    from shuffle_sim.rules.crokinole import CrokinoleGame, CrokinoleOptions
+    from shuffle_sim.rules.deck_game import DeckGame, DeckOptions
+
+    deck = DeckGame("A", "B", DeckOptions(frames=24))
+    for _ in range(3):
+        deck.record_half_round({"yellow": 0, "black": 0})
+    half = deck.half_round()
+    ctx = SimpleNamespace(info={"game": deck, "half": half}, turn=half.turns[0])
+    s = situation_of(ctx)
+    assert (s.frames, s.played, s.switch, s.lead) == (24, 3, True, True)
+    assert (
+        situation_of(
+            SimpleNamespace(
+                info={"game": DeckGame("A", "B", DeckOptions(frames=12, frames_or_game_point=True)), "half": half},
+                turn=half.turns[0],
+            )
+        )
+        is None
+    )
+    crokinole = CrokinoleGame(("A", "B"), CrokinoleOptions(championship=True))
+    frame = SimpleNamespace(all_turns=crokinole.turns(), turn_index=1, twenties={})
+    ctx = SimpleNamespace(
+        info={"game": crokinole, "frame": frame, "twenties": {"A": 1}}, turn=crokinole.turns()[0], shooter="A"
+    )
+    s = situation_of(ctx)
+    assert s.championship and s.twenties_mine == 1 and s.later == 15
+
+
 def test_ricochet_scorer_starts_again():
     """The starter scores 5 every round and starts again (the scorer starts): it wins from 0-0."""
     t = ricochet_table(np.array([[5, 0]]), np.array([1.0]), 15)
     assert t["starter"][0, 0] == 1.0
+
+
+@pytest.mark.parametrize("first", [True, False])
+def test_a_ricochet_round_nobody_scores_keeps_its_starter(first):
+    """The ricochet rules: "the player who scored last" starts the next round, so after a round nobody
+    scores the same player starts again. Valued from the side of a shooter who did not start the
+    round, the next round is the opponent's to start (``ricochet`` table from the opponent's side)."""
+    table = win_tables("ricochet")
+    s = FrameValueSituation("ricochet", 9, 6, 15, first)
+    start = table.ricochet(9, 6, 15) if first else 1.0 - table.ricochet(6, 9, 15)
+    assert s.value(np.array([0.0]))[0] == pytest.approx(start, abs=1e-12)
+    # a scored round: the scorer starts next whoever started this one
+    assert s.value(np.array([2.0]))[0] == pytest.approx(table.ricochet(11, 6, 15), abs=1e-12)
+    assert s.value(np.array([-2.0]))[0] == pytest.approx(1.0 - table.ricochet(8, 9, 15), abs=1e-12)
+
+
+def test_the_ricochet_situation_knows_who_started_the_round():
+    from types import SimpleNamespace
+
+    from shuffle_sim.playing.search.situations import situation_of
+    from shuffle_sim.rules.ricochet import RicochetGame, RicochetOptions
+
+    game = RicochetGame(("A", "B"), starter="B")
+    ctx = SimpleNamespace(info={"game": game}, turn=SimpleNamespace(team="A"))
+    assert situation_of(ctx) == FrameValueSituation("ricochet", 0, 0, 15, False)
+    ctx.turn.team = "B"
+    assert situation_of(ctx).first
+    # the other option (the scorer shoots last next round) has no table: the player plays for the round
+    ctx.info["game"] = RicochetGame(("A", "B"), options=RicochetOptions(scorer_starts=False))
+    assert situation_of(ctx) is None
 
 
 @pytest.mark.parametrize("game", ["deck", "crokinole", "horse-collar", "ricochet"])
@@ -205,13 +362,13 @@ def test_the_crokinole_search_weighs_every_candidate_that_can_be_aimed():
     a shot whose worth shows only later in the round must be in the running."""
     from shuffle_sim.playing.crokinole import shooter_context
     from shuffle_sim.playing.players.strategies import with_skill
-    from shuffle_sim.playing.search.situations import advice_situation
+    from shuffle_sim.playing.search.told_situation import advice_situation
     from shuffle_sim.rules.common import Board
 
     board = Board(CROKINOLE, np.array([0.06, -0.03, 0.0]), np.array([0.02, 0.05, -0.07]), ("dark", "light", "dark"))
     player = parse_player("crokinole", "top-competitive")
     ctx = with_skill(shooter_context(board, "light", "south"), player.skill)
-    situation = advice_situation("crokinole", ctx, (0, 0), False, 0, shots_left=5)
+    situation, _ = advice_situation("crokinole", ctx, (3, 3), False, 0, shots_left=5)
     intents = ctx.tactics.candidates(ctx)
     aimable = {intent.label for intent in intents if _aims(intent, ctx)}
     result = WinSearch(budget=6 * len(aimable) * 9).search(ctx, player.skill, situation, intents)

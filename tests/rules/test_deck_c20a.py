@@ -13,8 +13,8 @@ import numpy as np
 import pytest
 
 from shuffle_sim.court import load_court
-from shuffle_sim.physics._simulate import sample_positions
 from shuffle_sim.physics.events import DISC_CUSHION
+from shuffle_sim.physics.faces.simulate import sample_positions
 from shuffle_sim.playing.players import Launch
 from shuffle_sim.playing.shooting import shoot
 from shuffle_sim.rules.common import Board, Contact

@@ -55,30 +55,9 @@ A ``Player`` is a skill and a strategy; ``parse_players`` reads the command line
 "expert-ev,novice-plan" syntax.
 """
 
-from shuffle_sim.playing.players.aiming import (
-    BANK_ACCEPT,
-    BANK_TOLERANCE,
-    hanger_point,
-    solve_bank,
-    zone_spot,
-)
-from shuffle_sim.playing.players.context import (
-    Intent,
-    Launch,
-    PlayerError,
-    ShotContext,
-    Stance,
-    Tactics,
-)
-from shuffle_sim.playing.players.intents import (
-    Bank,
-    Draw,
-    Guard,
-    Hanger,
-    Hide,
-    Open20,
-    TakeOut,
-)
+from shuffle_sim.playing.players.aiming import BANK_ACCEPT, BANK_TOLERANCE, hanger_point, solve_bank, zone_spot
+from shuffle_sim.playing.players.context import Intent, Launch, PlayerError, ShotContext, Stance, Tactics
+from shuffle_sim.playing.players.intents import Bank, Draw, Guard, Hanger, Hide, Open20, TakeOut
 from shuffle_sim.playing.players.launch import (
     CLEAR_PATH,
     STANCE_ARC,
@@ -93,19 +72,8 @@ from shuffle_sim.playing.players.launch import (
     start_is_free,
     straight_launch,
 )
-from shuffle_sim.playing.players.presets import (
-    Player,
-    parse_player,
-    parse_players,
-    skills_for,
-)
-from shuffle_sim.playing.players.strategies import (
-    DEFAULT_EV_SAMPLES,
-    Decision,
-    ExpectedValue,
-    FixedPlan,
-    execute,
-)
+from shuffle_sim.playing.players.presets import Player, parse_player, parse_players, skills_for
+from shuffle_sim.playing.players.strategies import DEFAULT_EV_SAMPLES, Decision, ExpectedValue, FixedPlan, execute
 
 __all__ = [
     "BANK_ACCEPT",

@@ -13,12 +13,7 @@ from shuffle_sim.court import Court
 from shuffle_sim.messages import shown
 from shuffle_sim.noise import NoiseModel
 from shuffle_sim.physics.scene import Scene
-from shuffle_sim.playing.players.launch import (
-    STANCE_ARC,
-    STANCE_SEGMENT,
-    stance_length,
-    stance_point,
-)
+from shuffle_sim.playing.players.launch import STANCE_ARC, STANCE_SEGMENT, stance_length, stance_point
 from shuffle_sim.rules.common import Turn
 from shuffle_sim.shots import ShotBatch
 

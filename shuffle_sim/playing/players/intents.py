@@ -11,11 +11,7 @@ import numpy as np
 from shuffle_sim.messages import shown
 from shuffle_sim.playing.players.aiming import hanger_point, solve_bank
 from shuffle_sim.playing.players.context import Intent, Launch, PlayerError, ShotContext
-from shuffle_sim.playing.players.launch import (
-    clearest_start,
-    start_is_free,
-    straight_launch,
-)
+from shuffle_sim.playing.players.launch import clearest_start, start_is_free, straight_launch
 from shuffle_sim.playing.players.reading import read_launch
 
 # --------------------------------------------------------------------------------------------------

@@ -13,13 +13,7 @@ import numpy as np
 
 from shuffle_sim._runtime import jit
 from shuffle_sim.court.geometry import point_segment_distance
-from shuffle_sim.noise import (
-    STREAM_PLAYER_SAMPLES,
-    NoiseModel,
-    box_muller,
-    philox4x64,
-    word_to_uniform,
-)
+from shuffle_sim.noise import STREAM_PLAYER_SAMPLES, NoiseModel, box_muller, philox4x64, word_to_uniform
 from shuffle_sim.physics.numba_api import speed_for_distance
 
 STANCE_SEGMENT = 0

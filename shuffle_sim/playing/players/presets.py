@@ -7,12 +7,7 @@ from dataclasses import dataclass, replace
 
 from shuffle_sim.games import game_names
 from shuffle_sim.messages import shown
-from shuffle_sim.noise import (
-    EXACT,
-    NoiseError,
-    NoiseModel,
-    skill_presets,
-)
+from shuffle_sim.noise import EXACT, NoiseError, NoiseModel, skill_presets
 from shuffle_sim.playing.players.context import Launch, PlayerError, ShotContext
 from shuffle_sim.playing.players.strategies import (
     DEFAULT_EV_SAMPLES,

@@ -18,7 +18,7 @@ shot means, and ``read_launch`` finds that launch with the physics kernel:
   on how finely p is found;
 - Newton steps on (direction, speed) from the flat launch, the Jacobian by forward differences:
   the two difference trials of an iteration go through the kernel in one ``simulate_shots`` call; a pass
-  runs each trial through ``simulate`` and samples its path (``physics.curved_sampling``). A step
+  runs each trial through ``simulate`` and samples its path (``physics.Trajectories.positions``). A step
   that does not shrink the miss is halved (at most ``HALVINGS`` times). The solve stops within
   ``READ_TOLERANCE`` of the goal, or after ``MAX_ITERATIONS``; the launch with the smallest miss
   found is played (the flat launch if nothing beat it): a player always shoots.
@@ -39,7 +39,6 @@ import numpy as np
 from shuffle_sim._runtime.threads import one_numba_thread
 from shuffle_sim.court import Court
 from shuffle_sim.physics import Scene, simulate
-from shuffle_sim.physics.curved_sampling import sample_curved
 from shuffle_sim.playing.players.context import Launch, ShotContext
 from shuffle_sim.shots import simulate_shots
 
@@ -161,14 +160,12 @@ def _pass_misses(
         result = simulate(scene)
         tr = result.trajectories
         times = np.linspace(0.0, result.t_end, PATH_SAMPLES)
-        path = np.empty((PATH_SAMPLES, 1, 2))
-        sample_curved(tr.table, tr.orbits, tr.ground, tr.log, 1, times, path)
+        path = tr.positions(1, times)
         nearest = int(np.nanargmin(np.hypot(path[:, 0, 0] - px, path[:, 0, 1] - py)))
         dt = 0.25 * result.t_end / (PATH_SAMPLES - 1)
         t = times[nearest]
         around = np.array([max(t - dt, 0.0), t, min(t + dt, result.t_end)])
-        local = np.empty((3, 1, 2))
-        sample_curved(tr.table, tr.orbits, tr.ground, tr.log, 1, around, local)
+        local = tr.positions(1, around)
         span = around[2] - around[0]
         vx, vy = (local[2, 0] - local[0, 0]) / span if span > 0.0 else (0.0, 0.0)
         v = math.hypot(vx, vy)

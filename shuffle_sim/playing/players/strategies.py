@@ -10,11 +10,7 @@ from typing import ClassVar, Protocol
 import numpy as np
 
 from shuffle_sim.messages import shown
-from shuffle_sim.noise import (
-    STREAM_PLAY,
-    NoiseModel,
-    seed_key,
-)
+from shuffle_sim.noise import STREAM_PLAY, NoiseModel, seed_key
 from shuffle_sim.playing.players.context import Intent, Launch, PlayerError, ShotContext
 from shuffle_sim.playing.players.launch import (
     _perturb_batch,

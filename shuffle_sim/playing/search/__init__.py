@@ -13,10 +13,12 @@ module                 what it does
 ``_win_solve``         the dynamic programming of the win tables (numba value iteration)
 ``situations``         where a game stands before a shot (scores, hammer, frames left) and
                        what a frame's outcome makes of it, per game, from the rules' games
+``told_situation``     the situation the shot advisor is told of, and what it assumes
 ``deck_rollout``       numba: a deck shot and the rest of its half-round under the fixed
                        plan, many sampled executions in one call (C-20a included)
 ``crokinole_rollout``  numba: a crokinole shot and the rest of its round (hit rule, 20s)
 ``_crokinole_plan``    numba: the crokinole rollouts' quick plan (take-out or open 20)
 ``kr_uct``             the search: kernel-regression UCT over the candidate shots (``WinSearch``)
+``self_play``          whole games between two simulated players, kept as the rules' game objects
 =====================  ====================================================================
 """

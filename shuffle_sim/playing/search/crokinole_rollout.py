@@ -53,13 +53,7 @@ from shuffle_sim.physics.numba_api import (
     state_at,
 )
 from shuffle_sim.playing.flat_only import require_flat
-from shuffle_sim.playing.players.launch import (
-    as_deviations,
-    perturb,
-    shot_normals,
-    stance_point,
-    start_is_free,
-)
+from shuffle_sim.playing.players.launch import as_deviations, perturb, shot_normals, stance_point, start_is_free
 from shuffle_sim.playing.search._crokinole_plan import (
     LINE_REACH,
     LINE_STARTS,

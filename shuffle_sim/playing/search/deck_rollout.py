@@ -46,13 +46,7 @@ from shuffle_sim.physics.numba_api import (
     state_at,
 )
 from shuffle_sim.playing._deck_plan import _stance_array
-from shuffle_sim.playing.deck_engine import (
-    DISCS,
-    deck_plan,
-    deck_setup,
-    setup_numbers,
-    value_and_dead,
-)
+from shuffle_sim.playing.deck_engine import DISCS, deck_plan, deck_setup, setup_numbers, value_and_dead
 from shuffle_sim.playing.flat_only import require_flat
 from shuffle_sim.playing.players.launch import (
     as_deviations,

@@ -51,12 +51,7 @@ from shuffle_sim.playing.flat_only import require_flat
 from shuffle_sim.playing.players.context import Intent, Launch, PlayerError, ShotContext
 from shuffle_sim.playing.players.launch import noise_vector, perturb, shot_normals, stance_point, start_is_free
 from shuffle_sim.playing.players.strategies import Decision, ExpectedValue, with_skill
-from shuffle_sim.playing.search.situations import (
-    CrokinoleSituation,
-    DeckSituation,
-    FrameValueSituation,
-    situation_of,
-)
+from shuffle_sim.playing.search.situations import CrokinoleSituation, DeckSituation, FrameValueSituation, situation_of
 from shuffle_sim.shots import simulate_shots
 
 #: Simulated shots (the shot itself and every shot of its rollout) a decision may spend, unless the

@@ -17,18 +17,22 @@ Per game (the rules named are those of ``shuffle_sim.rules``):
   points net of penalties as posted (C-20a's 10-off and its replay included). The next half-round
   is led by the side that had the hammer (C-3c), a replayed one by the same side. The game ends
   after a half-round with a side at or over game point and ahead; a tie there plays one more round
-  (D-4, as ``rules.deck_game``).
+  (D-4, as ``rules.deck_game``). A game of a number of frames (C-1; variant "frames", or
+  "frames-switch" when the sides switch colours at half way and the side that led the last
+  half-round before it leads the first after it): a state is (half-rounds played, the lead of the
+  side that leads the next); after the last frame the higher score wins, a tie plays the D-4 round.
 - crokinole (tournament points): a state is (own round points minus the opponent's, rounds left,
   whether the side has the hammer in the next round); a round's outcome is won, tied or lost by the
   side with the hammer (2, 1 or 0 points). Singles players alternate the first shot every round; a
-  game tied after its rounds is a tie (1/2).
+  game tied after its rounds is a tie (1/2), or in a championship game (variant "championship")
+  goes to another round while tied.
 - horse collar: a state is (first thrower's score, hammer's score) before a pair of frames; a frame
   scores its points for its thrower; the game ends once a side has the game point after the hammer
   has thrown, ahead.
 - ricochet: a state is (next round's starter's score, the other's); only one side scores a round;
   the scorer starts the next (the default option); the game ends when a side reaches game point.
 
-Regenerate the data files (the command is also in docs/players.md)::
+Regenerate the data files (the command is also in docs/players/strategies.md)::
 
     python -m shuffle_sim.playing.search.win_tables            # all four games, default sizes
     python -m shuffle_sim.playing.search.win_tables crokinole --games 200 --seed 0
@@ -52,6 +56,7 @@ from shuffle_sim.playing.search._win_solve import (
     DECK_BELOW,
     POINTS_ABOVE,
     crokinole_table,
+    deck_frames_table,
     deck_table,
     horse_collar_table,
     ricochet_table,
@@ -64,6 +69,7 @@ __all__ = [
     "POINTS_ABOVE",
     "SELF_PLAY",
     "STORED_DECIMALS",
+    "VARIANTS",
     "SelfPlayPlan",
     "WinTableError",
     "WinTables",
@@ -72,6 +78,7 @@ __all__ = [
     "compute_table",
     "crokinole_table",
     "data_path",
+    "deck_frames_table",
     "deck_table",
     "frame_outcomes",
     "horse_collar_table",
@@ -121,29 +128,51 @@ class WinTables:
     outcomes: np.ndarray
     probs: np.ndarray
 
-    def table(self, length: int) -> dict:
-        return _table(self.game, int(length), self.outcomes.tobytes(), self.outcomes.shape, self.probs.tobytes())
+    def table(self, length: int, variant: str = "") -> dict:
+        """The game's table for ``length`` (game point, frames or rounds) in the game's format
+        ``variant`` (``VARIANTS``; "" the usual one)."""
+        return _table(
+            self.game, int(length), variant, self.outcomes.tobytes(), self.outcomes.shape, self.probs.tobytes()
+        )
 
     # ---- deck ---------------------------------------------------------------------------------
     def deck(self, lead_score, hammer_score, game_point: int, extension: int = 0, lead_diff=None):
         """The lead side's win probability before a half-round: in regular play from the two scores,
         or (``extension`` 2 or 1: half-rounds of the D-4 extension left, this one included) from the
         lead side's lead ``lead_diff``."""
-        t = self.table(game_point)
         if extension:
-            span = t["extension_span"]
-            d = np.clip(np.asarray(lead_diff), -span, span) + span
-            return (t["extension_first"] if extension == 2 else t["extension_second"])[d]
+            return self.deck_extension(lead_diff, extension, game_point)
+        t = self.table(game_point)
         n = t["lead"].shape[0]
         i = np.clip(np.asarray(lead_score) - t["lo"], 0, n - 1)
         j = np.clip(np.asarray(hammer_score) - t["lo"], 0, n - 1)
         return t["lead"][i, j]
 
+    def deck_extension(self, lead_diff, extension: int, length: int, variant: str = ""):
+        """The lead side's win probability before a half-round of the D-4 extension (``extension`` 2
+        or 1: its half-rounds left, this one included), ``lead_diff`` ahead; read from the table of
+        ``length`` and ``variant`` (the extension is the same in every deck format)."""
+        t = self.table(length, variant)
+        span = t["extension_span"]
+        d = np.clip(np.asarray(lead_diff), -span, span) + span
+        return (t["extension_first"] if extension == 2 else t["extension_second"])[d]
+
+    def deck_frames(self, lead_diff, played: int, frames: int, switch: bool):
+        """In a game of ``frames`` half-rounds (``switch``: the sides switch colours at half way, C-1),
+        the win probability of the side leading the next half-round, ``lead_diff`` ahead, with
+        ``played`` half-rounds played before it."""
+        if not 0 <= played < frames:
+            raise WinTableError(f"played must be in 0..{frames - 1} (got {played!r})")
+        t = self.table(frames, "frames-switch" if switch else "frames")
+        span = t["span"]
+        return t["lead"][played, np.clip(np.asarray(lead_diff), -span, span) + span]
+
     # ---- crokinole ----------------------------------------------------------------------------
-    def crokinole(self, lead, rounds_left: int, hammer_next: bool, rounds: int):
+    def crokinole(self, lead, rounds_left: int, hammer_next: bool, rounds: int, championship: bool = False):
         """A side's win probability ``lead`` round points ahead with ``rounds_left`` rounds to play,
-        having the hammer in the next of them (``hammer_next``)."""
-        t = self.table(rounds)
+        having the hammer in the next of them (``hammer_next``); ``championship``: a game level after
+        its rounds plays another round, while level."""
+        t = self.table(rounds, "championship" if championship else "")
         span = t["span"]
         if not 0 <= rounds_left <= rounds:
             raise WinTableError(f"rounds_left must be in 0..{rounds} (got {rounds_left!r})")
@@ -165,21 +194,31 @@ class WinTables:
 
 
 @lru_cache(maxsize=16)
-def _table(game: str, length: int, outcome_bytes: bytes, shape: tuple, prob_bytes: bytes) -> dict:
+def _table(game: str, length: int, variant: str, outcome_bytes: bytes, shape: tuple, prob_bytes: bytes) -> dict:
     outcomes = np.frombuffer(outcome_bytes, dtype=np.int64).reshape(shape)
     probs = np.frombuffer(prob_bytes, dtype=np.float64)
-    stored = _stored_tables(game)
+    stored = _stored_tables(game) if not variant else None
     if stored is not None and stored.get("length") == length and stored.get("digest") == _digest(outcomes, probs):
         return stored["table"]
-    return compute_table(game, outcomes, probs, length)
+    return compute_table(game, outcomes, probs, length, variant)
 
 
-def compute_table(game: str, outcomes: np.ndarray, probs: np.ndarray, length: int) -> dict:
-    """The game's tables for ``length`` (game point, or crokinole rounds) from frame outcomes."""
+#: The formats of each game with a table of their own, beside its usual one (""): the deck game of a
+#: number of frames (its sides switching colours at half way, or not), the championship crokinole game.
+VARIANTS = {"deck": ("frames", "frames-switch"), "crokinole": ("championship",)}
+
+
+def compute_table(game: str, outcomes: np.ndarray, probs: np.ndarray, length: int, variant: str = "") -> dict:
+    """The game's tables for ``length`` (game point, frames, or crokinole rounds) in the format
+    ``variant`` (``VARIANTS``; "" the usual one) from frame outcomes."""
+    if variant and variant not in VARIANTS.get(game, ()):
+        raise WinTableError(f"variant must be one of {', '.join(VARIANTS.get(game, ())) or 'none'} (got {variant!r})")
+    if game == "deck" and variant:
+        return deck_frames_table(outcomes, probs, length, variant == "frames-switch")
     if game == "deck":
         return deck_table(outcomes, probs, length)
     if game == "crokinole":
-        return crokinole_table(_crokinole_probs(outcomes, probs), length)
+        return crokinole_table(_crokinole_probs(outcomes, probs), length, variant == "championship")
     if game == "horse-collar":
         return horse_collar_table(outcomes[:, 0], probs, length)
     if game == "ricochet":

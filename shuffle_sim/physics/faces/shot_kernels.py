@@ -1,0 +1,192 @@
+"""The batch API's kernels: many independent shots simulated to rest and judged in one numba call,
+under either motion law (``shots.simulate_shots`` is their face).
+
+Two paths, each compiled on first use, for the law it meets:
+
+* On an empty board (the commonest batch: draws, aim and speed sweeps) each shot is a lone disc run
+  by the law's lone-disc run (``laws.ops.run_lone``: the event loop for one disc, its state in local
+  variables) and judged at once where it stops (``shot_rows.judge_rest``), so no rest position makes
+  a second trip through memory. The chunk loop is compiled without reference counting: it allocates
+  nothing, and counting references to the court's arrays for every shot, atomically, would cost more
+  than the shot's physics.
+* Among board discs, each chunk allocates its state once and reuses it for all its shots, through
+  the event loop (``loop``); then every rest position is judged in one parallel pass.
+
+The shots run in a parallel loop over chunks of ``shot_rows.CHUNK`` shots; every shot writes only its
+own rows, so results are bit-identical whatever the thread count or chunking. ``launches`` bundles
+the launch arrays (x, y, vx, vy, omega) and ``outs`` the output arrays of ``ShotBatch`` (x, y, status,
+dead, value, zone, hanger, touched, ok, played).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import prange
+
+from shuffle_sim._runtime import jit
+from shuffle_sim.judging.batch import judge_ranges
+from shuffle_sim.judging.procedure import HANGER_NONE
+from shuffle_sim.physics.events import STATUS_FALLEN
+from shuffle_sim.physics.faces.shot_rows import CHUNK, fill_unplayed, judge_rest, shot_problem
+from shuffle_sim.physics.laws import ops
+from shuffle_sim.physics.loop import run_events
+from shuffle_sim.physics.state import DEAD, EV_COLUMNS, STATUS, TOUCHED
+
+
+@jit.no_refcount
+def _play_lone_chunk(
+    law, motion, ja, prepared, index, board_x, board_y, launches, max_events, span, outs, problem, scratch
+):
+    """Play and judge the shots ``span`` = (start, stop) on an empty board (``board_x`` and ``board_y``
+    are empty): each a lone disc (``ops.run_lone`` with the chunk's ``scratch``), judged where it ends."""
+    xs, ys, vxs, vys, omegas = launches
+    out_x, out_y, out_status, out_dead, out_value, out_zone, out_hanger, out_touched, out_ok, out_played = outs
+    table = motion[0]
+    for k in range(span[0], span[1]):
+        why = shot_problem(table, ja, index, board_x, board_y, xs[k], ys[k], vxs[k], vys[k], omegas[k])
+        problem[k] = why
+        if why != 0:
+            fill_unplayed(
+                k, board_x, board_y, xs[k], ys[k], out_x, out_y, out_status, out_dead, out_touched, out_ok, out_played
+            )
+            out_value[k, 0] = 0
+            out_zone[k, 0] = -1
+            out_hanger[k, 0] = HANGER_NONE
+            continue
+        x, y, _, _, _, status, dead, ok, _, _ = ops.run_lone(
+            law, motion, xs[k], ys[k], vxs[k], vys[k], omegas[k], max_events, scratch
+        )
+        value, zone, hanger, dead = judge_rest(ja, prepared, index, x, y, status, dead)
+        out_ok[k] = ok
+        out_played[k] = True
+        out_x[k, 0] = x
+        out_y[k, 0] = y
+        out_status[k, 0] = status
+        out_dead[k, 0] = dead
+        out_value[k, 0] = value
+        out_zone[k, 0] = zone
+        out_hanger[k, 0] = hanger
+        out_touched[k, 0] = False
+
+
+@jit.no_refcount
+def _play_board_chunk(law, motion, ja, index, board_x, board_y, launches, max_events, span, state, logs, outs, problem):
+    """Play the shots ``span`` = (start, stop) among the board's discs, through the event loop with the
+    chunk's ``state`` and empty ``logs`` (events, trajectories); judging follows in one pass over every
+    rest position."""
+    xs, ys, vxs, vys, omegas = launches
+    out_x, out_y, out_status, out_dead, _, _, _, out_touched, out_ok, out_played = outs
+    table = motion[0]
+    ist = state[1]
+    n_board = board_x.shape[0]
+    n_discs = n_board + 1
+    for k in range(span[0], span[1]):
+        why = shot_problem(table, ja, index, board_x, board_y, xs[k], ys[k], vxs[k], vys[k], omegas[k])
+        problem[k] = why
+        if why != 0:
+            fill_unplayed(
+                k, board_x, board_y, xs[k], ys[k], out_x, out_y, out_status, out_dead, out_touched, out_ok, out_played
+            )
+            continue
+        ops.clear(law, state)
+        placed = True
+        for j in range(n_board):
+            placed = ops.place(law, motion, state, j, board_x[j], board_y[j], 0.0, 0.0, 0.0) and placed
+        placed = ops.place(law, motion, state, n_board, xs[k], ys[k], vxs[k], vys[k], omegas[k]) and placed
+        _, _, ok, t_end, _ = run_events(law, motion, state, logs[0], logs[1], max_events)
+        out_ok[k] = ok and placed
+        out_played[k] = True
+        for i in range(n_discs):
+            x, y, _, _, _ = ops.state_at(law, motion, state, i, t_end)
+            out_x[k, i] = x
+            out_y[k, i] = y
+            out_status[k, i] = ist[STATUS, i]
+            out_dead[k, i] = ist[DEAD, i] != 0
+            out_touched[k, i] = ist[TOUCHED, i] != 0
+
+
+@jit.parallel
+def play_lone_shots(law, motion, ja, prepared, index, board_x, board_y, launches, max_events, outs, problem):
+    """Play and judge every shot on an empty board, in parallel over chunks of ``CHUNK`` shots."""
+    n_shots = launches[0].shape[0]
+    for c in prange((n_shots + CHUNK - 1) // CHUNK):
+        span = (np.int64(c * CHUNK), np.int64(min(n_shots, (c + 1) * CHUNK)))
+        _play_lone_chunk(
+            law,
+            motion,
+            ja,
+            prepared,
+            index,
+            board_x,
+            board_y,
+            launches,
+            max_events,
+            span,
+            outs,
+            problem,
+            ops.lone_scratch(law),
+        )
+
+
+@jit.parallel
+def play_board_shots(law, motion, ja, prepared, index, board_x, board_y, launches, max_events, outs, problem):
+    """Play every shot among the board's discs in parallel over chunks of ``CHUNK`` shots, then judge
+    every rest position in one parallel pass and merge in the kernel's verdicts."""
+    n_shots = launches[0].shape[0]
+    n_discs = board_x.shape[0] + 1
+    for c in prange((n_shots + CHUNK - 1) // CHUNK):
+        span = (np.int64(c * CHUNK), np.int64(min(n_shots, (c + 1) * CHUNK)))
+        logs = (np.empty((0, EV_COLUMNS)), ops.no_log(law))
+        _play_board_chunk(
+            law,
+            motion,
+            ja,
+            index,
+            board_x,
+            board_y,
+            launches,
+            max_events,
+            span,
+            ops.new_state(law, n_discs),
+            logs,
+            outs,
+            problem,
+        )
+    out_x, out_y, out_status, out_dead, out_value, out_zone, out_hanger, _, _, _ = outs
+    _judge_rests(ja, prepared, index, out_x, out_y, out_status, out_dead, out_value, out_zone, out_hanger)
+
+
+@jit.parallel
+def _judge_rests(ja, prepared, index, out_x, out_y, out_status, out_dead, out_value, out_zone, out_hanger):
+    """Judge every rest position of a batch of shots in one parallel pass and merge in the kernel's
+    verdicts: a fallen disc is dead, in no zone and on no hanger; a dead disc is worth 0."""
+    n = out_x.size
+    value = out_value.reshape(n)
+    zone = out_zone.reshape(n)
+    hanger = out_hanger.reshape(n)
+    judged_dead = np.empty(n, np.bool_)
+    judge_ranges(
+        out_x.reshape(n),
+        out_y.reshape(n),
+        ja,
+        prepared,
+        index,
+        value,
+        zone,
+        np.empty(n, np.uint64),
+        judged_dead,
+        hanger,
+        np.empty(n, np.bool_),
+        np.empty(n, np.bool_),
+    )
+    status = out_status.reshape(n)
+    dead = out_dead.reshape(n)
+    for m in prange(n):
+        if status[m] == STATUS_FALLEN:
+            zone[m] = -1
+            hanger[m] = HANGER_NONE
+            dead[m] = True
+        else:
+            dead[m] = dead[m] or judged_dead[m]
+        if dead[m]:
+            value[m] = 0
