@@ -166,3 +166,16 @@ def test_a_helper_process_reports_each_group_it_has_made_ready():
     argv, env = module_command("shuffle_sim.lab.warmup", "--court", "crokinole", "board")
     done = subprocess.run(argv, env=env, capture_output=True, text=True, check=True, timeout=600)
     assert done.stdout.splitlines()[-1] == "ready board"
+
+
+def test_the_labs_own_warm_up_says_nothing_of_compiling_once_numba_has_the_kernels():
+    """The lab's warm-up as ``shuffle-sim lab`` runs it (its helper processes too): the second start
+    finds every kernel in numba's cache and says nothing (the first may compile, on a new cache)."""
+    from shuffle_sim.lab.warmup import ORDER, lab_warm_up
+
+    for _start in ("first", "second"):
+        lines: list[str] = []
+        warmup = lab_warm_up("crokinole", None, say=lines.append).start()
+        assert warmup.ready.wait(3600)
+        assert warmup.ready_groups == set(ORDER) and warmup.error is None
+    assert lines == [], lines  # the second start

@@ -279,6 +279,10 @@ def test_the_page_places_drags_and_deletes_discs_and_says_why_not():
     page = Page()
     page.gesture("place", x=0.0, y=0.05)
     assert page.model("labels").data["text"] == ["15"]
+    page.gesture("place", x=0.0, y=-0.2)
+    assert page.model("labels").data["number"] == ["0", "1"]  # each disc's number, as messages and advice say it
+    assert page.model("disc_numbers").glyph.text == "number"
+    page.click("undo")
     page.gesture("place", x=0.5, y=0.0)
     assert "off the surface" in page.status() and list(page.model("discs").data["x"]) == [0.0]
     page.gesture("place", x=0.0, y=-0.2)
@@ -351,6 +355,7 @@ def test_a_shot_shows_its_outcome_when_the_page_has_drawn_it_and_undo_and_clear_
     assert "a shot is still playing" in page.status()
     page.gesture("shot_done", i=shot)
     assert not page.model("shoot").disabled and "the shot hit no opponent disc" in page.status()
+    assert "shot played: 1 event, at rest after" in page.status()  # one event: the drop into the hole
     # The shot disc dropped into the 20 hole, but the hit rule removed it: it is not marked holed.
     assert page.model("ghosts").data["text"] == ["removed"] and len(page.model("paths").data["xs"]) == 3
     assert "20s set aside" not in page.model("score").text
