@@ -22,7 +22,9 @@ for it in its session's queue, saying so (``session``), so a first run's page is
 it can judge discs. This process loads (or compiles) the board's group itself; the others come from
 two helper processes (``python -m shuffle_sim.lab.warmup``), side by side in two lanes (``LANES``:
 the kernels of graded courts, the longest compile, beside the rest), each loading or compiling its
-groups in turn into numba's cache and reporting each; this process then loads it from there.
+groups in turn into numba's cache and reporting each; this process then loads it from there. The
+first lane starts at once when a core is free (``helper_process.core_to_spare``), else, as the
+second, once the board's group is ready.
 Compiling in another process leaves this one's Python free for the page (numba's compiler holds
 Python's lock for long stretches), and two processes use two cores; on a warm cache a helper only
 loads, a few seconds. A helper that fails leaves its groups to be compiled here, which gives the
@@ -46,6 +48,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from numba.core import event
+
+from shuffle_sim._runtime.helper_process import core_to_spare, module_command
 
 COMPILING = "compiling kernels"
 BOARD, SHOTS, COPIES, ADVICE, SURFACE, SURFACE_COPIES = (
@@ -291,11 +295,14 @@ class WarmUp:
             self.order = [g for g in ORDER if g in steps]
             if self.forced_cold:
                 self._announce()
-            self._start_helper([g for g in LANES[0] if g in steps])
+            lanes = [[g for g in lane if g in steps] for lane in LANES]
+            if core_to_spare():  # beside the board's group; else after it, which the page needs first
+                self._start_helper(lanes.pop(0))
             if BOARD in steps:
                 self._load(BOARD, steps[BOARD])
             self.page_ready.set()
-            self._start_helper([g for g in LANES[1] if g in steps])
+            for lane in lanes:
+                self._start_helper(lane)
             self._load_the_rest(steps)
             if self.cold:
                 self.say(f"shot lab: all kernels ready after {self.elapsed():.0f} s")
@@ -358,8 +365,6 @@ class WarmUp:
         """A helper process compiling ``groups`` in turn; a thread passes on its reports."""
         if not groups or self.helper_args is None:
             return
-        from shuffle_sim._runtime.helper_process import module_command
-
         argv, env = module_command(__name__, *self.helper_args, *groups)
         try:
             process = subprocess.Popen(
