@@ -288,10 +288,12 @@ function follow(xs, ys) {
   }
 }
 function shift(lo, hi, a, b, margin, min, max) {
-  // how far to move [lo, hi] (keeping its size) so that [a, b] lies inside it, margins kept, within [min, max]
+  // how far to move [lo, hi] (keeping its size) so that [a, b] lies inside it, margins kept, and
+  // within [min, max] where it is narrower than that
   let move = 0.0;
   if (a < lo + margin) { move = a - (lo + margin); }
   if (b > hi - margin) { move = b - (hi - margin); }
+  if (move === 0.0 || hi - lo >= max - min) { return move; }
   return Math.max(Math.min(lo + move, max - (hi - lo)), min) - lo;
 }
 function endView(xs, ys) {

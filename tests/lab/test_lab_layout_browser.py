@@ -87,7 +87,11 @@ def test_nothing_beside_the_court_moves_while_a_deck_shot_plays(page):
 
 def test_after_a_short_deck_shot_the_view_shows_where_its_disc_rests(page):
     lab = page("deck")
-    home = lab.page.evaluate("() => [labModel('court').y_range.start, labModel('court').y_range.end]")
+    view = (
+        "() => { const f = labModel('court');"
+        " return [f.x_range.start, f.x_range.end, f.y_range.start, f.y_range.end]; }"
+    )
+    home_x0, home_x1, *home = lab.page.evaluate(view)
     lab.set_value("speed", "1.4")  # stops about 8 m up the court: short of the far dead line
     lab.set_value("playback", "8")
     lab.settle()
@@ -95,12 +99,10 @@ def test_after_a_short_deck_shot_the_view_shows_where_its_disc_rests(page):
     _shot_done(lab, 0)
     ghosts = lab.model("ghosts", "data")
     assert len(ghosts["y"]) == 1 and ghosts["y"][0] < home[0]  # removed short, below the scoring end's view
-    x0, x1, y0, y1 = lab.page.evaluate(
-        "() => { const f = labModel('court');"
-        " return [f.x_range.start, f.x_range.end, f.y_range.start, f.y_range.end]; }"
-    )
+    x0, x1, y0, y1 = lab.page.evaluate(view)
     assert x0 < ghosts["x"][0] < x1 and y0 < ghosts["y"][0] < y1
-    assert y1 - y0 == __import__("pytest").approx(home[1] - home[0])  # the same size of view, moved
+    assert (x0, x1) == (home_x0, home_x1)  # moved only along the court, as far as it takes
+    assert y1 - y0 == __import__("pytest").approx(home[1] - home[0])  # the same size of view
 
 
 def test_advise_shows_that_it_is_working_until_the_table_comes(page):
