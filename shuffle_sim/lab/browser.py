@@ -2,7 +2,8 @@
 
 Playwright's own browser download is not used: the system's Chromium (Debian's ``chromium``
 package, ``/usr/bin/chromium``) is launched, headless and without background network traffic.
-``lab_server`` runs ``shuffle-sim lab`` in a child process on a free loopback port and stops it.
+``lab_server`` runs ``shuffle-sim lab`` in a child process on a free loopback port and stops it;
+``thread_server`` runs a lab server in a thread of this process, with a warm-up of the caller's.
 """
 
 from __future__ import annotations
@@ -84,6 +85,35 @@ def lab_server(court: str = "deck", port: int | None = None, command: list[str] 
             except subprocess.TimeoutExpired:
                 proc.kill()
                 proc.wait()
+
+
+@contextlib.contextmanager
+def thread_server(court: str, warmup):
+    """A lab server in a thread of this process (its own event loop: Playwright holds this thread's)
+    whose sessions wait for ``warmup``, a ``warmup.WarmUp`` the caller starts; yield the page's URL,
+    stop the server after."""
+    import asyncio
+    import threading
+
+    from shuffle_sim.lab.server import PATH, make_server
+
+    port, started, box = free_port(), threading.Event(), {}
+
+    def serve() -> None:
+        asyncio.set_event_loop(asyncio.new_event_loop())
+        box["server"] = make_server(court, port=port, warmup=warmup)
+        started.set()
+        box["server"].io_loop.start()
+
+    loop = threading.Thread(target=serve, name="lab-test-server", daemon=True)
+    loop.start()
+    if not started.wait(START_TIMEOUT):
+        raise RuntimeError(f"the lab server in a thread did not start within {START_TIMEOUT:.0f} s")
+    try:
+        yield f"http://127.0.0.1:{port}{PATH}"
+    finally:
+        box["server"].io_loop.add_callback(box["server"].io_loop.stop)
+        loop.join(10)
 
 
 def _wait_until_answered(url: str, proc: subprocess.Popen, log) -> None:

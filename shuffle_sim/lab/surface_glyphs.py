@@ -43,18 +43,7 @@ class ReliefGlyphs:
     and zones through); ``show(court)`` draws a court's relief in them, or clears them."""
 
     def __init__(self, fig):
-        self.heights = ColumnDataSource(name="relief", data=dict(EMPTY_IMAGE))
-        self.height_mapper = LinearColorMapper(palette=RELIEF_PALETTE, low=-1.0, high=1.0, nan_color=(0, 0, 0, 0))
-        fig.image(
-            image="image",
-            x="x",
-            y="y",
-            dw="dw",
-            dh="dh",
-            source=self.heights,
-            color_mapper=self.height_mapper,
-            global_alpha=RELIEF_ALPHA,
-        )
+        self.heights, self.height_mapper = _image(fig, "relief", RELIEF_PALETTE, RELIEF_ALPHA)
         self.legend = ColorBar(
             color_mapper=self.height_mapper,
             name="relief_legend",
@@ -67,18 +56,7 @@ class ReliefGlyphs:
             padding=4,
         )
         fig.add_layout(self.legend, "below")
-        self.friction = ColumnDataSource(name="friction", data=dict(EMPTY_IMAGE))
-        self.friction_mapper = LinearColorMapper(palette=FRICTION_PALETTE, low=0.0, high=1.0)
-        fig.image(
-            image="image",
-            x="x",
-            y="y",
-            dw="dw",
-            dh="dh",
-            source=self.friction,
-            color_mapper=self.friction_mapper,
-            global_alpha=FRICTION_ALPHA,
-        )
+        self.friction, self.friction_mapper = _image(fig, "friction", FRICTION_PALETTE, FRICTION_ALPHA)
         self.arrows = ColumnDataSource(name="grade_arrows", data=dict(EMPTY_ARROWS))
         # The arrow's line properties (bokeh's stub names them otherwise).
         body: dict[str, Any] = dict(line_color=GRADE_ARROW_COLOUR, line_width=1.3, line_alpha=0.8)
@@ -118,6 +96,14 @@ class ReliefGlyphs:
                 arrows = arrow_rows(relief)
         self.heights.data, self.friction.data, self.arrows.data = heights, friction, arrows
         return relief
+
+
+def _image(fig, name: str, palette: list[str], alpha: float) -> tuple[ColumnDataSource, LinearColorMapper]:
+    """An image glyph, empty, with its named source and its colour mapper (transparent where NaN)."""
+    source = ColumnDataSource(name=name, data=dict(EMPTY_IMAGE))
+    mapper = LinearColorMapper(palette=palette, low=0.0, high=1.0, nan_color=(0, 0, 0, 0))
+    fig.image(image="image", x="x", y="y", dw="dw", dh="dh", source=source, color_mapper=mapper, global_alpha=alpha)
+    return source, mapper
 
 
 def arrow_rows(relief: Relief) -> dict:

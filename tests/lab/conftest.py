@@ -37,3 +37,16 @@ def page(server, browser):
     for p in pages:
         assert not p.errors, f"console errors: {p.errors}"
         p.close()
+
+
+def crowded_board(lab) -> None:
+    """A crokinole board where a shot straight up the middle from the south seat (the lab's first aim)
+    hits only light discs and misses the one dark disc: the hit rule takes it off, with the light disc
+    it moved."""
+    lab.set_value("team_select", "dark")
+    lab.settle()
+    lab.click_at(0.22, 0.12)
+    lab.set_value("team_select", "light")
+    lab.settle()
+    for x, y in ((0.0, -0.16), (-0.2, 0.05), (0.1, -0.2)):
+        lab.click_at(x, y)

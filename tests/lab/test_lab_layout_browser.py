@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from shuffle_sim.lab.browser import WINDOW
 
+from .conftest import crowded_board
+
 
 def _in_view(box: dict) -> bool:
     return box["top"] >= 0 and box["bottom"] <= WINDOW[1] and box["left"] >= 0 and box["right"] <= WINDOW[0]
@@ -20,13 +22,7 @@ def _shot_done(lab, before: int) -> None:
 
 def test_rulings_copies_tables_and_first_advice_rows_are_in_view_without_scrolling(page):
     lab = page("crokinole")
-    lab.set_value("team_select", "dark")
-    lab.settle()
-    lab.click_at(0.22, 0.12)
-    lab.set_value("team_select", "light")
-    lab.settle()
-    for x, y in ((0.0, -0.16), (-0.2, 0.05), (0.1, -0.2)):
-        lab.click_at(x, y)
+    crowded_board(lab)
     lab.set_value("playback", "8")
     lab.settle()
     lab.click_button("Shoot")  # straight up the middle: the hit rule takes off two discs

@@ -4,7 +4,6 @@ its kernels, saying so, and loses nothing typed or clicked meanwhile (fixtures i
 
 from __future__ import annotations
 
-import asyncio
 import math
 import threading
 
@@ -39,8 +38,7 @@ def test_a_grade_waits_for_its_kernels_saying_so_and_nothing_typed_or_clicked_me
     """The surface kernels held back as on a first run: the grade is drawn at once and its predicted
     path says it waits; Shoot, then a crown typed, wait in order and both happen once the kernels
     are ready (the shot on the graded court, then the crown)."""
-    from shuffle_sim.lab.browser import LabPage, free_port
-    from shuffle_sim.lab.server import PATH, make_server
+    from shuffle_sim.lab.browser import LabPage, thread_server
     from shuffle_sim.lab.warmup import SURFACE, WarmUp, lab_groups
 
     release = threading.Event()
@@ -51,42 +49,29 @@ def test_a_grade_waits_for_its_kernels_saying_so_and_nothing_typed_or_clicked_me
         return steps
 
     warmup = WarmUp(groups, say=lambda line: None)
-    port, started, box = free_port(), threading.Event(), {}
-
-    def serve() -> None:  # the server on its own thread and event loop (Playwright holds this thread's)
-        asyncio.set_event_loop(asyncio.new_event_loop())
-        box["server"] = make_server("deck", port=port, warmup=warmup)
-        started.set()
-        box["server"].io_loop.start()
-
-    loop = threading.Thread(target=serve, daemon=True)
-    loop.start()
-    assert started.wait(60)
-    warmup.start()
-    try:
-        lab = LabPage(browser, f"http://127.0.0.1:{port}{PATH}", court="deck")
-        lab.set_value("grade_x", "1 in 1000")
-        lab.wait_message("the predicted path waits for the kernels of a graded or crowned court")
-        assert len(lab.model("grade_arrows", "data")["gx"]) > 10 and lab.model("aim_path", "data")["x"] == []
-        lab.set_value("playback", "8")
-        lab.settle()
-        lab.click_button("Shoot")
-        lab.wait_message("Shoot waits for the kernels of a graded or crowned court")
-        lab.set_value("crown", "1/32 in")
-        lab.wait_message("1 more action after it")
-        release.set()
-        lab.wait_message("waits", present=False, timeout=300)
-        # The shot played first (its animation cut short by the crown that came next, as a press on the
-        # court during an animation does), then the crown.
-        lab.wait_for("labModel('paths').data.xs.length == 1")
-        assert lab.model("crown", "value") == "1/32 in" and lab.model("grade_x", "value") == "1 in 1000"
-        assert "height above the mean" in lab.page.evaluate("() => labModel('relief_legend').title")
-        lab.wait_for("labModel('aim_path').data.x.length > 50", 120)
-        assert "waits" not in lab.message() and len(lab.model("paths", "data")["xs"]) == 1  # the shot, played
-        assert "shot 1" in lab.model("score", "text") or "shots this frame: 1" in lab.model("score", "text")
-        assert not lab.errors
-        lab.close()
-    finally:
-        release.set()
-        box["server"].io_loop.add_callback(box["server"].io_loop.stop)
-        loop.join(10)
+    with thread_server("deck", warmup) as url:
+        warmup.start()
+        try:
+            lab = LabPage(browser, url, court="deck")
+            lab.set_value("grade_x", "1 in 1000")
+            lab.wait_message("the predicted path waits for the kernels of a graded or crowned court")
+            assert len(lab.model("grade_arrows", "data")["gx"]) > 10 and lab.model("aim_path", "data")["x"] == []
+            lab.set_value("playback", "8")
+            lab.settle()
+            lab.click_button("Shoot")
+            lab.wait_message("Shoot waits for the kernels of a graded or crowned court")
+            lab.set_value("crown", "1/32 in")
+            lab.wait_message("1 more action after it")
+            release.set()
+            lab.wait_message("waits", present=False, timeout=300)
+            # The shot played first (its animation cut short by the crown that came next, as a press on
+            # the court during an animation does), then the crown.
+            lab.wait_for("labModel('paths').data.xs.length == 1")
+            assert lab.model("crown", "value") == "1/32 in" and lab.model("grade_x", "value") == "1 in 1000"
+            assert "height above the mean" in lab.page.evaluate("() => labModel('relief_legend').title")
+            lab.wait_for("labModel('aim_path').data.x.length > 50", 120)
+            assert "shots this frame: 1" in lab.model("score", "text")
+            assert not lab.errors
+            lab.close()
+        finally:
+            release.set()
