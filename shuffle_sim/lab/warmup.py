@@ -24,11 +24,10 @@ two helper processes (``python -m shuffle_sim.lab.warmup``), side by side in two
 the kernels of graded courts, the longest compile, beside the rest), each loading or compiling its
 groups in turn into numba's cache and reporting each; this process then loads it from there. The
 first lane starts at once when a core is free (``helper_process.core_to_spare``), else, as the
-second, once the board's group is ready.
-Compiling in another process leaves this one's Python free for the page (numba's compiler holds
-Python's lock for long stretches), and two processes use two cores; on a warm cache a helper only
-loads, a few seconds. A helper that fails leaves its groups to be compiled here, which gives the
-same kernels, only slower.
+second, once the board's group is ready. Compiling in another process leaves this one's Python free
+for the page (numba's compiler holds Python's lock for long stretches), and two processes use two
+cores; on a warm cache a helper only loads, a few seconds. A helper that fails leaves its groups to
+be compiled here, which gives the same kernels, only slower.
 
 The terminal and the page say "compiling kernels" only when numba compiles (a ``numba:compile``
 event, here or in a helper, which reports it), naming the cache folder numba uses.
@@ -95,10 +94,11 @@ def lab_groups(court_ref: str, end: str | None) -> dict[str, Steps]:
     """Each group's steps for a court: (what it does, the call). Nothing is computed until a step
     runs (a step may compile)."""
     from shuffle_sim.court import load_court
-    from shuffle_sim.lab.board import LabBoard, LabError
+    from shuffle_sim.lab.board import LabBoard, LabError, team_names
     from shuffle_sim.lab.starts import legal_starts
 
     court = load_court(court_ref, end=end)
+    shooter, other = team_names(court)  # the shot's side, and the side of the disc on the board
     made: dict[str, object] = {}
 
     def setup(surface: bool):
@@ -116,9 +116,9 @@ def lab_groups(court_ref: str, end: str | None) -> dict[str, Steps]:
             board = LabBoard(on)
             for fraction in (0.5, 0.3, 0.7, 0.9):
                 with contextlib.suppress(LabError):
-                    board.place(x + fraction * (cx - x), y + fraction * (cy - y), board_team(on))
+                    board.place(x + fraction * (cx - x), y + fraction * (cy - y), other)
                     break
-            made[key] = (on, Aim(x, y, 0.1, start.toward(cx, cy), 0.0, shooter(on)), LabBoard(on), board, start)
+            made[key] = (on, Aim(x, y, 0.1, start.toward(cx, cy), 0.0, shooter), LabBoard(on), board, start)
         return made[key]
 
     def judging() -> None:
@@ -156,7 +156,7 @@ def lab_groups(court_ref: str, end: str | None) -> dict[str, Steps]:
             return  # a game without skill presets has no advice in the lab
         if start.position is None or not presets:
             return
-        advise_board(board, next(iter(presets.values())), shooter(court), start.position, samples=ADVICE_SAMPLES)
+        advise_board(board, next(iter(presets.values())), shooter, start.position, samples=ADVICE_SAMPLES)
 
     return {
         BOARD: [("judging a disc and scoring a frame", judging)],
@@ -175,18 +175,6 @@ def lab_groups(court_ref: str, end: str | None) -> dict[str, Steps]:
         ],
         SURFACE_COPIES: [("noisy copies on a graded court", lambda: copies(True, True))],
     }
-
-
-def board_team(court) -> str:
-    from shuffle_sim.lab.board import team_names
-
-    return team_names(court)[1]
-
-
-def shooter(court) -> str:
-    from shuffle_sim.lab.board import team_names
-
-    return team_names(court)[0]
 
 
 class _Compiles(event.Listener):
