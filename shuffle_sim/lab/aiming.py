@@ -177,10 +177,11 @@ class Aiming:
         ys: list[float] = []
         self.path_waits = not app.court.surface_shape.flat and not app.session.warmup.is_ready(SURFACE)
         if self.path_waits:
+            doing = "compiling" if app.session.warmup.cold else "loading"
             app.status.problem(
                 "aim_path",
-                f"the predicted path waits for the kernels of {WHAT[SURFACE]} "
-                f"({app.session.warmup.text(SURFACE)}); it shows when they are ready",
+                f"the predicted path waits for the kernels of {WHAT[SURFACE]} ({doing} in the background); "
+                f"it shows when they are ready",
             )
         elif not app.court.surface_shape.flat:
             try:

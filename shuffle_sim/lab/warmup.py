@@ -248,9 +248,9 @@ class WarmUp:
         """Where the warm-up is, for the page: of one group, or of all of them."""
         if self.ready.is_set() or (group is not None and self.is_ready(group)):
             return "kernels ready"
+        if group is not None:  # after the group's name: only what is done to it, and for how long
+            return f"{'compiling' if self.cold else 'loading'}, {self.elapsed():.0f} s so far"
         what = COMPILING if self.cold else "loading kernels"
-        if group is not None:
-            return f"{what} for {WHAT[group]}, {self.elapsed():.0f} s so far"
         left = [g for g in self.order if g not in self.ready_groups]
         doing = self.current or (WHAT[left[0]] if left else "starting")
         ready = len(self.order) - len(left)
