@@ -35,7 +35,47 @@ def pytest_configure(config):
         PARAM_DEFAULTS["spin_model"] = model
 
 
+#: The scale lane (docs/developers.md, "Test lanes"): tests at full scale, whole browser sessions and
+#: checks in fresh processes with an empty numba cache, by test file or test (node id prefix) and why.
+#: They carry the ``scale`` marker, which the README's ``python3 -m pytest`` leaves out (its default
+#: lane, pyproject.toml's ``-m "not scale"``) and ``.ci/run`` runs after it (``-m scale``). Each
+#: behaviour they check is checked at small scale in the default lane too.
+SCALE_LANE = {
+    "tests/physics/test_fuzz_scale.py": "fuzz at 100,000 scenes (small: tests/physics/test_fuzz.py)",
+    "tests/physics/test_surface_scenes.py::test_random_scenes_on_curved_courts_keep_the_invariants": (
+        "fuzz at 100,000 scenes on curved courts (small: tests/physics/test_surface_fuzz_small.py)"
+    ),
+    "tests/lab/test_browser.py": "whole browser sessions (the lab's parts: tests/lab/test_lab_parts.py, ...)",
+    "tests/lab/test_lab_play_browser.py": "whole browser sessions",
+    "tests/lab/test_lab_surface_browser.py": "whole browser sessions",
+    "tests/test_notebooks.py": "notebooks, top to bottom",
+    "tests/_runtime/test_compile_ahead.py::test_simulate_s_kernel_loads_every": "a fresh process, an empty cache",
+    "tests/experiment/test_first_run_compile.py::test_the_two_processes": "fresh processes, an empty cache",
+    "tests/bench/test_physics.py::test_jit_probe_runs_in_fresh_processes": "fresh processes, an empty cache",
+    "tests/cli/test_compile.py::test_after_compile": "fresh processes, an empty cache",
+    "tests/bench/test_first_use.py::test_a_command_s_first_use": "a fresh process, an empty cache",
+    "tests/bench/test_experiments.py::test_quick_run_prints_every_measurement": "a benchmark's whole quick run",
+    "tests/bench/test_physics.py::test_bench_command_prints_the_documented_keys": "a benchmark's whole quick run",
+    "tests/bench/test_startup.py::test_bench_startup_quick": "a benchmark's whole quick run, an empty cache",
+    "tests/bench/test_players.py::test_quick_crokinole_run_counts_every_shot": "a benchmark's whole quick run",
+}
+
+
+def in_scale_lane(nodeid: str) -> bool:
+    """Whether the test ``nodeid`` (``tests/...::name[params]``) is one of ``SCALE_LANE``."""
+    return any(
+        nodeid == prefix
+        or nodeid.startswith((f"{prefix}::", f"{prefix}["))
+        or ("::" in prefix and nodeid.startswith(prefix))
+        for prefix in SCALE_LANE
+    )
+
+
 def pytest_collection_modifyitems(config, items):
+    scale = pytest.mark.scale
+    for item in items:
+        if in_scale_lane(item.nodeid):
+            item.add_marker(scale)
     if config.getoption("--spin-model") is None:
         return
     own = pytest.mark.skip(reason="checks the courts' own spin model, which --spin-model replaces in this run")

@@ -18,7 +18,7 @@ import numpy as np
 
 from shuffle_sim.court import load_court
 from shuffle_sim.games import get_game
-from shuffle_sim.playing._loop import FramePlay, GamePlay, play_game
+from shuffle_sim.playing import FramePlay, GamePlay, play_game
 from shuffle_sim.playing._matches import SIDES, best_of_three
 from shuffle_sim.playing.players import Draw, ShotContext, Stance, TakeOut
 from shuffle_sim.playing.records import FrameRecord, MatchRecord
@@ -147,12 +147,8 @@ class PushTactics:
 
 class PushFrame(FramePlay):
     def __init__(self, court, tactics: PushTactics, game: PushGame):
-        super().__init__(court)
+        super().__init__(court, game.turns())
         self.tactics, self.game = tactics, game
-        self.turns = iter(game.turns())
-
-    def next_turn(self) -> Turn | None:
-        return next(self.turns, None)
 
     def context(self, turn: Turn, shot: int, seed: int, game_index: int) -> ShotContext:
         bx, by = self.board_arrays()
@@ -170,8 +166,10 @@ class PushFrame(FramePlay):
             turn=turn,
         )
 
-    def after_shot(self, turn: Turn, outcome) -> None:
-        self.keep(outcome, [*self.teams, turn.team], set(np.flatnonzero(outcome.fallen).tolist()))
+    def after_shot(self, turn: Turn, outcome):
+        rulings = self.rulings(outcome, turn.team)  # no ruler of its own: fallen and dead discs leave
+        self.keep(rulings)
+        return rulings
 
     def finish(self, shots) -> FrameRecord:
         frame = score_frame(Board(self.court, *self.board_arrays(), tuple(self.teams)))

@@ -30,6 +30,7 @@ import subprocess
 import sys
 from dataclasses import dataclass
 
+from shuffle_sim._runtime.compile_log import install_from_environment
 from shuffle_sim._runtime.helper_process import core_to_spare, module_command
 
 #: Set to "0" to never start the helper.
@@ -132,6 +133,7 @@ def compile_callees(callees: list[Callee]) -> None:
 def main(argv: list[str]) -> int:
     with contextlib.suppress(AttributeError, OSError):
         os.nice(5)  # the caller's compile comes first when the cores get busy
+    install_from_environment()
     compile_callees([Callee.from_spec(spec) for spec in argv])
     return 0
 

@@ -21,7 +21,17 @@ preset             what it is for
                    no reference counting. For the one-call experiment kernel, whose
                    ``prange`` took about 6 s of processor time of a first run's compile; the
                    shares' results are the same whatever the thread count
+``shares``         the same for a share that allocates its scratch arrays (once per share):
+                   lets go of Python's lock, reference counting on. A ``prange`` loop's own
+                   compile (numba's parallel lowering) costs seconds of processor time on every
+                   first run; a share compiles as an ordinary loop
 =================  ======================================================================
+
+One signature per kernel: numba compiles a function once for each set of argument types it meets,
+and a constant written at a call site inside a kernel has a type of its own (``Literal[int](0)``,
+``Literal[bool](True)``), so ``f(x, 0)`` in one kernel and ``f(x, n)`` in another compile ``f``
+twice. A constant handed to a function that is compiled on its own (any preset but ``inline``) is
+written with its type: ``np.int64(0)``, ``np.bool_(True)``, ``0.0`` for a float.
 """
 
 from __future__ import annotations
@@ -44,5 +54,6 @@ inline = njit(**COMMON, inline="always")
 no_refcount = njit(**COMMON, _nrt=False)  # type: ignore[call-overload]  # numba's stub omits its _nrt option
 parallel = njit(**COMMON, parallel=True, nogil=True)
 threaded = njit(**COMMON, _nrt=False, nogil=True)  # type: ignore[call-overload]  # numba's stub omits its _nrt option
+shares = njit(**COMMON, nogil=True)
 
-__all__ = ["COMMON", "inline", "kernel", "no_refcount", "parallel", "threaded"]
+__all__ = ["COMMON", "inline", "kernel", "no_refcount", "parallel", "shares", "threaded"]

@@ -99,6 +99,9 @@ def numba_threads(count: int) -> Iterator[None]:
     import numba
 
     previous = numba.get_num_threads()
+    if previous == count:  # already so (a game's shot inside its game): nothing to set or restore
+        yield
+        return
     numba.set_num_threads(count)
     try:
         yield

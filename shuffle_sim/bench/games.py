@@ -23,7 +23,12 @@ from shuffle_sim._runtime.threads import numba_thread_limit
 from shuffle_sim.bench._timing import best_rate, with_threads
 from shuffle_sim.court import load_court
 from shuffle_sim.playing.deck_engine import DeckGames, run_deck_games
-from shuffle_sim.playing.players import noise_vector, parse_players
+from shuffle_sim.playing.player_names import (
+    parse_players,
+)
+from shuffle_sim.playing.players import (
+    noise_vector,
+)
 
 TARGET_GAMES_PER_S = 1000
 

@@ -33,7 +33,9 @@ HEAD_TO_HEAD = {
 
 def _play_games(game: str, win_spec: str, ev_spec: str, seed: int, indices: list[int], length: int) -> list[dict]:
     """Play the games ``indices`` (worker side); one record per game."""
-    from shuffle_sim.playing.players import parse_player
+    from shuffle_sim.playing.player_names import (
+        parse_player,
+    )
     from shuffle_sim.playing.search.self_play import play_rules_game
 
     win, ev = parse_player(game, win_spec), parse_player(game, ev_spec)
@@ -141,7 +143,7 @@ def run_head_to_head(
     """Play the win player against the ev player of the same skill, or the two ``players`` (measured
     player first; ``budget`` is then not used: a player names its own, ``top-competitive-win3000``;
     module docstring)."""
-    from shuffle_sim.playing.players import parse_player
+    from shuffle_sim.playing.player_names import parse_player
 
     preset, default_length = HEAD_TO_HEAD[game]
     skill = skill or preset

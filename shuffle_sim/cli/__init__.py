@@ -12,7 +12,9 @@ module              subcommands
 ``scenes``          ``simulate``
 ``experiments``     ``run``, ``plot``
 ``playing``         ``play``, ``advise``
+``serving``         ``serve``, ``replay``
 ``lab``             ``lab``
+``compiling``       ``compile`` (its tasks: ``_compile_tasks``)
 ``bench``           ``bench``, ``bench-judge``, ``bench-games``, ``bench-players``,
                     ``bench-experiments``, ``bench-startup``
 ==================  =======================================================================
@@ -28,11 +30,30 @@ import os
 import sys
 
 from shuffle_sim._version import __version__
-from shuffle_sim.cli import bench, courts, experiments, lab, playing, scenes
+from shuffle_sim.cli import bench, compiling, courts, experiments, lab, playing, scenes, serving
 from shuffle_sim.cli._common import UsageError
 
 #: The command modules, in the order their subcommands are listed in ``--help``.
-COMMAND_MODULES = (courts, experiments, scenes, playing, lab, bench)
+COMMAND_MODULES = (courts, experiments, scenes, playing, serving, lab, compiling, bench)
+
+#: Commands that never compile, or show their compiling their own way: ``compile`` and ``lab`` with
+#: progress of their own, the benchmarks by timing it. Every other command says so when it compiles.
+_QUIET_COMPILERS = ("courts", "plot", "compile", "lab")
+
+
+def compile_key(args: argparse.Namespace) -> str:
+    """The record of a command's expected compile time (``_runtime.compile_notice``): the command, the
+    game for ``play`` and ``advise``, ``score`` for an advice by the chance to win, the experiment
+    file's name for ``run`` (``simulate`` names flat or sloped itself, once it has read its scene)."""
+    parts = [args.command]
+    if args.command in ("play", "advise"):
+        parts.append(args.game)
+    if args.command == "advise" and getattr(args, "score", None):
+        parts.append("score")
+    if args.command == "run":
+        parts.append(os.path.splitext(os.path.basename(args.experiment))[0])
+    return "_".join(parts)
+
 
 #: Options whose value is a point: "--disc -0.2,0.3" must read as a value, not as an option.
 _POINT_OPTIONS = ("--disc",)
@@ -59,10 +80,22 @@ def _attach_negative_points(argv: list[str]) -> list[str]:
     return out
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Run the command line with ``argv`` (default: this process's arguments); returns the exit status."""
+def main(argv: list[str] | None = None, notice: bool = False) -> int:
+    """Run the command line with ``argv`` (default: this process's arguments); returns the exit status.
+
+    With ``notice`` (the ``shuffle-sim`` command), a command that compiles kernels says so on standard
+    error (``_runtime.compile_notice``); a program calling ``main`` itself gets its output only."""
+    if os.environ.get("SHUFFLE_SIM_COMPILE_LOG"):
+        from shuffle_sim._runtime.compile_log import install_from_environment
+
+        install_from_environment()
     parser = build_parser()
     args = parser.parse_args(_attach_negative_points(list(sys.argv[1:] if argv is None else argv)))
+    watching = notice and args.command not in _QUIET_COMPILERS and not args.command.startswith("bench")
+    if watching:
+        from shuffle_sim._runtime import compile_notice
+
+        compile_notice.watch(compile_key(args), what=f"shuffle-sim {args.command}")
     try:
         return args.func(args)
     except (UsageError, ValueError, FileNotFoundError) as exc:  # CourtError and ExperimentError are ValueErrors
@@ -74,13 +107,16 @@ def main(argv: list[str] | None = None) -> int:
         # Standard output is pointed at /dev/null so that Python's flush at exit raises nothing.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
+    finally:
+        if watching:
+            compile_notice.finish()
 
 
 def console() -> None:
     """The ``shuffle-sim`` command: ``main``, then out of the process at once (``quick_exit``)."""
     from shuffle_sim._runtime.quick_exit import exit_now
 
-    exit_now(main())
+    exit_now(main(notice=True))
 
 
 __all__ = ["UsageError", "build_parser", "console", "main"]

@@ -1,5 +1,5 @@
-"""Benchmarks: ``bench``, ``bench-judge``, ``bench-games``, ``bench-players``, ``bench-experiments``,
-``bench-startup``. Each prints rates and ratios measured side by side in one run
+"""Benchmarks: ``bench``, ``bench-judge``, ``bench-games``, ``bench-players``, ``bench-envs``,
+``bench-experiments``, ``bench-startup``. Each prints rates and ratios measured side by side in one run
 (``shuffle_sim.bench``)."""
 
 from __future__ import annotations
@@ -58,11 +58,29 @@ def cmd_bench_players(args: argparse.Namespace) -> int:
             )
         sizes = replace(sizes, head_to_head_budget=args.budget)
     if args.players is not None:
-        from shuffle_sim.playing.players import parse_players
+        from shuffle_sim.playing.player_names import (
+            parse_players,
+        )
 
         # each game's players are checked before any game is played (the names are the same for all)
         pairs = [parse_players(game, args.players) for game in args.game or game_names()]
         sizes = replace(sizes, head_to_head_players=(pairs[0][0].name, pairs[0][1].name))
+    report = run_bench(sizes, tuple(args.game) if args.game else None, seed=args.seed)
+    print(json.dumps(report) if args.json else format_report(report))
+    return 0
+
+
+def cmd_bench_envs(args: argparse.Namespace) -> int:
+    """Random-agent steps per second in the game environments, against plan and ev opponents."""
+    from dataclasses import replace
+
+    from shuffle_sim.bench.envs import FULL, QUICK, format_report, run_bench
+
+    sizes = QUICK if args.quick else FULL
+    if args.workers is not None:
+        sizes = replace(sizes, workers=args.workers)
+    if args.steps is not None:
+        sizes = replace(sizes, plan_steps=args.steps)
     report = run_bench(sizes, tuple(args.game) if args.game else None, seed=args.seed)
     print(json.dumps(report) if args.json else format_report(report))
     return 0
@@ -80,7 +98,7 @@ def cmd_bench_startup(args: argparse.Namespace) -> int:
     """Benchmark what a user waits for: the main job warm and cold, the runner, --version, the plots."""
     from shuffle_sim.bench.startup import run_benchmarks
 
-    run_benchmarks(as_json=args.json, quick=args.quick)
+    run_benchmarks(as_json=args.json, quick=args.quick, record=args.record, only_first_use=args.first_use)
     return 0
 
 
@@ -142,10 +160,31 @@ def register(sub) -> None:
     )
     p.set_defaults(func=cmd_bench_players)
 
+    p = sub.add_parser(
+        "bench-envs", help="benchmark the game environments: random-agent steps per second, physics share"
+    )
+    _json_and_quick(p, "few steps (a smoke run, not the benchmark)")
+    p.add_argument("--game", action="append", choices=game_names(), help="only this game (repeatable)")
+    p.add_argument(
+        "--workers", type=positive_int, default=None, metavar="N", help="processes at once (default 2: one per core)"
+    )
+    p.add_argument(
+        "--steps", type=positive_int, default=None, metavar="N", help="steps per worker against the plan opponent"
+    )
+    p.add_argument("--seed", type=int, default=0, help="seed of the first worker's games (worker k: seed + k)")
+    p.set_defaults(func=cmd_bench_envs)
+
     p = sub.add_parser("bench-experiments", help="benchmark batch experiments and Dask scale-out")
     _json_and_quick(p, "smaller sizes (a smoke run, not the benchmark)")
     p.set_defaults(func=cmd_bench_experiments)
 
-    p = sub.add_parser("bench-startup", help="benchmark start-up: main job warm vs bare imports, first run, runner")
-    _json_and_quick(p, "one run each and no first run (a smoke run, not the benchmark)")
+    p = sub.add_parser(
+        "bench-startup",
+        help="benchmark start-up: main job warm vs bare imports, first run, runner, each command's first use",
+    )
+    _json_and_quick(p, "one run each, no first run, the first use of judge only (a smoke run, not the benchmark)")
+    p.add_argument("--first-use", action="store_true", help="only each command's first use (empty cache) and again")
+    p.add_argument(
+        "--record", action="store_true", help="record each command's compile seconds per kernel (the compile notice's)"
+    )
     p.set_defaults(func=cmd_bench_startup)

@@ -75,7 +75,9 @@ def cmd_play(args: argparse.Namespace) -> int:
 def cmd_advise(args: argparse.Namespace) -> int:
     """Rank the candidate shots for a board: success of what each shot means, frame value, win probability."""
     from shuffle_sim.playing.advisor import advise, plot_advice
-    from shuffle_sim.playing.players import parse_player
+    from shuffle_sim.playing.player_names import (
+        parse_player,
+    )
     from shuffle_sim.rules import default_court
     from shuffle_sim.rules.board_file import load_board
 

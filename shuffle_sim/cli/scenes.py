@@ -14,9 +14,11 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
     Exit status 1 (with the results printed) when the scene hits its event bound.
     """
+    from shuffle_sim._runtime import compile_notice
     from shuffle_sim.physics import STATUS_NAMES, Scene, sample_positions, simulate
 
     scene = Scene.from_json(args.scene)
+    compile_notice.expect("simulate_flat" if scene.court.surface_shape.flat else "simulate_sloped")
     result = simulate(scene, max_events=args.max_events)
     if args.plot or args.animate:
         from shuffle_sim import plot

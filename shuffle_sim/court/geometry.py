@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from shuffle_sim._runtime import jit
 
 #: Exact contact: two boundaries this close (m) are in contact. It is the one tolerance of judging,
@@ -207,7 +209,7 @@ def point_near_ring(px, py, vertices, start, stop, tolerance):
 @jit.kernel
 def point_in_polygon_or_on_boundary(px, py, vertices):
     """Like ``point_in_polygon`` over the whole ring, but a point on the boundary counts as inside."""
-    return point_in_closed_polygon(px, py, vertices, 0, vertices.shape[0])
+    return point_in_closed_polygon(px, py, vertices, np.int64(0), vertices.shape[0])
 
 
 @jit.kernel

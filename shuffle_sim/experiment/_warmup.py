@@ -1,8 +1,8 @@
 """A run's numba kernels, compiled (or loaded from numba's cache) before its first chunk.
 
 numba compiles a kernel on its first call and caches the machine code beside the sources, so only a
-first run compiles. ``warm_up`` makes that step explicit, so that the progress display can say
-"compiling kernels: first run only" instead of showing a shot rate that is really a compile time,
+first run compiles. ``warm_up`` makes that step explicit, so that the run can say that it compiles
+(``_runtime.compile_notice``) instead of showing a shot rate that is really a compile time,
 and so that it compiles exactly the kernels the job uses, by computing the job's first shot alone
 (chunk 0 in a layout of one-shot chunks, whose result is thrown away; with paired axes, its first
 draw: one shot of each paired combination).
@@ -14,20 +14,21 @@ blocks (``lone.play_lone_blocks``), writing them to numba's cache, while this on
 kernel's other pieces (the judging pass, the start check's and the draws' callees, the sums:
 ``lone.compile_lone_parts``), which the other finds in the cache when its blocks need them; then
 this one loads the kernel. numba's compiler holds a lock per process, so two threads would take turns; two processes do
-not. If the second process fails, this one compiles the physics itself: the outcome is the same,
+not. If the second process fails, or ``SHUFFLE_SIM_COMPILE_HELPER=0`` says to start none
+(``shuffle-sim compile`` runs its own processes), this one compiles the physics itself: the outcome is the same,
 only slower. (The judge's grid of cells is built with NumPy, ``judge.grid_build``: nothing to
 compile.)
 """
 
 from __future__ import annotations
 
+import os
 import pickle
 import subprocess
 import sys
-import threading
 import time
 
-from shuffle_sim._runtime.compile_ahead import cache_index
+from shuffle_sim._runtime.compile_ahead import ENV_SWITCH, cache_index
 from shuffle_sim._runtime.helper_process import module_command
 from shuffle_sim.experiment._plan import shot_plan, takes_lone_path
 from shuffle_sim.judging.packing import judge_arrays
@@ -66,6 +67,8 @@ def kernels_cached(dispatchers) -> bool:
 def _start_helper(experiment) -> subprocess.Popen | None:
     """A second Python process that compiles the lone disc's physics into numba's cache (this
     module's ``main``, handed the experiment through its standard input)."""
+    if os.environ.get(ENV_SWITCH, "") == "0":
+        return None
     argv, env = module_command(__name__)
     try:
         payload = pickle.dumps(experiment)
@@ -80,32 +83,6 @@ def _start_helper(experiment) -> subprocess.Popen | None:
         return None
 
 
-class _CompilingNotice:
-    """The progress display while kernels compile: what is happening and for how long, no shot rate."""
-
-    def __init__(self, name: str, enabled: bool):
-        self.bar = None
-        self.stop = threading.Event()
-        if not enabled:
-            return
-        from tqdm import tqdm
-
-        self.bar = tqdm(total=None, desc=name, bar_format="{desc}: compiling kernels: first run only [{elapsed}]")
-        self.ticker = threading.Thread(target=self._tick, daemon=True)
-        self.ticker.start()
-
-    def _tick(self) -> None:
-        assert self.bar is not None, "the ticker runs only beside a bar"
-        while not self.stop.wait(0.5):
-            self.bar.refresh()
-
-    def close(self) -> None:
-        if self.bar is not None:
-            self.stop.set()
-            self.ticker.join()
-            self.bar.close()
-
-
 def warm_up(experiment, chunk_size: int, compute_chunk, progress: bool = False) -> float | None:
     """Compile or load every kernel a run of ``experiment`` in chunks of ``chunk_size`` uses.
 
@@ -114,12 +91,14 @@ def warm_up(experiment, chunk_size: int, compute_chunk, progress: bool = False) 
     every kernel (then loading them takes a fraction of a second). With ``progress``, a compiling run
     says so on the progress display while it compiles.
     """
+    from shuffle_sim._runtime import compile_notice
     from shuffle_sim.judging.batch import cached_judge_index
 
     kernels = job_kernels(experiment)
     cold = not kernels_cached(kernels)
     began = time.perf_counter()
-    notice = _CompilingNotice(experiment.name, progress and cold)
+    if progress and cold:
+        compile_notice.announce(experiment.name)
     helper = None
     try:
         helper = _start_helper(experiment) if cold and takes_lone_path(experiment) else None
@@ -142,14 +121,16 @@ def warm_up(experiment, chunk_size: int, compute_chunk, progress: bool = False) 
         if helper is not None and helper.poll() is None:  # interrupted: the helper goes too
             helper.kill()
             helper.wait()
-        notice.close()
+        compile_notice.finish()
     return time.perf_counter() - began if cold else None
 
 
 def main() -> int:
     """The helper process: compile the lone disc's physics for the experiment on standard input."""
+    from shuffle_sim._runtime.compile_log import install_from_environment
     from shuffle_sim.experiment._lone_chunk import compile_lone_physics
 
+    install_from_environment()
     compile_lone_physics(pickle.load(sys.stdin.buffer), shot_plan)
     return 0
 

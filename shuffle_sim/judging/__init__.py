@@ -41,7 +41,7 @@ module              what it holds
 ``procedure``       the per-disc procedure in numba
 ``cell_grid``       the grid of plain cells that lets most discs of a large batch skip it
 ``grid_build``      the per-batch data and the grid, built with NumPy
-``batch``           a batch in one numba call (``prange`` over chunks), and the grids kept per court
+``batch``           a batch in shares on several threads, one numba call each; grids per court
 ==================  =======================================================================
 
 None of the batch's shortcuts changes any result (the tests compare them with the full procedure and

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from shuffle_sim.court import Court, as_court
-from shuffle_sim.judging.batch import cached_judge_index, judge_ranges
+from shuffle_sim.judging.batch import cached_judge_index, judge_discs
 from shuffle_sim.judging.packing import judge_arrays
 from shuffle_sim.judging.procedure import HANGER_NAMES
 
@@ -84,7 +84,7 @@ def judge_batch(court: Court | str, xs, ys, end: str | None = None) -> Judgement
     )
     a = judge_arrays(court)
     prepared, index = cached_judge_index(a, n)
-    judge_ranges(
+    judge_discs(
         x,
         y,
         a,

@@ -1,7 +1,9 @@
-"""Judging a batch of discs in one numba call (``prange`` over chunks), and the grids kept per court.
+"""Judging a batch of discs: from Python in shares on several threads (``judge_discs``), from numba
+code in a ``prange`` loop over chunks (``judge_ranges``); and the grids kept per court.
 
 The grid of a batch is remembered for the next batches on the same court (``cached_judge_index``),
-keyed by the packed court's contents, so a changed court never meets a stale grid.
+keyed by the packed court's contents, so a changed court never meets a stale grid (a packing is never
+changed in place: a changed court is a new court with a packing of its own).
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import numpy as np
 from numba import prange
 
 from shuffle_sim._runtime import jit
+from shuffle_sim._runtime.threads import run_shares
 from shuffle_sim.judging import grid_build
 from shuffle_sim.judging.cell_grid import GRID_DISCS_PER_CELL, GRID_MAX_CELLS, GRID_MIN_CELLS, judge_point
 from shuffle_sim.judging.packing import JudgeArrays
@@ -20,12 +23,13 @@ from shuffle_sim.judging.packing import JudgeArrays
 JUDGE_CHUNK = 1024
 
 
-@jit.no_refcount
-def judge_range(xs, ys, a, prepared, index, start, stop, value, zone, touching, dead, hanger, fallen, holed):
+@jit.threaded
+def judge_range(start, stop, xs, ys, a, prepared, index, value, zone, touching, dead, hanger, fallen, holed):
     """Judge discs ``start`` to ``stop`` into the output arrays, with ``prepared = judge_prepare(a)``
     and the grid ``index`` (``judge_index``). Compiled without reference counting: it allocates
     nothing, and counting the references of the court's arrays for every disc would cost more than
-    judging it."""
+    judging it. It lets go of Python's lock, so that Python threads judge shares of a batch at once
+    (``judge_discs``)."""
     for i in range(start, stop):
         v, z, t, d, h, f, o = judge_point(xs[i], ys[i], a, prepared, index)
         value[i] = v
@@ -43,13 +47,13 @@ def judge_ranges(xs, ys, a, prepared, index, value, zone, touching, dead, hanger
     n = xs.shape[0]
     for c in prange((n + JUDGE_CHUNK - 1) // JUDGE_CHUNK):
         judge_range(
+            c * JUDGE_CHUNK,
+            min(n, (c + 1) * JUDGE_CHUNK),
             xs,
             ys,
             a,
             prepared,
             index,
-            c * JUDGE_CHUNK,
-            min(n, (c + 1) * JUDGE_CHUNK),
             value,
             zone,
             touching,
@@ -60,9 +64,27 @@ def judge_ranges(xs, ys, a, prepared, index, value, zone, touching, dead, hanger
         )
 
 
+def judge_discs(xs, ys, a, prepared, index, value, zone, touching, dead, hanger, fallen, holed) -> None:
+    """Judge every disc into the output arrays, from Python: ``judge_range`` over shares of the discs
+    on numba's thread count of threads (``threads.run_shares``; one chunk's worth, ``JUDGE_CHUNK``
+    discs or fewer, on this thread), the results the same whatever the split. The parallel loop of
+    ``judge_ranges`` is for numba code; from Python a share costs no compile of its own."""
+    n = xs.shape[0]
+    args = (xs, ys, a, prepared, index, value, zone, touching, dead, hanger, fallen, holed)
+    if n <= JUDGE_CHUNK:
+        judge_range(0, n, *args)
+    else:
+        run_shares(judge_range, n, *args)
+
+
 #: Grids of recent batches (``cached_judge_index``), by court content and grid size; a few suffice.
 _INDEX_CACHE: dict = {}
 _INDEX_CACHE_SIZE = 8
+#: Digests of the packed courts seen last, by the packing's identity: ``judging.packing`` packs a court
+#: once and keeps the packing on it, so a game's thousands of small batches hash it once. Each entry
+#: holds its packing, so that its id is not reused while the entry lives.
+_DIGESTS: dict[int, tuple[JudgeArrays, bytes]] = {}
+_DIGESTS_SIZE = 16
 
 
 def _judge_arrays_digest(a: JudgeArrays) -> bytes:
@@ -77,6 +99,18 @@ def _judge_arrays_digest(a: JudgeArrays) -> bytes:
     return digest.digest()
 
 
+def _digest_of(a: JudgeArrays) -> bytes:
+    """``_judge_arrays_digest(a)``, remembered for the packings seen last (``_DIGESTS``)."""
+    found = _DIGESTS.get(id(a))
+    if found is not None and found[0] is a:
+        return found[1]
+    digest = _judge_arrays_digest(a)
+    _DIGESTS[id(a)] = (a, digest)
+    while len(_DIGESTS) > _DIGESTS_SIZE:
+        del _DIGESTS[next(iter(_DIGESTS))]
+    return digest
+
+
 def cached_judge_index(a: JudgeArrays, n_discs: int):
     """``(prepared, index)`` for a batch of ``n_discs`` discs on the court packed in ``a``: the same as
     ``judge_prepare(a)`` and ``judge_index(a, prepared, n_discs)`` (built with NumPy by
@@ -86,7 +120,7 @@ def cached_judge_index(a: JudgeArrays, n_discs: int):
     a stale grid.
     """
     n_cells = min(GRID_MAX_CELLS, int(n_discs) // GRID_DISCS_PER_CELL)
-    key = (_judge_arrays_digest(a), n_cells if n_cells >= GRID_MIN_CELLS else 0)
+    key = (_digest_of(a), n_cells if n_cells >= GRID_MIN_CELLS else 0)
     found = _INDEX_CACHE.pop(key, None)
     if found is None:
         prepared = grid_build.prepare(a)

@@ -118,7 +118,7 @@ def _cell_entry(a, prepared, bx0, by0, bx1, by1, cells, k):
                 clear = False
                 break
             j = i
-        if clear and point_in_polygon(bx0, by0, sp, 0, n):
+        if clear and point_in_polygon(bx0, by0, sp, np.int64(0), n):
             flags |= CELL_ON_SURFACE
     hg = a.hole_geom
     for h in range(hg.shape[0]):

@@ -142,9 +142,9 @@ def _surface_holds(x, y, surface_kind, surface_circle, surface_polygon):
         c = surface_circle
         return math.hypot(x - c[0], y - c[1]) <= c[2] + TOUCH_TOLERANCE
     n = surface_polygon.shape[0]
-    if point_in_closed_polygon(x, y, surface_polygon, 0, n):
+    if point_in_closed_polygon(x, y, surface_polygon, np.int64(0), n):
         return True
-    return point_near_ring(x, y, surface_polygon, 0, n, TOUCH_TOLERANCE)
+    return point_near_ring(x, y, surface_polygon, np.int64(0), n, TOUCH_TOLERANCE)
 
 
 @jit.inline
@@ -296,9 +296,11 @@ def _judge_where(x, y, a, prepared, flags, zone_default, zones, lines):
     zone = -1
     all_zones = flags & CELL_ALL_ZONES != 0
     some_zones = all_zones or zones != 0
+    # The flags are typed values, not literals, so that ``_first_zone`` compiles for one signature.
+    interior, closed = np.bool_(False), np.bool_(True)
     if some_zones:
         zone = _first_zone(
-            x, y, a.zone_kind, a.zone_start, a.zone_vertices, a.zone_annulus, zone_box, all_zones, zones, False
+            x, y, a.zone_kind, a.zone_start, a.zone_vertices, a.zone_annulus, zone_box, all_zones, zones, interior
         )
     if zone < 0 and not all_zones:
         zone = zone_default
@@ -307,7 +309,7 @@ def _judge_where(x, y, a, prepared, flags, zone_default, zones, lines):
         # surface's edge: the deck alleys and ends, the table's gutters, the crokinole ditch) lies in
         # the first zone whose closed outline holds it.
         zone = _first_zone(
-            x, y, a.zone_kind, a.zone_start, a.zone_vertices, a.zone_annulus, zone_box, all_zones, zones, True
+            x, y, a.zone_kind, a.zone_start, a.zone_vertices, a.zone_annulus, zone_box, all_zones, zones, closed
         )
 
     touching = np.uint64(0)
@@ -355,6 +357,16 @@ def judge_one_prepared(x, y, a, prepared):
     return _judge_where(
         x, y, a, prepared, CELL_NEAR_HOLE | CELL_NEAR_OVERHANG | CELL_ALL_ZONES, NO_ZONE, np.int64(0), _all_lines(a)
     )
+
+
+@jit.no_refcount
+def judge_one_call(x, y, a, prepared):
+    """``judge_one_prepared`` compiled as a function of its own, for kernels that judge a few discs a
+    shot (the rollouts' removals and round totals): calling it, rather than inlining the procedure at
+    every place, compiles the procedure once for all of them. A loop over many discs inlines
+    ``judge_one_prepared`` (or ``cell_grid.judge_point``) instead: a call per disc costs about as much
+    as judging it."""
+    return judge_one_prepared(x, y, a, prepared)
 
 
 @jit.kernel

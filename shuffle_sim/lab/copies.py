@@ -29,8 +29,9 @@ from shuffle_sim.noise import NoiseModel, normals
 from shuffle_sim.physics import STATUS_FALLEN
 from shuffle_sim.physics.scene import Scene
 from shuffle_sim.playing.players import Launch
-from shuffle_sim.playing.shooting import ShotOutcome, into_gutter, shoot
+from shuffle_sim.playing.shooting import shoot
 from shuffle_sim.rules.common import Contact
+from shuffle_sim.rules.rulings import RestState, ShotOutcome, into_gutter
 from shuffle_sim.shots import simulate_shots
 
 #: Noisy copies at most in one request.
@@ -40,13 +41,6 @@ SCORED_COPIES = 500
 #: Games whose rules read each contact's dead standings (deck, C-20a): their copies with a dead disc
 #: are played again alone for the contact log.
 CONTACT_LOG_GAMES = ("deck",)
-
-
-@dataclass(frozen=True)
-class RestState:
-    """The part of a ``physics.SimResult`` the rules read from a copy of the batch: each disc's status."""
-
-    status: np.ndarray
 
 
 @dataclass
@@ -177,7 +171,7 @@ def copy_outcome(board: LabBoard, batch, k: int, launch: Launch) -> ShotOutcome:
         x[i], y[i] = into_gutter(court, float(x[i]), float(y[i]))
     shot = len(x) - 1
     contacts = [Contact(shot, int(i), False, False) for i in np.flatnonzero(batch.touched[k]) if i != shot]
-    return ShotOutcome(RestState(batch.status[k].copy()), x, y, fallen, batch.dead[k].copy(), contacts)
+    return ShotOutcome(RestState(batch.status[k].copy()), x, y, fallen, batch.dead[k].copy(), contacts, launch.x)
 
 
 def shot_outcome(ruling, frame, shot: int) -> str:

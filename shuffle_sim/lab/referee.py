@@ -1,24 +1,12 @@
 """The game's rules applied after every shot in the lab, exactly as ``shuffle-sim play`` applies them,
 and the frame score of a board exactly as ``shuffle-sim score`` gives it.
 
-After each shot the board at rest (``playing.shooting.ShotOutcome``: fallen discs in the gutter, the
-shot's disc-disc contacts) goes through the same rules calls as each game's ``FramePlay.after_shot``:
-
-* crokinole: ``rules.crokinole.judge_shot``: 20s removed at once and counted for their side, the
-  hit rule (a shot that reaches no opponent disc loses itself and the shooter's discs it moved) and
-  the open-shot rule (with no opponent disc on the board, the shot must end in or touching the 15
-  line), discs in the ditch or on the 5 line removed;
-* deck: ``rules.deck.shot_effect``: dead discs removed at once (short of the far dead line, C-4b;
-  past the far baseline, C-21, C-22; in the alley, C-21, C-23; touched the backstop, C-20), and
-  C-20a (a dead disc touched a live one: 10-off to the shooter, the half-round played over, or only
-  the 10-off after the eighth disc; the lab counts the frame's shots, and a shot after the eighth
-  is judged as the eighth); 10-off discs stay, worth -10;
-* horse collar: pucks in the gutter leave the table (worth nothing); pucks short of the foul line
-  stay and void the frame (``rules.horse_collar.score_frame`` says so);
-* ricochet: ``rules.ricochet.shot_removals`` on the half opposite the one the weight was slid from
-  (weights short of the scoring area, fallen, or resting off that half are removed).
-
-A court of no game (``custom``) loses its fallen and dead discs, and holed discs are set aside.
+After each shot the board at rest (``rules.rulings.ShotOutcome``: fallen discs in the gutter, the
+shot's disc-disc contacts) goes through the call every game driver's ``FramePlay.after_shot`` makes,
+``rules.shot_rulings``: 20s set aside, the hit and open-shot rules (crokinole), dead discs and C-20a
+(deck; the lab counts the frame's shots, and a shot after the eighth is judged as the eighth), pucks
+in the gutter (horse collar), the scoring half (ricochet); a court of no game (``custom``) loses its
+fallen and dead discs, and holed discs are set aside.
 
 ``FrameState`` is what a frame carries besides its discs: the 20s set aside, the scoring half, the
 shots played, and what the rules did (``notes``). ``frame_score`` scores discs plus that state as
@@ -36,11 +24,10 @@ import numpy as np
 from shuffle_sim._runtime.threads import one_numba_thread
 from shuffle_sim.court import Court
 from shuffle_sim.games import games
-from shuffle_sim.physics import STATUS_HOLED
-from shuffle_sim.playing.shooting import ShotOutcome
+from shuffle_sim.rules import ShotOutcome, shot_rulings
 from shuffle_sim.rules.common import Board, FrameScore
 
-CROKINOLE, DECK, HORSE_COLLAR, RICOCHET = "crokinole", "deck", "horse-collar", "ricochet"
+CROKINOLE, RICOCHET = "crokinole", "ricochet"
 #: A deck half-round's discs (C-20a: after the eighth there is no replay).
 DECK_DISCS = 8
 
@@ -114,75 +101,32 @@ def one_thread():
 
 
 def rule_shot(court: Court, teams: list[str], outcome: ShotOutcome, state: FrameState, start_x: float) -> Ruling:
-    """Apply the court's game rules to a shot's outcome; ``teams`` labels its discs (the board's in
-    play, then the shot disc, last), ``state`` is the frame before the shot and ``start_x`` the
-    shot's start (ricochet: the half it is slid from)."""
+    """Apply the court's game rules to a shot's outcome (``rules.shot_rulings``); ``teams`` labels its
+    discs (the board's in play, then the shot disc, last), ``state`` is the frame before the shot
+    and ``start_x`` the shot's start (ricochet: the half it is slid from)."""
     n = len(teams)
-    board = Board(court, outcome.x, outcome.y, tuple(teams))
-    shooter = teams[-1]
-    twenties: dict[str, int] = {}
-    set_aside: tuple[int, ...] = ()  # discs the rules count as holed (crokinole's 20s)
-    foul = penalty = None
-    half = state.half
+    before = Board(
+        court,
+        np.array([d.x for d in state.discs], dtype=np.float64),
+        np.array([d.y for d in state.discs], dtype=np.float64),
+        tuple(teams[:-1]),
+    )
     with one_thread():
-        if court.game == CROKINOLE:
-            from shuffle_sim.rules.crokinole import judge_shot
-
-            shot = judge_shot(board, shooter, n - 1, [True] * (n - 1) + [False], outcome.contacts)
-            why, twenties, foul, set_aside = dict(shot.why), dict(shot.twenties), shot.foul, shot.set_aside
-        elif court.game == DECK:
-            from shuffle_sim.rules.deck import shot_effect
-            from shuffle_sim.rules.deck_penalties import assess
-
-            judged_dead = board.judge().dead
-            killed = [i for i in range(n) if outcome.dead[i] and not judged_dead[i]]
-            number = min(state.shots + 1, DECK_DISCS)
-            effect = shot_effect(board, number, outcome.contacts, killed)
-            why = dict(effect.why)
-            if effect.penalty is not None:
-                charge = assess(effect.penalty, shooter)
-                then = "the half-round is played over" if effect.replay else "the eighth disc: no replay"
-                penalty = (
-                    f"{effect.penalty}: a dead disc touched a live disc: {shooter} {charge.points_off}-off; {then}"
-                )
-        elif court.game == HORSE_COLLAR:
-            from shuffle_sim.rules.horse_collar import puck_reason
-
-            judgement = board.judge()
-            why = {int(i): puck_reason(judgement, int(i))[1] for i in np.flatnonzero(outcome.fallen)}
-        elif court.game == RICOCHET:
-            from shuffle_sim.rules.ricochet import half_of, scoring_half, shot_removals
-
-            slid_from = half_of(start_x)
-            half = scoring_half(slid_from) if slid_from is not None else None
-            why = shot_removals(board, half)
-        else:
-            why, twenties = _custom_removals(court, board, outcome)
-            set_aside = tuple(int(i) for i in np.flatnonzero(outcome.result.status == STATUS_HOLED))
+        rulings = shot_rulings(before, replace(outcome, start_x=start_x), teams[-1], min(state.shots + 1, DECK_DISCS))
+    why = rulings.why
     kept = tuple(Disc(float(outcome.x[i]), float(outcome.y[i]), teams[i]) for i in range(n) if i not in why)
     removed = tuple(
         Removal(
-            float(outcome.x[i]), float(outcome.y[i]), teams[i], why[i], _short(i in set_aside, bool(outcome.fallen[i]))
+            float(outcome.x[i]),
+            float(outcome.y[i]),
+            teams[i],
+            why[i],
+            _short(i in rulings.set_aside, bool(outcome.fallen[i])),
         )
         for i in sorted(why)
     )
-    return Ruling(kept, removed, why, twenties, foul, penalty, half)
-
-
-def _custom_removals(court: Court, board: Board, outcome: ShotOutcome) -> tuple[dict[int, str], dict[str, int]]:
-    """A court of no game: fallen and dead discs leave; holed ones are set aside, counted by value."""
-    judgement = board.judge()
-    why: dict[int, str] = {}
-    kept: dict[str, int] = {}
-    for i in range(len(board)):
-        if outcome.result.status[i] == STATUS_HOLED:
-            why[i] = f"in the hole: {int(judgement.value[i])}, set aside"
-            kept[board.team[i]] = kept.get(board.team[i], 0) + 1
-        elif outcome.fallen[i]:
-            why[i] = "fell off the surface"
-        elif outcome.dead[i] or judgement.dead[i]:
-            why[i] = "dead"
-    return why, kept
+    penalty = next((s.removeprefix("penalty: ") for s in rulings.sentences() if s.startswith("penalty: ")), None)
+    return Ruling(kept, removed, why, dict(rulings.twenties), rulings.foul, penalty, rulings.half or state.half)
 
 
 def _short(holed: bool, fallen: bool) -> str:

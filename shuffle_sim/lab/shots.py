@@ -26,7 +26,7 @@ from shuffle_sim.messages import shown
 from shuffle_sim.physics import DISC_CUSHION, DISC_DISC, DISC_PEG, FALL, HOLED, KILLED, SimResult, simulate
 from shuffle_sim.physics.events import STATUS_REST
 from shuffle_sim.physics.scene import Scene, SceneError
-from shuffle_sim.playing.shooting import outcome_of
+from shuffle_sim.rules.rulings import outcome_of
 
 #: Animation samples per second of simulated time, and at most this many samples per shot.
 FRAMES_PER_SECOND = 60

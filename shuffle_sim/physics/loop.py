@@ -167,10 +167,15 @@ def run_table(table, orbit_tables, st, ist, pair_t, ev, seg, max_events):
 
 # The first compile of a flat court's ``run_from_start`` (``simulate``'s kernel) is shared with a
 # helper process (``compile_ahead``): the callees the loop's compile reaches last, the coupled pair
-# prediction (the largest) first. The first is also the one whose absence from numba's cache says
-# that the first compile is ahead.
+# prediction (the largest) first. ``RUN_FROM_START``, the closed-form law's step of the loop that
+# predicts, is compiled here: its absence from numba's cache says that the first compile is ahead.
 _F2 = "float64[:, ::1]"
 _I2 = "int64[:, ::1]"
+RUN_FROM_START = Callee(
+    "shuffle_sim.physics.laws.closed_form.loop_steps",
+    "refresh",
+    f"({_F2}, {_F2}, {_F2}, {_I2}, {_F2}, {_F2}, int64, float64, int64)",
+)
 RUN_FROM_START_SHARED = (
     Callee(
         "shuffle_sim.physics.laws.closed_form.pair_predict",

@@ -38,6 +38,8 @@ insides without breaking its callers.
     its callees, for a first compile shared between processes
 ``play_lone_shots``, ``play_board_shots``
     the batch API's kernels (``faces.shot_kernels``)
+``new_state``
+    the state arrays of n discs under a law, for ``run_from_start`` called from Python
 ``sample_paths``
     every disc's centre at given times from a trajectory log, under either law (``faces.simulate``)
 ``speed_for_distance``
@@ -74,7 +76,7 @@ from shuffle_sim.physics.faces.shot_rows import (
     judge_rest,
     shot_problem,
 )
-from shuffle_sim.physics.faces.simulate import sample_paths
+from shuffle_sim.physics.faces.simulate import new_state, sample_paths
 from shuffle_sim.physics.laws.choice import court_law, court_motion
 from shuffle_sim.physics.laws.closed_form.disc_state import disc_state, load_disc, place_disc, state_at
 from shuffle_sim.physics.laws.closed_form.lone import LONE_CALLEES, run_lone, run_lone_call
@@ -122,6 +124,7 @@ __all__ = [
     "judge_rest",
     "kernel_arrays",
     "load_disc",
+    "new_state",
     "obstacle_overlap",
     "pack_court",
     "place_disc",

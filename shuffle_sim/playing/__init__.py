@@ -14,6 +14,8 @@ leave open, best two of three. ``game_length`` sets another game point (or numbe
 ====================  ==============================================================================
 module                what it holds
 ====================  ==============================================================================
+``match_play``        ``play``: a game or a match of any registered game, between named players
+``player_names``      players named as the command line names them ("expert-ev"), or of one's own
 ``records``           shot, frame, game and match records (the scorecard's data)
 ``scorecard``         ``write_scorecard`` (JSON, CSV, frame pictures), scoreboard lines
 ``players``           players: skill presets, strategies, intents, aiming, what a shot's success is
@@ -28,27 +30,32 @@ module                what it holds
 ``flat_only``         whole frames in numba (engine, rollouts) run flat courts only: the refusals
 ====================  ==============================================================================
 
-Inside the package: the one game loop (``_loop``), whole games and matches (``_matches``), and the
-deck engine's parts (``_deck_setup``, ``_deck_plan``, ``_deck_half_round``).
+Inside the package: the one game loop (``_loop``: ``GameDriver``, a game a shot at a time, and
+``play_game``), the match formats and the checks of a game's arguments (``_matches``), and the deck
+engine's parts (``_deck_setup``, ``_deck_plan``, ``_deck_half_round``).
 """
 
+from shuffle_sim.playing._loop import FramePlay, GameDriver, GamePlay, PendingShot, play_game
 from shuffle_sim.playing._matches import (
     SIDES,
     check_format,
     check_game_length,
     check_seed,
     game_court,
-    play,
-    players_from,
 )
+from shuffle_sim.playing.match_play import play, players_from
 from shuffle_sim.playing.records import FrameRecord, GameRecord, MatchRecord, ShotRecord
 from shuffle_sim.playing.scorecard import frame_line, write_scorecard
 
 __all__ = [
     "SIDES",
+    "FramePlay",
     "FrameRecord",
+    "GameDriver",
+    "GamePlay",
     "GameRecord",
     "MatchRecord",
+    "PendingShot",
     "ShotRecord",
     "check_format",
     "check_game_length",
@@ -56,6 +63,7 @@ __all__ = [
     "frame_line",
     "game_court",
     "play",
+    "play_game",
     "players_from",
     "write_scorecard",
 ]

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from shuffle_sim._runtime import jit
-from shuffle_sim.judging.procedure import judge_one_prepared
+from shuffle_sim.judging.procedure import judge_one_call
 from shuffle_sim.noise import STREAM_PLAY
 from shuffle_sim.playing.players import (
     clearest_start,
@@ -57,8 +57,8 @@ def deck_plan(bx, by, colour_of, value, n, colour, spots, takeout_extra, radius)
 
 @jit.kernel
 def value_and_dead(x, y, ja, prepared):
-    """A resting disc's judged value and dead standing (one compiled call site for the judge)."""
-    judged = judge_one_prepared(x, y, ja, prepared)
+    """A resting disc's judged value and dead standing (the judge compiled once, ``judge_one_call``)."""
+    judged = judge_one_call(x, y, ja, prepared)
     return judged[0], judged[3]
 
 

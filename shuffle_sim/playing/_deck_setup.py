@@ -63,6 +63,11 @@ class DeckSetup:
             lambda c: replace(c, surface_shape=half_turned_surface(c.surface_shape, pivot)),
         )
 
+    def court_at(self, end: str) -> Court:
+        """The court judged at ``end`` (``Court.for_end``), made once and kept on the setup's court,
+        so that every half-round at that end shares its packings."""
+        return self.court.memo(f"for_end {end}", lambda c: c.for_end(end))
+
     def spots_for(self, sign: int) -> np.ndarray:
         return self.spots[0 if sign > 0 else 1]
 

@@ -1,4 +1,4 @@
-"""The one game loop: every game is played by ``play_game`` through the rules' game flow.
+"""The one game loop: every game is played by ``GameDriver`` through the rules' game flow.
 
 A game is a sequence of frames (deck half-rounds, horse collar frames, ricochet and crokinole
 rounds); a frame is a sequence of shots. What differs between games lives in two small objects
@@ -8,46 +8,68 @@ that each game module provides (``shuffle_sim.playing.deck`` and the others):
   are on the scoreboard, the next frame, and the sides' roles (colours, who throws first);
 - a ``FramePlay``: the frame's turns in order (``next_turn``, from the rules), what the shooter sees
   (``context``: stance, board in the shooter's frame, tactics), where the shot runs (``shoot``: the
-  court and board the kernel sees), what the rules make of each shot (``after_shot``: removals,
-  fouls, penalties) and the frame's record once it is over (``finish``: scoring and recording).
+  court and board the kernel sees), what the rules make of each shot (``after_shot``: the shot's
+  rulings, ``rules.shot_rulings``, applied to the frame) and the frame's record once it is over
+  (``finish``: scoring and recording).
 
-The loop asks the player for its shot, records it (``ShotRecord``), runs it, and posts each frame;
-shot k of a game takes its execution errors from noise stream k of (seed, game index), so the same
-seed plays the same game bit for bit.
+``GameDriver`` plays one game a shot at a time: ``next_shot`` says whose turn it is and what the
+shooter sees (starting frames and posting finished ones on the way), ``take_shot`` records a shot
+as played, runs it and applies the rules. ``play_game`` drives it with simulated players; the game
+environments (``shuffle_sim.envs``) drive the same object with an agent's shots, so both play by
+the same rules flow. Shot k of a game takes its execution errors from noise stream k of (seed,
+game index), so the same seed plays the same game bit for bit.
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from shuffle_sim.court import Court
-from shuffle_sim.playing.players import Launch, Player, ShotContext
+from shuffle_sim.playing.players import Decision, Launch, Player, ShotContext
 from shuffle_sim.playing.records import FrameRecord, GameRecord, ShotRecord
-from shuffle_sim.playing.shooting import ShotOutcome, shoot
+from shuffle_sim.playing.shooting import ShotOutcome, run_shot
+from shuffle_sim.rules import Board, ShotRulings, shot_rulings
 from shuffle_sim.rules.common import Turn
 
 
 class FramePlay(ABC):
-    """One frame in play: a board of resting discs (``xs``, ``ys``, ``teams``) on ``court``.
+    """One frame in play: a board of resting discs (``xs``, ``ys``, ``teams``) on ``court``, its
+    shots in the rules' order (``planned``; ``taken`` of them handed out by ``next_turn``) and the
+    20s set aside so far by side (``twenties``: crokinole).
 
-    Subclasses give ``next_turn``, ``context``, ``after_shot`` and ``finish``; ``shoot`` runs the
-    launch on the frame's court from its board as it stands.
+    Subclasses give ``context``, ``after_shot`` and ``finish``, and ``next_turn`` where the rules
+    decide turn by turn (deck); ``shoot`` runs the launch on the frame's court from its board as it
+    stands.
     """
 
-    def __init__(self, court: Court):
+    def __init__(self, court: Court, planned: tuple[Turn, ...] = ()):
         self.court = court
         self.xs: list[float] = []
         self.ys: list[float] = []
         self.teams: list[str] = []
+        self.planned = planned
+        self.taken = 0
+        self.twenties: dict[str, int] = {}
 
-    @abstractmethod
     def next_turn(self) -> Turn | None:
         """The next shot of the frame, or None once the frame is over."""
-        ...
+        if self.taken >= len(self.planned):
+            return None
+        self.taken += 1
+        return self.planned[self.taken - 1]
+
+    def turns_after(self) -> tuple[Turn, ...]:
+        """The frame's shots still to come after the one being played."""
+        return self.planned[self.taken :]
+
+    def hammer(self) -> str | None:
+        """The side with the hammer in this frame: the one that shoots its last shot."""
+        return self.planned[-1].team if self.planned else None
 
     @abstractmethod
     def context(self, turn: Turn, shot: int, seed: int, game_index: int) -> ShotContext:
@@ -56,24 +78,30 @@ class FramePlay(ABC):
 
     def shoot(self, turn: Turn, launch: Launch) -> ShotOutcome:
         """Run ``launch`` from the board as it stands to rest."""
-        return shoot(self.court, self.xs, self.ys, launch)
+        return run_shot(self.court, self.xs, self.ys, launch)
 
     @abstractmethod
-    def after_shot(self, turn: Turn, outcome: ShotOutcome) -> None:
-        """Apply the rules to the board at rest after a shot (removals, fouls, penalties)."""
+    def after_shot(self, turn: Turn, outcome: ShotOutcome) -> ShotRulings:
+        """Apply the shot's rulings (``rulings``) to the frame: removals, 20s, fouls, penalties."""
         ...
+
+    def rulings(self, outcome: ShotOutcome, shooter: str, shot_number: int = 1, **options) -> ShotRulings:
+        """The rules' rulings on a shot played on the board as it stands (``rules.shot_rulings``)."""
+        before = Board(self.court, np.array(self.xs), np.array(self.ys), tuple(self.teams))
+        return shot_rulings(before, outcome, shooter, shot_number, **options)
 
     @abstractmethod
     def finish(self, shots: list[ShotRecord]) -> FrameRecord:
         """Score the frame, tell the game flow, and return the frame's record."""
         ...
 
-    def keep(self, outcome: ShotOutcome, teams: list[str], remove) -> None:
-        """The board after a shot: every disc of ``outcome`` but those in ``remove``."""
-        keep = [i for i in range(len(teams)) if i not in remove]
-        self.xs = [float(outcome.x[i]) for i in keep]
-        self.ys = [float(outcome.y[i]) for i in keep]
-        self.teams = [teams[i] for i in keep]
+    def keep(self, rulings: ShotRulings) -> None:
+        """The board after a shot: every disc the rulings left in play."""
+        board = rulings.board
+        keep = rulings.kept
+        self.xs = [float(board.x[i]) for i in keep]
+        self.ys = [float(board.y[i]) for i in keep]
+        self.teams = [board.team[i] for i in keep]
 
     def board_arrays(self) -> tuple[np.ndarray, np.ndarray]:
         return np.array(self.xs), np.array(self.ys)
@@ -85,10 +113,16 @@ class GamePlay(ABC):
     #: The rules' game object; each game's subclass names its class.
     game: Any = None
     sides: tuple[str, str]
+    #: A game still going after this many frames stops unfinished.
+    max_frames: int = 200
 
     def frames_posted(self) -> int:
         """Frames on the game's scoreboard so far."""
         return len(self.game.scoreboard)
+
+    def frame_discs(self) -> int:
+        """The most discs a frame's board can hold: its shots (asked before the game is over)."""
+        return len(self.game.turns())
 
     @abstractmethod
     def new_frame(self) -> FramePlay: ...
@@ -97,6 +131,91 @@ class GamePlay(ABC):
     def roles(self) -> dict[str, str]:
         """Each side's role in the game as played (colour, throws first, seat), for the scorecard."""
         ...
+
+
+@dataclass(frozen=True)
+class PendingShot:
+    """The shot to play next: its turn and what the shooter sees."""
+
+    turn: Turn
+    context: ShotContext
+
+
+class GameDriver:
+    """One game of ``play`` played a shot at a time (see the module docstring).
+
+    Stops after ``max_frames`` frames are posted (the record is then marked unfinished);
+    ``on_frame`` is called with each frame as it is posted.
+    """
+
+    def __init__(
+        self,
+        play: GamePlay,
+        seed: int,
+        game_index: int = 0,
+        number: int = 1,
+        max_frames: int = 200,
+        on_frame: Callable[[FrameRecord], None] | None = None,
+    ):
+        self.play = play
+        self.seed = seed
+        self.game_index = game_index
+        self.number = number
+        self.max_frames = max_frames
+        self.on_frame = on_frame
+        self.frames: list[FrameRecord] = []
+        self.shot = 0  # shots of the game so far
+        self.frame: FramePlay | None = None
+        self.frame_shots: list[ShotRecord] = []
+        self.pending: PendingShot | None = None
+
+    def next_shot(self) -> PendingShot | None:
+        """The shot to play next, or None once the game is over (or stopped at ``max_frames``)."""
+        while self.pending is None:
+            if self.frame is None:
+                if self.play.game.over or self.play.frames_posted() >= self.max_frames:
+                    return None
+                self.frame = self.play.new_frame()
+                self.frame_shots = []
+            turn = self.frame.next_turn()
+            if turn is None:
+                self._post_frame()
+                continue
+            self.pending = PendingShot(turn, self.frame.context(turn, self.shot, self.seed, self.game_index))
+        return self.pending
+
+    def _post_frame(self) -> None:
+        assert self.frame is not None
+        record = self.frame.finish(self.frame_shots)
+        self.frames.append(record)
+        self.frame = None
+        if self.on_frame is not None:
+            self.on_frame(record)
+
+    def take_shot(self, player: str, decision: Decision, played: Launch) -> ShotRulings:
+        """Record the pending shot as ``player`` meant it (``decision``) and played it (``played``, with
+        its execution errors), run it from the board as it stands and apply the rules; returns the
+        shot's rulings."""
+        pending = self.next_shot()
+        if pending is None or self.frame is None:
+            raise RuntimeError("take_shot: the game is over")
+        self.shot += 1
+        self.frame_shots.append(ShotRecord.of(self.shot, pending.turn.team, player, decision, played))
+        self.pending = None
+        return self.frame.after_shot(pending.turn, self.frame.shoot(pending.turn, played))
+
+    def record(self) -> GameRecord:
+        """The game's record as played so far."""
+        play = self.play
+        return GameRecord(
+            number=self.number,
+            sides=play.sides,
+            roles=play.roles(),
+            frames=list(self.frames),
+            totals=dict(play.game.scores),
+            winner=play.game.winner,
+            finished=play.game.over,
+        )
 
 
 def play_game(
@@ -110,28 +229,9 @@ def play_game(
 ) -> GameRecord:
     """Play ``play`` to its end, or until ``max_frames`` frames are posted (the record is then marked
     unfinished); ``players`` by side name. ``on_frame`` is called with each frame as it is posted."""
-    frames: list[FrameRecord] = []
-    shot = 0
-    while not play.game.over and play.frames_posted() < max_frames:
-        frame = play.new_frame()
-        shots: list[ShotRecord] = []
-        while (turn := frame.next_turn()) is not None:
-            ctx = frame.context(turn, shot, seed, game_index)
-            player = players[turn.team]
-            decision, played = player.play(ctx)
-            shot += 1
-            shots.append(ShotRecord.of(shot, turn.team, player.name, decision, played))
-            frame.after_shot(turn, frame.shoot(turn, played))
-        record = frame.finish(shots)
-        frames.append(record)
-        if on_frame is not None:
-            on_frame(record)
-    return GameRecord(
-        number=number,
-        sides=play.sides,
-        roles=play.roles(),
-        frames=frames,
-        totals=dict(play.game.scores),
-        winner=play.game.winner,
-        finished=play.game.over,
-    )
+    driver = GameDriver(play, seed, game_index, number, max_frames, on_frame)
+    while (pending := driver.next_shot()) is not None:
+        player = players[pending.turn.team]
+        decision, played = player.play(pending.context)
+        driver.take_shot(player.name, decision, played)
+    return driver.record()

@@ -1,44 +1,18 @@
-"""Whole simulated games and matches of every registered game (``shuffle-sim play``).
-
-``play(game, players, seed)`` plays one game, or a match with ``match=True``, between two simulated
-players (``shuffle_sim.playing.players``) on sides "A" and "B", and returns its ``MatchRecord``. The
-game's entry in the registry (``shuffle_sim.games``) names its play module, whose ``play_match``
-knows the game's format:
-
-- deck: a singles game to 75 (``game_length`` sets another game point; ``frames``, a game of that
-  many frames, MSA C-1), A on yellow; a match is best two of three, A on yellow in game 1 and on
-  black in game 2, the third game's colours by a simulated lag (MSA C-1a, C-2; the lag winner takes
-  yellow);
-- horse collar: a game to 51 with the hammer rule, A throwing first; a match (not defined by the
-  rules: the project's choice) is best two of three, the first thrower alternating;
-- ricochet: a game to 15 (or 21), starter and starting half by a coin toss drawn from the seed; a
-  match (the project's choice) is best two of three, a new toss each game;
-- crokinole: a singles game of 4 rounds (``game_length`` rounds), A shooting first; a match is the
-  category's number of games (singles: 10), the first shooter alternating. A ``championship`` game
-  plays a 5th round (and more) while level after its rounds; a championship match is best two of
-  three games (crokinole tournament rules).
-
-A play module that knows more formats than its game's length names them in ``FORMATS`` (deck
-``frames``, crokinole ``championship``); ``play`` passes them to its ``play_match`` as keywords
-(``check_format``).
-
-Game g of a match draws its execution errors from noise stream g (``players.shot_normals``), so the
-same seed plays the same match bit for bit. The helpers here (``single_game``, ``best_of_three``,
-``finish_match``) are the match formats the game modules share.
-"""
+"""The match formats the game modules share (``single_game``, ``best_of_three``, ``finish_match``),
+the checks of a game's arguments, and the court a game is played on. ``match_play.play`` plays the
+games and matches themselves."""
 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 
 from shuffle_sim.court import Court, as_court
 from shuffle_sim.games import UnknownGameError, game_names, get_game
 from shuffle_sim.messages import shown
 from shuffle_sim.playing.flat_only import require_flat
-from shuffle_sim.playing.players import Player, PlayerError, parse_players
-from shuffle_sim.playing.records import FrameRecord, GameRecord, MatchRecord
-from shuffle_sim.playing.shooting import one_numba_thread
+from shuffle_sim.playing.players import Player, PlayerError
+from shuffle_sim.playing.records import GameRecord, MatchRecord
 
 SIDES = ("A", "B")
 #: Games a side must win in the matches the rules leave open (horse collar, ricochet).
@@ -97,51 +71,6 @@ def check_seed(seed: int) -> int:
     return seed
 
 
-def players_from(game: str, players: str | tuple[Player, Player] | None) -> dict[str, Player]:
-    """Players by side from "A,B" text (``players.parse_players``), a pair, or the game's default."""
-    if players is None:
-        players = get_game(game).default_players
-    if isinstance(players, str):
-        players = parse_players(game, players)
-    if len(players) != 2:
-        raise PlayerError(f"players: expected two players (got {len(players)})")
-    return dict(zip(SIDES, players))
-
-
-def play(
-    game: str,
-    players: str | tuple[Player, Player] | None = None,
-    seed: int = 0,
-    match: bool = False,
-    game_length: int | None = None,
-    on_frame: Callable[[int, FrameRecord], None] | None = None,
-    on_game: Callable[[GameRecord], None] | None = None,
-    court: Court | str | os.PathLike | None = None,
-    frames: int | None = None,
-    championship: bool = False,
-) -> MatchRecord:
-    """Play a game (or a match) of ``game``; see the module docstring.
-
-    ``court``: a court of the game (a ``Court``, a court name or a court file; default the game's
-    own court), for example a graded or slow one. ``on_frame(game_number, frame)`` and
-    ``on_game(game)`` are called as frames and games finish. ``frames``: a deck game of that many
-    frames instead of a game point; ``championship``: a crokinole championship game (``check_format``).
-    """
-    _check_game(game)
-    length = check_game_length(game, game_length)
-    fmt = check_format(game, frames, championship, length)
-    check_seed(seed)
-    by_side = players_from(game, players)
-    played_on = game_court(game, court, by_side)
-    with one_numba_thread():
-        record = (
-            get_game(game).play_module().play_match(by_side, seed, match, length, on_frame, on_game, played_on, **fmt)
-        )
-    record.players = {side: p.name for side, p in by_side.items()}
-    record.court = played_on
-    return record
-
-
 def game_court(
     game: str, court: Court | str | os.PathLike | None, players: Mapping[str, Player] | None = None
 ) -> Court:
@@ -152,7 +81,7 @@ def game_court(
     if not found.plays(game):
         raise PlayerError(f"court: {found.name!r} is a {found.game} court, not a {game} court")
     for side, player in (players or {}).items():
-        if player.strategy.name == "win":
+        if getattr(player.strategy, "name", None) == "win":
             require_flat(found, f"players: side {side} ({player.name})")
     return found
 

@@ -2,7 +2,7 @@
 
 A player shoots from the 5 line (the shooting line, radius 12 in) anywhere in their quadrant: the
 quarter of the line centred on their seat (south at -y, then clockwise west, north, east). After
-each shot the hit rule and the open-shot rule are applied (``judge_shot``): 20s are set aside at
+each shot the hit rule and the open-shot rule are applied (``rules.shot_rulings``): 20s are set aside at
 once and counted for the round, fouls and dead discs removed.
 
 Tactics: the fixed plan takes out the opponent disc it is likeliest to hit along its clearest line
@@ -42,9 +42,9 @@ from shuffle_sim.rules.crokinole import (
     CrokinoleGame,
     CrokinoleMatch,
     CrokinoleOptions,
-    judge_shot,
     score_round,
 )
+from shuffle_sim.rules.rulings import ShotRulings
 from shuffle_sim.shots import ShotBatch
 from shuffle_sim.units import INCH
 
@@ -216,30 +216,27 @@ class CrokinoleTactics:
         return score
 
 
+def crokinole_tactics(court: Court) -> CrokinoleTactics:
+    """The court's ``CrokinoleTactics``, made once and kept on the court (they hold only what its
+    geometry gives: stances, reaches)."""
+    return court.memo("tactics: crokinole", CrokinoleTactics)
+
+
 class CrokinoleFrame(FramePlay):
-    """One round: shooters in seat order; after each shot the hit and open-shot rules (``judge_shot``)
+    """One round: shooters in seat order; after each shot the hit and open-shot rules (``shot_rulings``)
     set 20s aside and remove fouls and dead discs."""
 
     def __init__(self, court: Court, tactics: CrokinoleTactics, game: CrokinoleGame):
-        super().__init__(court)
+        super().__init__(court, game.turns())
         self.tactics = tactics
         self.game = game
-        self.all_turns = game.turns()
-        self.turns = iter(self.all_turns)
         self.twenties = {s: 0 for s in game.sides}
         self.fouls: list[str] = []
         self.shot = 0
-        self.turn_index = 0
-
-    def next_turn(self) -> Turn | None:
-        turn = next(self.turns, None)
-        if turn is not None:
-            self.turn_index += 1
-        return turn
 
     def opponent_shots_left(self, turn: Turn) -> int:
         """Shots still to come in the round (after the current one) by the other side."""
-        return sum(1 for later in self.all_turns[self.turn_index :] if later.team != turn.team)
+        return sum(1 for later in self.turns_after() if later.team != turn.team)
 
     def context(self, turn: Turn, shot: int, seed: int, game_index: int) -> ShotContext:
         self.shot = shot + 1
@@ -265,18 +262,17 @@ class CrokinoleFrame(FramePlay):
             },
         )
 
-    def after_shot(self, turn: Turn, outcome: ShotOutcome) -> None:
-        n = len(self.xs)
-        after = Board(self.court, outcome.x, outcome.y, tuple([*self.teams, turn.team]))
-        result = judge_shot(after, turn.team, n, [True] * n + [False], outcome.contacts)
-        for side, count in result.twenties.items():
+    def after_shot(self, turn: Turn, outcome: ShotOutcome) -> ShotRulings:
+        rulings = self.rulings(outcome, turn.team)
+        for side, count in rulings.twenties.items():
             self.twenties[side] += count
-        if result.foul:
-            self.fouls.append(f"shot {self.shot} ({turn.team}): {result.foul}")
-        self.keep(outcome, list(after.team), result.remove)
+        if rulings.foul:
+            self.fouls.append(f"shot {self.shot} ({turn.team}): {rulings.foul}")
+        self.keep(rulings)
+        return rulings
 
     def finish(self, shots: list[ShotRecord]) -> FrameRecord:
-        game, first = self.game, self.all_turns[0]
+        game, first = self.game, self.planned[0]
         frame = score_round(
             Board(self.court, *self.board_arrays(), tuple(self.teams)), twenties=self.twenties, teams=game.sides
         )
@@ -297,12 +293,13 @@ class CrokinoleFrame(FramePlay):
 
 class CrokinolePlay(GamePlay):
     game: CrokinoleGame
+    max_frames = MAX_ROUNDS
 
     def __init__(self, game: CrokinoleGame, court: Court):
         self.game = game
         self.sides = (game.sides[0], game.sides[1])
         self.court = court
-        self.tactics = CrokinoleTactics(court)
+        self.tactics = crokinole_tactics(court)
 
     def frames_posted(self) -> int:
         return len(self.game.rounds)
@@ -335,6 +332,16 @@ def play_crokinole_game(
 FORMATS = ("championship",)
 
 
+def crokinole_options(rounds: int | None) -> CrokinoleOptions:
+    return CrokinoleOptions() if rounds is None else CrokinoleOptions(rounds=rounds)
+
+
+def game_play(seed: int, length: int | None = None, court: Court | None = None) -> CrokinolePlay:
+    """A singles game played alone, as ``play`` plays it (A shooting first, 4 rounds or ``length``),
+    on ``court`` (default the tournament board), ready for a ``GameDriver``."""
+    return CrokinolePlay(CrokinoleGame(SIDES, crokinole_options(length)), court or load_court("crokinole"))
+
+
 def play_match(
     players: Mapping[str, Player],
     seed: int,
@@ -351,7 +358,7 @@ def play_match(
     championship match is best two of three games (crokinole tournament rules)."""
     options = CrokinoleOptions(rounds=CrokinoleOptions.rounds if length is None else length, championship=championship)
     if not match:
-        game = CrokinoleGame(SIDES, options)
+        game = game_play(seed, length, court).game
         return single_game(GAME, play_crokinole_game, game, players, seed, on_frame, on_game, court)
     crokinole_match = CrokinoleMatch(SIDES, options)
     games: list[GameRecord] = []
@@ -375,7 +382,7 @@ def play_match(
 def named_stances(court: Court) -> list[tuple[str, str, Stance]]:
     """Where a crokinole shooter may shoot from: the shooting arc (the 5 line) in front of each seat
     (position, label, stance)."""
-    tactics = CrokinoleTactics(court)
+    tactics = crokinole_tactics(court)
     return [(seat, f"{seat} seat (5 line)", tactics.stance(seat)) for seat in SEAT_ANGLES]
 
 
@@ -397,7 +404,7 @@ def default_position(board: Board, shooter: str) -> str:
 
 def shooter_context(board: Board, shooter: str, position: str) -> ShotContext:
     """What a crokinole shooter sees on ``board`` from the seat ``position`` (the shot advisor)."""
-    tactics = CrokinoleTactics(board.court)
+    tactics = crokinole_tactics(board.court)
     return ShotContext(
         board.court,
         tactics.stance(position),

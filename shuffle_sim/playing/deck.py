@@ -51,10 +51,11 @@ from shuffle_sim.playing.players import (
     half_turn,
 )
 from shuffle_sim.playing.records import FrameRecord, GameRecord, MatchRecord, ShotRecord
-from shuffle_sim.playing.shooting import ShotOutcome, shoot, single_threaded
+from shuffle_sim.playing.shooting import ShotOutcome, run_shot, shoot, single_threaded
 from shuffle_sim.rules.common import Board, Turn
-from shuffle_sim.rules.deck import BLACK, GAME, YELLOW, score_half_round
+from shuffle_sim.rules.deck import BLACK, GAME, YELLOW, ShotEffect, score_half_round
 from shuffle_sim.rules.deck_game import DeckGame, DeckMatch, DeckOptions
+from shuffle_sim.rules.rulings import ShotRulings
 from shuffle_sim.shots import ShotBatch
 
 COLOUR_CODES = {YELLOW: YELLOW_CODE, BLACK: BLACK_CODE}
@@ -146,6 +147,16 @@ class DeckTactics:
         return batch.value[:, own].sum(axis=1) - batch.value[:, ~own].sum(axis=1)
 
 
+def deck_tactics(setup: DeckSetup) -> DeckTactics:
+    """The setup's ``DeckTactics``, made once and kept on the setup (a setup changed with
+    ``dataclasses.replace`` is a new one, with tactics of its own)."""
+    found = setup.__dict__.get("_tactics")
+    if found is None:
+        found = DeckTactics(setup)
+        object.__setattr__(setup, "_tactics", found)
+    return found
+
+
 def _canonical(setup: DeckSetup, head_target: bool, xs: list[float], ys: list[float]):
     bx = np.array(xs, dtype=np.float64)
     by = np.array(ys, dtype=np.float64)
@@ -173,12 +184,19 @@ class DeckFrame(FramePlay):
         self.half = game.half_round()
         self.target = game.target_end()
         self.head_target = self.target == "head"
-        super().__init__(setup.court.for_end(self.target))
+        super().__init__(setup.court_at(self.target))
         self.setup = setup
         self.tactics = tactics
 
     def next_turn(self) -> Turn | None:
         return None if self.half.ended else self.half.next_turn()
+
+    def turns_after(self) -> tuple[Turn, ...]:
+        half = self.half
+        return () if half.ended else tuple(half.turns[half.shots + 1 :])
+
+    def hammer(self) -> str | None:
+        return self.half.turns[-1].team
 
     def context(self, turn: Turn, shot: int, seed: int, game_index: int) -> ShotContext:
         sign = 1 if turn.side == "right" else -1
@@ -200,15 +218,16 @@ class DeckFrame(FramePlay):
         )
 
     def shoot(self, turn: Turn, launch: Launch) -> ShotOutcome:
-        return shoot(self.court, self.xs, self.ys, _to_court(self.setup, self.head_target, launch))
+        return run_shot(self.court, self.xs, self.ys, _to_court(self.setup, self.head_target, launch))
 
-    def after_shot(self, turn: Turn, outcome: ShotOutcome) -> None:
+    def after_shot(self, turn: Turn, outcome: ShotOutcome) -> ShotRulings:
         assert turn.colour is not None, "a deck turn names its colour"
-        after = Board(self.court, outcome.x, outcome.y, tuple([*self.teams, turn.colour]))
-        judged_dead = after.judge().dead
-        killed = [i for i in range(len(after)) if outcome.dead[i] and not judged_dead[i]]
-        effect = self.half.after_shot(after, outcome.contacts, killed)
-        self.keep(outcome, list(after.team), effect.remove)
+        rulings = self.rulings(outcome, turn.colour, turn.shot, short_discs=self.game.options.short_discs)
+        self.half.record_shot(
+            ShotEffect(rulings.remove, rulings.why, rulings.penalty, rulings.ends_frame, rulings.replay)
+        )
+        self.keep(rulings)
+        return rulings
 
     def finish(self, shots: list[ShotRecord]) -> FrameRecord:
         game, half = self.game, self.half
@@ -236,12 +255,13 @@ class DeckFrame(FramePlay):
 
 class DeckPlay(GamePlay):
     game: DeckGame
+    max_frames = MAX_HALF_ROUNDS
 
     def __init__(self, game: DeckGame, setup: DeckSetup):
         self.game = game
         self.sides = (game.sides[0], game.sides[1])
         self.setup = setup
-        self.tactics = DeckTactics(setup)
+        self.tactics = deck_tactics(setup)
 
     def new_frame(self) -> DeckFrame:
         return DeckFrame(self.setup, self.tactics, self.game)
@@ -309,7 +329,7 @@ def play_lag(
     moves the yellow one gives yellow the lag, wherever the two discs end (C-2; ``deck.lag_winner``).
     """
     setup = deck_setup(court or load_court("deck"))
-    tactics = DeckTactics(setup)
+    tactics = deck_tactics(setup)
     dead_line = setup.court.line("dead line").geom[1]
     notes = []
 
@@ -355,6 +375,12 @@ def deck_options(game_point: int | None, frames: int | None = None) -> DeckOptio
 FORMATS = ("frames",)
 
 
+def game_play(seed: int, length: int | None = None, court: Court | None = None) -> DeckPlay:
+    """A game played alone, as ``play`` plays it (A on yellow, to 75 or ``length``), on ``court``
+    (default the MSA court), ready for a ``GameDriver``."""
+    return DeckPlay(DeckGame(*SIDES, options=deck_options(length)), deck_setup(court or load_court("deck")))
+
+
 def play_match(
     players: Mapping[str, Player],
     seed: int,
@@ -372,7 +398,7 @@ def play_match(
     takes yellow)."""
     options = deck_options(length, frames)
     if not match:
-        game = DeckGame(*SIDES, options=options)
+        game = game_play(seed, length, court).game
         return single_game(GAME, play_deck_game, game, players, seed, on_frame, on_game, court)
     deck_match = DeckMatch(*SIDES, options=options)
     games: list[GameRecord] = []
@@ -446,5 +472,5 @@ def shooter_context(board: Board, shooter: str, position: str) -> ShotContext:
     sign = 1 if position == "right" else -1
     court = setup.court_toward(board.court.end == "head")
     return ShotContext(
-        court, setup.stance(sign), bx, by, tuple(board.team), shooter, DeckTactics(setup), info={"sign": sign}
+        court, setup.stance(sign), bx, by, tuple(board.team), shooter, deck_tactics(setup), info={"sign": sign}
     )

@@ -35,6 +35,7 @@ from shuffle_sim.rules.horse_collar import (
     HorseCollarOptions,
     score_frame,
 )
+from shuffle_sim.rules.rulings import ShotRulings
 from shuffle_sim.shots import ShotBatch
 from shuffle_sim.units import INCH
 
@@ -92,27 +93,31 @@ class HorseCollarTactics:
         return np.where(short, 0.0, batch.value.sum(axis=1) * weight)
 
 
+def horse_collar_tactics(court: Court) -> HorseCollarTactics:
+    """The court's ``HorseCollarTactics``, made once and kept on the court (its stance and spots)."""
+    return court.memo("tactics: horse collar", HorseCollarTactics)
+
+
 class HorseCollarFrame(FramePlay):
     """One frame: ``side`` throws all eight pucks from its end; fallen pucks go to the gutter list."""
 
     def __init__(self, court: Court, tactics: HorseCollarTactics, game: HorseCollarGame):
-        super().__init__(court)
+        super().__init__(court, game.turns())
         self.tactics = tactics
         self.game = game
-        self.turns = iter(game.turns())
-        self.first: Turn | None = None
         self.gutter: list[tuple[float, float]] = []
 
     @property
+    def first(self) -> Turn:
+        return self.planned[0]
+
+    @property
     def side(self) -> str:
-        assert self.first is not None, "the frame's first turn is known once it has started"
         return self.first.team
 
-    def next_turn(self) -> Turn | None:
-        turn = next(self.turns, None)
-        if self.first is None:
-            self.first = turn
-        return turn
+    def hammer(self) -> str | None:
+        """The hammer of the game (the side throwing second), whoever throws this frame."""
+        return self.game.sides[1]
 
     def context(self, turn: Turn, shot: int, seed: int, game_index: int) -> ShotContext:
         bx, by = self.board_arrays()
@@ -131,14 +136,14 @@ class HorseCollarFrame(FramePlay):
             info={"game": self.game},
         )
 
-    def after_shot(self, turn: Turn, outcome: ShotOutcome) -> None:
-        fallen = set(np.flatnonzero(outcome.fallen).tolist())
-        self.keep(outcome, [self.side] * len(outcome.x), fallen)
-        self.gutter += [(float(outcome.x[i]), float(outcome.y[i])) for i in np.flatnonzero(outcome.fallen)]
+    def after_shot(self, turn: Turn, outcome: ShotOutcome) -> ShotRulings:
+        rulings = self.rulings(outcome, self.side)  # the pucks that fell into the gutter leave the table
+        self.keep(rulings)
+        self.gutter += [(float(rulings.board.x[i]), float(rulings.board.y[i])) for i in rulings.remove]
+        return rulings
 
     def finish(self, shots: list[ShotRecord]) -> FrameRecord:
         side, game = self.side, self.game
-        assert self.first is not None
         all_x = self.xs + [g[0] for g in self.gutter]
         all_y = self.ys + [g[1] for g in self.gutter]
         frame = score_frame(Board(self.court, np.array(all_x), np.array(all_y), tuple([side] * len(all_x))), side=side)
@@ -158,12 +163,13 @@ class HorseCollarFrame(FramePlay):
 
 class HorseCollarPlay(GamePlay):
     game: HorseCollarGame
+    max_frames = MAX_FRAMES
 
     def __init__(self, game: HorseCollarGame, court: Court):
         self.game = game
         self.sides = (game.sides[0], game.sides[1])
         self.court = court
-        self.tactics = HorseCollarTactics(court)
+        self.tactics = horse_collar_tactics(court)
 
     def new_frame(self) -> HorseCollarFrame:
         return HorseCollarFrame(self.court, self.tactics, self.game)
@@ -200,19 +206,30 @@ def play_match(
     """A game to 51 with the hammer rule (``length`` another game point) on ``court`` (default the
     horse collar table), A throwing first; a match (not defined by the rules: the project's choice) is
     best two of three, the first thrower alternating."""
-    options = HorseCollarOptions() if length is None else HorseCollarOptions(game_point=length)
 
-    def make(number):
-        first, second = SIDES if number % 2 == 1 else SIDES[::-1]
-        return HorseCollarGame(first, second, options)
+    def make(number: int) -> HorseCollarGame:
+        return new_game(number, length)
 
     return best_of_three(GAME, make, play_horse_collar_game, players, seed, match, on_frame, on_game, court)
+
+
+def new_game(number: int, length: int | None = None) -> HorseCollarGame:
+    """Game ``number`` of a match (A throwing first in odd games), to 51 or ``length``."""
+    options = HorseCollarOptions() if length is None else HorseCollarOptions(game_point=length)
+    first, second = SIDES if number % 2 == 1 else SIDES[::-1]
+    return HorseCollarGame(first, second, options)
+
+
+def game_play(seed: int, length: int | None = None, court: Court | None = None) -> HorseCollarPlay:
+    """A game played alone, as ``play`` plays it (A throwing first, to 51 or ``length``), on ``court``
+    (default the horse collar table), ready for a ``GameDriver``."""
+    return HorseCollarPlay(new_game(1, length), court or load_court("horse-collar"))
 
 
 def named_stances(court: Court) -> list[tuple[str, str, Stance]]:
     """Where a horse collar shooter puts the puck down: across the near end of the table (position,
     label, stance)."""
-    return [("end", "near end", HorseCollarTactics(court).stance)]
+    return [("end", "near end", horse_collar_tactics(court).stance)]
 
 
 #: A horse collar shooter throws from the near end (the advisor's ``--from``).
@@ -221,7 +238,7 @@ POSITIONS = ("end",)
 
 def shooter_context(board: Board, shooter: str, position: str) -> ShotContext:
     """What a horse collar shooter sees on ``board`` from the near end (the shot advisor)."""
-    tactics = HorseCollarTactics(board.court)
+    tactics = horse_collar_tactics(board.court)
     return ShotContext(
         board.court,
         tactics.stance,

@@ -123,7 +123,7 @@ class MatchRecord:
     winner: str | None
     wins: dict[str, int]
     notes: list[str] = field(default_factory=list)
-    court: Court | None = None
+    court: Court | None = field(default=None, repr=False)  # its name is in ``to_dict``
 
     def to_dict(self) -> dict:
         return {

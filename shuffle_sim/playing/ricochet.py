@@ -35,9 +35,8 @@ from shuffle_sim.rules.ricochet import (
     coin_toss,
     score_only_far_half,
     score_round,
-    scoring_half,
-    shot_removals,
 )
+from shuffle_sim.rules.rulings import ShotRulings
 from shuffle_sim.shots import ShotBatch
 from shuffle_sim.units import INCH
 
@@ -149,6 +148,11 @@ class RicochetTactics:
         return np.where(own_best < opp_best, own_points, np.where(opp_best < own_best, -opp_points, 0)).astype(float)
 
 
+def ricochet_tactics(court: Court) -> RicochetTactics:
+    """The court's ``RicochetTactics``, made once and kept on the court (its stances and spots)."""
+    return court.memo("tactics: ricochet", RicochetTactics)
+
+
 def new_game(seed: int, game_index: int, sides: tuple[str, str], options) -> RicochetGame:
     """A game whose coin toss (starter and starting half) is drawn from the seed and the game index."""
     starter, side = coin_toss(random.Random(f"ricochet:{seed}:{game_index}"), sides)
@@ -160,13 +164,9 @@ class RicochetFrame(FramePlay):
     each shot (``shot_removals``)."""
 
     def __init__(self, court: Court, tactics: RicochetTactics, game: RicochetGame):
-        super().__init__(court)
+        super().__init__(court, game.turns())
         self.tactics = tactics
         self.game = game
-        self.turns = iter(game.turns())
-
-    def next_turn(self) -> Turn | None:
-        return next(self.turns, None)
 
     def context(self, turn: Turn, shot: int, seed: int, game_index: int) -> ShotContext:
         assert turn.side is not None, "a ricochet turn names its half"
@@ -186,10 +186,10 @@ class RicochetFrame(FramePlay):
             info={"side": turn.side, "game": self.game},
         )
 
-    def after_shot(self, turn: Turn, outcome: ShotOutcome) -> None:
-        assert turn.side is not None, "a ricochet turn names its half"
-        after = Board(self.court, outcome.x, outcome.y, tuple([*self.teams, turn.team]))
-        self.keep(outcome, list(after.team), shot_removals(after, scoring_half(turn.side)))
+    def after_shot(self, turn: Turn, outcome: ShotOutcome) -> ShotRulings:
+        rulings = self.rulings(outcome, turn.team)  # the scoring half: opposite the weight's start
+        self.keep(rulings)
+        return rulings
 
     def finish(self, shots: list[ShotRecord]) -> FrameRecord:
         game = self.game
@@ -211,12 +211,13 @@ class RicochetFrame(FramePlay):
 
 class RicochetPlay(GamePlay):
     game: RicochetGame
+    max_frames = MAX_ROUNDS
 
     def __init__(self, game: RicochetGame, court: Court):
         self.game = game
         self.sides = (game.players[0], game.players[1])
         self.court = court
-        self.tactics = RicochetTactics(court)
+        self.tactics = ricochet_tactics(court)
         self.starter, self.first_side = game.starter, game.side
 
     def new_frame(self) -> RicochetFrame:
@@ -270,10 +271,17 @@ def play_match(
     )
 
 
+def game_play(seed: int, length: int | None = None, court: Court | None = None) -> RicochetPlay:
+    """A game played alone, as ``play`` plays it (the coin toss drawn from the seed, to 15 or
+    ``length``), on ``court`` (default the ricochet table), ready for a ``GameDriver``."""
+    options = RicochetOptions() if length is None else RicochetOptions(game_point=length)
+    return RicochetPlay(new_game(seed, 0, SIDES, options), court or load_court("ricochet"))
+
+
 def named_stances(court: Court) -> list[tuple[str, str, Stance]]:
     """Where a ricochet weight is slid from: the left or right half of the front of the table (position,
     label, stance)."""
-    tactics = RicochetTactics(court)
+    tactics = ricochet_tactics(court)
     return [(side, f"front, {side} half", tactics.stance(side)) for side in ("left", "right")]
 
 
@@ -283,7 +291,7 @@ POSITIONS = ("left", "right")
 
 def shooter_context(board: Board, shooter: str, position: str) -> ShotContext:
     """What a ricochet shooter sees on ``board`` sliding from the half ``position`` (the shot advisor)."""
-    tactics = RicochetTactics(board.court)
+    tactics = ricochet_tactics(board.court)
     return ShotContext(
         board.court,
         tactics.stance(position),

@@ -12,15 +12,16 @@ from shuffle_sim.games import get_game
 from shuffle_sim.playing.records import CSV_COLUMNS, FrameRecord, MatchRecord
 
 
-def _picture_discs(game: str, frame: FrameRecord, sides: tuple[str, str]) -> list[tuple[float, float, str]]:
+def picture_discs(game: str, discs, sides: tuple[str, str]) -> list[tuple[float, float, str]]:
+    """Discs ``(x, y, team)`` to draw, a side's name (one of ``sides``) turned into its colour in the
+    game (``games.toml``); rules labels that are colours already (deck) stay."""
     colours = get_game(game).sides
-    out = []
-    for disc in frame.board:
-        team = disc["team"]
-        if team in sides:
-            team = colours[sides.index(team)]
-        out.append((disc["x"], disc["y"], team))
-    return out
+    return [(x, y, colours[sides.index(team)] if team in sides else team) for x, y, team in discs]
+
+
+def picture_zoom(game: str, end: str | None) -> str | None:
+    """What a frame's picture zooms to: the end it scored at, or the game's ``picture_zoom``."""
+    return end if end is not None else get_game(game).picture_zoom
 
 
 def write_scorecard(record: MatchRecord, out: str | os.PathLike, pictures: bool = True, dpi: int = 100) -> list[Path]:
@@ -40,10 +41,8 @@ def write_scorecard(record: MatchRecord, out: str | os.PathLike, pictures: bool 
         for g in record.games:
             for f in g.frames:
                 path = out / f"game{g.number}-frame{f.number:02d}.png"
-                zoom = f.end if f.end is not None else get_game(record.game).picture_zoom
-                plot_court(
-                    court, path, discs=_picture_discs(record.game, f, g.sides) or None, end=f.end, zoom=zoom, dpi=dpi
-                )
+                discs = picture_discs(record.game, [(d["x"], d["y"], d["team"]) for d in f.board], g.sides)
+                plot_court(court, path, discs=discs or None, end=f.end, zoom=picture_zoom(record.game, f.end), dpi=dpi)
                 f.picture = path.name
                 written.append(path)
     json_path = out / "scorecard.json"

@@ -1,108 +1,132 @@
 """One shot through the kernel, as every game driver plays it.
 
-``shoot`` runs a board plus one launched disc to rest with ``physics.simulate`` and hands back what
-the rules layer takes: resting positions (a fallen disc is put in the gutter, alley or ditch beyond
-the edge it crossed, so that judging sees it off the surface, as ``shuffle_sim.judging`` expects of a
-fallen disc), the disc-disc contacts in time order (``rules.common.Contact``) and the kernel's
-dead standing. Game drivers make many tiny numba calls, so they run on one numba thread
-(``one_numba_thread``, ``single_threaded``).
+``run_shot`` runs a board plus one launched disc to rest and hands back what the rules layer takes
+(``rules.rulings.ShotOutcome``: resting positions with fallen discs in the gutter, alley or ditch
+beyond the edge they crossed, the disc-disc contacts in time order and the kernel's dead standing).
+``shoot`` does the same through ``physics.simulate``, its ``SimResult`` (events, paths) kept as the
+outcome's ``result``: the same rest state, for pictures and for tests that look inside the shot.
+
+A game plays thousands of shots of a few discs each, so ``run_shot`` goes straight to ``simulate``'s
+kernel (``numba_api.run_from_start``, under the court's motion law: the same compiled call on the
+same numbers, so the same rest state bit for bit) with the event log's buffer kept from shot to shot
+and no trajectory log (the rules read none): ``simulate``'s checks of the whole scene and its result
+object cost more than the shot. The board's discs came to rest in earlier shots, so only the shot
+disc's start is checked; a start ``simulate`` would refuse (not finite, off the surface, on a disc,
+cushion or peg) goes to ``simulate``, which says why. Game drivers make many tiny numba calls, so
+they run on one numba thread (``one_numba_thread``, ``single_threaded``).
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+import threading
 from functools import wraps
-from typing import Protocol
 
 import numpy as np
 
 from shuffle_sim._runtime.threads import one_numba_thread
 from shuffle_sim.court import Court
-from shuffle_sim.physics import DISC_DISC, STATUS_FALLEN, SimResult, simulate
-from shuffle_sim.physics.scene import Scene
+from shuffle_sim.physics import STATUS_FALLEN, simulate
+from shuffle_sim.physics.numba_api import (
+    DEAD,
+    DISC_DISC,
+    EV_COLUMNS,
+    SEG_COLUMNS,
+    STATUS,
+    court_law,
+    court_motion,
+    new_state,
+    run_from_start,
+)
+from shuffle_sim.physics.scene import OVERLAP_TOLERANCE, Scene
 from shuffle_sim.playing.players import Launch
 from shuffle_sim.rules.common import Contact
+from shuffle_sim.rules.rulings import RestState, ShotOutcome, into_gutter, outcome_of
 
-#: A fallen disc is drawn and judged this many disc radii beyond the edge it crossed.
-GUTTER_OFFSET = 1.0
-
-
-class RestStatus(Protocol):
-    """What the rules read of a shot's result: each disc's status at rest (a ``SimResult`` has it)."""
-
-    @property
-    def status(self) -> np.ndarray: ...
+#: The event bound of a game's shot (``physics.simulate``'s default).
+MAX_EVENTS = 10_000
+#: No trajectory log: the rules read the contacts, never the paths.
+_NO_PATHS = np.empty((0, SEG_COLUMNS))
+_buffers = threading.local()
 
 
-@dataclass
-class ShotOutcome:
-    """One shot run to rest: positions (fallen discs moved into the gutter), contacts, standing."""
-
-    result: RestStatus
-    x: np.ndarray
-    y: np.ndarray
-    fallen: np.ndarray
-    dead: np.ndarray  # the kernel's dead standing (kill line, killing cushion)
-    contacts: list[Contact]
+def _event_log() -> np.ndarray:
+    """This thread's event-log buffer (each processed event logs at most two rows, as ``simulate``)."""
+    log = getattr(_buffers, "log", None)
+    if log is None:
+        log = _buffers.log = np.empty((2 * MAX_EVENTS, EV_COLUMNS))
+    return log
 
 
-def into_gutter(court: Court, x: float, y: float) -> tuple[float, float]:
-    """Where a disc that fell at (x, y), on an edge, lies: ``GUTTER_OFFSET`` radii out past that edge."""
-    best = (math.inf, 0.0, 0.0)
-    for edge in court.edges:
-        if edge.kind == "segment":
-            x0, y0, x1, y1 = edge.geom
-            dx, dy = x1 - x0, y1 - y0
-            length = math.hypot(dx, dy)
-            u = min(max(((x - x0) * dx + (y - y0) * dy) / (length * length), 0.0), 1.0)
-            d = math.hypot(x - (x0 + u * dx), y - (y0 + u * dy))
-        else:
-            cx, cy, radius, _ = edge.geom
-            d = abs(math.hypot(x - cx, y - cy) - radius)
-        nx, ny = edge.inward_normal(x, y)
-        out = (-nx, -ny)
-        if d < best[0]:
-            best = (d, *out)
-    _, ox, oy = best
-    step = GUTTER_OFFSET * court.disc_radius
-    gx, gy = x + step * ox, y + step * oy
-    while court.on_surface(gx, gy):  # a corner: keep going until off the surface
-        gx, gy = gx + step * ox, gy + step * oy
-    return gx, gy
+def _starts(board_x, board_y, launch: Launch) -> np.ndarray:
+    """(N, 5) x, y, vx, vy, omega: the resting board, then the launched disc."""
+    bx = np.asarray(board_x, dtype=np.float64).reshape(-1)
+    by = np.asarray(board_y, dtype=np.float64).reshape(-1)
+    start = np.zeros((bx.size + 1, 5))
+    start[:-1, 0] = bx
+    start[:-1, 1] = by
+    start[-1] = launch.x, launch.y, launch.vx, launch.vy, launch.omega
+    return start
 
 
 def shoot(court: Court, board_x, board_y, launch: Launch, team: list[str] | None = None) -> ShotOutcome:
-    """Run the resting board plus the launched disc (last) to rest on ``court``."""
-    bx = np.asarray(board_x, dtype=np.float64).reshape(-1)
-    by = np.asarray(board_y, dtype=np.float64).reshape(-1)
-    n = bx.size
+    """Run the resting board plus the launched disc (last) to rest on ``court`` with ``physics.simulate``
+    (its ``SimResult`` is the outcome's ``result``; ``team`` labels the scene's discs)."""
+    start = _starts(board_x, board_y, launch)
     scene = Scene(
         court=court,
-        x=np.append(bx, launch.x),
-        y=np.append(by, launch.y),
-        vx=np.append(np.zeros(n), launch.vx),
-        vy=np.append(np.zeros(n), launch.vy),
-        omega=np.append(np.zeros(n), launch.omega),
+        x=start[:, 0].copy(),
+        y=start[:, 1].copy(),
+        vx=start[:, 2].copy(),
+        vy=start[:, 3].copy(),
+        omega=start[:, 4].copy(),
         team=list(team) if team else [],
         source="shot",
     )
-    return outcome_of(court, simulate(scene))
+    return outcome_of(court, simulate(scene, MAX_EVENTS))
 
 
-def outcome_of(court: Court, result: SimResult) -> ShotOutcome:
-    """What the rules layer takes from a shot run to rest (see the module docstring)."""
-    x, y = result.x.copy(), result.y.copy()
-    fallen = result.status == STATUS_FALLEN
-    for i in np.flatnonzero(fallen):
-        x[i], y[i] = into_gutter(court, float(x[i]), float(y[i]))
-    ev = result.events
+def run_shot(court: Court, board_x, board_y, launch: Launch) -> ShotOutcome:
+    """Run the resting board plus the launched disc (last) to rest on ``court``: a game's shot (module
+    docstring); the same rest state, contacts and standing as ``shoot``."""
+    start = _starts(board_x, board_y, launch)
+    n = start.shape[0]
+    if _start_is_clear(court, start):
+        law = court_law(court)
+        state = new_state(law, n)
+        final = np.empty((n, 5))
+        log = _event_log()
+        bad, n_ev, _, _, _ = run_from_start(
+            law, court_motion(court), start, OVERLAP_TOLERANCE, state, log, _NO_PATHS, MAX_EVENTS, final
+        )
+        if bad < 0:
+            return _outcome(court, final, state[1], log[:n_ev], launch.x)
+    return shoot(court, start[:-1, 0], start[:-1, 1], launch)
+
+
+def _start_is_clear(court: Court, start: np.ndarray) -> bool:
+    """Whether the shot disc (the last row) starts finite, on the surface and clear of the board's discs."""
+    x, y, vx, vy, omega = (float(v) for v in start[-1])
+    if not all(math.isfinite(v) for v in (x, y, vx, vy, omega)) or not court.on_surface(x, y):
+        return False
+    limit = 2.0 * court.disc_radius - OVERLAP_TOLERANCE
+    gaps = (start[:-1, 0] - x) ** 2 + (start[:-1, 1] - y) ** 2
+    return not bool((gaps < limit * limit).any())
+
+
+def _outcome(court: Court, final: np.ndarray, ist: np.ndarray, events: np.ndarray, start_x: float) -> ShotOutcome:
+    """The rules' view of a shot run by the kernel (``rules.rulings.outcome_of`` for its arrays)."""
+    status = ist[STATUS].astype(np.int8)
+    x, y = final[:, 0].copy(), final[:, 1].copy()
+    fallen = status == STATUS_FALLEN
+    if fallen.any():
+        for i in np.flatnonzero(fallen):
+            x[i], y[i] = into_gutter(court, float(x[i]), float(y[i]))
     contacts = [
-        Contact(int(ev.a[k]), int(ev.b[k]), bool(ev.a_dead[k]), bool(ev.b_dead[k]))
-        for k in range(len(ev))
-        if ev.kind[k] == DISC_DISC
+        Contact(int(row[2]), int(row[3]), bool(row[4] != 0), bool(row[5] != 0))
+        for row in events[events[:, 1] == DISC_DISC]
     ]
-    return ShotOutcome(result, x, y, fallen, result.dead.copy(), contacts)
+    return ShotOutcome(RestState(status), x, y, fallen, ist[DEAD].astype(np.bool_), contacts, float(start_x))
 
 
 def single_threaded(function):

@@ -11,7 +11,8 @@ module              what it draws
 ==================  =======================================================================
 ``colours``         team, surface, zone and court colours (the shot lab uses them too)
 ``court``           ``draw_court`` and ``draw_discs`` on an ``Axes`` the caller owns
-``figures``         ``plot_court``: a court picture in a file; figure size, axes, ``zoom_box``
+``figures``         ``plot_court``: a court picture in a file (``court_image``: as an RGB array);
+                    figure size, axes, ``zoom_box``
 ``paths``           ``plot_trajectories`` and ``animate_trajectories``
 ``surface``         ``draw_surface``: a surface's relief (heights, grade arrows, friction map)
 ==================  =======================================================================
@@ -22,7 +23,15 @@ canvas and written to files, so nothing depends on (or changes) the interactive 
 
 from shuffle_sim.plot.colours import TEAM_COLOURS, surface_colour_of, team_colours
 from shuffle_sim.plot.court import draw_court, draw_discs
-from shuffle_sim.plot.figures import DEFAULT_DPI, court_figure, finish_axes, plot_court, zoom_box
+from shuffle_sim.plot.figures import (
+    DEFAULT_DPI,
+    court_figure,
+    court_image,
+    court_picture,
+    finish_axes,
+    plot_court,
+    zoom_box,
+)
 from shuffle_sim.plot.paths import MAX_FRAMES, animate_trajectories, plot_trajectories
 
 __all__ = [
@@ -31,6 +40,8 @@ __all__ = [
     "TEAM_COLOURS",
     "animate_trajectories",
     "court_figure",
+    "court_image",
+    "court_picture",
     "draw_court",
     "draw_discs",
     "finish_axes",

@@ -153,15 +153,10 @@ def judged_labels(court: Court, xs, ys) -> list:
     return labels
 
 
-def plot_court(
-    court: Court, path: str | os.PathLike, discs=None, end: str | None = None, zoom=None, dpi: int = DEFAULT_DPI
-) -> None:
-    """Draw the court to scale into an image file (PNG, SVG, PDF: by ``path``'s suffix).
+def court_picture(court: Court | str, discs=None, end: str | None = None, zoom=None, title: str | None = None):
+    """The figure of ``plot_court`` (court to scale, judged discs, axes in both units), not yet written.
 
-    ``discs``: (x, y) or (x, y, team) in metres, drawn by team colour and labelled with their judged
-    value at ``end`` ("dead", "off" for dead and fallen discs). ``zoom``: an end's name or a box
-    (see ``zoom_box``); default the whole court.
-    """
+    ``title``: a line above the court's own title (a game's score, say)."""
     court = as_court(court)
     judged = court.for_end(end)
     box = extent(court) if zoom is None else zoom_box(court, zoom)
@@ -175,5 +170,29 @@ def plot_court(
     ax.set_ylim(box[1], box[3])
     where = f", judged at the {judged.end} end" if len(court.ends) > 1 else ""
     zoomed = f" (zoom: {zoom})" if isinstance(zoom, str) else ""
-    finish_axes(ax, court, f"{court.title}{where}{zoomed} ({speed_label(court.params['mu'], court.speed)})")
-    fig.savefig(os.fspath(path), dpi=dpi)
+    own = f"{court.title}{where}{zoomed} ({speed_label(court.params['mu'], court.speed)})"
+    finish_axes(ax, court, own if title is None else f"{title}: {own}")
+    return fig
+
+
+def plot_court(
+    court: Court, path: str | os.PathLike, discs=None, end: str | None = None, zoom=None, dpi: int = DEFAULT_DPI
+) -> None:
+    """Draw the court to scale into an image file (PNG, SVG, PDF: by ``path``'s suffix).
+
+    ``discs``: (x, y) or (x, y, team) in metres, drawn by team colour and labelled with their judged
+    value at ``end`` ("dead", "off" for dead and fallen discs). ``zoom``: an end's name or a box
+    (see ``zoom_box``); default the whole court.
+    """
+    court_picture(court, discs, end, zoom).savefig(os.fspath(path), dpi=dpi)
+
+
+def court_image(
+    court: Court | str, discs=None, end: str | None = None, zoom=None, title: str | None = None, dpi: int = 60
+) -> np.ndarray:
+    """The drawing of ``plot_court`` as an RGB array (height, width, 3) of uint8, at ``dpi``."""
+    fig = court_picture(court, discs, end, zoom, title)
+    fig.set_dpi(dpi)
+    canvas = fig.canvas
+    canvas.draw()
+    return np.asarray(canvas.buffer_rgba())[:, :, :3].copy()

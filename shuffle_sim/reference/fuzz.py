@@ -127,10 +127,10 @@ def _free(table, ja, xs, ys, k, n, x, y):
     if not centre_on_surface(ja, x, y) or obstacle_overlap(table, x, y, 0.0)[0] >= 0:
         return False
     limit = 2.0 * table[0, H_RADIUS]
-    clear = True
+    clear = np.bool_(True)
     for j in range(n):
         if (x - xs[k, j]) ** 2 + (y - ys[k, j]) ** 2 < limit * limit:
-            clear = False
+            clear = np.bool_(False)
             break
     return clear
 
@@ -157,7 +157,7 @@ def _draw_scenes(
             materials[m, j] = u if j % 2 == 1 else 0.5 * u  # MATERIALS alternate restitution, friction
         wanted = 1 + int(_draw(k0, k1, scene, buf, used) * max_discs)
         cluster = wanted >= 3 and _draw(k0, k1, scene, buf, used) < 0.4
-        n = 0
+        n = np.int64(0)
         if cluster:
             # A touching cluster on a triangular lattice around a random point, then a shooter aimed
             # at one of its discs from a random side.
@@ -174,7 +174,7 @@ def _draw_scenes(
                     ly = 2.0 * r * row * math.sqrt(3.0) / 2.0
                     x = cx + c * lx - s * ly
                     y = cy + s * lx + c * ly
-                    if n < wanted - 1 and _free(table, ja, xs, ys, m, n, x, y):
+                    if n < wanted - 1 and _free(table, ja, xs, ys, np.int64(m), n, x, y):
                         xs[m, n] = x
                         ys[m, n] = y
                         n += 1
@@ -186,7 +186,7 @@ def _draw_scenes(
                     reach = r * (2.0 + 40.0 * _draw(k0, k1, scene, buf, used))
                     x = xs[m, target] + reach * math.cos(away)
                     y = ys[m, target] + reach * math.sin(away)
-                    if _free(table, ja, xs, ys, m, n, x, y):
+                    if _free(table, ja, xs, ys, np.int64(m), n, x, y):
                         aim = math.atan2(ys[m, target] - y, xs[m, target] - x) + 0.02 * _normal(
                             k0, k1, scene, buf, used
                         )
@@ -198,12 +198,12 @@ def _draw_scenes(
                         omegas[m, n] = 5.0 * _normal(k0, k1, scene, buf, used)
                         n += 1
                         break
-        attempts = 0
+        attempts = np.int64(0)
         while n < wanted and attempts < 100 * max_discs:
             attempts += 1
             x = xmin + (xmax - xmin) * _draw(k0, k1, scene, buf, used)
             y = ymin + (ymax - ymin) * _draw(k0, k1, scene, buf, used)
-            if not _free(table, ja, xs, ys, m, n, x, y):
+            if not _free(table, ja, xs, ys, np.int64(m), n, x, y):
                 continue
             xs[m, n] = x
             ys[m, n] = y

@@ -4,6 +4,8 @@
 module              what it does
 ==================  =======================================================================
 ``common``          Board, Turn, Contact, DiscScore, FrameScore, RulesError
+``rulings``         one shot's rulings: the board before a shot and its result -> removals and why,
+                    20s, the hit rule, fouls, penalties (``shot_rulings``)
 ``board_file``      read a board of resting discs to score (``shuffle-sim score``)
 ``deck``            deck half-round scoring, shot effects (C-20a), lag (C-2), legal starts
 ``deck_penalties``  MSA penalty table I (data) and compound/displacement penalties
@@ -19,6 +21,7 @@ from __future__ import annotations
 
 from shuffle_sim.games import GameEntry, UnknownGameError, get_game
 from shuffle_sim.rules.common import Board, Contact, DiscScore, FrameScore, RulesError, Turn
+from shuffle_sim.rules.rulings import ShotOutcome, ShotRulings, shot_rulings
 
 
 def _entry(game: str) -> GameEntry:
@@ -34,7 +37,11 @@ def default_court(game: str) -> str:
 
 
 def score_board(game: str, board: Board) -> FrameScore:
-    """Score one frame of ``game`` from a board of resting discs (the registry's ``scorer``)."""
+    """Score one frame of ``game`` from a board of resting discs (the registry's ``scorer``).
+
+    A board knows where discs rest, not what the shots did: to apply the rules to a simulated shot
+    (the hit rule, fouls, 20s set aside, penalties), use ``shot_rulings`` first and score the board
+    it leaves."""
     return _entry(game).scorer()(board)
 
 
@@ -44,7 +51,10 @@ __all__ = [
     "DiscScore",
     "FrameScore",
     "RulesError",
+    "ShotOutcome",
+    "ShotRulings",
     "Turn",
     "default_court",
     "score_board",
+    "shot_rulings",
 ]

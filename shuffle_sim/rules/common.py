@@ -1,9 +1,10 @@
 """The small interface every game's rules share: boards, turns, contacts, frame scores, game flows.
 
-The rules layer takes plain data, never the physics package: a ``Board`` is a court plus resting
-disc centres and team labels; a shot's contacts are ``Contact(a, b, a_dead, b_dead)`` records that a
-players layer fills from the kernel's event log (disc-disc events only, in time order); a game flow
-is told each frame's outcome and answers who shoots next, from where, and when the game is over.
+The rules take plain data: a ``Board`` is a court plus resting disc centres and team labels; a
+shot's contacts are ``Contact(a, b, a_dead, b_dead)`` records (disc-disc events only, in time
+order); a game flow is told each frame's outcome and answers who shoots next, from where, and when
+the game is over. ``rulings`` alone reads a simulated shot's result (``physics.SimResult``) into
+that data.
 
 Conventions shared by the four games (``deck``, ``horse_collar``, ``ricochet``, ``crokinole``):
 
@@ -101,7 +102,8 @@ class Board:
     (ricochet: ``"left"``, x < 0, or ``"right"``); None where the game has no such half or it is
     not known. ``twenties``: the 20s each side has already set aside in the round (crokinole: a
     disc that drops into the hole is removed at once and counted), as a board file may list them;
-    None when the board says nothing about them.
+    None when the board says nothing about them. A board holds its own copies of the centres and is
+    not changed once made, so it is judged once (``judge``).
     """
 
     court: Court
@@ -112,8 +114,9 @@ class Board:
     twenties: Mapping[str, int] | None = None
 
     def __post_init__(self) -> None:
-        x = np.ascontiguousarray(np.atleast_1d(np.asarray(self.x, dtype=np.float64)))
-        y = np.ascontiguousarray(np.atleast_1d(np.asarray(self.y, dtype=np.float64)))
+        # The board's own copies: its judgement is made once (``judge``), so nothing else may change them.
+        x = np.atleast_1d(np.array(self.x, dtype=np.float64))
+        y = np.atleast_1d(np.array(self.y, dtype=np.float64))
         if x.ndim != 1 or x.shape != y.shape:
             raise RulesError(f"board: x and y must be flat and of equal length (got {x.shape} and {y.shape})")
         team = tuple(str(t) for t in self.team)
@@ -150,8 +153,13 @@ class Board:
         return int(self.x.size)
 
     def judge(self) -> Judgement:
-        """Judge every disc on the board's court (one numba call)."""
-        return judge_batch(self.court, self.x, self.y)
+        """Judge every disc on the board's court (one numba call, made once per board: a board is
+        not changed after it is made, and the rules ask for its judgement several times a shot)."""
+        found = self.__dict__.get("_judgement")
+        if found is None:
+            found = judge_batch(self.court, self.x, self.y)
+            object.__setattr__(self, "_judgement", found)
+        return found
 
     def teams(self) -> list[str]:
         """The team labels present, in order of first appearance."""

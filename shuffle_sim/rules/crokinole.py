@@ -155,7 +155,8 @@ def _two(totals: Mapping[str, int]) -> list[tuple[str, int]]:
 
 @dataclass(frozen=True)
 class CrokinoleShot:
-    """What a shot does: discs removed at once (with reasons), 20s set aside per side, any foul;
+    """What a shot does: discs removed at once (with reasons), 20s set aside per side, any foul,
+    whether the shot reached an opponent disc (``hit``; None when none was on the board), and
     ``set_aside``: the discs counted as 20s (a disc that drops into the hole on a shot that hit no
     opponent disc is removed, not counted)."""
 
@@ -163,6 +164,7 @@ class CrokinoleShot:
     why: dict[int, str]
     twenties: dict[str, int] = field(default_factory=dict)
     foul: str | None = None
+    hit: bool | None = None
     set_aside: tuple[int, ...] = ()
 
 
@@ -202,10 +204,12 @@ def judge_shot(
     judgement = board.judge()
     why: dict[int, str] = {}
     foul = None
+    hit = None
     opponent_on_board = any(before[i] and board.team[i] != shooter for i in range(n))
     if opponent_on_board:
         chain = reached_by(shot_disc, contacts)
-        if not any(before[i] and board.team[i] != shooter for i in chain):
+        hit = any(before[i] and board.team[i] != shooter for i in chain)
+        if not hit:
             foul = "hit no opponent disc"
             for i in sorted(chain):
                 if board.team[i] == shooter:
@@ -228,7 +232,9 @@ def judge_shot(
             why[i] = disc_reason(judgement, i)[1]
         elif judgement.dead[i]:
             why[i] = disc_reason(judgement, i)[1]
-    return CrokinoleShot(remove=tuple(sorted(why)), why=why, twenties=twenties, foul=foul, set_aside=tuple(set_aside))
+    return CrokinoleShot(
+        remove=tuple(sorted(why)), why=why, twenties=twenties, foul=foul, hit=hit, set_aside=tuple(set_aside)
+    )
 
 
 # ---- games and matches ---------------------------------------------------------------------------

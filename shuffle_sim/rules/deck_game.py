@@ -297,7 +297,14 @@ class DeckHalfRound:
         turn = self.next_turn()
         if turn is None:
             raise RulesError("after_shot: the half-round has no shot left to play")
-        effect = shot_effect(board, turn.shot, contacts, killed, self.game.options.short_discs)
+        return self.record_shot(shot_effect(board, turn.shot, contacts, killed, self.game.options.short_discs))
+
+    def record_shot(self, effect: ShotEffect) -> ShotEffect:
+        """Post the current shot whose effect is known (``shot_effect``, or ``rules.rulings``'s):
+        C-20a charges the shooter and replays or ends the half-round."""
+        turn = self.next_turn()
+        if turn is None:
+            raise RulesError("record_shot: the half-round has no shot left to play")
         self.shots += 1
         if effect.penalty is not None:
             assert turn.colour is not None, "a deck turn names its colour"

@@ -112,15 +112,17 @@ preset = "average"
 
 
 def test_a_compiling_run_says_so_and_shows_no_rate_until_its_first_chunk(tmp_path, monkeypatch, capsys):
+    from shuffle_sim._runtime import compile_notice
     from shuffle_sim.experiment import _warmup as kernel_warmup
     from shuffle_sim.experiment._runner import run_experiment
     from shuffle_sim.experiment.spec import parse_experiment
 
     monkeypatch.setattr(kernel_warmup, "kernels_cached", lambda dispatchers: False)  # as on an empty cache
+    monkeypatch.setattr(compile_notice, "_notice", compile_notice._Notice())  # this process has said nothing yet
     run_experiment(parse_experiment(TINY), tmp_path / "cold", progress=True)
     err = capsys.readouterr().err
-    notices = [part for part in err.replace("\r", "\n").splitlines() if "compiling kernels: first run only" in part]
-    assert notices and not any("shot/s" in n or "<" in n for n in notices)
+    notices = [part for part in err.replace("\r", "\n").splitlines() if compile_notice.COMPILING in part]
+    assert len(notices) == 1 and notices[0].startswith("tiny: ") and not any("shot/s" in n for n in notices)
     monkeypatch.undo()
     run_experiment(parse_experiment(TINY), tmp_path / "warm", progress=True)
     assert "compiling" not in capsys.readouterr().err

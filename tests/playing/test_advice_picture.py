@@ -8,7 +8,9 @@ import pytest
 
 from shuffle_sim.court import load_court
 from shuffle_sim.playing.advisor import advice_figure, advise
-from shuffle_sim.playing.players import parse_player
+from shuffle_sim.playing.player_names import (
+    parse_player,
+)
 from shuffle_sim.rules.common import Board
 from shuffle_sim.units import INCH
 from tests.figure_checks import clipped_texts, overlapping_tick_labels

@@ -8,7 +8,12 @@ import pytest
 from shuffle_sim.cli import main
 from shuffle_sim.court import load_court
 from shuffle_sim.playing.advisor import advice_context, advise
-from shuffle_sim.playing.players import PlayerError, parse_player
+from shuffle_sim.playing.player_names import (
+    parse_player,
+)
+from shuffle_sim.playing.players import (
+    PlayerError,
+)
 from shuffle_sim.rules.common import Board
 from shuffle_sim.units import INCH
 

@@ -13,7 +13,12 @@ import pytest
 from shuffle_sim.court import load_court
 from shuffle_sim.playing.deck import play_deck_game
 from shuffle_sim.playing.deck_engine import deck_setup
-from shuffle_sim.playing.players import half_turn, parse_players
+from shuffle_sim.playing.player_names import (
+    parse_players,
+)
+from shuffle_sim.playing.players import (
+    half_turn,
+)
 from shuffle_sim.rules.common import RulesError
 from shuffle_sim.rules.deck import legal_start_span, start_fault
 from shuffle_sim.rules.deck_game import DeckGame

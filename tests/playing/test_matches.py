@@ -11,10 +11,17 @@ import pytest
 
 from shuffle_sim.cli import main
 from shuffle_sim.court import load_court
-from shuffle_sim.playing._matches import SIDES, play
+from shuffle_sim.playing._matches import SIDES
 from shuffle_sim.playing.deck import play_deck_game
 from shuffle_sim.playing.deck_engine import ENTRY_COLUMNS, deck_setup, run_deck_games
-from shuffle_sim.playing.players import PlayerError, noise_vector, parse_players
+from shuffle_sim.playing.match_play import play
+from shuffle_sim.playing.player_names import (
+    parse_players,
+)
+from shuffle_sim.playing.players import (
+    PlayerError,
+    noise_vector,
+)
 from shuffle_sim.rules.crokinole import CrokinoleGame, CrokinoleOptions
 from shuffle_sim.rules.deck_game import DeckGame, DeckOptions
 from shuffle_sim.rules.horse_collar import HorseCollarGame

@@ -11,7 +11,16 @@ from shuffle_sim.cli import main
 from shuffle_sim.court import load_court
 from shuffle_sim.physics import Scene, sample_positions, simulate
 from shuffle_sim.playing.advisor import advice_context, advise
-from shuffle_sim.playing.players import Draw, Open20, PlayerError, TakeOut, parse_player, straight_launch
+from shuffle_sim.playing.player_names import (
+    parse_player,
+)
+from shuffle_sim.playing.players import (
+    Draw,
+    Open20,
+    PlayerError,
+    TakeOut,
+    straight_launch,
+)
 from shuffle_sim.playing.players.reading import READ_TOLERANCE, surface_court
 from shuffle_sim.playing.players.repertoire import Strike
 from shuffle_sim.rules.common import Board

@@ -9,7 +9,16 @@ import pytest
 from shuffle_sim.court import load_court
 from shuffle_sim.playing.crokinole import CrokinoleTactics
 from shuffle_sim.playing.deck_engine import deck_setup
-from shuffle_sim.playing.players import Open20, PlayerError, ShotContext, noise_vector, parse_player, skills_for
+from shuffle_sim.playing.player_names import (
+    parse_player,
+)
+from shuffle_sim.playing.players import (
+    Open20,
+    PlayerError,
+    ShotContext,
+    noise_vector,
+    skills_for,
+)
 from shuffle_sim.playing.search._win_solve import FRAMES_SPAN
 from shuffle_sim.playing.search.crokinole_rollout import crokinole_rollouts
 from shuffle_sim.playing.search.deck_rollout import deck_rollouts

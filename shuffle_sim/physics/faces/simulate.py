@@ -19,7 +19,7 @@ from shuffle_sim.physics.events import DISC_CUSHION, DISC_DISC, DISC_PEG, EVENT_
 from shuffle_sim.physics.laws import ops
 from shuffle_sim.physics.laws.choice import court_law, court_motion, trajectory_log
 from shuffle_sim.physics.laws.law import CLOSED_FORM, Law
-from shuffle_sim.physics.loop import RUN_FROM_START_SHARED, run_from_start
+from shuffle_sim.physics.loop import RUN_FROM_START, RUN_FROM_START_SHARED, run_from_start
 from shuffle_sim.physics.scene import OVERLAP_TOLERANCE, Scene, SceneError
 from shuffle_sim.physics.state import DEAD, EV_COLUMNS, STATUS
 from shuffle_sim.physics.tables.court_table import H_DECEL, obstacle_overlap
@@ -45,6 +45,15 @@ class EventLog:
 
     def __len__(self) -> int:
         return len(self.t)
+
+    def __iter__(self):
+        """The events in time order, one record each (``records``): ``for event in result.events``."""
+        return iter(self.records())
+
+    def __repr__(self) -> str:
+        kinds = [EVENT_NAMES[int(k)] for k in self.kind]
+        counts = ", ".join(f"{kinds.count(name)} {name}" for name in EVENT_NAMES if name in kinds)
+        return f"EventLog({len(self)} events{': ' if counts else ''}{counts})"
 
     def contacts(self) -> EventLog:
         """Only the contacts: disc-disc, disc-cushion and disc-peg events."""
@@ -86,6 +95,11 @@ class Trajectories:
     def table(self) -> np.ndarray:
         """The packed court (``tables.court_table``)."""
         return self.motion[0]
+
+    @property
+    def orbit_tables(self) -> np.ndarray:
+        """The coupled model's packed tables (no rows for the decoupled model)."""
+        return self.motion[1]
 
     @property
     def decel(self) -> float:
@@ -142,6 +156,19 @@ class SimResult:
     events: EventLog
     trajectories: Trajectories
     t_end: float  # time of the last event (s)
+
+    @property
+    def status_names(self) -> tuple[str, ...]:
+        """Each disc's status by name ("rest", "fallen", "holed"; "moving" only when ``ok`` is False)."""
+        return tuple(STATUS_NAMES[int(code)] for code in self.status)
+
+    def __repr__(self) -> str:
+        names = self.status_names
+        counts = ", ".join(f"{names.count(name)} {name}" for name in STATUS_NAMES if name in names)
+        return (
+            f"SimResult({len(names)} discs on {self.scene.court.name!r}: {counts}; {len(self.events)} events, "
+            f"at rest after {self.t_end:.3f} s{'' if self.ok else ', stopped at the event bound'})"
+        )
 
     def judging(self) -> list[dict]:
         """Judge records of the final positions, with the kernel's standing merged in.
@@ -232,7 +259,7 @@ def simulate(scene: Scene, max_events: int = 10_000) -> SimResult:
     court = scene.court
     law = court_law(court)
     if law is CLOSED_FORM:
-        start_helper(RUN_FROM_START_SHARED[0], RUN_FROM_START_SHARED)  # the first compile only: ``compile_ahead``
+        start_helper(RUN_FROM_START, RUN_FROM_START_SHARED)  # the first compile only: ``compile_ahead``
     motion = court_motion(court)
     n = scene.n_discs
     start = np.column_stack([scene.x, scene.y, scene.vx, scene.vy, scene.omega]).astype(np.float64)

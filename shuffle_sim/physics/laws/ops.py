@@ -58,7 +58,8 @@ from shuffle_sim.physics.laws.integrated import sampling as integrated_sampling
 from shuffle_sim.physics.laws.integrated.bodies import BODY_SEG_COLUMNS
 from shuffle_sim.physics.state import SEG_COLUMNS
 
-_OPTIONS = {"jit_options": dict(jit.COMMON)}
+#: Every operation is inlined where it is called: it only picks its law's function, and a separate
+#: compile of each would cost more than it does.
 _INLINED = {"jit_options": dict(jit.COMMON), "inline": "always"}
 
 
@@ -84,7 +85,7 @@ def new_state(law, n):
     """The state of ``n`` discs (module docstring)."""
 
 
-@overload(new_state, **_OPTIONS)
+@overload(new_state, **_INLINED)
 def _new_state(law, n):
     if _closed(law):
         return lambda law, n: closed_steps.new_state(n)
@@ -95,7 +96,7 @@ def clear(law, state):
     """Make a used state ready for a new scene's discs."""
 
 
-@overload(clear, **_OPTIONS)
+@overload(clear, **_INLINED)
 def _clear(law, state):
     if _closed(law):
         return lambda law, state: None  # placing a disc sets every row; every pair is predicted at the start
@@ -112,7 +113,7 @@ def place(law, motion, state, i, x, y, vx, vy, w):
     could not be started."""
 
 
-@overload(place, **_OPTIONS)
+@overload(place, **_INLINED)
 def _place(law, motion, state, i, x, y, vx, vy, w):
     if _closed(law):
 
@@ -135,7 +136,7 @@ def state_at(law, motion, state, i, t):
     """(x, y, vx, vy, w) of disc ``i`` at time ``t`` (at or after the last event)."""
 
 
-@overload(state_at, **_OPTIONS)
+@overload(state_at, **_INLINED)
 def _state_at(law, motion, state, i, t):
     if _closed(law):
         return lambda law, motion, state, i, t: closed_discs.state_at(motion[0], motion[1], state[0], state[1], i, t)
@@ -151,7 +152,7 @@ def begin(law, motion, state):
     """Ready the state for the first event."""
 
 
-@overload(begin, **_OPTIONS)
+@overload(begin, **_INLINED)
 def _begin(law, motion, state):
     if _closed(law):
         return lambda law, motion, state: closed_steps.begin(state[0], state[1])
@@ -163,7 +164,7 @@ def refresh(law, motion, state, seg, n_seg, now, event_row):
     log's next free row."""
 
 
-@overload(refresh, **_OPTIONS)
+@overload(refresh, **_INLINED)
 def _refresh(law, motion, state, seg, n_seg, now, event_row):
     if _closed(law):
 
@@ -206,7 +207,7 @@ def advance(law, motion, state, lead, t):
     """Body ``lead`` takes its next step, its step having ended at t; False if it could not."""
 
 
-@overload(advance, **_OPTIONS)
+@overload(advance, **_INLINED)
 def _advance(law, motion, state, lead, t):
     if _closed(law):
         return lambda law, motion, state, lead, t: True  # no step ever ends
@@ -240,7 +241,7 @@ def end_ride(law, motion, state, a, now):
     """Disc a's body leaves the cushion or peg it rode (not an event of the log)."""
 
 
-@overload(end_ride, **_OPTIONS)
+@overload(end_ride, **_INLINED)
 def _end_ride(law, motion, state, a, now):
     if _closed(law):
         return lambda law, motion, state, a, now: True  # nothing rides a plane
@@ -255,7 +256,7 @@ def apply_event(law, motion, state, ev, n_ev, now, kind, a, b, storm):
     """Apply a logged event: (the event log's next free row, ok, whether a cushion a hit kills it)."""
 
 
-@overload(apply_event, **_OPTIONS)
+@overload(apply_event, **_INLINED)
 def _apply_event(law, motion, state, ev, n_ev, now, kind, a, b, storm):
     if _closed(law):
 
@@ -277,7 +278,7 @@ def start_pending(law, motion, state, now):
     """Start the discs an event left pending; False if a motion could not be started."""
 
 
-@overload(start_pending, **_OPTIONS)
+@overload(start_pending, **_INLINED)
 def _start_pending(law, motion, state, now):
     if _closed(law):
         return lambda law, motion, state, now: True  # every disc restarts as its event is applied
@@ -305,7 +306,7 @@ def lone_scratch(law):
     """The scratch arrays ``run_lone`` needs (none in the closed-form law)."""
 
 
-@overload(lone_scratch, **_OPTIONS)
+@overload(lone_scratch, **_INLINED)
 def _lone_scratch(law):
     if _closed(law):
         return lambda law: (np.empty((0, 0)), np.empty((0, 0)))
@@ -339,7 +340,7 @@ def no_log(law):
     """A trajectory log with no rows, for runs that record nothing."""
 
 
-@overload(no_log, **_OPTIONS)
+@overload(no_log, **_INLINED)
 def _no_log(law):
     columns = SEG_COLUMNS if _closed(law) else BODY_SEG_COLUMNS
     return lambda law: np.empty((0, columns))
@@ -350,7 +351,7 @@ def sample(law, motion, seg, n_discs, times, out):
     ``seg``; NaN before a disc's first segment and once it has left play."""
 
 
-@overload(sample, **_OPTIONS)
+@overload(sample, **_INLINED)
 def _sample(law, motion, seg, n_discs, times, out):
     if _closed(law):
 

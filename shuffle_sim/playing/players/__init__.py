@@ -11,14 +11,16 @@ module              what it does
 ``lines``           numba lines of fire: first contact, the clearest start and aim for a take-out
 ``repertoire``      crokinole shots: ``Strike`` (straight take-out) and kernel-aimed ``Shot``
                     (take-out and stick, roll off, roll in, double take-out, carom)
-``strategies``      execution under noise; the fixed plan and the expected-value player
+``strategies``      execution under noise; the ``Strategy`` protocol, the fixed plan and the
+                    expected-value player
 ``success``         whether a shot did what it means, for many sampled outcomes at once
-``presets``         ``Player`` and ``parse_players`` ("expert-ev,novice-plan", "expert-win")
+``presets``         ``Player``, and the skill presets a game's players can name
 ==================  =======================================================================
 
 A shot starts as an *intent*: draw to a point (``Draw``), take out a disc (``TakeOut``), guard a
 disc or hide behind one (``Guard``, ``Hide``), open 20 (``Open20``, crokinole), a hanger attempt
-(``Hanger``, horse collar) or a bank off a cushion (``Bank``, ricochet). ``Intent.aim`` turns it
+(``Hanger``, horse collar), a bank off a cushion (``Bank``, ricochet), or a launch worked out by
+hand (``Launched``: a player of one's own, an agent's action). ``Intent.aim`` turns it
 into a ``Launch``: where the disc starts on the shooter's ``Stance`` (the line or arc a player
 shoots from), and its velocity and spin.
 
@@ -51,13 +53,15 @@ minus opponent's frame score). What a game's plan, candidates and values are is 
 A third strategy, ``win`` (``shuffle_sim.playing.search``), chooses by the probability of winning the
 game, searching the candidate shots with the rest of the frame simulated.
 
-A ``Player`` is a skill and a strategy; ``parse_players`` reads the command line's
-"expert-ev,novice-plan" syntax.
+A ``Player`` is a skill and a strategy; ``playing.player_names.parse_players`` reads the command
+line's "expert-ev,novice-plan" syntax. A strategy of one's own is any object with
+``choose(ctx, skill)`` returning a ``Decision`` (the ``Strategy`` protocol;
+``playing.player_names.as_player`` makes it a ``Player``; the docs' "Players of your own").
 """
 
 from shuffle_sim.playing.players.aiming import BANK_ACCEPT, BANK_TOLERANCE, hanger_point, solve_bank, zone_spot
 from shuffle_sim.playing.players.context import Intent, Launch, PlayerError, ShotContext, Stance, Tactics
-from shuffle_sim.playing.players.intents import Bank, Draw, Guard, Hanger, Hide, Open20, TakeOut
+from shuffle_sim.playing.players.intents import Bank, Draw, Guard, Hanger, Hide, Launched, Open20, TakeOut
 from shuffle_sim.playing.players.launch import (
     CLEAR_PATH,
     STANCE_ARC,
@@ -72,8 +76,19 @@ from shuffle_sim.playing.players.launch import (
     start_is_free,
     straight_launch,
 )
-from shuffle_sim.playing.players.presets import Player, parse_player, parse_players, skills_for
-from shuffle_sim.playing.players.strategies import DEFAULT_EV_SAMPLES, Decision, ExpectedValue, FixedPlan, execute
+from shuffle_sim.playing.players.presets import (
+    Player,
+    find_skill,
+    skills_for,
+)
+from shuffle_sim.playing.players.strategies import (
+    DEFAULT_EV_SAMPLES,
+    Decision,
+    ExpectedValue,
+    FixedPlan,
+    Strategy,
+    execute,
+)
 
 __all__ = [
     "BANK_ACCEPT",
@@ -92,20 +107,21 @@ __all__ = [
     "Hide",
     "Intent",
     "Launch",
+    "Launched",
     "Open20",
     "Player",
     "PlayerError",
     "ShotContext",
     "Stance",
+    "Strategy",
     "Tactics",
     "TakeOut",
     "clearest_start",
     "execute",
+    "find_skill",
     "half_turn",
     "hanger_point",
     "noise_vector",
-    "parse_player",
-    "parse_players",
     "perturb",
     "shot_normals",
     "skills_for",

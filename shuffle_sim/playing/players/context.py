@@ -163,7 +163,11 @@ class ShotContext:
 
     def obstacles(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Centres and reaches of what a path must clear: the board's discs (2 r; index = board index),
-        pegs (r + their radius) and holes (their capture radius: a slow disc passing over one drops in)."""
+        pegs (r + their radius) and holes (their capture radius: a slow disc passing over one drops in).
+        Made once per context (the board a shooter sees does not change while it chooses)."""
+        found = self.__dict__.get("_obstacles")
+        if found is not None:
+            return found
         r = self.court.disc_radius
         pegs, holes = self.court.pegs, self.court.holes
         ox = np.concatenate([self.board_x, [p.x for p in pegs], [h.x for h in holes]])
@@ -171,7 +175,8 @@ class ShotContext:
         reach = np.concatenate(
             [np.full(self.n_discs, 2.0 * r), [r + p.radius for p in pegs], [h.capture_radius for h in holes]]
         )
-        return ox, oy, reach
+        self.__dict__["_obstacles"] = found = (ox, oy, reach)
+        return found
 
     def board_scene(self) -> Scene | None:
         if self.n_discs == 0:

@@ -1,5 +1,5 @@
-"""Shot intents: a shot as a player means it (draw, take-out, guard, hide, open 20, hanger, bank),
-turned by ``aim`` into its noise-free ``Launch`` from the shooter's stance."""
+"""Shot intents: a shot as a player means it (draw, take-out, guard, hide, open 20, hanger, bank, or
+a launch given outright), turned by ``aim`` into its noise-free ``Launch`` from the shooter's stance."""
 
 from __future__ import annotations
 
@@ -186,3 +186,24 @@ class Bank(Intent):
                 continue
             return Launch(float(t), sx, sy, vx, vy, 0.0)
         raise PlayerError(f"bank to ({self.x:.3f}, {self.y:.3f}) m: {problem}")
+
+
+@dataclass(frozen=True)
+class Launched(Intent):
+    """A launch given outright (a player of one's own, an agent's action): from stance parameter
+    ``t`` (0 to 1 along ``ctx.stance``) with velocity (``vx``, ``vy``) m/s and spin ``omega`` rad/s."""
+
+    t: float
+    vx: float
+    vy: float
+    omega: float = 0.0
+    label: str = "launch"
+
+    def aim(self, ctx: ShotContext) -> Launch:
+        values = (self.t, self.vx, self.vy, self.omega)
+        if not all(isinstance(v, (int, float)) and math.isfinite(v) for v in values):
+            raise PlayerError(f"launch: t, vx, vy and omega must be finite numbers (got {shown(values)})")
+        if not 0.0 <= self.t <= 1.0:
+            raise PlayerError(f"launch: t must lie in [0, 1] along the stance (got {shown(self.t)})")
+        x, y = ctx.stance.point(self.t)
+        return Launch(float(self.t), x, y, float(self.vx), float(self.vy), float(self.omega))

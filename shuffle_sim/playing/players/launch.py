@@ -205,7 +205,7 @@ def _perturb_batch(stance, ts, vxs, vys, ws, z, sd, ox, oy, reach, out_x, out_y,
 @jit.kernel
 def _sample_normals(k0, k1, game, shot, n_samples, out):
     for s in range(n_samples):
-        z0, z1, z2, z3 = shot_normals(k0, k1, game, STREAM_PLAYER_SAMPLES, shot, s)
+        z0, z1, z2, z3 = shot_normals(k0, k1, game, np.uint64(STREAM_PLAYER_SAMPLES), shot, np.uint64(s))
         out[s, 0] = z0
         out[s, 1] = z1
         out[s, 2] = z2

@@ -1,5 +1,6 @@
-"""Players: a skill preset (``shuffle_sim/noise/skills.toml``) and a strategy, read from the command
-line's "expert-ev,novice-plan" syntax."""
+"""Players: a skill preset (``shuffle_sim/noise/skills.toml``) and a strategy (``Player``), and the
+skill presets a game's players can name. Players named in the command line's "expert-ev,novice-plan"
+syntax are read by ``playing.player_names``."""
 
 from __future__ import annotations
 
@@ -10,10 +11,7 @@ from shuffle_sim.messages import shown
 from shuffle_sim.noise import EXACT, NoiseError, NoiseModel, skill_presets
 from shuffle_sim.playing.players.context import Launch, PlayerError, ShotContext
 from shuffle_sim.playing.players.strategies import (
-    DEFAULT_EV_SAMPLES,
     Decision,
-    ExpectedValue,
-    FixedPlan,
     Strategy,
     execute,
 )
@@ -65,63 +63,12 @@ def _normalise(name: str) -> str:
     return " ".join(name.replace("_", " ").replace("-", " ").lower().split())
 
 
-def parse_player(game: str, text: str) -> Player:
-    """A player from ``SKILL[-STRATEGY]``: a skill preset of the game (``expert``, ``top-competitive``,
-    ``exact``) and ``plan`` (the default), ``ev`` (``ev16``: 16 samples per candidate) or ``win``
-    (``playing.search``: shots chosen by the probability of winning the game; ``win3000``: a budget of
-    3000 simulated shots per decision, else the game's own). A last ``-flat`` makes a player who
-    aims as if the court were flat (``Player.reads`` 0): on a graded or crowned court it misses by
-    the drift; the others read the court."""
-    if not isinstance(text, str) or not text.strip():
-        raise PlayerError(f"players: a player must be SKILL or SKILL-STRATEGY (got {text!r})")
-    spec = text.strip()
-    reads = 1.0
-    if spec.lower().endswith("-flat"):
-        spec, reads = spec[: -len("-flat")], 0.0
-    skill_text, strategy_text = spec, "plan"
-    head, sep, tail = spec.rpartition("-")
-    if sep and (tail.lower() == "plan" or tail.lower().startswith("ev") or tail.lower().startswith("win")):
-        skill_text, strategy_text = head, tail.lower()
+def find_skill(game: str, name: str, where: str = "players") -> NoiseModel:
+    """The skill preset of ``game`` named ``name`` (any case, hyphens or spaces: "top-competitive");
+    ``PlayerError`` naming ``where`` and the known presets otherwise."""
     presets = skills_for(game)
-    by_name = {_normalise(name): name for name in presets}
-    key = _normalise(skill_text)
+    by_name = {_normalise(preset): preset for preset in presets}
+    key = _normalise(str(name))
     if key not in by_name:
-        raise PlayerError(
-            f"players: unknown skill {skill_text!r} in {spec!r} for {game} (known: {', '.join(by_name.values())})"
-        )
-    skill = presets[by_name[key]]
-    if strategy_text == "plan":
-        strategy: Strategy = FixedPlan()
-    elif strategy_text.startswith("win"):
-        from shuffle_sim.playing.search.kr_uct import WinSearch
-
-        digits = strategy_text[3:]
-        if digits and not digits.isdigit():
-            raise PlayerError(f"players: unknown strategy {strategy_text!r} in {spec!r} (plan, ev, evN, win or winN)")
-        budget = int(digits) if digits else None
-        if budget is not None and budget < 1:
-            raise PlayerError(f"players: winN needs a budget N >= 1 (got {strategy_text!r} in {spec!r})")
-        strategy = WinSearch(budget)
-    else:
-        digits = strategy_text[2:]
-        if digits and not digits.isdigit():
-            raise PlayerError(f"players: unknown strategy {strategy_text!r} in {spec!r} (plan, ev, evN, win or winN)")
-        samples = int(digits) if digits else DEFAULT_EV_SAMPLES
-        if samples < 1:
-            raise PlayerError(f"players: evN needs N >= 1 samples (got {strategy_text!r} in {spec!r})")
-        strategy = ExpectedValue(samples)
-    return Player(text.strip(), skill, strategy, reads)
-
-
-def parse_players(game: str, text: str) -> tuple[Player, Player]:
-    """Two players from "A,B" (one name alone plays both sides)."""
-    if not isinstance(text, str):
-        raise PlayerError(f"players: expected SKILL[-STRATEGY],SKILL[-STRATEGY] (got {text!r})")
-    parts = [p for p in (part.strip() for part in text.split(","))]
-    if len(parts) == 1:
-        parts = parts * 2
-    if len(parts) != 2 or not all(parts):
-        raise PlayerError(
-            f"players: expected two players separated by a comma, e.g. expert-ev,novice-plan (got {text!r})"
-        )
-    return parse_player(game, parts[0]), parse_player(game, parts[1])
+        raise PlayerError(f"{where}: unknown skill {name!r} for {game} (known: {', '.join(by_name.values())})")
+    return presets[by_name[key]]

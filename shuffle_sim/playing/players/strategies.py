@@ -65,8 +65,19 @@ class Decision:
 
 
 class Strategy(Protocol):
-    """How a player chooses its shot: ``FixedPlan``, ``ExpectedValue`` or ``playing.search.WinSearch``
-    (``name``: "plan", "ev" or "win", as in a player's name)."""
+    """How a player chooses its shot: ``FixedPlan``, ``ExpectedValue``, ``playing.search.WinSearch``
+    (``name``: "plan", "ev" or "win", as in a player's name), or a player of one's own.
+
+    ``choose(ctx, skill)`` is called once per shot with what the shooter sees (``ShotContext``: the
+    court at the target end, the ``stance`` the disc may start from, the resting discs
+    ``board_x``, ``board_y``, ``board_team`` in the shot's own frame, the ``shooter``'s team, the
+    game's ``tactics`` and facts in ``info``) and the player's execution noise (``skill``), and
+    returns a ``Decision``: the shot as meant (an ``Intent``: ``Draw``, ``TakeOut``, ``Open20``,
+    ... or ``Launched`` for a launch worked out by hand) and its noise-free ``Launch``
+    (``intent.aim(ctx)``). The driver then plays that launch with the shot's execution errors
+    (``execute``) and applies the rules. ``name`` names the player on the scorecard; any object
+    with such a ``choose`` is a strategy (``players.as_player``; the docs' "Players of your own").
+    """
 
     name: ClassVar[str]
 

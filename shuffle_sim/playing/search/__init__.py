@@ -8,8 +8,9 @@ module                 what it does
 =====================  ====================================================================
 ``win_tables``         win probability by score, frames or rounds left and hammer, computed
                        by dynamic programming over the frame outcomes of self-play (data
-                       files in ``data/``; ``python -m shuffle_sim.playing.search.win_tables``
-                       remakes them)
+                       files in ``data/``)
+``table_making``       the data files made by self-play
+                       (``python -m shuffle_sim.playing.search.table_making``)
 ``_win_solve``         the dynamic programming of the win tables (numba value iteration)
 ``situations``         where a game stands before a shot (scores, hammer, frames left) and
                        what a frame's outcome makes of it, per game, from the rules' games

@@ -19,7 +19,8 @@ in or touching the 15 line, or in the hole; 20s are set aside and counted at onc
 discs (in the ditch, on or beyond the 5 line) are removed. At the end each side's round total is its
 20s plus its discs on the board.
 
-Samples run in a parallel loop over chunks, each writing its own rows; errors come from the stream
+Samples run in shares on numba's thread count of threads (``threads.run_shares``; a share compiles
+in a fraction of a ``prange`` loop's time), each writing its own rows; errors come from the stream
 ``STREAM_SEARCH`` of (game index, shot x ``SEARCH_DEPTHS`` + depth, sample): the results do not
 depend on the thread count.
 """
@@ -29,12 +30,12 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import prange
 
 from shuffle_sim._runtime import jit
+from shuffle_sim._runtime.threads import run_shares
 from shuffle_sim.court import Court
 from shuffle_sim.judging.packing import judge_arrays
-from shuffle_sim.judging.procedure import judge_one_prepared, judge_prepare
+from shuffle_sim.judging.procedure import judge_one_call, judge_prepare
 from shuffle_sim.noise import SEARCH_DEPTHS, STREAM_SEARCH, seed_key
 from shuffle_sim.physics.numba_api import (
     DEAD,
@@ -65,7 +66,6 @@ from shuffle_sim.playing.search._crokinole_plan import (
 )
 
 __all__ = [
-    "CHUNK",
     "LINE_REACH",
     "LINE_STARTS",
     "MAX_DISCS",
@@ -76,8 +76,6 @@ __all__ = [
     "crokinole_rollouts",
 ]
 
-#: Samples per chunk of the parallel loop.
-CHUNK = 8
 #: Discs at most on the board (16 in a singles round, and the one shot).
 MAX_DISCS = 17
 MAX_EVENTS = 10_000
@@ -136,7 +134,7 @@ def _keep_in_play(table, spin, st, ist, t_end, n, bx, by, side, foul, twenties, 
             x, y = bx[i], by[i]
         else:
             x, y, _, _, _ = state_at(table, spin, st, ist, i, t_end)
-            if ist[DEAD, i] != 0 or judge_one_prepared(x, y, ja, prep)[3]:
+            if ist[DEAD, i] != 0 or judge_one_call(x, y, ja, prep)[3]:
                 continue
         bx[kept] = x
         by[kept] = y
@@ -159,7 +157,7 @@ def _copy_board(board, bx, by, side):
 
 @jit.inline
 def _sample_scratch(width):
-    """A chunk's scratch for its samples: the board's arrays (x, y, side), the obstacles' (x, y, reach,
+    """A share's scratch for its samples: the board's arrays (x, y, side), the obstacles' (x, y, reach,
     capture speed, good to hit; ``width`` long: the discs, the pegs and the hole), and the empty
     event log and segment table."""
     bx = np.empty(MAX_DISCS)
@@ -238,68 +236,62 @@ def _rollout(
         n = _keep_in_play(table, spin, st, ist, t_end, n, bx, by, side, foul, twenties, ja, prep)
     totals = np.zeros(2, np.int64)
     for i in range(n):
-        totals[side[i]] += judge_one_prepared(bx[i], by[i], ja, prep)[0]
+        totals[side[i]] += judge_one_call(bx[i], by[i], ja, prep)[0]
     return totals[0] + 20 * twenties[0], totals[1] + 20 * twenties[1], twenties[0], twenties[1]
 
 
-@jit.parallel
+@jit.shares
 def _rollouts(
+    lo,
+    hi,
     table,
     spin,
     ja,
+    prep,
     numbers,
     stances,
-    board_x,
-    board_y,
-    board_side,
+    board,
     launches,
     sd,
     later,
-    k0,
-    k1,
+    seed_words,
     game_index,
     counter,
     sample_ids,
     max_events,
-    fixed_x,
-    fixed_y,
-    fixed_reach,
-    fixed_slow,
+    fixed,
     out,
 ):
-    n_samples = launches.shape[0]
-    n_chunks = (n_samples + CHUNK - 1) // CHUNK
-    prep = judge_prepare(ja)
-    width = MAX_DISCS + fixed_x.shape[0]
-    board = (board_x, board_y, board_side)
-    fixed = (fixed_x, fixed_y, fixed_reach, fixed_slow)
-    for c in prange(n_chunks):
-        scratch = _sample_scratch(width)
-        for s in range(c * CHUNK, min((c + 1) * CHUNK, n_samples)):
-            a, b, ta, tb = _rollout(
-                table,
-                spin,
-                ja,
-                prep,
-                numbers,
-                stances,
-                board,
-                (launches[s, 0], launches[s, 1], launches[s, 2], launches[s, 3]),
-                sd,
-                later,
-                k0,
-                k1,
-                game_index,
-                counter,
-                sample_ids[s],
-                max_events,
-                fixed,
-                scratch,
-            )
-            out[s, 0] = a
-            out[s, 1] = b
-            out[s, 2] = ta
-            out[s, 3] = tb
+    """Samples ``lo`` to ``hi - 1``, one share of the samples (``threads.run_shares``) with its own
+    scratch: ``board`` the resting discs (x, y, side), ``seed_words`` the stream's key, ``fixed`` the
+    pegs and the hole (x, y, reach, capture speed), ``out`` the rows of ``crokinole_rollouts``."""
+    k0, k1 = seed_words
+    scratch = _sample_scratch(MAX_DISCS + fixed[0].shape[0])
+    for s in range(lo, hi):
+        a, b, ta, tb = _rollout(
+            table,
+            spin,
+            ja,
+            prep,
+            numbers,
+            stances,
+            board,
+            (launches[s, 0], launches[s, 1], launches[s, 2], launches[s, 3]),
+            sd,
+            later,
+            k0,
+            k1,
+            game_index,
+            counter,
+            sample_ids[s],
+            max_events,
+            fixed,
+            scratch,
+        )
+        out[s, 0] = a
+        out[s, 1] = b
+        out[s, 2] = ta
+        out[s, 3] = tb
 
 
 def crokinole_rollouts(
@@ -340,30 +332,26 @@ def crokinole_rollouts(
     sd = np.ascontiguousarray(np.stack([as_deviations(sd_self), as_deviations(sd_opp)]))
     launches = np.ascontiguousarray(launches, dtype=np.float64)
     out = np.empty((launches.shape[0], 4), np.int64)
-    k0, k1 = seed_key(seed)
     ja = judge_arrays(court)
-    _rollouts(
+    run_shares(
+        _rollouts,
+        launches.shape[0],
         court_table(court),
         kernel_arrays(court).orbit_tables,
         ja,
+        judge_prepare(ja),
         numbers,
         stances,
-        bx,
-        by,
-        sides,
+        (bx, by, sides),
         launches,
         sd,
         int(later),
-        k0,
-        k1,
+        seed_key(seed),
         int(game_index),
         int(shot) * SEARCH_DEPTHS,
         _ids(sample_ids, launches.shape[0]),
         MAX_EVENTS,
-        fixed_x,
-        fixed_y,
-        fixed_reach,
-        fixed_slow,
+        (fixed_x, fixed_y, fixed_reach, fixed_slow),
         out,
     )
     return out

@@ -8,8 +8,9 @@ the physics kernel and followed by the rules' removals (fallen, dead by the kern
 short of the far dead line) and the dead-disc rule C-20a from the kernel's contact log (a dead disc
 touching a live one: 10-off to its shooter and the half-round replayed, or on the eighth disc the
 10-off the only score), exactly as the numba deck engine plays a half-round. Everything is in the
-canonical frame (from the head toward the foot diagram, ``deck_engine``). Samples run in a parallel
-loop over chunks; each writes only its own rows, and its errors come from the counter-based stream
+canonical frame (from the head toward the foot diagram, ``deck_engine``). Samples run in shares on
+numba's thread count of threads (``threads.run_shares``; a share compiles in a fraction of a
+``prange`` loop's time); each writes only its own rows, and its errors come from the counter-based stream
 ``STREAM_SEARCH`` of (game index, shot x ``SEARCH_DEPTHS`` + depth, sample), so the results are the
 same whatever the thread count.
 
@@ -22,9 +23,9 @@ in-play flags of the board discs and the shot disc) for judging what that shot d
 from __future__ import annotations
 
 import numpy as np
-from numba import prange
 
 from shuffle_sim._runtime import jit
+from shuffle_sim._runtime.threads import run_shares
 from shuffle_sim.court import Court
 from shuffle_sim.judging.packing import judge_arrays
 from shuffle_sim.judging.procedure import judge_prepare
@@ -58,8 +59,6 @@ from shuffle_sim.playing.players.launch import (
     straight_launch,
 )
 
-#: Samples per chunk of the parallel loop (one scratch allocation each).
-CHUNK = 16
 #: Rows of the contact log kept per shot (C-20a reads it); events beyond are still simulated.
 LOG_ROWS = 1024
 #: Event bound per shot.
@@ -197,7 +196,7 @@ def _side_points(n, colour_of, value):
 
 @jit.inline
 def _sample_scratch():
-    """A chunk's scratch for its samples: the event log, the empty segment table, the board's arrays
+    """A share's scratch for its samples: the event log, the empty segment table, the board's arrays
     and the rest positions kept (the root shot's and the last later shot's)."""
     ev = np.empty((LOG_ROWS, EV_COLUMNS))
     no_seg = np.empty((0, SEG_COLUMNS))
@@ -294,74 +293,68 @@ def _rollout(
     return yellow, black, penalty, last
 
 
-@jit.parallel
+@jit.shares
 def _rollouts(
+    lo,
+    hi,
     table,
     spin,
     ja,
+    prep,
     numbers,
     spots,
-    board_x,
-    board_y,
-    board_colour,
-    board_value,
+    board,
     root_sign,
     root_colour,
     launches,
     sd_self,
     sd_opp,
     later,
-    k0,
-    k1,
+    seed_words,
     game_index,
     counter,
     sample_ids,
     max_events,
-    out_points,
-    out_penalty,
-    out_last,
-    out_x,
-    out_y,
-    out_on,
+    outs,
 ):
-    n_samples = launches.shape[0]
-    n_chunks = (n_samples + CHUNK - 1) // CHUNK
-    prep = judge_prepare(ja)
-    board = (board_x, board_y, board_colour, board_value)
-    for c in prange(n_chunks):
-        scratch = _sample_scratch()
-        keep_x, keep_y, keep_on = scratch[6], scratch[7], scratch[8]
-        for s in range(c * CHUNK, min((c + 1) * CHUNK, n_samples)):
-            yellow, black, penalty, last = _rollout(
-                table,
-                spin,
-                ja,
-                prep,
-                numbers,
-                spots,
-                board,
-                root_sign,
-                root_colour,
-                (launches[s, 0], launches[s, 1], launches[s, 2], launches[s, 3]),
-                sd_self,
-                sd_opp,
-                later,
-                k0,
-                k1,
-                game_index,
-                counter,
-                sample_ids[s],
-                max_events,
-                scratch,
-            )
-            out_points[s, 0] = yellow
-            out_points[s, 1] = black
-            out_penalty[s] = penalty
-            out_last[s] = last
-            for i in range(out_x.shape[1]):
-                out_x[s, i] = keep_x[i]
-                out_y[s, i] = keep_y[i]
-                out_on[s, i] = keep_on[i]
+    """Samples ``lo`` to ``hi - 1``, one share of the samples (``threads.run_shares``) with its own
+    scratch: ``board`` the resting discs (x, y, colour, value), ``seed_words`` the stream's key,
+    ``outs`` the output arrays (points, penalty, last, x, y, in play) of ``deck_rollouts``."""
+    k0, k1 = seed_words
+    out_points, out_penalty, out_last, out_x, out_y, out_on = outs
+    scratch = _sample_scratch()
+    keep_x, keep_y, keep_on = scratch[6], scratch[7], scratch[8]
+    for s in range(lo, hi):
+        yellow, black, penalty, last = _rollout(
+            table,
+            spin,
+            ja,
+            prep,
+            numbers,
+            spots,
+            board,
+            root_sign,
+            root_colour,
+            (launches[s, 0], launches[s, 1], launches[s, 2], launches[s, 3]),
+            sd_self,
+            sd_opp,
+            later,
+            k0,
+            k1,
+            game_index,
+            counter,
+            sample_ids[s],
+            max_events,
+            scratch,
+        )
+        out_points[s, 0] = yellow
+        out_points[s, 1] = black
+        out_penalty[s] = penalty
+        out_last[s] = last
+        for i in range(out_x.shape[1]):
+            out_x[s, i] = keep_x[i]
+            out_y[s, i] = keep_y[i]
+            out_on[s, i] = keep_on[i]
 
 
 def deck_rollouts(
@@ -401,7 +394,8 @@ def deck_rollouts(
     values = np.zeros(n, dtype=np.int64)
     from shuffle_sim.playing.deck_engine import canonical_values
 
-    canonical_values(bx, by, n, ja, judge_prepare(ja), values)
+    prepared = judge_prepare(ja)
+    canonical_values(bx, by, n, ja, prepared, values)
     launches = np.ascontiguousarray(launches, dtype=np.float64)
     s = launches.shape[0]
     out = {
@@ -412,37 +406,30 @@ def deck_rollouts(
         "y": np.empty((s, n + 1)),
         "in_play": np.empty((s, n + 1), np.bool_),
     }
-    k0, k1 = seed_key(seed)
     numbers = setup_numbers(setup)
     numbers[5] = ROLLOUT_TAKEOUT_EXTRA
-    _rollouts(
+    run_shares(
+        _rollouts,
+        s,
         court_table(foot),
         kernel_arrays(foot).orbit_tables,
         ja,
+        prepared,
         numbers,
         setup.spots,
-        bx,
-        by,
-        colours,
-        values,
+        (bx, by, colours, values),
         int(root_sign),
         int(root_colour),
         launches,
         as_deviations(sd_self),
         as_deviations(sd_opp),
         int(later),
-        k0,
-        k1,
+        seed_key(seed),
         int(game_index),
         int(shot) * SEARCH_DEPTHS,
         _ids(sample_ids, launches.shape[0]),
         MAX_EVENTS,
-        out["points"],
-        out["penalty"],
-        out["last"],
-        out["x"],
-        out["y"],
-        out["in_play"],
+        tuple(out.values()),
     )
     return out
 

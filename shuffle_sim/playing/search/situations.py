@@ -334,8 +334,8 @@ def situation_of(ctx: ShotContext):
 
         frame = ctx.info["frame"]
         opponent = next(s for s in game.sides if s != me)
-        first = frame.all_turns[0].team
-        later = len(frame.all_turns) - frame.turn_index
+        first = frame.planned[0].team
+        later = len(frame.turns_after())
         rounds_left = max(game.options.rounds - len(game.rounds) - 1, 0)
         return CrokinoleSituation(
             game.scores[me],

@@ -25,6 +25,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from shuffle_sim._runtime import jit
 from shuffle_sim.physics.contacts.tolerances import APPROACH_TOL, CONTACT_GAP, EDGE_TOL, OVERLAP_SLACK
 from shuffle_sim.physics.tables.court_table import segment_frame
@@ -394,17 +396,20 @@ def quartic_entry(cx, cy, bx, by, ax, ay, radius, window):
         hi = window if k == 2 else (i1 if k == 0 else i2)
         if not (hi > lo) or hi > window:
             continue  # a root of f'' outside (lo, window], or a NaN when there is none
-        g_lo = _quartic(lo, 1, cx, cy, bx, by, ax, ay, r2)
-        g_hi = _quartic(hi, 1, cx, cy, bx, by, ax, ay, r2)
+        g_lo = _quartic(lo, np.int64(1), cx, cy, bx, by, ax, ay, r2)
+        g_hi = _quartic(hi, np.int64(1), cx, cy, bx, by, ax, ay, r2)
         if (g_lo < 0.0 < g_hi) or (g_hi < 0.0 < g_lo):
-            crit = _bracketed_root(lo, hi, 1, cx, cy, bx, by, ax, ay, r2)
+            crit = _bracketed_root(lo, hi, np.int64(1), cx, cy, bx, by, ax, ay, r2)
             if (
-                _quartic(prev, 0, cx, cy, bx, by, ax, ay, r2) > 0.0
-                and _quartic(crit, 0, cx, cy, bx, by, ax, ay, r2) <= 0.0
+                _quartic(prev, np.int64(0), cx, cy, bx, by, ax, ay, r2) > 0.0
+                and _quartic(crit, np.int64(0), cx, cy, bx, by, ax, ay, r2) <= 0.0
             ):
-                return _bracketed_root(prev, crit, 0, cx, cy, bx, by, ax, ay, r2)
+                return _bracketed_root(prev, crit, np.int64(0), cx, cy, bx, by, ax, ay, r2)
             prev = crit
         lo = hi
-    if _quartic(prev, 0, cx, cy, bx, by, ax, ay, r2) > 0.0 and _quartic(window, 0, cx, cy, bx, by, ax, ay, r2) <= 0.0:
-        return _bracketed_root(prev, window, 0, cx, cy, bx, by, ax, ay, r2)
+    if (
+        _quartic(prev, np.int64(0), cx, cy, bx, by, ax, ay, r2) > 0.0
+        and _quartic(window, np.int64(0), cx, cy, bx, by, ax, ay, r2) <= 0.0
+    ):
+        return _bracketed_root(prev, window, np.int64(0), cx, cy, bx, by, ax, ay, r2)
     return math.inf

@@ -72,7 +72,7 @@ def members_of(st, ist, lead, buf):
     """The offsets of a group's discs in ``buf[:count]``; (count, the view). A lone disc is no group:
     its view is empty. (Inlined: the view is made in the caller, which may run without numba's
     reference counting and so cannot take an array a call returns.)"""
-    count = 0
+    count = np.int64(0)
     n = st.shape[1]
     for i in range(n):
         if ist[LEADER, i] == lead and ist[STATUS, i] < STATUS_FALLEN:
@@ -286,7 +286,9 @@ def place_disc(table, orbit_tables, surface, st, ist, i, x, y, vx, vy, omega, bu
     st[T_KILL, i] = math.inf
     st[T_SPIN, i] = math.inf
     st[T_NEXT, i] = math.inf
-    return start_body(table, orbit_tables, surface, st, ist, i, 0.0, x, y, vx, vy, omega, NO_RIDE, -1, buf, out)
+    return start_body(
+        table, orbit_tables, surface, st, ist, i, 0.0, x, y, vx, vy, omega, NO_RIDE, np.int64(-1), buf, out
+    )
 
 
 @jit.kernel

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from shuffle_sim._runtime import jit
 from shuffle_sim.physics.contacts.bounce import fixed_body_bounce
 from shuffle_sim.physics.contacts.pushing import PUSH_MERGE_SPEED
@@ -63,7 +65,7 @@ def _body_event(table, orbit_tables, surface, st, ist, lead, a, kind, row, t, st
             st[C_START + 2, lead],
             st[C_START + 3, lead],
             ist[DEAD, a] == 0,
-            True,
+            np.bool_(True),
         )
         shape = _shifted(shape, ox, oy)
     e = event_state(
@@ -72,7 +74,7 @@ def _body_event(table, orbit_tables, surface, st, ist, lead, a, kind, row, t, st
         members,
         ride,
         shape,
-        False,
+        np.bool_(False),
         out,
         st[C_Y, lead],
         st[C_Y + 1, lead],

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from shuffle_sim._runtime import jit
 from shuffle_sim.physics.contacts.impulses import disc_disc_impulse
 from shuffle_sim.physics.contacts.pushing import PUSH_MERGE_SPEED, closing
@@ -85,9 +87,9 @@ def _grow_group(table, orbit_tables, surface, st, ist, t, contact, buf, out, pen
     disc touching one of them without clearly leaving it (as ``closed_form.impacts.merge_pushing_group``): their
     bodies are split (``_dissolve``) and they join."""
     n = st.shape[1]
-    grew = True
+    grew = np.bool_(True)
     while grew:
-        grew = False
+        grew = np.bool_(False)
         for k in range(n):
             if group[k] != 0 or ist[STATUS, k] != STATUS_MOVING:
                 continue
@@ -110,7 +112,7 @@ def _grow_group(table, orbit_tables, surface, st, ist, t, contact, buf, out, pen
                     if pend[k, 5] == 0.0:
                         _dissolve(table, orbit_tables, surface, st, ist, ist[LEADER, k], t, buf, out, pend)
                     group[k] = 1
-                    grew = True
+                    grew = np.bool_(True)
                     break
 
 
@@ -138,8 +140,8 @@ def _start_group(table, orbit_tables, surface, st, ist, t, pend, group, buf, out
     removed, unless the group leaves the body faster than ``PUSH_MERGE_SPEED``. A group pressed into a
     cushion by the grade would otherwise meet it again and again, split and merge, without end."""
     n = st.shape[1]
-    lead = -1
-    count = 0
+    lead = np.int64(-1)
+    count = np.int64(0)
     vx = 0.0
     vy = 0.0
     w = 0.0
@@ -165,7 +167,7 @@ def _start_group(table, orbit_tables, surface, st, ist, t, pend, group, buf, out
     vx /= count
     vy /= count
     ride = NO_RIDE
-    row = -1
+    row = np.int64(-1)
     if rider >= 0 and group[rider] != 0:
         candidate = ride_from(rider_ride, st[C_OFFSET, rider], st[C_OFFSET + 1, rider])
         nx, ny, _ = ride_normal(candidate, x, y)
@@ -179,7 +181,7 @@ def _start_group(table, orbit_tables, surface, st, ist, t, pend, group, buf, out
 @jit.kernel
 def _start_pending(table, orbit_tables, surface, st, ist, t, pend, rides, buf, out):
     """Start every disc still pending (``pend[i, 5]``) as its own body, with its ride (``rides``)."""
-    ok = True
+    ok = np.bool_(True)
     for i in range(st.shape[1]):
         if pend[i, 5] == 0.0:
             continue
@@ -240,9 +242,9 @@ def _disc_disc(table, orbit_tables, surface, st, ist, a, b, t, rho, storm, conta
     docstring)."""
     buf, out, pend, rides, group, states = scratch
     t_hit = t
-    rider = -1
+    rider = np.int64(-1)
     rider_ride = NO_RIDE
-    rider_row = -1
+    rider_row = np.int64(-1)
     for i in (a, b):
         riding, ride, row = _rider_of(st, ist, i)
         if riding and rider < 0:
@@ -305,7 +307,7 @@ def _disc_disc(table, orbit_tables, surface, st, ist, a, b, t, rho, storm, conta
         wb,
         buf,
     )
-    ok = True
+    ok = np.bool_(True)
     if merge and ((vax != 0.0 or vay != 0.0) and (vbx != 0.0 or vby != 0.0)):
         for i in range(st.shape[1]):
             group[i] = 0

@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from shuffle_sim._runtime import jit
 from shuffle_sim.physics.events import KILLED, SPIN_STOP, STATUS_FALLEN, STATUS_HOLED, STATUS_MOVING, STATUS_REST
 from shuffle_sim.physics.laws.integrated.lone_events import _apply, _finish_clear, _step_event, event_state
@@ -78,26 +80,26 @@ def run_lone(table, orbit_tables, surface, x, y, vx, vy, omega, max_events, out,
     coupled = orbit_tables.shape[0] > 0
     accel = max_acceleration(surface, decel)
     now = 0.0
-    processed = 0
-    ok = True
-    dead = False
+    processed = np.int64(0)
+    ok = np.bool_(True)
+    dead = np.bool_(False)
     status = STATUS_MOVING
     vx, vy, omega, moving = settles(surface, coupled, x, y, vx, vy, omega)
     c = constants(table, orbit_tables, surface, _sign(omega))
     ride = NO_RIDE
-    ride_row = -1
+    ride_row = np.int64(-1)
     # The motion: its state y0..y5 (x, y, vx, vy, omega, t) and derivatives f0..f5, the next step h,
     # and where it started (for the contact rules of its shapes).
     y0, y1, y2, y3, y4, y5 = x, y, vx, vy, omega, 0.0
     f0 = f1 = f2 = f3 = f4 = f5 = 0.0
     h = 0.0
     sx, sy, svx, svy = x, y, vx, vy
-    steps = 0
+    steps = np.int64(0)
     fresh = True  # a motion has just started: check its events at once
     while True:
         if fresh:
-            fresh = False
-            steps = 0
+            fresh = np.bool_(False)
+            steps = np.int64(0)
             if status in (STATUS_FALLEN, STATUS_HOLED):
                 break
             if moving:
@@ -109,8 +111,8 @@ def run_lone(table, orbit_tables, surface, x, y, vx, vy, omega, max_events, out,
             else:
                 status = STATUS_REST
             # Events due right now (touching and approaching, past a kill line, over a hole).
-            kind = -1
-            b = -1
+            kind = np.int64(-1)
+            b = np.int64(-1)
             for row in range(1, table.shape[0]):
                 if row == ride_row:
                     continue
@@ -127,17 +129,17 @@ def run_lone(table, orbit_tables, surface, x, y, vx, vy, omega, max_events, out,
                         break
             if kind != -1:
                 if processed >= max_events:
-                    ok = False
+                    ok = np.bool_(False)
                     break
                 processed += 1
                 if kind == KILLED:
-                    dead = True
-                    fresh = True
+                    dead = np.bool_(True)
+                    fresh = np.bool_(True)
                     continue
                 y0, y1, y2, y3, y4, status, dead, ride, ride_row, moving = _apply(
                     surface, c, members, table, kind, b, y0, y1, y2, y3, y4, status, dead
                 )
-                fresh = True
+                fresh = np.bool_(True)
                 continue
             if not moving:
                 # At rest: only the spin may still stop, in place.
@@ -146,7 +148,7 @@ def run_lone(table, orbit_tables, surface, x, y, vx, vy, omega, max_events, out,
                 m = surface_at(surface, y0, y1)[2]
                 t_spin = now + abs(y4) / (spin_decel * m)
                 if processed >= max_events:
-                    ok = False
+                    ok = np.bool_(False)
                     break
                 processed += 1
                 now = t_spin
@@ -154,12 +156,12 @@ def run_lone(table, orbit_tables, surface, x, y, vx, vy, omega, max_events, out,
                 break  # nothing else can happen to a disc at rest without spin
         # ---- moving: finish in closed form, or take a step and look for its events -------------
         if steps >= MAX_STEPS:
-            ok = False
+            ok = np.bool_(False)
             break
         steps += 1
         q = speed_scale(c, y2, y3, y4)
         spinning = c[5] != 0.0 and c[6] != 0.0
-        finish = False
+        finish = np.bool_(False)
         tau = 0.0
         ex = 0.0
         ey = 0.0
@@ -176,10 +178,10 @@ def run_lone(table, orbit_tables, surface, x, y, vx, vy, omega, max_events, out,
                 finish = _finish_clear(table, ride, ride_row, dead, y0, y1, q, q * tau, y4, spin_decel * m, tau)
         elif q < Q_END:
             tau, ex, ey = straight_stop(surface, c, members, ride, y0, y1, y2, y3, y4)
-            finish = True
+            finish = np.bool_(True)
         if finish:
             if processed >= max_events:
-                ok = False
+                ok = np.bool_(False)
                 break
             processed += 1
             now = y5 + tau
@@ -194,13 +196,13 @@ def run_lone(table, orbit_tables, surface, x, y, vx, vy, omega, max_events, out,
             y2 = 0.0
             y3 = 0.0
             y5 = now
-            moving = False
+            moving = np.bool_(False)
             ride = NO_RIDE
-            ride_row = -1
-            fresh = True
+            ride_row = np.int64(-1)
+            fresh = np.bool_(True)
             continue
         # One accepted step.
-        rejects = 0
+        rejects = np.int64(0)
         while True:
             n, k, err = step(surface, c, members, ride, y0, y1, y2, y3, y4, y5, f0, f1, f2, f3, f4, f5, h)
             if err <= 1.0:
@@ -210,11 +212,11 @@ def run_lone(table, orbit_tables, surface, x, y, vx, vy, omega, max_events, out,
             if rejects >= MAX_REJECTS:
                 break
         if rejects >= MAX_REJECTS:
-            ok = False
+            ok = np.bool_(False)
             break
         # Events in this step: the earliest of every shape's, the spin's stop and the ride's end.
         lo = 0.0
-        have_dense = False
+        have_dense = np.bool_(False)
         while True:
             theta, kind, b, shape, have_dense = _step_event(
                 table,
@@ -252,11 +254,11 @@ def run_lone(table, orbit_tables, surface, x, y, vx, vy, omega, max_events, out,
             if processed >= max_events:
                 break
             processed += 1
-            dead = True
+            dead = np.bool_(True)
             now = dense_component(out, 5, y5, theta)
             lo = theta
         if kind == KILLED:  # the event bound, reached at a kill line
-            ok = False
+            ok = np.bool_(False)
             break
         if kind == -1:
             y0, y1, y2, y3, y4, y5 = n
@@ -267,7 +269,7 @@ def run_lone(table, orbit_tables, surface, x, y, vx, vy, omega, max_events, out,
             h = next_step(h, err)
             continue
         if processed >= max_events:
-            ok = False
+            ok = np.bool_(False)
             break
         processed += 1
         # Integrate to the event (its time made exact on the integrated states), then apply it.
@@ -299,16 +301,16 @@ def run_lone(table, orbit_tables, surface, x, y, vx, vy, omega, max_events, out,
         now = y5
         if kind == SPIN_STOP:
             y4 = 0.0
-            moving = True
+            moving = np.bool_(True)
         elif kind == RIDE_END:
             ride = NO_RIDE
-            ride_row = -1
-            moving = True
+            ride_row = np.int64(-1)
+            moving = np.bool_(True)
         else:
             y0, y1, y2, y3, y4, status, dead, ride, ride_row, moving = _apply(
                 surface, c, members, table, kind, b, y0, y1, y2, y3, y4, status, dead
             )
-        fresh = True
+        fresh = np.bool_(True)
     return (
         y0,
         y1,

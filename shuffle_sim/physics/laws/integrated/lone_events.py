@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from shuffle_sim._runtime import jit
 from shuffle_sim.physics.contacts.bounce import fixed_body_bounce
 from shuffle_sim.physics.events import (
@@ -128,7 +130,7 @@ def _finish_clear(table, ride, ride_row, dead, x, y, speed, reach, w, spin_rate,
     for row in range(1, table.shape[0]):
         if row == ride_row:
             continue
-        shape, at_once = start_shape(table, row, x, y, 0.0, 0.0, not dead, True)
+        shape, at_once = start_shape(table, row, x, y, 0.0, 0.0, not dead, np.bool_(True))
         if at_once:
             return False
         if shape[0] >= 0.0 and not clear(shape, x, y, speed, x, y, 0.0, slack, 0.0):
@@ -177,8 +179,8 @@ def _step_event(
     (theta, kind, table row, have_dense). Shapes are built from the motion's start (sx, sy, svx,
     svy); the dense output is written into ``out`` only if a chord cannot rule an event out."""
     best = math.inf
-    kind = -1
-    b = -1
+    kind = np.int64(-1)
+    b = np.int64(-1)
     found = NO_SHAPE
     if lo == 0.0:
         xa, ya, va, ta = y0, y1, math.sqrt(y2 * y2 + y3 * y3), y5
@@ -194,14 +196,14 @@ def _step_event(
     for row in range(1, table.shape[0]):
         if row == ride_row:
             continue
-        shape, _ = start_shape(table, row, sx, sy, svx, svy, not dead, True)
+        shape, _ = start_shape(table, row, sx, sy, svx, svy, not dead, np.bool_(True))
         if shape[0] < 0.0:
             continue
         if clear(shape, xa, ya, va, xb, yb, vb, delta, dv):
             continue
         if not have_dense:
             dense(surface, c, members, ride, y0, y1, y2, y3, y4, y5, f0, f1, f2, f3, f4, f5, h, out)
-            have_dense = True
+            have_dense = np.bool_(True)
         theta = first_event(shape, out, y0, y1, y2, y3, y5, lo, min(1.0, best), 0.0, 0.0, accel)
         event = event_of_row(table[row, F_KIND])
         # Ties: a boundary event before a kill line.
@@ -213,12 +215,12 @@ def _step_event(
     if ride[0] != RIDE_NONE:
         if not have_dense:
             dense(surface, c, members, ride, y0, y1, y2, y3, y4, y5, f0, f1, f2, f3, f4, f5, h, out)
-            have_dense = True
+            have_dense = np.bool_(True)
         theta = ride_release(surface, c, members, ride, out, y0, y1, y2, y3, y4, lo, min(1.0, best))
         if theta < best:
             best = theta
             kind = RIDE_END
-            b = -1
+            b = np.int64(-1)
             found = NO_SHAPE
         first, last = ride_shapes(table, ride_row, ride)
         for shape in (first, last):
@@ -228,13 +230,13 @@ def _step_event(
             if theta < best:
                 best = theta
                 kind = RIDE_END
-                b = -1
+                b = np.int64(-1)
                 found = shape
     if c[6] != 0.0 and c[5] == 0.0 and n[4] * c[6] <= 0.0:
         # Decoupled spin reaching zero: its sign is fixed for the motion, so it crosses zero once.
         if not have_dense:
             dense(surface, c, members, ride, y0, y1, y2, y3, y4, y5, f0, f1, f2, f3, f4, f5, h, out)
-            have_dense = True
+            have_dense = np.bool_(True)
         a = lo
         e = 1.0
         for _ in range(200):
@@ -248,6 +250,6 @@ def _step_event(
         if e < best:
             best = e
             kind = SPIN_STOP
-            b = -1
+            b = np.int64(-1)
             found = NO_SHAPE
     return best, kind, b, found, have_dense

@@ -106,10 +106,10 @@ def refresh(table, orbit_tables, surface, st, ist, pair_t, pair_rho, scratch, se
             _rest_events(table, st, ist, i)
     for i in range(n):
         if ist[MOVED, i] != 0 and ist[LEADER, i] == i:
-            _predict_pairs(st, ist, i, now, pair_t, pair_rho, contact, accel, True)
+            _predict_pairs(st, ist, i, now, pair_t, pair_rho, contact, accel, np.bool_(True))
     for i in range(n):
         if ist[MOVED, i] != 0 and ist[LEADER, i] != i and ist[MOVED, ist[LEADER, i]] == 0:
-            _predict_pairs(st, ist, ist[LEADER, i], now, pair_t, pair_rho, contact, accel, True)
+            _predict_pairs(st, ist, ist[LEADER, i], now, pair_t, pair_rho, contact, accel, np.bool_(True))
     for i in range(n):
         ist[MOVED, i] = 0
     return n_seg
@@ -119,7 +119,7 @@ def refresh(table, orbit_tables, surface, st, ist, pair_t, pair_rho, scratch, se
 def horizon(st, ist):
     """(t, body): the earliest end of a stepping body's present step, and that body (-1: none)."""
     t = math.inf
-    lead = -1
+    lead = np.int64(-1)
     for i in range(st.shape[1]):
         active = ist[LEADER, i] == i and ist[STATUS, i] < STATUS_FALLEN and ist[I_PHASE, i] == PHASE_STEP
         if active and st[C_STEP_END, i] < t:
@@ -137,7 +137,7 @@ def advance(table, orbit_tables, surface, st, ist, pair_t, pair_rho, scratch, le
         return False
     contact = 2.0 * table[0, H_RADIUS]
     accel = max_acceleration(surface, table[0, H_DECEL])
-    _predict_pairs(st, ist, lead, t, pair_t, pair_rho, contact, accel, False)
+    _predict_pairs(st, ist, lead, t, pair_t, pair_rho, contact, accel, np.bool_(False))
     return True
 
 
@@ -155,7 +155,20 @@ def exact_time(table, orbit_tables, surface, st, ist, pair_rho, scratch, kind, a
 def end_ride(table, orbit_tables, surface, st, ist, scratch, a, now):
     """Disc a's body leaves the cushion or peg it rode: the body is split at that instant, its discs
     left pending (not an event of the log: only the way the motion is computed changes)."""
-    return _body_event(table, orbit_tables, surface, st, ist, ist[LEADER, a], a, RIDE_END, -1, now, False, scratch)
+    return _body_event(
+        table,
+        orbit_tables,
+        surface,
+        st,
+        ist,
+        ist[LEADER, a],
+        a,
+        np.int64(RIDE_END),
+        np.int64(-1),
+        now,
+        np.bool_(False),
+        scratch,
+    )
 
 
 @jit.no_refcount
@@ -171,7 +184,7 @@ def apply_event(table, orbit_tables, surface, st, ist, pair_rho, scratch, ev, n_
     lead = ist[LEADER, a]
     if kind == HOLED and ist[I_PHASE, lead] == PHASE_REST:
         # At rest over a hole: it drops in where it lies, to the hole's centre.
-        _out_of_play(st, ist, a, HOLED, table[b, F], table[b, F + 1], now)
+        _out_of_play(st, ist, a, np.int64(HOLED), table[b, F], table[b, F + 1], now)
         return n_ev, True, False
     if kind == STOP:
         _finish_body(surface, table, st, ist, lead, now)

@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from shuffle_sim._runtime import jit
 from shuffle_sim.physics.laws.integrated.state import (
     C_FINISH,
@@ -133,7 +135,7 @@ def _polish(st, ist, a, b, rho, lo, hi):
     g_lo = math.sqrt(dx * dx + dy * dy) - rho
     dx, dy = _relative(st, ist, a, b, hi)
     g_hi = math.sqrt(dx * dx + dy * dy) - rho
-    side = 0
+    side = np.int64(0)
     for _ in range(MAX_POLISH):
         if hi - lo <= 4.0e-16 * max(1.0, hi):
             break
@@ -153,5 +155,5 @@ def _polish(st, ist, a, b, rho, lo, hi):
             g_hi = g
             if side == -1:
                 g_lo *= 0.5
-            side = -1
+            side = np.int64(-1)
     return hi

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from shuffle_sim._runtime import jit
 from shuffle_sim.physics.contacts.tolerances import APPROACH_TOL, CONTACT_GAP, OVERLAP_SLACK
 from shuffle_sim.physics.events import HOLED, SPIN_STOP, STATUS_FALLEN
@@ -63,8 +65,8 @@ def _predict_body(table, orbit_tables, surface, st, ist, lead, members, out):
     y3 = st[C_Y + 3, lead]
     y5 = st[C_Y + 5, lead]
     best = math.inf
-    kind = -1
-    b = -1
+    kind = np.int64(-1)
+    b = np.int64(-1)
     who = lead
     have = ist[I_DENSE, lead] != 0
     if have:
@@ -77,7 +79,7 @@ def _predict_body(table, orbit_tables, surface, st, ist, lead, members, out):
         alive = ist[DEAD, i] == 0
         st[T_KILL, i] = math.inf
         kill = math.inf
-        kill_b = -1
+        kill_b = np.int64(-1)
         # The chord of the rest of the step, for a first look without the dense output.
         if lo == 0.0:
             xa, ya, va, ta = y0 + ox, y1 + oy, math.sqrt(y2 * y2 + y3 * y3), y5
@@ -95,7 +97,9 @@ def _predict_body(table, orbit_tables, surface, st, ist, lead, members, out):
         for row in range(1, table.shape[0]):
             if rider and row == ride_row:
                 continue
-            shape, at_once = start_shape(table, row, sx, sy, st[C_START + 2, lead], st[C_START + 3, lead], alive, True)
+            shape, at_once = start_shape(
+                table, row, sx, sy, st[C_START + 2, lead], st[C_START + 3, lead], alive, np.bool_(True)
+            )
             if shape[0] < 0.0:
                 continue
             if at_once and lo == 0.0:
@@ -115,7 +119,7 @@ def _predict_body(table, orbit_tables, surface, st, ist, lead, members, out):
                 continue
             if not have:
                 body_dense(surface, c, members, ride, st, ist, lead, out)
-                have = True
+                have = np.bool_(True)
             is_kill = table[row, F_KIND] == KILL_LINE
             theta = first_event(shape, out, y0, y1, y2, y3, y5, lo, min(1.0, kill if is_kill else best), ox, oy, accel)
             if is_kill:
@@ -133,7 +137,7 @@ def _predict_body(table, orbit_tables, surface, st, ist, lead, members, out):
     if ride[0] != RIDE_NONE:
         if not have:
             body_dense(surface, c, members, ride, st, ist, lead, out)
-            have = True
+            have = np.bool_(True)
         theta = ride_release(
             surface,
             c,
@@ -151,7 +155,7 @@ def _predict_body(table, orbit_tables, surface, st, ist, lead, members, out):
         if theta < best:
             best = theta
             kind = RIDE_END
-            b = -1
+            b = np.int64(-1)
         first, last = ride_shapes(table, ride_row, ride)
         for shape in (first, last):
             if shape[0] < 0.0:
@@ -164,11 +168,11 @@ def _predict_body(table, orbit_tables, surface, st, ist, lead, members, out):
             if theta < best:
                 best = theta
                 kind = RIDE_END
-                b = -1
+                b = np.int64(-1)
     if c[6] != 0.0 and c[5] == 0.0 and st[C_N + 4, lead] * c[6] <= 0.0:
         if not have:
             body_dense(surface, c, members, ride, st, ist, lead, out)
-            have = True
+            have = np.bool_(True)
         a = lo
         e = 1.0
         for _ in range(200):
@@ -182,7 +186,7 @@ def _predict_body(table, orbit_tables, surface, st, ist, lead, members, out):
         if e < best:
             best = e
             kind = SPIN_STOP
-            b = -1
+            b = np.int64(-1)
             who = lead
     if kind == -1:
         st[T_NEXT, lead] = math.inf
@@ -227,7 +231,7 @@ def _rest_events(table, st, ist, i):
     for row in range(1, table.shape[0]):
         f = table[row, F_KIND]
         if f == HOLE or (f == KILL_LINE and ist[DEAD, i] == 0):
-            _, at_once = start_shape(table, row, x, y, 0.0, 0.0, ist[DEAD, i] == 0, False)
+            _, at_once = start_shape(table, row, x, y, 0.0, 0.0, ist[DEAD, i] == 0, np.bool_(False))
             if not at_once:
                 continue
             if f == HOLE:

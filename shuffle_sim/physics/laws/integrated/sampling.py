@@ -56,10 +56,10 @@ def sample_paths(table, orbit_tables, surface, seg, n_discs, times, out):
     buf = np.zeros((max(n_discs, 1), 2))
     dense_out = np.zeros((7, 6))
     for i in range(n_discs):
-        k = -1
-        nxt = 0
+        k = np.int64(-1)
+        nxt = np.int64(0)
         loaded = -1  # the row whose motion ``st`` holds
-        phase = 0
+        phase = np.int64(0)
         for f in range(times.shape[0]):
             t = times[f]
             while nxt < n_rows and seg[nxt, 0] <= t:
@@ -82,13 +82,13 @@ def sample_paths(table, orbit_tables, surface, seg, n_discs, times, out):
                 loaded = k
                 phase = _stretch(table, orbit_tables, surface, st, ist, members, dense_out)
             members = buf[:count] if count > 1 else buf[:0]
-            steps = 0
+            steps = np.int64(0)
             while phase == PHASE_STEP and st[C_N + 5, 0] < t and steps < MAX_STEPS:
                 _accept(table, orbit_tables, surface, st, members)
                 phase = _stretch(table, orbit_tables, surface, st, ist, members, dense_out)
                 steps += 1
             if phase == PHASE_STEP:
-                theta = theta_at(st, 0, t)
+                theta = theta_at(st, np.int64(0), t)
                 out[f, i, 0] = dense_row(st, 0, 0, theta) + ox
                 out[f, i, 1] = dense_row(st, 0, 1, theta) + oy
             else:
@@ -106,7 +106,7 @@ def _load(table, orbit_tables, surface, seg, k, st, ist, buf):
     t = seg[k, 0]
     x = seg[k, 3] - seg[k, 10]
     y = seg[k, 4] - seg[k, 11]
-    count = 0
+    count = np.int64(0)
     # The group's members: the rows of this instant with this leader.
     first = k
     while first > 0 and seg[first - 1, 0] == t:
@@ -154,9 +154,9 @@ def _stretch(table, orbit_tables, surface, st, ist, members, dense_out):
         st[C_FINISH + 1, 0] = st[C_Y, 0] + dx
         st[C_FINISH + 2, 0] = st[C_Y + 1, 0] + dy
         return PHASE_FINISH
-    take_step(surface, c, members, ride, st, 0)
+    take_step(surface, c, members, ride, st, np.int64(0))
     ist[I_DENSE, 0] = 0
-    body_dense(surface, c, members, ride, st, ist, 0, dense_out)
+    body_dense(surface, c, members, ride, st, ist, np.int64(0), dense_out)
     return PHASE_STEP
 
 

@@ -32,6 +32,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from shuffle_sim._runtime import jit
 from shuffle_sim.physics.contacts.tolerances import APPROACH_TOL, CONTACT_GAP, EDGE_TOL, OVERLAP_SLACK
 from shuffle_sim.physics.laws.integrated.motion import dense_component
@@ -48,7 +50,7 @@ from shuffle_sim.physics.tables.court_table import (
     F,
 )
 
-S_NONE = -1
+S_NONE = np.int64(-1)
 S_HALFPLANE = 0
 S_OUTSIDE = 1
 S_INSIDE = 2
@@ -301,7 +303,7 @@ def _polish(shape, dense, y0, y1, y2, y3, y5, a, b, ox, oy):
     xb, yb, vb, _ = _probe(dense, y0, y1, y2, y3, y5, b, ox, oy)
     ga = gap(shape, xa, ya, va)
     gb = gap(shape, xb, yb, vb)
-    side = 0
+    side = np.int64(0)
     for _ in range(MAX_POLISH):
         if b - a <= 2.0e-16 * max(1.0, b):
             break
@@ -321,5 +323,5 @@ def _polish(shape, dense, y0, y1, y2, y3, y5, a, b, ox, oy):
             gb = gm
             if side == -1:
                 ga *= 0.5
-            side = -1
+            side = np.int64(-1)
     return b

@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from shuffle_sim._runtime import jit
 from shuffle_sim.physics.laws.integrated.motion import (
     FIRST_STEP,
@@ -67,7 +69,7 @@ I_PHASE = I_DENSE + 1
 I_STEPS = I_PHASE + 1  # steps taken in the present motion
 N_INT_ROWS = I_STEPS + 1
 
-PHASE_REST = 0
+PHASE_REST = np.int64(0)
 PHASE_STEP = 1
 PHASE_FINISH = 2
 

@@ -1,0 +1,189 @@
+"""The first use of each command on an empty numba cache, the same command again, and which kernels
+took the compile time: the per-command part of ``shuffle-sim bench-startup``.
+
+Each command runs in a new process, first with ``NUMBA_CACHE_DIR`` pointed at a new empty folder (as on
+a fresh install: every kernel it needs is compiled), then again with that cache filled (warm). The
+cold run sets ``SHUFFLE_SIM_COMPILE_LOG`` (``_runtime.compile_log``), so that it and any compile
+helper it starts write numba's compile events; the report names the kernels with the most compile
+seconds of their own and counts the functions compiled for more than one signature (each is compiled
+once per signature, so a second one is compile time spent twice).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+EXPERIMENTS = Path(__file__).resolve().parents[2] / "experiments"
+
+#: A deck board: four resting discs at the foot (docs/formats/boards.md).
+BOARD = {
+    "court": "deck",
+    "end": "foot",
+    "discs": [
+        {"x": 0.0, "y": 11.1, "team": "yellow"},
+        {"x": -0.3, "y": 12.2, "team": "black"},
+        {"x": 0.3, "y": 12.0, "team": "yellow"},
+        {"x": 0.35, "y": 13.6, "team": "black"},
+    ],
+}
+#: A yellow disc shot at a black disc resting in the far 10 (docs/formats/scenes.md).
+FLAT_SCENE = {
+    "court": "deck",
+    "end": "foot",
+    "params": {"mu": 0.018},
+    "discs": [
+        {"x": 0.0, "y": 11.2, "team": "black"},
+        {"x": 0.2286, "y": 2.2098, "vx": -0.025, "vy": 2.02, "omega": 0.5, "team": "yellow"},
+    ],
+}
+#: The same scene on a court with a grade: the curved motion's kernels.
+SLOPED_SCENE = {**FLAT_SCENE, "params": {"mu": 0.018, "slope": [0.0005, 0.0002]}}
+
+
+#: The advice by the chance to win: a score and the hammer.
+SCORE_HAMMER = ("--score", "70-60", "--hammer")
+
+
+@dataclass(frozen=True)
+class Command:
+    """One command of the table: its key in the report and its arguments (``{dir}``: the inputs' folder)."""
+
+    key: str
+    args: tuple[str, ...]
+
+
+#: The commands a user meets first, in the order the report lists them.
+COMMANDS = (
+    Command("judge", ("judge", "deck", "--disc", "0,11.1")),
+    Command("score", ("score", "deck", "{dir}/board.json")),
+    Command("simulate_flat", ("simulate", "{dir}/flat.json")),
+    Command("simulate_sloped", ("simulate", "{dir}/sloped.json")),
+    Command("advise_deck", ("advise", "deck", "{dir}/board.json", "--shooter", "black")),
+    Command("advise_deck_score", ("advise", "deck", "{dir}/board.json", "--shooter", "black", *SCORE_HAMMER)),
+    Command("play_deck", ("play", "deck", "--seed", "1", "--out", "{dir}/play-deck")),
+    Command("play_crokinole", ("play", "crokinole", "--seed", "1", "--out", "{dir}/play-crokinole")),
+    Command("run_deck-draw", ("run", str(EXPERIMENTS / "deck-draw.toml"), "--out", "{dir}/deck-draw")),
+    Command("run_crokinole-open20", ("run", str(EXPERIMENTS / "crokinole-open20.toml"), "--out", "{dir}/open20")),
+)
+#: The commands of a quick run (a smoke run for the tests: the cheapest cold compile).
+QUICK_COMMANDS = ("judge",)
+#: Kernels listed per command in the report, the most compile seconds of their own first.
+TOP_KERNELS = 12
+
+
+def write_inputs(folder: Path) -> None:
+    """The board and the two scenes the commands read."""
+    for name, data in (("board", BOARD), ("flat", FLAT_SCENE), ("sloped", SLOPED_SCENE)):
+        (folder / f"{name}.json").write_text(json.dumps(data))
+
+
+def _environment(**extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("SHUFFLE_SIM_COMPILE_LOG", "NUMBA_CACHE_DIR")}
+    env.update(extra)
+    root = str(Path(__file__).resolve().parents[2])
+    env["PYTHONPATH"] = os.pathsep.join([root] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p])
+    return env
+
+
+def _run(argv: list[str], env: dict[str, str]) -> tuple[float, float, str]:
+    """Wall seconds and processor seconds (user and system, its helper processes included once reaped)
+    of one command, and its standard error; a failing command raises, with its error."""
+    with tempfile.TemporaryFile("w+") as err:
+        began = time.perf_counter()
+        proc = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=err, text=True)
+        _, status, usage = os.wait4(proc.pid, 0)
+        seconds = time.perf_counter() - began
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        err.seek(0)
+        stderr = err.read()
+    if proc.returncode != 0:
+        raise RuntimeError(f"{' '.join(argv[3:])} failed ({proc.returncode}): {stderr.strip()[-2000:]}")
+    return seconds, usage.ru_utime + usage.ru_stime, stderr
+
+
+def kernel_report(logs: list[dict], top: int = TOP_KERNELS) -> dict:
+    """The compile events of one command's processes, summed per function: totals (wall and the
+    compiling threads' processor seconds), the functions with the most processor seconds of their
+    own (a busy machine stretches wall seconds, hardly these), and those compiled for more than one
+    signature."""
+    own: dict[str, float] = defaultdict(float)
+    signatures: dict[str, set[str]] = defaultdict(set)
+    count = 0
+    for log in logs:
+        for c in log["compilations"]:
+            own[c["function"]] += c["own_cpu_seconds"]
+            signatures[c["function"]].add(c["signature"])
+            count += 1
+    ranked = sorted(own.items(), key=lambda item: -item[1])
+    return {
+        "own_seconds": {name: round(seconds, 3) for name, seconds in ranked if seconds >= 0.005},
+        "compilations": count,
+        "compile_seconds": round(sum(log["seconds"] for log in logs), 2),
+        "compile_cpu_seconds": round(sum(log["cpu_seconds"] for log in logs), 2),
+        "processes": len(logs),
+        "kernels": {name: round(seconds, 2) for name, seconds in ranked[:top]},
+        "twice_compiled": {
+            name: sorted(sigs) for name, sigs in signatures.items() if len(sigs) > 1 and not name.startswith("numba.")
+        },
+    }
+
+
+def measure_command(command: Command, inputs: Path, with_warm: bool = True) -> dict:
+    """One command cold (a new empty numba cache, compile events logged) and, with ``with_warm``, warm."""
+    from shuffle_sim._runtime.compile_log import ENV_LOG, read_logs
+
+    argv = [sys.executable, "-P", "-m", "shuffle_sim.cli", *(a.replace("{dir}", str(inputs)) for a in command.args)]
+    with tempfile.TemporaryDirectory(prefix="shuffle-sim-first-use-") as tmp:
+        cache, logs = Path(tmp) / "cache", Path(tmp) / "logs"
+        cold, cold_cpu, stderr = _run(argv, _environment(NUMBA_CACHE_DIR=str(cache), **{ENV_LOG: str(logs)}))
+        result: dict[str, Any] = {"cold_seconds": round(cold, 2), "cold_cpu_seconds": round(cold_cpu, 2)}
+        result.update(kernel_report(read_logs(logs)))
+        result["cold_stderr_lines"] = [line for line in stderr.replace("\r", "\n").splitlines() if line.strip()][-3:]
+        if with_warm:
+            warm, warm_cpu, stderr = _run(argv, _environment(NUMBA_CACHE_DIR=str(cache)))
+            result.update(warm_seconds=round(warm, 2), warm_cpu_seconds=round(warm_cpu, 2))
+            result["warm_stderr"] = stderr.strip()
+    return result
+
+
+def first_use(quick: bool = False, only: tuple[str, ...] | None = None) -> dict:
+    """Every command of the table (``quick``: those of ``QUICK_COMMANDS``; ``only``: those named),
+    cold and warm, keyed by the command's key."""
+    keys = only or (QUICK_COMMANDS if quick else tuple(c.key for c in COMMANDS))
+    unknown = set(keys) - {c.key for c in COMMANDS}
+    if unknown:
+        raise ValueError(f"unknown command keys {sorted(unknown)}: choose from {[c.key for c in COMMANDS]}")
+    results = {}
+    with tempfile.TemporaryDirectory(prefix="shuffle-sim-first-use-inputs-") as tmp:
+        inputs = Path(tmp)
+        write_inputs(inputs)
+        for command in COMMANDS:
+            if command.key in keys:
+                results[command.key] = {"command": " ".join(command.args), **measure_command(command, inputs)}
+    return results
+
+
+def format_first_use(results: dict) -> str:
+    """The table as text: each command's cold and warm seconds and its costliest kernels."""
+    lines = [f"{'command':24s} {'first use':>10s} {'again':>8s} {'compiles':>9s}  costliest kernels (own s)"]
+    for key, r in results.items():
+        kernels = ", ".join(f"{name.rsplit('.', 1)[-1]} {s}" for name, s in list(r["kernels"].items())[:3])
+        lines.append(
+            f"{key:24s} {r['cold_seconds']:>9.1f}s {r.get('warm_seconds', float('nan')):>7.1f}s "
+            f"{r['compilations']:>9d}  {kernels}"
+        )
+        for name, sigs in r["twice_compiled"].items():
+            lines.append(f"{'':24s} compiled {len(sigs)} times: {name}")
+    return "\n".join(lines)
+
+
+__all__ = ["COMMANDS", "QUICK_COMMANDS", "Command", "first_use", "format_first_use", "kernel_report", "measure_command"]
