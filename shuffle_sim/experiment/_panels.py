@@ -38,7 +38,8 @@ def draw_board_and_shot(ax, ds, court: Court, axes: list[str]) -> None:
         # The swept directions, out to where the fastest swept shot would stop on a bare surface.
         speeds = ds["speed"].values if "speed" in ds.coords else np.array([1.0])
         g = float(ds.attrs["gravity"])
-        reach = stop_distance(float(np.max(speeds)), float(ds.attrs["mu"]) * g, float(ds.attrs.get("mu_speed", 0.0)) * g)
+        mu, mu_speed = float(ds.attrs["mu"]), float(ds.attrs.get("mu_speed", 0.0))
+        reach = stop_distance(float(np.max(speeds)), mu * g, mu_speed * g)
         xmin, ymin, xmax, ymax = court.bounds
         reach = min(reach, 2 * math.hypot(xmax - xmin, ymax - ymin))
         for deg in (float(ds["direction"].values.min()), float(ds["direction"].values.max())):
