@@ -100,7 +100,7 @@ def triangular_factor(a: np.ndarray, block: int = 128) -> np.ndarray:
     which it factors at once, where a tall one can cost a hundred times more on a busy machine."""
     r = a[:0]
     for start in range(0, a.shape[0], block):
-        r = np.linalg.qr(np.vstack([r, a[start : start + block]]), mode="r")
+        r = np.asarray(np.linalg.qr(np.vstack([r, a[start : start + block]]), mode="r"))  # mode "r": R alone
     return r
 
 

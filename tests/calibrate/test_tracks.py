@@ -247,3 +247,28 @@ def test_shots_of_many_lengths_fit_the_speed_law_and_auto_keeps_coulomb_for_the_
         _cli("deck", str(ROOT / "experiments" / "deck-speed-shots.csv"), "--json", "--friction", "auto").stdout
     )
     assert example["law"] == "coulomb" and example["choice"]["law"] == "coulomb" and example["slope"] is not None
+
+
+def test_the_fit_recovers_the_law_from_slides_the_simulator_made(tmp_path):
+    """Tracks sampled from ``simulate`` under the speed law (the integrated motion law) with noise:
+    the fit recovers the law, and auto chooses it."""
+    from shuffle_sim import simulate
+    from shuffle_sim.physics import Scene
+
+    mu, mu_speed = 0.015, 0.012
+    court = TABLE.with_params(mu=mu, mu_speed=mu_speed)
+    rng = np.random.default_rng(5)
+    rows = []
+    for k in range(6):
+        v0, direction, x0, y0 = rng.uniform(0.7, 1.6), rng.normal(0.0, 0.03), rng.uniform(-0.1, 0.1), 3.5
+        vx, vy = v0 * math.sin(direction), v0 * math.cos(direction)
+        result = simulate(Scene(court, np.array([x0]), np.array([y0]), np.array([vx]), np.array([vy]), np.zeros(1)))
+        t = np.arange(0.0, 2.0, 1.0 / 30.0)
+        xy = result.trajectories.positions(1, t)[:, 0, :] + rng.normal(0.0, SD, (t.size, 2))
+        rows += [(ti, f"sim {k}", x, y) for ti, (x, y) in zip(t, xy)]
+    tracks = read_tracks(write_tracks(tmp_path / "sim.csv", rows))
+    choice, fits = choose_track_law(tracks, G, SD)
+    speed = fits["speed"]
+    assert choice.law == "speed", choice.reason
+    assert abs(speed.mu - mu) < 4 * speed.mu_sd and abs(speed.mu_speed - mu_speed) < 4 * speed.mu_speed_sd
+    assert speed.chi2_dof == pytest.approx(1.0, abs=0.2)
