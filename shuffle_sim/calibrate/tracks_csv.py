@@ -21,14 +21,13 @@ points. The shots CSV (``shots_csv``) is told apart by its header: ``is_tracks_h
 from __future__ import annotations
 
 import csv
-import math
 import os
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-from shuffle_sim.calibrate.shots_csv import CalibrationError
+from shuffle_sim.calibrate.shots_csv import CalibrationError, csv_number
 
 COLUMNS = ("time", "track", "x", "y")
 #: The fewest points a track may have: its start (position, direction, speed) takes four numbers,
@@ -81,19 +80,6 @@ class MeasuredTracks:
         )
 
 
-def _number(text: str, where: str) -> float:
-    text = text.strip()
-    if not text:
-        raise CalibrationError(f"{where}: missing (every column is required)")
-    try:
-        value = float(text)
-    except ValueError:
-        raise CalibrationError(f"{where}: not a number (got {text!r})") from None
-    if not math.isfinite(value):
-        raise CalibrationError(f"{where}: must be finite (got {text!r})")
-    return value
-
-
 def read_tracks(path: str | os.PathLike) -> MeasuredTracks:
     """The tracks of a CSV file, checked (``CalibrationError`` naming the file, row and field)."""
     path = Path(path)
@@ -122,13 +108,13 @@ def read_tracks(path: str | os.PathLike) -> MeasuredTracks:
         cell = dict(zip(columns, cells))
         name = cell["track"].strip()
         if not name:
-            raise CalibrationError(f"{where}: track: missing (every column is required)")
-        t = _number(cell["time"], f"{where}: time")
+            raise CalibrationError(f"{where}: track: missing (a required column)")
+        t = csv_number(cell["time"], f"{where}: time")
         k = names.setdefault(name, len(names))
         track.append(k)
         time.append(t)
-        xs.append(_number(cell["x"], f"{where}: x"))
-        ys.append(_number(cell["y"], f"{where}: y"))
+        xs.append(csv_number(cell["x"], f"{where}: x"))
+        ys.append(csv_number(cell["y"], f"{where}: y"))
         rows.append(row_number)
     if not rows:
         raise CalibrationError(f"{path}: no tracked points after the header")
