@@ -166,6 +166,8 @@ def render(results: dict, sources: dict[str, Source]) -> str:
         "```bash",
         f"{RERUN}              # the page again from docs/validation/results.json",
         f"{RERUN} --refresh    # everything again from the sources (downloads them; minutes on 2 cores)",
+        f"{RERUN} --refresh --clip pbp_data_cleaned.csv --misses misses.csv --competitive competitive.csv",
+        "python -m shuffle_sim.validation.tracked_clip pbp_data_cleaned.csv tracks.csv   # the clip's tracks alone",
         "```",
         "",
         "A test checks that this page shows the results file's numbers.",

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import csv
 import os
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -147,3 +148,31 @@ def write_tracks(slides: list[FreeSlide], path: str | os.PathLike) -> Path:
             for t, x, y in zip(slide.time, slide.x, slide.y):
                 out.writerow([f"{t:.6f}", slide.name, f"{x:.6f}", f"{y:.6f}"])
     return path
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m shuffle_sim.validation.tracked_clip CLIP.csv TRACKS.csv``: the clip's free slides as
+    a tracks CSV for ``shuffle-sim calibrate horse-collar TRACKS.csv``."""
+    import argparse
+
+    from shuffle_sim.court import load_court
+
+    parser = argparse.ArgumentParser(prog="python -m shuffle_sim.validation.tracked_clip", description=main.__doc__)
+    parser.add_argument("clip", help="the tracked clip's CSV file (frame, track_id, x, y in table inches)")
+    parser.add_argument("tracks", help="the tracks CSV to write (time, track, x, y in the court's frame)")
+    parser.add_argument("--court", default="horse-collar", help="the court whose frame the tracks take")
+    args = parser.parse_args(argv)
+    try:
+        points = read_clip(args.clip)
+    except (OSError, ValueError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    slides = free_slides(points, load_court(args.court).bounds[3])
+    path = write_tracks(slides, args.tracks)
+    n = len(slides)
+    print(f"wrote {path}: {n} track{'' if n == 1 else 's'}, {sum(s.frames.size for s in slides)} points")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

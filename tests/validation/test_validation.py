@@ -136,3 +136,29 @@ def test_court_speeds_stand_beside_the_published_ranges():
     assert deck["speed"] == pytest.approx(load_court("deck").speed)
     assert [p["within"] for p in deck["published"]] == [True, False]
     assert rows["crokinole"]["published"] == [] and math.isfinite(rows["horse-collar"]["speed"])
+
+
+def test_the_clip_script_writes_tracks_or_exits_2_in_one_line(tmp_path):
+    clip = _clip(tmp_path / "clip.csv")
+    done = subprocess.run(
+        [sys.executable, "-m", "shuffle_sim.validation.tracked_clip", str(clip), str(tmp_path / "t.csv")],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0 and done.stdout.startswith(f"wrote {tmp_path / 't.csv'}: 1 track, ")
+    assert read_tracks(tmp_path / "t.csv").names == ("track 7",)
+    (tmp_path / "bad.csv").write_text("frame,track_id,x\n1,2,3\n")
+    bad = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "shuffle_sim.validation.tracked_clip",
+            str(tmp_path / "bad.csv"),
+            str(tmp_path / "u.csv"),
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert bad.returncode == 2 and bad.stderr == f"error: {tmp_path / 'bad.csv'}: the tracked clip has no column 'y'\n"
