@@ -9,6 +9,9 @@ histogram's bins, as every counted round has. The tail from the first bin whose 
 below ``MIN_EXPECTED`` is pooled into one bin (Cochran's rule for the chi-square test), and the
 p-value is the chi-square distribution's tail with one degree of freedom fewer than the pooled bins
 (p is not fitted to the histogram).
+
+``round_figures`` plays whole simulated games and counts, per round, who wins it: the side that
+shoots last, the side that shoots first, or neither; and the 20s each player makes.
 """
 
 from __future__ import annotations
@@ -88,3 +91,34 @@ def preset_rates(experiment_path: str | Path, shots: int) -> dict[str, float]:
     experiment = load_experiment(experiment_path)
     skills = {m.name: m for m in experiment.skill_models()}
     return {name: make_rate(experiment, skills[name], shots) for name in PRESETS}
+
+
+def round_figures(players: str, games: int, game_length: int = 4) -> dict:
+    """Per round of ``games`` simulated singles games (seeds 0, 1, ...) between ``players``: how often
+    the side that shoots last wins the round, the side that shoots first, a tie, and the 20s per
+    player and round."""
+    from shuffle_sim import play
+
+    rounds = last = first = ties = twenties = 0
+    for seed in range(games):
+        for game in play("crokinole", players, seed=seed, game_length=game_length).games:
+            for frame in game.frames:
+                a, b = game.sides
+                closer = frame.shots[-1].team
+                opener = b if closer == a else a
+                rounds += 1
+                twenties += sum((frame.twenties or {}).values())
+                if frame.score[closer] > frame.score[opener]:
+                    last += 1
+                elif frame.score[closer] < frame.score[opener]:
+                    first += 1
+                else:
+                    ties += 1
+    return {
+        "players": players,
+        "rounds": rounds,
+        "last_wins": last / rounds,
+        "first_wins": first / rounds,
+        "ties": ties / rounds,
+        "twenties_per_player_round": twenties / (2 * rounds),
+    }

@@ -91,7 +91,7 @@ def _tracked(results: dict, source: Source) -> list[str]:
     return lines
 
 
-def _crokinole(results: dict, misses: Source, competitive: Source) -> list[str]:
+def _crokinole(results: dict, misses: Source, competitive: Source, reference: dict) -> list[str]:
     rates, players = results["preset_rates"], results["players"]
     made = [p["rate"] for p in players]
     attempts = sum(p["attempts"] for p in players)
@@ -125,7 +125,28 @@ def _crokinole(results: dict, misses: Source, competitive: Source) -> list[str]:
         "| expected | " + " | ".join(f"{v:.1f}" for v in top["expected"]) + " |",
         "",
     ]
-    return lines
+    return lines + _rounds(results["rounds"], reference)
+
+
+def _rounds(sim: dict, reference: dict) -> list[str]:
+    rows = (
+        ("the side that shoots last wins", "last_wins"),
+        ("the side that shoots first wins", "first_wins"),
+        ("tied", "ties"),
+    )
+    return [
+        "## Crokinole: who wins a round",
+        "",
+        f"{sim['rounds']} rounds of simulated singles games, `{sim['players']}` on both sides "
+        f"(`shuffle-sim play crokinole --players {sim['players']}`, seeds 0 to {sim['rounds'] // 4 - 1}), "
+        f"beside {reference['source']}:",
+        "",
+        "| per round | simulated | published |",
+        "|---|---|---|",
+        *(f"| {what} | {sim[key] * 100:.1f} % | {reference[key] * 100:.1f} % |" for what, key in rows),
+        f"| 20s per player | {sim['twenties_per_player_round']:.2f} | {reference['twenties_per_player_round']:.2f} |",
+        "",
+    ]
 
 
 def _speeds(rows: list[dict], tracked: dict) -> list[str]:
@@ -155,8 +176,9 @@ def _speeds(rows: list[dict], tracked: dict) -> list[str]:
     return lines
 
 
-def render(results: dict, sources: dict[str, Source]) -> str:
-    """The page's Markdown from the results file's contents."""
+def render(results: dict, sources: dict[str, Source], reference: dict) -> str:
+    """The page's Markdown from the results file's contents (``reference``: crokinole's published
+    per-round figures, ``sources.round_reference``)."""
     lines = [
         "# Validation: real data beside the simulator",
         "",
@@ -174,6 +196,6 @@ def render(results: dict, sources: dict[str, Source]) -> str:
         "",
     ]
     lines += _tracked(results["tracked_table"], sources["clip"])
-    lines += _crokinole(results["crokinole"], sources["misses"], sources["competitive"])
+    lines += _crokinole(results["crokinole"], sources["misses"], sources["competitive"], reference)
     lines += _speeds(results["court_speeds"], results["tracked_table"])
     return "\n".join(lines)

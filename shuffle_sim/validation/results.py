@@ -11,12 +11,14 @@ import json
 from pathlib import Path
 
 from shuffle_sim.validation.page import render
-from shuffle_sim.validation.sources import load_sources, raw_file
+from shuffle_sim.validation.sources import load_sources, raw_file, round_reference
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 PAGE = "validation.md"
 FOLDER = "validation"
 RESULTS = "results.json"
+#: The players of the simulated crokinole rounds.
+ROUND_PLAYERS = "average-competitive-ev"
 OPEN20_EXPERIMENT = Path(__file__).resolve().parents[2] / "experiments" / "crokinole-open20.toml"
 
 
@@ -27,7 +29,7 @@ def read_results(docs: Path) -> dict:
 def page_text(docs: Path) -> str:
     """The page as the results file in ``docs`` makes it."""
     sources, _ = load_sources()
-    return render(read_results(docs), sources) + "\n"
+    return render(read_results(docs), sources, round_reference()) + "\n"
 
 
 def write_page(docs: Path) -> Path:
@@ -63,8 +65,14 @@ def _tracked_table(docs: Path, cache: Path, clip: str | None) -> dict:
     return {k: v for k, v in results.items() if not k.startswith("_")}
 
 
-def _crokinole(cache: Path, misses: str | None, competitive: str | None, shots: int) -> dict:
-    from shuffle_sim.validation.crokinole import first_miss_test, preset_rates, read_misses, read_players
+def _crokinole(cache: Path, misses: str | None, competitive: str | None, shots: int, games: int) -> dict:
+    from shuffle_sim.validation.crokinole import (
+        first_miss_test,
+        preset_rates,
+        read_misses,
+        read_players,
+        round_figures,
+    )
 
     sources, _ = load_sources()
     observed = read_misses(raw_file(sources["misses"], misses, cache))
@@ -76,10 +84,13 @@ def _crokinole(cache: Path, misses: str | None, competitive: str | None, shots: 
         "players": [{"player": name, "attempts": n, "rate": rate} for name, n, rate in players],
         "first_miss_counts": [int(v) for v in observed],
         "first_miss": {name: first_miss_test(observed, rate) for name, rate in rates.items()},
+        "rounds": round_figures(ROUND_PLAYERS, games),
     }
 
 
-def refresh(docs: Path, cache: Path, clip: str | None, misses: str | None, competitive: str | None, shots: int) -> Path:
+def refresh(
+    docs: Path, cache: Path, clip: str | None, misses: str | None, competitive: str | None, shots: int, games: int
+) -> Path:
     """Every figure computed again from the sources; writes the results file and the figures."""
     from shuffle_sim.validation.court_speeds import court_speed_rows
 
@@ -87,7 +98,7 @@ def refresh(docs: Path, cache: Path, clip: str | None, misses: str | None, compe
     (docs / FOLDER).mkdir(parents=True, exist_ok=True)
     results = {
         "tracked_table": _tracked_table(docs, cache, clip),
-        "crokinole": _crokinole(cache, misses, competitive, shots),
+        "crokinole": _crokinole(cache, misses, competitive, shots, games),
         "court_speeds": court_speed_rows(speeds),
     }
     path = docs / FOLDER / RESULTS

@@ -49,11 +49,21 @@ class PublishedSpeed:
     source: str
 
 
+def _data() -> dict:
+    return tomllib.loads(SOURCES_FILE.read_text(encoding="utf-8"))
+
+
 def load_sources() -> tuple[dict[str, Source], tuple[PublishedSpeed, ...]]:
     """The datasets by key, and the published court speeds."""
-    data = tomllib.loads(SOURCES_FILE.read_text(encoding="utf-8"))
+    data = _data()
     speeds = tuple(PublishedSpeed(**entry) for entry in data.pop("speeds", []))
+    data.pop("round_reference", None)
     return {key: Source(key=key, **entry) for key, entry in data.items()}, speeds
+
+
+def round_reference() -> dict:
+    """Crokinole's published per-round figures (shares of rounds; 20s per player and round) and their source."""
+    return dict(_data()["round_reference"])
 
 
 def raw_file(source: Source, given: str | Path | None, cache: Path) -> Path:

@@ -1,5 +1,6 @@
 """The validation page: current with its results file, and its pieces at small scale (the clip's free
-slides in the court's frame, the first-miss test, the sources, the court speeds)."""
+slides in the court's frame and its script, the first-miss test, the rounds' figures, the sources,
+the court speeds)."""
 
 from __future__ import annotations
 
@@ -18,9 +19,15 @@ from shuffle_sim.calibrate import fit_tracks, read_tracks
 from shuffle_sim.calibrate.forward import slide_distance
 from shuffle_sim.court import load_court
 from shuffle_sim.validation.court_speeds import court_speed_rows
-from shuffle_sim.validation.crokinole import first_miss_expected, first_miss_test, pooled, read_misses
+from shuffle_sim.validation.crokinole import (
+    first_miss_expected,
+    first_miss_test,
+    pooled,
+    read_misses,
+    round_figures,
+)
 from shuffle_sim.validation.results import DOCS, FOLDER, PAGE, RESULTS, check_page, write_page
-from shuffle_sim.validation.sources import load_sources, raw_file
+from shuffle_sim.validation.sources import load_sources, raw_file, round_reference
 from shuffle_sim.validation.tracked_clip import (
     CALIBRATED_REACH,
     CLIP_CENTRE_X,
@@ -125,6 +132,8 @@ def test_sources_name_their_commits_and_licences(tmp_path):
         assert source.url.startswith(f"https://github.com/{source.repository}/blob/{source.commit}/")
     assert not sources["clip"].carried and sources["misses"].carried
     assert {s.game for s in speeds} == {"deck"}
+    reference = round_reference()
+    assert reference["last_wins"] + reference["first_wins"] + reference["ties"] == pytest.approx(1.0, abs=0.002)
     with pytest.raises(FileNotFoundError, match="clip: no file"):
         raw_file(sources["clip"], tmp_path / "absent.csv", tmp_path)
 
@@ -162,3 +171,11 @@ def test_the_clip_script_writes_tracks_or_exits_2_in_one_line(tmp_path):
         check=False,
     )
     assert bad.returncode == 2 and bad.stderr == f"error: {tmp_path / 'bad.csv'}: the tracked clip has no column 'y'\n"
+
+
+def test_round_figures_count_every_round_once():
+    figures = round_figures("average-competitive-ev", games=2, game_length=1)
+    assert figures["rounds"] == 2
+    assert figures["last_wins"] + figures["first_wins"] + figures["ties"] == pytest.approx(1.0)
+    assert {figures["last_wins"] * 2, figures["first_wins"] * 2, figures["ties"] * 2} <= {0.0, 1.0, 2.0}
+    assert 0.0 <= figures["twenties_per_player_round"] <= 4.0
