@@ -17,6 +17,7 @@ from pathlib import Path
 
 from shuffle_sim.court._sections import (
     CourtReader,
+    check_materials_law,
     read_cushions,
     read_disc,
     read_edges,
@@ -160,6 +161,7 @@ def parse_court(data: dict, path: str = "<court>") -> Court:
     speed_course = read_speed_course(r, data)
     params = read_materials(r, data, speed_course)
     surface_kind, surface_polygon, surface_circle = read_surface(r, data)
+    check_materials_law(r, params, surface_kind, surface_polygon, surface_circle)
     surface_shape = read_surface_shape(r, data, surface_kind, surface_polygon, surface_circle, params["mu"])
 
     edges = read_edges(r, data)

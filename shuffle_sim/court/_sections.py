@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from shuffle_sim.court.errors import CourtError
+from shuffle_sim.court.friction_law import check_friction_law, diagonal
 from shuffle_sim.court.materials import (
     OVERHANG_KINDS,
     PARAM_DEFAULTS,
@@ -126,7 +127,7 @@ def read_materials(r: CourtReader, data: dict, course: SpeedCourse | None = None
         for key, default in PARAM_DEFAULTS.items()
         if key != "mu" or "mu" in materials
     }
-    mu = mu_from_speed_or_mu(materials, course, params["gravity"], r.path, "materials")
+    mu = mu_from_speed_or_mu(materials, course, params["gravity"], r.path, "materials", params["mu_speed"])
     if mu is not None:
         params = {"mu": check_param("materials.speed", "mu", mu, r.path), **params}
     check_spin_params(params, r.path, "materials")
@@ -162,6 +163,11 @@ def read_surface_shape(
 
     check_steepness(shape, mu, bounds, inside, r.path, "surface", data["frame"]["origin"])
     return shape
+
+
+def check_materials_law(r: CourtReader, params: dict, kind: str, polygon: np.ndarray | None, circle) -> None:
+    """``[materials]``' friction law checked over the surface's speeds (``friction_law.check_friction_law``)."""
+    check_friction_law(params, diagonal(_bounds(kind, polygon, circle)), r.path, "materials")
 
 
 def _bounds(kind: str, polygon: np.ndarray | None, circle) -> tuple[float, float, float, float]:

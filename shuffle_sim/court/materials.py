@@ -14,6 +14,9 @@ STANDARD_GRAVITY = 9.80665
 
 PARAM_DEFAULTS = {
     "mu": None,  # required in [materials]
+    # The friction law: mu(v) = mu + mu_speed v (s/m, either sign), v the sliding speed; 0, the
+    # default: Coulomb friction, a constant mu (``friction_law``).
+    "mu_speed": 0.0,
     "disc_restitution": 0.8,
     "disc_friction": 0.1,
     "cushion_restitution": 0.5,
@@ -31,6 +34,8 @@ PARAM_DEFAULTS = {
     "cushion_yield_speed": math.inf,
     "peg_yield_speed": math.inf,
 }
+#: Parameters that may be negative.
+SIGNED_PARAMS = {"mu_speed"}
 #: The values of ``spin_model``.
 SPIN_MODELS = ("coupled", "decoupled")
 #: Parameters that are probabilities-like ratios and must lie in [0, 1].
@@ -59,7 +64,7 @@ def check_param(key: str, name: str, value: Any, where: str) -> float | str:
         return value
     if not math.isfinite(value):
         raise CourtError(f"{where}: {key}: must be finite (got {shown(value)})")
-    if value < 0:
+    if value < 0 and name not in SIGNED_PARAMS:
         raise CourtError(f"{where}: {key}: must not be negative (got {shown(value)})")
     if name in UNIT_INTERVAL_PARAMS and value > 1:
         raise CourtError(f"{where}: {key}: a restitution must lie in [0, 1] (got {shown(value)})")

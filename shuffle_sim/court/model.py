@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from shuffle_sim.court.errors import CourtError
+from shuffle_sim.court.friction_law import check_friction_law, diagonal
 from shuffle_sim.court.materials import check_param, check_spin_params
 from shuffle_sim.court.speed import SpeedCourse, mu_from_speed_or_mu, speed_for_mu
 from shuffle_sim.court.steepness import SteepestPoint, check_steepness, steepest_point, too_little_friction
@@ -156,7 +157,8 @@ class Court:
         course, sqrt(2 d / (mu g)) (``court.speed``); None for a court without a speed course."""
         if self.speed_course is None:
             return None
-        return speed_for_mu(self.params["mu"], self.speed_course.length, self.params["gravity"])
+        p = self.params
+        return speed_for_mu(p["mu"], self.speed_course.length, p["gravity"], p["mu_speed"])
 
     surface_shape: SurfaceShape = FLAT  # grade, crown, height and friction maps (``surface_shape``)
 
@@ -263,10 +265,13 @@ class Court:
             if value is None or key == "speed":
                 continue
             given[key] = params[key] = check_param(f"params.{key}", key, value, where="parameters")
-        mu = mu_from_speed_or_mu(overrides, self.speed_course, params["gravity"], "parameters", "params")
+        mu = mu_from_speed_or_mu(
+            overrides, self.speed_course, params["gravity"], "parameters", "params", params["mu_speed"]
+        )
         if mu is not None:
             params["mu"] = check_param("params.speed", "mu", mu, where="parameters")
         check_spin_params(params, "parameters", "params")
+        check_friction_law(params, diagonal(self.bounds), "parameters", "params")
         shape = self.surface_shape
         if any(value is not None for value in shape_entries.values()):
             base = replace(shape, **crown_geometry(self.surface_kind, self.surface_polygon, self.surface_circle))

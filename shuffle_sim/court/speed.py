@@ -10,6 +10,9 @@ v0^2 = 2 mu g d, so the rating and the friction follow from each other exactly::
 
     mu = 2 d / (g t^2),        t = sqrt(2 d / (mu g)).
 
+Under a speed-dependent law mu + mu_speed v (``friction_law``) the time is the law's stop time of
+the launch that slides d, and mu follows from it and mu_speed by bisection.
+
 A faster court is a longer time. ``speed = "14 s"`` in a court file's ``[materials]``, or in a scene's,
 board's or experiment's ``params``, sets mu this way; ``mu`` stays available, and giving both is an
 error naming both. What each court's course is, and why: ``courts/README.md``, "Court speed".
@@ -23,6 +26,7 @@ from typing import Any
 
 from shuffle_sim import units
 from shuffle_sim.court.errors import CourtError
+from shuffle_sim.court.friction_law import launch_speed, stop_time
 
 
 @dataclass(frozen=True)
@@ -39,14 +43,35 @@ class SpeedCourse:
         return math.hypot(self.rest[0] - self.start[0], self.rest[1] - self.start[1])
 
 
-def mu_for_speed(seconds: float, length: float, gravity: float) -> float:
-    """The sliding friction mu = 2 d / (g t^2) that makes a disc slide ``length`` metres in ``seconds``."""
-    return 2.0 * length / (gravity * seconds * seconds)
+def mu_for_speed(seconds: float, length: float, gravity: float, mu_speed: float = 0.0) -> float:
+    """The friction mu at which a disc slides ``length`` metres to rest in ``seconds``: 2 d / (g t^2)
+    under Coulomb; under mu + ``mu_speed`` v (``friction_law``) found by bisection in log mu, the
+    time falling as mu grows."""
+    coulomb = 2.0 * length / (gravity * seconds * seconds)
+    if mu_speed == 0.0:
+        return coulomb
+    lo, hi = coulomb * 1e-6, coulomb * 1e6
+    for _ in range(200):
+        mid = math.sqrt(lo * hi)
+        if speed_for_mu(mid, length, gravity, mu_speed) > seconds:
+            lo = mid
+        else:
+            hi = mid
+        if hi - lo <= 1e-15 * hi:
+            break
+    return hi
 
 
-def speed_for_mu(mu: float, length: float, gravity: float) -> float:
-    """The court speed t = sqrt(2 d / (mu g)) in seconds (infinite without friction)."""
-    return math.sqrt(2.0 * length / (mu * gravity)) if mu > 0 else math.inf
+def speed_for_mu(mu: float, length: float, gravity: float, mu_speed: float = 0.0) -> float:
+    """The court speed in seconds: the time a disc without spin takes to slide ``length`` metres to
+    rest, sqrt(2 d / (mu g)) under Coulomb (infinite without friction), ``friction_law.stop_time``
+    of the launch that slides d under mu + ``mu_speed`` v."""
+    if mu <= 0:
+        return math.inf
+    if mu_speed == 0.0:
+        return math.sqrt(2.0 * length / (mu * gravity))
+    c, k = mu * gravity, mu_speed * gravity
+    return stop_time(launch_speed(length, c, k), c, k)
 
 
 def parse_speed(value: Any, where: str, key: str) -> float:
@@ -79,11 +104,11 @@ def read_speed_course(reader, data: dict) -> SpeedCourse | None:
 
 
 def mu_from_speed_or_mu(
-    given: dict, course: SpeedCourse | None, gravity: float, where: str, prefix: str
+    given: dict, course: SpeedCourse | None, gravity: float, where: str, prefix: str, mu_speed: float = 0.0
 ) -> float | None:
     """The mu that ``given`` (a materials or params table) sets: its ``mu``, or its ``speed`` over the
-    course; None when it gives neither. ``CourtError`` naming both when both are given, and naming the
-    speed when the court has no speed course."""
+    course under the friction law's ``mu_speed``; None when it gives neither. ``CourtError`` naming
+    both when both are given, and naming the speed when the court has no speed course."""
     has_mu = given.get("mu") is not None
     has_speed = given.get("speed") is not None
     if has_mu and has_speed:
@@ -99,7 +124,7 @@ def mu_from_speed_or_mu(
             f"{where}: {prefix}.speed: this court has no [speed_course], so a speed in seconds means "
             f"nothing on it; give mu (got {given['speed']!r})"
         )
-    return mu_for_speed(seconds, course.length, gravity)
+    return mu_for_speed(seconds, course.length, gravity, mu_speed)
 
 
 def format_speed(seconds: float | None) -> str:

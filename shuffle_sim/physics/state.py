@@ -21,7 +21,7 @@ import math
 import numpy as np
 
 from shuffle_sim._runtime import jit
-from shuffle_sim.physics.events import DISC_DISC, KILLED, SPIN_STOP, STATUS_FALLEN
+from shuffle_sim.physics.events import DISC_DISC, KILLED, SPIN_STOP, STATUS_FALLEN, STATUS_HOLED
 
 # Float rows shared by every law.
 T_NEXT = 0  # time of the body's next own event (stop, cushion, peg, fall, hole, ...), inf if none
@@ -53,12 +53,7 @@ EV_COLUMNS = 6
 def log_event(ev, n, t, kind, a, b, a_dead, b_dead):
     """Write one event into row ``n`` of the log ``ev`` if it has room; the next free row."""
     if n < ev.shape[0]:
-        ev[n, 0] = t
-        ev[n, 1] = kind
-        ev[n, 2] = a
-        ev[n, 3] = b
-        ev[n, 4] = a_dead
-        ev[n, 5] = b_dead
+        _write_row(ev, n, (t, float(kind), float(a), float(b), float(a_dead), float(b_dead)))
         return n + 1
     return n
 
@@ -68,15 +63,14 @@ def write_segment(seg, n, t, i, status, x, y, vx, vy, w, event):
     """The nine columns every law's trajectory log starts with: from time t, disc i with its status
     slides from (x, y) at (vx, vy) spinning at w; ``event`` is the row of the event log that started
     it (-1 at the start)."""
-    seg[n, 0] = t
-    seg[n, 1] = i
-    seg[n, 2] = status
-    seg[n, 3] = x
-    seg[n, 4] = y
-    seg[n, 5] = vx
-    seg[n, 6] = vy
-    seg[n, 7] = w
-    seg[n, 8] = event
+    _write_row(seg, n, (t, float(i), float(status), x, y, vx, vy, w, float(event)))
+
+
+@jit.inline
+def _write_row(log, n, values):
+    """The first columns of row ``n`` of a log, from a tuple of floats."""
+    for c in range(len(values)):
+        log[n, c] = values[c]
 
 
 #: Columns every trajectory log starts with (``write_segment``).
@@ -107,3 +101,16 @@ def earliest_event(st, ist, pair_t):
             if pair_t[i, j] < t:
                 t, kind, a, b = pair_t[i, j], DISC_DISC, i, j
     return t, kind, a, b
+
+
+@jit.inline
+def segment_at(seg, i, t, k, nxt):
+    """Disc i's segment of the trajectory log ``seg`` at time t (times looked up in increasing order):
+    (its row, or -1 before the disc's first; the next row to look at; whether the disc is in play
+    there). ``k`` and ``nxt`` are the previous lookup's row and next row (-1 and 0 at first)."""
+    while nxt < seg.shape[0] and seg[nxt, 0] <= t:
+        if seg[nxt, 1] == i:
+            k = nxt
+        nxt += 1
+    in_play = k >= 0 and seg[k, 2] != STATUS_FALLEN and seg[k, 2] != STATUS_HOLED
+    return k, nxt, in_play

@@ -36,20 +36,7 @@ import numpy as np
 from scipy.integrate import DOP853
 from scipy.optimize import brentq, minimize_scalar
 
-from shuffle_sim.physics.events import (
-    DISC_CUSHION,
-    DISC_DISC,
-    DISC_PEG,
-    FALL,
-    HOLED,
-    KILLED,
-    SPIN_STOP,
-    STATUS_FALLEN,
-    STATUS_HOLED,
-    STATUS_MOVING,
-    STATUS_REST,
-    STOP,
-)
+from shuffle_sim.physics import events
 from shuffle_sim.physics.numba_api import (
     APPROACH_TOL,
     CONTACT_GAP,
@@ -88,7 +75,7 @@ class SurfaceRun:
     events: list[ReferenceEvent] = field(default_factory=list)
 
     def contacts(self) -> list[ReferenceEvent]:
-        return [e for e in self.events if e.kind in (DISC_DISC, DISC_CUSHION, DISC_PEG)]
+        return [e for e in self.events if e.kind in (events.DISC_DISC, events.DISC_CUSHION, events.DISC_PEG)]
 
 
 class SurfaceReference(SurfaceModel):
@@ -98,7 +85,7 @@ class SurfaceReference(SurfaceModel):
         """Run discs launched at (x, y) with (vx, vy, omega) at time 0 (arrays) to rest."""
         n = len(x)
         self.state = np.array([x, y, vx, vy, omega], dtype=np.float64).T.copy()  # (n, 5)
-        self.status = np.full(n, STATUS_REST, dtype=np.int64)
+        self.status = np.full(n, events.STATUS_REST, dtype=np.int64)
         self.dead = np.zeros(n, bool)
         self.ride: list = [None] * n
         self.ride_body: list = [None] * n
@@ -108,22 +95,22 @@ class SurfaceReference(SurfaceModel):
         for i in range(n):
             self._settle(i)
         for _ in range(max_events):
-            moving = [i for i in range(n) if self.status[i] == STATUS_MOVING]
+            moving = [i for i in range(n) if self.status[i] == events.STATUS_MOVING]
             due = self._due_now(features, moving)
             if due is not None:
                 self._apply(features, t, *due)
                 continue
             # Spin stops of discs at rest (in closed form).
             spins = [
-                (t + abs(self.state[i, 4]) / (self.spin_decel * self.surface(*self.state[i, :2])[2]), i)
+                (t + self.spin_stop_time(self.state[i, 4], self.surface(*self.state[i, :2])[2]), i)
                 for i in range(n)
-                if self.status[i] == STATUS_REST and self.state[i, 4] != 0.0
+                if self.status[i] == events.STATUS_REST and self.state[i, 4] != 0.0
             ]
             if not moving:
                 if not spins:
                     break
                 t, i = min(spins)
-                self.events.append(ReferenceEvent(t, SPIN_STOP, i, -1))
+                self.events.append(ReferenceEvent(t, events.SPIN_STOP, i, -1))
                 self.state[i, 4] = 0.0
                 continue
             t = self._integrate(features, t, moving, min(spins)[0] if spins else math.inf)
@@ -146,10 +133,10 @@ class SurfaceReference(SurfaceModel):
             s[2] = s[3] = 0.0
         if abs(s[4]) <= REST_SPEED:
             s[4] = 0.0
-        if self.status[i] in (STATUS_FALLEN, STATUS_HOLED):
+        if self.status[i] in (events.STATUS_FALLEN, events.STATUS_HOLED):
             return
-        self.status[i] = STATUS_MOVING if self.moves(*s) else STATUS_REST
-        if self.status[i] == STATUS_REST:
+        self.status[i] = events.STATUS_MOVING if self.moves(*s) else events.STATUS_REST
+        if self.status[i] == events.STATUS_REST:
             self.ride[i] = None
 
     def _targets(self, features, moving):
@@ -161,7 +148,11 @@ class SurfaceReference(SurfaceModel):
             for f, feature in enumerate(features):
                 targets[(i, f)] = self.feature_target(feature, xi, yi, vxi, vyi)
             for j in range(n):
-                if j == i or self.status[j] >= STATUS_FALLEN or (self.status[j] == STATUS_MOVING and j < i):
+                if (
+                    j == i
+                    or self.status[j] >= events.STATUS_FALLEN
+                    or (self.status[j] == events.STATUS_MOVING and j < i)
+                ):
                     continue
                 targets[(i, "disc", j)] = self._pair_target(i, j)
         return targets
@@ -180,17 +171,17 @@ class SurfaceReference(SurfaceModel):
     def _due_now(self, features, moving):
         """An event due at once at the present state (touching and approaching, and so on)."""
         kills = None
-        for i in moving + [i for i in range(len(self.state)) if self.status[i] == STATUS_REST]:
+        for i in moving + [i for i in range(len(self.state)) if self.status[i] == events.STATUS_REST]:
             for f, feature in enumerate(features):
                 kind = feature[0]
-                if self.status[i] != STATUS_MOVING and kind not in ("hole", "kill"):
+                if self.status[i] != events.STATUS_MOVING and kind not in ("hole", "kill"):
                     continue
                 if kind == "kill" and self.dead[i]:
                     continue
                 if self.ride_body[i] == f:
                     continue
                 xi, yi, vxi, vyi, _ = self.state[i]
-                if kind == "hole" and self.status[i] != STATUS_MOVING:
+                if kind == "hole" and self.status[i] != events.STATUS_MOVING:
                     g = feature[2]
                     if g[3] > 0.0 and math.hypot(xi - g[0], yi - g[1]) <= g[2]:
                         return ("feature", i, f)
@@ -203,7 +194,7 @@ class SurfaceReference(SurfaceModel):
                         return ("feature", i, f)
         for i in moving:
             for j in range(len(self.state)):
-                if j != i and self.status[j] < STATUS_FALLEN and self._pair_target(i, j)[1]:
+                if j != i and self.status[j] < events.STATUS_FALLEN and self._pair_target(i, j)[1]:
                     return ("pair", min(i, j), max(i, j))
         return kills
 
@@ -338,12 +329,12 @@ class SurfaceReference(SurfaceModel):
             # at its value at t, from which the spin stop is timed.
             s[2] = s[3] = 0.0
             self.ride[a] = self.ride_body[a] = None
-            self.events.append(ReferenceEvent(t + tau, STOP, a, -1))
-            self.status[a] = STATUS_REST
+            self.events.append(ReferenceEvent(t + tau, events.STOP, a, -1))
+            self.status[a] = events.STATUS_REST
             return
         if kind == "spin":
             self.state[a, 4] = 0.0
-            self.events.append(ReferenceEvent(t, SPIN_STOP, a, -1))
+            self.events.append(ReferenceEvent(t, events.SPIN_STOP, a, -1))
             self._settle(a)
             return
         if kind in ("lift", "ride_end"):
@@ -351,7 +342,7 @@ class SurfaceReference(SurfaceModel):
             return
         if kind == "pair":
             sa, sb = self.state[a], self.state[b]
-            self.events.append(ReferenceEvent(t, DISC_DISC, a, b))
+            self.events.append(ReferenceEvent(t, events.DISC_DISC, a, b))
             dx, dy = sb[0] - sa[0], sb[1] - sa[1]
             d = math.hypot(dx, dy)
             new = disc_disc_impulse(
@@ -367,21 +358,21 @@ class SurfaceReference(SurfaceModel):
         fkind, index, g = feature
         s = self.state[a]
         if fkind == "kill":
-            self.events.append(ReferenceEvent(t, KILLED, a, index))
+            self.events.append(ReferenceEvent(t, events.KILLED, a, index))
             self.dead[a] = True
             return
         if fkind in ("edge", "edge_circle"):
             if fkind == "edge" and not _within_edge(g, s[0], s[1]):
                 return
-            self.events.append(ReferenceEvent(t, FALL, a, -1))
+            self.events.append(ReferenceEvent(t, events.FALL, a, -1))
             s[2:5] = 0.0
-            self.status[a] = STATUS_FALLEN
+            self.status[a] = events.STATUS_FALLEN
             return
         if fkind == "hole":
-            self.events.append(ReferenceEvent(t, HOLED, a, index))
+            self.events.append(ReferenceEvent(t, events.HOLED, a, index))
             s[0], s[1] = g[0], g[1]
             s[2:5] = 0.0
-            self.status[a] = STATUS_HOLED
+            self.status[a] = events.STATUS_HOLED
             return
         # A cushion or a peg: the impulse, then perhaps a ride.
         if fkind == "cushion":
@@ -395,12 +386,12 @@ class SurfaceReference(SurfaceModel):
             d = math.hypot(s[0] - g[0], s[1] - g[1])
             nx, ny = (s[0] - g[0]) / d, (s[1] - g[1]) / d
             e, mu_c, kills = g[3], g[4], 0.0
-        self.events.append(ReferenceEvent(t, DISC_PEG if fkind == "peg" else DISC_CUSHION, a, index))
+        self.events.append(ReferenceEvent(t, events.DISC_PEG if fkind == "peg" else events.DISC_CUSHION, a, index))
         body_yield = self.body_yield["peg" if fkind == "peg" else "cushion"]
         s[2:5] = fixed_body_impulse(s[2], s[3], s[4], nx, ny, r, e, mu_c, self.k, body_yield)
         if kills and not self.dead[a]:
             self.dead[a] = True
-            self.events.append(ReferenceEvent(t, KILLED, a, -1))
+            self.events.append(ReferenceEvent(t, events.KILLED, a, -1))
         self.ride[a], self.ride_body[a] = self._pushed_ride(feature, b, s)
         self._settle(a)
 

@@ -34,22 +34,7 @@ from shuffle_sim.physics.laws.law import INTEGRATED
 from shuffle_sim.physics.loop import run_events
 from shuffle_sim.physics.scene import OVERLAP_TOLERANCE, Scene, SceneError
 from shuffle_sim.physics.state import DEAD, EV_COLUMNS, STATUS
-from shuffle_sim.physics.tables.court_table import (
-    CUSHION_CIRCLE,
-    CUSHION_SEGMENT,
-    F_KIND,
-    H_DECEL,
-    H_FRICTION,
-    H_INERTIA,
-    H_INNER,
-    H_RADIUS,
-    H_RESTITUTION,
-    H_SPIN_DECEL,
-    PEG,
-    F,
-    decelerations,
-    obstacle_overlap,
-)
+from shuffle_sim.physics.tables import court_table
 from shuffle_sim.physics.tables.packing import kernel_arrays
 
 #: Per-scene material columns of ``Scenes.materials``, named as ``Court.with_params`` names them.
@@ -192,34 +177,40 @@ def apply_materials(table, row, gravity):
     keeps the court's value): every cushion, every peg and the disc pair take the scene's values.
     The decelerations come from ``decelerations`` exactly as ``pack_court`` computes them."""
     if not math.isnan(row[_MU]):
-        decel, spin_decel = decelerations(row[_MU], gravity, table[0, H_RADIUS], table[0, H_INNER], table[0, H_INERTIA])
-        table[0, H_DECEL] = decel
-        table[0, H_SPIN_DECEL] = spin_decel
+        decel, spin_decel = court_table.decelerations(
+            row[_MU],
+            gravity,
+            table[0, court_table.H_RADIUS],
+            table[0, court_table.H_INNER],
+            table[0, court_table.H_INERTIA],
+        )
+        table[0, court_table.H_DECEL] = decel
+        table[0, court_table.H_SPIN_DECEL] = spin_decel
     for r in range(1, table.shape[0]):
-        kind = table[r, F_KIND]
-        if kind == CUSHION_SEGMENT:
-            e_col = F + 5
-        elif kind in (CUSHION_CIRCLE, PEG):
-            e_col = F + 3
+        kind = table[r, court_table.F_KIND]
+        if kind == court_table.CUSHION_SEGMENT:
+            e_col = court_table.F + 5
+        elif kind in (court_table.CUSHION_CIRCLE, court_table.PEG):
+            e_col = court_table.F + 3
         else:
             continue
-        e = row[_PEG_E] if kind == PEG else row[_CUSHION_E]
-        friction = row[_PEG_FRICTION] if kind == PEG else row[_CUSHION_FRICTION]
+        e = row[_PEG_E] if kind == court_table.PEG else row[_CUSHION_E]
+        friction = row[_PEG_FRICTION] if kind == court_table.PEG else row[_CUSHION_FRICTION]
         if not math.isnan(e):
             table[r, e_col] = e
         if not math.isnan(friction):
             table[r, e_col + 1] = friction
     if not math.isnan(row[_DISC_E]):
-        table[0, H_RESTITUTION] = row[_DISC_E]
+        table[0, court_table.H_RESTITUTION] = row[_DISC_E]
     if not math.isnan(row[_DISC_FRICTION]):
-        table[0, H_FRICTION] = row[_DISC_FRICTION]
+        table[0, court_table.H_FRICTION] = row[_DISC_FRICTION]
 
 
 @jit.kernel
 def _scene_problem(table, ja, xs, ys, vxs, vys, omegas, k, n):
     """(why, disc) scene ``k`` cannot be run: a value not finite, a disc off the surface, on an
     earlier disc or on a cushion or peg (as ``physics.simulate`` refuses them); (0, -1) if it can."""
-    limit = 2.0 * table[0, H_RADIUS] - OVERLAP_TOLERANCE
+    limit = 2.0 * table[0, court_table.H_RADIUS] - OVERLAP_TOLERANCE
     for i in range(n):
         if not (
             math.isfinite(xs[k, i])
@@ -234,7 +225,7 @@ def _scene_problem(table, ja, xs, ys, vxs, vys, omegas, k, n):
         for j in range(i):
             if math.hypot(xs[k, i] - xs[k, j], ys[k, i] - ys[k, j]) < limit:
                 return _ON_DISC, i
-        if obstacle_overlap(table, xs[k, i], ys[k, i], OVERLAP_TOLERANCE)[0] >= 0:
+        if court_table.obstacle_overlap(table, xs[k, i], ys[k, i], OVERLAP_TOLERANCE)[0] >= 0:
             return _ON_OBSTACLE, i
     return 0, -1
 

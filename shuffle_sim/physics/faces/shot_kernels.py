@@ -33,6 +33,26 @@ from shuffle_sim.physics.loop import run_events
 from shuffle_sim.physics.state import DEAD, EV_COLUMNS, STATUS, TOUCHED
 
 
+@jit.inline
+def _refused(table, ja, index, board_x, board_y, launches, outs, problem, k):
+    """Whether shot k cannot be played (``shot_problem``, noted in ``problem``): then its rows are
+    those of a shot not played, the shot disc out of play at its start and worth nothing."""
+    xs, ys, vxs, vys, omegas = launches
+    out_x, out_y, out_status, out_dead, out_value, out_zone, out_hanger, out_touched, out_ok, out_played = outs
+    why = shot_problem(table, ja, index, board_x, board_y, xs[k], ys[k], vxs[k], vys[k], omegas[k])
+    problem[k] = why
+    if why == 0:
+        return False
+    fill_unplayed(
+        k, board_x, board_y, xs[k], ys[k], out_x, out_y, out_status, out_dead, out_touched, out_ok, out_played
+    )
+    shot = board_x.shape[0]
+    out_value[k, shot] = 0
+    out_zone[k, shot] = -1
+    out_hanger[k, shot] = HANGER_NONE
+    return True
+
+
 @jit.no_refcount
 def _play_lone_chunk(
     law, motion, ja, prepared, index, board_x, board_y, launches, max_events, span, outs, problem, scratch
@@ -43,15 +63,7 @@ def _play_lone_chunk(
     out_x, out_y, out_status, out_dead, out_value, out_zone, out_hanger, out_touched, out_ok, out_played = outs
     table = motion[0]
     for k in range(span[0], span[1]):
-        why = shot_problem(table, ja, index, board_x, board_y, xs[k], ys[k], vxs[k], vys[k], omegas[k])
-        problem[k] = why
-        if why != 0:
-            fill_unplayed(
-                k, board_x, board_y, xs[k], ys[k], out_x, out_y, out_status, out_dead, out_touched, out_ok, out_played
-            )
-            out_value[k, 0] = 0
-            out_zone[k, 0] = -1
-            out_hanger[k, 0] = HANGER_NONE
+        if _refused(table, ja, index, board_x, board_y, launches, outs, problem, k):
             continue
         x, y, _, _, _, status, dead, ok, _, _ = ops.run_lone(
             law, motion, xs[k], ys[k], vxs[k], vys[k], omegas[k], max_events, scratch
@@ -81,12 +93,7 @@ def _play_board_chunk(law, motion, ja, index, board_x, board_y, launches, max_ev
     n_board = board_x.shape[0]
     n_discs = n_board + 1
     for k in range(span[0], span[1]):
-        why = shot_problem(table, ja, index, board_x, board_y, xs[k], ys[k], vxs[k], vys[k], omegas[k])
-        problem[k] = why
-        if why != 0:
-            fill_unplayed(
-                k, board_x, board_y, xs[k], ys[k], out_x, out_y, out_status, out_dead, out_touched, out_ok, out_played
-            )
+        if _refused(table, ja, index, board_x, board_y, launches, outs, problem, k):
             continue
         ops.clear(law, state)
         placed = True

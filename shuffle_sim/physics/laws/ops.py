@@ -56,6 +56,7 @@ from shuffle_sim.physics.laws.integrated import lone as integrated_lone
 from shuffle_sim.physics.laws.integrated import loop_steps as integrated_steps
 from shuffle_sim.physics.laws.integrated import sampling as integrated_sampling
 from shuffle_sim.physics.laws.integrated.bodies import BODY_SEG_COLUMNS
+from shuffle_sim.physics.laws.integrated.dense import OUT_ROWS
 from shuffle_sim.physics.state import SEG_COLUMNS
 
 #: Every operation is inlined where it is called: it only picks its law's function, and a separate
@@ -310,7 +311,7 @@ def lone_scratch(law):
 def _lone_scratch(law):
     if _closed(law):
         return lambda law: (np.empty((0, 0)), np.empty((0, 0)))
-    return lambda law: (np.empty((7, 6)), np.empty((0, 2)))
+    return lambda law: (np.empty((OUT_ROWS, 6)), np.empty((0, 2)))
 
 
 def run_lone(law, motion, x, y, vx, vy, w, max_events, scratch):

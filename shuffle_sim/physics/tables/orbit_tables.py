@@ -22,42 +22,7 @@ import numpy as np
 from shuffle_sim._runtime import jit
 from shuffle_sim.messages import shown
 from shuffle_sim.physics.face_friction import force, force_slope, inertia_window, terminal_ratio, torque
-from shuffle_sim.physics.tables.orbit_layout import (
-    C_D1,
-    C_D2,
-    C_EPS,
-    C_FU,
-    C_FV,
-    C_G,
-    C_SIGMA,
-    COEFFICIENT_ROWS,
-    EPS_MAX,
-    EPS_MIN,
-    K_COEFFICIENTS,
-    K_INV_WIDTH,
-    K_START,
-    M_BINS_ROW,
-    M_EPS_STAR,
-    M_ETA,
-    M_FU_STAR,
-    M_FV_STAR,
-    M_G_STAR,
-    M_K,
-    M_LO_FV,
-    M_LO_ROWS,
-    M_Q_SLIDE,
-    M_Q_SPIN,
-    M_RATE,
-    M_SPIN_RATE,
-    M_UP_BINS,
-    M_UP_FV,
-    M_UP_ROWS,
-    META_ROWS,
-    N_COLUMNS,
-    N_META,
-    NODE_STEP,
-    START_OFFSET,
-)
+from shuffle_sim.physics.tables import orbit_layout
 
 #: The nodes next to a crossing of eps = 1 or eps = eta stand this close to it.
 GRADE_MIN = 1e-8
@@ -102,14 +67,14 @@ def _advance(fv, fu, g, step, eta, k):
 @jit.kernel
 def _store(tab, row, sigma, fv, fu, g, eta, k):
     d = _derivatives(fv, fu, g, eta, k)
-    tab[row, C_SIGMA] = sigma
-    tab[row, C_FV] = fv
-    tab[row, C_FU] = fu
-    tab[row, C_G] = g
+    tab[row, orbit_layout.C_SIGMA] = sigma
+    tab[row, orbit_layout.C_FV] = fv
+    tab[row, orbit_layout.C_FU] = fu
+    tab[row, orbit_layout.C_G] = g
     for c in range(3):
-        tab[row, C_D1 + c] = d[c]
-        tab[row, C_D2 + c] = d[3 + c]
-    tab[row, C_EPS] = fv / fu
+        tab[row, orbit_layout.C_D1 + c] = d[c]
+        tab[row, orbit_layout.C_D2 + c] = d[3 + c]
+    tab[row, orbit_layout.C_EPS] = fv / fu
 
 
 @jit.kernel
@@ -121,10 +86,10 @@ def _integrate_orbit(tab, fv, fu, g, eta, k):
     _store(tab, row, sigma, fv, fu, g, eta, k)
     crossed_at = -math.inf  # sigma of the last singular crossing
     while row + 1 < tab.shape[0]:
-        eps = tab[row, C_EPS]
-        if eps <= EPS_MIN or eps >= EPS_MAX or sigma >= MAX_SPAN:
+        eps = tab[row, orbit_layout.C_EPS]
+        if eps <= orbit_layout.EPS_MIN or eps >= orbit_layout.EPS_MAX or sigma >= MAX_SPAN:
             break
-        d_eps = (tab[row, C_D1] - eps * tab[row, C_D1 + 1]) / fu
+        d_eps = (tab[row, orbit_layout.C_D1] - eps * tab[row, orbit_layout.C_D1 + 1]) / fu
         # Distance (in sigma) to the next singular eps ahead, to first order.
         ahead = math.inf
         target = -1.0
@@ -134,7 +99,7 @@ def _integrate_orbit(tab, fv, fu, g, eta, k):
                 if 0.0 < d < ahead:
                     ahead = d
                     target = s
-        step = min(NODE_STEP, max(sigma - crossed_at, GRADE_MIN))
+        step = min(orbit_layout.NODE_STEP, max(sigma - crossed_at, GRADE_MIN))
         snap = False
         if ahead < 1.5 * step:
             if ahead > 2.0 * GRADE_MIN:
@@ -156,19 +121,19 @@ def _integrate_orbit(tab, fv, fu, g, eta, k):
         row += 1
         _store(tab, row, sigma, fv, fu, g, eta, k)
         if snap:
-            tab[row, C_EPS] = target
+            tab[row, orbit_layout.C_EPS] = target
     return row + 1
 
 
 @jit.kernel
 def _make_bins(tab, first, rows, bins, offset):
     """bins[offset + b] = the row of the last node at or before sigma_first + b * NODE_STEP."""
-    lo = tab[first, C_SIGMA]
-    n_bins = int((tab[first + rows - 1, C_SIGMA] - lo) / NODE_STEP) + 2
+    lo = tab[first, orbit_layout.C_SIGMA]
+    n_bins = int((tab[first + rows - 1, orbit_layout.C_SIGMA] - lo) / orbit_layout.NODE_STEP) + 2
     i = first
     for b in range(n_bins):
-        edge = lo + b * NODE_STEP
-        while i + 1 < first + rows and tab[i + 1, C_SIGMA] <= edge:
+        edge = lo + b * orbit_layout.NODE_STEP
+        while i + 1 < first + rows and tab[i + 1, orbit_layout.C_SIGMA] <= edge:
             i += 1
         bins[offset + b] = i
     return n_bins
@@ -208,7 +173,9 @@ def _load_saved(path: Path) -> np.ndarray | None:
         return None
     return (
         orbit_tables
-        if orbit_tables.ndim == 2 and orbit_tables.shape[1] == N_COLUMNS and orbit_tables.dtype == np.float64
+        if orbit_tables.ndim == 2
+        and orbit_tables.shape[1] == orbit_layout.N_COLUMNS
+        and orbit_tables.dtype == np.float64
         else None
     )
 
@@ -258,7 +225,7 @@ def coupled_tables(eta: float, inertia: float) -> np.ndarray:
 
 def _build(eta: float, inertia: float) -> np.ndarray:
     """Integrate both orbits and pack them (``coupled_tables``)."""
-    meta = np.zeros(N_META)
+    meta = np.zeros(orbit_layout.N_META)
     e_star = terminal_ratio(eta, inertia)
     f_star = force(e_star, eta)
     t_star = torque(e_star, eta)
@@ -269,38 +236,47 @@ def _build(eta: float, inertia: float) -> np.ndarray:
     w_v = slope * e_star / fu_s
     w_u = slope / fu_s - 1.0 - rate
     d_eps = (w_v - e_star * w_u) / fu_s  # eps - eps* per unit of the eigenvector
-    meta[M_ETA], meta[M_K], meta[M_EPS_STAR], meta[M_RATE] = eta, inertia, e_star, rate
-    meta[M_FV_STAR], meta[M_FU_STAR], meta[M_G_STAR] = fv_s, fu_s, g_s
-    capacity = int(MAX_SPAN / NODE_STEP) + 400
+    meta[orbit_layout.M_ETA], meta[orbit_layout.M_K], meta[orbit_layout.M_EPS_STAR], meta[orbit_layout.M_RATE] = (
+        eta,
+        inertia,
+        e_star,
+        rate,
+    )
+    meta[orbit_layout.M_FV_STAR], meta[orbit_layout.M_FU_STAR], meta[orbit_layout.M_G_STAR] = fv_s, fu_s, g_s
+    capacity = int(MAX_SPAN / orbit_layout.NODE_STEP) + 400
     parts = []
-    for sign, base in ((1.0, M_UP_FV), (-1.0, M_LO_FV)):
-        c = sign * START_OFFSET / d_eps
+    for sign, base in ((1.0, orbit_layout.M_UP_FV), (-1.0, orbit_layout.M_LO_FV)):
+        c = sign * orbit_layout.START_OFFSET / d_eps
         meta[base] = c * w_v
         meta[base + 1] = c * w_u
         meta[base + 2] = c * w_v / (rate + 2.0)
-        tab = np.empty((capacity, N_COLUMNS))
+        tab = np.empty((capacity, orbit_layout.N_COLUMNS))
         rows = _integrate_orbit(tab, fv_s + meta[base], fu_s + meta[base + 1], g_s + meta[base + 2], eta, inertia)
         parts.append(tab[:rows].copy())
-    meta[M_UP_ROWS] = len(parts[0])
-    meta[M_LO_ROWS] = len(parts[1])
+    meta[orbit_layout.M_UP_ROWS] = len(parts[0])
+    meta[orbit_layout.M_LO_ROWS] = len(parts[1])
     tab = np.ascontiguousarray(np.concatenate(parts))
     bins = np.zeros(2 * (capacity + 4) + 8, dtype=np.int64)
     n_up = _make_bins(tab, 0, len(parts[0]), bins, 0)
     _make_bins(tab, len(parts[0]), len(parts[1]), bins, n_up)
-    meta[M_UP_BINS] = n_up
+    meta[orbit_layout.M_UP_BINS] = n_up
     t0 = torque(0.0, eta)
-    meta[M_Q_SLIDE] = (1.0 + eta * eta) / (4.0 * inertia)
-    meta[M_Q_SPIN] = inertia / ((1.0 + eta) * t0)
-    meta[M_SPIN_RATE] = t0 / inertia
-    n_bins = n_up + int((tab[-1, C_SIGMA] - tab[len(parts[0]), C_SIGMA]) / NODE_STEP) + 2
-    bin_rows = (n_bins + N_COLUMNS - 1) // N_COLUMNS
+    meta[orbit_layout.M_Q_SLIDE] = (1.0 + eta * eta) / (4.0 * inertia)
+    meta[orbit_layout.M_Q_SPIN] = inertia / ((1.0 + eta) * t0)
+    meta[orbit_layout.M_SPIN_RATE] = t0 / inertia
+    n_bins = (
+        n_up
+        + int((tab[-1, orbit_layout.C_SIGMA] - tab[len(parts[0]), orbit_layout.C_SIGMA]) / orbit_layout.NODE_STEP)
+        + 2
+    )
+    bin_rows = (n_bins + orbit_layout.N_COLUMNS - 1) // orbit_layout.N_COLUMNS
     coefficients = _interval_coefficients(tab)
-    coefficient_end = META_ROWS + len(tab) + COEFFICIENT_ROWS * len(tab)
-    meta[M_BINS_ROW] = coefficient_end
-    orbit_tables = np.zeros((coefficient_end + bin_rows, N_COLUMNS))
-    orbit_tables[:META_ROWS].flat[:N_META] = meta
-    orbit_tables[META_ROWS : META_ROWS + len(tab)] = tab
-    orbit_tables[META_ROWS + len(tab) : coefficient_end].flat[: coefficients.size] = coefficients.ravel()
+    coefficient_end = orbit_layout.META_ROWS + len(tab) + orbit_layout.COEFFICIENT_ROWS * len(tab)
+    meta[orbit_layout.M_BINS_ROW] = coefficient_end
+    orbit_tables = np.zeros((coefficient_end + bin_rows, orbit_layout.N_COLUMNS))
+    orbit_tables[: orbit_layout.META_ROWS].flat[: orbit_layout.N_META] = meta
+    orbit_tables[orbit_layout.META_ROWS : orbit_layout.META_ROWS + len(tab)] = tab
+    orbit_tables[orbit_layout.META_ROWS + len(tab) : coefficient_end].flat[: coefficients.size] = coefficients.ravel()
     orbit_tables[coefficient_end:].flat[:n_bins] = bins[:n_bins]
     return orbit_tables
 
@@ -310,20 +286,20 @@ def _interval_coefficients(tab: np.ndarray) -> np.ndarray:
     start sigma, 1 / its width h, then for f_v, f_u and g the six coefficients of the quintic Hermite
     interpolant in t = (sigma - start) / h (value, slope and curvature matched at both ends), lowest
     power first. The last row of each orbit has no interval; its block is never read."""
-    x0 = tab[:-1, C_SIGMA]
-    h = tab[1:, C_SIGMA] - x0
-    out = np.zeros((len(tab), COEFFICIENT_ROWS * N_COLUMNS))
-    out[:-1, K_START] = x0
+    x0 = tab[:-1, orbit_layout.C_SIGMA]
+    h = tab[1:, orbit_layout.C_SIGMA] - x0
+    out = np.zeros((len(tab), orbit_layout.COEFFICIENT_ROWS * orbit_layout.N_COLUMNS))
+    out[:-1, orbit_layout.K_START] = x0
     with np.errstate(divide="ignore"):
-        out[:-1, K_INV_WIDTH] = np.where(h > 0.0, 1.0 / np.where(h > 0.0, h, 1.0), 0.0)
+        out[:-1, orbit_layout.K_INV_WIDTH] = np.where(h > 0.0, 1.0 / np.where(h > 0.0, h, 1.0), 0.0)
     for c in range(3):
-        y0 = tab[:-1, C_FV + c]
-        rise = tab[1:, C_FV + c] - y0
-        d0 = tab[:-1, C_D1 + c] * h
-        d1 = tab[1:, C_D1 + c] * h
-        s0 = tab[:-1, C_D2 + c] * h * h
-        s1 = tab[1:, C_D2 + c] * h * h
-        base = K_COEFFICIENTS + 6 * c
+        y0 = tab[:-1, orbit_layout.C_FV + c]
+        rise = tab[1:, orbit_layout.C_FV + c] - y0
+        d0 = tab[:-1, orbit_layout.C_D1 + c] * h
+        d1 = tab[1:, orbit_layout.C_D1 + c] * h
+        s0 = tab[:-1, orbit_layout.C_D2 + c] * h * h
+        s1 = tab[1:, orbit_layout.C_D2 + c] * h * h
+        base = orbit_layout.K_COEFFICIENTS + 6 * c
         out[:-1, base] = y0
         out[:-1, base + 1] = d0
         out[:-1, base + 2] = 0.5 * s0

@@ -34,6 +34,7 @@ class Draw(Intent):
     x: float
     y: float
     label: str = "draw"
+    KIND = "draw"
 
     def aim(self, ctx: ShotContext) -> Launch:
         return _straight(ctx, self.x, self.y, 0.0, -1, f"draw to ({self.x:.3f}, {self.y:.3f})")
@@ -46,6 +47,7 @@ class TakeOut(Intent):
     target: int
     extra: float
     label: str = "take-out"
+    KIND = "take-out"
 
     def aim(self, ctx: ShotContext) -> Launch:
         i = ctx.disc_index(self.target, "take-out")
@@ -72,7 +74,7 @@ class _BesideDisc(Intent):
     named: ClassVar[str]
 
     def point(self, ctx: ShotContext) -> tuple[float, float]:
-        target = ctx.disc_index(self.target, type(self).__name__.lower())
+        target = ctx.disc_index(self.target, self.KIND)
         return _along_line_of_fire(ctx, target, self.toward * self.distance)
 
     def aim(self, ctx: ShotContext) -> Launch:
@@ -85,6 +87,7 @@ class Guard(_BesideDisc):
     """Draw to a point ``distance`` metres in front of board disc ``target`` (toward the shooter)."""
 
     label: str = "guard"
+    KIND = "guard"
     toward = 1.0
     named = "guard of"
 
@@ -94,6 +97,7 @@ class Hide(_BesideDisc):
     """Draw to a point ``distance`` metres behind board disc ``target`` (seen from the shooter)."""
 
     label: str = "hide"
+    KIND = "hide"
     toward = -1.0
     named = "hide behind"
 
@@ -117,7 +121,7 @@ class Open20(Intent):
     (``hole_overshoot``): short of it the disc stops on the board, too fast it crosses the hole."""
 
     label: str = "open 20"
-    kind = "open 20"
+    KIND = "open 20"
 
     def aim(self, ctx: ShotContext) -> Launch:
         if not ctx.court.holes:
@@ -143,6 +147,7 @@ class Hanger(Intent):
     overhang: float = 0.5
     along: float = 0.5
     label: str = "hanger"
+    KIND = "hanger"
 
     def aim(self, ctx: ShotContext) -> Launch:
         x, y = hanger_point(ctx.court, self.corner, self.overhang, self.along)
@@ -158,6 +163,7 @@ class Bank(Intent):
     extra: float = 0.0
     cushion: str = "back bumper"
     label: str = "bank"
+    KIND = "bank"
 
     def aim(self, ctx: ShotContext) -> Launch:
         """Solve from the preferred start, then from the others nearest it first, until one reaches."""

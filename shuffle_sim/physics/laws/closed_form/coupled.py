@@ -36,36 +36,7 @@ from __future__ import annotations
 import math
 
 from shuffle_sim._runtime import jit
-from shuffle_sim.physics.tables.orbit_layout import (
-    C_D1,
-    C_EPS,
-    C_FU,
-    C_SIGMA,
-    COEFFICIENT_ROWS,
-    EPS_MAX,
-    EPS_MIN,
-    K_COEFFICIENTS,
-    K_INV_WIDTH,
-    K_START,
-    M_BINS_ROW,
-    M_EPS_STAR,
-    M_FU_STAR,
-    M_FV_STAR,
-    M_G_STAR,
-    M_LO_FV,
-    M_LO_ROWS,
-    M_Q_SLIDE,
-    M_Q_SPIN,
-    M_RATE,
-    M_SPIN_RATE,
-    M_UP_BINS,
-    M_UP_FV,
-    M_UP_ROWS,
-    META_ROWS,
-    N_COLUMNS,
-    NODE_STEP,
-    START_OFFSET,
-)
+from shuffle_sim.physics.tables import orbit_layout
 
 # Motion modes (the kernel stores them per disc).
 MODE_UPPER = 0
@@ -77,25 +48,27 @@ MODE_SPIN_LIMIT = 4  # eps <= EPS_MIN
 
 @jit.inline
 def _meta(orbit_tables, index):
-    return orbit_tables[index // N_COLUMNS, index % N_COLUMNS]
+    return orbit_tables[index // orbit_layout.N_COLUMNS, index % orbit_layout.N_COLUMNS]
 
 
 @jit.inline
 def _interval(orbit_tables, i, sigma):
     """(first row, first column) of the coefficient block of the interval starting at orbit row i (a
     row of the packed tables ``orbit_tables``), and t, sigma's place in it."""
-    n_rows = int(_meta(orbit_tables, M_UP_ROWS)) + int(_meta(orbit_tables, M_LO_ROWS))
-    flat = (META_ROWS + n_rows) * N_COLUMNS + (i - META_ROWS) * COEFFICIENT_ROWS * N_COLUMNS
-    row = flat // N_COLUMNS
-    col = flat % N_COLUMNS  # 0: the blocks are whole rows
-    t = (sigma - orbit_tables[row, col + K_START]) * orbit_tables[row, col + K_INV_WIDTH]
+    n_rows = int(_meta(orbit_tables, orbit_layout.M_UP_ROWS)) + int(_meta(orbit_tables, orbit_layout.M_LO_ROWS))
+    flat = (orbit_layout.META_ROWS + n_rows) * orbit_layout.N_COLUMNS + (
+        i - orbit_layout.META_ROWS
+    ) * orbit_layout.COEFFICIENT_ROWS * orbit_layout.N_COLUMNS
+    row = flat // orbit_layout.N_COLUMNS
+    col = flat % orbit_layout.N_COLUMNS  # 0: the blocks are whole rows
+    t = (sigma - orbit_tables[row, col + orbit_layout.K_START]) * orbit_tables[row, col + orbit_layout.K_INV_WIDTH]
     return row, t
 
 
 @jit.inline
 def _block(orbit_tables, row, k):
     """Entry k of the coefficient block that starts at ``row``."""
-    return orbit_tables[row + k // N_COLUMNS, k % N_COLUMNS]
+    return orbit_tables[row + k // orbit_layout.N_COLUMNS, k % orbit_layout.N_COLUMNS]
 
 
 @jit.inline
@@ -132,8 +105,10 @@ def _quintic_slope(orbit_tables, row, base, t):
 def _orbit_rows(orbit_tables, mode):
     """(first row, number of rows) of orbit ``mode`` in the packed tables."""
     if mode == MODE_UPPER:
-        return META_ROWS, int(_meta(orbit_tables, M_UP_ROWS))
-    return META_ROWS + int(_meta(orbit_tables, M_UP_ROWS)), int(_meta(orbit_tables, M_LO_ROWS))
+        return orbit_layout.META_ROWS, int(_meta(orbit_tables, orbit_layout.M_UP_ROWS))
+    return orbit_layout.META_ROWS + int(_meta(orbit_tables, orbit_layout.M_UP_ROWS)), int(
+        _meta(orbit_tables, orbit_layout.M_LO_ROWS)
+    )
 
 
 @jit.inline
@@ -141,12 +116,12 @@ def _row(orbit_tables, mode, sigma):
     """The row whose interval holds ``sigma`` on orbit ``mode`` (upper or lower)."""
     tab = orbit_tables
     first, rows = _orbit_rows(orbit_tables, mode)
-    offset = 0 if mode == MODE_UPPER else int(_meta(orbit_tables, M_UP_BINS))
-    b = offset + max(0, int((sigma - tab[first, C_SIGMA]) / NODE_STEP))
-    bins_row = int(_meta(orbit_tables, M_BINS_ROW))
-    i = META_ROWS + int(orbit_tables[bins_row + b // N_COLUMNS, b % N_COLUMNS])
+    offset = 0 if mode == MODE_UPPER else int(_meta(orbit_tables, orbit_layout.M_UP_BINS))
+    b = offset + max(0, int((sigma - tab[first, orbit_layout.C_SIGMA]) / orbit_layout.NODE_STEP))
+    bins_row = int(_meta(orbit_tables, orbit_layout.M_BINS_ROW))
+    i = orbit_layout.META_ROWS + int(orbit_tables[bins_row + b // orbit_layout.N_COLUMNS, b % orbit_layout.N_COLUMNS])
     last = first + rows - 2
-    while i < last and tab[i + 1, C_SIGMA] <= sigma:
+    while i < last and tab[i + 1, orbit_layout.C_SIGMA] <= sigma:
         i += 1
     return min(i, last)
 
@@ -156,19 +131,23 @@ def orbit_state(orbit_tables, mode, sigma):
     """(f_v, f_u, g) at ``sigma`` on orbit ``mode``: the table, or its linearised start below sigma = 0."""
     if mode == MODE_TERMINAL or sigma <= 0.0:
         if mode == MODE_TERMINAL or sigma == -math.inf:
-            return _meta(orbit_tables, M_FV_STAR), _meta(orbit_tables, M_FU_STAR), _meta(orbit_tables, M_G_STAR)
-        grow = math.exp(_meta(orbit_tables, M_RATE) * sigma)
-        base = M_UP_FV if mode == MODE_UPPER else M_LO_FV
+            return (
+                _meta(orbit_tables, orbit_layout.M_FV_STAR),
+                _meta(orbit_tables, orbit_layout.M_FU_STAR),
+                _meta(orbit_tables, orbit_layout.M_G_STAR),
+            )
+        grow = math.exp(_meta(orbit_tables, orbit_layout.M_RATE) * sigma)
+        base = orbit_layout.M_UP_FV if mode == MODE_UPPER else orbit_layout.M_LO_FV
         return (
-            _meta(orbit_tables, M_FV_STAR) + _meta(orbit_tables, base) * grow,
-            _meta(orbit_tables, M_FU_STAR) + _meta(orbit_tables, base + 1) * grow,
-            _meta(orbit_tables, M_G_STAR) + _meta(orbit_tables, base + 2) * grow,
+            _meta(orbit_tables, orbit_layout.M_FV_STAR) + _meta(orbit_tables, base) * grow,
+            _meta(orbit_tables, orbit_layout.M_FU_STAR) + _meta(orbit_tables, base + 1) * grow,
+            _meta(orbit_tables, orbit_layout.M_G_STAR) + _meta(orbit_tables, base + 2) * grow,
         )
     row, t = _interval(orbit_tables, _row(orbit_tables, mode, sigma), sigma)
     return (
-        _quintic(orbit_tables, row, K_COEFFICIENTS, t),
-        _quintic(orbit_tables, row, K_COEFFICIENTS + 6, t),
-        _quintic(orbit_tables, row, K_COEFFICIENTS + 12, t),
+        _quintic(orbit_tables, row, orbit_layout.K_COEFFICIENTS, t),
+        _quintic(orbit_tables, row, orbit_layout.K_COEFFICIENTS + 6, t),
+        _quintic(orbit_tables, row, orbit_layout.K_COEFFICIENTS + 12, t),
     )
 
 
@@ -176,33 +155,33 @@ def orbit_state(orbit_tables, mode, sigma):
 def _sigma_of(orbit_tables, mode, eps):
     """sigma on orbit ``mode`` where f_v / f_u = eps."""
     tab = orbit_tables
-    e_star = _meta(orbit_tables, M_EPS_STAR)
+    e_star = _meta(orbit_tables, orbit_layout.M_EPS_STAR)
     first, rows = _orbit_rows(orbit_tables, mode)
-    if abs(eps - e_star) <= START_OFFSET:
-        return math.log((eps - e_star) / (START_OFFSET if mode == MODE_UPPER else -START_OFFSET)) / _meta(
-            orbit_tables, M_RATE
-        )
+    if abs(eps - e_star) <= orbit_layout.START_OFFSET:
+        return math.log(
+            (eps - e_star) / (orbit_layout.START_OFFSET if mode == MODE_UPPER else -orbit_layout.START_OFFSET)
+        ) / _meta(orbit_tables, orbit_layout.M_RATE)
     # eps runs away from eps* along the orbit: binary search on the nodes' eps.
     up = mode == MODE_UPPER
     lo = first
     hi = first + rows - 1
     while hi - lo > 1:
         mid = (lo + hi) // 2
-        if tab[mid, C_EPS] <= eps if up else tab[mid, C_EPS] >= eps:
+        if tab[mid, orbit_layout.C_EPS] <= eps if up else tab[mid, orbit_layout.C_EPS] >= eps:
             lo = mid
         else:
             hi = mid
-    a = tab[lo, C_SIGMA]
-    b = tab[hi, C_SIGMA]
+    a = tab[lo, orbit_layout.C_SIGMA]
+    b = tab[hi, orbit_layout.C_SIGMA]
     # Start Newton from the cubic Hermite interpolant of sigma(eps) through the two nodes, with
     # d eps / d sigma = (f_v' - eps f_u') / f_u there: within rounding of the root but for the
     # interpolant's error, so two Newton steps end the search.
-    e0 = tab[lo, C_EPS]
-    e1 = tab[hi, C_EPS]
+    e0 = tab[lo, orbit_layout.C_EPS]
+    e1 = tab[hi, orbit_layout.C_EPS]
     de = e1 - e0
     x = (eps - e0) / de
-    m0 = de * tab[lo, C_FU] / (tab[lo, C_D1] - e0 * tab[lo, C_D1 + 1])
-    m1 = de * tab[hi, C_FU] / (tab[hi, C_D1] - e1 * tab[hi, C_D1 + 1])
+    m0 = de * tab[lo, orbit_layout.C_FU] / (tab[lo, orbit_layout.C_D1] - e0 * tab[lo, orbit_layout.C_D1 + 1])
+    m1 = de * tab[hi, orbit_layout.C_FU] / (tab[hi, orbit_layout.C_D1] - e1 * tab[hi, orbit_layout.C_D1 + 1])
     x2 = x * x
     x3 = x2 * x
     sigma = a * (2.0 * x3 - 3.0 * x2 + 1.0) + m0 * (x3 - 2.0 * x2 + x) + b * (3.0 * x2 - 2.0 * x3) + m1 * (x3 - x2)
@@ -210,11 +189,11 @@ def _sigma_of(orbit_tables, mode, eps):
         sigma = a + (b - a) * x
     for _ in range(60):
         row, t = _interval(orbit_tables, lo, sigma)
-        fv = _quintic(orbit_tables, row, K_COEFFICIENTS, t)
-        fu = _quintic(orbit_tables, row, K_COEFFICIENTS + 6, t)
-        inv_width = _block(orbit_tables, row, K_INV_WIDTH)
-        dfv = _quintic_slope(orbit_tables, row, K_COEFFICIENTS, t) * inv_width
-        dfu = _quintic_slope(orbit_tables, row, K_COEFFICIENTS + 6, t) * inv_width
+        fv = _quintic(orbit_tables, row, orbit_layout.K_COEFFICIENTS, t)
+        fu = _quintic(orbit_tables, row, orbit_layout.K_COEFFICIENTS + 6, t)
+        inv_width = _block(orbit_tables, row, orbit_layout.K_INV_WIDTH)
+        dfv = _quintic_slope(orbit_tables, row, orbit_layout.K_COEFFICIENTS, t) * inv_width
+        dfu = _quintic_slope(orbit_tables, row, orbit_layout.K_COEFFICIENTS + 6, t) * inv_width
         resid = fv - eps * fu
         if (resid > 0.0) == up:
             b = sigma
@@ -237,16 +216,16 @@ def start_motion(orbit_tables, speed, rim, decel):
     """Mode, sigma0, stop time and stop distance of a disc sliding at ``speed`` with rim speed ``rim``
     (both > 0) under ``decel`` = mu g."""
     eps = speed / rim
-    if eps >= EPS_MAX:
+    if eps >= orbit_layout.EPS_MAX:
         return MODE_SLIDE_LIMIT, 0.0, speed / decel, speed * speed / (2.0 * decel)
-    if eps <= EPS_MIN:
-        theta = rim / (decel * _meta(orbit_tables, M_SPIN_RATE))
-        return MODE_SPIN_LIMIT, 0.0, theta, speed * theta / (_meta(orbit_tables, M_Q_SPIN) + 1.0)
-    if eps == _meta(orbit_tables, M_EPS_STAR):
+    if eps <= orbit_layout.EPS_MIN:
+        theta = rim / (decel * _meta(orbit_tables, orbit_layout.M_SPIN_RATE))
+        return MODE_SPIN_LIMIT, 0.0, theta, speed * theta / (_meta(orbit_tables, orbit_layout.M_Q_SPIN) + 1.0)
+    if eps == _meta(orbit_tables, orbit_layout.M_EPS_STAR):
         mode = MODE_TERMINAL
         sigma = -math.inf
     else:
-        mode = MODE_UPPER if eps > _meta(orbit_tables, M_EPS_STAR) else MODE_LOWER
+        mode = MODE_UPPER if eps > _meta(orbit_tables, orbit_layout.M_EPS_STAR) else MODE_LOWER
         sigma = _sigma_of(orbit_tables, mode, eps)
     fv, fu, g = orbit_state(orbit_tables, mode, sigma)
     # Both give Theta0; the larger of speed and rim is the better conditioned.
@@ -264,10 +243,10 @@ def motion_at(orbit_tables, mode, sigma0, theta0, reach, speed0, rim0, decel, ta
         return 0.0, speed0, rim0
     if mode == MODE_SLIDE_LIMIT:
         v = speed0 - decel * tau
-        return tau * (speed0 - 0.5 * decel * tau), v, rim0 * (v / speed0) ** _meta(orbit_tables, M_Q_SLIDE)
+        return tau * (speed0 - 0.5 * decel * tau), v, rim0 * (v / speed0) ** _meta(orbit_tables, orbit_layout.M_Q_SLIDE)
     x = theta / theta0
     if mode == MODE_SPIN_LIMIT:
-        q = _meta(orbit_tables, M_Q_SPIN)
+        q = _meta(orbit_tables, orbit_layout.M_Q_SPIN)
         return reach * (1.0 - x ** (q + 1.0)), speed0 * x**q, rim0 * x
     sigma = sigma0 + math.log(x)
     fv, fu, g = orbit_state(orbit_tables, mode, sigma)

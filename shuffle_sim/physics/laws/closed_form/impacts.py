@@ -15,16 +15,7 @@ from shuffle_sim.physics.face_friction import force
 from shuffle_sim.physics.laws.closed_form.disc_state import kinematics, restart
 from shuffle_sim.physics.laws.closed_form.slide import OMEGA
 from shuffle_sim.physics.state import MOVED, STATUS
-from shuffle_sim.physics.tables.court_table import (
-    H_DECEL,
-    H_FRICTION,
-    H_INERTIA,
-    H_INNER,
-    H_RADIUS,
-    H_RESTITUTION,
-    H_SPIN_DECEL,
-    H_YIELD,
-)
+from shuffle_sim.physics.tables import court_table
 
 
 @jit.no_refcount
@@ -92,9 +83,9 @@ def disc_disc_impact(table, orbit_tables, st, ist, a, b, t, storm):
     on as one (``merge_pushing_group``); so do they after the impulse when ``storm`` says that
     ``STORM_IMPACTS`` impacts have already happened at this instant (see ``run_table``).
     """
-    decel = table[0, H_DECEL]
-    spin_decel = table[0, H_SPIN_DECEL]
-    radius = table[0, H_RADIUS]
+    decel = table[0, court_table.H_DECEL]
+    spin_decel = table[0, court_table.H_SPIN_DECEL]
+    radius = table[0, court_table.H_RADIUS]
     xa, ya, vax, vay, wa = kinematics(orbit_tables, radius, st, ist, a, t, decel, spin_decel)
     xb, yb, vbx, vby, wb = kinematics(orbit_tables, radius, st, ist, b, t, decel, spin_decel)
     dx = xb - xa
@@ -112,10 +103,10 @@ def disc_disc_impact(table, orbit_tables, st, ist, a, b, t, storm):
         nx,
         ny,
         radius,
-        table[0, H_RESTITUTION],
-        table[0, H_FRICTION],
-        table[0, H_INERTIA],
-        table[0, H_YIELD],
+        table[0, court_table.H_RESTITUTION],
+        table[0, court_table.H_FRICTION],
+        table[0, court_table.H_INERTIA],
+        table[0, court_table.H_YIELD],
     )
     restart(orbit_tables, radius, st, ist, a, t, xa, ya, vax, vay, wa, decel, spin_decel)
     restart(orbit_tables, radius, st, ist, b, t, xb, yb, vbx, vby, wb, decel, spin_decel)
@@ -135,7 +126,7 @@ def disc_disc_impact(table, orbit_tables, st, ist, a, b, t, storm):
                 ax = 0.5 * decel * (vax / speed_a - vbx / speed_b)
                 ay = 0.5 * decel * (vay / speed_a - vby / speed_b)
             else:
-                eta = table[0, H_INNER]
+                eta = table[0, court_table.H_INNER]
                 dec_a = sliding_decel(orbit_tables, radius, eta, decel, speed_a, st[OMEGA, a])
                 dec_b = sliding_decel(orbit_tables, radius, eta, decel, speed_b, st[OMEGA, b])
                 ax = 0.5 * (dec_a * vax / speed_a - dec_b * vbx / speed_b)
@@ -148,9 +139,9 @@ def disc_disc_impact(table, orbit_tables, st, ist, a, b, t, storm):
 def fixed_body_impact(table, orbit_tables, st, ist, i, row, t, storm):
     """Bounce disc i off the cushion or peg in table row ``row`` at time t (``bounce.fixed_body_bounce``);
     True if it kills."""
-    decel = table[0, H_DECEL]
-    spin_decel = table[0, H_SPIN_DECEL]
-    radius = table[0, H_RADIUS]
+    decel = table[0, court_table.H_DECEL]
+    spin_decel = table[0, court_table.H_SPIN_DECEL]
+    radius = table[0, court_table.H_RADIUS]
     xi, yi, vx, vy, w = kinematics(orbit_tables, radius, st, ist, i, t, decel, spin_decel)
     vx, vy, w, kills = fixed_body_bounce(table, row, xi, yi, vx, vy, w, storm)
     restart(orbit_tables, radius, st, ist, i, t, xi, yi, vx, vy, w, decel, spin_decel)

@@ -21,20 +21,8 @@ import math
 
 from shuffle_sim._runtime import jit
 from shuffle_sim._runtime.compile_ahead import Callee
+from shuffle_sim.physics import events
 from shuffle_sim.physics.contacts.bounce import fixed_body_bounce
-from shuffle_sim.physics.events import (
-    DISC_CUSHION,
-    DISC_PEG,
-    FALL,
-    HOLED,
-    KILLED,
-    SPIN_STOP,
-    STATUS_FALLEN,
-    STATUS_HOLED,
-    STATUS_MOVING,
-    STATUS_REST,
-    STOP,
-)
 from shuffle_sim.physics.laws.closed_form.predict import coupled_times, predict_path, slow_distance
 from shuffle_sim.physics.laws.closed_form.slide import motion_after, start_reference
 from shuffle_sim.physics.tables.court_table import H_DECEL, H_RADIUS, H_SPIN_DECEL, F
@@ -46,10 +34,21 @@ def _predict_lone(
 ):
     """(t_next, kind, b, t_kill, kill_b): the next boundary event and kill-line crossing of the lone
     disc's path (``_predict.predict_path``), their times along the coupled motion if it is in it."""
-    coupled = mode >= 0 and status == STATUS_MOVING
+    coupled = mode >= 0 and status == events.STATUS_MOVING
     s_slow = slow_distance(table, orbit_tables, mode, sigma0, theta, reach, speed, omega) if coupled else 0.0
     t_next, next_kind, next_b, t_kill, kill_b, s_next, s_kill = predict_path(
-        table, px, py, ux, uy, speed, reach if coupled else -1.0, s_slow, status == STATUS_MOVING, not dead, t0, t_stop
+        table,
+        px,
+        py,
+        ux,
+        uy,
+        speed,
+        reach if coupled else -1.0,
+        s_slow,
+        status == events.STATUS_MOVING,
+        not dead,
+        t0,
+        t_stop,
     )
     if coupled:
         t_next, t_kill = coupled_times(
@@ -62,13 +61,13 @@ def _predict_lone(
 def _after_event(table, kind, b, qx, qy, vx, vy, w, dead):
     """Where the disc is and how it moves after a cushion, peg, stop, fall or hole at (qx, qy), moving
     at (vx, vy) with spin w: (x, y, vx, vy, w, dead), as the kernel applies the event."""
-    if kind in (DISC_CUSHION, DISC_PEG):
+    if kind in (events.DISC_CUSHION, events.DISC_PEG):
         new_vx, new_vy, new_w, kills = fixed_body_bounce(table, b, qx, qy, vx, vy, w, False)
         dead = dead or kills
-    elif kind == STOP:
+    elif kind == events.STOP:
         new_vx, new_vy, new_w = 0.0, 0.0, w
     else:  # FALL or HOLED: out of play where it crossed the edge, or at the hole's centre
-        if kind == HOLED:
+        if kind == events.HOLED:
             qx = table[b, F]
             qy = table[b, F + 1]
         new_vx, new_vy, new_w = 0.0, 0.0, 0.0
@@ -78,11 +77,11 @@ def _after_event(table, kind, b, qx, qy, vx, vy, w, dead):
 @jit.inline
 def _status_after(kind, speed):
     """The disc's status after an event: out of play after a fall or a hole, else moving or at rest."""
-    if kind == FALL:
-        return STATUS_FALLEN
-    if kind == HOLED:
-        return STATUS_HOLED
-    return STATUS_MOVING if speed > 0.0 else STATUS_REST
+    if kind == events.FALL:
+        return events.STATUS_FALLEN
+    if kind == events.HOLED:
+        return events.STATUS_HOLED
+    return events.STATUS_MOVING if speed > 0.0 else events.STATUS_REST
 
 
 @jit.inline
@@ -106,7 +105,7 @@ def run_lone(table, orbit_tables, x, y, vx, vy, omega, max_events):
     ux, uy, speed, omega, t_stop, t_spin, mode, sigma0, reach, theta = start_reference(
         orbit_tables, radius, t0, px, py, vx, vy, omega, decel, spin_decel
     )
-    status = STATUS_MOVING if speed > 0.0 else STATUS_REST
+    status = events.STATUS_MOVING if speed > 0.0 else events.STATUS_REST
     dead = False
     t_next, next_kind, next_b = math.inf, -1, -1  # the next boundary event: time, kind, table row
     t_kill, kill_b = math.inf, -1  # the next kill-line crossing
@@ -117,7 +116,7 @@ def run_lone(table, orbit_tables, x, y, vx, vy, omega, max_events):
     while True:
         if predict:
             predict = False
-            if status in (STATUS_FALLEN, STATUS_HOLED):
+            if status in (events.STATUS_FALLEN, events.STATUS_HOLED):
                 t_next = math.inf
                 t_kill = math.inf
             else:
@@ -146,9 +145,9 @@ def run_lone(table, orbit_tables, x, y, vx, vy, omega, max_events):
         if t_next < t:
             t, kind, b = t_next, next_kind, next_b
         if t_kill < t:
-            t, kind, b = t_kill, KILLED, kill_b
+            t, kind, b = t_kill, events.KILLED, kill_b
         if t_spin < t:
-            t, kind, b = t_spin, SPIN_STOP, -1
+            t, kind, b = t_spin, events.SPIN_STOP, -1
         if kind == -1:
             break
         if processed >= max_events:
@@ -156,11 +155,11 @@ def run_lone(table, orbit_tables, x, y, vx, vy, omega, max_events):
             break
         processed += 1
         now = max(now, t)
-        if kind == KILLED:
+        if kind == events.KILLED:
             dead = True
             t_kill = math.inf
             continue
-        if kind == SPIN_STOP:
+        if kind == events.SPIN_STOP:
             # Zero, not the decayed reference spin (as the kernel does).
             omega = 0.0
             t_spin = math.inf
@@ -171,7 +170,7 @@ def run_lone(table, orbit_tables, x, y, vx, vy, omega, max_events):
         )
         qx = px + ux * slid
         qy = py + uy * slid
-        if status != STATUS_MOVING:
+        if status != events.STATUS_MOVING:
             v = 0.0
         px, py, new_vx, new_vy, new_w, dead = _after_event(table, kind, b, qx, qy, ux * v, uy * v, w, dead)
         t0 = now
@@ -183,7 +182,7 @@ def run_lone(table, orbit_tables, x, y, vx, vy, omega, max_events):
     slid, v, w = motion_after(
         orbit_tables, radius, mode, sigma0, reach, theta, speed, omega, decel, spin_decel, now - t0
     )
-    if status != STATUS_MOVING:
+    if status != events.STATUS_MOVING:
         v = 0.0
     return (px + ux * slid, py + uy * slid, ux * v, uy * v, w, status, dead, ok, now, processed)
 

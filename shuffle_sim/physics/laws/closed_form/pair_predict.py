@@ -15,28 +15,9 @@ from shuffle_sim._runtime import jit
 from shuffle_sim.physics.contacts.tolerances import APPROACH_TOL, CONTACT_GAP, OVERLAP_SLACK
 from shuffle_sim.physics.events import STATUS_FALLEN, STATUS_MOVING
 from shuffle_sim.physics.face_friction import force
+from shuffle_sim.physics.laws.closed_form import slide
 from shuffle_sim.physics.laws.closed_form.coupled import MODE_SLIDE_LIMIT, MODE_SPIN_LIMIT, _meta
 from shuffle_sim.physics.laws.closed_form.predict import path_reach
-from shuffle_sim.physics.laws.closed_form.slide import (
-    MODE,
-    OMEGA,
-    PX,
-    PY,
-    REACH,
-    SIGMA0,
-    SPEED,
-    T0,
-    T_STOP,
-    THETA,
-    UX,
-    UY,
-    disc_motion_call,
-    position_at,
-    speed_at,
-    stopping_distance,
-    time_for_distance,
-    time_to_slide,
-)
 from shuffle_sim.physics.laws.closed_form.toi import circle_entry, paths_apart, point_beyond_path, quartic_entry
 from shuffle_sim.physics.state import STATUS
 from shuffle_sim.physics.tables.orbit_layout import M_ETA, M_FV_STAR
@@ -55,7 +36,7 @@ STEP_SHARE = 0.5
 def _force_range(orbit_tables, radius, eta, st, i, speed, w):
     """(least, greatest) F disc i can feel from now to its stop: eps runs monotonically from its
     present value to its end (eps*, or infinity in the pure-slide limit), and F is monotone in eps."""
-    mode = int(st[MODE, i])
+    mode = int(st[slide.MODE, i])
     if mode < 0 or mode == MODE_SLIDE_LIMIT or w == 0.0:
         return 1.0, 1.0
     f_now = force(speed / (radius * abs(w)), eta)
@@ -83,26 +64,26 @@ def coupled_pair_entry(orbit_tables, radius, eta, st, i, j, now, t_end, decel, s
     (``_toi.paths_apart``) end the search before it starts.
     """
     if (
-        st[UX, i] == st[UX, j]
-        and st[UY, i] == st[UY, j]
-        and st[SPEED, i] == st[SPEED, j]
-        and st[OMEGA, i] == st[OMEGA, j]
-        and st[T0, i] == st[T0, j]
-        and st[MODE, i] == st[MODE, j]
+        st[slide.UX, i] == st[slide.UX, j]
+        and st[slide.UY, i] == st[slide.UY, j]
+        and st[slide.SPEED, i] == st[slide.SPEED, j]
+        and st[slide.OMEGA, i] == st[slide.OMEGA, j]
+        and st[slide.T0, i] == st[slide.T0, j]
+        and st[slide.MODE, i] == st[slide.MODE, j]
     ):
         return math.inf  # one motion (a group moving as one): their separation never changes
     left_i = path_reach(st, i, decel) - si
     left_j = path_reach(st, j, decel) - sj
     if paths_apart(
-        st[PX, i] + st[UX, i] * si,
-        st[PY, i] + st[UY, i] * si,
-        st[UX, i],
-        st[UY, i],
+        st[slide.PX, i] + st[slide.UX, i] * si,
+        st[slide.PY, i] + st[slide.UY, i] * si,
+        st[slide.UX, i],
+        st[slide.UY, i],
         max(left_i, 0.0),
-        st[PX, j] + st[UX, j] * sj,
-        st[PY, j] + st[UY, j] * sj,
-        st[UX, j],
-        st[UY, j],
+        st[slide.PX, j] + st[slide.UX, j] * sj,
+        st[slide.PY, j] + st[slide.UY, j] * sj,
+        st[slide.UX, j],
+        st[slide.UY, j],
         max(left_j, 0.0),
         rho,
     ):
@@ -110,23 +91,23 @@ def coupled_pair_entry(orbit_tables, radius, eta, st, i, j, now, t_end, decel, s
     lo_i, hi_i = _force_range(orbit_tables, radius, eta, st, i, vi, wi)
     lo_j, hi_j = _force_range(orbit_tables, radius, eta, st, j, vj, wj)
     spread = 0.25 * decel * (hi_i - lo_i + hi_j - lo_j)
-    ax = 0.25 * decel * ((lo_i + hi_i) * st[UX, i] - (lo_j + hi_j) * st[UX, j])
-    ay = 0.25 * decel * ((lo_i + hi_i) * st[UY, i] - (lo_j + hi_j) * st[UY, j])
+    ax = 0.25 * decel * ((lo_i + hi_i) * st[slide.UX, i] - (lo_j + hi_j) * st[slide.UX, j])
+    ay = 0.25 * decel * ((lo_i + hi_i) * st[slide.UY, i] - (lo_j + hi_j) * st[slide.UY, j])
     t = now
     for step in range(PAIR_SEARCH_STEPS):
         if step > 0:
-            si, vi, _ = disc_motion_call(orbit_tables, radius, st, i, t, decel, spin_decel)
-            sj, vj, _ = disc_motion_call(orbit_tables, radius, st, j, t, decel, spin_decel)
-        cx = st[PX, j] + st[UX, j] * sj - st[PX, i] - st[UX, i] * si
-        cy = st[PY, j] + st[UY, j] * sj - st[PY, i] - st[UY, i] * si
+            si, vi, _ = slide.disc_motion_call(orbit_tables, radius, st, i, t, decel, spin_decel)
+            sj, vj, _ = slide.disc_motion_call(orbit_tables, radius, st, j, t, decel, spin_decel)
+        cx = st[slide.PX, j] + st[slide.UX, j] * sj - st[slide.PX, i] - st[slide.UX, i] * si
+        cy = st[slide.PY, j] + st[slide.UY, j] * sj - st[slide.PY, i] - st[slide.UY, i] * si
         gap = math.sqrt(cx * cx + cy * cy) - rho
         if gap <= 0.0:
             return t
         left = t_end - t
         if left <= 0.0:
             return math.inf
-        bx = vj * st[UX, j] - vi * st[UX, i]
-        by = vj * st[UY, j] - vi * st[UY, i]
+        bx = vj * st[slide.UX, j] - vi * st[slide.UX, i]
+        by = vj * st[slide.UY, j] - vi * st[slide.UY, i]
         if spread == 0.0:
             h = left
             tau = quartic_entry(cx, cy, bx, by, ax, ay, rho, h)
@@ -181,10 +162,10 @@ def coupled_pair_return(orbit_tables, radius, eta, st, i, j, now, t_end, decel, 
     h = (t_end - now) / RETURN_SAMPLES
     for k in range(1, RETURN_SAMPLES + 1):
         t = now + k * h
-        si, vi, wi = disc_motion_call(orbit_tables, radius, st, i, t, decel, spin_decel)
-        sj, vj, wj = disc_motion_call(orbit_tables, radius, st, j, t, decel, spin_decel)
-        cx = st[PX, j] + st[UX, j] * sj - st[PX, i] - st[UX, i] * si
-        cy = st[PY, j] + st[UY, j] * sj - st[PY, i] - st[UY, i] * si
+        si, vi, wi = slide.disc_motion_call(orbit_tables, radius, st, i, t, decel, spin_decel)
+        sj, vj, wj = slide.disc_motion_call(orbit_tables, radius, st, j, t, decel, spin_decel)
+        cx = st[slide.PX, j] + st[slide.UX, j] * sj - st[slide.PX, i] - st[slide.UX, i] * si
+        cy = st[slide.PY, j] + st[slide.UY, j] * sj - st[slide.PY, i] - st[slide.UY, i] * si
         if math.sqrt(cx * cx + cy * cy) > apart:
             return coupled_pair_entry(
                 orbit_tables, radius, eta, st, i, j, t, t_end, decel, spin_decel, rho, si, vi, wi, sj, vj, wj
@@ -208,18 +189,18 @@ def predict_pair(st, ist, i, j, now, decel, contact):
     if not (moving_i or moving_j):
         return math.inf
     if moving_i and moving_j:
-        xi, yi = position_at(st, i, now, decel)
-        xj, yj = position_at(st, j, now, decel)
-        vi = speed_at(st, i, now, decel)
-        vj = speed_at(st, j, now, decel)
+        xi, yi = slide.position_at(st, i, now, decel)
+        xj, yj = slide.position_at(st, j, now, decel)
+        vi = slide.speed_at(st, i, now, decel)
+        vj = slide.speed_at(st, j, now, decel)
         cx = xj - xi
         cy = yj - yi
-        bx = vj * st[UX, j] - vi * st[UX, i]
-        by = vj * st[UY, j] - vi * st[UY, i]
-        ax = 0.5 * decel * (st[UX, i] - st[UX, j])
-        ay = 0.5 * decel * (st[UY, i] - st[UY, j])
+        bx = vj * st[slide.UX, j] - vi * st[slide.UX, i]
+        by = vj * st[slide.UY, j] - vi * st[slide.UY, i]
+        ax = 0.5 * decel * (st[slide.UX, i] - st[slide.UX, j])
+        ay = 0.5 * decel * (st[slide.UY, i] - st[slide.UY, j])
         dist = math.sqrt(cx * cx + cy * cy)
-        window = min(st[T_STOP, i], st[T_STOP, j]) - now
+        window = min(st[slide.T_STOP, i], st[slide.T_STOP, j]) - now
         if dist - contact <= CONTACT_GAP:
             if bx * cx + by * cy < -APPROACH_TOL * dist:
                 return now
@@ -227,13 +208,23 @@ def predict_pair(st, ist, i, j, now, decel, contact):
         return now + quartic_entry(cx, cy, bx, by, ax, ay, contact, window)
     mover = i if moving_i else j
     fixed = j if moving_i else i
-    qx, qy = position_at(st, mover, now, decel)
-    speed = speed_at(st, mover, now, decel)
-    reach = stopping_distance(speed, decel)
-    s = circle_entry(qx, qy, st[UX, mover], st[UY, mover], speed, st[PX, fixed], st[PY, fixed], contact, reach)
+    qx, qy = slide.position_at(st, mover, now, decel)
+    speed = slide.speed_at(st, mover, now, decel)
+    reach = slide.stopping_distance(speed, decel)
+    s = circle_entry(
+        qx,
+        qy,
+        st[slide.UX, mover],
+        st[slide.UY, mover],
+        speed,
+        st[slide.PX, fixed],
+        st[slide.PY, fixed],
+        contact,
+        reach,
+    )
     if s > reach:
         return math.inf
-    return now + time_to_slide(speed, decel, s)
+    return now + slide.time_to_slide(speed, decel, s)
 
 
 @jit.no_refcount
@@ -255,8 +246,8 @@ def coupled_predict_pair(orbit_tables, st, ist, i, j, now, decel, spin_decel, co
     radius_disc = 0.5 * contact
     mover = i if moving_i else j
     fixed = j if moving_i else i
-    if (moving_i and moving_j and st[MODE, i] < 0 and st[MODE, j] < 0) or (
-        not (moving_i and moving_j) and st[MODE, mover] < 0
+    if (moving_i and moving_j and st[slide.MODE, i] < 0 and st[slide.MODE, j] < 0) or (
+        not (moving_i and moving_j) and st[slide.MODE, mover] < 0
     ):
         return predict_pair(st, ist, i, j, now, decel, contact)  # every moving disc in the closed form
     # Paths that never come within contact (plus the touching tolerance) need no motion at all: the
@@ -264,36 +255,43 @@ def coupled_predict_pair(orbit_tables, st, ist, i, j, now, decel, spin_decel, co
     near = contact + 2.0 * CONTACT_GAP
     if moving_i and moving_j:
         if paths_apart(
-            st[PX, i],
-            st[PY, i],
-            st[UX, i],
-            st[UY, i],
+            st[slide.PX, i],
+            st[slide.PY, i],
+            st[slide.UX, i],
+            st[slide.UY, i],
             path_reach(st, i, decel),
-            st[PX, j],
-            st[PY, j],
-            st[UX, j],
-            st[UY, j],
+            st[slide.PX, j],
+            st[slide.PY, j],
+            st[slide.UX, j],
+            st[slide.UY, j],
             path_reach(st, j, decel),
             near,
         ):
             return math.inf
     elif point_beyond_path(
-        st[PX, mover], st[PY, mover], st[UX, mover], st[UY, mover], st[REACH, mover], st[PX, fixed], st[PY, fixed], near
+        st[slide.PX, mover],
+        st[slide.PY, mover],
+        st[slide.UX, mover],
+        st[slide.UY, mover],
+        st[slide.REACH, mover],
+        st[slide.PX, fixed],
+        st[slide.PY, fixed],
+        near,
     ):
         return math.inf
     if moving_i and moving_j:
-        s_i, vi, wi = disc_motion_call(orbit_tables, radius_disc, st, i, now, decel, spin_decel)
-        s_j, vj, wj = disc_motion_call(orbit_tables, radius_disc, st, j, now, decel, spin_decel)
-        xi = st[PX, i] + st[UX, i] * s_i
-        yi = st[PY, i] + st[UY, i] * s_i
-        xj = st[PX, j] + st[UX, j] * s_j
-        yj = st[PY, j] + st[UY, j] * s_j
+        s_i, vi, wi = slide.disc_motion_call(orbit_tables, radius_disc, st, i, now, decel, spin_decel)
+        s_j, vj, wj = slide.disc_motion_call(orbit_tables, radius_disc, st, j, now, decel, spin_decel)
+        xi = st[slide.PX, i] + st[slide.UX, i] * s_i
+        yi = st[slide.PY, i] + st[slide.UY, i] * s_i
+        xj = st[slide.PX, j] + st[slide.UX, j] * s_j
+        yj = st[slide.PY, j] + st[slide.UY, j] * s_j
         cx = xj - xi
         cy = yj - yi
-        bx = vj * st[UX, j] - vi * st[UX, i]
-        by = vj * st[UY, j] - vi * st[UY, i]
+        bx = vj * st[slide.UX, j] - vi * st[slide.UX, i]
+        by = vj * st[slide.UY, j] - vi * st[slide.UY, i]
         dist = math.sqrt(cx * cx + cy * cy)
-        window = min(st[T_STOP, i], st[T_STOP, j]) - now
+        window = min(st[slide.T_STOP, i], st[slide.T_STOP, j]) - now
         eta = _meta(orbit_tables, M_ETA)
         if dist - contact <= CONTACT_GAP:
             if bx * cx + by * cy < -APPROACH_TOL * dist:
@@ -356,16 +354,16 @@ def coupled_predict_pair(orbit_tables, st, ist, i, j, now, decel, spin_decel, co
             wj,
         )
     # Coupled: along the straight path from where the disc is now, in arc length, then its time.
-    done, speed, _ = disc_motion_call(orbit_tables, radius_disc, st, mover, now, decel, spin_decel)
-    left = st[REACH, mover] - done
+    done, speed, _ = slide.disc_motion_call(orbit_tables, radius_disc, st, mover, now, decel, spin_decel)
+    left = st[slide.REACH, mover] - done
     s = circle_entry(
-        st[PX, mover] + st[UX, mover] * done,
-        st[PY, mover] + st[UY, mover] * done,
-        st[UX, mover],
-        st[UY, mover],
+        st[slide.PX, mover] + st[slide.UX, mover] * done,
+        st[slide.PY, mover] + st[slide.UY, mover] * done,
+        st[slide.UX, mover],
+        st[slide.UY, mover],
         speed,
-        st[PX, fixed],
-        st[PY, fixed],
+        st[slide.PX, fixed],
+        st[slide.PY, fixed],
         contact,
         left,
     )
@@ -373,15 +371,15 @@ def coupled_predict_pair(orbit_tables, st, ist, i, j, now, decel, spin_decel, co
         return math.inf
     if s == 0.0:
         return now
-    t = st[T0, mover] + time_for_distance(
+    t = st[slide.T0, mover] + slide.time_for_distance(
         orbit_tables,
         radius_disc,
-        int(st[MODE, mover]),
-        st[SIGMA0, mover],
-        st[REACH, mover],
-        st[THETA, mover],
-        st[SPEED, mover],
-        st[OMEGA, mover],
+        int(st[slide.MODE, mover]),
+        st[slide.SIGMA0, mover],
+        st[slide.REACH, mover],
+        st[slide.THETA, mover],
+        st[slide.SPEED, mover],
+        st[slide.OMEGA, mover],
         decel,
         done + s,
     )

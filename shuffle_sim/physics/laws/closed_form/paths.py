@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from shuffle_sim._runtime import jit
-from shuffle_sim.physics.events import STATUS_FALLEN, STATUS_HOLED
 from shuffle_sim.physics.laws.closed_form.disc_state import kinematics
 from shuffle_sim.physics.laws.closed_form.slide import motion_after, start_reference
-from shuffle_sim.physics.state import STATUS, write_segment
+from shuffle_sim.physics.state import STATUS, segment_at, write_segment
 from shuffle_sim.physics.tables.court_table import H_DECEL, H_RADIUS, H_SPIN_DECEL
 
 
@@ -40,15 +41,12 @@ def sample_paths(table, orbit_tables, seg, n_discs, times, out):
     spin_decel = table[0, H_SPIN_DECEL]
     radius = table[0, H_RADIUS]
     for i in range(n_discs):
-        k = -1  # the row of the disc's current segment
-        nxt = 0  # the next row to look at
+        k = np.int64(-1)  # the row of the disc's current segment
+        nxt = np.int64(0)  # the next row to look at
         for f in range(times.shape[0]):
             t = times[f]
-            while nxt < seg.shape[0] and seg[nxt, 0] <= t:
-                if seg[nxt, 1] == i:
-                    k = nxt
-                nxt += 1
-            if k < 0 or seg[k, 2] == STATUS_FALLEN or seg[k, 2] == STATUS_HOLED:
+            k, nxt, in_play = segment_at(seg, i, t, k, nxt)
+            if not in_play:
                 out[f, i, 0] = math.nan
                 out[f, i, 1] = math.nan
                 continue

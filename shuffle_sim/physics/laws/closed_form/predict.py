@@ -10,23 +10,8 @@ import math
 
 from shuffle_sim._runtime import jit
 from shuffle_sim.physics.events import DISC_CUSHION, DISC_PEG, FALL, HOLED, STATUS_FALLEN, STATUS_MOVING, STOP
+from shuffle_sim.physics.laws.closed_form import slide
 from shuffle_sim.physics.laws.closed_form.coupled import distance_at_speed, time_to_reach
-from shuffle_sim.physics.laws.closed_form.slide import (
-    MODE,
-    OMEGA,
-    PX,
-    PY,
-    REACH,
-    SIGMA0,
-    SPEED,
-    T0,
-    T_STOP,
-    THETA,
-    UX,
-    UY,
-    stopping_distance,
-    time_to_slide,
-)
 from shuffle_sim.physics.laws.closed_form.toi import (
     capsule_entry_framed,
     circle_entry,
@@ -115,7 +100,7 @@ def predict_path(table, qx, qy, ux, uy, speed, reach_c, s_slow, moving, alive, t
     decel = table[0, H_DECEL]
     closed = reach_c < 0.0
     if closed:
-        reach = stopping_distance(speed, decel) if moving else 0.0
+        reach = slide.stopping_distance(speed, decel) if moving else 0.0
     else:
         reach = reach_c if moving else 0.0
     best = reach
@@ -158,9 +143,9 @@ def predict_path(table, qx, qy, ux, uy, speed, reach_c, s_slow, moving, alive, t
     t_kill = math.inf
     if closed:
         if kind != -1:
-            t_next = t_stop if kind == STOP else t0 + time_to_slide(speed, decel, best)
+            t_next = t_stop if kind == STOP else t0 + slide.time_to_slide(speed, decel, best)
         if kill_b >= 0:
-            t_kill = t0 + time_to_slide(speed, decel, kill)
+            t_kill = t0 + slide.time_to_slide(speed, decel, kill)
     elif kind == STOP:
         t_next = t_stop
     return t_next, kind, b, t_kill, kill_b, best, kill
@@ -183,17 +168,17 @@ def predict_disc(table, st, ist, i, s_slow):
         return math.inf, math.inf
     t_next, kind, b, t_kill, kill_b, s_next, s_kill = predict_path(
         table,
-        st[PX, i],
-        st[PY, i],
-        st[UX, i],
-        st[UY, i],
-        st[SPEED, i],
-        st[REACH, i] if st[MODE, i] >= 0 else -1.0,
+        st[slide.PX, i],
+        st[slide.PY, i],
+        st[slide.UX, i],
+        st[slide.UY, i],
+        st[slide.SPEED, i],
+        st[slide.REACH, i] if st[slide.MODE, i] >= 0 else -1.0,
         s_slow,
         status == STATUS_MOVING,
         ist[DEAD, i] == 0,
-        st[T0, i],
-        st[T_STOP, i],
+        st[slide.T0, i],
+        st[slide.T_STOP, i],
     )
     if kind != -1:
         st[T_NEXT, i] = t_next
@@ -237,10 +222,17 @@ def coupled_times(
 @jit.inline
 def coupled_slow_distance(table, orbit_tables, st, i):
     """``slow_distance`` of disc i (0 unless it is in the coupled motion)."""
-    if st[MODE, i] < 0:
+    if st[slide.MODE, i] < 0:
         return 0.0
     return slow_distance(
-        table, orbit_tables, int(st[MODE, i]), st[SIGMA0, i], st[THETA, i], st[REACH, i], st[SPEED, i], st[OMEGA, i]
+        table,
+        orbit_tables,
+        int(st[slide.MODE, i]),
+        st[slide.SIGMA0, i],
+        st[slide.THETA, i],
+        st[slide.REACH, i],
+        st[slide.SPEED, i],
+        st[slide.OMEGA, i],
     )
 
 
@@ -250,13 +242,13 @@ def coupled_event_times(table, orbit_tables, st, ist, i, s_next, s_kill):
     st[T_NEXT, i], st[T_KILL, i] = coupled_times(
         table,
         orbit_tables,
-        int(st[MODE, i]),
-        st[SIGMA0, i],
-        st[THETA, i],
-        st[REACH, i],
-        st[SPEED, i],
-        st[OMEGA, i],
-        st[T0, i],
+        int(st[slide.MODE, i]),
+        st[slide.SIGMA0, i],
+        st[slide.THETA, i],
+        st[slide.REACH, i],
+        st[slide.SPEED, i],
+        st[slide.OMEGA, i],
+        st[slide.T0, i],
         ist[NEXT_KIND, i],
         s_next,
         s_kill,
@@ -268,4 +260,4 @@ def coupled_event_times(table, orbit_tables, st, ist, i, s_next, s_kill):
 @jit.inline
 def path_reach(st, i, decel):
     """How far disc i slides from its reference state to its stop, in either model."""
-    return st[REACH, i] if st[MODE, i] >= 0 else stopping_distance(st[SPEED, i], decel)
+    return st[slide.REACH, i] if st[slide.MODE, i] >= 0 else slide.stopping_distance(st[slide.SPEED, i], decel)

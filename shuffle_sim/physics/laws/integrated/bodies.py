@@ -9,40 +9,19 @@ import numpy as np
 
 from shuffle_sim._runtime import jit
 from shuffle_sim.physics.events import STATUS_FALLEN, STATUS_MOVING, STATUS_REST, STOP
-from shuffle_sim.physics.laws.integrated.motion import NO_RIDE, RIDE_NONE, derivatives, onto_ride
+from shuffle_sim.physics.laws.integrated import state
+from shuffle_sim.physics.laws.integrated.dense import OUT_ROWS
+from shuffle_sim.physics.laws.integrated.motion import (
+    NO_RIDE,
+    RIDE_NONE,
+    derivatives,
+    onto_ride,
+    spin_after,
+    spin_stop_time,
+)
 from shuffle_sim.physics.laws.integrated.pairs import disc_at
 from shuffle_sim.physics.laws.integrated.predict import MAX_STEPS, _predict_body
 from shuffle_sim.physics.laws.integrated.rides import settles
-from shuffle_sim.physics.laws.integrated.state import (
-    C_F,
-    C_FINISH,
-    C_H,
-    C_H_NEXT,
-    C_K,
-    C_LO,
-    C_N,
-    C_OFFSET,
-    C_RIDE,
-    C_SIGN,
-    C_START,
-    C_STEP_END,
-    C_Y,
-    I_DENSE,
-    I_PHASE,
-    I_RIDE_ROW,
-    I_STEPS,
-    PHASE_FINISH,
-    PHASE_REST,
-    PHASE_STEP,
-    body_dense,
-    constants,
-    finish_stretch,
-    first_step_size,
-    ride_of_body,
-    set_ride,
-    take_step,
-    theta_at,
-)
 from shuffle_sim.physics.laws.integrated.step import step
 from shuffle_sim.physics.state import (
     DEAD,
@@ -59,7 +38,7 @@ from shuffle_sim.physics.state import (
     TOUCHED,
     write_segment,
 )
-from shuffle_sim.physics.tables.court_table import H_SPIN_DECEL
+from shuffle_sim.physics.tables.court_table import H_SPIN_DECEL, H_SPIN_SPEED_DECEL
 from shuffle_sim.physics.tables.surface import surface_at
 
 #: Columns of the integrated law's trajectory log: every law's nine (``state.SEG_COLUMNS``), then the
@@ -76,8 +55,8 @@ def members_of(st, ist, lead, buf):
     n = st.shape[1]
     for i in range(n):
         if ist[LEADER, i] == lead and ist[STATUS, i] < STATUS_FALLEN:
-            buf[count, 0] = st[C_OFFSET, i]
-            buf[count, 1] = st[C_OFFSET + 1, i]
+            buf[count, 0] = st[state.C_OFFSET, i]
+            buf[count, 1] = st[state.C_OFFSET + 1, i]
             count += 1
     if count <= 1:
         return count, buf[:0]
@@ -88,38 +67,40 @@ def members_of(st, ist, lead, buf):
 def body_state(table, orbit_tables, surface, st, ist, lead, t, members, out):
     """(x, y, vx, vy, w) of body ``lead``'s leader at time t (>= its step's start), integrated from its
     step's start (not from the dense output)."""
-    phase = ist[I_PHASE, lead]
-    if phase == PHASE_REST:
-        return st[C_Y, lead], st[C_Y + 1, lead], 0.0, 0.0, st[C_Y + 4, lead]
-    if phase == PHASE_FINISH:
+    phase = ist[state.I_PHASE, lead]
+    if phase == state.PHASE_REST:
+        return st[state.C_Y, lead], st[state.C_Y + 1, lead], 0.0, 0.0, st[state.C_Y + 4, lead]
+    if phase == state.PHASE_FINISH:
         x, y, vx, vy = disc_at(st, ist, lead, t)
-        return x - st[C_OFFSET, lead], y - st[C_OFFSET + 1, lead], vx, vy, st[C_Y + 4, lead]
-    c = constants(table, orbit_tables, surface, st[C_SIGN, lead])
-    ride = ride_of_body(st, lead)
-    if t >= st[C_N + 5, lead]:
-        return st[C_N, lead], st[C_N + 1, lead], st[C_N + 2, lead], st[C_N + 3, lead], st[C_N + 4, lead]
-    if t <= st[C_Y + 5, lead]:
-        return st[C_Y, lead], st[C_Y + 1, lead], st[C_Y + 2, lead], st[C_Y + 3, lead], st[C_Y + 4, lead]
-    body_dense(surface, c, members, ride, st, ist, lead, out)
-    theta = theta_at(st, lead, t)
+        return x - st[state.C_OFFSET, lead], y - st[state.C_OFFSET + 1, lead], vx, vy, st[state.C_Y + 4, lead]
+    c = state.constants(table, orbit_tables, surface, st[state.C_SIGN, lead])
+    ride = state.ride_of_body(st, lead)
+    if t >= st[state.C_N + 5, lead]:
+        return (
+            st[state.C_N, lead],
+            st[state.C_N + 1, lead],
+            st[state.C_N + 2, lead],
+            st[state.C_N + 3, lead],
+            st[state.C_N + 4, lead],
+        )
+    if t <= st[state.C_Y + 5, lead]:
+        return (
+            st[state.C_Y, lead],
+            st[state.C_Y + 1, lead],
+            st[state.C_Y + 2, lead],
+            st[state.C_Y + 3, lead],
+            st[state.C_Y + 4, lead],
+        )
+    state.body_dense(surface, c, members, ride, st, ist, lead, out)
+    theta = state.theta_at(st, lead, t)
     e, _, _ = step(
         surface,
         c,
         members,
         ride,
-        st[C_Y, lead],
-        st[C_Y + 1, lead],
-        st[C_Y + 2, lead],
-        st[C_Y + 3, lead],
-        st[C_Y + 4, lead],
-        st[C_Y + 5, lead],
-        st[C_F, lead],
-        st[C_F + 1, lead],
-        st[C_F + 2, lead],
-        st[C_F + 3, lead],
-        st[C_F + 4, lead],
-        st[C_F + 5, lead],
-        st[C_H, lead] * theta,
+        state.rows(st, state.C_Y, lead),
+        state.rows(st, state.C_F, lead),
+        st[state.C_H, lead] * theta,
     )
     return e[0], e[1], e[2], e[3], e[4]
 
@@ -132,40 +113,41 @@ def start_body(table, orbit_tables, surface, st, ist, lead, t, x, y, vx, vy, w, 
     coupled = orbit_tables.shape[0] > 0
     _, members = members_of(st, ist, lead, buf)
     vx, vy, w, moving = settles(surface, coupled, x, y, vx, vy, w)
-    st[C_Y, lead] = x
-    st[C_Y + 1, lead] = y
-    st[C_Y + 2, lead] = vx
-    st[C_Y + 3, lead] = vy
-    st[C_Y + 4, lead] = w
-    st[C_Y + 5, lead] = t
+    st[state.C_Y, lead] = x
+    st[state.C_Y + 1, lead] = y
+    st[state.C_Y + 2, lead] = vx
+    st[state.C_Y + 3, lead] = vy
+    st[state.C_Y + 4, lead] = w
+    st[state.C_Y + 5, lead] = t
     st[T_NEXT, lead] = math.inf
     ist[NEXT_KIND, lead] = -1
-    ist[I_DENSE, lead] = 0
-    ist[I_STEPS, lead] = 0
-    st[C_LO, lead] = 0.0
-    st[C_STEP_END, lead] = math.inf
-    st[C_SIGN, lead] = 0.0 if w == 0.0 else math.copysign(1.0, w)
+    ist[state.I_DENSE, lead] = 0
+    ist[state.I_STEPS, lead] = 0
+    st[state.C_LO, lead] = 0.0
+    st[state.C_STEP_END, lead] = math.inf
+    st[state.C_SIGN, lead] = 0.0 if w == 0.0 else math.copysign(1.0, w)
     if not moving:
         # At rest, every member on its own (a group is no more); a spin decays in place.
         for i in range(st.shape[1]):
             if ist[LEADER, i] != lead or ist[STATUS, i] >= STATUS_FALLEN:
                 continue
-            xi = x + st[C_OFFSET, i]
-            yi = y + st[C_OFFSET + 1, i]
+            xi = x + st[state.C_OFFSET, i]
+            yi = y + st[state.C_OFFSET + 1, i]
             _rest(surface, table, st, ist, i, t, xi, yi, w)
         return True
-    ist[I_PHASE, lead] = PHASE_STEP
-    set_ride(st, lead, ride)
-    ist[I_RIDE_ROW, lead] = ride_row
-    st[C_START, lead] = x
-    st[C_START + 1, lead] = y
-    st[C_START + 2, lead] = vx
-    st[C_START + 3, lead] = vy
-    c = constants(table, orbit_tables, surface, st[C_SIGN, lead])
+    ist[state.I_PHASE, lead] = state.PHASE_STEP
+    state.set_ride(st, lead, ride)
+    ist[state.I_RIDE_ROW, lead] = ride_row
+    st[state.C_START, lead] = x
+    st[state.C_START + 1, lead] = y
+    st[state.C_START + 2, lead] = vx
+    st[state.C_START + 3, lead] = vy
+    st[state.C_ACCEL, lead] = state.body_acceleration(table, surface, vx, vy, w)
+    c = state.constants(table, orbit_tables, surface, st[state.C_SIGN, lead])
     d = derivatives(surface, c, members, ride, x, y, vx, vy, w)
     for r in range(6):
-        st[C_F + r, lead] = d[r]
-    st[C_H_NEXT, lead] = first_step_size(surface, c[0], x, y)
+        st[state.C_F + r, lead] = d[r]
+    st[state.C_H_NEXT, lead] = state.first_step_size(surface, c[0], x, y)
     for i in range(st.shape[1]):
         if ist[LEADER, i] == lead and ist[STATUS, i] < STATUS_FALLEN:
             ist[STATUS, i] = STATUS_MOVING
@@ -177,23 +159,24 @@ def start_body(table, orbit_tables, surface, st, ist, lead, t, x, y, vx, vy, w, 
 def _rest(surface, table, st, ist, i, t, x, y, w):
     """Disc i at rest at (x, y) from time t, alone, spinning at w (decaying in place)."""
     ist[LEADER, i] = i
-    ist[I_PHASE, i] = PHASE_REST
+    ist[state.I_PHASE, i] = state.PHASE_REST
     ist[STATUS, i] = STATUS_REST
-    st[C_OFFSET, i] = 0.0
-    st[C_OFFSET + 1, i] = 0.0
-    st[C_Y, i] = x
-    st[C_Y + 1, i] = y
-    st[C_Y + 2, i] = 0.0
-    st[C_Y + 3, i] = 0.0
-    st[C_Y + 4, i] = w
-    st[C_Y + 5, i] = t
-    st[C_STEP_END, i] = math.inf
+    st[state.C_OFFSET, i] = 0.0
+    st[state.C_OFFSET + 1, i] = 0.0
+    st[state.C_Y, i] = x
+    st[state.C_Y + 1, i] = y
+    st[state.C_Y + 2, i] = 0.0
+    st[state.C_Y + 3, i] = 0.0
+    st[state.C_Y + 4, i] = w
+    st[state.C_Y + 5, i] = t
+    st[state.C_STEP_END, i] = math.inf
     st[T_NEXT, i] = math.inf
     ist[NEXT_KIND, i] = -1
-    set_ride(st, i, NO_RIDE)
-    ist[I_RIDE_ROW, i] = -1
+    state.set_ride(st, i, NO_RIDE)
+    ist[state.I_RIDE_ROW, i] = -1
     if w != 0.0:
-        st[T_SPIN, i] = t + abs(w) / (table[0, H_SPIN_DECEL] * surface_at(surface, x, y)[2])
+        m = surface_at(surface, x, y)[2]
+        st[T_SPIN, i] = t + spin_stop_time(w, table[0, H_SPIN_DECEL] * m, table[0, H_SPIN_SPEED_DECEL] * m)
     else:
         st[T_SPIN, i] = math.inf
 
@@ -202,30 +185,29 @@ def _rest(surface, table, st, ist, i, t, x, y, w):
 def _next_stretch(table, orbit_tables, surface, st, ist, lead, members, out):
     """From the body's present step-start state: finish in closed form if the slide left is short
     enough, else take the next step; then predict the body's own events on it."""
-    c = constants(table, orbit_tables, surface, st[C_SIGN, lead])
-    ride = ride_of_body(st, lead)
-    x = st[C_Y, lead]
-    y = st[C_Y + 1, lead]
-    ok, tau, dx, dy = finish_stretch(
-        surface, c, members, ride, x, y, st[C_Y + 2, lead], st[C_Y + 3, lead], st[C_Y + 4, lead]
+    c = state.constants(table, orbit_tables, surface, st[state.C_SIGN, lead])
+    ride = state.ride_of_body(st, lead)
+    x = st[state.C_Y, lead]
+    y = st[state.C_Y + 1, lead]
+    ok, tau, dx, dy = state.finish_stretch(
+        surface, c, members, ride, x, y, st[state.C_Y + 2, lead], st[state.C_Y + 3, lead], st[state.C_Y + 4, lead]
     )
-    ist[I_DENSE, lead] = 0
-    st[C_LO, lead] = 0.0
+    ist[state.I_DENSE, lead] = 0
+    st[state.C_LO, lead] = 0.0
     if ok:
-        ist[I_PHASE, lead] = PHASE_FINISH
-        st[C_FINISH, lead] = st[C_Y + 5, lead] + tau
-        st[C_FINISH + 1, lead] = x + dx
-        st[C_FINISH + 2, lead] = y + dy
-        w = st[C_Y + 4, lead]
+        ist[state.I_PHASE, lead] = state.PHASE_FINISH
+        st[state.C_FINISH, lead] = st[state.C_Y + 5, lead] + tau
+        st[state.C_FINISH + 1, lead] = x + dx
+        st[state.C_FINISH + 2, lead] = y + dy
+        w = st[state.C_Y + 4, lead]
         if c[5] != 0.0 or w == 0.0:
             w = 0.0
         else:
-            w -= c[6] * c[1] * surface_at(surface, x, y)[2] * tau
-            if w * c[6] <= 0.0:
-                w = 0.0
-        st[C_FINISH + 3, lead] = w
-        st[C_STEP_END, lead] = math.inf
-        st[T_NEXT, lead] = st[C_FINISH, lead]
+            m = surface_at(surface, x, y)[2]
+            w = spin_after(w, c[6], c[1] * m, c[9] * m, tau)
+        st[state.C_FINISH + 3, lead] = w
+        st[state.C_STEP_END, lead] = math.inf
+        st[T_NEXT, lead] = st[state.C_FINISH, lead]
         ist[NEXT_KIND, lead] = STOP
         ist[NEXT_B, lead] = -1
         ist[NEXT_DISC, lead] = lead
@@ -233,12 +215,12 @@ def _next_stretch(table, orbit_tables, surface, st, ist, lead, members, out):
             if ist[LEADER, i] == lead:
                 st[T_KILL, i] = math.inf
         return True
-    ist[I_PHASE, lead] = PHASE_STEP
-    ist[I_STEPS, lead] += 1
-    if ist[I_STEPS, lead] > MAX_STEPS or not take_step(surface, c, members, ride, st, lead):
+    ist[state.I_PHASE, lead] = state.PHASE_STEP
+    ist[state.I_STEPS, lead] += 1
+    if ist[state.I_STEPS, lead] > MAX_STEPS or not state.take_step(surface, c, members, ride, st, lead):
         return False
     # Other discs' pairs read every present step's dense output (``pairs``): made at once.
-    body_dense(surface, c, members, ride, st, ist, lead, out)
+    state.body_dense(surface, c, members, ride, st, ist, lead, out)
     _predict_body(table, orbit_tables, surface, st, ist, lead, members, out)
     return True
 
@@ -248,7 +230,7 @@ def _free_acceleration(table, orbit_tables, surface, x, y, vx, vy, w, no_members
     """The acceleration of a lone disc in time (m/s^2): gravity and friction, no ride (``no_members``:
     an empty (0, 2) array)."""
     sign = 0.0 if w == 0.0 else math.copysign(1.0, w)
-    c = constants(table, orbit_tables, surface, sign)
+    c = state.constants(table, orbit_tables, surface, sign)
     _, _, dvx, dvy, _, q = derivatives(surface, c, no_members, NO_RIDE, x, y, vx, vy, w)
     if q == 0.0:
         return 0.0, 0.0
@@ -262,10 +244,10 @@ def clear_discs(st, ist):
     for i in range(st.shape[1]):
         ist[LEADER, i] = i
         ist[STATUS, i] = STATUS_FALLEN
-        ist[I_PHASE, i] = PHASE_REST
+        ist[state.I_PHASE, i] = state.PHASE_REST
         ist[MOVED, i] = 0
-        st[C_OFFSET, i] = 0.0
-        st[C_OFFSET + 1, i] = 0.0
+        st[state.C_OFFSET, i] = 0.0
+        st[state.C_OFFSET + 1, i] = 0.0
         st[T_NEXT, i] = math.inf
         st[T_KILL, i] = math.inf
         st[T_SPIN, i] = math.inf
@@ -280,9 +262,9 @@ def place_disc(table, orbit_tables, surface, st, ist, i, x, y, vx, vy, omega, bu
     ist[DEAD, i] = 0
     ist[TOUCHED, i] = 0
     ist[MOVED, i] = 1
-    ist[I_PHASE, i] = PHASE_REST
-    st[C_OFFSET, i] = 0.0
-    st[C_OFFSET + 1, i] = 0.0
+    ist[state.I_PHASE, i] = state.PHASE_REST
+    st[state.C_OFFSET, i] = 0.0
+    st[state.C_OFFSET + 1, i] = 0.0
     st[T_KILL, i] = math.inf
     st[T_SPIN, i] = math.inf
     st[T_NEXT, i] = math.inf
@@ -295,11 +277,11 @@ def place_disc(table, orbit_tables, surface, st, ist, i, x, y, vx, vy, omega, bu
 def disc_state_at(table, orbit_tables, surface, st, ist, i, t, buf, out):
     """(x, y, vx, vy, omega) of disc i at time t (at or after its body's step start)."""
     lead = ist[LEADER, i]
-    if ist[STATUS, i] >= STATUS_FALLEN or ist[I_PHASE, lead] == PHASE_REST:
-        return st[C_Y, i], st[C_Y + 1, i], 0.0, 0.0, st[C_Y + 4, i]
+    if ist[STATUS, i] >= STATUS_FALLEN or ist[state.I_PHASE, lead] == state.PHASE_REST:
+        return st[state.C_Y, i], st[state.C_Y + 1, i], 0.0, 0.0, st[state.C_Y + 4, i]
     _, members = members_of(st, ist, lead, buf)
     x, y, vx, vy, w = body_state(table, orbit_tables, surface, st, ist, lead, t, members, out)
-    return x + st[C_OFFSET, i], y + st[C_OFFSET + 1, i], vx, vy, w
+    return x + st[state.C_OFFSET, i], y + st[state.C_OFFSET + 1, i], vx, vy, w
 
 
 @jit.kernel
@@ -310,10 +292,10 @@ def _log_segment(table, orbit_tables, surface, st, ist, seg, n_seg, i, t, event,
     lead = ist[LEADER, i]
     write_segment(seg, n_seg, t, i, ist[STATUS, i], x, y, vx, vy, w, event)
     seg[n_seg, 9] = lead
-    seg[n_seg, 10] = st[C_OFFSET, i]
-    seg[n_seg, 11] = st[C_OFFSET + 1, i]
+    seg[n_seg, 10] = st[state.C_OFFSET, i]
+    seg[n_seg, 11] = st[state.C_OFFSET + 1, i]
     for k in range(6):
-        seg[n_seg, 12 + k] = st[C_RIDE + k, lead] if ist[I_PHASE, lead] == PHASE_STEP else 0.0
+        seg[n_seg, 12 + k] = st[state.C_RIDE + k, lead] if ist[state.I_PHASE, lead] == state.PHASE_STEP else 0.0
     return n_seg + 1
 
 
@@ -321,42 +303,44 @@ def _log_segment(table, orbit_tables, surface, st, ist, seg, n_seg, i, t, event,
 def _advance(table, orbit_tables, surface, st, ist, lead, buf, out):
     """Body ``lead`` accepts its present step and moves on to its next stretch (``_next_stretch``)."""
     for r in range(6):
-        st[C_Y + r, lead] = st[C_N + r, lead]
-        st[C_F + r, lead] = st[C_K + r, lead]
+        st[state.C_Y + r, lead] = st[state.C_N + r, lead]
+        st[state.C_F + r, lead] = st[state.C_K + r, lead]
     _, members = members_of(st, ist, lead, buf)
-    ride = ride_of_body(st, lead)
+    ride = state.ride_of_body(st, lead)
     if ride[0] != RIDE_NONE:
-        x, y, vx, vy = onto_ride(ride, st[C_Y, lead], st[C_Y + 1, lead], st[C_Y + 2, lead], st[C_Y + 3, lead])
-        st[C_Y, lead] = x
-        st[C_Y + 1, lead] = y
-        st[C_Y + 2, lead] = vx
-        st[C_Y + 3, lead] = vy
-        c = constants(table, orbit_tables, surface, st[C_SIGN, lead])
-        d = derivatives(surface, c, members, ride, x, y, vx, vy, st[C_Y + 4, lead])
+        x, y, vx, vy = onto_ride(
+            ride, st[state.C_Y, lead], st[state.C_Y + 1, lead], st[state.C_Y + 2, lead], st[state.C_Y + 3, lead]
+        )
+        st[state.C_Y, lead] = x
+        st[state.C_Y + 1, lead] = y
+        st[state.C_Y + 2, lead] = vx
+        st[state.C_Y + 3, lead] = vy
+        c = state.constants(table, orbit_tables, surface, st[state.C_SIGN, lead])
+        d = derivatives(surface, c, members, ride, x, y, vx, vy, st[state.C_Y + 4, lead])
         for r in range(6):
-            st[C_F + r, lead] = d[r]
+            st[state.C_F + r, lead] = d[r]
     return _next_stretch(table, orbit_tables, surface, st, ist, lead, members, out)
 
 
 @jit.kernel
 def _finish_body(surface, table, st, ist, lead, t):
     """A body's closed-form stop: its discs at rest where they end (a group splits), marked moved."""
-    x = st[C_FINISH + 1, lead]
-    y = st[C_FINISH + 2, lead]
-    w = st[C_FINISH + 3, lead]
+    x = st[state.C_FINISH + 1, lead]
+    y = st[state.C_FINISH + 2, lead]
+    w = st[state.C_FINISH + 3, lead]
     for i in range(st.shape[1]):
         if ist[LEADER, i] != lead or ist[STATUS, i] >= STATUS_FALLEN:
             continue
-        _rest(surface, table, st, ist, i, t, x + st[C_OFFSET, i], y + st[C_OFFSET + 1, i], w)
+        _rest(surface, table, st, ist, i, t, x + st[state.C_OFFSET, i], y + st[state.C_OFFSET + 1, i], w)
         ist[MOVED, i] = 1
 
 
 @jit.kernel
 def new_scratch(n):
-    """(buf (n, 2), out (7, 6), pend (n, 7), rides (n, 7), group (n,), states (2, 5))."""
+    """(buf (n, 2), out (``dense.OUT_ROWS``, 6), pend (n, 7), rides (n, 7), group (n,), states (2, 5))."""
     return (
         np.zeros((n, 2)),
-        np.zeros((7, 6)),
+        np.zeros((OUT_ROWS, 6)),
         np.zeros((n, 7)),
         np.zeros((n, 7)),
         np.zeros(n, np.int64),

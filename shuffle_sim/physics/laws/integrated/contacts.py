@@ -32,6 +32,7 @@ from shuffle_sim.physics.laws.integrated.state import (
     body_dense,
     constants,
     ride_of_body,
+    rows,
 )
 from shuffle_sim.physics.state import DEAD, LEADER, MOVED, STATUS, T_KILL, T_NEXT, T_SPIN
 from shuffle_sim.physics.tables.court_table import F
@@ -76,18 +77,8 @@ def _body_event(table, orbit_tables, surface, st, ist, lead, a, kind, row, t, st
         shape,
         np.bool_(False),
         out,
-        st[C_Y, lead],
-        st[C_Y + 1, lead],
-        st[C_Y + 2, lead],
-        st[C_Y + 3, lead],
-        st[C_Y + 4, lead],
-        st[C_Y + 5, lead],
-        st[C_F, lead],
-        st[C_F + 1, lead],
-        st[C_F + 2, lead],
-        st[C_F + 3, lead],
-        st[C_F + 4, lead],
-        st[C_F + 5, lead],
+        rows(st, C_Y, lead),
+        rows(st, C_F, lead),
         st[C_H, lead],
         theta,
         st[C_LO, lead],

@@ -7,11 +7,12 @@ SciPy's ``dop853_coefficients`` also transcribes them): 12 stages for an 8th-ord
 stage's value at the new state reused as the next step's first (FSAL), error estimators of orders 5
 and 3 combined as in the code, and three extra stages for a continuous extension of order 7.
 
-``step_source`` writes the module ``step``: the step and its dense output for the six
-components of a curved motion (``motion``), every stage a sum over its non-zero coefficients
-in scalar locals, so that numba compiles a step with no array and no loop (about a fifth faster than
-loops over these arrays, and no scratch array to pass down). The generated file is part of the
-source; ``tests/physics/test_curved_motion.py`` checks that it is what this function writes.
+``step_source`` writes the module ``step``: the step for the six components of a curved motion
+(``motion``), every stage a sum over its non-zero coefficients in scalar locals, so that numba
+compiles a step with no array and no loop (about a fifth faster than loops over these arrays, and no
+scratch array to pass down). The generated file is part of the source;
+``tests/physics/test_surface_lone.py`` checks that it is what this function writes. The dense
+output, wanted far more rarely, is a loop over the same tables (``dense``).
 """
 
 from __future__ import annotations
@@ -234,18 +235,16 @@ def step_source() -> str:
         "``dop853.step_source``: do not edit; change the generator and write the file again.",
         "",
         "``step`` advances the state (x, y, vx, vy, w, t) by h in sigma and returns the new state, its",
-        "derivatives (the next step's first stage) and the error norm (``motion.error_norm``);",
-        "``dense`` repeats the same stages, adds the three stages of the continuous extension and writes",
-        "the interpolant's coefficients into ``out`` (7, 6) (``motion.dense_component``). The step",
-        "inlines the equations into every stage (its speed is the path's); the dense output, wanted far",
-        'more rarely, calls them (``motion.derivatives_call``: a shorter first compile)."""',
+        "derivatives (the next step's first stage) and the error norm (``motion.error_norm``). It",
+        "inlines the equations into every stage: its speed is the path's. The dense output of a step",
+        'is a loop over the same coefficients (``dense``)."""',
         "",
         "from shuffle_sim._runtime import jit",
-        "from shuffle_sim.physics.laws.integrated.motion import derivatives, derivatives_call, error_norm",
+        "from shuffle_sim.physics.laws.integrated.motion import derivatives, error_norm",
         "",
     ]
 
-    def stages(indent: str, rhs: str = "derivatives") -> list[str]:
+    def stages(indent: str) -> list[str]:
         lines = []
         for c in range(n):
             lines.append(f"{indent}k0_{c} = f{c}")
@@ -255,22 +254,25 @@ def step_source() -> str:
             lines.append(
                 f"{indent}"
                 + ", ".join(f"k{s}_{c}" for c in range(n))
-                + f" = {rhs}(surface, c, members, ride, a0, a1, a2, a3, a4)"
+                + " = derivatives(surface, c, members, ride, a0, a1, a2, a3, a4)"
             )
         for c in range(n):
             lines.append(f"{indent}n{c} = y{c} + h * ({_sum(B, [f'k{j}_{c}' for j in range(N_STAGES)])})")
         lines.append(
             f"{indent}"
             + ", ".join(f"k12_{c}" for c in range(n))
-            + f" = {rhs}(surface, c, members, ride, n0, n1, n2, n3, n4)"
+            + " = derivatives(surface, c, members, ride, n0, n1, n2, n3, n4)"
         )
         return lines
 
     out += [
         "",
         "@jit.no_refcount",
-        f"def step(surface, c, members, ride, {ys}, {fs}, h):",
-        '    """(new state, its derivatives, error norm) of a step of h from (y, f)."""',
+        "def step(surface, c, members, ride, y, f, h):",
+        '    """(new state, its derivatives, error norm) of a step of h from the state y and its derivatives f',
+        '    (6-tuples)."""',
+        f"    {ys} = y",
+        f"    {fs} = f",
     ]
     out += stages("    ")
     for c in range(n):
@@ -281,26 +283,4 @@ def step_source() -> str:
     e5 = ", ".join(f"e5_{c}" for c in range(n))
     e3 = ", ".join(f"e3_{c}" for c in range(n))
     out.append(f"    return ({news}), ({ks}), error_norm(c, h, ({ys}), ({news}), ({e5}), ({e3}))")
-    out += [
-        "",
-        "",
-        "@jit.no_refcount",
-        f"def dense(surface, c, members, ride, {ys}, {fs}, h, out):",
-        '    """Write the dense output of the step of h from (y, f) into ``out`` (7, 6)."""',
-    ]
-    out += stages("    ", "derivatives_call")
-    for s in range(N_STAGES + 1, N_STAGES_EXTENDED):
-        for c in range(n):
-            out.append(f"    a{c} = y{c} + h * ({_sum(A[s, :s], [f'k{j}_{c}' for j in range(s)])})")
-        out.append(
-            "    "
-            + ", ".join(f"k{s}_{c}" for c in range(n))
-            + " = derivatives_call(surface, c, members, ride, a0, a1, a2, a3, a4)"
-        )
-    for c in range(n):
-        out.append(f"    out[0, {c}] = n{c} - y{c}")
-        out.append(f"    out[1, {c}] = h * f{c} - out[0, {c}]")
-        out.append(f"    out[2, {c}] = 2.0 * out[0, {c}] - h * (k12_{c} + f{c})")
-        for r in range(INTERPOLATOR_POWER - 3):
-            out.append(f"    out[{3 + r}, {c}] = h * ({_sum(D[r], [f'k{j}_{c}' for j in range(N_STAGES_EXTENDED)])})")
     return "\n".join(out) + "\n"

@@ -9,21 +9,21 @@ import math
 import numpy as np
 
 from shuffle_sim._runtime import jit
+from shuffle_sim.physics import events
 from shuffle_sim.physics.contacts.bounce import fixed_body_bounce
-from shuffle_sim.physics.events import (
-    DISC_CUSHION,
-    DISC_PEG,
-    HOLED,
-    KILLED,
-    SPIN_STOP,
-    STATUS_FALLEN,
-    STATUS_HOLED,
-    STATUS_MOVING,
+from shuffle_sim.physics.laws.integrated.dense import dense
+from shuffle_sim.physics.laws.integrated.motion import (
+    NO_RIDE,
+    RIDE_NONE,
+    dense_component,
+    ride_force,
+    spin_stop_fraction,
+    spin_stop_time,
 )
-from shuffle_sim.physics.laws.integrated.motion import NO_RIDE, RIDE_NONE, dense_component, ride_force
 from shuffle_sim.physics.laws.integrated.rides import RIDE_END, pushed_ride, ride_release, ride_shapes, settles
 from shuffle_sim.physics.laws.integrated.shapes import NO_SHAPE, clear, first_event, gap, start_shape
-from shuffle_sim.physics.laws.integrated.step import dense, step
+from shuffle_sim.physics.laws.integrated.state import with_sign
+from shuffle_sim.physics.laws.integrated.step import step
 from shuffle_sim.physics.tables.court_table import (
     F_KIND,
     F,
@@ -48,14 +48,14 @@ def _event_gap(surface, c, members, ride, shape, push, x, y, vx, vy, w):
 
 
 @jit.no_refcount
-def event_state(
-    surface, c, members, ride, shape, push, out, y0, y1, y2, y3, y4, y5, f0, f1, f2, f3, f4, f5, h, theta, lo
-):
+def event_state(surface, c, members, ride, shape, push, out, y, f, h, theta, lo):
     """The state at an event found at the fraction ``theta`` of a step on its dense output ``out``,
     integrated from the step's start, with theta corrected by Newton's method on the integrated states
     (the slope of the gap from the dense output) until the gap there is within ``EVENT_GAP`` of zero:
-    the dense output errs by up to about the step's tolerance, the integration far less."""
-    e, _, _ = step(surface, c, members, ride, y0, y1, y2, y3, y4, y5, f0, f1, f2, f3, f4, f5, h * theta)
+    the dense output errs by up to about the step's tolerance, the integration far less. ``y`` and
+    ``f`` are the step's start state and its derivatives (6-tuples)."""
+    y0, y1, y2, y3, y4, _ = y
+    e, _, _ = step(surface, c, members, ride, y, f, h * theta)
     if shape[0] < 0.0 and not push:
         return e  # a spin stop: the spin is set to zero, the path does not change
     for _ in range(EVENT_NEWTON):
@@ -97,7 +97,7 @@ def event_state(
         if better == theta:
             break
         theta = better
-        e, _, _ = step(surface, c, members, ride, y0, y1, y2, y3, y4, y5, f0, f1, f2, f3, f4, f5, h * theta)
+        e, _, _ = step(surface, c, members, ride, y, f, h * theta)
     return e
 
 
@@ -105,27 +105,31 @@ def event_state(
 def _apply(surface, c, members, table, kind, b, x, y, vx, vy, w, status, dead):
     """Apply a boundary event (cushion, peg, fall, hole) of table row ``b`` to a disc at (x, y) moving
     at (vx, vy) with spin w: (x, y, vx, vy, w, status, dead, ride, ride_row, moving)."""
-    if kind in (DISC_CUSHION, DISC_PEG):
+    if kind in (events.DISC_CUSHION, events.DISC_PEG):
         vx, vy, w, kills = fixed_body_bounce(table, b, x, y, vx, vy, w, False)
         dead = dead or kills
-        c2 = (c[0], c[1], c[2], c[3], c[4], c[5], 0.0 if w == 0.0 else math.copysign(1.0, w), c[7])
+        c2 = with_sign(c, 0.0 if w == 0.0 else math.copysign(1.0, w))
         vx, vy, ride = pushed_ride(surface, c2, members, table, b, x, y, vx, vy, w)
         vx, vy, w, moving = settles(surface, c[5] != 0.0, x, y, vx, vy, w)
         if ride[0] != RIDE_NONE and moving:
-            return x, y, vx, vy, w, STATUS_MOVING, dead, ride, b, True
-        return x, y, vx, vy, w, STATUS_MOVING, dead, NO_RIDE, -1, moving
-    if kind == HOLED:
-        return table[b, F], table[b, F + 1], 0.0, 0.0, 0.0, STATUS_HOLED, dead, NO_RIDE, -1, False
-    return x, y, 0.0, 0.0, 0.0, STATUS_FALLEN, dead, NO_RIDE, -1, False
+            return x, y, vx, vy, w, events.STATUS_MOVING, dead, ride, b, True
+        return x, y, vx, vy, w, events.STATUS_MOVING, dead, NO_RIDE, -1, moving
+    if kind == events.HOLED:
+        return table[b, F], table[b, F + 1], 0.0, 0.0, 0.0, events.STATUS_HOLED, dead, NO_RIDE, -1, False
+    return x, y, 0.0, 0.0, 0.0, events.STATUS_FALLEN, dead, NO_RIDE, -1, False
 
 
 @jit.no_refcount
-def _finish_clear(table, ride, ride_row, dead, x, y, speed, reach, w, spin_rate, tau):
+def _finish_clear(table, ride, ride_row, dead, x, y, speed, reach, w, spin_rate, spin_speed_rate, tau):
     """Whether the closed-form end of a slide of length at most ``reach`` from (x, y) meets nothing:
     no shape within reach, no end of a ridden cushion, and no spin stop before the slide's (decoupled
-    spin, ``spin_rate``)."""
-    if w != 0.0 and abs(w) <= spin_rate * tau:
-        return False
+    spin w, decaying at ``spin_rate`` plus ``spin_speed_rate`` |w|: ``motion.spin_stop_time``)."""
+    if w != 0.0:
+        if spin_speed_rate == 0.0:
+            if abs(w) <= spin_rate * tau:
+                return False
+        elif spin_stop_time(w, spin_rate, spin_speed_rate) <= tau:
+            return False
     slack = reach + 1e-12
     for row in range(1, table.shape[0]):
         if row == ride_row:
@@ -144,40 +148,13 @@ def _finish_clear(table, ride, ride_row, dead, x, y, speed, reach, w, spin_rate,
 
 
 @jit.no_refcount
-def _step_event(
-    table,
-    surface,
-    c,
-    members,
-    ride,
-    ride_row,
-    dead,
-    sx,
-    sy,
-    svx,
-    svy,
-    accel,
-    out,
-    have_dense,
-    y0,
-    y1,
-    y2,
-    y3,
-    y4,
-    y5,
-    f0,
-    f1,
-    f2,
-    f3,
-    f4,
-    f5,
-    h,
-    n,
-    lo,
-):
-    """The earliest event in the fraction (lo, 1] of the step of h from (y, f) that ends at ``n``:
-    (theta, kind, table row, have_dense). Shapes are built from the motion's start (sx, sy, svx,
-    svy); the dense output is written into ``out`` only if a chord cannot rule an event out."""
+def _step_event(table, surface, c, members, ride, ride_row, dead, start, accel, out, have_dense, y, f, h, n, lo):
+    """The earliest event in the fraction (lo, 1] of the step of h from the state y and its derivatives
+    f (6-tuples) that ends at ``n``: (theta, kind, table row, have_dense). Shapes are built from the
+    motion's start ``start`` (x, y, vx, vy); the dense output is written into ``out`` only if a chord
+    cannot rule an event out."""
+    y0, y1, y2, y3, y4, y5 = y
+    sx, sy, svx, svy = start
     best = math.inf
     kind = np.int64(-1)
     b = np.int64(-1)
@@ -202,19 +179,19 @@ def _step_event(
         if clear(shape, xa, ya, va, xb, yb, vb, delta, dv):
             continue
         if not have_dense:
-            dense(surface, c, members, ride, y0, y1, y2, y3, y4, y5, f0, f1, f2, f3, f4, f5, h, out)
+            dense(surface, c, members, ride, y, f, h, out)
             have_dense = np.bool_(True)
         theta = first_event(shape, out, y0, y1, y2, y3, y5, lo, min(1.0, best), 0.0, 0.0, accel)
         event = event_of_row(table[row, F_KIND])
         # Ties: a boundary event before a kill line.
-        if theta < best or (theta == best and kind == KILLED and event != KILLED):
+        if theta < best or (theta == best and kind == events.KILLED and event != events.KILLED):
             best = theta
             kind = event
             b = row
             found = shape
     if ride[0] != RIDE_NONE:
         if not have_dense:
-            dense(surface, c, members, ride, y0, y1, y2, y3, y4, y5, f0, f1, f2, f3, f4, f5, h, out)
+            dense(surface, c, members, ride, y, f, h, out)
             have_dense = np.bool_(True)
         theta = ride_release(surface, c, members, ride, out, y0, y1, y2, y3, y4, lo, min(1.0, best))
         if theta < best:
@@ -235,21 +212,12 @@ def _step_event(
     if c[6] != 0.0 and c[5] == 0.0 and n[4] * c[6] <= 0.0:
         # Decoupled spin reaching zero: its sign is fixed for the motion, so it crosses zero once.
         if not have_dense:
-            dense(surface, c, members, ride, y0, y1, y2, y3, y4, y5, f0, f1, f2, f3, f4, f5, h, out)
+            dense(surface, c, members, ride, y, f, h, out)
             have_dense = np.bool_(True)
-        a = lo
-        e = 1.0
-        for _ in range(200):
-            if e - a <= 2.0e-16:
-                break
-            m = 0.5 * (a + e)
-            if dense_component(out, 4, y4, m) * c[6] > 0.0:
-                a = m
-            else:
-                e = m
+        e = spin_stop_fraction(out, y4, c[6], lo)
         if e < best:
             best = e
-            kind = SPIN_STOP
+            kind = events.SPIN_STOP
             b = np.int64(-1)
             found = NO_SHAPE
     return best, kind, b, found, have_dense

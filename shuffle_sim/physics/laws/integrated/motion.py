@@ -45,6 +45,7 @@ from __future__ import annotations
 import math
 
 from shuffle_sim._runtime import jit
+from shuffle_sim.court.friction_law import slide_to_rest
 from shuffle_sim.physics.face_friction import force, force_ratio, torque
 from shuffle_sim.physics.tables.surface import (
     G_ACCEL_BOUND,
@@ -101,8 +102,10 @@ def derivatives(surface, c, members, ride, x, y, vx, vy, w):
     """d(x, y, vx, vy, omega, t)/d(sigma) of a body on the ground (module docstring).
 
     ``c`` = (mu g, decoupled spin deceleration, radius, eta, inertia ratio k, coupled 1/0, sign of
-    omega, error tolerance); ``members`` (M, 2) the offsets of a group's discs from (x, y), none for a lone disc (the
-    group feels the mean gravity and friction of its discs); ``ride`` the ridden body (``RIDE_*``).
+    omega, error tolerance, the speed law's g mu_speed and its spin decay per unit spin
+    (``court_table.speed_decelerations``)); ``members`` (M, 2) the offsets of a group's discs from
+    (x, y), none for a lone disc (the group feels the mean gravity and friction of its discs);
+    ``ride`` the ridden body (``RIDE_*``).
     """
     decel = c[0]
     if members.shape[0] == 0:
@@ -125,6 +128,11 @@ def derivatives(surface, c, members, ride, x, y, vx, vy, w):
         q = v
         per_v = decel * m
         dw = -q * c[6] * c[1] * m
+    if c[8] != 0.0:
+        # The friction law's speed term, linear in each element's sliding velocity: its force and
+        # torque over the face in closed form (``court_table.speed_decelerations``).
+        per_v += q * c[8] * m
+        dw -= q * c[9] * m * w
     dvx = q * ax - per_v * vx
     dvy = q * ay - per_v * vy
     if ride[0] != RIDE_NONE:
@@ -214,17 +222,42 @@ def next_step(h, err):
 
 
 @jit.inline
-def dense_component(out, k, y, theta):
-    """One component of the dense output ``out`` (7, 6) of a step, at the fraction ``theta`` of it."""
+def interpolate(d0, d1, d2, d3, d4, d5, d6, y, theta):
+    """The dense output's value at the fraction ``theta`` of a step, from the step's start value y and
+    the interpolant's seven coefficients (Hairer's ``contd8``, in Horner form)."""
     r = 1.0 - theta
-    v = out[6, k]
-    v = v * theta + out[5, k]
-    v = v * r + out[4, k]
-    v = v * theta + out[3, k]
-    v = v * r + out[2, k]
-    v = v * theta + out[1, k]
-    v = v * r + out[0, k]
+    v = d6
+    v = v * theta + d5
+    v = v * r + d4
+    v = v * theta + d3
+    v = v * r + d2
+    v = v * theta + d1
+    v = v * r + d0
     return v * theta + y
+
+
+@jit.inline
+def dense_component(out, k, y, theta):
+    """One component of a step's dense output ``out[:7]`` (``dense``), at the fraction ``theta`` of it."""
+    return interpolate(out[0, k], out[1, k], out[2, k], out[3, k], out[4, k], out[5, k], out[6, k], y, theta)
+
+
+@jit.inline
+def spin_stop_fraction(out, w, sign, lo):
+    """Where in (lo, 1] of a step (dense output ``out[:7]``, spin w at its start) a decoupled spin of
+    the sign ``sign`` reaches zero: bisection to the last representable fraction (the sign is fixed
+    for the motion, so it crosses zero once)."""
+    a = lo
+    e = 1.0
+    for _ in range(200):
+        if e - a <= 2.0e-16:
+            break
+        m = 0.5 * (a + e)
+        if dense_component(out, 4, w, m) * sign > 0.0:
+            a = m
+        else:
+            e = m
+    return e
 
 
 @jit.inline
@@ -238,7 +271,7 @@ def speed_scale(c, vx, vy, w):
 
 
 @jit.no_refcount
-def hodograph_rest(ax, ay, friction, vx, vy):
+def hodograph_rest(ax, ay, friction, speed_friction, vx, vy):
     """The rest of a slide without spin on uniform ground, in closed form: (time left, dx, dy).
 
     A body sliding at v on a uniform incline of in-plane gravity a (|a| < the friction deceleration
@@ -252,13 +285,18 @@ def hodograph_rest(ax, ay, friction, vx, vy):
         across        2 v^2 z / (1 + z^2)^2 (1 / (2k - 1) + z^2 / (2k + 1))
 
     (across: toward the side of the downhill line the velocity points to). Large z (moving uphill)
-    is evaluated in 1 / z. Without a grade it is the straight stop v / f, v^2 / (2 f).
+    is evaluated in 1 / z. Without a grade it is the straight stop v / f, v^2 / (2 f), or under a
+    friction law of speed f + ``speed_friction`` v (which has a closed form only without a grade)
+    ``friction_law.slide_to_rest``'s.
     """
     v = math.sqrt(vx * vx + vy * vy)
     s = math.sqrt(ax * ax + ay * ay)
     if v == 0.0:
         return 0.0, 0.0, 0.0
     if s == 0.0:
+        if speed_friction != 0.0:
+            tau, reach = slide_to_rest(v, friction, speed_friction)
+            return tau, reach * vx / v, reach * vy / v
         tau = v / friction
         return tau, 0.5 * vx * tau, 0.5 * vy * tau
     k = friction / s
@@ -293,6 +331,39 @@ def hodograph_rest(ax, ay, friction, vx, vy):
 
 
 @jit.inline
+def closed_end(surface, c, m, ax, ay, speed):
+    """Whether a slide without coupled spin at ``speed`` on ground of in-plane gravity (ax, ay) and
+    friction multiplier m there may end in closed form (``hodograph_rest``; ``may_finish``), and the
+    least deceleration it has left (m/s^2). Under a friction law of speed only on ground without a
+    grade: its deceleration then lies between m (c + k v) at the speed and m c at rest."""
+    friction = c[0] * m
+    net = friction - math.sqrt(ax * ax + ay * ay)
+    if c[8] == 0.0:
+        return may_finish(surface, c[0], speed, net), net
+    if ax != 0.0 or ay != 0.0:
+        return False, net
+    net = m * (c[0] + min(c[8], 0.0) * speed)
+    return may_finish(surface, c[0] + max(c[8], 0.0) * speed, speed, net), net
+
+
+@jit.inline
+def spin_after(w, sign, rate, speed_rate, tau):
+    """A decoupled spin w of the sign ``sign`` after ``tau`` of its decay d|w|/dt = -(rate + speed_rate
+    |w|) (the pure-spin rate, and the speed law's per unit spin): 0 once it has stopped."""
+    if speed_rate == 0.0:
+        w -= sign * rate * tau
+    else:
+        w = sign * ((abs(w) + rate / speed_rate) * math.exp(-speed_rate * tau) - rate / speed_rate)
+    return 0.0 if w * sign <= 0.0 else w
+
+
+@jit.inline
+def spin_stop_time(w, rate, speed_rate):
+    """How long a decoupled spin w lasts under d|w|/dt = -(rate + speed_rate |w|) (s)."""
+    return slide_to_rest(abs(w), rate, speed_rate)[0]
+
+
+@jit.inline
 def may_finish(surface, decel, speed, net_decel):
     """Whether a slide of ``speed`` that decelerates at no less than ``net_decel`` may end in closed
     form: the ground's variation along the slide left, (|grad a| + mu g |grad m|) L, acting over the
@@ -306,7 +377,13 @@ def may_finish(surface, decel, speed, net_decel):
 
 
 @jit.inline
-def max_acceleration(surface, decel):
+def max_acceleration(surface, decel, speed_decel, energy):
     """An upper bound of |d^2 p / dt^2| of any disc on this ground (m/s^2): the grade's bound plus
-    the friction's (``surface``)."""
-    return surface[G_ACCEL_BOUND] + decel * surface[G_FRICTION_BOUND]
+    the friction's (``surface``). Under a friction law rising with speed (``speed_decel`` > 0) the
+    friction's bound grows with the fastest speed a disc can reach: no faster than all the scene's
+    kinetic energy per unit mass, ``energy`` (v^2 + k r^2 omega^2 summed over its discs), and what
+    each disc can gain descending the ground, in one disc (impacts and friction only take energy)."""
+    if speed_decel <= 0.0:
+        return surface[G_ACCEL_BOUND] + decel * surface[G_FRICTION_BOUND]
+    fastest = math.sqrt(energy)
+    return surface[G_ACCEL_BOUND] + (decel + speed_decel * fastest) * surface[G_FRICTION_BOUND]

@@ -12,31 +12,11 @@ import numpy as np
 from shuffle_sim._runtime import jit
 from shuffle_sim.physics.contacts.tolerances import APPROACH_TOL, CONTACT_GAP, OVERLAP_SLACK
 from shuffle_sim.physics.events import HOLED, SPIN_STOP, STATUS_FALLEN
-from shuffle_sim.physics.laws.integrated.motion import RIDE_NONE, max_acceleration
+from shuffle_sim.physics.laws.integrated import state
+from shuffle_sim.physics.laws.integrated.motion import RIDE_NONE, spin_stop_fraction
 from shuffle_sim.physics.laws.integrated.pairs import disc_at, pair_entry
 from shuffle_sim.physics.laws.integrated.rides import RIDE_END, ride_release, ride_shapes
 from shuffle_sim.physics.laws.integrated.shapes import clear, first_event, gap, start_shape
-from shuffle_sim.physics.laws.integrated.state import (
-    C_EVENT_THETA,
-    C_FINISH,
-    C_LO,
-    C_N,
-    C_OFFSET,
-    C_SIGN,
-    C_START,
-    C_STEP_END,
-    C_Y,
-    I_DENSE,
-    I_PHASE,
-    I_RIDE_ROW,
-    PHASE_FINISH,
-    PHASE_REST,
-    PHASE_STEP,
-    body_dense,
-    constants,
-    dense_row,
-    ride_of_body,
-)
 from shuffle_sim.physics.state import DEAD, KILL_B, LEADER, NEXT_B, NEXT_DISC, NEXT_KIND, STATUS, T_KILL, T_NEXT
 from shuffle_sim.physics.tables.court_table import (
     F_KIND,
@@ -53,29 +33,28 @@ MAX_STEPS = 20_000
 def _predict_body(table, orbit_tables, surface, st, ist, lead, members, out):
     """The body's next own event in its present step from C_LO on (``T_NEXT``, ``NEXT_KIND``,
     ``NEXT_B``, ``NEXT_DISC``), and each member's next kill-line crossing (``T_KILL``)."""
-    c = constants(table, orbit_tables, surface, st[C_SIGN, lead])
-    ride = ride_of_body(st, lead)
-    ride_row = ist[I_RIDE_ROW, lead]
-    decel = c[0]
-    accel = max_acceleration(surface, decel)
-    lo = st[C_LO, lead]
-    y0 = st[C_Y, lead]
-    y1 = st[C_Y + 1, lead]
-    y2 = st[C_Y + 2, lead]
-    y3 = st[C_Y + 3, lead]
-    y5 = st[C_Y + 5, lead]
+    c = state.constants(table, orbit_tables, surface, st[state.C_SIGN, lead])
+    ride = state.ride_of_body(st, lead)
+    ride_row = ist[state.I_RIDE_ROW, lead]
+    accel = st[state.C_ACCEL, lead]
+    lo = st[state.C_LO, lead]
+    y0 = st[state.C_Y, lead]
+    y1 = st[state.C_Y + 1, lead]
+    y2 = st[state.C_Y + 2, lead]
+    y3 = st[state.C_Y + 3, lead]
+    y5 = st[state.C_Y + 5, lead]
     best = math.inf
     kind = np.int64(-1)
     b = np.int64(-1)
     who = lead
-    have = ist[I_DENSE, lead] != 0
+    have = ist[state.I_DENSE, lead] != 0
     if have:
-        body_dense(surface, c, members, ride, st, ist, lead, out)
+        state.body_dense(surface, c, members, ride, st, ist, lead, out)
     for i in range(st.shape[1]):
         if ist[LEADER, i] != lead or ist[STATUS, i] >= STATUS_FALLEN:
             continue
-        ox = st[C_OFFSET, i]
-        oy = st[C_OFFSET + 1, i]
+        ox = st[state.C_OFFSET, i]
+        oy = st[state.C_OFFSET + 1, i]
         alive = ist[DEAD, i] == 0
         st[T_KILL, i] = math.inf
         kill = math.inf
@@ -85,20 +64,20 @@ def _predict_body(table, orbit_tables, surface, st, ist, lead, members, out):
             xa, ya, va, ta = y0 + ox, y1 + oy, math.sqrt(y2 * y2 + y3 * y3), y5
         else:
             xa, ya, va, ta = _dense_probe(st, lead, lo, ox, oy)
-        xb = st[C_N, lead] + ox
-        yb = st[C_N + 1, lead] + oy
-        vb = math.sqrt(st[C_N + 2, lead] ** 2 + st[C_N + 3, lead] ** 2)
-        duration = st[C_N + 5, lead] - ta
+        xb = st[state.C_N, lead] + ox
+        yb = st[state.C_N + 1, lead] + oy
+        vb = math.sqrt(st[state.C_N + 2, lead] ** 2 + st[state.C_N + 3, lead] ** 2)
+        duration = st[state.C_N + 5, lead] - ta
         delta = accel * duration * duration / 8.0 + 1e-9
         dv = 0.5 * accel * duration
-        sx = st[C_START, lead] + ox
-        sy = st[C_START + 1, lead] + oy
+        sx = st[state.C_START, lead] + ox
+        sy = st[state.C_START + 1, lead] + oy
         rider = ride_row >= 0 and ox == ride[4] and oy == ride[5]
         for row in range(1, table.shape[0]):
             if rider and row == ride_row:
                 continue
             shape, at_once = start_shape(
-                table, row, sx, sy, st[C_START + 2, lead], st[C_START + 3, lead], alive, np.bool_(True)
+                table, row, sx, sy, st[state.C_START + 2, lead], st[state.C_START + 3, lead], alive, np.bool_(True)
             )
             if shape[0] < 0.0:
                 continue
@@ -118,7 +97,7 @@ def _predict_body(table, orbit_tables, surface, st, ist, lead, members, out):
             if clear(shape, xa, ya, va, xb, yb, vb, delta, dv):
                 continue
             if not have:
-                body_dense(surface, c, members, ride, st, ist, lead, out)
+                state.body_dense(surface, c, members, ride, st, ist, lead, out)
                 have = np.bool_(True)
             is_kill = table[row, F_KIND] == KILL_LINE
             theta = first_event(shape, out, y0, y1, y2, y3, y5, lo, min(1.0, kill if is_kill else best), ox, oy, accel)
@@ -136,7 +115,7 @@ def _predict_body(table, orbit_tables, surface, st, ist, lead, members, out):
             ist[KILL_B, i] = kill_b
     if ride[0] != RIDE_NONE:
         if not have:
-            body_dense(surface, c, members, ride, st, ist, lead, out)
+            state.body_dense(surface, c, members, ride, st, ist, lead, out)
             have = np.bool_(True)
         theta = ride_release(
             surface,
@@ -146,9 +125,9 @@ def _predict_body(table, orbit_tables, surface, st, ist, lead, members, out):
             out,
             y0,
             y1,
-            st[C_Y + 2, lead],
-            st[C_Y + 3, lead],
-            st[C_Y + 4, lead],
+            st[state.C_Y + 2, lead],
+            st[state.C_Y + 3, lead],
+            st[state.C_Y + 4, lead],
             lo,
             min(1.0, best),
         )
@@ -169,20 +148,11 @@ def _predict_body(table, orbit_tables, surface, st, ist, lead, members, out):
                 best = theta
                 kind = RIDE_END
                 b = np.int64(-1)
-    if c[6] != 0.0 and c[5] == 0.0 and st[C_N + 4, lead] * c[6] <= 0.0:
+    if c[6] != 0.0 and c[5] == 0.0 and st[state.C_N + 4, lead] * c[6] <= 0.0:
         if not have:
-            body_dense(surface, c, members, ride, st, ist, lead, out)
+            state.body_dense(surface, c, members, ride, st, ist, lead, out)
             have = np.bool_(True)
-        a = lo
-        e = 1.0
-        for _ in range(200):
-            if e - a <= 2.0e-16:
-                break
-            m = 0.5 * (a + e)
-            if dense_row(st, lead, 4, m) * c[6] > 0.0:
-                a = m
-            else:
-                e = m
+        e = spin_stop_fraction(out, st[state.C_Y + 4, lead], c[6], lo)
         if e < best:
             best = e
             kind = SPIN_STOP
@@ -196,27 +166,27 @@ def _predict_body(table, orbit_tables, surface, st, ist, lead, members, out):
         ist[NEXT_KIND, lead] = kind
         ist[NEXT_B, lead] = b
         ist[NEXT_DISC, lead] = who
-        st[C_EVENT_THETA, lead] = best
+        st[state.C_EVENT_THETA, lead] = best
 
 
 @jit.inline
 def _dense_time(st, lead, theta):
     if theta >= 1.0:
-        return st[C_N + 5, lead]
+        return st[state.C_N + 5, lead]
     if theta <= 0.0:
-        return st[C_Y + 5, lead]
-    return dense_row(st, lead, 5, theta)
+        return st[state.C_Y + 5, lead]
+    return state.dense_row(st, lead, 5, theta)
 
 
 @jit.inline
 def _dense_probe(st, lead, theta, ox, oy):
-    vx = dense_row(st, lead, 2, theta)
-    vy = dense_row(st, lead, 3, theta)
+    vx = state.dense_row(st, lead, 2, theta)
+    vy = state.dense_row(st, lead, 3, theta)
     return (
-        dense_row(st, lead, 0, theta) + ox,
-        dense_row(st, lead, 1, theta) + oy,
+        state.dense_row(st, lead, 0, theta) + ox,
+        state.dense_row(st, lead, 1, theta) + oy,
         math.sqrt(vx * vx + vy * vy),
-        dense_row(st, lead, 5, theta),
+        state.dense_row(st, lead, 5, theta),
     )
 
 
@@ -224,9 +194,9 @@ def _dense_probe(st, lead, theta, ox, oy):
 def _rest_events(table, st, ist, i):
     """A disc at rest: dropped into a hole under it (capture speed above zero) at once, killed at once
     if already past a kill line (alive), as ``predict.predict_path`` says for a disc at rest."""
-    x = st[C_Y, i]
-    y = st[C_Y + 1, i]
-    now = st[C_Y + 5, i]
+    x = st[state.C_Y, i]
+    y = st[state.C_Y + 1, i]
+    now = st[state.C_Y + 5, i]
     st[T_KILL, i] = math.inf
     for row in range(1, table.shape[0]):
         f = table[row, F_KIND]
@@ -246,24 +216,24 @@ def _rest_events(table, st, ist, i):
 
 
 @jit.kernel
-def _pair_time(st, ist, a, b, now, pair_rho, contact, accel, fresh):
+def _pair_time(st, ist, a, b, now, pair_rho, contact, fresh):
     """The next impact of discs a < b (of different bodies) from ``now`` within both bodies' present
     steps, with the contact rules of ``toi``: ``fresh`` when a body's motion has just started (the
     pair's target is set again), else the target of a touching pair returns to contact once the pair
     has parted by more than CONTACT_GAP."""
     la = ist[LEADER, a]
     lb = ist[LEADER, b]
-    pa = ist[I_PHASE, la]
-    pb = ist[I_PHASE, lb]
-    if pa == PHASE_REST and pb == PHASE_REST:
+    pa = ist[state.I_PHASE, la]
+    pb = ist[state.I_PHASE, lb]
+    if pa == state.PHASE_REST and pb == state.PHASE_REST:
         return math.inf
     end = math.inf
     for lead in (la, lb):
-        phase = ist[I_PHASE, lead]
-        if phase == PHASE_STEP:
-            end = min(end, st[C_STEP_END, lead])
-        elif phase == PHASE_FINISH:
-            end = min(end, st[C_FINISH, lead])
+        phase = ist[state.I_PHASE, lead]
+        if phase == state.PHASE_STEP:
+            end = min(end, st[state.C_STEP_END, lead])
+        elif phase == state.PHASE_FINISH:
+            end = min(end, st[state.C_FINISH, lead])
     xa, ya, vxa, vya = disc_at(st, ist, a, now)
     xb, yb, vxb, vyb = disc_at(st, ist, b, now)
     dx = xb - xa
@@ -282,11 +252,11 @@ def _pair_time(st, ist, a, b, now, pair_rho, contact, accel, fresh):
     rho = pair_rho[a, b]
     if d <= rho:
         return now
-    return pair_entry(st, ist, a, b, rho, now, end, accel)
+    return pair_entry(st, ist, a, b, rho, now, end)
 
 
 @jit.kernel
-def _predict_pairs(st, ist, lead, now, pair_t, pair_rho, contact, accel, fresh):
+def _predict_pairs(st, ist, lead, now, pair_t, pair_rho, contact, fresh):
     """Predict every pair of a disc of body ``lead`` with a disc of another body."""
     n = st.shape[1]
     for i in range(n):
@@ -300,4 +270,4 @@ def _predict_pairs(st, ist, lead, now, pair_t, pair_rho, contact, accel, fresh):
             if ist[STATUS, i] >= STATUS_FALLEN or ist[STATUS, j] >= STATUS_FALLEN or ist[LEADER, j] == lead:
                 pair_t[a, b] = math.inf  # out of play, or one body: no impact
                 continue
-            pair_t[a, b] = _pair_time(st, ist, a, b, now, pair_rho, contact, accel, fresh)
+            pair_t[a, b] = _pair_time(st, ist, a, b, now, pair_rho, contact, fresh)

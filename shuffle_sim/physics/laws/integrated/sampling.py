@@ -14,7 +14,8 @@ import math
 import numpy as np
 
 from shuffle_sim._runtime import jit
-from shuffle_sim.physics.events import STATUS_FALLEN, STATUS_HOLED, STATUS_MOVING
+from shuffle_sim.physics.events import STATUS_MOVING
+from shuffle_sim.physics.laws.integrated.dense import OUT_ROWS
 from shuffle_sim.physics.laws.integrated.motion import RIDE_NONE, derivatives, onto_ride
 from shuffle_sim.physics.laws.integrated.state import (
     C_F,
@@ -39,7 +40,7 @@ from shuffle_sim.physics.laws.integrated.state import (
     take_step,
     theta_at,
 )
-from shuffle_sim.physics.state import LEADER, STATUS
+from shuffle_sim.physics.state import LEADER, STATUS, segment_at
 
 #: Steps integrated again per segment at most (the kernel's bound on a motion).
 MAX_STEPS = 20_000
@@ -49,12 +50,11 @@ MAX_STEPS = 20_000
 def sample_paths(table, orbit_tables, surface, seg, n_discs, times, out):
     """Every disc's centre at each of ``times`` (sorted), (T, N, 2), NaN before its first row and once
     it has fallen or been holed."""
-    n_rows = seg.shape[0]
     # One body's motion at a time, in a state of one column (the body) plus its members' offsets.
     st = np.zeros((N_ROWS, 1))
     ist = np.zeros((N_INT_ROWS, 1), np.int64)
     buf = np.zeros((max(n_discs, 1), 2))
-    dense_out = np.zeros((7, 6))
+    dense_out = np.zeros((OUT_ROWS, 6))
     for i in range(n_discs):
         k = np.int64(-1)
         nxt = np.int64(0)
@@ -62,11 +62,8 @@ def sample_paths(table, orbit_tables, surface, seg, n_discs, times, out):
         phase = np.int64(0)
         for f in range(times.shape[0]):
             t = times[f]
-            while nxt < n_rows and seg[nxt, 0] <= t:
-                if seg[nxt, 1] == i:
-                    k = nxt
-                nxt += 1
-            if k < 0 or seg[k, 2] == STATUS_FALLEN or seg[k, 2] == STATUS_HOLED:
+            k, nxt, in_play = segment_at(seg, i, t, k, nxt)
+            if not in_play:
                 out[f, i, 0] = math.nan
                 out[f, i, 1] = math.nan
                 continue

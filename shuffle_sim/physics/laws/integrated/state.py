@@ -23,22 +23,33 @@ import math
 import numpy as np
 
 from shuffle_sim._runtime import jit
+from shuffle_sim.physics.laws.integrated.dense import dense
 from shuffle_sim.physics.laws.integrated.motion import (
     FIRST_STEP,
     MAX_REJECTS,
     Q_END,
     RIDE_LINE,
     RIDE_NONE,
+    closed_end,
     derivatives,
     hodograph_rest,
-    may_finish,
+    interpolate,
+    max_acceleration,
     next_step,
     speed_scale,
 )
-from shuffle_sim.physics.laws.integrated.step import dense, step
+from shuffle_sim.physics.laws.integrated.step import step
 from shuffle_sim.physics.state import COMMON_FLOAT_ROWS, COMMON_INT_ROWS
-from shuffle_sim.physics.tables.court_table import H_DECEL, H_INERTIA, H_INNER, H_RADIUS, H_SPIN_DECEL
-from shuffle_sim.physics.tables.surface import motion_tolerance, surface_at
+from shuffle_sim.physics.tables.court_table import (
+    H_DECEL,
+    H_INERTIA,
+    H_INNER,
+    H_RADIUS,
+    H_SPEED_DECEL,
+    H_SPIN_DECEL,
+    H_SPIN_SPEED_DECEL,
+)
+from shuffle_sim.physics.tables.surface import G_DROP_BOUND, motion_tolerance, surface_at
 
 # Float rows after the rows every law shares (``physics.state``: T_NEXT, T_KILL, T_SPIN). T_NEXT is
 # the body's next own event (boundary, spin stop, ride end, stop); T_SPIN a disc at rest spinning in
@@ -60,7 +71,8 @@ C_LO = C_START + 4  # the fraction of the present step from which events are sti
 C_FINISH = C_LO + 1  # 4 rows: the closed-form stop: time, x, y (a leader's) and the spin then
 C_STEP_END = C_FINISH + 4  # the time the present step ends (inf at rest or finishing)
 C_EVENT_THETA = C_STEP_END + 1  # where in the present step the body's event at T_NEXT lies
-N_ROWS = C_EVENT_THETA + 1
+C_ACCEL = C_EVENT_THETA + 1  # a bound of the body's acceleration until its next event (``body_acceleration``)
+N_ROWS = C_ACCEL + 1
 
 # Integer rows after the shared ones (``physics.state``; NEXT_KIND may also be ``rides.RIDE_END``).
 I_RIDE_ROW = COMMON_INT_ROWS  # the table row of the ridden body, -1
@@ -90,7 +102,25 @@ def constants(table, orbit_tables, surface, sign):
         1.0 if orbit_tables.shape[0] > 0 else 0.0,
         sign,
         motion_tolerance(surface, 1.0 if orbit_tables.shape[0] > 0 else 0.0, sign),
+        table[0, H_SPEED_DECEL],
+        table[0, H_SPIN_SPEED_DECEL],
     )
+
+
+@jit.inline
+def with_sign(c, sign):
+    """The constants ``c`` of a motion whose spin has the sign ``sign``."""
+    return (c[0], c[1], c[2], c[3], c[4], c[5], sign, c[7], c[8], c[9])
+
+
+@jit.inline
+def body_acceleration(table, surface, vx, vy, w):
+    """``motion.max_acceleration`` for a body moving off at (vx, vy) with spin w: its kinetic energy
+    per half its mass, v^2 + k r^2 omega^2, and all it may gain descending the ground
+    (``surface.G_DROP_BOUND``) bound its speed until its next event."""
+    rim = table[0, H_RADIUS] * w
+    energy = vx * vx + vy * vy + table[0, H_INERTIA] * rim * rim + 2.0 * surface[G_DROP_BOUND]
+    return max_acceleration(surface, table[0, H_DECEL], table[0, H_SPEED_DECEL], energy)
 
 
 @jit.inline
@@ -111,31 +141,19 @@ def set_ride(st, i, ride):
         st[C_RIDE + k, i] = ride[k]
 
 
+@jit.inline
+def rows(st, row, i):
+    """The six rows of ``st`` from ``row`` for body i (a state or its derivatives), as a tuple."""
+    return (st[row, i], st[row + 1, i], st[row + 2, i], st[row + 3, i], st[row + 4, i], st[row + 5, i])
+
+
 @jit.no_refcount
 def take_step(surface, c, members, ride, st, i):
     """Take the body's next step from its step-start state (error control: the step shrinks until
     accepted) into the end rows; returns False if ``MAX_REJECTS`` rejections in a row were reached."""
     h = st[C_H_NEXT, i]
     for _ in range(MAX_REJECTS):
-        n, k, err = step(
-            surface,
-            c,
-            members,
-            ride,
-            st[C_Y, i],
-            st[C_Y + 1, i],
-            st[C_Y + 2, i],
-            st[C_Y + 3, i],
-            st[C_Y + 4, i],
-            st[C_Y + 5, i],
-            st[C_F, i],
-            st[C_F + 1, i],
-            st[C_F + 2, i],
-            st[C_F + 3, i],
-            st[C_F + 4, i],
-            st[C_F + 5, i],
-            h,
-        )
+        n, k, err = step(surface, c, members, ride, rows(st, C_Y, i), rows(st, C_F, i), h)
         if err <= 1.0:
             for r in range(6):
                 st[C_N + r, i] = n[r]
@@ -150,28 +168,9 @@ def take_step(surface, c, members, ride, st, i):
 
 @jit.no_refcount
 def body_dense(surface, c, members, ride, st, ist, i, out):
-    """Make sure the body's dense output is in its rows (``C_DENSE``) and in ``out`` (7, 6)."""
+    """Make sure the body's dense output is in its rows (``C_DENSE``) and in ``out[:7]`` (``dense``)."""
     if ist[I_DENSE, i] == 0:
-        dense(
-            surface,
-            c,
-            members,
-            ride,
-            st[C_Y, i],
-            st[C_Y + 1, i],
-            st[C_Y + 2, i],
-            st[C_Y + 3, i],
-            st[C_Y + 4, i],
-            st[C_Y + 5, i],
-            st[C_F, i],
-            st[C_F + 1, i],
-            st[C_F + 2, i],
-            st[C_F + 3, i],
-            st[C_F + 4, i],
-            st[C_F + 5, i],
-            st[C_H, i],
-            out,
-        )
+        dense(surface, c, members, ride, rows(st, C_Y, i), rows(st, C_F, i), st[C_H, i], out)
         for a in range(7):
             for b in range(6):
                 st[C_DENSE + 6 * a + b, i] = out[a, b]
@@ -185,15 +184,18 @@ def body_dense(surface, c, members, ride, st, ist, i, out):
 @jit.inline
 def dense_row(st, i, k, theta):
     """Component k of body i's dense output at theta (from its rows)."""
-    r = 1.0 - theta
-    v = st[C_DENSE + 36 + k, i]
-    v = v * theta + st[C_DENSE + 30 + k, i]
-    v = v * r + st[C_DENSE + 24 + k, i]
-    v = v * theta + st[C_DENSE + 18 + k, i]
-    v = v * r + st[C_DENSE + 12 + k, i]
-    v = v * theta + st[C_DENSE + 6 + k, i]
-    v = v * r + st[C_DENSE + k, i]
-    return v * theta + st[C_Y + k, i]
+    d = C_DENSE + k
+    return interpolate(
+        st[d, i],
+        st[d + 6, i],
+        st[d + 12, i],
+        st[d + 18, i],
+        st[d + 24, i],
+        st[d + 30, i],
+        st[d + 36, i],
+        st[C_Y + k, i],
+        theta,
+    )
 
 
 @jit.no_refcount
@@ -235,22 +237,23 @@ def theta_at(st, i, t):
 def finish_stretch(surface, c, members, ride, x, y, vx, vy, w):
     """(ok, time left, dx, dy) of a body's closed-form end from (x, y) at (vx, vy) if it has at most
     ``FINISH_LENGTH`` to go: the hodograph on locally uniform ground without coupled spin (on a
-    straight ride, with the grade along it), a straight stop at q < ``Q_END`` otherwise."""
-    decel = c[0]
+    straight ride, with the grade along it; under a friction law of speed, only without a grade), a
+    straight stop at q < ``Q_END`` otherwise."""
     spinning = c[5] != 0.0 and c[6] != 0.0
     q = speed_scale(c, vx, vy, w)
-    if not spinning and members.shape[0] == 0 and (ride[0] == RIDE_NONE or ride[0] == RIDE_LINE):
+    hodograph = not spinning and members.shape[0] == 0 and (ride[0] == RIDE_NONE or ride[0] == RIDE_LINE)
+    if hodograph:
         ax, ay, m = surface_at(surface, x, y)
         if ride[0] == RIDE_LINE:
             along = ax * ride[1] + ay * ride[2]
             ax -= along * ride[1]
             ay -= along * ride[2]
-        friction = decel * m
-        net = friction - math.sqrt(ax * ax + ay * ay)
-        if net > 0.0 and q * q <= 2.0 * net * FINISH_LENGTH and may_finish(surface, decel, q, net):
-            tau, dx, dy = hodograph_rest(ax, ay, friction, vx, vy)
+        uniform, net = closed_end(surface, c, m, ax, ay, q)
+        if net > 0.0 and q * q <= 2.0 * net * FINISH_LENGTH and uniform:
+            tau, dx, dy = hodograph_rest(ax, ay, c[0] * m, c[8] * m, vx, vy)
             return True, tau, dx, dy
-        return False, 0.0, 0.0, 0.0
+        if c[8] == 0.0:
+            return False, 0.0, 0.0, 0.0
     if q >= Q_END:
         return False, 0.0, 0.0, 0.0
     _, _, d2, d3, d4, _ = derivatives(surface, c, members, ride, x, y, vx, vy, w)
