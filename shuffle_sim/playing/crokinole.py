@@ -322,7 +322,7 @@ def play_match(request: MatchRequest, championship: bool = False) -> MatchRecord
     length = request.length
     options = CrokinoleOptions(rounds=CrokinoleOptions.rounds if length is None else length, championship=championship)
     if not request.match:
-        return single_game(GAME, play_crokinole_game, game_play(request.seed, length, request.court).game, request)
+        return single_game(GAME, play_crokinole_game, CrokinoleGame(SIDES, options), request)
     crokinole_match = CrokinoleMatch(SIDES, options)
     games: list[GameRecord] = []
     while not crokinole_match.over:

@@ -376,7 +376,7 @@ def play_match(request: MatchRequest, frames: int | None = None) -> MatchRecord:
     seed, court = request.seed, request.court
     options = deck_options(request.length, frames)
     if not request.match:
-        return single_game(GAME, play_deck_game, game_play(seed, request.length, court).game, request)
+        return single_game(GAME, play_deck_game, DeckGame(*SIDES, options=options), request)
     deck_match = DeckMatch(*SIDES, options=options)
     games: list[GameRecord] = []
     notes: list[str] = []
