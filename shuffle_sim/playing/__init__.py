@@ -31,8 +31,9 @@ module                what it holds
 ====================  ==============================================================================
 
 Inside the package: the one game loop (``_loop``: ``GameDriver``, a game a shot at a time, and
-``play_game``), the match formats and the checks of a game's arguments (``_matches``), and the deck
-engine's parts (``_deck_setup``, ``_deck_plan``, ``_deck_half_round``).
+``play_game``), the match formats and the checks of a game's arguments (``_matches``), the deck
+engine's parts (``_deck_setup``, ``_deck_plan``, ``_deck_half_round``), and one shot run among a
+board's discs in numba, which the deck engine and the win search's rollouts share (``_board_shot``).
 """
 
 from shuffle_sim.playing._loop import FramePlay, GameDriver, GamePlay, PendingShot, play_game

@@ -4,8 +4,9 @@
 board order on a tie) with ``takeout_extra`` metres of slide to spare; otherwise draw to the first free
 spot of: the 10, the 8 on the shooter's side, the other 8, the 7 on the shooter's side, the other 7 (a
 spot is free when no disc's centre lies within a disc diameter of it); with none free, draw to the 10
-anyway. ``_planned_shot`` turns the plan into a launch with the side's execution errors, in the
-canonical frame (``_deck_setup``).
+anyway. ``plan_launch`` turns the plan into a launch as meant, ``_planned_shot`` into one with the
+side's execution errors, in the canonical frame (``_deck_setup``); the win search's deck rollouts
+(``search.deck_rollout``) plan their later shots with ``plan_launch`` too.
 """
 
 from __future__ import annotations
@@ -15,14 +16,7 @@ import numpy as np
 from shuffle_sim._runtime import jit
 from shuffle_sim.judging.procedure import judge_one_call
 from shuffle_sim.noise import STREAM_PLAY
-from shuffle_sim.playing.players import (
-    clearest_start,
-    perturb,
-    shot_normals,
-    stance_point,
-    start_is_free,
-    straight_launch,
-)
+from shuffle_sim.playing.players import clearest_start, executed_launch, shot_normals, straight_launch
 
 PLAN_DRAW = 0
 PLAN_TAKEOUT = 1
@@ -81,32 +75,32 @@ def _stance_array(sign, setup_numbers):
 
 
 @jit.inline
-def _planned_shot(
-    cx, cy, colour_of, value, reach, n, colour, sign, spots, setup_numbers, sd, k0, k1, game_index, shot_counter
-):
-    """The launch (x, y, vx, vy, omega) of the fixed plan's next shot for ``colour``, in the canonical
-    frame (from the head toward the foot), with the side's execution errors drawn from its Philox
-    slot: the plan's aim (``deck_plan``), the clearest start of the stance, a straight launch, the
-    noise, and the planned start again if the perturbed one is not free."""
-    preferred = setup_numbers[3]
-    samples = np.int64(setup_numbers[4])
-    takeout_extra = setup_numbers[5]
-    radius = setup_numbers[6]
-    decel = setup_numbers[7]
+def plan_launch(stance, numbers, spots, board, n, colour, sign):
+    """The fixed plan's launch for ``colour`` from ``stance`` (the shooter's half, ``sign``) on a
+    canonical board (``board``: x, y, colour, value and reach of its first ``n`` discs), as meant: the
+    plan's aim (``deck_plan``, with the take-out's slide of ``numbers``, ``setup_numbers``), the
+    clearest start of the stance and a straight launch without spin. Returns (start parameter, vx, vy)."""
+    bx, by, colour_of, value, reach = board
     _, ax, ay, extra, exclude = deck_plan(
-        cx, cy, colour_of, value, n, colour, spots[0 if sign > 0 else 1], takeout_extra, radius
+        bx, by, colour_of, value, n, colour, spots[0 if sign > 0 else 1], numbers[5], numbers[6]
     )
-    stance = _stance_array(sign, setup_numbers)
-    t = clearest_start(stance, preferred, samples, ax, ay, cx[:n], cy[:n], reach[:n], exclude)
-    _, _, vx, vy = straight_launch(stance, t, ax, ay, extra, decel)
-    z0, z1, z2, z3 = shot_normals(
-        k0, k1, np.uint64(game_index), np.uint64(STREAM_PLAY), np.uint64(shot_counter), np.uint64(0)
-    )
-    side = colour  # side 0 plays yellow
-    t2, vx, vy, w = perturb(
-        stance, t, vx, vy, 0.0, z0, z1, z2, z3, sd[side, 0], sd[side, 1], sd[side, 2], sd[side, 3], sd[side, 4]
-    )
-    if not start_is_free(stance, t2, cx[:n], cy[:n], reach[:n]):
-        t2 = t
-    sx, sy = stance_point(stance, t2)
+    t = clearest_start(stance, numbers[3], np.int64(numbers[4]), ax, ay, bx[:n], by[:n], reach[:n], exclude)
+    _, _, vx, vy = straight_launch(stance, t, ax, ay, extra, numbers[7])
+    return t, vx, vy
+
+
+@jit.inline
+def _planned_shot(board, n, colour, sign, plan, stream, shot_counter):
+    """The launch (x, y, vx, vy, omega) of the fixed plan's next shot for ``colour`` on a canonical
+    board (as ``plan_launch``; from the head toward the foot), with the side's execution errors drawn
+    from its Philox slot (``stream``: the seed's key words and the game index; ``plan``: the setup's
+    numbers, its spots and the sides' deviations, side 0 playing yellow), the planned start kept if
+    the perturbed one is not free."""
+    numbers, spots, sd = plan
+    k0, k1, game_index = stream
+    stance = _stance_array(sign, numbers)
+    t, vx, vy = plan_launch(stance, numbers, spots, board, n, colour, sign)
+    z = shot_normals(k0, k1, np.uint64(game_index), np.uint64(STREAM_PLAY), np.uint64(shot_counter), np.uint64(0))
+    bx, by, _, _, reach = board
+    _, sx, sy, vx, vy, w = executed_launch(stance, t, vx, vy, 0.0, z, sd[colour], bx[:n], by[:n], reach[:n])
     return sx, sy, vx, vy, w
