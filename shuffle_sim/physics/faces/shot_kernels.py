@@ -34,22 +34,30 @@ from shuffle_sim.physics.state import DEAD, EV_COLUMNS, STATUS, TOUCHED
 
 
 @jit.no_refcount
-def _refused(table, ja, index, board_x, board_y, launches, outs, problem, k):
-    """Whether shot k cannot be played (``shot_problem``, noted in ``problem``): then its rows are
-    those of a shot not played, the shot disc out of play at its start and worth nothing."""
-    xs, ys, vxs, vys, omegas = launches
+def _write_refused(board_x, board_y, launches, outs, k):
+    """The rows of shot k, which cannot be played: those of a shot not played (``fill_unplayed``), the
+    shot disc out of play at its start and worth nothing. Compiled on its own and called only for
+    such shots: inlined into the chunk loops through ``_refused``, its writes were lost."""
+    xs, ys, _, _, _ = launches
     out_x, out_y, out_status, out_dead, out_value, out_zone, out_hanger, out_touched, out_ok, out_played = outs
+    fill_unplayed(
+        k, board_x, board_y, xs[k], ys[k], out_x, out_y, out_status, out_dead, out_touched, out_ok, out_played
+    )
+    shot = board_x.shape[0]
+    out_value[k, shot] = 0
+    out_zone[k, shot] = -1
+    out_hanger[k, shot] = HANGER_NONE
+
+
+@jit.inline
+def _refused(table, ja, index, board_x, board_y, launches, outs, problem, k):
+    """Whether shot k cannot be played (``shot_problem``, noted in ``problem``); its rows are then
+    written by ``_write_refused``."""
+    xs, ys, vxs, vys, omegas = launches
     why = shot_problem(table, ja, index, board_x, board_y, xs[k], ys[k], vxs[k], vys[k], omegas[k])
     problem[k] = why
-    # Compiled on its own: inlined into the chunk loops, numba lost the writes of fill_unplayed.
     if why != 0:
-        fill_unplayed(
-            k, board_x, board_y, xs[k], ys[k], out_x, out_y, out_status, out_dead, out_touched, out_ok, out_played
-        )
-        shot = board_x.shape[0]
-        out_value[k, shot] = 0
-        out_zone[k, shot] = -1
-        out_hanger[k, shot] = HANGER_NONE
+        _write_refused(board_x, board_y, launches, outs, k)
     return why != 0
 
 
