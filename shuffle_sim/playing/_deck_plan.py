@@ -4,8 +4,9 @@
 board order on a tie) with ``takeout_extra`` metres of slide to spare; otherwise draw to the first free
 spot of: the 10, the 8 on the shooter's side, the other 8, the 7 on the shooter's side, the other 7 (a
 spot is free when no disc's centre lies within a disc diameter of it); with none free, draw to the 10
-anyway. ``_planned_shot`` turns the plan into a launch with the side's execution errors, in the
-canonical frame (``_deck_setup``).
+anyway. ``plan_aim`` turns the plan into a launch from the clearest start of the stance, read for the
+court from its read table (``players.read_tables``; a flat court's launch is the straight one), and
+``_planned_shot`` adds the side's execution errors, in the canonical frame (``_deck_setup``).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from shuffle_sim.playing.players import (
     start_is_free,
     straight_launch,
 )
+from shuffle_sim.playing.players.read_tables import read_correction
 
 PLAN_DRAW = 0
 PLAN_TAKEOUT = 1
@@ -81,24 +83,40 @@ def _stance_array(sign, setup_numbers):
 
 
 @jit.inline
-def _planned_shot(
-    cx, cy, colour_of, value, reach, n, colour, sign, spots, setup_numbers, sd, k0, k1, game_index, shot_counter
-):
-    """The launch (x, y, vx, vy, omega) of the fixed plan's next shot for ``colour``, in the canonical
-    frame (from the head toward the foot), with the side's execution errors drawn from its Philox
-    slot: the plan's aim (``deck_plan``), the clearest start of the stance, a straight launch, the
-    noise, and the planned start again if the perturbed one is not free."""
+def plan_aim(stance, cx, cy, colour_of, value, reach, n, colour, sign, spots, setup_numbers, reads):
+    """The fixed plan's next shot for ``colour`` on the canonical board (the first ``n`` discs of
+    ``cx``, ``cy``) from ``stance``, noise-free: (stance parameter, vx, vy). The plan's aim
+    (``deck_plan``), the clearest start of the stance, a straight launch, read for the court
+    (``reads``: a draw by its spot's entry, a take-out by its target's place on the grid)."""
     preferred = setup_numbers[3]
     samples = np.int64(setup_numbers[4])
     takeout_extra = setup_numbers[5]
     radius = setup_numbers[6]
     decel = setup_numbers[7]
-    _, ax, ay, extra, exclude = deck_plan(
-        cx, cy, colour_of, value, n, colour, spots[0 if sign > 0 else 1], takeout_extra, radius
-    )
-    stance = _stance_array(sign, setup_numbers)
+    side_spots = spots[0 if sign > 0 else 1]
+    kind, ax, ay, extra, exclude = deck_plan(cx, cy, colour_of, value, n, colour, side_spots, takeout_extra, radius)
     t = clearest_start(stance, preferred, samples, ax, ay, cx[:n], cy[:n], reach[:n], exclude)
     _, _, vx, vy = straight_launch(stance, t, ax, ay, extra, decel)
+    slot = -1
+    if kind == PLAN_DRAW:
+        for k in range(side_spots.shape[0]):
+            if side_spots[k, 0] == ax and side_spots[k, 1] == ay:
+                slot = k
+                break
+    vx, vy = read_correction(reads, 0 if sign > 0 else 1, t, slot, ax, ay, vx, vy)
+    return t, vx, vy
+
+
+@jit.inline
+def _planned_shot(
+    cx, cy, colour_of, value, reach, n, colour, sign, spots, setup_numbers, reads, sd, k0, k1, game_index, shot_counter
+):
+    """The launch (x, y, vx, vy, omega) of the fixed plan's next shot for ``colour``, in the canonical
+    frame (from the head toward the foot), with the side's execution errors drawn from its Philox
+    slot: the plan's read launch (``plan_aim``), the noise, and the planned start again if the
+    perturbed one is not free."""
+    stance = _stance_array(sign, setup_numbers)
+    t, vx, vy = plan_aim(stance, cx, cy, colour_of, value, reach, n, colour, sign, spots, setup_numbers, reads)
     z0, z1, z2, z3 = shot_normals(
         k0, k1, np.uint64(game_index), np.uint64(STREAM_PLAY), np.uint64(shot_counter), np.uint64(0)
     )

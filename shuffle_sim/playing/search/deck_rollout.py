@@ -34,29 +34,23 @@ from shuffle_sim.physics.numba_api import (
     DEAD,
     DISC_DISC,
     EV_COLUMNS,
-    N_FLOAT_ROWS,
-    N_INT_ROWS,
     SEG_COLUMNS,
     STATUS,
     STATUS_FALLEN,
     TOUCHED,
-    court_table,
-    kernel_arrays,
-    place_disc,
-    run_table,
-    state_at,
+    court_law,
+    court_motion,
 )
-from shuffle_sim.playing._deck_plan import _stance_array
-from shuffle_sim.playing.deck_engine import DISCS, deck_plan, deck_setup, setup_numbers, value_and_dead
-from shuffle_sim.playing.flat_only import require_flat
+from shuffle_sim.playing._board_shot import run_board_shot
+from shuffle_sim.playing._deck_plan import _stance_array, plan_aim
+from shuffle_sim.playing._deck_setup import deck_reads
+from shuffle_sim.playing.deck_engine import DISCS, deck_setup, setup_numbers, value_and_dead
 from shuffle_sim.playing.players.launch import (
     as_deviations,
-    clearest_start,
     perturb,
     shot_normals,
     stance_point,
     start_is_free,
-    straight_launch,
 )
 
 #: Rows of the contact log kept per shot (C-20a reads it); events beyond are still simulated.
@@ -70,8 +64,8 @@ ROLLOUT_TAKEOUT_EXTRA = 3.0
 
 @jit.kernel
 def _one_shot(
-    table,
-    orbit_tables,
+    law,
+    motion,
     ja,
     prep,
     bx,
@@ -92,17 +86,12 @@ def _one_shot(
     keep_y,
     keep_on,
 ):
-    """Run one launched disc among the ``n`` resting discs, apply the removals and C-20a; the board
-    arrays are updated in place. Returns (new n, C-20a happened). ``keep_*`` (n + 1 long) receive
-    every disc's rest position and whether it is still in play (before compaction)."""
+    """Run one launched disc among the ``n`` resting discs under the court's motion law
+    (``_board_shot``), apply the removals and C-20a; the board arrays are updated in place. Returns
+    (new n, C-20a happened). ``keep_*`` (n + 1 long) receive every disc's rest position and whether it
+    is still in play (before compaction)."""
     m = n + 1
-    st = np.empty((N_FLOAT_ROWS, m))
-    ist = np.empty((N_INT_ROWS, m), np.int64)
-    pair_t = np.full((m, m), np.inf)
-    for i in range(n):
-        place_disc(table, orbit_tables, st, ist, i, bx[i], by[i], 0.0, 0.0, 0.0)
-    place_disc(table, orbit_tables, st, ist, n, sx, sy, vx, vy, w)
-    n_ev, _, _, t_end, _ = run_table(table, orbit_tables, st, ist, pair_t, ev, no_seg, max_events)
+    ist, final, n_ev = run_board_shot(law, motion, n, bx, by, sx, sy, vx, vy, w, ev, no_seg, max_events)
     bx[n] = sx
     by[n] = sy
     colour_of[n] = colour
@@ -113,7 +102,8 @@ def _one_shot(
             break
     kept = 0
     for i in range(m):
-        x, y, _, _, _ = state_at(table, orbit_tables, st, ist, i, t_end)
+        x = final[i, 0]
+        y = final[i, 1]
         keep_x[i] = x
         keep_y[i] = y
         keep_on[i] = False
@@ -137,19 +127,10 @@ def _one_shot(
 
 
 @jit.inline
-def _plan_launch(stance, numbers, spots, bx, by, colour_of, value, reach, n, colour, sign):
+def _plan_launch(stance, numbers, spots, reads, bx, by, colour_of, value, reach, n, colour, sign):
     """The rollout plan's launch (start parameter, vx, vy, spin) for ``colour`` on the board: the plan's
-    aim (``deck_plan``), the clearest start of the stance and a straight launch without spin."""
-    preferred = numbers[3]
-    samples = np.int64(numbers[4])
-    takeout_extra = numbers[5]
-    radius = numbers[6]
-    decel = numbers[7]
-    _, ax, ay, extra, exclude = deck_plan(
-        bx, by, colour_of, value, n, colour, spots[0 if sign > 0 else 1], takeout_extra, radius
-    )
-    t = clearest_start(stance, preferred, samples, ax, ay, bx[:n], by[:n], reach[:n], exclude)
-    _, _, vx, vy = straight_launch(stance, t, ax, ay, extra, decel)
+    read launch (``_deck_plan.plan_aim``), without spin."""
+    t, vx, vy = plan_aim(stance, bx, by, colour_of, value, reach, n, colour, sign, spots, numbers, reads)
     return t, vx, vy, 0.0
 
 
@@ -212,12 +193,13 @@ def _sample_scratch():
 
 @jit.kernel
 def _rollout(
-    table,
-    orbit_tables,
+    law,
+    motion,
     ja,
     prep,
     numbers,
     spots,
+    reads,
     board,
     root_sign,
     root_colour,
@@ -254,15 +236,15 @@ def _rollout(
             sign = root_sign if colour == root_colour else -root_sign
             sd = sd_self if colour == root_colour else sd_opp
             stance = _stance_array(float(sign), numbers)
-            t, vx, vy, w = _plan_launch(stance, numbers, spots, bx, by, colour_of, value, reach, n, colour, sign)
+            t, vx, vy, w = _plan_launch(stance, numbers, spots, reads, bx, by, colour_of, value, reach, n, colour, sign)
         sx, sy, vx, vy, w = _executed(
             stance, t, vx, vy, w, sd, k0, k1, game_index, counter + depth, sample, bx[:n], by[:n], reach[:n]
         )
         # The root shot's rest positions go to the first half of ``keep_*``, every later one's to the second.
         kept = 0 if depth == 0 else DISCS + 1
         n, c20a = _one_shot(
-            table,
-            orbit_tables,
+            law,
+            motion,
             ja,
             prep,
             bx,
@@ -297,12 +279,13 @@ def _rollout(
 def _rollouts(
     lo,
     hi,
-    table,
-    orbit_tables,
+    law,
+    motion,
     ja,
     prep,
     numbers,
     spots,
+    reads,
     board,
     root_sign,
     root_colour,
@@ -326,12 +309,13 @@ def _rollouts(
     keep_x, keep_y, keep_on = scratch[6], scratch[7], scratch[8]
     for s in range(lo, hi):
         yellow, black, penalty, last = _rollout(
-            table,
-            orbit_tables,
+            law,
+            motion,
             ja,
             prep,
             numbers,
             spots,
+            reads,
             board,
             root_sign,
             root_colour,
@@ -379,7 +363,6 @@ def deck_rollouts(
     place the draws.
     Returns arrays: ``points`` (S, 2) by colour code, ``penalty`` (S,) C-20a colour or -1, ``last``
     (S,) that C-20a ended the half-round, and the root shot's rest ``x``, ``y``, ``in_play`` (S, n + 1)."""
-    require_flat(court, "deck rollouts")
     setup = deck_setup(court)
     foot = setup.court
     ja = judge_arrays(foot)
@@ -411,12 +394,13 @@ def deck_rollouts(
     run_shares(
         _rollouts,
         s,
-        court_table(foot),
-        kernel_arrays(foot).orbit_tables,
+        court_law(foot),
+        court_motion(foot),
         ja,
         prepared,
         numbers,
         setup.spots,
+        deck_reads(setup, foot, ROLLOUT_TAKEOUT_EXTRA),
         (bx, by, colours, values),
         int(root_sign),
         int(root_colour),
