@@ -34,3 +34,9 @@ def shown(value: Any) -> str:
     """The text a message shows for ``value``: the ``repr`` of its ``plain`` form (``-0.25``,
     ``'2 inchs'``, ``[0.1, 0.2]``)."""
     return repr(plain(value))
+
+
+def counted(n: int, noun: str, plural: str | None = None) -> str:
+    """``n`` and its noun, singular for one (``"1 event"``, ``"3 events"``, ``"10,000 copies"`` with
+    ``plural="copies"``)."""
+    return f"{n:,} {noun if n == 1 else plural or noun + 's'}"

@@ -48,6 +48,8 @@ SCALE_LANE = {
     "tests/lab/test_browser.py": "whole browser sessions (the lab's parts: tests/lab/test_lab_parts.py, ...)",
     "tests/lab/test_lab_play_browser.py": "whole browser sessions",
     "tests/lab/test_lab_surface_browser.py": "whole browser sessions",
+    "tests/lab/test_lab_layout_browser.py": "whole browser sessions at 1366 x 768",
+    "tests/lab/test_lab_parts.py::test_the_labs_own_warm_up_says_nothing": "the lab's helper processes, twice",
     "tests/test_notebooks.py": "notebooks, top to bottom",
     "tests/_runtime/test_compile_ahead.py::test_simulate_s_kernel_loads_every": "a fresh process, an empty cache",
     "tests/experiment/test_first_run_compile.py::test_the_two_processes": "fresh processes, an empty cache",

@@ -9,7 +9,7 @@ import pytest
 from shuffle_sim import judge, judge_batch, load_court, simulate_shots
 from shuffle_sim.court import CourtError, as_court
 from shuffle_sim.judging import edge_nearness, lag_distance, line_distance
-from shuffle_sim.messages import plain, shown
+from shuffle_sim.messages import counted, plain, shown
 from shuffle_sim.noise import NoiseError, NoiseModel
 from shuffle_sim.physics.scene import Scene, SceneError
 from shuffle_sim.testing import assert_value
@@ -94,3 +94,8 @@ def test_rules_lab_and_experiment_messages_show_plain_numbers():
     with pytest.raises(ExperimentError) as info:
         run_experiment("experiments/deck-draw.toml", workers=np.float64(2.0))
     assert str(info.value) == "workers must be a positive integer (got 2.0)"
+
+
+def test_counts_are_singular_for_one():
+    assert [counted(n, "event") for n in (0, 1, 2, 10_000)] == ["0 events", "1 event", "2 events", "10,000 events"]
+    assert counted(1, "noisy copy", "noisy copies") == "1 noisy copy" and counted(3, "copy", "copies") == "3 copies"

@@ -40,9 +40,7 @@ import numpy as np
 from shuffle_sim.judging import judge_batch
 from shuffle_sim.physics import STATUS_HOLED
 from shuffle_sim.playing import play
-from shuffle_sim.playing.player_names import (
-    parse_player,
-)
+from shuffle_sim.playing.player_names import parse_player
 from shuffle_sim.playing.players import (
     Bank,
     Decision,

@@ -133,9 +133,7 @@ def _start_and_target(game: str):
 def advise_shot(game: str) -> None:
     """``advise``: the candidate shots for a board of one disc, by frame value and by the chance to win."""
     from shuffle_sim.playing.advisor import advise
-    from shuffle_sim.playing.player_names import (
-        parse_player,
-    )
+    from shuffle_sim.playing.player_names import parse_player
     from shuffle_sim.rules import Board
 
     court, (sx, sy), (cx, cy) = _start_and_target(game)

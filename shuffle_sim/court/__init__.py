@@ -15,6 +15,7 @@ module              what it holds
 ``model``           ``Court`` and its records (lines, zones, edges, cushions, pegs, holes)
 ``errors``          ``CourtError``
 ``materials``       material parameters, their defaults (``PARAM_DEFAULTS``) and their checks
+``friction_law``    the friction law (Coulomb, or mu + mu_speed v) and a free slide under it
 ``speed``           a court's speed as players rate it, in seconds, and its mu
 ``surface_shape``   the shape of a surface that is not flat: grade, crown, height and friction maps
 ``grid_spline``     values on a regular grid interpolated by a bicubic spline (the height map)

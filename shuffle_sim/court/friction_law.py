@@ -26,10 +26,12 @@ from __future__ import annotations
 
 import math
 
+from shuffle_sim._runtime import jit
 from shuffle_sim.court.errors import CourtError
 from shuffle_sim.messages import shown
 
-#: Below this k v0 / c the speed law's stop is summed as a series (the closed form would cancel).
+#: Below this |k v0 / c| the speed law's stop distance is summed as a series (the closed form would
+#: cancel); the series' first omitted term, x^5 / 7, is then below 3e-16 of the sum.
 SERIES_BELOW = 1e-3
 #: Newton iterations of ``launch_speed`` (it converges in a handful: the distance is convex in v0).
 NEWTON_STEPS = 60
@@ -46,32 +48,35 @@ def decelerations(params: dict) -> tuple[float, float]:
     return params["mu"] * g, params.get("mu_speed", 0.0) * g
 
 
-def _log_ratio(x: float) -> float:
-    """(x - ln(1 + x)) / x^2, the speed law's distance per (c / k^2) x^2, kept exact as x goes to 0."""
+@jit.inline
+def slide_to_rest(v0, c, k):
+    """(time, distance) of a free slide without spin from ``v0`` to rest under the deceleration c + k v
+    (s, m): Coulomb's v0 / c and v0^2 / (2 c) at ``k = 0``, else ln(1 + x) / k and
+    (c / k^2) (x - ln(1 + x)) with x = k v0 / c, summed as a series where x is small (the closed form
+    would cancel); infinite where the law reaches zero first (x <= -1). The same form gives a
+    decoupled spin's stop under d|omega|/dt = -(a + b |omega|).
+    """
+    if k == 0.0:
+        return v0 / c, v0 * v0 / (2.0 * c)
+    x = k * v0 / c
+    if x <= -1.0:
+        return math.inf, math.inf
     if abs(x) < SERIES_BELOW:
-        return 0.5 - x / 3.0 + x * x / 4.0 - x * x * x / 5.0
-    return (x - math.log1p(x)) / (x * x)
+        ratio = 0.5 - x / 3.0 + x * x / 4.0 - x * x * x / 5.0 + x * x * x * x / 6.0
+    else:
+        ratio = (x - math.log1p(x)) / (x * x)
+    return math.log1p(x) / k, v0 * v0 / c * ratio
 
 
 def stop_distance(v0: float, c: float, k: float = 0.0) -> float:
     """How far (m) a disc launched at ``v0`` slides to rest under deceleration c + k v (``k = 0``:
     Coulomb, v0^2 / (2 c))."""
-    if k == 0.0:
-        return v0 * v0 / (2.0 * c)
-    x = k * v0 / c
-    if x <= -1.0:
-        return math.inf
-    return v0 * v0 / c * _log_ratio(x)
+    return slide_to_rest.py_func(v0, c, k)[1]
 
 
 def stop_time(v0: float, c: float, k: float = 0.0) -> float:
     """How long (s) a disc launched at ``v0`` slides to rest under deceleration c + k v."""
-    if k == 0.0:
-        return v0 / c
-    x = k * v0 / c
-    if x <= -1.0:
-        return math.inf
-    return math.log1p(x) / k
+    return slide_to_rest.py_func(v0, c, k)[0]
 
 
 def launch_speed(distance: float, c: float, k: float = 0.0) -> float:
@@ -125,3 +130,23 @@ def zero_friction_speed(params: dict) -> float:
     """The sliding speed (m/s) at which the law's friction reaches zero: infinite unless it falls."""
     mu_speed = params.get("mu_speed", 0.0)
     return params["mu"] / -mu_speed if mu_speed < 0.0 else math.inf
+
+
+def fastest_face_speed(params: dict, radius: float, speed, spin):
+    """How fast the fastest point of a disc's face slides (m/s): its speed plus its rim's, |v| + r |omega|
+    (arrays or numbers alike)."""
+    return abs(speed) + radius * abs(spin)
+
+
+def launch_refusal(params: dict, radius: float, speed: float, spin: float) -> str | None:
+    """Why a disc launched at ``speed`` with ``spin`` cannot be played under a friction law that falls
+    with speed (the law's friction would be zero or less somewhere on its face); None if it can."""
+    limit = zero_friction_speed(params)
+    fastest = fastest_face_speed(params, radius, speed, spin)
+    if fastest < limit:
+        return None
+    return (
+        f"slides at up to {fastest:.6g} m/s over its face (|v| + r |omega|), where the friction law "
+        f"mu + mu_speed v ({shown(params['mu'])} {shown(params['mu_speed'])}) has fallen to zero "
+        f"(at {limit:.6g} m/s)"
+    )

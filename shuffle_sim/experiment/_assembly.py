@@ -176,6 +176,7 @@ def _attributes(experiment: Experiment) -> dict:
         "shot_target": "none" if shot["target_x"] is None else f"{shot['target_x']!r} {shot['target_y']!r}",
         "disc_radius": experiment.court.disc_radius,
         "mu": experiment.court.params["mu"],
+        "mu_speed": experiment.court.params["mu_speed"],
         "gravity": experiment.court.params["gravity"],
         "package": "shuffle_sim",
         "package_version": __version__,

@@ -85,10 +85,10 @@ def court_values(court: Court, axes: Sequence[Axis], index: Sequence[int]) -> di
 
 
 def speed_mu(court: Court, seconds: float) -> float:
-    """The mu that makes ``court`` a court of speed ``seconds`` (``court.speed``)."""
+    """The mu that makes ``court`` a court of speed ``seconds`` (``court.speed``) under its friction law."""
     course = court.speed_course
     assert course is not None, "a court_speed axis needs the court's speed course (checked on reading)"
-    return mu_for_speed(float(seconds), course.length, court.params["gravity"])
+    return mu_for_speed(float(seconds), course.length, court.params["gravity"], court.params["mu_speed"])
 
 
 def combinations(axes: Sequence[Axis]) -> list[tuple[int, ...]]:

@@ -9,6 +9,7 @@ import numpy as np
 from matplotlib.ticker import MaxNLocator
 
 from shuffle_sim.court import Court
+from shuffle_sim.court.friction_law import stop_distance
 from shuffle_sim.plot import draw_court, draw_discs
 
 
@@ -36,7 +37,9 @@ def draw_board_and_shot(ax, ds, court: Court, axes: list[str]) -> None:
     elif "direction" in axes:
         # The swept directions, out to where the fastest swept shot would stop on a bare surface.
         speeds = ds["speed"].values if "speed" in ds.coords else np.array([1.0])
-        reach = float(np.max(speeds)) ** 2 / (2 * float(ds.attrs["mu"]) * float(ds.attrs["gravity"]))
+        g = float(ds.attrs["gravity"])
+        mu, mu_speed = float(ds.attrs["mu"]), float(ds.attrs.get("mu_speed", 0.0))
+        reach = stop_distance(float(np.max(speeds)), mu * g, mu_speed * g)
         xmin, ymin, xmax, ymax = court.bounds
         reach = min(reach, 2 * math.hypot(xmax - xmin, ymax - ymin))
         for deg in (float(ds["direction"].values.min()), float(ds["direction"].values.max())):

@@ -31,7 +31,8 @@ module                what it does
 ``files``             boards and scenes in and out, in the command line's JSON formats
 ``view``              labels, tables, the frame panel and the density map, as data for the page
 ``browser_code``      the JavaScript: the court's pointer and keys, animation, downloads, timestamps
-``warmup``            the kernels compiled or loaded in a thread, with progress for terminal and page
+``session``           a session's actions in order, waiting for kernels, long ones in a worker thread
+``warmup``            the kernels in groups, loaded or compiled (by helper processes) in the background
 ``server``            the Bokeh server (loopback only unless told otherwise)
 ``browser``           headless Chromium for the tests and the screenshots (Playwright)
 ``screenshots``       the lab on each court, as PNG files for the documentation

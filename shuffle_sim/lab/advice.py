@@ -104,6 +104,20 @@ def table_data(rows: list[dict], columns: list[Column]) -> dict[str, list[str]]:
     return data
 
 
+#: The advice table's text (the page's table font): pixels per character at most, with the bold
+#: headings a little wider, and each cell's padding. Widths are reckoned from the longest text, so
+#: no heading or shot name is cut; a table wider than its frame scrolls sideways.
+CHARACTER_PIXELS = 7.2
+HEADING_PIXELS = 8.0
+CELL_PADDING = 16
+
+
+def column_width(heading: str, cells: list[str]) -> int:
+    """A column's width (pixels) that shows its heading and its longest cell whole."""
+    longest = max((len(text) for text in cells), default=0)
+    return math.ceil(max(len(heading) * HEADING_PIXELS, longest * CHARACTER_PIXELS)) + CELL_PADDING
+
+
 def meanings_html(columns: list[Column]) -> str:
     """What each column of the table means."""
     body = "".join(
@@ -112,9 +126,12 @@ def meanings_html(columns: list[Column]) -> str:
     return f'<table class="advice-columns">{body}</table>'
 
 
-def advise_board(board: LabBoard, skill, shooter: str, position: str) -> tuple[ShotContext, list[Advice]]:
+def advise_board(
+    board: LabBoard, skill, shooter: str, position: str, samples: int | None = None
+) -> tuple[ShotContext, list[Advice]]:
     """The candidate shots for the lab's board ranked as ``shuffle-sim advise`` ranks them
-    (``playing.advisor.advise``) for ``shooter`` from ``position`` under ``skill``: (context, advice)."""
+    (``playing.advisor.advise``) for ``shooter`` from ``position`` under ``skill``: (context, advice);
+    ``samples`` executions per candidate (None: the advisor's default)."""
     from shuffle_sim.playing.advisor import advise
     from shuffle_sim.playing.players import ExpectedValue, Player
     from shuffle_sim.rules.common import Board
@@ -127,6 +144,7 @@ def advise_board(board: LabBoard, skill, shooter: str, position: str) -> tuple[S
             Player(skill.name or "preset", skill, ExpectedValue()),
             shooter=shooter,
             position=position,
+            samples=samples,
         )
 
 

@@ -24,6 +24,7 @@ import numpy as np
 from shuffle_sim.lab.board import LabError
 from shuffle_sim.lab.fields import shot_fields
 from shuffle_sim.lab.shots import Aim, max_speed, predicted_path
+from shuffle_sim.lab.warmup import SURFACE, WHAT
 from shuffle_sim.plot import zoom_box
 
 #: Digits shown in the fields for values the lab sets.
@@ -41,11 +42,13 @@ class Aiming:
         self.exact: dict[str, tuple[str, float]] = {}
         self.start_xy: tuple[float, float] | None = None  # a shot's own start, off the slider's points
         self.target: tuple[float, float] | None = None
-        c.start_select.on_change("value", app.guarded(self.start_changed))
-        c.start_slider.on_change("value", app.guarded(self.start_changed))
+        app.listen(c.start_select, "value", self.start_changed, "another start")
+        app.listen(c.start_slider, "value", self.start_changed, "moving the start", merge=True)
+        self.path_waits = False  # the predicted path waits for the surface kernels
         for name, widget in c.fields.items():
             for prop in ("value_input", "value"):
-                widget.on_change(prop, app.guarded(self.typer(name), action=False))
+                label = f"the {self.specs[name].label.lower()} field"
+                app.listen(widget, prop, self.typer(name), label, action=False, merge=True)
 
     # ---- where the shot starts --------------------------------------------------------------------
     def start(self, aim: Aim | None = None) -> None:
@@ -152,6 +155,7 @@ class Aiming:
             app.write(app.figure.aim_line, dict(x0=[], y0=[], x1=[], y1=[]))
             app.write(app.figure.tip, dict(x=[], y=[]))
             app.write(app.figure.aim_path, dict(x=[], y=[]))
+            app.analysis.aim_changed(None)
             return
         length = good["speed"] ** 2 / (2 * self.decel())
         a = math.radians(good["direction"])
@@ -159,15 +163,27 @@ class Aiming:
         self.target = (tx, ty)
         app.write(app.figure.aim_line, dict(x0=[sx], y0=[sy], x1=[tx], y1=[ty]))
         app.write(app.figure.tip, dict(x=[tx], y=[ty]))
-        self.draw_path(Aim(sx, sy, good["speed"], good["direction"], good["spin"], app.controls.team_select.value))
+        aim = Aim(sx, sy, good["speed"], good["direction"], good["spin"], app.controls.team_select.value)
+        app.analysis.aim_changed(aim)
+        self.draw_path(aim)
 
     def draw_path(self, aim: Aim) -> None:
         """On a surface that is not flat, the aim's predicted path on an empty court (dashed): it curves
-        with the grade and rests where ``simulate`` says; none on a flat court (the arrow is the path)."""
+        with the grade and rests where ``simulate`` says; none on a flat court (the arrow is the path).
+        Until the kernels of a graded court are ready (``warmup``) the path waits, and says so; it is
+        drawn when they are (``kernels_ready``)."""
         app = self.app
         xs: list[float] = []
         ys: list[float] = []
-        if not app.court.surface_shape.flat:
+        self.path_waits = not app.court.surface_shape.flat and not app.session.warmup.is_ready(SURFACE)
+        if self.path_waits:
+            doing = "compiling" if app.session.warmup.cold else "loading"
+            app.status.problem(
+                "aim_path",
+                f"the predicted path waits for the kernels of {WHAT[SURFACE]} ({doing} in the background); "
+                f"it shows when they are ready",
+            )
+        elif not app.court.surface_shape.flat:
             try:
                 px, py = predicted_path(app.court, aim)
             except ValueError as exc:
@@ -176,6 +192,8 @@ class Aiming:
                 app.status.solved("aim_path")
                 keep = np.isfinite(px)
                 xs, ys = px[keep].tolist(), py[keep].tolist()
+        else:
+            app.status.solved("aim_path")
         app.write(app.figure.aim_path, dict(x=xs, y=ys))
 
     def set_aim(self, aim: Aim) -> None:
@@ -199,9 +217,22 @@ class Aiming:
             self.app.set_quietly(c.team_select, value=aim.team)
         self.redraw()
 
+    def kernels_ready(self) -> None:
+        """More kernels are ready: a predicted path that waited for them is drawn."""
+        if self.path_waits and self.app.session.warmup.is_ready(SURFACE):
+            self.redraw()
+
+    def court_changed(self) -> None:
+        """The court has other parameters (its speed changes the fields' ranges): the fields' titles
+        and checks follow it, and the aim is drawn again on it."""
+        self.specs = shot_fields(self.app.court)
+        for name, widget in self.app.controls.fields.items():
+            self.app.set_quietly(widget, title=self.specs[name].title)
+        self.redraw()
+
     def require(self) -> Aim:
         """The aim, or ``LabError`` saying which field to fix first."""
         try:
             return self.aim()
         except ValueError as exc:
-            raise LabError(f"fix the shot first: {exc}") from None
+            raise LabError(f"fix the shot first: {exc}", getattr(exc, "field", None)) from None

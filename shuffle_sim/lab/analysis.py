@@ -12,26 +12,32 @@ from __future__ import annotations
 
 from bokeh.models.widgets import TableColumn
 
-from shuffle_sim.lab.advice import ROWS, advise_board, advised_aim, columns_of, meanings_html, table_data
+from shuffle_sim.lab.advice import (
+    ROWS,
+    advise_board,
+    advised_aim,
+    column_width,
+    columns_of,
+    meanings_html,
+    table_data,
+)
 from shuffle_sim.lab.board import LabError
 from shuffle_sim.lab.copies import MAX_COPIES, noisy_copies
 from shuffle_sim.lab.fields import copies_field
 from shuffle_sim.lab.figure import EMPTY_DENSITY
 from shuffle_sim.lab.view import copies_html, density_image
-
-#: The advice table's column widths (pixels) by the advisor's key; the other columns share the rest
-#: of the table's width, each at least ``MIN_WIDTH`` (the table scrolls sideways beyond).
-COLUMN_WIDTHS = {"shot": 130, "kind": 52}
-RANK_WIDTH = 20
-MIN_WIDTH = 44
+from shuffle_sim.lab.warmup import ADVICE, COPIES, SURFACE_COPIES
+from shuffle_sim.messages import counted
 
 
-def column_widths(keys: list[str], table_width: int) -> list[int]:
-    """Each column's width: its own, or a share of what the table has left."""
-    fixed = sum(COLUMN_WIDTHS.get(k, 0) for k in keys) + RANK_WIDTH
-    others = [k for k in keys if k not in COLUMN_WIDTHS]
-    share = max(MIN_WIDTH, (table_width - fixed - 4) // max(len(others), 1))
-    return [COLUMN_WIDTHS.get(k, share) for k in keys]
+def copies_needs(app) -> tuple[str, ...]:
+    """The kernel groups noisy copies need (``warmup``): a flat court's, or a graded or crowned one's."""
+    return (COPIES,) if app.court.surface_shape.flat else (SURFACE_COPIES,)
+
+
+def advice_needs(app) -> tuple[str, ...]:
+    """The kernel groups the advice needs (``warmup``)."""
+    return (ADVICE,) if app.court.surface_shape.flat else (ADVICE, SURFACE_COPIES)
 
 
 class Analysis:
@@ -44,14 +50,15 @@ class Analysis:
         self.copies_text = c.copies_input.value
         self.advice_rows: list[dict] = []
         self.planned_on = None
-        c.run_copies.on_click(app.guarded(self.run_copies))
-        c.clear_copies.on_click(app.guarded(self.clear_copies))
-        c.advise.on_click(app.guarded(self.run_advice))
-        c.aim_advised.on_click(app.guarded(self.aim_advised))
+        self.copies_aim = None  # the aim the density map shows the copies of
+        app.on_click(c.run_copies, self.run_copies, copies_needs)
+        app.on_click(c.clear_copies, self.clear_copies)
+        app.on_click(c.advise, self.run_advice, advice_needs)
+        app.on_click(c.aim_advised, self.aim_advised)
         for prop in ("value_input", "value"):
-            c.copies_input.on_change(prop, app.guarded(self.copies_typed, action=False))
+            app.listen(c.copies_input, prop, self.copies_typed, action=False, merge=True)
         self.table_source = c.advice_table.source
-        self.table_source.selected.on_change("indices", app.guarded(self.row_chosen, action=False))
+        app.listen(self.table_source.selected, "indices", self.row_chosen, "choosing a row", False, key="advice_rows")
 
     def preset(self):
         presets = self.app.presets()
@@ -73,11 +80,22 @@ class Analysis:
             self.app.status.solved(self.copies_spec.name)
 
     def run_copies(self) -> None:
+        """Play the copies in a worker thread (``session``), then draw them."""
         app = self.app
         app.playing.settle()
         name, preset = self.preset()
         n = self.copies_spec.check(self.copies_text)
-        copies = noisy_copies(app.board, app.aiming.require(), preset, n)
+        aim, board = app.aiming.require(), app.board
+        app.session.start_job(
+            "running the noisy copies",
+            lambda: noisy_copies(board, aim, preset, n),
+            lambda copies: self.show_copies(copies, aim, name),
+            app.controls.run_copies,
+        )
+
+    def show_copies(self, copies, aim, name: str) -> None:
+        app = self.app
+        self.copies_aim = aim
         image, top = density_image(app.court, copies)
         app.figure.mapper.update(low=min(1.0 / max(copies.played, 1), top), high=max(top, 1e-9))
         app.figure.colour_bar.visible = True
@@ -85,47 +103,68 @@ class Analysis:
         app.controls.copies_div.text = copies_html(copies, name)
         app.controls.show_result("copies")
         app.status.succeeded(
-            f"{copies.n:,} noisy copies played ({name}); the violet map shows where the shot disc came to rest"
+            f"{counted(copies.n, 'noisy copy', 'noisy copies')} played ({name}); the violet map shows where "
+            f"the shot disc came to rest"
         )
 
     def clear_copies(self) -> None:
+        self.copies_aim = None
         self.app.write(self.app.figure.density, dict(EMPTY_DENSITY))
         self.app.figure.colour_bar.visible = False
         self.app.controls.copies_div.text = ""
 
+    def aim_changed(self, aim) -> None:
+        """The aim is now ``aim`` (None: a field holds a bad value): the density map and the copies'
+        tables of another aim are taken away (they no longer describe the shot the arrow shows)."""
+        if self.copies_aim is not None and aim != self.copies_aim:
+            self.clear_copies()
+            self.app.controls.copies_div.text = "<b>Noisy copies</b>: the aim changed; run them again for this aim."
+
     # ---- advice -----------------------------------------------------------------------------------
     def run_advice(self) -> None:
         """Rank the candidate shots for the board as ``shuffle-sim advise`` does, for the team chosen in
-        the team control shooting from the selected start, under the selected skill preset."""
+        the team control shooting from the selected start, under the selected skill preset: in a
+        worker thread (``session``: the page says it is working), then the table."""
         app = self.app
         app.playing.settle()
         name, preset = self.preset()
         start = app.aiming.current_start()
         if start.position is None:
             raise LabError(f"no shot advisor for game {app.court.game!r}")
-        shooter = app.controls.team_select.value
-        ctx, advice = advise_board(app.board, preset, shooter, start.position)
+        shooter, board = app.controls.team_select.value, app.board
+        app.session.start_job(
+            "ranking the candidate shots",
+            lambda: advise_board(board, preset, shooter, start.position),
+            lambda ranked: self.show_advice(ranked, shooter, start.position, name),
+            app.controls.advise,
+        )
+
+    def show_advice(self, ranked, shooter: str, position: str, name: str) -> None:
+        app = self.app
+        ctx, advice = ranked
         rows = [a.to_dict() for a in advice[:ROWS]]
         self.advice_rows, self.planned_on = rows, ctx.court
         columns = columns_of(rows)
         c = app.controls
-        c.advice_table.columns = [TableColumn(field="rank", title="#", width=RANK_WIDTH)] + [
-            TableColumn(field=col.key, title=col.heading, width=width)
-            for col, width in zip(columns, column_widths([col.key for col in columns], c.advice_table.width))
+        data = table_data(rows, columns)
+        headings = {"rank": "#", **{col.key: col.heading for col in columns}}
+        c.advice_table.columns = [
+            TableColumn(field=key, title=heading, width=column_width(heading, data[key]))
+            for key, heading in headings.items()
         ]
-        app.write(self.table_source, table_data(rows, columns))
+        app.write(self.table_source, data)
         self.table_source.selected.indices = []
         c.advice_table.visible = bool(rows)
         c.aim_advised.disabled = True
         c.advice_div.text = (
-            f"<b>Advice</b> for {shooter} from {start.position} ({name}): {len(advice)} candidate "
-            f"shots, best first"
+            f"<b>Advice</b> for {shooter} from {position} ({name}): "
+            f"{counted(len(advice), 'candidate shot')}, best first"
             + (f" (the first {ROWS} shown)" if len(advice) > ROWS else "")
             + ". Select a row, then <i>Aim this</i>."
         )
         c.advice_help.text = "<b>The columns</b>" + meanings_html(columns)
         c.show_result("advice")
-        app.status.succeeded(f"advice ready: {len(advice)} candidate shots ranked")
+        app.status.succeeded(f"advice ready: {counted(len(advice), 'candidate shot')} ranked")
 
     def row_chosen(self, attr, old, new) -> None:
         self.app.controls.aim_advised.disabled = not new

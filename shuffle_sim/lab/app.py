@@ -1,14 +1,18 @@
 """The shot lab's Bokeh document: one ``LabApp`` per browser session.
 
-``LabApp(doc, court)`` builds the page from its parts (``figure.CourtFigure``, ``controls.Controls``,
-``status.Status``) and hands the callbacks to the parts' controllers: board edits and the court's
-gestures (``editing``), the aim (``aiming``), shots and their animation (``playing``), noisy copies
-and advice (``analysis``), files (``transfer``). Every callback runs Python on the server; the
+``LabApp(doc, court, session)`` builds the page from its parts (``figure.CourtFigure``,
+``controls.Controls``, ``status.Status``) and hands the callbacks to the parts' controllers: board
+edits and the court's gestures (``editing``), the aim (``aiming``), shots and their animation
+(``playing``), noisy copies and advice (``analysis``), files (``transfer``). Every callback runs
+Python on the server, through the session (``listen``, ``on_click``: ``session.Session``, which
+runs them in order, waits for the kernels they need and runs the long ones beside the page); the
 browser only reads the pointer and animates (``browser_code``). Any ``ValueError`` a callback meets
 (``LabError``, a field, court, scene or rules error) becomes a message in the status area and the
-session goes on; nothing is ever shown as a traceback.
+session goes on; nothing is ever shown as a traceback. Another court, scoring end or loaded file
+builds a new page on the same session; other court parameters are taken in place
+(``apply_params``).
 
-Until the lab's kernels are compiled or loaded (``warmup``), a session shows a ``WaitingPage`` that
+Until the board's kernels are compiled or loaded (``warmup``), a session shows a ``WaitingPage`` that
 says so, with progress, and becomes the lab when they are ready.
 
 Models the page's tests look up by name: ``court`` (the figure), ``discs``, ``labels``, ``ghosts``,
@@ -20,6 +24,7 @@ from __future__ import annotations
 
 import html
 import traceback
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -39,9 +44,11 @@ from shuffle_sim.lab.editing import Editing
 from shuffle_sim.lab.fields import copies_field, shot_fields
 from shuffle_sim.lab.figure import CourtFigure, view_names
 from shuffle_sim.lab.playing import Playing
+from shuffle_sim.lab.session import Action
 from shuffle_sim.lab.shots import Aim
 
 if TYPE_CHECKING:
+    from shuffle_sim.lab.session import Session
     from shuffle_sim.lab.warmup import WarmUp
 from shuffle_sim.lab.starts import legal_starts
 from shuffle_sim.lab.status import Status
@@ -71,12 +78,15 @@ class LabApp:
         self,
         doc,
         court: Court,
+        session: Session,
         state: FrameState | None = None,
         aim: Aim | None = None,
         message: str = "",
         params: dict | None = None,
     ):
         self.doc = doc
+        self.session = session
+        self.handlers: dict[tuple[str, str], Callable] = {}
         self.court = court
         self.params = dict(params or {})
         self.board = LabBoard(court)
@@ -91,9 +101,10 @@ class LabApp:
         self.analysis, self.transfer = Analysis(self), Transfer(self)
         self.surface_editing = SurfaceEditing(self, self.surface_widgets)
         c = self.controls
-        c.court_select.on_change("value", self.guarded(lambda attr, old, new: self.rebuild(court=new)))
-        c.end_select.on_change("value", self.guarded(lambda attr, old, new: self.rebuild(end=new)))
-        c.view_select.on_change("value", self.guarded(lambda attr, old, new: self.figure.show_view(new)))
+        self.listen(c.court_select, "value", lambda attr, old, new: self.rebuild(court=new), "another court")
+        self.listen(c.end_select, "value", lambda attr, old, new: self.rebuild(end=new), "another scoring end")
+        self.listen(c.view_select, "value", lambda attr, old, new: self.figure.show_view(new), "another view")
+        session.attach(self)
         self.aiming.start(aim)
         self.refresh_board()
         self.status.succeeded(message or None)
@@ -135,6 +146,7 @@ class LabApp:
                     speed=self.controls.playback,
                     board=fig.board_renderer,
                     labels=fig.labels_renderer,
+                    numbers=fig.numbers_renderer,
                     ghosts=fig.ghosts_renderer,
                     moving=fig.moving_renderer,
                     plot=fig.fig,
@@ -146,6 +158,7 @@ class LabApp:
         self.download.js_on_change("data", CustomJS(args=dict(download=self.download), code=browser_code.DOWNLOAD))
         fig.density.js_on_change("data", CustomJS(args=dict(name="labDensityReceived"), code=browser_code.TIMESTAMP))
         fig.labels.js_on_change("data", CustomJS(args=dict(name="labLabelsReceived"), code=browser_code.TIMESTAMP))
+        fig.aim_path.js_on_change("data", CustomJS(args=dict(name="labPathReceived"), code=browser_code.TIMESTAMP))
 
     def attach(self) -> None:
         """Put the page into the document."""
@@ -174,21 +187,63 @@ class LabApp:
                 self.status.succeeded("")
             callback(*args)
         except ValueError as exc:
-            self.status.failed(str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
+            text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            self.status.failed(text, getattr(exc, "field", None))
         except Exception as exc:
             traceback.print_exc()
             self.status.failed(f"internal error: {type(exc).__name__}: {exc}")
 
-    def guarded(self, callback, action: bool = True):
-        """``callback`` for Bokeh (``on_change`` or ``on_click``, by its arguments), through ``run``."""
+    def listen(
+        self,
+        model,
+        prop: str,
+        callback,
+        label: str = "",
+        needs: Callable[[LabApp], tuple[str, ...]] | None = None,
+        action: bool = True,
+        merge: bool = False,
+        key: str | None = None,
+    ) -> None:
+        """Run ``callback(attr, old, new)`` when ``model``'s ``prop`` changes on the page, through the
+        session (``session.Session.submit``: in order, after what it waits for, never lost);
+        ``key`` names the model if it has no name of its own."""
+        self._register(
+            model, prop, callback, label or f"the {getattr(model, 'title', '') or key} field", needs, action, merge, key
+        )
 
-        def on_change(attr, old, new):
-            self.run(callback, attr, old, new, action=action)
+    def on_click(self, button, callback, needs: Callable[[LabApp], tuple[str, ...]] | None = None) -> None:
+        """Run ``callback()`` when ``button`` is clicked, through the session (as ``listen``)."""
+        self._register(button, "click", callback, button.label, needs, True, False, None)
 
-        def on_click():
-            self.run(callback, action=action)
+    def _register(self, model, prop, callback, label, needs, action, merge, key) -> None:
+        name = key or model.name
+        self.handlers[(name, prop)] = callback
 
-        return on_change if callback.__code__.co_argcount - hasattr(callback, "__self__") == 3 else on_click
+        def submit(args: tuple) -> None:
+            if not self.syncing:
+                action_ = Action(self, (name, prop), callback, args, label, needs or (lambda app: ()), action, merge)
+                self.session.submit(action_)
+
+        if prop == "click":
+            model.on_click(lambda: submit(()))
+        else:
+            model.on_change(prop, lambda attr, old, new: submit((attr, old, new)))
+
+    def retarget(self, action: Action):
+        """The callback on this page for an action made on an earlier one (another court since, say):
+        the same widget's (by name), which first takes the value typed; None if this page has none."""
+        name, prop = action.key
+        if name == "gesture":
+            return self.editing.handlers.get(prop)
+        callback = self.handlers.get(action.key)
+        widget = self.doc.get_model_by_name(name)
+        if callback is not None and prop != "click" and widget is not None and len(action.args) == 3:
+            self.set_quietly(widget, **{prop: action.args[2]})
+        return callback
+
+    def kernels_ready(self) -> None:
+        """More of the lab's kernels are ready (``warmup``): what waited for them is drawn."""
+        self.aiming.kernels_ready()
 
     def write(self, source: ColumnDataSource, data: dict) -> None:
         """Set a source's data without running this session's own change callbacks."""
@@ -265,8 +320,22 @@ class LabApp:
                 new_court = new_court.with_params(**params)
         state = state or FrameState()
         LabBoard(new_court).checked(list(state.discs))
+        self.playing.stop()
         self.doc.clear()
-        LabApp(self.doc, new_court, state=state, aim=aim, message=message, params=params)
+        LabApp(self.doc, new_court, self.session, state=state, aim=aim, message=message, params=params)
+
+    def apply_params(self, params: dict) -> None:
+        """The same court with other parameters (court speed, grade, crown), in place: every model of
+        the page stays (nothing typed or clicked meanwhile is lost), the frame and the aim are kept,
+        and the relief, the fields' ranges and the discs' values follow the new court."""
+        court = load_court(self.court.source_path).with_params(**params).for_end(self.court.end)
+        self.playing.settle()
+        self.court, self.params = court, dict(params)
+        self.board.court = court
+        self.figure.show_court(court)
+        self.analysis.clear_copies()
+        self.aiming.court_changed()
+        self.refresh_board()
 
 
 def install_gestures(doc, anchor) -> None:
@@ -280,7 +349,8 @@ def install_gestures(doc, anchor) -> None:
 
 
 class WaitingPage:
-    """A session opened while the kernels compile: says so, with progress, then becomes the lab."""
+    """A session opened before the board's kernels are ready: says so, with progress, then becomes
+    the lab."""
 
     def __init__(self, doc, warmup, build):
         self.doc, self.warmup, self.build = doc, warmup, build
@@ -290,11 +360,11 @@ class WaitingPage:
         install_gestures(doc, self.div)
         self.callback = None
         self.tick()
-        if not self.warmup.ready.is_set():
+        if not self.warmup.page_ready.is_set():
             self.callback = doc.add_periodic_callback(self.tick, 500)
 
     def tick(self) -> None:
-        if self.warmup.ready.is_set():
+        if self.warmup.page_ready.is_set():
             if self.callback is not None:
                 self.doc.remove_periodic_callback(self.callback)
                 self.callback = None
@@ -303,13 +373,15 @@ class WaitingPage:
             return
         self.div.text = (
             f'<h3>shuffle-sim shot lab</h3><div class="lab-progress" style="color:#0d47a1">'
-            f"{html.escape(self.warmup.text())}</div><p>The page becomes the lab when the kernels are "
-            f"ready; numba keeps them, so later runs start in a second.</p>"
+            f"{html.escape(self.warmup.text())}</div><p>The page becomes the lab as soon as it can judge "
+            f"discs; the rest compiles in the background. numba keeps the kernels, so later runs start in "
+            f"a second.</p>"
         )
 
 
 def make_document(options: LabOptions):
     """The ``modify_doc`` function Bokeh calls for every new session (server or notebook)."""
+    from shuffle_sim.lab.session import Session
     from shuffle_sim.lab.warmup import shared_warm_up
 
     def modify_doc(doc) -> None:
@@ -330,10 +402,11 @@ def make_document(options: LabOptions):
                 court = load_court(options.court, end=options.end)
             if warmup.error:
                 message = f"the warm-up failed ({warmup.error}); {message}".rstrip("; ")
-            LabApp(doc, court, message=message)
+            LabApp(doc, court, session, message=message)
 
         warmup = options.warmup or shared_warm_up(options.court, options.end)
-        if warmup.ready.is_set():
+        session = Session(doc, warmup)
+        if warmup.page_ready.is_set():
             build()
         else:
             WaitingPage(doc, warmup, build)

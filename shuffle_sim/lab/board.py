@@ -39,7 +39,14 @@ UNDO_DEPTH = 100
 
 
 class LabError(ValueError):
-    """An edit, shot or file the lab cannot take; the message is shown on the page as it is."""
+    """An edit, shot or file the lab cannot take; the message is shown on the page as it is.
+
+    ``field``: the name of the page's field whose bad value refused it (the message then stays until
+    that field is fixed, ``status.Status.failed``), or None."""
+
+    def __init__(self, message: str, field: str | None = None):
+        super().__init__(message)
+        self.field = field
 
 
 def team_names(court: Court) -> tuple[str, str]:

@@ -2,7 +2,8 @@
 
 Playwright's own browser download is not used: the system's Chromium (Debian's ``chromium``
 package, ``/usr/bin/chromium``) is launched, headless and without background network traffic.
-``lab_server`` runs ``shuffle-sim lab`` in a child process on a free loopback port and stops it.
+``lab_server`` runs ``shuffle-sim lab`` in a child process on a free loopback port and stops it;
+``thread_server`` runs a lab server in a thread of this process, with a warm-up of the caller's.
 """
 
 from __future__ import annotations
@@ -30,6 +31,8 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
+#: The browser window the tests and the screenshots use (CSS pixels): a common laptop screen.
+WINDOW = (1366, 768)
 #: Seconds to wait for the server to answer (it imports Bokeh and the package first).
 START_TIMEOUT = 120.0
 #: Seconds to wait for a page to become the lab (on a first run the kernels compile meanwhile).
@@ -84,6 +87,35 @@ def lab_server(court: str = "deck", port: int | None = None, command: list[str] 
                 proc.wait()
 
 
+@contextlib.contextmanager
+def thread_server(court: str, warmup):
+    """A lab server in a thread of this process (its own event loop: Playwright holds this thread's)
+    whose sessions wait for ``warmup``, a ``warmup.WarmUp`` the caller starts; yield the page's URL,
+    stop the server after."""
+    import asyncio
+    import threading
+
+    from shuffle_sim.lab.server import PATH, make_server
+
+    port, started, box = free_port(), threading.Event(), {}
+
+    def serve() -> None:
+        asyncio.set_event_loop(asyncio.new_event_loop())
+        box["server"] = make_server(court, port=port, warmup=warmup)
+        started.set()
+        box["server"].io_loop.start()
+
+    loop = threading.Thread(target=serve, name="lab-test-server", daemon=True)
+    loop.start()
+    if not started.wait(START_TIMEOUT):
+        raise RuntimeError(f"the lab server in a thread did not start within {START_TIMEOUT:.0f} s")
+    try:
+        yield f"http://127.0.0.1:{port}{PATH}"
+    finally:
+        box["server"].io_loop.add_callback(box["server"].io_loop.stop)
+        loop.join(10)
+
+
 def _wait_until_answered(url: str, proc: subprocess.Popen, log) -> None:
     """Wait for the server's page to answer; raise with the server's output if it exits first."""
     deadline = time.monotonic() + START_TIMEOUT
@@ -124,6 +156,35 @@ _TO_PAGE = """
   return [box.left + view.frame.x_scale.compute(x), box.top + view.frame.y_scale.compute(y)];
 }
 """
+_BOXES = """
+(selector) => {
+  const found = [];
+  const walk = (root) => {
+    for (const el of root.querySelectorAll(selector)) { found.push(el); }
+    for (const el of root.querySelectorAll('*')) { if (el.shadowRoot) { walk(el.shadowRoot); } }
+  };
+  walk(document);
+  const textWidth = (el) => {  // from the first letter to the last, whatever else the element holds
+    let left = Infinity, right = -Infinity;
+    const texts = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    for (let node = texts.nextNode(); node != null; node = texts.nextNode()) {
+      const range = document.createRange();
+      range.selectNodeContents(node);
+      const r = range.getBoundingClientRect();
+      if (r.width > 0) { left = Math.min(left, r.left); right = Math.max(right, r.right); }
+    }
+    return right > left ? right - left : 0;
+  };
+  return found.map((el) => {
+    const r = el.getBoundingClientRect();
+    const box = el.clientWidth > 0 ? el : el.parentElement;  // an inline element: its container's room
+    const style = getComputedStyle(box);
+    const room = box.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+    return {left: r.left, right: r.right, top: r.top, bottom: r.bottom, text: el.textContent,
+            cut: textWidth(el) > room + 1};
+  });
+}
+"""
 _READY = (
     "() => window.Bokeh && Bokeh.documents.length > 0 && labModel('court') != null"
     " && Bokeh.index.find_one(labModel('court')) != null"
@@ -159,8 +220,8 @@ class LabPage:
         browser,
         url: str,
         court: str | None = None,
-        width: int = 1400,
-        height: int = 920,
+        width: int = WINDOW[0],
+        height: int = WINDOW[1],
         before_load=None,
         ready_timeout: float = READY_TIMEOUT,
     ):
@@ -261,6 +322,13 @@ class LabPage:
             if time.monotonic() > deadline:
                 raise TimeoutError(f"the status area {'never said' if present else 'still says'} {text!r}: {said!r}")
             self.page.wait_for_timeout(50)
+
+    def boxes(self, selector: str) -> list[dict]:
+        """Every element matching a CSS selector, in the page and inside the widgets' shadow roots:
+        its box on the screen (CSS pixels: left, right, top, bottom), its text, and whether its text
+        is cut (wider than the room inside the element, or inside its container for an inline one:
+        ``cut``)."""
+        return self.page.evaluate(_BOXES, selector)
 
     def court_id(self) -> str | None:
         return self.page.evaluate("() => labModel('court') ? labModel('court').id : null")

@@ -14,8 +14,9 @@ Everything else runs on the server in Python; these only do what a round trip ca
   the last thing pressed. A press during a shot's animation ends it at once.
 * ``ANIMATE``: play a shot's samples in real time (times a speed-up) with ``requestAnimationFrame``,
   interpolating linearly between the kernel's samples (60 per simulated second) and revealing each
-  event mark at its instant; the view follows the moving discs and comes back to where it was at
-  the end; the last frame is the exact rest state. The server waits for ``shot_done`` before it
+  event mark at its instant; the view follows the moving discs and at the end comes back to where it
+  was, or as near as shows the discs the shot moved where they rest (a short shot, a drift); the last
+  frame is the exact rest state. The server waits for ``shot_done`` before it
   shows the board, the score and what the rules did; an empty payload stops the animation (undo,
   clear).
 * ``DOWNLOAD``: save a board or scene JSON the server has checked it can read back, as a file.
@@ -220,14 +221,15 @@ window.labShotReceived = performance.now();
 lab.token += 1;
 const token = lab.token;
 const xr = plot.x_range, yr = plot.y_range;
-function rest() {
-  for (const r of [board, labels, ghosts]) { r.setv({visible: true}, {sync: false}); }
+function rest(view) {
+  for (const r of [board, labels, numbers, ghosts]) { r.setv({visible: true}, {sync: false}); }
   moving.setv({visible: false}, {sync: false});
-  if (lab.home != null) {
-    xr.setv({start: lab.home[0], end: lab.home[1]}, {sync: false});
-    yr.setv({start: lab.home[2], end: lab.home[3]}, {sync: false});
-    lab.home = null;
+  view = view || lab.home;
+  if (view != null) {
+    xr.setv({start: view[0], end: view[1]}, {sync: false});
+    yr.setv({start: view[2], end: view[3]}, {sync: false});
   }
+  lab.home = null;
   lab.playing = false;
   lab.finish = null;
 }
@@ -241,7 +243,7 @@ const dt = T > 1 ? tend / (T - 1) : 1.0;
 const marks_t = col(marks.data, 't');
 const series = [];
 for (let i = 0; i < n; i++) { series.push([col(d, 'x' + i), col(d, 'y' + i)]); }
-for (const r of [board, labels, ghosts]) { r.setv({visible: false}, {sync: false}); }
+for (const r of [board, labels, numbers, ghosts]) { r.setv({visible: false}, {sync: false}); }
 moving.setv({visible: true}, {sync: false});
 lab.home = lab.home || [xr.start, xr.end, yr.start, yr.end];
 lab.playing = true;
@@ -285,11 +287,40 @@ function follow(xs, ys) {
     r.setv({start: start, end: start + w}, {sync: false});
   }
 }
+function shift(lo, hi, a, b, margin, min, max) {
+  // how far to move [lo, hi] (keeping its size) so that [a, b] lies inside it, margins kept, and
+  // within [min, max] where it is narrower than that
+  let move = 0.0;
+  if (a < lo + margin) { move = a - (lo + margin); }
+  if (b > hi - margin) { move = b - (hi - margin); }
+  if (move === 0.0 || hi - lo >= max - min) { return move; }
+  return Math.max(Math.min(lo + move, max - (hi - lo)), min) - lo;
+}
+function endView(xs, ys) {
+  // The view the discs come to rest in: where it was before the shot, unless a disc the shot moved
+  // rests outside it (a short shot, a drift on a sloped table); then the same size moved as little
+  // as it takes to show them, the shot disc first, then each other moved disc that fits with it.
+  const home = lab.home;
+  if (home == null) { return null; }
+  const w = home[1] - home[0], h = home[3] - home[2], mx = 0.08 * w, my = 0.08 * h;
+  let box = null;
+  for (let i = n - 1; i >= 0; i--) {
+    const x0 = series[i][0][0], y0 = series[i][1][0];
+    if (!isFinite(xs[i]) || !isFinite(ys[i]) || Math.hypot(xs[i] - x0, ys[i] - y0) === 0.0) { continue; }
+    const grown = box == null ? [xs[i], xs[i], ys[i], ys[i]]
+      : [Math.min(box[0], xs[i]), Math.max(box[1], xs[i]), Math.min(box[2], ys[i]), Math.max(box[3], ys[i])];
+    if (box == null || (grown[1] - grown[0] <= w - 2 * mx && grown[3] - grown[2] <= h - 2 * my)) { box = grown; }
+  }
+  if (box == null) { return home; }
+  const dx = shift(home[0], home[1], box[0], box[1], mx, extent[0], extent[2]);
+  const dy = shift(home[2], home[3], box[2], box[3], my, extent[1], extent[3]);
+  return [home[0] + dx, home[1] + dx, home[2] + dy, home[3] + dy];
+}
 lab.finish = (skipped) => {
   if (token != lab.token) { return; }
   lab.token += 1;
   const [xs, ys] = show(tend, true);
-  rest();
+  rest(endView(xs, ys));
   window.labAnimationsDone = (window.labAnimationsDone || 0) + 1;
   window.labLastRest = {x: xs, y: ys};
   lab.send(skipped ? 'skip' : 'shot_done', {i: id});

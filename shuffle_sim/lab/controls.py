@@ -1,15 +1,17 @@
 """The lab's controls: every widget beside the court, and how they are laid out.
 
-The panel is a column, sized to fit beside the court from a 1000 px wide window: the status area
-first (``status``), then one row per task (the court and its view; the mode and the team; board
-edits; the shot's start; the shot's numbers; shooting; noisy copies and advice; files), then the
-results in tabs (the frame, the discs, the noisy copies, the advice, help).
+The panel beside the court is two columns: the controls, the status area first (``status``), then
+one row per task (the court and its view; the mode and the team; board edits; the shot's start; the
+shot's numbers; shooting; noisy copies and advice; files); and the results in tabs (the frame, the
+discs, the noisy copies, the advice, help), at the top of the window beside the controls where it
+is wide enough (1366 px), so that what a shot, the copies or the advice gave is in view without
+scrolling, and under the controls in a narrower window (1000 px).
 
 The court rows hold the controls that make the court (``court_controls``, three to a row): the
 court, its scoring end and the view. A control of the court's parameters (court speed in seconds,
 the surface) is one more widget appended to ``court_controls`` (it gets the next row) whose change
-calls ``LabApp.rebuild(params=...)``: the court is built again with the new parameters, the frame
-kept, and every shot, copy and advice uses it.
+calls ``LabApp.apply_params``: the court is built again with the new parameters and taken in place
+(the page's models kept, the frame and the aim with them), and every shot, copy and advice uses it.
 
 Models the page's scripts and tests look up by name are named after their job (``mode``, ``speed``,
 ``shoot``, ...); see the widget list in ``Controls.__init__``.
@@ -28,6 +30,9 @@ from shuffle_sim.court import Court
 from shuffle_sim.lab.fields import NumberField
 
 PANEL_WIDTH = 420
+#: The results' tabs (frame, discs, noisy copies, advice, help): beside the controls in a window
+#: 1366 px wide, under them in a narrower one.
+RESULTS_WIDTH = 380
 #: The status area's height (pixels): four lines; more scroll.
 STATUS_HEIGHT = 66
 PLAYBACK_SPEEDS = ["0.5", "1", "2", "4", "8"]
@@ -170,24 +175,25 @@ class Controls:
 
     def _add_results(self) -> None:
         """The result tabs: the frame, the discs, the noisy copies, the advice and the help."""
-        self.frame_div = Div(name="score", text="", width=PANEL_WIDTH - 20)
-        self.judgement = Div(name="judgement", text="", width=PANEL_WIDTH - 20)
-        self.copies_div = Div(name="copies", text="", width=PANEL_WIDTH - 20)
-        self.advice_div = Div(name="advice", text="", width=PANEL_WIDTH - 20)
+        inner = RESULTS_WIDTH - 10
+        self.frame_div = Div(name="score", text="", width=inner)
+        self.judgement = Div(name="judgement", text="", width=inner)
+        self.copies_div = Div(name="copies", text="", width=inner)
+        self.advice_div = Div(name="advice", text="", width=inner)
         self.advice_table = DataTable(
             name="advice_table",
             columns=[],
-            width=PANEL_WIDTH - 20,
+            width=inner,
             height=190,
             index_position=None,
             visible=False,
             autosize_mode="none",
         )
-        self.advice_help = Div(name="advice_help", text="", width=PANEL_WIDTH - 20)
+        self.advice_help = Div(name="advice_help", text="", width=inner)
         self.aim_advised = Button(label="Aim this (selected row)", name="aim_advised", disabled=True, width=190)
         self.results = Tabs(
             name="results",
-            width=PANEL_WIDTH,
+            width=RESULTS_WIDTH,
             tabs=[
                 TabPanel(title="Frame", child=self.frame_div),
                 TabPanel(title="Discs", child=self.judgement),
@@ -195,7 +201,7 @@ class Controls:
                 TabPanel(
                     title="Advice", child=column(self.advice_div, self.advice_table, self.aim_advised, self.advice_help)
                 ),
-                TabPanel(title="Help", child=Div(text=HELP, width=PANEL_WIDTH - 20)),
+                TabPanel(title="Help", child=Div(text=HELP, width=inner)),
             ],
         )
 
@@ -210,9 +216,11 @@ class Controls:
             widget.css_classes = [] if valid else [INVALID]
 
     def layout(self):
+        """The controls and the results side by side, the results under the controls when the window
+        is too narrow for both beside the court (the row wraps)."""
         f = self.fields
         court_rows = [row(*self.court_controls[k : k + 3]) for k in range(0, len(self.court_controls), 3)]
-        return column(
+        controls = column(
             self.status,
             *court_rows,
             row(self.mode, self.team_select),
@@ -223,7 +231,19 @@ class Controls:
             row(self.skill_select, self.copies_input, self.run_copies),
             row(self.advise, self.clear_copies),
             row(self.upload, self.save_board, self.save_scene),
-            self.results,
             name="controls",
             width=PANEL_WIDTH,
+        )
+        return row(
+            controls,
+            self.results,
+            name="panel",
+            # Beside the court (which keeps its size), taking the window's width that is left, at
+            # least the controls'; the results wrap under the controls when it is too narrow.
+            styles={
+                "flex": "1 1 0",
+                "min-width": f"{PANEL_WIDTH}px",
+                "flex-wrap": "wrap",
+                "align-content": "flex-start",
+            },
         )

@@ -16,9 +16,22 @@ from dataclasses import dataclass
 
 from shuffle_sim.lab.board import LabError
 from shuffle_sim.lab.controls import MODES
+from shuffle_sim.lab.session import Action
 
 #: How far (m) a disc may be from where the page saw it and still be the disc the gesture meant.
 SAME_PLACE = 1e-9
+#: A gesture's name in a message that says it waits.
+GESTURE_LABELS = {
+    "place": "placing a disc",
+    "select": "selecting a disc",
+    "move": "moving a disc",
+    "probe": "dragging a disc",
+    "empty": "a click on the court",
+    "delete": "deleting a disc",
+    "aim": "aiming",
+    "shot_done": "the end of the shot",
+    "skip": "the end of the shot",
+}
 MODE_NOTES = {
     "place": "Place discs: click the court to put down a disc; press a disc to drag it",
     "move": "Move discs: press a disc and drag it; clicks on empty court add nothing",
@@ -48,10 +61,10 @@ class Editing:
         self.app = app
         c = app.controls
         app.gesture.on_change("data", self.on_gesture)
-        c.delete.on_click(app.guarded(self.delete_selected))
-        c.clear.on_click(app.guarded(self.clear_board))
-        c.undo.on_click(app.guarded(self.undo))
-        c.mode.on_change("active", app.guarded(self.mode_changed))
+        app.on_click(c.delete, self.delete_selected)
+        app.on_click(c.clear, self.clear_board)
+        app.on_click(c.undo, self.undo)
+        app.listen(c.mode, "active", self.mode_changed, "another mode")
         self.handlers = {
             "place": self.place,
             "select": self.select,
@@ -78,7 +91,17 @@ class Editing:
         )
         handler = self.handlers.get(g.kind)
         if handler is not None:
-            self.app.run(handler, g, action=g.kind not in self.QUIET)
+            self.app.session.submit(
+                Action(
+                    self.app,
+                    ("gesture", g.kind),
+                    handler,
+                    (g,),
+                    GESTURE_LABELS.get(g.kind, g.kind),
+                    counts=g.kind not in self.QUIET,
+                    merge=g.kind in self.QUIET,
+                )
+            )
 
     def meant(self, g: Gesture) -> int:
         """The disc a gesture meant; ``LabError`` when the board changed under the pointer."""

@@ -16,7 +16,12 @@ from shuffle_sim.court import Court
 
 
 class FieldError(ValueError):
-    """What is wrong with a field's text; the message names the field and shows the text."""
+    """What is wrong with a field's text; the message names the field and shows the text, ``field``
+    is the field's name on the page."""
+
+    def __init__(self, message: str, field: str):
+        super().__init__(message)
+        self.field = field
 
 
 @dataclass(frozen=True)
@@ -68,18 +73,20 @@ class NumberField:
         try:
             value = float(raw)
         except ValueError:
-            raise FieldError(f"{what} a number, {self.range_text} (got {raw!r})") from None
+            raise FieldError(f"{what} a number, {self.range_text} (got {raw!r})", self.name) from None
         if not math.isfinite(value):
-            raise FieldError(f"{what} a finite number, {self.range_text} (got {raw!r})")
+            raise FieldError(f"{what} a finite number, {self.range_text} (got {raw!r})", self.name)
         if self.whole:
             if value != int(value):
-                raise FieldError(f"{what} a whole number, {self.range_text} (got {raw!r})")
+                raise FieldError(f"{what} a whole number, {self.range_text} (got {raw!r})", self.name)
             value = int(value)
         below = self.low is not None and (value <= self.low if self.low_open else value < self.low)
         above = self.high is not None and value > self.high
         if below or above:
             kind = "a whole number, " if self.whole else ""
-            raise FieldError(f"{what} {kind}{self.range_text}{' ' + self.unit if self.unit else ''} (got {raw!r})")
+            raise FieldError(
+                f"{what} {kind}{self.range_text}{' ' + self.unit if self.unit else ''} (got {raw!r})", self.name
+            )
         return value
 
 

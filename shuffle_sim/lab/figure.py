@@ -1,13 +1,14 @@
 """The lab's court figure: the court to scale with everything drawn on it, and its views.
 
 From the bottom up: the court (``court_glyphs``), the relief of a surface that is not flat
-(``surface_glyphs``: shaded heights, friction, grade arrows), the noisy copies' density map with
+(``surface_glyphs``: shaded heights, friction, grade arrows; redrawn in place for the same court
+with another grade or crown, ``show_court``), the noisy copies' density map with
 its colour bar, the court's labels (above the density, so zone values stay readable), the legal
 starts, the shot's paths, the marks of discs the rules removed, the discs with their value labels,
-the discs of a shot in motion, the event marks, and the aim (start, arrow, tip, and on a surface
+the discs' numbers, the discs of a shot in motion, the event marks, and the aim (start, arrow, tip, and on a surface
 that is not flat the predicted path). Every source the page's scripts or tests look up has a name:
 ``discs``, ``labels``, ``ghosts``, ``paths``, ``marks``, ``density``, ``tip``, ``aim_line``,
-``aim_path``, ``start_point``, and on a surface that is not flat ``relief`` and ``grade_arrows``;
+``aim_path``, ``start_point``, ``relief`` and ``grade_arrows`` (empty on a flat court);
 the figure is ``court`` and carries the disc radius (m) as its first tag, for the page's hit test.
 
 The frame keeps one scale across and along (discs stay round): every view box is widened about its
@@ -24,16 +25,22 @@ from bokeh.plotting import figure
 from shuffle_sim.court import Court
 from shuffle_sim.lab.court_glyphs import court_extent, draw_court, draw_labels
 from shuffle_sim.lab.starts import Start
-from shuffle_sim.lab.surface_glyphs import draw_relief
+from shuffle_sim.lab.surface_glyphs import ReliefGlyphs
 
-#: The court's frame on the page (CSS pixels).
-FRAME_HEIGHT = 640
+#: The court's frame on the page (CSS pixels): with its title, axes and colour bars the figure fits
+#: a window 768 px high.
+FRAME_HEIGHT = 600
 FRAME_WIDTH = 460
+#: Room for the y axis's tick labels and title (CSS pixels), whatever the labels: the figure keeps
+#: its width while the view moves (during a shot's animation), so nothing beside it shifts.
+AXIS_ROOM = 64
 #: Courts whose discs would look smaller than this (pixels across) in the whole view open on their scoring end.
 MIN_DISC_PIXELS = 16
 #: Around an end's scoring diagram, this many disc diameters of court are shown.
 VIEW_MARGIN_DIAMETERS = 2.0
 WHOLE = "whole court"
+#: A disc's number sits this many pixels right of and above its centre.
+NUMBER_OFFSET = 7
 #: The density map: a violet ramp, unlike every zone tint and the discs' colours, opaque enough to
 #: read at its faintest; on a log scale, so that the tails show beside the busiest cell.
 DENSITY_PALETTE = [
@@ -114,7 +121,8 @@ class CourtFigure:
         self.fig = self._empty_figure(title)
         self.extent = list(court_extent(court))
         texts = draw_court(self.fig, court, with_labels=False)
-        self.relief = draw_relief(self.fig, court)
+        self.relief = ReliefGlyphs(self.fig)
+        self.relief.show(court)
         self._add_density()
         draw_labels(self.fig, texts)
         self._add_starts_and_paths(starts)
@@ -138,6 +146,8 @@ class CourtFigure:
             x_axis_label="x (m)",
             y_axis_label="y (m)",
             output_backend="canvas",
+            min_border_left=AXIS_ROOM,
+            styles={"flex": "0 0 auto"},  # keeps its size beside the panel, which wraps instead
         )
         fig.grid.visible = False
         fig.background_fill_color = "#fafafa"
@@ -225,7 +235,7 @@ class CourtFigure:
             nonselection_fill_alpha=0.95,
             nonselection_line_alpha=1.0,
         )
-        self.labels = ColumnDataSource(name="labels", data=dict(x=[], y=[], text=[], text_color=[]))
+        self.labels = ColumnDataSource(name="labels", data=dict(x=[], y=[], text=[], text_color=[], number=[]))
         self.labels_renderer = fig.text(
             "x",
             "y",
@@ -236,6 +246,21 @@ class CourtFigure:
             text_baseline="middle",
             text_font_size="10px",
             text_font_style="bold",
+        )
+        # Each disc's number (as the judgement table, the messages and the advice name it), just
+        # outside its upper right edge.
+        self.numbers_renderer = fig.text(
+            "x",
+            "y",
+            text="number",
+            source=self.labels,
+            x_offset=NUMBER_OFFSET,
+            y_offset=-NUMBER_OFFSET,
+            text_align="left",
+            text_baseline="bottom",
+            text_font_size="9px",
+            text_color="#263238",
+            name="disc_numbers",
         )
         self.moving = ColumnDataSource(data=dict(x=[], y=[], colour=[]))
         self.moving_renderer = fig.ellipse(
@@ -297,6 +322,11 @@ class CourtFigure:
             line_color="#1b5e20",
             line_width=1.5,
         )
+
+    def show_court(self, court: Court) -> None:
+        """Take the same court with other parameters (court speed, grade, crown): its relief redrawn."""
+        self.court = court
+        self.relief.show(court)
 
     def show_view(self, view: str) -> None:
         """Move the figure to a view (``view_names``)."""

@@ -29,6 +29,7 @@ from shuffle_sim.court import Court, CourtError
 from shuffle_sim.lab.board import Disc, LabBoard, LabError, court_reference, hole_at
 from shuffle_sim.lab.referee import CROKINOLE, FrameState
 from shuffle_sim.lab.shots import Aim
+from shuffle_sim.messages import counted
 from shuffle_sim.physics.scene import Scene, SceneError
 from shuffle_sim.rules.board_file import pop_frame_keys
 
@@ -116,7 +117,7 @@ def parse_data(name: str, data: Any, current: Court) -> Loaded:
         )
     LabBoard(scene.court).checked(discs)
     extra = sum(holed.values()) - sum((twenties or {}).values())
-    note = f"{extra} disc(s) lying in the 20 hole read as 20s set aside" if extra else ""
+    note = f"{counted(extra, 'disc')} lying in the 20 hole read as 20s set aside" if extra else ""
     return Loaded(scene.court, FrameState(discs=tuple(discs), twenties=tuple(holed.items()), half=half), aim, note)
 
 

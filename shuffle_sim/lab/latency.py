@@ -1,15 +1,17 @@
 """How long the lab's answers take to reach the page, measured in the browser.
 
 From a click on the court to the placed disc's value arriving (``window.labLabelsReceived``), from
-the click on "Shoot" to the shot's first animation frame drawn (``window.labFirstFrameAt``), and from
-the click on "Run noisy copies" to the density map arriving (``window.labDensityReceived``): each
-the round trip through the server, the kernel, the rules and the websocket, as a user sees it. Warm:
-one of each is done first (the kernels are compiled or loaded from numba's cache by then). The board
-is crokinole's with three discs; each placed disc and each shot is undone before the next.
+the click on "Shoot" to the shot's first animation frame drawn (``window.labFirstFrameAt``), from
+the click on "Run noisy copies" to the density map arriving (``window.labDensityReceived``), and
+from a grade entered to the aim's predicted path on the graded court arriving
+(``window.labPathReceived``; the relief comes with it): each the round trip through the server, the
+kernel, the rules and the websocket, as a user sees it. Warm: one of each is done first (the kernels
+are compiled or loaded from numba's cache by then). The board is crokinole's with three discs; each
+placed disc and each shot is undone before the next; the grades alternate between two.
 
-``python -m shuffle_sim.lab.latency [--values N] [--shots N] [--copies N] [--n-copies N]`` prints the
-medians and the worst; the targets are 0.2 s for a disc's value, 0.2 s for a shot's first frame and
-1 s for 10,000 copies.
+``python -m shuffle_sim.lab.latency [--values N] [--shots N] [--copies N] [--n-copies N] [--grades N]``
+prints the medians and the worst; the targets are 0.2 s for a disc's value, 0.2 s for a shot's first
+frame, 1 s for 10,000 copies and 2 s for a grade.
 """
 
 from __future__ import annotations
@@ -24,7 +26,8 @@ COURT = "crokinole"
 BOARD = ((0.0, 0.1), (0.15, 0.02), (-0.06, -0.14))
 PROBE = (-0.17, 0.05)
 SHOT = {"speed": "1.1", "direction": "92", "spin": "0"}
-TARGETS = {"value": 0.2, "shot": 0.2, "copies": 1.0}
+GRADES = ("1 in 1000", "1 in 2000")
+TARGETS = {"value": 0.2, "shot": 0.2, "copies": 1.0, "grade": 2.0}
 
 
 def _timed(page: LabPage, act, clock: str, done: str | None = None) -> float:
@@ -38,7 +41,9 @@ def _timed(page: LabPage, act, clock: str, done: str | None = None) -> float:
     return float(elapsed) / 1000.0
 
 
-def measure(page: LabPage, values: int = 5, shots: int = 5, copies: int = 3, n_copies: int = 10_000) -> dict:
+def measure(
+    page: LabPage, values: int = 5, shots: int = 5, copies: int = 3, n_copies: int = 10_000, grades: int = 0
+) -> dict:
     """Latencies (seconds) on an open lab page showing the crokinole court."""
     for x, y in BOARD:
         page.click_at(x, y)
@@ -68,11 +73,26 @@ def measure(page: LabPage, values: int = 5, shots: int = 5, copies: int = 3, n_c
     def one_copies() -> float:
         return _timed(page, lambda: page.click_button("Run noisy copies"), "labDensityReceived")
 
+    def one_grade(k: int) -> float:
+        def enter() -> None:  # as a typed grade reaches the server (Enter, or leaving the field)
+            page.page.evaluate(
+                "(grade) => { window.labClickAt = performance.now(); labModel('grade_x').value = grade; }",
+                GRADES[k % len(GRADES)],
+            )
+
+        return _timed(page, enter, "labPathReceived")
+
     one_value(), one_shot(), one_copies()  # warm
     value_times = [one_value() for _ in range(values)]
     shot_times = [one_shot() for _ in range(shots)]
     copy_times = [one_copies() for _ in range(copies)]
-    return {
+    grade_times = [one_grade(k) for k in range(grades + 1)][1:] if grades else []  # the first: warm
+    extra = (
+        {"grade_median_s": statistics.median(grade_times), "grade_max_s": max(grade_times), "grades": grades}
+        if grades
+        else {}
+    )
+    return extra | {
         "value_median_s": statistics.median(value_times),
         "value_max_s": max(value_times),
         "shot_median_s": statistics.median(shot_times),
@@ -92,11 +112,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--shots", type=int, default=10)
     parser.add_argument("--copies", type=int, default=5)
     parser.add_argument("--n-copies", type=int, default=10_000)
+    parser.add_argument("--grades", type=int, default=5)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     with lab_server(COURT) as (url, _), chromium() as browser:
         page = LabPage(browser, url, court=COURT)
-        result = measure(page, args.values, args.shots, args.copies, args.n_copies)
+        result = measure(page, args.values, args.shots, args.copies, args.n_copies, args.grades)
     if args.json:
         print(json.dumps(result))
     else:
@@ -115,6 +136,12 @@ def main(argv: list[str] | None = None) -> int:
             f"worst {result['copies_max_s'] * 1000:.0f} ms over {result['copy_runs']} warm runs "
             f"(target {TARGETS['copies']:.0f} s)"
         )
+        if args.grades:
+            print(
+                f"a grade entered is answered (relief and predicted path): median "
+                f"{result['grade_median_s'] * 1000:.0f} ms, worst {result['grade_max_s'] * 1000:.0f} ms over "
+                f"{result['grades']} warm grades (target {TARGETS['grade']:.0f} s)"
+            )
     return 0
 
 

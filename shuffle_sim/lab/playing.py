@@ -19,6 +19,8 @@ import numpy as np
 
 from shuffle_sim.lab.board import LabError
 from shuffle_sim.lab.shots import ShotPlay, play_shot
+from shuffle_sim.lab.warmup import SHOTS, SURFACE
+from shuffle_sim.messages import counted
 from shuffle_sim.plot import team_colours
 
 
@@ -30,6 +32,11 @@ class Pending:
     played: ShotPlay
 
 
+def shot_needs(app) -> tuple[str, ...]:
+    """The kernel groups a shot needs (``warmup``): a flat court's, or a graded or crowned one's."""
+    return (SHOTS,) if app.court.surface_shape.flat else (SURFACE,)
+
+
 class Playing:
     """The shots of one ``LabApp`` (module docstring)."""
 
@@ -37,14 +44,20 @@ class Playing:
         self.app = app
         self.pending: Pending | None = None
         self.count = 0
-        app.controls.shoot.on_click(app.guarded(self.shoot))
+        app.on_click(app.controls.shoot, self.shoot, shot_needs)
 
     def shoot(self) -> None:
+        """Play the aim: the kernel and the rules in a worker thread (``session``), then the animation."""
         app = self.app
         if self.pending is not None:
             raise LabError("a shot is still playing: wait for the discs to stop, or press Undo")
         aim = app.aiming.require()
-        played = play_shot(app.board, aim)
+        board = app.board
+        app.session.start_job("playing the shot", lambda: play_shot(board, aim), self.played)
+
+    def played(self, played: ShotPlay) -> None:
+        """The shot is computed: keep the frame after it and send the animation."""
+        app = self.app
         app.board.set_state(played.after)
         self.count += 1
         self.pending = Pending(self.count, played)
@@ -105,7 +118,7 @@ class Playing:
         said = played.ruling.sentences()
         app.status.succeeded(
             f"shot played{' (skipped to its end)' if skipped else ''}: "
-            f"{len(played.result.events)} events, at rest after {played.result.t_end:.2f} s"
+            f"{counted(len(played.result.events), 'event')}, at rest after {played.result.t_end:.2f} s"
             + (f"; {'; '.join(said)}" if said else "; the rules removed nothing")
         )
         app.controls.show_result("frame")

@@ -24,7 +24,6 @@ import numpy as np
 from shuffle_sim._runtime.threads import one_numba_thread
 from shuffle_sim.court import Court
 from shuffle_sim.games import games
-from shuffle_sim.physics import STATUS_HOLED
 from shuffle_sim.rules import ShotOutcome, shot_rulings
 from shuffle_sim.rules.common import Board, FrameScore
 
@@ -71,7 +70,7 @@ class Removal:
     y: float
     team: str
     why: str
-    short: str  # a word for its mark on the court: "holed", "fell" or "removed"
+    short: str  # a word for its mark on the court: "holed" (counted as holed), "fell" or "removed"
 
 
 @dataclass(frozen=True)
@@ -116,10 +115,13 @@ def rule_shot(court: Court, teams: list[str], outcome: ShotOutcome, state: Frame
         rulings = shot_rulings(before, replace(outcome, start_x=start_x), teams[-1], min(state.shots + 1, DECK_DISCS))
     why = rulings.why
     kept = tuple(Disc(float(outcome.x[i]), float(outcome.y[i]), teams[i]) for i in range(n) if i not in why)
-    holed = outcome.result.status == STATUS_HOLED
     removed = tuple(
         Removal(
-            float(outcome.x[i]), float(outcome.y[i]), teams[i], why[i], _short(bool(holed[i]), bool(outcome.fallen[i]))
+            float(outcome.x[i]),
+            float(outcome.y[i]),
+            teams[i],
+            why[i],
+            _short(i in rulings.set_aside, bool(outcome.fallen[i])),
         )
         for i in sorted(why)
     )
@@ -128,7 +130,8 @@ def rule_shot(court: Court, teams: list[str], outcome: ShotOutcome, state: Frame
 
 
 def _short(holed: bool, fallen: bool) -> str:
-    """A word for a removed disc's mark on the court (the reason is in ``Removal.why``)."""
+    """A word for a removed disc's mark on the court (the reason is in ``Removal.why``): "holed" only
+    for a disc the rules count as holed, never for one they removed for another reason."""
     return "holed" if holed else "fell" if fallen else "removed"
 
 

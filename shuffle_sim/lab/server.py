@@ -3,10 +3,11 @@
 ``serve(court, port, host, open_browser)`` listens on 127.0.0.1 unless another host is given (the
 lab runs the user's physics on request, so it is not exposed to the network by default), checks the
 court before listening, and runs until interrupted. It listens at once and compiles (or loads from
-numba's cache) the kernels in a thread (``warmup.WarmUp``): on a first run the terminal and every
-page opened meanwhile say "compiling kernels, first run only" with the step and the time so far,
-and the pages become the lab when the kernels are ready, so the first shot is as quick as the next
-ones. The page is at ``http://HOST:PORT/lab``; ``?court=NAME&end=END`` opens another court.
+numba's cache) the kernels in the background (``warmup.WarmUp``): when numba must compile, the
+terminal says so, naming numba's cache folder, and a page opened meanwhile shows the progress; the
+page becomes the lab as soon as it can judge discs, and what needs kernels still compiling waits for
+them in order, saying so (``session``). The page is at ``http://HOST:PORT/lab``;
+``?court=NAME&end=END`` opens another court.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import webbrowser
 
 from shuffle_sim.court import load_court
 from shuffle_sim.lab.app import LabOptions, make_document
-from shuffle_sim.lab.warmup import WarmUp, lab_steps
+from shuffle_sim.lab.warmup import WarmUp, lab_warm_up
 
 PATH = "/lab"
 
@@ -47,7 +48,7 @@ def serve(
     court: str = "deck", end: str | None = None, port: int = 5006, host: str = "127.0.0.1", open_browser: bool = True
 ) -> None:
     """Run the lab until interrupted (Ctrl-C)."""
-    warmup = WarmUp(lambda: lab_steps(court, end), say=lambda line: print(line, flush=True))
+    warmup = lab_warm_up(court, end, say=lambda line: print(line, flush=True))
     server = make_server(court, end, port, host, warmup)
     url = f"http://{host if host not in ('0.0.0.0', '::') else '127.0.0.1'}:{server.port}{PATH}"
     print(f"shot lab: {url} (Ctrl-C stops it)", flush=True)
@@ -59,4 +60,5 @@ def serve(
     except KeyboardInterrupt:
         pass
     finally:
+        warmup.stop()
         server.stop()

@@ -36,13 +36,14 @@ PATH_SAMPLES = 120
 #: A launch that would slide this many times the court's longest side on an empty surface is
 #: impossible for a player (and only feeds the event bound).
 MAX_SLIDE_COURTS = 3.0
-#: Event kinds marked on the page, and their labels.
+#: Event kinds marked on the page, and their labels: what happened to the disc, in the physics'
+#: words (whether a disc that dropped into a hole counts as holed is the rules' word, on its mark).
 MARKED_EVENTS = {
     DISC_DISC: "impact",
     DISC_CUSHION: "cushion",
     DISC_PEG: "peg",
     FALL: "fall",
-    HOLED: "holed",
+    HOLED: "into the hole",
     KILLED: "killed",
 }
 

@@ -3,9 +3,12 @@
 A message has a cause. A *problem* belongs to something that stays wrong until it is fixed (a field
 holding a bad number, the kernels still compiling): it shows until its cause is fixed, and only
 then (``solved``). A *failure* belongs to one action that could not be done (a disc dropped on
-another, Delete with nothing selected): it shows until the next action that succeeds. A *note*
-says what the last action did (a shot played and what the rules removed): the next action replaces
-it. Problems and failures are red, notes green, a progress notice blue; the newest failure first.
+another, Delete with nothing selected): it shows until the next action that succeeds. An action
+refused because of a field (Shoot while the speed field holds a bad number) is that field's
+problem: it shows while the field is bad, and goes the moment the field is fixed, with the field's
+red outline (a message and the field's colour always agree). A *note* says what the last action
+did (a shot played and what the rules removed): the next action replaces it. Problems and failures
+are red, notes green, a progress notice blue; the newest failure first.
 """
 
 from __future__ import annotations
@@ -36,9 +39,10 @@ class Status:
         if self.problems.pop(cause, None) is not None:
             self.render()
 
-    def failed(self, text: str) -> None:
-        """The action just tried could not be done; it says why until the next success."""
-        self.problems[ACTION] = text
+    def failed(self, text: str, cause: str | None = None) -> None:
+        """The action just tried could not be done; it says why until the next success, or, when a
+        field's bad value is the ``cause``, until that field is fixed."""
+        self.problems[cause or ACTION] = text
         self.note = ""
         self.render()
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from shuffle_sim.lab.board import LabError
 from shuffle_sim.lab.files import board_json, parse_text, parse_upload, scene_json
+from shuffle_sim.messages import counted
 
 
 class Transfer:
@@ -20,10 +21,10 @@ class Transfer:
         c = app.controls
         self.last_upload: tuple[str, str] | None = None
         self.saved = 0
-        c.upload.on_change("value", app.guarded(self.uploaded))
-        c.upload.on_change("filename", app.guarded(self.uploaded))
-        c.save_board.on_click(app.guarded(self.save_board))
-        c.save_scene.on_click(app.guarded(self.save_scene))
+        app.listen(c.upload, "value", self.uploaded, "loading a file")
+        app.listen(c.upload, "filename", self.uploaded, "loading a file")
+        app.on_click(c.save_board, self.save_board)
+        app.on_click(c.save_scene, self.save_scene)
 
     def uploaded(self, attr, old, new) -> None:
         """A file arrived: its content and its name come as two changes, in either order; read it
@@ -44,7 +45,7 @@ class Transfer:
             end=loaded.court.end,
             state=loaded.state,
             aim=loaded.aim,
-            message=f"loaded {what} from {name}: {len(loaded.discs)} resting disc(s){note}",
+            message=f"loaded {what} from {name}: {counted(len(loaded.discs), 'resting disc')}{note}",
         )
 
     def offer(self, filename: str, text: str, aim=None) -> None:
@@ -76,5 +77,5 @@ class Transfer:
         try:
             aim = self.app.aiming.aim()
         except ValueError as exc:
-            raise LabError(f"cannot save the scene: {exc}") from None
+            raise LabError(f"cannot save the scene: {exc}", getattr(exc, "field", None)) from None
         self.offer("scene.json", scene_json(self.app.board, aim), aim)

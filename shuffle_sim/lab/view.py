@@ -30,13 +30,15 @@ def disc_label(record: dict) -> str:
 
 
 def label_rows(court: Court, discs: list[Disc], records: list[dict]) -> dict:
-    """Columns of the label source: one label per disc, at its centre, readable on its colour."""
+    """Columns of the label source: one label per disc, at its centre, readable on its colour, and
+    the disc's number (its index: the judgement table's, the messages' and the advice's "disc 3")."""
     colours = team_colours(court, [d.team for d in discs]) if discs else []
     return dict(
         x=[d.x for d in discs],
         y=[d.y for d in discs],
         text=[disc_label(r) for r in records],
         text_color=[text_colour(c) for c in colours],
+        number=[str(k) for k in range(len(discs))],
     )
 
 
@@ -62,8 +64,8 @@ def judgement_html(discs: list[Disc], records: list[dict]) -> str:
 
 
 def score_html(court: Court, frame, state: FrameState | None = None, problem: str = "") -> str:
-    """The frame panel: the score under the game's rules with each disc's reason, the 20s set aside,
-    the shots played, and what the rules did after each (removals, fouls, penalties)."""
+    """The frame panel: the score under the game's rules, the 20s set aside, the shots played, what
+    the rules did after each (removals, fouls, penalties; the newest first), then each disc's reason."""
     state = state or FrameState()
     if problem:
         head = f"<b>Frame score</b>: {html.escape(problem)}"
@@ -83,17 +85,17 @@ def score_html(court: Court, frame, state: FrameState | None = None, problem: st
         parts.append(f'<div class="twenties">20s set aside: {twenties}</div>')
     if state.half is not None:
         parts.append(f"<div>scoring half: {state.half} (opposite the half the weights are slid from)</div>")
-    if frame is not None and frame.discs:
-        parts.append(
-            "<ul>"
-            + "".join(f"<li>{html.escape(d.team)}: {d.value} ({html.escape(d.reason)})</li>" for d in frame.discs)
-            + "</ul>"
-        )
     parts.append(f"<div>shots this frame: {state.shots}</div>")
-    if state.notes:
+    if state.notes:  # the newest first, and before the discs' list, which grows with the frame
         parts.append(
             '<b>What the rules did</b><ul class="rulings">'
             + "".join(f"<li>{html.escape(n)}</li>" for n in reversed(state.notes))
+            + "</ul>"
+        )
+    if frame is not None and frame.discs:
+        parts.append(
+            '<ul class="frame-discs">'
+            + "".join(f"<li>{html.escape(d.team)}: {d.value} ({html.escape(d.reason)})</li>" for d in frame.discs)
             + "</ul>"
         )
     return "".join(parts)

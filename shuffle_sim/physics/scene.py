@@ -11,13 +11,14 @@ Every ``params`` key is optional and overrides the court file: ``mu`` or ``speed
 speed, "14 s": ``court.speed``; not both), ``disc_restitution``, ``disc_friction``,
 ``cushion_restitution``, ``cushion_friction``, ``peg_restitution``, ``peg_friction``,
 ``disc_yield_speed``, ``cushion_yield_speed``, ``peg_yield_speed`` (m/s: the restitution laws,
-``physics.restitution``), ``hole_capture_speed``, ``gravity``, ``contact_inner_ratio``, ``inertia_ratio``,
-``spin_model``. Positions are metres in the court's frame,
-velocities m/s, spin rad/s (counter-clockwise seen from above). ``vx``, ``vy``, ``omega`` default
-to 0 and ``team`` to ``"A"``.
+``physics.restitution``), ``hole_capture_speed``, ``gravity``, ``contact_inner_ratio``,
+``inertia_ratio``, ``spin_model``, ``mu_speed`` (s/m: the friction law mu + mu_speed v,
+``court.friction_law``). Positions are metres in the court's frame, velocities m/s, spin rad/s
+(counter-clockwise seen from above). ``vx``, ``vy``, ``omega`` default to 0 and ``team`` to ``"A"``.
 
-``Scene.validate`` rejects NaN or infinite values, discs off the surface and discs overlapping at
-the start with an error naming the disc and the field (``SceneError``).
+``Scene.validate`` rejects NaN or infinite values, discs off the surface, launches faster than a
+friction law falling with speed allows and discs overlapping at the start with an error naming the
+disc and the field (``SceneError``).
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from typing import Any
 import numpy as np
 
 from shuffle_sim.court import Court, CourtError, court_path, load_court
+from shuffle_sim.court.friction_law import launch_refusal
 from shuffle_sim.messages import shown
 
 DISC_KEYS = {"x", "y", "vx", "vy", "omega", "team"}
@@ -87,7 +89,8 @@ class Scene:
         return len(self.x)
 
     def validate(self, allow_off_surface: bool = False) -> Scene:
-        """Raise ``SceneError`` for non-finite values, discs off the surface or overlapping discs.
+        """Raise ``SceneError`` for non-finite values, discs off the surface, discs launched faster than
+        a friction law falling with speed allows (``friction_law.launch_refusal``) or overlapping discs.
 
         ``allow_off_surface``: accept discs off the surface (a board of resting discs to score, where a
         disc in an alley, gutter or ditch is legitimate: it has fallen).
@@ -104,6 +107,12 @@ class Scene:
                     f"{self.source}: discs[{k}] at x={shown(self.x[k])}, y={shown(self.y[k])} is off the surface of "
                     f"court {self.court.name!r}"
                 )
+        for k in range(self.n_discs):
+            why = launch_refusal(
+                self.court.params, self.court.disc_radius, math.hypot(self.vx[k], self.vy[k]), float(self.omega[k])
+            )
+            if why is not None:
+                raise SceneError(f"{self.source}: discs[{k}] {why}")
         if self.n_discs > 1:
             dx = self.x[:, None] - self.x[None, :]
             dy = self.y[:, None] - self.y[None, :]

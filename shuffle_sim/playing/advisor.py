@@ -73,7 +73,7 @@ class Advice:
     meant_succeeds    whether the noise-free shot does what it means
     win               the probability of winning the game after the shot (with a game situation;
                       else None), ``win_low``/``win_high`` its 95 % interval over
-                      ``win_samples`` rollouts
+                      ``win_samples`` rollouts (``to_dict``: None, as the others, without a situation)
     ================  ===========================================================================
     """
 
@@ -95,7 +95,7 @@ class Advice:
     def to_dict(self) -> dict:
         return {
             "shot": self.intent.label,
-            "kind": getattr(self.intent, "kind", None) or type(self.intent).__name__,
+            "kind": self.intent.kind,
             "expected": self.expected,
             "success": self.success,
             "success_low": self.success_low,
@@ -107,7 +107,7 @@ class Advice:
             "win": self.win,
             "win_low": self.win_low,
             "win_high": self.win_high,
-            "win_samples": self.win_samples,
+            "win_samples": self.win_samples if self.win is not None else None,
             "launch": self.launch.to_dict(),
         }
 

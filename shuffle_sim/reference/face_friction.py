@@ -94,6 +94,30 @@ def face_force_torque(eps: float, eta: float = 0.0) -> tuple[float, float]:
     return force / area, torque / area
 
 
+#: Quadrature of the speed law's face sums: Gauss-Legendre in the radius, even angles around.
+_SPEED_RADII, _SPEED_WEIGHTS = np.polynomial.legendre.leggauss(6)
+_SPEED_ANGLES = 24
+
+
+def face_speed_sums(vx: float, vy: float, w: float, radius: float, eta: float = 0.0) -> tuple[float, float, float]:
+    """The mean over the evenly pressed annulus (radii eta r to r) of each element's sliding velocity
+    u = v + omega x rho and of its moment rho x u: (ux, uy, torque_z), summed numerically element by
+    element. Under a friction law mu + mu_speed |u| at each element, the speed term's force per unit
+    mass is -g mu_speed m (ux, uy) and its torque per unit mass -g mu_speed m torque_z.
+    """
+    inner = eta * radius
+    rho = 0.5 * (radius - inner) * _SPEED_RADII + 0.5 * (radius + inner)
+    weight = 0.5 * (radius - inner) * _SPEED_WEIGHTS * rho  # area element rho d(rho)
+    theta = 2.0 * math.pi * np.arange(_SPEED_ANGLES) / _SPEED_ANGLES
+    px = rho[:, None] * np.cos(theta)[None, :]
+    py = rho[:, None] * np.sin(theta)[None, :]
+    ux = vx - w * py
+    uy = vy + w * px
+    area = weight.sum() * _SPEED_ANGLES
+    mean = lambda field: float((weight[:, None] * field).sum() / area)  # noqa: E731
+    return mean(ux), mean(uy), mean(px * uy - py * ux)
+
+
 @dataclass(frozen=True)
 class SlideSpin:
     """A lone disc's coupled motion to rest, from the reference integrator.

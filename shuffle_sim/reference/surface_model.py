@@ -1,5 +1,6 @@
 """The model of the brute-force surface reference: a disc's forces on a surface that is not flat
-(in-plane gravity, Coulomb friction over the contact face), its rides on cushions and pegs, and the
+(in-plane gravity, friction over the contact face: Coulomb's, and a law of speed's summed element
+by element), its rides on cushions and pegs, and the
 court's features as the reference's event functions see them (tests only).
 
 ``surface_motion.SurfaceReference`` runs scenes with it; the module docstring there says what the
@@ -22,6 +23,7 @@ from shuffle_sim.physics.numba_api import (
     kernel_arrays,
     torque,
 )
+from shuffle_sim.reference.face_friction import face_speed_sums
 
 #: Normal speed (m/s) below which an impact leaves a disc riding the body it hit (the kernel's
 #: ``pushing.PUSH_MERGE_SPEED``), and the speed below which a disc is at rest.
@@ -40,6 +42,7 @@ class SurfaceModel:
         p = court.params
         self.g = p["gravity"]
         self.mu = p["mu"]
+        self.mu_speed = p["mu_speed"]  # the friction law mu + mu_speed |u| at each element of the face
         self.r = court.disc_radius
         self.k = p["inertia_ratio"]
         self.eta = p["contact_inner_ratio"]
@@ -81,7 +84,22 @@ class SurfaceModel:
                 ay -= decel * vy / v
             sign = spin_sign if spin_sign is not None else (0.0 if w == 0.0 else math.copysign(1.0, w))
             dw = -sign * self.spin_decel * m
+        if self.mu_speed != 0.0:
+            ux, uy, moment = face_speed_sums(vx, vy, w, self.r, self.eta)
+            speed_decel = self.mu_speed * m * self.g
+            ax -= speed_decel * ux
+            ay -= speed_decel * uy
+            dw -= speed_decel * moment / (self.k * self.r * self.r)
         return ax, ay, dw
+
+    def spin_stop_time(self, w: float, m: float) -> float:
+        """How long a spin w in place lasts (s): its decay d|w|/dt = -(a + b |w|), a the pure-spin rate
+        and b the speed law's torque per unit spin (from ``face_speed_sums``), integrated by hand."""
+        a = self.spin_decel * m
+        if self.mu_speed == 0.0:
+            return abs(w) / a
+        b = -self.mu_speed * m * self.g * face_speed_sums(0.0, 0.0, -1.0, self.r, self.eta)[2] / (self.k * self.r**2)
+        return math.log(1.0 + b * abs(w) / a) / b
 
     @staticmethod
     def ride_normal(ride, x, y):

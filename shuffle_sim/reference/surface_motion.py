@@ -102,7 +102,7 @@ class SurfaceReference(SurfaceModel):
                 continue
             # Spin stops of discs at rest (in closed form).
             spins = [
-                (t + abs(self.state[i, 4]) / (self.spin_decel * self.surface(*self.state[i, :2])[2]), i)
+                (t + self.spin_stop_time(self.state[i, 4], self.surface(*self.state[i, :2])[2]), i)
                 for i in range(n)
                 if self.status[i] == events.STATUS_REST and self.state[i, 4] != 0.0
             ]

@@ -155,14 +155,17 @@ def _two(totals: Mapping[str, int]) -> list[tuple[str, int]]:
 
 @dataclass(frozen=True)
 class CrokinoleShot:
-    """What a shot does: discs removed at once (with reasons), 20s set aside per side, any foul, and
-    whether the shot reached an opponent disc (``hit``; None when none was on the board)."""
+    """What a shot does: discs removed at once (with reasons), 20s set aside per side, any foul,
+    whether the shot reached an opponent disc (``hit``; None when none was on the board), and
+    ``set_aside``: the discs counted as 20s (a disc that drops into the hole on a shot that hit no
+    opponent disc is removed, not counted)."""
 
     remove: tuple[int, ...]
     why: dict[int, str]
     twenties: dict[str, int] = field(default_factory=dict)
     foul: str | None = None
     hit: bool | None = None
+    set_aside: tuple[int, ...] = ()
 
 
 def inside_or_touching(board: Board, i: int, line: str = FIFTEEN_LINE) -> bool:
@@ -219,15 +222,19 @@ def judge_shot(
         foul = "open shot short of the 15 line"
         why[shot_disc] = "open shot ended outside the 15 line: removed"
     twenties: dict[str, int] = {}
+    set_aside = []
     for i in range(n):
         if i in why:
             continue
         if judgement.holed[i]:
             twenties[board.team[i]] = twenties.get(board.team[i], 0) + 1
+            set_aside.append(i)
             why[i] = disc_reason(judgement, i)[1]
         elif judgement.dead[i]:
             why[i] = disc_reason(judgement, i)[1]
-    return CrokinoleShot(remove=tuple(sorted(why)), why=why, twenties=twenties, foul=foul, hit=hit)
+    return CrokinoleShot(
+        remove=tuple(sorted(why)), why=why, twenties=twenties, foul=foul, hit=hit, set_aside=tuple(set_aside)
+    )
 
 
 # ---- games and matches ---------------------------------------------------------------------------

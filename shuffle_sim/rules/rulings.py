@@ -131,6 +131,9 @@ class ShotRulings:
     C-20a), ``penalty_points`` its points off; ``ends_frame``: the frame ends at this shot, and
     ``replay``: it is played over. ``half``: the half the frame scores on (ricochet). ``killed``:
     discs made dead during the shot that their rest position does not show (deck: the backstop).
+    ``holed``: the discs that dropped into a hole; ``set_aside``: those the rules count as holed
+    (crokinole's 20s, a custom court's holed discs), not a disc removed for another reason (a
+    crokinole shot that dropped in but hit no opponent disc).
     """
 
     game: str
@@ -149,6 +152,7 @@ class ShotRulings:
     contacts: tuple[Contact, ...] = ()
     killed: tuple[int, ...] = ()
     holed: tuple[int, ...] = ()
+    set_aside: tuple[int, ...] = ()
 
     @property
     def kept(self) -> tuple[int, ...]:
@@ -218,7 +222,9 @@ def _crokinole(shot: _Shot) -> dict:
 
     n = shot.n_before
     ruled = judge_shot(shot.after, shot.shooter, n, [True] * n + [False], shot.outcome.contacts)
-    return dict(why=dict(ruled.why), twenties=dict(ruled.twenties), foul=ruled.foul, hit=ruled.hit)
+    return dict(
+        why=dict(ruled.why), twenties=dict(ruled.twenties), foul=ruled.foul, hit=ruled.hit, set_aside=ruled.set_aside
+    )
 
 
 def _deck(shot: _Shot) -> dict:
@@ -266,17 +272,19 @@ def _custom(shot: _Shot) -> dict:
     judgement = shot.after.judge()
     why: dict[int, str] = {}
     kept: dict[str, int] = {}
+    set_aside = []
     status = shot.outcome.result.status
     for i in range(len(shot.after)):
         team = shot.after.team[i]
         if status[i] == STATUS_HOLED:
             why[i] = f"in the hole: {int(judgement.value[i])}, set aside"
             kept[team] = kept.get(team, 0) + 1
+            set_aside.append(i)
         elif shot.outcome.fallen[i]:
             why[i] = "fell off the surface"
         elif shot.outcome.dead[i] or judgement.dead[i]:
             why[i] = "dead"
-    return dict(why=why, twenties=kept)
+    return dict(why=why, twenties=kept, set_aside=tuple(set_aside))
 
 
 #: Each game's ruler: the shot -> the fields of its ``ShotRulings``; other courts are ruled as custom.

@@ -83,55 +83,99 @@ def test_the_nearest_point_of_a_start_is_the_point_itself(court, k, t):
     assert math.hypot(px - x, py - y) < 1e-12
 
 
-def test_the_warm_up_says_it_compiles_with_progress_and_the_waiting_page_becomes_the_lab():
+def test_the_page_becomes_the_lab_once_it_can_judge_and_the_rest_compiles_behind_it():
+    """The waiting page says how far the board's kernels are, then becomes the lab while the other
+    groups are still being made ready; an action that needs one of them waits, says so, and runs
+    when it is ready."""
     from bokeh.document import Document
+    from bokeh.events import ButtonClick
 
     from shuffle_sim.lab.app import LabOptions, make_document
-    from shuffle_sim.lab.warmup import COMPILING, WarmUp
+    from shuffle_sim.lab.session import session_of
+    from shuffle_sim.lab.warmup import BOARD, COMPILING, SHOTS, WarmUp
 
-    release = threading.Event()
+    board_held, shots_held = threading.Event(), threading.Event()
     lines: list[str] = []
-    steps = [("judging a disc", lambda: None), ("a shot", release.wait)]
-    warmup = WarmUp(lambda: steps, say=lines.append, cold=True).start()
+    groups = {BOARD: [("judging a disc", board_held.wait)], SHOTS: [("a shot", shots_held.wait)]}
+    warmup = WarmUp(lambda: groups, say=lines.append, cold=True).start()
     doc = Document()
     make_document(LabOptions(court="crokinole", warmup=warmup))(doc)
     for _ in range(200):
-        if warmup.done_steps == 1:
+        if warmup.current:
             break
         threading.Event().wait(0.01)
     text = warmup.text()
-    assert text.startswith(f"{COMPILING}: step 2 of 2 (a shot)") and "s so far" in text
+    assert text.startswith(f"{COMPILING}: 0 of 2 groups ready (judging a disc)") and "s so far" in text
     page = doc.get_model_by_name("message")
     assert doc.get_model_by_name("court") is None
-    callback = next(iter(doc.session_callbacks))
-    callback.callback()  # the page's next tick
-    assert COMPILING in page.text and "step 2 of 2" in page.text
-    release.set()
+    waiting = next(iter(doc.session_callbacks))
+    waiting.callback()  # the page's next tick
+    assert COMPILING in page.text and "judging a disc" in page.text
+    board_held.set()
+    warmup.page_ready.wait(5)
+    waiting.callback()
+    assert doc.get_model_by_name("court") is not None and not warmup.ready.is_set()  # shots still compile
+    doc.callbacks.trigger_event(ButtonClick(doc.get_model_by_name("shoot")))
+    status = doc.get_model_by_name("message").text
+    assert "Shoot waits for the kernels of shots" in status and not doc.get_model_by_name("anim").data["t"]
+    shots_held.set()
     warmup.thread.join(5)
-    callback.callback()
-    assert doc.get_model_by_name("court") is not None and not doc.session_callbacks
-    assert lines[0].startswith(f"shot lab: {COMPILING}") and lines[1].startswith("  [1/2] judging a disc:")
-    assert lines[-1].startswith("shot lab: kernels ready after")
+    session_of(doc).tick()  # the session's next tick: the shot runs now, in the order it came
+    assert len(doc.get_model_by_name("anim").data["t"]) > 1 and "waits" not in doc.get_model_by_name("message").text
+    assert lines[0].startswith(f"shot lab: {COMPILING}") and any("ready for judging and scoring" in x for x in lines)
+    assert lines[-1].startswith("shot lab: all kernels ready after")
 
 
-def test_a_warm_cache_says_nothing_of_compiling_and_an_empty_one_is_told():
+def test_a_warm_cache_says_nothing_of_compiling_and_a_compile_is_told_with_numbas_cache_folder():
     import os
     import subprocess
     import sys
 
-    from shuffle_sim.lab.warmup import WarmUp
+    from numba import njit
+
+    from shuffle_sim.lab.warmup import BOARD, COMPILING, WarmUp, cache_folder
 
     lines: list[str] = []
-    warmup = WarmUp(lambda: [("x", lambda: None)], say=lines.append, cold=False).start()
+    warmup = WarmUp(lambda: {BOARD: [("x", lambda: None)]}, say=lines.append).start()
     warmup.thread.join(5)
-    assert lines == [] and warmup.text() == "kernels ready"
-    code = "from shuffle_sim.lab.warmup import kernels_cached; print(kernels_cached())"
-    with __import__("tempfile").TemporaryDirectory() as empty:
+    assert lines == [] and warmup.text() == "kernels ready"  # nothing compiled: nothing said
+
+    fresh = njit(lambda x: x + 1)  # never compiled, never cached: numba compiles it here
+    warmup = WarmUp(lambda: {BOARD: [("a new kernel", lambda: fresh(1))]}, say=lines.append).start()
+    warmup.thread.join(60)
+    assert lines[0].startswith(f"shot lab: {COMPILING}: not in numba's cache ({cache_folder()})")
+    assert lines[-1].startswith("shot lab: all kernels ready after")
+
+    code = "from shuffle_sim.lab.warmup import cache_folder; print(cache_folder())"
+    with __import__("tempfile").TemporaryDirectory() as folder:
         done = subprocess.run(
             [sys.executable, "-c", code],
             capture_output=True,
             text=True,
             check=True,
-            env={**os.environ, "NUMBA_CACHE_DIR": empty},
+            env={**os.environ, "NUMBA_CACHE_DIR": folder},
         )
-    assert done.stdout.strip() == "False"
+        assert done.stdout.strip() == str(__import__("pathlib").Path(folder).resolve())  # the folder numba uses
+
+
+def test_a_helper_process_reports_each_group_it_has_made_ready():
+    import subprocess
+
+    from shuffle_sim._runtime.helper_process import module_command
+
+    argv, env = module_command("shuffle_sim.lab.warmup", "--court", "crokinole", "board")
+    done = subprocess.run(argv, env=env, capture_output=True, text=True, check=True, timeout=600)
+    assert done.stdout.splitlines()[-1] == "ready board"
+
+
+def test_the_labs_own_warm_up_says_nothing_of_compiling_once_numba_has_the_kernels():
+    """The lab's warm-up as ``shuffle-sim lab`` runs it (its helper processes too): the second start
+    finds every kernel in numba's cache and says nothing (the first may compile, on a new cache)."""
+    from shuffle_sim.lab.warmup import ORDER, lab_warm_up
+
+    for _start in ("first", "second"):
+        lines: list[str] = []
+        warmup = lab_warm_up("crokinole", None, say=lines.append).start()
+        assert warmup.ready.wait(3600)
+        assert warmup.ready_groups == set(ORDER) and warmup.error is None
+    assert lines == [], lines  # the second start

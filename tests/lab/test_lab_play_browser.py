@@ -6,7 +6,6 @@ Fixtures (one lab server, one browser, a page per test) are in ``conftest``.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import subprocess
 import sys
@@ -15,6 +14,8 @@ import threading
 import pytest
 
 from shuffle_sim.lab.browser import LabPage
+
+from .conftest import crowded_board
 
 
 def _press(lab, x, y):
@@ -182,13 +183,7 @@ def test_two_twenties_in_a_row_are_set_aside_counted_and_saved_as_a_board_that_r
 
 def test_the_hit_rule_takes_off_a_miss_on_a_crowded_board_and_says_why(page):
     lab = page("crokinole")
-    lab.set_value("team_select", "dark")
-    lab.settle()
-    lab.click_at(0.22, 0.12)
-    lab.set_value("team_select", "light")
-    lab.settle()
-    for x, y in ((0.0, -0.16), (-0.2, 0.05), (0.1, -0.2)):
-        lab.click_at(x, y)
+    crowded_board(lab)
     _open_twenty_page(lab)
     _shoot(lab)  # straight up the middle: through the light disc at (0, -0.16), nowhere near the dark one
     said = lab.message()
@@ -287,49 +282,33 @@ def test_results_and_advice_sit_beside_the_court_in_a_1000_px_window(page):
 
 def test_the_page_says_compiling_with_progress_until_the_kernels_are_ready(browser):
     """A server whose warm-up is held at its second step: the page says so, then becomes the lab."""
-    from shuffle_sim.lab.browser import free_port
-    from shuffle_sim.lab.server import PATH, make_server
-    from shuffle_sim.lab.warmup import COMPILING, WarmUp
+    from shuffle_sim.lab.browser import thread_server
+    from shuffle_sim.lab.warmup import BOARD, COMPILING, WarmUp
 
     release = threading.Event()
-    warmup = WarmUp(
-        lambda: [("judging a disc", lambda: None), ("a shot", release.wait)], say=lambda line: None, cold=True
-    )
-    port = free_port()
-    started = threading.Event()
-    box = {}
-
-    def serve() -> None:  # the server on its own thread and event loop (Playwright holds this thread's)
-        asyncio.set_event_loop(asyncio.new_event_loop())
-        box["server"] = make_server("crokinole", port=port, warmup=warmup)
-        started.set()
-        box["server"].io_loop.start()
-
-    loop = threading.Thread(target=serve, daemon=True)
-    loop.start()
-    assert started.wait(60)
-    server = box["server"]
-    page = browser.new_page()
-    try:
-        warmup.start()
-        page.goto(f"http://127.0.0.1:{port}{PATH}")
-        said = (
-            "() => { const m = window.Bokeh && Bokeh.documents.length ? Bokeh.documents[0]"
-            ".get_model_by_name('message') : null; return m == null ? '' : m.text; }"
-        )
-        page.wait_for_function(f"() => ({said})().includes('step 2 of 2')", timeout=60_000)
-        text = page.evaluate(said)
-        assert COMPILING in text and "(a shot)" in text and "s so far" in text
-        release.set()
-        page.wait_for_function(
-            "() => window.Bokeh && Bokeh.documents.length > 0 && Bokeh.documents[0].get_model_by_name('court') != null",
-            timeout=60_000,
-        )
-    finally:
-        release.set()
-        page.close()
-        server.io_loop.add_callback(server.io_loop.stop)
-        loop.join(10)
+    steps = [("judging a disc", lambda: None), ("a shot", release.wait)]
+    warmup = WarmUp(lambda: {BOARD: steps}, say=lambda line: None, cold=True)
+    with thread_server("crokinole", warmup) as url:
+        page = browser.new_page()
+        try:
+            warmup.start()
+            page.goto(url)
+            said = (
+                "() => { const m = window.Bokeh && Bokeh.documents.length ? Bokeh.documents[0]"
+                ".get_model_by_name('message') : null; return m == null ? '' : m.text; }"
+            )
+            page.wait_for_function(f"() => ({said})().includes('(a shot)')", timeout=60_000)
+            text = page.evaluate(said)
+            assert COMPILING in text and "0 of 1 groups ready (a shot)" in text and "s so far" in text
+            release.set()
+            page.wait_for_function(
+                "() => window.Bokeh && Bokeh.documents.length > 0"
+                " && Bokeh.documents[0].get_model_by_name('court') != null",
+                timeout=60_000,
+            )
+        finally:
+            release.set()
+            page.close()
 
 
 def test_every_court_fits_a_1000_px_wide_window(server, browser):

@@ -43,8 +43,10 @@ def test_a_grade_shown_reads_back_exactly(n, negative):
 
 def test_the_grade_field_draws_the_relief_and_a_bad_value_is_a_message():
     page = Page("deck")
-    assert page.model("relief") is None and page.model("grade_arrows") is None
+    court = page.model("court")
+    assert page.model("relief").data["image"] == [] and page.model("grade_arrows").data["gx"] == []  # flat
     page.model("grade_x").value = "1 in 500"
+    assert page.model("court") is court  # the page took the new court in place
     assert "court parameters applied" in page.status()
     arrows = page.model("grade_arrows").data
     assert len(arrows["gx"]) > 10 and all(g == 0.002 for g in arrows["gx"]) and all(g == 0.0 for g in arrows["gy"])

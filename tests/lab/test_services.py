@@ -182,7 +182,7 @@ def test_a_frame_round_trips_with_its_twenties_and_half_and_old_holed_discs_read
     old = {"court": "crokinole", "discs": [{"x": 0.0, "y": 0.0, "team": "light"}, {"x": 0.1, "y": 0.0, "team": "dark"}]}
     loaded = parse_text("old.json", json.dumps(old), DECK)
     assert loaded.state.twenties == (("light", 1),) and [d.team for d in loaded.discs] == ["dark"]
-    assert "1 disc(s) lying in the 20 hole read as 20s set aside" in loaded.note
+    assert "1 disc lying in the 20 hole read as 20s set aside" in loaded.note
     with pytest.raises(LabError, match="half: not a key of a crokinole board"):
         parse_text("x.json", json.dumps({**old, "half": "left"}), DECK)
     with pytest.raises(LabError, match=r"twenties\.light: must be a whole number"):
@@ -246,7 +246,7 @@ class Page:
         from shuffle_sim.lab.app import LabOptions, make_document
         from shuffle_sim.lab.warmup import WarmUp
 
-        ready = WarmUp(lambda: [], cold=False).start()
+        ready = WarmUp(lambda: {}, cold=False).start()
         ready.ready.wait()
         self.doc = Document()
         make_document(LabOptions(court=court, end=end, warmup=ready))(self.doc)
@@ -279,6 +279,10 @@ def test_the_page_places_drags_and_deletes_discs_and_says_why_not():
     page = Page()
     page.gesture("place", x=0.0, y=0.05)
     assert page.model("labels").data["text"] == ["15"]
+    page.gesture("place", x=0.0, y=-0.2)
+    assert page.model("labels").data["number"] == ["0", "1"]  # each disc's number, as messages and advice say it
+    assert page.model("disc_numbers").glyph.text == "number"
+    page.click("undo")
     page.gesture("place", x=0.5, y=0.0)
     assert "off the surface" in page.status() and list(page.model("discs").data["x"]) == [0.0]
     page.gesture("place", x=0.0, y=-0.2)
@@ -351,7 +355,11 @@ def test_a_shot_shows_its_outcome_when_the_page_has_drawn_it_and_undo_and_clear_
     assert "a shot is still playing" in page.status()
     page.gesture("shot_done", i=shot)
     assert not page.model("shoot").disabled and "the shot hit no opponent disc" in page.status()
-    assert page.model("ghosts").data["text"] == ["holed"] and len(page.model("paths").data["xs"]) == 3
+    assert "shot played: 1 event, at rest after" in page.status()  # one event: the drop into the hole
+    # The shot disc dropped into the 20 hole, but the hit rule removed it: it is not marked holed.
+    assert page.model("ghosts").data["text"] == ["removed"] and len(page.model("paths").data["xs"]) == 3
+    assert "20s set aside" not in page.model("score").text
+    assert "holed" not in page.model("marks").data["kind"] and "into the hole" in page.model("marks").data["kind"]
     page.click("shoot")
     page.click("undo")  # during the animation
     assert not page.model("shoot").disabled and list(page.model("anim").data["t"]) == []
@@ -482,6 +490,7 @@ def test_every_column_the_advisor_returns_is_described_and_empty_ones_are_left_o
     assert set(row) <= set(known_columns())
     shown = [c.key for c in columns_of([row])]
     assert "success_low" in shown and "win" not in shown and "launch" not in shown
+    assert "win_samples" not in shown  # no column that is always 0 (no rollouts without a score)
     with_score = columns_of([{**row, "win": 0.55, "win_low": 0.5, "win_high": 0.6, "win_samples": 64}])
     assert {"win", "win_low", "win_high", "win_samples"} <= {c.key for c in with_score}
 
@@ -544,3 +553,50 @@ def test_another_end_keeps_the_frame_and_another_court_starts_afresh():
     assert list(page.model("discs").data["y"]) == [12.0] and page.model("view_select").value == "head end"
     page.model("court_select").value = "crokinole"
     assert page.model("court").title.text.startswith("Crokinole") and list(page.model("discs").data["x"]) == []
+
+
+def test_a_message_and_its_fields_outline_agree_and_go_together():
+    """A refusal caused by a field stays while the field is bad, across other actions, and goes with
+    the field's red outline the moment the field is fixed."""
+    page = Page()
+    speed = page.model("speed")
+    speed.value_input = "99"
+    page.click("shoot")
+    assert "fix the shot first: speed must be" in page.status()
+    page.gesture("place", x=0.0, y=0.1)  # another action succeeds: the speed is still bad
+    assert "fix the shot first" in page.status() and speed.css_classes == ["lab-invalid"]
+    speed.value_input = "0.9"
+    assert "speed" not in page.status() and speed.css_classes == []
+    copies = page.model("copies_n")
+    copies.value_input = "0"
+    page.click("run_copies")
+    page.gesture("place", x=0.0, y=-0.1)
+    assert "noisy copies must be" in page.status() and copies.css_classes == ["lab-invalid"]
+    copies.value_input = "20"
+    assert "noisy copies must be" not in page.status() and copies.css_classes == []
+
+
+def test_a_bad_surface_field_stays_red_with_its_message_until_fixed():
+    page = Page("deck")
+    grade = page.model("grade_x")
+    grade.value = "steep"
+    assert "grade x must be a grade" in page.status() and grade.css_classes == ["lab-invalid"]
+    page.gesture("place", x=0.0, y=12.0)  # the next action: the field is still bad, and says so
+    assert "grade x must be a grade" in page.status() and grade.css_classes == ["lab-invalid"]
+    crown = page.model("crown")
+    crown.value = "a lot"
+    assert "crown" in page.status() and crown.css_classes == ["lab-invalid"]
+    crown.value = ""
+    assert "crown" not in page.status() and crown.css_classes == [] and grade.css_classes == ["lab-invalid"]
+    grade.value = ""
+    assert "grade x" not in page.status() and grade.css_classes == []
+
+
+def test_the_density_map_goes_when_the_aim_changes():
+    page = Page()
+    page.model("copies_n").value_input = "200"
+    page.click("run_copies")
+    assert page.model("density").data["image"] and page.model("density_legend").visible
+    page.model("direction").value_input = "95"
+    assert not page.model("density").data["image"] and not page.model("density_legend").visible
+    assert "the aim changed" in page.model("copies").text

@@ -9,7 +9,7 @@ import argparse
 import threading
 
 from shuffle_sim.lab import server
-from shuffle_sim.lab.warmup import WarmUp
+from shuffle_sim.lab.warmup import BOARD, WarmUp
 
 
 def main() -> None:
@@ -19,7 +19,7 @@ def main() -> None:
     parser.add_argument("--no-browser", action="store_true")
     args = parser.parse_args()
     asked = threading.Event()
-    warmup = WarmUp(lambda: [("a page's request", lambda: asked.wait(60))], say=print, cold=True)
+    warmup = WarmUp(lambda: {BOARD: [("a page's request", lambda: asked.wait(60))]}, say=print, cold=True)
     make_document = server.make_document
 
     def noting_the_request(options):

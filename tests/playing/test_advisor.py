@@ -186,6 +186,25 @@ def test_cli_json_and_plot(tmp_path, capsys):
     assert [r["win"] for r in rows] == sorted((r["win"] for r in rows), reverse=True)
 
 
+def test_every_kind_of_shot_is_named_in_players_words():
+    """One naming for the kinds the advice shows: lower-case words, as the shots' own labels say them
+    ("take-out", "take-out and stick"), never a class name ("TakeOut")."""
+    import re
+
+    from shuffle_sim.playing.advisor import Advice
+    from shuffle_sim.playing.players import Launch
+    from shuffle_sim.playing.players.intents import Bank, Draw, Guard, Hanger, Hide, Open20, TakeOut
+    from shuffle_sim.playing.players.repertoire import GOALS, Shot, Strike
+
+    intents = [Draw(0.0, 0.0), TakeOut(0, 0.1), Guard(0, 0.2), Hide(0, 0.2), Open20(), Hanger(), Bank(0.0, 0.0)]
+    intents += [Strike(0, 0.1)] + [Shot(goal, 0, 1) for goal in GOALS]
+    words = re.compile(r"^[a-z0-9]+([ -][a-z0-9]+)*$")
+    for intent in intents:
+        row = Advice(intent, Launch(0.0, 0.0, 0.0, 0.0, 1.0), 0.0, 0.5, 0.1, 0.0).to_dict()
+        assert words.match(row["kind"]), (type(intent).__name__, row["kind"])
+    assert [i.kind for i in intents[:2]] == ["draw", "take-out"] and Shot("stick", 0).kind == "take-out and stick"
+
+
 def _twenties_board(twenties):
     return Board(CROKINOLE, BOARD.x, BOARD.y, BOARD.team, twenties=twenties)
 

@@ -92,7 +92,7 @@ def test_hit_rule_follows_contact_order():
 
 def test_twenty_without_a_hit_is_removed_and_not_counted():
     result = shot(at(0, "A"), [])
-    assert result.foul and result.remove == (2,) and result.twenties == {}
+    assert result.foul and result.remove == (2,) and result.twenties == {} and result.set_aside == ()
 
 
 def test_open_shot_must_end_inside_or_touching_the_fifteen_line():
@@ -102,7 +102,7 @@ def test_open_shot_must_end_inside_or_touching_the_fifteen_line():
     touching = shot(at(4.3, "A", 300), [], before=no_opponent)
     assert touching.foul is None and 2 not in touching.remove
     twenty = shot(at(0, "A"), [], before=no_opponent)
-    assert twenty.foul is None and twenty.twenties == {"A": 1} and twenty.remove == (2,)
+    assert twenty.foul is None and twenty.twenties == {"A": 1} and twenty.remove == (2,) and twenty.set_aside == (2,)
 
 
 def test_legal_shot_removals_and_twenties():
@@ -112,7 +112,7 @@ def test_legal_shot_removals_and_twenties():
         Board.of(COURT, board_after), "A", 2, [True, True, False, True], [(2, 0, False, False), (2, 1, False, False)]
     )
     assert result.foul is None
-    assert result.twenties == {"A": 1}
+    assert result.twenties == {"A": 1} and result.set_aside == (1,)
     assert result.remove == (0, 1, 3)
     assert result.why[0] == "in the ditch: removed" and result.why[3] == "touching the 5 line: removed"
 

@@ -14,7 +14,7 @@ from shuffle_sim.court import Court
 from shuffle_sim.physics.laws.integrated.bodies import BODY_SEG_COLUMNS
 from shuffle_sim.physics.laws.law import CLOSED_FORM, INTEGRATED, Law
 from shuffle_sim.physics.state import SEG_COLUMNS
-from shuffle_sim.physics.tables.packing import court_surface, court_table, kernel_arrays
+from shuffle_sim.physics.tables.packing import closed_form_court, court_surface, court_table, kernel_arrays
 
 #: Rows of a scene's trajectory log per disc beside the events' under the integrated law (a row per
 #: start of a body's motion; a shot that rides a cushion or moves in a group starts a few dozen).
@@ -22,8 +22,9 @@ SEGMENTS_PER_DISC = 256
 
 
 def court_law(court: Court) -> Law:
-    """The motion law of ``court``: closed form on a flat court, integrated otherwise."""
-    return CLOSED_FORM if court.surface_shape.flat else INTEGRATED
+    """The motion law of ``court``: closed form on a flat court under Coulomb friction, integrated
+    otherwise (``packing.closed_form_court``)."""
+    return CLOSED_FORM if closed_form_court(court) else INTEGRATED
 
 
 def court_motion(court: Court) -> tuple[np.ndarray, ...]:

@@ -31,6 +31,8 @@ H_INERTIA = 5  # k = I / (m r^2)
 H_INNER = 6  # eta, the inner over outer radius of the contact annulus
 H_HOLE_SPEED = 7  # the holes' capture speed (one per court), -1 without holes
 H_YIELD = 8  # disc-disc yield speed of the restitution law (``restitution``), inf: a constant e
+H_SPEED_DECEL = 9  # g mu_speed (1/s): the sliding deceleration's growth with speed (``court.friction_law``)
+H_SPIN_SPEED_DECEL = 10  # g mu_speed (1 + eta^2) / (2 k) (1/s): the same law's spin decay per unit spin
 # Feature rows: the kind, the index the event log reports, then the feature's numbers from column F.
 F_KIND = 0
 F_INDEX = 1
@@ -75,6 +77,21 @@ def decelerations(mu, gravity, radius, inner_ratio, inertia_ratio):
     return decel, lever / inertia_ratio * decel / radius
 
 
+def speed_decelerations(mu_speed: float, gravity: float, inner_ratio: float, inertia_ratio: float):
+    """The speed law's terms (``court.friction_law``): g mu_speed, by which the sliding deceleration
+    grows per unit speed (1/s), and the spin's decay per unit spin (1/s).
+
+    Under mu + mu_speed u at each element of the face, u its own sliding velocity v + omega x rho,
+    the speed term's force and torque are linear in u, so they sum over the evenly pressed annulus
+    in closed form whatever the slide and spin: the force -m g mu_speed v (the elements' omega x rho
+    cancel), the torque -m g mu_speed omega <rho^2> with <rho^2> = r^2 (1 + eta^2) / 2; over
+    I = k m r^2, the spin decays at g mu_speed (1 + eta^2) / (2 k) omega. The Coulomb part keeps its
+    coupled force and torque (``face_friction``).
+    """
+    speed_decel = mu_speed * gravity
+    return speed_decel, speed_decel * (1.0 + inner_ratio * inner_ratio) / (2.0 * inertia_ratio)
+
+
 def pack_court(ka) -> np.ndarray:
     """The court's ``KernelArrays`` as one table: a header row, then one row per feature.
 
@@ -107,6 +124,9 @@ def pack_court(ka) -> np.ndarray:
     table[0, H_INNER] = ka.contact_inner_ratio
     table[0, H_HOLE_SPEED] = ka.holes[0, 3] if ka.holes.shape[0] > 0 else -1.0
     table[0, H_YIELD] = ka.disc_yield_speed
+    table[0, H_SPEED_DECEL], table[0, H_SPIN_SPEED_DECEL] = speed_decelerations(
+        float(ka.mu_speed), float(ka.gravity), float(ka.contact_inner_ratio), float(ka.inertia_ratio)
+    )
     yields = {
         CUSHION_SEGMENT: ka.cushion_yield[: ka.cushion_segments.shape[0]],
         CUSHION_CIRCLE: ka.cushion_yield[ka.cushion_segments.shape[0] :],

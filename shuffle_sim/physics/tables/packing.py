@@ -12,6 +12,7 @@ from typing import NamedTuple
 import numpy as np
 
 from shuffle_sim.court import Court, CourtError
+from shuffle_sim.court.friction_law import friction_law
 from shuffle_sim.physics.tables.orbit_layout import N_COLUMNS
 from shuffle_sim.physics.tables.orbit_tables import coupled_tables
 
@@ -22,6 +23,7 @@ class KernelArrays(NamedTuple):
     disc_radius: float
     disc_mass: float
     mu: float
+    mu_speed: float  # the friction law's growth with speed, s/m (``court.friction_law``): 0 for Coulomb
     gravity: float
     disc_restitution: float
     disc_friction: float
@@ -80,6 +82,7 @@ def pack_kernel_arrays(court: Court) -> KernelArrays:
         disc_radius=court.disc_radius,
         disc_mass=court.disc_mass,
         mu=p["mu"],
+        mu_speed=p["mu_speed"],
         gravity=p["gravity"],
         disc_restitution=p["disc_restitution"],
         disc_friction=p["disc_friction"],
@@ -116,13 +119,19 @@ def _spin_tables(params: dict, holes: np.ndarray) -> np.ndarray:
     return np.zeros((0, N_COLUMNS))
 
 
+def closed_form_court(court: Court) -> bool:
+    """Whether ``court``'s motions have closed forms: a flat court under Coulomb friction (a friction
+    law of speed, or a surface that is not flat, needs the integrated law)."""
+    return court.surface_shape.flat and friction_law(court.params) == "coulomb"
+
+
 def court_surface(court: Court) -> np.ndarray:
-    """The kernel's ground array of ``court`` (``physics.surface.pack_surface``): no entries for a flat
-    court, whose shots take the flat kernels; packed once per court object."""
+    """The kernel's ground array of ``court`` (``physics.surface.pack_surface``): no entries for a
+    court whose motions have closed forms (``closed_form_court``); packed once per court object."""
     from shuffle_sim.physics.tables.surface import pack_surface
 
     def pack(c: Court) -> np.ndarray:
-        if c.surface_shape.flat:
+        if closed_form_court(c):
             return np.zeros(0)
         return pack_surface(c.surface_shape, c.params["gravity"], c.bounds)
 

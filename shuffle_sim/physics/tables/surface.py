@@ -14,7 +14,9 @@ times -g, so that their gradient is the acceleration itself.
 
 The bounds make the curved path's event search safe: no disc accelerates faster than
 ``G_ACCEL_BOUND`` (the grade's bound times g) plus the friction's bound ``G_FRICTION_BOUND`` times
-mu g, so a path departs from the chord of a step of duration T by at most that times T^2 / 8.
+mu g (and, under a friction law of speed, times mu_speed g v at the fastest speed a disc can reach,
+which ``G_DROP_BOUND`` bounds with the scene's energy), so a path departs from the chord of a step
+of duration T by at most that times T^2 / 8.
 """
 
 from __future__ import annotations
@@ -40,7 +42,8 @@ G_FRICTION_MAP = 10  # where the friction map's block starts (0: none)
 G_HESSIAN_BOUND = 11  # an upper bound of |grad a| (1/s^2): how fast the in-plane gravity varies
 G_FRICTION_GRADIENT = 12  # an upper bound of |grad m| (1/m): how fast the friction varies
 G_TOLERANCE = 13  # the curved motion's error tolerance per step (``laws.integrated.motion``)
-HEADER = 14
+G_DROP_BOUND = 14  # an upper bound of g (h(p) - h(q)) over the surface (m^2/s^2): what a descent adds to v^2 / 2
+HEADER = 15
 #: Error tolerance per step of a curved motion on a ground whose grade is affine (slope and crown),
 #: and on one with maps: a bicubic spline's third derivatives jump from cell to cell, which costs an
 #: 8th-order method its order where it crosses them, so it needs a tighter tolerance for the same
@@ -82,6 +85,7 @@ def pack_surface(shape, gravity: float, bounds: tuple[float, float, float, float
     head[G_CROWN_AXIS] = shape.crown_axis
     head[G_CROWN_X], head[G_CROWN_Y] = shape.crown_centre
     head[G_ACCEL_BOUND] = gravity * shape.grade_bound(bounds)
+    head[G_DROP_BOUND] = head[G_ACCEL_BOUND] * math.hypot(bounds[2] - bounds[0], bounds[3] - bounds[1])
     head[G_FRICTION_BOUND] = max(1.0, shape.friction_bound())
     maps = shape.height_map is not None or shape.friction_map is not None
     head[G_TOLERANCE] = TOLERANCE_MAPS if maps else TOLERANCE_SMOOTH

@@ -87,9 +87,17 @@ class Launch:
 
 
 class Intent:
-    """A shot as a player means it; ``aim`` gives its noise-free launch."""
+    """A shot as a player means it; ``aim`` gives its noise-free launch. ``label`` names this shot
+    ("take out disc 3"); ``kind`` is its kind in the same words, one naming for every game ("draw",
+    "take-out", "take-out and stick", ...)."""
 
     label: str = "shot"
+    #: The kind of every shot of the class (a class whose shots differ in kind overrides ``kind``).
+    KIND = "shot"
+
+    @property
+    def kind(self) -> str:
+        return self.KIND
 
     def aim(self, ctx: ShotContext) -> Launch:
         raise NotImplementedError

@@ -41,6 +41,7 @@ class Draw(Intent):
     x: float
     y: float
     label: str = "draw"
+    KIND = "draw"
 
     def aim(self, ctx: ShotContext) -> Launch:
         return _straight(ctx, self.x, self.y, 0.0, -1, f"draw to ({self.x:.3f}, {self.y:.3f})")
@@ -53,6 +54,7 @@ class TakeOut(Intent):
     target: int
     extra: float
     label: str = "take-out"
+    KIND = "take-out"
 
     def aim(self, ctx: ShotContext) -> Launch:
         i = _check_target(ctx, self.target, "take-out")
@@ -74,6 +76,7 @@ class Guard(Intent):
     target: int
     distance: float
     label: str = "guard"
+    KIND = "guard"
 
     def point(self, ctx: ShotContext) -> tuple[float, float]:
         return _along_line_of_fire(ctx, _check_target(ctx, self.target, "guard"), self.distance)
@@ -90,6 +93,7 @@ class Hide(Intent):
     target: int
     distance: float
     label: str = "hide"
+    KIND = "hide"
 
     def point(self, ctx: ShotContext) -> tuple[float, float]:
         return _along_line_of_fire(ctx, _check_target(ctx, self.target, "hide"), -self.distance)
@@ -118,7 +122,7 @@ class Open20(Intent):
     (``hole_overshoot``): short of it the disc stops on the board, too fast it crosses the hole."""
 
     label: str = "open 20"
-    kind = "open 20"
+    KIND = "open 20"
 
     def aim(self, ctx: ShotContext) -> Launch:
         if not ctx.court.holes:
@@ -144,6 +148,7 @@ class Hanger(Intent):
     overhang: float = 0.5
     along: float = 0.5
     label: str = "hanger"
+    KIND = "hanger"
 
     def aim(self, ctx: ShotContext) -> Launch:
         x, y = hanger_point(ctx.court, self.corner, self.overhang, self.along)
@@ -159,6 +164,7 @@ class Bank(Intent):
     extra: float = 0.0
     cushion: str = "back bumper"
     label: str = "bank"
+    KIND = "bank"
 
     def aim(self, ctx: ShotContext) -> Launch:
         """Solve from the preferred start, then from the others nearest it first, until one reaches."""

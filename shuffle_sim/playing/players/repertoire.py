@@ -147,7 +147,7 @@ class Strike(Intent):
     target: int
     extra: float
     label: str = "take-out"
-    kind = "take-out"
+    KIND = "take-out"
 
     def line(self, ctx: ShotContext) -> tuple[float, float, float, float]:
         return strike_line(ctx, _target(ctx, self.target, "take-out"))

@@ -11,7 +11,14 @@ from shuffle_sim._runtime import jit
 from shuffle_sim.physics.events import STATUS_FALLEN, STATUS_MOVING, STATUS_REST, STOP
 from shuffle_sim.physics.laws.integrated import state
 from shuffle_sim.physics.laws.integrated.dense import OUT_ROWS
-from shuffle_sim.physics.laws.integrated.motion import NO_RIDE, RIDE_NONE, derivatives, onto_ride
+from shuffle_sim.physics.laws.integrated.motion import (
+    NO_RIDE,
+    RIDE_NONE,
+    derivatives,
+    onto_ride,
+    spin_after,
+    spin_stop_time,
+)
 from shuffle_sim.physics.laws.integrated.pairs import disc_at
 from shuffle_sim.physics.laws.integrated.predict import MAX_STEPS, _predict_body
 from shuffle_sim.physics.laws.integrated.rides import settles
@@ -31,7 +38,7 @@ from shuffle_sim.physics.state import (
     TOUCHED,
     write_segment,
 )
-from shuffle_sim.physics.tables.court_table import H_SPIN_DECEL
+from shuffle_sim.physics.tables.court_table import H_SPIN_DECEL, H_SPIN_SPEED_DECEL
 from shuffle_sim.physics.tables.surface import surface_at
 
 #: Columns of the integrated law's trajectory log: every law's nine (``state.SEG_COLUMNS``), then the
@@ -135,6 +142,7 @@ def start_body(table, orbit_tables, surface, st, ist, lead, t, x, y, vx, vy, w, 
     st[state.C_START + 1, lead] = y
     st[state.C_START + 2, lead] = vx
     st[state.C_START + 3, lead] = vy
+    st[state.C_ACCEL, lead] = state.body_acceleration(table, surface, vx, vy, w)
     c = state.constants(table, orbit_tables, surface, st[state.C_SIGN, lead])
     d = derivatives(surface, c, members, ride, x, y, vx, vy, w)
     for r in range(6):
@@ -167,7 +175,8 @@ def _rest(surface, table, st, ist, i, t, x, y, w):
     state.set_ride(st, i, NO_RIDE)
     ist[state.I_RIDE_ROW, i] = -1
     if w != 0.0:
-        st[T_SPIN, i] = t + abs(w) / (table[0, H_SPIN_DECEL] * surface_at(surface, x, y)[2])
+        m = surface_at(surface, x, y)[2]
+        st[T_SPIN, i] = t + spin_stop_time(w, table[0, H_SPIN_DECEL] * m, table[0, H_SPIN_SPEED_DECEL] * m)
     else:
         st[T_SPIN, i] = math.inf
 
@@ -194,9 +203,8 @@ def _next_stretch(table, orbit_tables, surface, st, ist, lead, members, out):
         if c[5] != 0.0 or w == 0.0:
             w = 0.0
         else:
-            w -= c[6] * c[1] * surface_at(surface, x, y)[2] * tau
-            if w * c[6] <= 0.0:
-                w = 0.0
+            m = surface_at(surface, x, y)[2]
+            w = spin_after(w, c[6], c[1] * m, c[9] * m, tau)
         st[state.C_FINISH + 3, lead] = w
         st[state.C_STEP_END, lead] = math.inf
         st[T_NEXT, lead] = st[state.C_FINISH, lead]

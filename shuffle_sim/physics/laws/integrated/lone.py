@@ -33,23 +33,25 @@ from shuffle_sim.physics.laws.integrated.motion import (
     Q_END,
     RIDE_LINE,
     RIDE_NONE,
+    closed_end,
     dense_component,
     derivatives,
     hodograph_rest,
-    max_acceleration,
-    may_finish,
     next_step,
     onto_ride,
     speed_scale,
+    spin_after,
+    spin_stop_time,
 )
 from shuffle_sim.physics.laws.integrated.rides import RIDE_END, settles, straight_stop
 from shuffle_sim.physics.laws.integrated.shapes import start_shape
-from shuffle_sim.physics.laws.integrated.state import constants
+from shuffle_sim.physics.laws.integrated.state import body_acceleration, constants
 from shuffle_sim.physics.laws.integrated.step import step
 from shuffle_sim.physics.tables.court_table import (
     F_KIND,
     H_DECEL,
     H_SPIN_DECEL,
+    H_SPIN_SPEED_DECEL,
     KILL_LINE,
     event_of_row,
 )
@@ -77,8 +79,9 @@ def run_lone(table, orbit_tables, surface, x, y, vx, vy, omega, max_events, out,
     """
     decel = table[0, H_DECEL]
     spin_decel = table[0, H_SPIN_DECEL]
+    spin_speed_decel = table[0, H_SPIN_SPEED_DECEL]
     coupled = orbit_tables.shape[0] > 0
-    accel = max_acceleration(surface, decel)
+    accel = 0.0
     now = 0.0
     processed = np.int64(0)
     ok = np.bool_(True)
@@ -105,6 +108,7 @@ def run_lone(table, orbit_tables, surface, x, y, vx, vy, omega, max_events, out,
             if moving:
                 status = STATUS_MOVING
                 c = constants(table, orbit_tables, surface, _sign(y4))
+                accel = body_acceleration(table, surface, y2, y3, y4)
                 f0, f1, f2, f3, f4, f5 = derivatives(surface, c, members, ride, y0, y1, y2, y3, y4)
                 h = FIRST_STEP / (decel * max(1e-3, surface_at(surface, y0, y1)[2]))
                 sx, sy, svx, svy = y0, y1, y2, y3
@@ -146,7 +150,7 @@ def run_lone(table, orbit_tables, surface, x, y, vx, vy, omega, max_events, out,
                 if y4 == 0.0:
                     break
                 m = surface_at(surface, y0, y1)[2]
-                t_spin = now + abs(y4) / (spin_decel * m)
+                t_spin = now + spin_stop_time(y4, spin_decel * m, spin_speed_decel * m)
                 if processed >= max_events:
                     ok = np.bool_(False)
                     break
@@ -165,18 +169,20 @@ def run_lone(table, orbit_tables, surface, x, y, vx, vy, omega, max_events, out,
         tau = 0.0
         ex = 0.0
         ey = 0.0
-        if not spinning and (ride[0] == RIDE_NONE or ride[0] == RIDE_LINE):
+        hodograph = not spinning and (ride[0] == RIDE_NONE or ride[0] == RIDE_LINE)
+        if hodograph:
             ax, ay, m = surface_at(surface, y0, y1)
             if ride[0] == RIDE_LINE:
                 along = ax * ride[1] + ay * ride[2]
                 ax -= along * ride[1]
                 ay -= along * ride[2]
-            friction = decel * m
-            net = friction - math.sqrt(ax * ax + ay * ay)
-            if may_finish(surface, decel, q, net):
-                tau, ex, ey = hodograph_rest(ax, ay, friction, y2, y3)
-                finish = _finish_clear(table, ride, ride_row, dead, y0, y1, q, q * tau, y4, spin_decel * m, tau)
-        elif q < Q_END:
+            uniform, _ = closed_end(surface, c, m, ax, ay, q)
+            if uniform:
+                tau, ex, ey = hodograph_rest(ax, ay, c[0] * m, c[8] * m, y2, y3)
+                finish = _finish_clear(
+                    table, ride, ride_row, dead, y0, y1, q, q * tau, y4, spin_decel * m, spin_speed_decel * m, tau
+                )
+        if (not hodograph or c[8] != 0.0) and not finish and q < Q_END:
             tau, ex, ey = straight_stop(surface, c, members, ride, y0, y1, y2, y3, y4)
             finish = np.bool_(True)
         if finish:
@@ -190,9 +196,8 @@ def run_lone(table, orbit_tables, surface, x, y, vx, vy, omega, max_events, out,
             if c[5] != 0.0 or y4 == 0.0:
                 y4 = 0.0
             else:
-                y4 -= c[6] * spin_decel * surface_at(surface, y0, y1)[2] * tau
-                if y4 * c[6] <= 0.0:
-                    y4 = 0.0
+                m = surface_at(surface, y0, y1)[2]
+                y4 = spin_after(y4, c[6], spin_decel * m, spin_speed_decel * m, tau)
             y2 = 0.0
             y3 = 0.0
             y5 = now

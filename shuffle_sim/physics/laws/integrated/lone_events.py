@@ -18,9 +18,11 @@ from shuffle_sim.physics.laws.integrated.motion import (
     dense_component,
     ride_force,
     spin_stop_fraction,
+    spin_stop_time,
 )
 from shuffle_sim.physics.laws.integrated.rides import RIDE_END, pushed_ride, ride_release, ride_shapes, settles
 from shuffle_sim.physics.laws.integrated.shapes import NO_SHAPE, clear, first_event, gap, start_shape
+from shuffle_sim.physics.laws.integrated.state import with_sign
 from shuffle_sim.physics.laws.integrated.step import step
 from shuffle_sim.physics.tables.court_table import (
     F_KIND,
@@ -106,7 +108,7 @@ def _apply(surface, c, members, table, kind, b, x, y, vx, vy, w, status, dead):
     if kind in (events.DISC_CUSHION, events.DISC_PEG):
         vx, vy, w, kills = fixed_body_bounce(table, b, x, y, vx, vy, w, False)
         dead = dead or kills
-        c2 = (c[0], c[1], c[2], c[3], c[4], c[5], 0.0 if w == 0.0 else math.copysign(1.0, w), c[7])
+        c2 = with_sign(c, 0.0 if w == 0.0 else math.copysign(1.0, w))
         vx, vy, ride = pushed_ride(surface, c2, members, table, b, x, y, vx, vy, w)
         vx, vy, w, moving = settles(surface, c[5] != 0.0, x, y, vx, vy, w)
         if ride[0] != RIDE_NONE and moving:
@@ -118,12 +120,16 @@ def _apply(surface, c, members, table, kind, b, x, y, vx, vy, w, status, dead):
 
 
 @jit.no_refcount
-def _finish_clear(table, ride, ride_row, dead, x, y, speed, reach, w, spin_rate, tau):
+def _finish_clear(table, ride, ride_row, dead, x, y, speed, reach, w, spin_rate, spin_speed_rate, tau):
     """Whether the closed-form end of a slide of length at most ``reach`` from (x, y) meets nothing:
     no shape within reach, no end of a ridden cushion, and no spin stop before the slide's (decoupled
-    spin, ``spin_rate``)."""
-    if w != 0.0 and abs(w) <= spin_rate * tau:
-        return False
+    spin w, decaying at ``spin_rate`` plus ``spin_speed_rate`` |w|: ``motion.spin_stop_time``)."""
+    if w != 0.0:
+        if spin_speed_rate == 0.0:
+            if abs(w) <= spin_rate * tau:
+                return False
+        elif spin_stop_time(w, spin_rate, spin_speed_rate) <= tau:
+            return False
     slack = reach + 1e-12
     for row in range(1, table.shape[0]):
         if row == ride_row:

@@ -39,7 +39,6 @@ from shuffle_sim.physics.events import (
 from shuffle_sim.physics.laws.integrated.bodies import _advance, _finish_body, _log_segment, new_scratch
 from shuffle_sim.physics.laws.integrated.contacts import _body_event, _out_of_play
 from shuffle_sim.physics.laws.integrated.groups import _disc_disc, _pair_states, _start_pending
-from shuffle_sim.physics.laws.integrated.motion import max_acceleration
 from shuffle_sim.physics.laws.integrated.predict import _predict_pairs, _rest_events
 from shuffle_sim.physics.laws.integrated.rides import RIDE_END
 from shuffle_sim.physics.laws.integrated.state import (
@@ -52,7 +51,7 @@ from shuffle_sim.physics.laws.integrated.state import (
     PHASE_STEP,
 )
 from shuffle_sim.physics.state import DEAD, LEADER, MOVED, STATUS, T_SPIN, log_event
-from shuffle_sim.physics.tables.court_table import H_DECEL, H_RADIUS, F
+from shuffle_sim.physics.tables.court_table import H_RADIUS, F
 
 
 @jit.kernel
@@ -97,7 +96,6 @@ def refresh(table, orbit_tables, surface, st, ist, pair_t, pair_rho, scratch, se
     buf, out, _, _, _, _ = scratch
     n = st.shape[1]
     contact = 2.0 * table[0, H_RADIUS]
-    accel = max_acceleration(surface, table[0, H_DECEL])
     for i in range(n):
         if ist[MOVED, i] == 0:
             continue
@@ -106,10 +104,10 @@ def refresh(table, orbit_tables, surface, st, ist, pair_t, pair_rho, scratch, se
             _rest_events(table, st, ist, i)
     for i in range(n):
         if ist[MOVED, i] != 0 and ist[LEADER, i] == i:
-            _predict_pairs(st, ist, i, now, pair_t, pair_rho, contact, accel, np.bool_(True))
+            _predict_pairs(st, ist, i, now, pair_t, pair_rho, contact, np.bool_(True))
     for i in range(n):
         if ist[MOVED, i] != 0 and ist[LEADER, i] != i and ist[MOVED, ist[LEADER, i]] == 0:
-            _predict_pairs(st, ist, ist[LEADER, i], now, pair_t, pair_rho, contact, accel, np.bool_(True))
+            _predict_pairs(st, ist, ist[LEADER, i], now, pair_t, pair_rho, contact, np.bool_(True))
     for i in range(n):
         ist[MOVED, i] = 0
     return n_seg
@@ -136,8 +134,7 @@ def advance(table, orbit_tables, surface, st, ist, pair_t, pair_rho, scratch, le
     if not _advance(table, orbit_tables, surface, st, ist, lead, buf, out):
         return False
     contact = 2.0 * table[0, H_RADIUS]
-    accel = max_acceleration(surface, table[0, H_DECEL])
-    _predict_pairs(st, ist, lead, t, pair_t, pair_rho, contact, accel, np.bool_(False))
+    _predict_pairs(st, ist, lead, t, pair_t, pair_rho, contact, np.bool_(False))
     return True
 
 

@@ -45,6 +45,7 @@ from __future__ import annotations
 import math
 
 from shuffle_sim._runtime import jit
+from shuffle_sim.court.friction_law import slide_to_rest
 from shuffle_sim.physics.face_friction import force, force_ratio, torque
 from shuffle_sim.physics.tables.surface import (
     G_ACCEL_BOUND,
@@ -101,8 +102,10 @@ def derivatives(surface, c, members, ride, x, y, vx, vy, w):
     """d(x, y, vx, vy, omega, t)/d(sigma) of a body on the ground (module docstring).
 
     ``c`` = (mu g, decoupled spin deceleration, radius, eta, inertia ratio k, coupled 1/0, sign of
-    omega, error tolerance); ``members`` (M, 2) the offsets of a group's discs from (x, y), none for a lone disc (the
-    group feels the mean gravity and friction of its discs); ``ride`` the ridden body (``RIDE_*``).
+    omega, error tolerance, the speed law's g mu_speed and its spin decay per unit spin
+    (``court_table.speed_decelerations``)); ``members`` (M, 2) the offsets of a group's discs from
+    (x, y), none for a lone disc (the group feels the mean gravity and friction of its discs);
+    ``ride`` the ridden body (``RIDE_*``).
     """
     decel = c[0]
     if members.shape[0] == 0:
@@ -125,6 +128,11 @@ def derivatives(surface, c, members, ride, x, y, vx, vy, w):
         q = v
         per_v = decel * m
         dw = -q * c[6] * c[1] * m
+    if c[8] != 0.0:
+        # The friction law's speed term, linear in each element's sliding velocity: its force and
+        # torque over the face in closed form (``court_table.speed_decelerations``).
+        per_v += q * c[8] * m
+        dw -= q * c[9] * m * w
     dvx = q * ax - per_v * vx
     dvy = q * ay - per_v * vy
     if ride[0] != RIDE_NONE:
@@ -263,7 +271,7 @@ def speed_scale(c, vx, vy, w):
 
 
 @jit.no_refcount
-def hodograph_rest(ax, ay, friction, vx, vy):
+def hodograph_rest(ax, ay, friction, speed_friction, vx, vy):
     """The rest of a slide without spin on uniform ground, in closed form: (time left, dx, dy).
 
     A body sliding at v on a uniform incline of in-plane gravity a (|a| < the friction deceleration
@@ -277,13 +285,18 @@ def hodograph_rest(ax, ay, friction, vx, vy):
         across        2 v^2 z / (1 + z^2)^2 (1 / (2k - 1) + z^2 / (2k + 1))
 
     (across: toward the side of the downhill line the velocity points to). Large z (moving uphill)
-    is evaluated in 1 / z. Without a grade it is the straight stop v / f, v^2 / (2 f).
+    is evaluated in 1 / z. Without a grade it is the straight stop v / f, v^2 / (2 f), or under a
+    friction law of speed f + ``speed_friction`` v (which has a closed form only without a grade)
+    ``friction_law.slide_to_rest``'s.
     """
     v = math.sqrt(vx * vx + vy * vy)
     s = math.sqrt(ax * ax + ay * ay)
     if v == 0.0:
         return 0.0, 0.0, 0.0
     if s == 0.0:
+        if speed_friction != 0.0:
+            tau, reach = slide_to_rest(v, friction, speed_friction)
+            return tau, reach * vx / v, reach * vy / v
         tau = v / friction
         return tau, 0.5 * vx * tau, 0.5 * vy * tau
     k = friction / s
@@ -318,6 +331,39 @@ def hodograph_rest(ax, ay, friction, vx, vy):
 
 
 @jit.inline
+def closed_end(surface, c, m, ax, ay, speed):
+    """Whether a slide without coupled spin at ``speed`` on ground of in-plane gravity (ax, ay) and
+    friction multiplier m there may end in closed form (``hodograph_rest``; ``may_finish``), and the
+    least deceleration it has left (m/s^2). Under a friction law of speed only on ground without a
+    grade: its deceleration then lies between m (c + k v) at the speed and m c at rest."""
+    friction = c[0] * m
+    net = friction - math.sqrt(ax * ax + ay * ay)
+    if c[8] == 0.0:
+        return may_finish(surface, c[0], speed, net), net
+    if ax != 0.0 or ay != 0.0:
+        return False, net
+    net = m * (c[0] + min(c[8], 0.0) * speed)
+    return may_finish(surface, c[0] + max(c[8], 0.0) * speed, speed, net), net
+
+
+@jit.inline
+def spin_after(w, sign, rate, speed_rate, tau):
+    """A decoupled spin w of the sign ``sign`` after ``tau`` of its decay d|w|/dt = -(rate + speed_rate
+    |w|) (the pure-spin rate, and the speed law's per unit spin): 0 once it has stopped."""
+    if speed_rate == 0.0:
+        w -= sign * rate * tau
+    else:
+        w = sign * ((abs(w) + rate / speed_rate) * math.exp(-speed_rate * tau) - rate / speed_rate)
+    return 0.0 if w * sign <= 0.0 else w
+
+
+@jit.inline
+def spin_stop_time(w, rate, speed_rate):
+    """How long a decoupled spin w lasts under d|w|/dt = -(rate + speed_rate |w|) (s)."""
+    return slide_to_rest(abs(w), rate, speed_rate)[0]
+
+
+@jit.inline
 def may_finish(surface, decel, speed, net_decel):
     """Whether a slide of ``speed`` that decelerates at no less than ``net_decel`` may end in closed
     form: the ground's variation along the slide left, (|grad a| + mu g |grad m|) L, acting over the
@@ -331,7 +377,13 @@ def may_finish(surface, decel, speed, net_decel):
 
 
 @jit.inline
-def max_acceleration(surface, decel):
+def max_acceleration(surface, decel, speed_decel, energy):
     """An upper bound of |d^2 p / dt^2| of any disc on this ground (m/s^2): the grade's bound plus
-    the friction's (``surface``)."""
-    return surface[G_ACCEL_BOUND] + decel * surface[G_FRICTION_BOUND]
+    the friction's (``surface``). Under a friction law rising with speed (``speed_decel`` > 0) the
+    friction's bound grows with the fastest speed a disc can reach: no faster than all the scene's
+    kinetic energy per unit mass, ``energy`` (v^2 + k r^2 omega^2 summed over its discs), and what
+    each disc can gain descending the ground, in one disc (impacts and friction only take energy)."""
+    if speed_decel <= 0.0:
+        return surface[G_ACCEL_BOUND] + decel * surface[G_FRICTION_BOUND]
+    fastest = math.sqrt(energy)
+    return surface[G_ACCEL_BOUND] + (decel + speed_decel * fastest) * surface[G_FRICTION_BOUND]

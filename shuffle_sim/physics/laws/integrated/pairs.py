@@ -4,8 +4,8 @@ Each moving body holds its present step and that step's dense output (``state``)
 own regularised variable; a disc's position at a time t comes from its body's dense output at the
 fraction of the step where the body's time is t (``curved_state.theta_at``). Two discs of different
 bodies meet where their relative position d(t) = p_b(t) - p_a(t) has length ``rho`` (twice the
-radius, or a shorter target under the contact rules of ``toi``). Every disc accelerates at most A
-(``curved_motion.max_acceleration``), so over a stretch of duration T the relative path departs from
+radius, or a shorter target under the contact rules of ``toi``). Every body accelerates at most its
+A until its next event (``state.body_acceleration``), so over a stretch of duration T the relative path departs from
 the chord between its ends by at most 2 A T^2 / 8 (A T^2 / 8 if one of them rests); a stretch whose
 widened chord stays out of the circle of radius rho about the origin holds no contact. The search
 (``pair_entry``) tries the whole window, halves what it cannot clear, doubles after each stretch it
@@ -22,6 +22,7 @@ import numpy as np
 
 from shuffle_sim._runtime import jit
 from shuffle_sim.physics.laws.integrated.state import (
+    C_ACCEL,
     C_FINISH,
     C_OFFSET,
     C_Y,
@@ -69,9 +70,9 @@ def disc_at(st, ist, i, t):
 
 
 @jit.inline
-def _bound(ist, lead, accel):
-    """How fast body ``lead`` may accelerate, for the pair bound: A while stepping, none otherwise."""
-    return accel if ist[I_PHASE, lead] == PHASE_STEP else 0.0
+def _bound(st, ist, lead):
+    """How fast body ``lead`` may accelerate, for the pair bound: its A while stepping, none otherwise."""
+    return st[C_ACCEL, lead] if ist[I_PHASE, lead] == PHASE_STEP else 0.0
 
 
 @jit.inline
@@ -95,12 +96,12 @@ def _relative(st, ist, a, b, t):
 
 
 @jit.no_refcount
-def pair_entry(st, ist, a, b, rho, t_lo, t_hi, accel):
+def pair_entry(st, ist, a, b, rho, t_lo, t_hi):
     """The first time in (t_lo, t_hi] at which discs a and b (different bodies, at least one moving)
     come within ``rho`` of each other, their distance at t_lo above it; inf if they do not."""
     la = ist[LEADER, a]
     lb = ist[LEADER, b]
-    spread = _bound(ist, la, accel) + _bound(ist, lb, accel)
+    spread = _bound(st, ist, la) + _bound(st, ist, lb)
     finishing = FINISH_LENGTH * ((ist[I_PHASE, la] == PHASE_FINISH) + (ist[I_PHASE, lb] == PHASE_FINISH))
     if not t_hi > t_lo:
         return math.inf

@@ -13,7 +13,7 @@ from shuffle_sim._runtime import jit
 from shuffle_sim.physics.contacts.tolerances import APPROACH_TOL, CONTACT_GAP, OVERLAP_SLACK
 from shuffle_sim.physics.events import HOLED, SPIN_STOP, STATUS_FALLEN
 from shuffle_sim.physics.laws.integrated import state
-from shuffle_sim.physics.laws.integrated.motion import RIDE_NONE, max_acceleration, spin_stop_fraction
+from shuffle_sim.physics.laws.integrated.motion import RIDE_NONE, spin_stop_fraction
 from shuffle_sim.physics.laws.integrated.pairs import disc_at, pair_entry
 from shuffle_sim.physics.laws.integrated.rides import RIDE_END, ride_release, ride_shapes
 from shuffle_sim.physics.laws.integrated.shapes import clear, first_event, gap, start_shape
@@ -36,8 +36,7 @@ def _predict_body(table, orbit_tables, surface, st, ist, lead, members, out):
     c = state.constants(table, orbit_tables, surface, st[state.C_SIGN, lead])
     ride = state.ride_of_body(st, lead)
     ride_row = ist[state.I_RIDE_ROW, lead]
-    decel = c[0]
-    accel = max_acceleration(surface, decel)
+    accel = st[state.C_ACCEL, lead]
     lo = st[state.C_LO, lead]
     y0 = st[state.C_Y, lead]
     y1 = st[state.C_Y + 1, lead]
@@ -217,7 +216,7 @@ def _rest_events(table, st, ist, i):
 
 
 @jit.kernel
-def _pair_time(st, ist, a, b, now, pair_rho, contact, accel, fresh):
+def _pair_time(st, ist, a, b, now, pair_rho, contact, fresh):
     """The next impact of discs a < b (of different bodies) from ``now`` within both bodies' present
     steps, with the contact rules of ``toi``: ``fresh`` when a body's motion has just started (the
     pair's target is set again), else the target of a touching pair returns to contact once the pair
@@ -253,11 +252,11 @@ def _pair_time(st, ist, a, b, now, pair_rho, contact, accel, fresh):
     rho = pair_rho[a, b]
     if d <= rho:
         return now
-    return pair_entry(st, ist, a, b, rho, now, end, accel)
+    return pair_entry(st, ist, a, b, rho, now, end)
 
 
 @jit.kernel
-def _predict_pairs(st, ist, lead, now, pair_t, pair_rho, contact, accel, fresh):
+def _predict_pairs(st, ist, lead, now, pair_t, pair_rho, contact, fresh):
     """Predict every pair of a disc of body ``lead`` with a disc of another body."""
     n = st.shape[1]
     for i in range(n):
@@ -271,4 +270,4 @@ def _predict_pairs(st, ist, lead, now, pair_t, pair_rho, contact, accel, fresh):
             if ist[STATUS, i] >= STATUS_FALLEN or ist[STATUS, j] >= STATUS_FALLEN or ist[LEADER, j] == lead:
                 pair_t[a, b] = math.inf  # out of play, or one body: no impact
                 continue
-            pair_t[a, b] = _pair_time(st, ist, a, b, now, pair_rho, contact, accel, fresh)
+            pair_t[a, b] = _pair_time(st, ist, a, b, now, pair_rho, contact, fresh)

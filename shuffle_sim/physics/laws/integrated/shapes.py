@@ -14,7 +14,7 @@ shape               gap                                                 events
 ``S_HOLE``          max(norm(p - c) - capture radius, v - capture)      a hole's capture
 ==================  ==================================================  =================================
 
-No contact is stepped over. Any disc's acceleration is at most A (``curved_motion.max_acceleration``),
+No contact is stepped over. Any disc's acceleration is at most A (``state.body_acceleration``),
 so over a stretch of duration T its path departs from the chord between the stretch's ends by at
 most A T^2 / 8 (the error of linear interpolation). A shape that the chord, widened by that, does
 not reach (``clear``) cannot be reached by the path: the search (``first_event``) tries the rest of

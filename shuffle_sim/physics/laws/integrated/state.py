@@ -30,17 +30,26 @@ from shuffle_sim.physics.laws.integrated.motion import (
     Q_END,
     RIDE_LINE,
     RIDE_NONE,
+    closed_end,
     derivatives,
     hodograph_rest,
     interpolate,
-    may_finish,
+    max_acceleration,
     next_step,
     speed_scale,
 )
 from shuffle_sim.physics.laws.integrated.step import step
 from shuffle_sim.physics.state import COMMON_FLOAT_ROWS, COMMON_INT_ROWS
-from shuffle_sim.physics.tables.court_table import H_DECEL, H_INERTIA, H_INNER, H_RADIUS, H_SPIN_DECEL
-from shuffle_sim.physics.tables.surface import motion_tolerance, surface_at
+from shuffle_sim.physics.tables.court_table import (
+    H_DECEL,
+    H_INERTIA,
+    H_INNER,
+    H_RADIUS,
+    H_SPEED_DECEL,
+    H_SPIN_DECEL,
+    H_SPIN_SPEED_DECEL,
+)
+from shuffle_sim.physics.tables.surface import G_DROP_BOUND, motion_tolerance, surface_at
 
 # Float rows after the rows every law shares (``physics.state``: T_NEXT, T_KILL, T_SPIN). T_NEXT is
 # the body's next own event (boundary, spin stop, ride end, stop); T_SPIN a disc at rest spinning in
@@ -62,7 +71,8 @@ C_LO = C_START + 4  # the fraction of the present step from which events are sti
 C_FINISH = C_LO + 1  # 4 rows: the closed-form stop: time, x, y (a leader's) and the spin then
 C_STEP_END = C_FINISH + 4  # the time the present step ends (inf at rest or finishing)
 C_EVENT_THETA = C_STEP_END + 1  # where in the present step the body's event at T_NEXT lies
-N_ROWS = C_EVENT_THETA + 1
+C_ACCEL = C_EVENT_THETA + 1  # a bound of the body's acceleration until its next event (``body_acceleration``)
+N_ROWS = C_ACCEL + 1
 
 # Integer rows after the shared ones (``physics.state``; NEXT_KIND may also be ``rides.RIDE_END``).
 I_RIDE_ROW = COMMON_INT_ROWS  # the table row of the ridden body, -1
@@ -92,7 +102,25 @@ def constants(table, orbit_tables, surface, sign):
         1.0 if orbit_tables.shape[0] > 0 else 0.0,
         sign,
         motion_tolerance(surface, 1.0 if orbit_tables.shape[0] > 0 else 0.0, sign),
+        table[0, H_SPEED_DECEL],
+        table[0, H_SPIN_SPEED_DECEL],
     )
+
+
+@jit.inline
+def with_sign(c, sign):
+    """The constants ``c`` of a motion whose spin has the sign ``sign``."""
+    return (c[0], c[1], c[2], c[3], c[4], c[5], sign, c[7], c[8], c[9])
+
+
+@jit.inline
+def body_acceleration(table, surface, vx, vy, w):
+    """``motion.max_acceleration`` for a body moving off at (vx, vy) with spin w: its kinetic energy
+    per half its mass, v^2 + k r^2 omega^2, and all it may gain descending the ground
+    (``surface.G_DROP_BOUND``) bound its speed until its next event."""
+    rim = table[0, H_RADIUS] * w
+    energy = vx * vx + vy * vy + table[0, H_INERTIA] * rim * rim + 2.0 * surface[G_DROP_BOUND]
+    return max_acceleration(surface, table[0, H_DECEL], table[0, H_SPEED_DECEL], energy)
 
 
 @jit.inline
@@ -209,22 +237,23 @@ def theta_at(st, i, t):
 def finish_stretch(surface, c, members, ride, x, y, vx, vy, w):
     """(ok, time left, dx, dy) of a body's closed-form end from (x, y) at (vx, vy) if it has at most
     ``FINISH_LENGTH`` to go: the hodograph on locally uniform ground without coupled spin (on a
-    straight ride, with the grade along it), a straight stop at q < ``Q_END`` otherwise."""
-    decel = c[0]
+    straight ride, with the grade along it; under a friction law of speed, only without a grade), a
+    straight stop at q < ``Q_END`` otherwise."""
     spinning = c[5] != 0.0 and c[6] != 0.0
     q = speed_scale(c, vx, vy, w)
-    if not spinning and members.shape[0] == 0 and (ride[0] == RIDE_NONE or ride[0] == RIDE_LINE):
+    hodograph = not spinning and members.shape[0] == 0 and (ride[0] == RIDE_NONE or ride[0] == RIDE_LINE)
+    if hodograph:
         ax, ay, m = surface_at(surface, x, y)
         if ride[0] == RIDE_LINE:
             along = ax * ride[1] + ay * ride[2]
             ax -= along * ride[1]
             ay -= along * ride[2]
-        friction = decel * m
-        net = friction - math.sqrt(ax * ax + ay * ay)
-        if net > 0.0 and q * q <= 2.0 * net * FINISH_LENGTH and may_finish(surface, decel, q, net):
-            tau, dx, dy = hodograph_rest(ax, ay, friction, vx, vy)
+        uniform, net = closed_end(surface, c, m, ax, ay, q)
+        if net > 0.0 and q * q <= 2.0 * net * FINISH_LENGTH and uniform:
+            tau, dx, dy = hodograph_rest(ax, ay, c[0] * m, c[8] * m, vx, vy)
             return True, tau, dx, dy
-        return False, 0.0, 0.0, 0.0
+        if c[8] == 0.0:
+            return False, 0.0, 0.0, 0.0
     if q >= Q_END:
         return False, 0.0, 0.0, 0.0
     _, _, d2, d3, d4, _ = derivatives(surface, c, members, ride, x, y, vx, vy, w)
