@@ -25,6 +25,7 @@ from shuffle_sim.physics.numba_api import (
 )
 from shuffle_sim.playing._deck_plan import _planned_shot, value_and_dead
 from shuffle_sim.playing.players import half_turn
+from shuffle_sim.playing.players.read_tables import no_reads
 
 YELLOW_CODE = 0
 DISCS = 8
@@ -185,6 +186,7 @@ def _play_half_round(
     a C-20a replay. ``board``: the game's board arrays (``deck_engine._game_board``). Returns (discs
     left, the side that caused a replay or -1, whether that was the eighth disc, the shot counter)."""
     bx, by, colour_of, cx, cy, value, reach = board
+    reads = no_reads()  # the engine runs closed-form courts only (``flat_only``)
     n = 0
     penalty_side = -1
     ended_at_eight = False
@@ -194,7 +196,22 @@ def _play_half_round(
         sign = 1.0 if (colour == YELLOW_CODE) != head_target else -1.0
         _to_canonical(n, head_target, px, py, bx, by, cx, cy)
         sx, sy, vx, vy, w = _planned_shot(
-            cx, cy, colour_of, value, reach, n, colour, sign, spots, setup_numbers, sd, k0, k1, game_index, shot_counter
+            cx,
+            cy,
+            colour_of,
+            value,
+            reach,
+            n,
+            colour,
+            sign,
+            spots,
+            setup_numbers,
+            reads,
+            sd,
+            k0,
+            k1,
+            game_index,
+            shot_counter,
         )
         shot_counter += 1
         if head_target:

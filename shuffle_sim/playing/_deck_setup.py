@@ -158,24 +158,26 @@ def setup_numbers(setup: DeckSetup) -> np.ndarray:
     )
 
 
-def deck_reads(setup: DeckSetup, court: Court, takeout_extra: float) -> tuple:
+def deck_reads(setup: DeckSetup, court: Court, takeout_extra: float, density: int = 1) -> tuple:
     """The compiled plan's read table on ``court`` (the canonical frame: ``setup.court``, or the court
     turned toward the head, ``setup.court_toward``) for take-outs with ``takeout_extra`` to spare
     (``players.read_tables``): per stance half (+x first), the draws to the five spots and a grid of
-    take-out targets over the scoring zones (``TAKEOUT_GRID``). A court the closed form aims on
-    (flat, Coulomb) has none; a table is made once per court."""
+    take-out targets over the scoring zones (``TAKEOUT_GRID``), its nodes ``density`` times as
+    finely spaced as the plans' own (a finer table measures their interpolation). A court the
+    closed form aims on (flat, Coulomb) has none; a table is made once per court."""
     if not needs_reading(court):
         return no_reads()
-    return court.memo(f"deck_reads {float(takeout_extra)!r}", lambda c: _deck_reads(setup, c, float(takeout_extra)))
+    key = f"deck_reads {float(takeout_extra)!r} {int(density)}"
+    return court.memo(key, lambda c: _deck_reads(setup, c, float(takeout_extra), int(density)))
 
 
-def _deck_reads(setup: DeckSetup, court: Court, takeout_extra: float) -> tuple:
+def _deck_reads(setup: DeckSetup, court: Court, takeout_extra: float, density: int) -> tuple:
     c, k = decelerations(court.params)
     scoring = np.concatenate([z.polygon for z in court.zones if z.value > 0 and z.polygon is not None])
     (x0, y0), (x1, y1) = scoring.min(axis=0), scoring.max(axis=0)
-    nx, ny = TAKEOUT_GRID
+    nx, ny = ((n - 1) * density + 1 for n in TAKEOUT_GRID)
     xs, ys = np.linspace(x0, x1, nx), np.linspace(y0, y1, ny)
-    ts = t_nodes()
+    ts = t_nodes(density)
     through = launch_speed(takeout_extra, c, k)
     fixed = np.empty((2, ts.size, setup.spots.shape[1], 8))
     grid = np.empty((2, ts.size, nx, ny, 8))

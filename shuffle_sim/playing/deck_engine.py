@@ -33,7 +33,7 @@ from shuffle_sim.physics.numba_api import EV_COLUMNS, SEG_COLUMNS, court_table, 
 from shuffle_sim.playing._deck_half_round import DISCS, ENTRY_COLUMNS, YELLOW_CODE, _play_half_round, _score_half_round
 from shuffle_sim.playing._deck_plan import PLAN_DRAW, PLAN_TAKEOUT, canonical_values, deck_plan, value_and_dead
 from shuffle_sim.playing._deck_setup import SPOT_ZONES, TAKEOUT_EXTRA, DeckSetup, deck_setup, setup_numbers
-from shuffle_sim.playing.flat_only import require_flat
+from shuffle_sim.playing.flat_only import require_closed_form
 
 __all__ = [
     "BLACK_CODE",
@@ -259,7 +259,7 @@ def run_deck_games(
     """
     from shuffle_sim.noise import seed_key
 
-    require_flat(court, "deck game engine")
+    require_closed_form(court, "the deck game engine")
     setup = deck_setup(court) if setup is None else setup
     foot = setup.court
     head = foot.for_end("head")

@@ -173,7 +173,9 @@ def read_one(law, motion, surface_motion, row, c, k, scratch):
         for _ in range(HALVINGS):
             trial_angle = angle + step_angle
             trial_speed = max(speed + step_speed, 1e-6)
-            tx, ty, tt = _miss(law, surface_motion, x, y, w, trial_angle, trial_speed, px, py, goal_speed, c, k, scratch)
+            tx, ty, tt = _miss(
+                law, surface_motion, x, y, w, trial_angle, trial_speed, px, py, goal_speed, c, k, scratch
+            )
             size = math.hypot(tx, ty)
             if size < best:
                 angle, speed, rx, ry = trial_angle, trial_speed, tx, ty

@@ -15,7 +15,7 @@ the straight launch the plan would play is read (``reading.read_points``) and th
 correction: the turn of its direction (rad) and the log of its speed ratio. A planned launch gets
 the correction interpolated linearly in t and, on the grid, bilinearly in the target's position
 (clamped to the grid). The tables' interpolation is the plans' one approximation on such courts:
-docs/players/search.md states how much it moves a rollout's win estimate against plans read
+docs/players/strategies.md states how much it moves a rollout's win estimate against plans read
 exactly, shot by shot.
 
 A table is a tuple of arrays (numba takes it as one argument): fixed (S, T, F, 2), grid
@@ -38,13 +38,14 @@ from shuffle_sim.playing.players.reading import read_points
 T_NODES = 3
 
 
-def t_nodes() -> np.ndarray:
-    """The stance parameters a table reads at."""
-    return np.linspace(0.0, 1.0, T_NODES)
+def t_nodes(density: int = 1) -> np.ndarray:
+    """The stance parameters a table reads at: ``T_NODES``, or ``density`` times as finely spaced."""
+    return np.linspace(0.0, 1.0, (T_NODES - 1) * density + 1)
 
 
-def no_reads() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The table of a court read by the closed form: no corrections."""
+@jit.inline
+def no_reads():
+    """The table of a court read by the closed form: no corrections (from Python or numba)."""
     return np.zeros((0, 0, 0, 2)), np.zeros((0, 0, 0, 0, 2)), np.zeros(4)
 
 
@@ -87,7 +88,10 @@ def _grid_at(grid, s, j, x, y, geometry):
     out1 = 0.0
     for c in range(2):
         a = grid[s, j, i, k, c] * (1.0 - fy) + grid[s, j, i, min(k + 1, ny - 1), c] * fy
-        b = grid[s, j, min(i + 1, nx - 1), k, c] * (1.0 - fy) + grid[s, j, min(i + 1, nx - 1), min(k + 1, ny - 1), c] * fy
+        b = (
+            grid[s, j, min(i + 1, nx - 1), k, c] * (1.0 - fy)
+            + grid[s, j, min(i + 1, nx - 1), min(k + 1, ny - 1), c] * fy
+        )
         if c == 0:
             out0 = a * (1.0 - fx) + b * fx
         else:

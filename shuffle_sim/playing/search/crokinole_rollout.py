@@ -53,7 +53,7 @@ from shuffle_sim.physics.numba_api import (
     run_table,
     state_at,
 )
-from shuffle_sim.playing.flat_only import require_flat
+from shuffle_sim.playing.flat_only import require_closed_form
 from shuffle_sim.playing.players.launch import as_deviations, perturb, shot_normals, stance_point, start_is_free
 from shuffle_sim.playing.search._crokinole_plan import (
     LINE_REACH,
@@ -314,7 +314,7 @@ def crokinole_rollouts(
     (``board_own``: True for the shooter's discs), ``later`` shots left in the round after this one,
     the opponent's first; ``shot`` and ``sample_ids`` (default 0, 1, ...) place the draws. Returns
     (S, 4): the shooter's round total, the opponent's, and their 20s."""
-    require_flat(court, "crokinole rollouts")
+    require_closed_form(court, "crokinole rollouts")
     bx = np.ascontiguousarray(board_x, dtype=np.float64)
     by = np.ascontiguousarray(board_y, dtype=np.float64)
     n = bx.size

@@ -356,11 +356,14 @@ def deck_rollouts(
     game_index: int,
     shot: int,
     sample_ids=None,
+    read_density: int = 1,
 ) -> dict:
     """Roll out ``launches`` (S, 4: stance parameter, vx, vy, omega; noise-free as aimed) from a
     canonical deck board (colour codes 0 yellow, 1 black) with ``later`` shots left in the half-round
     after this one. ``shot`` (the shot's number in the game) and ``sample_ids`` (default 0, 1, ...)
-    place the draws.
+    place the draws. On a court that is not flat, or under a friction of speed, the plan's launches are
+    read from the court's read table (``_deck_setup.deck_reads``, its nodes ``read_density`` times as
+    fine as the plans' own).
     Returns arrays: ``points`` (S, 2) by colour code, ``penalty`` (S,) C-20a colour or -1, ``last``
     (S,) that C-20a ended the half-round, and the root shot's rest ``x``, ``y``, ``in_play`` (S, n + 1)."""
     setup = deck_setup(court)
@@ -400,7 +403,7 @@ def deck_rollouts(
         prepared,
         numbers,
         setup.spots,
-        deck_reads(setup, foot, ROLLOUT_TAKEOUT_EXTRA),
+        deck_reads(setup, foot, ROLLOUT_TAKEOUT_EXTRA, read_density),
         (bx, by, colours, values),
         int(root_sign),
         int(root_colour),

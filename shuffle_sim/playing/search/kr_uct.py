@@ -47,7 +47,6 @@ import numpy as np
 
 from shuffle_sim._runtime import jit
 from shuffle_sim.noise import SEARCH_DEPTHS, STREAM_SEARCH, NoiseModel, seed_key
-from shuffle_sim.playing.flat_only import require_flat
 from shuffle_sim.playing.players.context import Intent, Launch, PlayerError, ShotContext
 from shuffle_sim.playing.players.launch import noise_vector, perturb, shot_normals, stance_point, start_is_free
 from shuffle_sim.playing.players.strategies import Decision, ExpectedValue, with_skill
@@ -174,7 +173,6 @@ class WinSearch:
         return getattr(situation, "budget", None) or DEFAULT_BUDGET
 
     def choose(self, ctx: ShotContext, skill: NoiseModel) -> Decision:
-        require_flat(ctx.court, "win player")
         ctx = with_skill(ctx, skill)
         situation = situation_of(ctx)
         if situation is None or situation.decided or self._before_horizon(situation):
