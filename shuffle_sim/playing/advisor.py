@@ -334,8 +334,8 @@ def unreached_line(ctx: ShotContext, advice: list[Advice]) -> str | None:
     unreached = ctx.info.get("unreached", [])
     if not unreached:
         return None
-    names = list(dict.fromkeys(label.split(" (")[0] for label in unreached))
-    names = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
+    kinds = list(dict.fromkeys(label.split(" (")[0] for label in unreached))
+    names = kinds[0] if len(kinds) == 1 else f"{', '.join(kinds[:-1])} or {kinds[-1]}"
     court = f"court {ctx.court.name!r} ({surface_words(ctx.court) or 'flat'})"
     if not advice:
         return f"no shot reaches on {court}: no {names} gets there without leaving the court"
