@@ -9,10 +9,8 @@ import numpy as np
 from shuffle_sim.court import load_court
 from shuffle_sim.playing import play
 from shuffle_sim.playing.advisor import advise, unreached_line
-from shuffle_sim.playing.deck import COLOUR_CODES
 from shuffle_sim.playing.player_names import parse_player
-from shuffle_sim.playing.players import noise_vector
-from shuffle_sim.playing.search.deck_rollout import deck_rollouts
+from shuffle_sim.playing.search.kr_uct import WinSearch
 from shuffle_sim.rules.common import Board
 from shuffle_sim.units import FOOT
 
@@ -93,34 +91,16 @@ def _read_table_errors(boards, samples, density):
     same rollouts (the same execution errors) with a table ``density`` times as fine, and the
     paired difference's mean and 95 % half-width."""
     player = parse_player("deck", "expert-ev")
-    sd = noise_vector(player.skill)
     rows = []
     for b, discs in enumerate(boards):
         ctx, advice = advise("deck", _board(discs), player, shooter="black", samples=1, score=(70, 60), hammer=True)
         situation = ctx.info["situation"]
-        launches = np.repeat([[a.launch.t, a.launch.vx, a.launch.vy, a.launch.omega] for a in advice], samples, axis=0)
+        launches = [a.launch for a in advice for _ in range(samples)]
         ids = np.tile(np.arange(samples, dtype=np.int64), len(advice))
-        colour = COLOUR_CODES[ctx.shooter]
-        values = []
-        for d in (1, density):
-            out = deck_rollouts(
-                ctx.court,
-                ctx.board_x,
-                ctx.board_y,
-                [COLOUR_CODES[t] for t in ctx.board_team],
-                ctx.info["sign"],
-                colour,
-                launches,
-                sd,
-                sd,
-                situation.later,
-                ctx.seed,
-                ctx.game_index,
-                ctx.shot,
-                ids,
-                read_density=d,
-            )
-            values.append(np.asarray(situation.value(colour, out)).reshape(len(advice), samples))
+        values = [
+            WinSearch().evaluate(ctx, player.skill, situation, launches, ids, d).reshape(len(advice), samples)
+            for d in (1, density)
+        ]
         for c, a in enumerate(advice):
             diff = values[0][c] - values[1][c]
             half = 1.96 * diff.std(ddof=1) / np.sqrt(samples)

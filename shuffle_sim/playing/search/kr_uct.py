@@ -189,10 +189,17 @@ class WinSearch:
         return situation.horizon is not None and situation.later > situation.horizon
 
     def evaluate(
-        self, ctx: ShotContext, skill: NoiseModel, situation, launches: list[Launch], samples: np.ndarray
+        self,
+        ctx: ShotContext,
+        skill: NoiseModel,
+        situation,
+        launches: list[Launch],
+        samples: np.ndarray,
+        read_density: int = 1,
     ) -> np.ndarray:
         """Win probability of each (launch, sample) row: the launch under sample's execution errors,
-        the frame rolled out, the game's table."""
+        the frame rolled out, the game's table (the deck's plan read from a read table ``read_density``
+        times as fine as its own on a court that is not flat: ``deck_rollout.deck_rollouts``)."""
         rows = np.array([[la.t, la.vx, la.vy, la.omega] for la in launches], dtype=np.float64)
         sd = noise_vector(skill)
         if isinstance(situation, DeckSituation):
@@ -216,6 +223,7 @@ class WinSearch:
                 ctx.game_index,
                 ctx.shot,
                 samples,
+                read_density,
             )
             return situation.value(colour, out)
         if isinstance(situation, CrokinoleSituation):
