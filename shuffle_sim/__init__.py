@@ -20,9 +20,9 @@ name                        what it does
 The layers, from the bottom: ``_runtime`` (private plumbing: numba presets, import-on-use faces,
 helper processes, threads), ``messages``, ``units``, ``games`` (the game registry), ``noise``,
 ``court``, ``judging``, ``physics``, ``shots``, ``reference``, ``rules``, ``plot``, ``playing``,
-``envs``, ``experiment``, ``calibrate``, ``bench``, ``testing``, ``lab``, ``cli``. Imports flow one way, down
-this list (a test holds the code to it); a module or name that starts with an underscore is private
-to its package.
+``envs``, ``experiment``, ``calibrate``, ``bench``, ``validation``, ``testing``, ``lab``, ``cli``.
+Imports flow one way, down this list (a test holds the code to it); a module or name that starts
+with an underscore is private to its package.
 """
 
 from __future__ import annotations

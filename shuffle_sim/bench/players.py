@@ -104,11 +104,17 @@ QUICK = PlayersBenchSizes(
 )
 
 
+#: Kinds of shot aimed at a place, tallied by the place their label names.
+PLACED_KINDS = ("draw", "hanger", "guard", "hide", "bank")
+
+
 def shot_kind(intent) -> str:
-    """A shot's kind: the intent's own ``kind`` if it has one, else its label without details (after
-    a comma or in brackets) and without disc numbers ("take out disc 3, 0.1 m to spare": "take out disc")."""
+    """A shot's kind as the bench tallies it: for a shot aimed at a place (``PLACED_KINDS``), its label
+    without details (after a comma or in brackets) and without disc numbers ("draw into the 15 (+40
+    deg)": "draw into the 15"; "bank to take out weight 2": "bank to take out weight"), else the
+    intent's ``kind`` ("take out disc 3, 0.1 m to spare": "take-out")."""
     kind = getattr(intent, "kind", None)
-    if kind:
+    if kind and kind not in PLACED_KINDS:
         return kind
     text = re.split(r",| \(", intent.label)[0].strip()
     return re.sub(r"\b(discs?|weights?) \d+( and \d+)?", r"\1", text)

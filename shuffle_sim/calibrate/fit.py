@@ -17,6 +17,11 @@ What the shots can tell:
   not fitted (held at 0, so mu absorbs it) and the fit says so.
 * A grade across the shots bends them sideways by about s d / mu: only an aim point shows the bend.
   Without one the grade across is not fitted, and the fit says so.
+* Under the speed law mu + mu_speed v (``law="speed"``, ``court.friction_law``) a shot of time T
+  no longer slides g mu T^2 / 2: shots of different lengths tell mu_speed from mu, shots all of one
+  length cannot (a singular fit, said so). A graded slide under that law has no closed
+  form, so its grade is held at 0 and the fit says so; its model is the flat court's
+  (``forward.slide_distance``, ``forward.stop_times``).
 """
 
 from __future__ import annotations
@@ -26,8 +31,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from shuffle_sim.calibrate.forward import rest_and_time
+from shuffle_sim.calibrate.forward import rest_and_time, slide_distance, stop_times
+from shuffle_sim.calibrate.least_squares import covariance, levenberg_marquardt
 from shuffle_sim.calibrate.shots_csv import CalibrationError, MeasuredShots
+from shuffle_sim.court.speed import speed_for_mu
 
 #: Default measurement errors: a rest measured with a tape to about a centimetre, a stopwatch time
 #: to about a tenth of a second (a hand's reaction).
@@ -56,10 +63,29 @@ class CourtFit:
     rms_position: float  # m
     rms_time: float  # s (NaN without times)
     notes: tuple[str, ...] = field(default=())
+    law: str = "coulomb"  # or "speed": mu + mu_speed v
+    mu_speed: float = 0.0  # s/m
+    mu_speed_sd: float | None = None  # None under Coulomb (held at 0)
+    chi2: float = math.nan  # of the residuals divided by the stated errors
+    dof: int = 0
+    residuals: tuple[tuple[int, float, float, float], ...] = ()  # per shot: row, rest dx, dy (m), time (s; NaN untimed)
+
+    @property
+    def chi2_dof(self) -> float:
+        return self.chi2 / self.dof if self.dof > 0 else math.nan
 
     def to_dict(self) -> dict:
-        """The fit as JSON data: mu, mu_sd, speed, speed_sd and, when a grade was fitted, slope and slope_sd."""
-        out: dict[str, object] = {"mu": self.mu, "mu_sd": self.mu_sd, "speed": self.speed, "speed_sd": self.speed_sd}
+        """The fit as JSON data: the law, mu, mu_sd, mu_speed, mu_speed_sd, speed, speed_sd, chi2_dof,
+        the residuals per shot and, when a grade was fitted, slope and slope_sd."""
+        out: dict[str, object] = {
+            "law": self.law,
+            "mu": self.mu,
+            "mu_sd": self.mu_sd,
+            "mu_speed": self.mu_speed,
+            "mu_speed_sd": self.mu_speed_sd,
+            "speed": self.speed,
+            "speed_sd": self.speed_sd,
+        }
         if self.slope is not None:
             assert self.slope_sd is not None, "a fitted grade has its standard deviations"
             out.update(
@@ -73,6 +99,11 @@ class CourtFit:
             aimed=self.aimed,
             rms_position=self.rms_position,
             rms_time=None if math.isnan(self.rms_time) else self.rms_time,
+            chi2_dof=None if math.isnan(self.chi2_dof) else self.chi2_dof,
+            residuals=[
+                {"row": row, "rest_dx": dx, "rest_dy": dy, "time": None if math.isnan(dt) else dt}
+                for row, dx, dy, dt in self.residuals
+            ],
             notes=list(self.notes),
         )
         return out
@@ -117,8 +148,11 @@ class _Model:
         across: bool,
         position_sd: float,
         time_sd: float,
+        speed_law: bool = False,
     ):
         self.shots = shots
+        self.speed_law = speed_law
+        self.n_law = 2 if speed_law else 1  # mu, and mu_speed under the speed law
         self.gravity = gravity
         self.axis = axis
         self.normal = np.array([-axis[1], axis[0]])
@@ -133,7 +167,7 @@ class _Model:
     def split(self, p: np.ndarray):
         n = len(self.shots)
         mu = p[0]
-        k = 1
+        k = self.n_law
         s_along = s_across = 0.0
         if self.along:
             s_along = p[k]
@@ -147,10 +181,16 @@ class _Model:
         slope = s_along * self.axis + s_across * self.normal
         return mu, slope, v0, direction
 
+    def mu_speed(self, p: np.ndarray) -> float:
+        return float(p[1]) if self.speed_law else 0.0
+
     def residuals(self, p: np.ndarray) -> np.ndarray:
         mu, slope, v0, direction = self.split(p)
         s = self.shots
-        rx, ry, t = rest_and_time(s.start_x, s.start_y, direction, v0, mu, slope[0], slope[1], self.gravity)
+        if self.speed_law:
+            rx, ry, t = flat_rest_and_time(s.start_x, s.start_y, direction, v0, mu, self.mu_speed(p), self.gravity)
+        else:
+            rx, ry, t = rest_and_time(s.start_x, s.start_y, direction, v0, mu, slope[0], slope[1], self.gravity)
         timed = s.timed
         return np.concatenate(
             [
@@ -168,83 +208,36 @@ class _Model:
             timed, 2.0 * s.distance / np.where(timed, s.time, 1.0), np.sqrt(2.0 * mu0 * self.gravity * s.distance)
         )
         rest_direction = np.arctan2(s.rest_x - s.start_x, s.rest_y - s.start_y)
-        return np.concatenate([[mu0], np.zeros(self.n_slope), v0, rest_direction[self.free_direction]])
+        law = [mu0, 0.0] if self.speed_law else [mu0]
+        return np.concatenate([law, np.zeros(self.n_slope), v0, rest_direction[self.free_direction]])
 
     def steps(self, p: np.ndarray) -> np.ndarray:
         """Finite-difference steps per parameter: relative to its scale."""
         mu = abs(p[0])
         h = np.empty_like(p)
         h[0] = 1e-6 * mu
-        h[1 : 1 + self.n_slope] = 1e-6 * mu
+        if self.speed_law:
+            h[1] = 1e-6 * (abs(p[1]) + mu)  # mu_speed's scale: mu per 1 m/s
+        first = self.n_law
+        h[first : first + self.n_slope] = 1e-6 * mu
         n = len(self.shots)
-        h[1 + self.n_slope : 1 + self.n_slope + n] = 1e-7 * np.maximum(
-            np.abs(p[1 + self.n_slope : 1 + self.n_slope + n]), 1e-3
-        )
-        h[1 + self.n_slope + n :] = 1e-7
+        first += self.n_slope
+        h[first : first + n] = 1e-7 * np.maximum(np.abs(p[first : first + n]), 1e-3)
+        h[first + n :] = 1e-7
         return h
 
 
-def _jacobian(model: _Model, p: np.ndarray) -> np.ndarray:
-    h = model.steps(p)
-    columns = []
-    for j in range(p.size):
-        up, down = p.copy(), p.copy()
-        up[j] += h[j]
-        down[j] -= h[j]
-        columns.append((model.residuals(up) - model.residuals(down)) / (2.0 * h[j]))
-    return np.column_stack(columns)
-
-
-def _least_squares(model: _Model, p: np.ndarray, max_iterations: int = 200) -> tuple[np.ndarray, np.ndarray]:
-    """Levenberg-Marquardt (Marquardt's scaling by the diagonal of J^T J): the minimum and J there."""
-    r = model.residuals(p)
-    cost = float(r @ r)
-    lam = 1e-3
-    jac = _jacobian(model, p)
-    for _ in range(max_iterations):
-        jtj = jac.T @ jac
-        grad = jac.T @ r
-        diag = np.maximum(np.diag(jtj), 1e-300)
-        improved = False
-        for _ in range(30):
-            try:
-                step = np.linalg.solve(jtj + lam * np.diag(diag), -grad)
-            except np.linalg.LinAlgError:
-                lam *= 10.0
-                continue
-            trial = p + step
-            r_trial = model.residuals(trial)
-            cost_trial = float(r_trial @ r_trial) if np.all(np.isfinite(r_trial)) else math.inf
-            if cost_trial < cost:
-                improved = True
-                break
-            lam *= 4.0
-        if not improved:
-            break
-        small = np.all(np.abs(step) <= 1e-12 * np.maximum(np.abs(p), model.steps(p) * 1e6))
-        done = small or cost - cost_trial <= 1e-14 * cost
-        p, r, cost = trial, r_trial, cost_trial
-        lam = max(lam / 3.0, 1e-12)
-        jac = _jacobian(model, p)
-        if done:
-            break
-    return p, jac
-
-
-def _covariance(jac: np.ndarray, residuals: np.ndarray, n_params: int) -> np.ndarray | None:
-    """(J^T J)^-1 times the residual variance; None when J^T J is singular (a parameter the data
-    cannot tell from the others)."""
-    scale = np.sqrt(np.sum(jac * jac, axis=0))
-    if np.any(scale == 0):
-        return None
-    scaled = jac / scale
-    singular = np.linalg.svd(scaled, compute_uv=False)
-    if singular[-1] <= 1e-10 * singular[0]:
-        return None
-    inverse = np.linalg.inv(scaled.T @ scaled) / np.outer(scale, scale)
-    dof = residuals.size - n_params
-    variance = float(residuals @ residuals) / dof if dof > 0 else 1.0
-    return inverse * variance
+def flat_rest_and_time(start_x, start_y, direction, v0, mu: float, mu_speed: float, gravity: float):
+    """Rest and sliding time of discs without spin on a flat court under mu + ``mu_speed`` v: the
+    slide's stop (``forward.stop_times``, ``forward.slide_distance``) along ``direction``; NaN for a
+    friction that is not positive."""
+    if not mu > 0:
+        nan = np.full(np.shape(start_x), np.nan)
+        return nan, nan.copy(), nan.copy()
+    c, k = mu * gravity, mu_speed * gravity
+    time = stop_times(v0, c, k)
+    reach = slide_distance(time, v0, c, k)
+    return start_x + reach * np.sin(direction), start_y + reach * np.cos(direction), time
 
 
 def fit_court(
@@ -253,26 +246,48 @@ def fit_court(
     course_length: float | None = None,
     position_sd: float = POSITION_SD,
     time_sd: float = TIME_SD,
+    law: str = "coulomb",
+    grade: bool = True,
 ) -> CourtFit:
-    """Fit mu, the speed over a course of ``course_length`` metres (None: no speed) and the grade to
-    ``shots``; ``CalibrationError`` when no shot has a time (nothing fixes mu)."""
+    """Fit mu (and mu_speed under ``law="speed"``), the speed over a course of ``course_length``
+    metres (None: no speed) and, with ``grade``, the grade to ``shots``; ``CalibrationError`` when
+    no shot has a time (nothing fixes mu)."""
     _check_fit_input(shots, position_sd, time_sd)
+    if law not in ("coulomb", "speed"):
+        raise CalibrationError(f"friction: unknown law {law!r} (laws: coulomb, speed, or auto)")
+    speed_law = law == "speed"
     axis, along, across, notes = _grade_components(shots)
-    model, p, r, cov, along, across = _fit_resolved(shots, gravity, axis, along, across, position_sd, time_sd, notes)
+    if not grade:
+        along = across = False
+        notes = ["the grade is held at 0 (not asked for)"]
+    elif speed_law and (along or across):
+        along = across = False
+        notes.append(
+            "under the speed law a graded slide has no closed form, so the grade is held at 0 (fit it under coulomb)"
+        )
+    model, p, r, cov, along, across = _fit_resolved(
+        shots, gravity, axis, along, across, position_sd, time_sd, notes, speed_law
+    )
     if cov is None:
-        raise CalibrationError(f"{shots.source}: the shots cannot fix mu (their fit is singular)")
+        what = "mu and mu_speed (their lengths span too little to tell them apart)" if speed_law else "mu"
+        raise CalibrationError(f"{shots.source}: the shots cannot fix {what} (their fit is singular)")
     mu, slope, _, _ = model.split(p)
     if not mu > 0:
         raise CalibrationError(f"{shots.source}: the fit gives mu = {mu:.4g}, not a sliding friction")
     mu_sd = math.sqrt(cov[0, 0])
+    mu_speed = model.mu_speed(p)
     speed = speed_sd = None
-    if course_length is not None:
+    if course_length is not None and not speed_law:
         speed = math.sqrt(2.0 * course_length / (mu * gravity))
         speed_sd = speed * mu_sd / (2.0 * mu)
+    elif course_length is not None:
+        speed, speed_sd = law_speed(mu, mu_speed, cov[:2, :2], course_length, gravity)
     slope_out, slope_sd = _grade_in_court_frame(model, cov, slope, along, across)
     n = len(shots)
     position_res = r[: 2 * n] * position_sd
     time_res = r[2 * n :] * time_sd
+    time_per_shot = np.full(n, np.nan)
+    time_per_shot[shots.timed] = time_res
     return CourtFit(
         mu=float(mu),
         mu_sd=mu_sd,
@@ -289,7 +304,35 @@ def fit_court(
         rms_position=float(np.sqrt(np.mean(position_res[:n] ** 2 + position_res[n:] ** 2))),
         rms_time=float(np.sqrt(np.mean(time_res**2))) if time_res.size else math.nan,
         notes=tuple(notes),
+        law=law,
+        mu_speed=mu_speed,
+        mu_speed_sd=math.sqrt(cov[1, 1]) if speed_law else None,
+        chi2=float(r @ r),
+        dof=int(r.size - p.size),
+        residuals=tuple(
+            (int(row), float(dx), float(dy), float(dt))
+            for row, dx, dy, dt in zip(shots.rows, position_res[:n], position_res[n:], time_per_shot)
+        ),
     )
+
+
+def law_speed(mu: float, mu_speed: float, cov: np.ndarray, length: float, gravity: float) -> tuple[float, float]:
+    """A court's speed in seconds over a course of ``length`` metres under mu + mu_speed v, and its
+    standard error by the delta method from the covariance of (mu, mu_speed) (the gradient by
+    central differences)."""
+    speed = speed_for_mu(mu, length, gravity, mu_speed)
+    h_mu, h_speed = 1e-6 * mu, 1e-6 * (abs(mu_speed) + mu)
+
+    def at(m: float, s: float) -> float:
+        return speed_for_mu(m, length, gravity, s)
+
+    grad = np.array(
+        [
+            (at(mu + h_mu, mu_speed) - at(mu - h_mu, mu_speed)) / (2 * h_mu),
+            (at(mu, mu_speed + h_speed) - at(mu, mu_speed - h_speed)) / (2 * h_speed),
+        ]
+    )
+    return speed, math.sqrt(max(float(grad @ cov @ grad), 0.0))
 
 
 def _check_fit_input(shots: MeasuredShots, position_sd: float, time_sd: float) -> None:
@@ -338,15 +381,16 @@ def _fit_resolved(
     position_sd: float,
     time_sd: float,
     notes: list[str],
+    speed_law: bool = False,
 ) -> tuple:
     """The least-squares fit with the grade components the data can resolve: a component whose fit is
     singular is held at 0 (across first) and a note says so. Returns the model, its parameters, the
     residuals, their covariance (None when mu itself is not fixed) and the components fitted."""
     while True:
-        model = _Model(shots, gravity, axis, along, across, position_sd, time_sd)
-        p, jac = _least_squares(model, model.start())
+        model = _Model(shots, gravity, axis, along, across, position_sd, time_sd, speed_law)
+        p, jac = levenberg_marquardt(model, model.start())
         r = model.residuals(p)
-        cov = _covariance(jac, r, p.size)
+        cov = covariance(jac, r, p.size)
         if cov is not None or not (along or across):
             break
         # The data cannot separate a grade component from the rest: hold it at 0 and say so.
@@ -367,7 +411,8 @@ def _grade_in_court_frame(model, cov: np.ndarray, slope, along: bool, across: bo
     if along or across:
         # The grade in the court's frame: s_along axis + s_across normal, its covariance turned with it.
         basis = np.column_stack([b for b, used in ((model.axis, along), (model.normal, across)) if used])
-        block = cov[1 : 1 + model.n_slope, 1 : 1 + model.n_slope]
+        first = model.n_law
+        block = cov[first : first + model.n_slope, first : first + model.n_slope]
         frame_cov = basis @ block @ basis.T
         slope_out = (float(slope[0]), float(slope[1]))
         touched = np.any(basis != 0.0, axis=1)  # court components the fitted ones move

@@ -59,3 +59,55 @@ def rest_and_time(start_x, start_y, direction, v0, mu, slope_x, slope_y, gravity
     rest_x = start_x + along * dx + across * (ux - c * dx)
     rest_y = start_y + along * dy + across * (uy - c * dy)
     return rest_x, rest_y, time
+
+
+#: Below this |u| = |k t| the speed law's sums are taken as series (the closed forms would cancel).
+SERIES_BELOW = 1e-3
+
+
+def _decay_ratio(u: np.ndarray) -> np.ndarray:
+    """(1 - exp(-u)) / u, 1 at u = 0."""
+    safe = np.where(u == 0.0, 1.0, u)
+    return np.where(u == 0.0, 1.0, -np.expm1(-safe) / safe)
+
+
+def _lag_ratio(u: np.ndarray) -> np.ndarray:
+    """(u - 1 + exp(-u)) / u^2, 1/2 at u = 0, summed as a series where |u| is small."""
+    small = np.abs(u) < SERIES_BELOW
+    safe = np.where(small, 1.0, u)
+    series = 0.5 - u / 6.0 + u * u / 24.0 - u * u * u / 120.0
+    return np.where(small, series, (safe + np.expm1(-safe)) / (safe * safe))
+
+
+def stop_times(v0, c: float, k: float) -> np.ndarray:
+    """When discs launched at ``v0`` stop under the deceleration c + k v: v0 / c under Coulomb
+    (k = 0), ln(1 + k v0 / c) / k under the speed law (``court.friction_law``), infinite where a
+    falling law (k < 0) never brakes the disc to rest."""
+    v0 = np.asarray(v0, dtype=np.float64)
+    if k == 0.0:
+        return v0 / c
+    x = k * v0 / c
+    safe = np.where((x <= -1.0) | (x == 0.0), 1.0, x)
+    ratio = np.where(x == 0.0, 1.0, np.log1p(safe) / safe)  # log1p keeps ln(1 + x) / x exact near 0
+    return np.where(x <= -1.0, np.inf, v0 / c * ratio)
+
+
+def slide_distance(t, v0, c: float, k: float):
+    """How far (m) a disc without spin launched at ``v0`` has slid after ``t`` seconds on a flat
+    court under the deceleration c + k v (c = g mu, k = g mu_speed; Coulomb at k = 0), staying at
+    its rest once stopped. The speed law's closed form s(t) = (v0 + c/k)(1 - exp(-k t))/k - (c/k) t
+    is written as v0 t (1 - exp(-u))/u - c t^2 (u - 1 + exp(-u))/u^2 with u = k t, which keeps its
+    precision as k goes to 0 and is v0 t - c t^2 / 2 there."""
+    t, v0 = np.broadcast_arrays(np.asarray(t, dtype=np.float64), np.asarray(v0, dtype=np.float64))
+    moving = np.minimum(np.maximum(t, 0.0), stop_times(v0, c, k))
+    u = k * moving
+    return v0 * moving * _decay_ratio(u) - c * moving * moving * _lag_ratio(u)
+
+
+def slide_speed(t, v0, c: float, k: float):
+    """The speed (m/s) of the same slide after ``t`` seconds: v0 exp(-u) - c t (1 - exp(-u))/u with
+    u = k t (v0 - c t under Coulomb), 0 once stopped."""
+    t, v0 = np.broadcast_arrays(np.asarray(t, dtype=np.float64), np.asarray(v0, dtype=np.float64))
+    moving = np.minimum(np.maximum(t, 0.0), stop_times(v0, c, k))
+    u = k * moving
+    return np.maximum(v0 * np.exp(-u) - c * moving * _decay_ratio(u), 0.0)

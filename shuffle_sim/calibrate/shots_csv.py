@@ -70,7 +70,9 @@ class MeasuredShots:
         return np.hypot(self.rest_x - self.start_x, self.rest_y - self.start_y)
 
 
-def _number(text: str, where: str, blank_ok: bool) -> float:
+def csv_number(text: str, where: str, blank_ok: bool = False) -> float:
+    """A CSV cell as a finite number (NaN for a blank when ``blank_ok``); ``CalibrationError`` naming
+    ``where`` (file, row and field) otherwise. The shots and the tracks CSV read their cells alike."""
     text = text.strip()
     if not text:
         if blank_ok:
@@ -120,7 +122,7 @@ def read_shots(path: str | os.PathLike, gravity: float) -> MeasuredShots:
             raise CalibrationError(f"{where}: {len(cells)} fields, the header has {len(columns)}")
         cell = dict(zip(columns, cells))
         shot = {
-            name: _number(cell[name], f"{where}: {name}", blank_ok=name in OPTIONAL) if name in cell else math.nan
+            name: csv_number(cell[name], f"{where}: {name}", blank_ok=name in OPTIONAL) if name in cell else math.nan
             for name in REQUIRED + OPTIONAL
         }
         _check_shot(shot, where, gravity)

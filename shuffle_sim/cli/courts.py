@@ -98,12 +98,19 @@ def cmd_draw(args: argparse.Namespace) -> int:
 
 
 def cmd_calibrate(args: argparse.Namespace) -> int:
-    """Fit a court's mu, speed and grade to measured shots; print it, or write it as a court file."""
+    """Fit a court's friction law, speed and grade to measured shots or tracks; print it, or write it
+    as a court file."""
     from shuffle_sim.calibrate import calibrate
 
     print(
         calibrate(
-            args.court, args.shots, as_json=args.json, out=args.out, position_sd=args.position_sd, time_sd=args.time_sd
+            args.court,
+            args.data,
+            as_json=args.json,
+            out=args.out,
+            position_sd=args.position_sd,
+            time_sd=args.time_sd,
+            friction=args.friction,
         )
     )
     return 0
@@ -158,26 +165,38 @@ def register(sub) -> None:
 
     p = sub.add_parser(
         "calibrate",
-        help="fit a court's mu, speed and grade to measured shots (CSV)",
-        description="Fit a court's sliding friction (and its speed in seconds) and, where the shots "
-        "allow, its grade to measured shots, with standard errors. SHOTS.csv has a header "
-        "and columns start_x,start_y,rest_x,rest_y (metres, court frame), optional "
-        "aim_x,aim_y and time (sliding seconds); see shuffle_sim/calibrate/shots_csv.py.",
+        help="fit a court's friction law, speed and grade to measured shots or tracks (CSV)",
+        description="Fit a court's sliding friction law (and its speed in seconds) and, where shots "
+        "allow, its grade, with standard errors. DATA.csv is measured shots, with a header and "
+        "columns start_x,start_y,rest_x,rest_y (metres, court frame), optional aim_x,aim_y and time "
+        "(sliding seconds; shuffle_sim/calibrate/shots_csv.py), or tracks, with columns "
+        "time,track,x,y (seconds; metres, court frame; any frame rate; each track a free slide or "
+        "its free part: shuffle_sim/calibrate/tracks_csv.py), told apart by the header.",
     )
     p.add_argument("court", help="court name or path to a court file (its frame, disc and speed course)")
-    p.add_argument("shots", metavar="SHOTS.csv", help="the measured shots")
+    p.add_argument("data", metavar="DATA.csv", help="the measured shots or tracks")
+    p.add_argument(
+        "--friction",
+        default=None,
+        metavar="LAW",
+        help="the friction law: coulomb (a constant mu), speed (mu + mu_speed v) or auto (the law the "
+        "data favour, each track or timed shot held out in turn); default coulomb for shots, auto "
+        "for tracks",
+    )
     p.add_argument(
         "--json",
         action="store_true",
-        help="print JSON: mu, mu_sd, speed, speed_sd, and slope, slope_sd when a grade is fitted",
+        help="print JSON: law, mu, mu_sd, mu_speed, mu_speed_sd, speed, speed_sd, chi2_dof, the "
+        "residuals per shot or track, warnings, slope and slope_sd when a grade is fitted, and "
+        "choice (which law and why) for auto",
     )
     p.add_argument("--out", default=None, metavar="FILE", help="write the fitted court file here")
     p.add_argument(
         "--position-sd",
         type=float,
-        default=0.01,
+        default=None,
         metavar="M",
-        help="measurement error of a rest position (m, default 0.01)",
+        help="measurement error of a position (m; default 0.01 for a shot's rest, 0.002 for a tracked point)",
     )
     p.add_argument(
         "--time-sd", type=float, default=0.1, metavar="S", help="measurement error of a time (s, default 0.1)"

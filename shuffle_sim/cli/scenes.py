@@ -16,9 +16,10 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     """
     from shuffle_sim._runtime import compile_notice
     from shuffle_sim.physics import STATUS_NAMES, Scene, sample_positions, simulate
+    from shuffle_sim.physics.numba_api import closed_form_court
 
     scene = Scene.from_json(args.scene)
-    compile_notice.expect("simulate_flat" if scene.court.surface_shape.flat else "simulate_sloped")
+    compile_notice.expect("simulate_flat" if closed_form_court(scene.court) else "simulate_sloped")
     result = simulate(scene, max_events=args.max_events)
     if args.plot or args.animate:
         from shuffle_sim import plot

@@ -12,6 +12,7 @@ from shuffle_sim.experiment._court_axes import court_strides
 from shuffle_sim.experiment.spec import Experiment
 from shuffle_sim.noise import seed_key
 from shuffle_sim.physics import speed_for_distance
+from shuffle_sim.physics.numba_api import closed_form_court
 from shuffle_sim.rules import ricochet
 
 
@@ -69,13 +70,14 @@ def takes_lone_path(experiment: Experiment) -> bool:
     """Whether the chunks of ``experiment`` take the fused lone-shot path (``experiment.lone``): shots at
     an empty board, no per-shot records, and a game whose shots score wherever they rest (a ricochet
     shot scores only on the half opposite its start, which the general path applies), and no paired axes
-    (``experiment.pairing``: the general path sums their differences), on flat courts only (a curved
-    court's shots, a grade or crown axis's among them, take the general path, through
-    ``simulate_shots``'s curved kernels)."""
+    (``experiment.pairing``: the general path sums their differences), on courts whose motion has
+    closed forms only (``physics.numba_api.closed_form_court``: flat and Coulomb; a curved court's
+    shots, a grade or crown axis's among them, and those under the friction law of speed take the
+    general path, through ``simulate_shots``'s integrated kernels)."""
     return (
         experiment.board is None
         and not experiment.records
         and experiment.court.game != ricochet.GAME
         and not experiment.paired
-        and all(court.surface_shape.flat for court in experiment.courts())
+        and all(closed_form_court(court) for court in experiment.courts())
     )

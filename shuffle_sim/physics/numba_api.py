@@ -85,7 +85,7 @@ from shuffle_sim.physics.laws.law import CLOSED_FORM, INTEGRATED
 from shuffle_sim.physics.loop import run_events, run_from_start, run_table
 from shuffle_sim.physics.state import DEAD, EV_COLUMNS, SEG_COLUMNS, STATUS, TOUCHED
 from shuffle_sim.physics.tables.court_table import H_RADIUS, obstacle_overlap, pack_court
-from shuffle_sim.physics.tables.packing import court_surface, court_table, kernel_arrays
+from shuffle_sim.physics.tables.packing import closed_form_court, court_surface, court_table, kernel_arrays
 
 __all__ = [
     "APPROACH_TOL",
@@ -112,6 +112,7 @@ __all__ = [
     "STATUS_MOVING",
     "STATUS_REST",
     "TOUCHED",
+    "closed_form_court",
     "court_law",
     "court_motion",
     "court_surface",

@@ -358,7 +358,7 @@ def play_match(
     championship match is best two of three games (crokinole tournament rules)."""
     options = CrokinoleOptions(rounds=CrokinoleOptions.rounds if length is None else length, championship=championship)
     if not match:
-        game = game_play(seed, length, court).game
+        game = CrokinoleGame(SIDES, options)
         return single_game(GAME, play_crokinole_game, game, players, seed, on_frame, on_game, court)
     crokinole_match = CrokinoleMatch(SIDES, options)
     games: list[GameRecord] = []

@@ -398,7 +398,7 @@ def play_match(
     takes yellow)."""
     options = deck_options(length, frames)
     if not match:
-        game = game_play(seed, length, court).game
+        game = DeckGame(*SIDES, options=options)
         return single_game(GAME, play_deck_game, game, players, seed, on_frame, on_game, court)
     deck_match = DeckMatch(*SIDES, options=options)
     games: list[GameRecord] = []

@@ -49,6 +49,7 @@ from shuffle_sim.physics.numba_api import (
     STATUS_FALLEN,
     STATUS_HOLED,
     STATUS_REST,
+    closed_form_court,
     court_table,
     kernel_arrays,
     obstacle_overlap,
@@ -295,7 +296,7 @@ def check_scenes(scenes: Scenes, batch: SceneBatch) -> np.ndarray:
     codes = np.empty(len(scenes), np.int8)
     _check(
         court_table(scenes.court),
-        OVERLAP_LIMIT if scenes.court.surface_shape.flat else CURVED_OVERLAP_LIMIT,
+        OVERLAP_LIMIT if closed_form_court(scenes.court) else CURVED_OVERLAP_LIMIT,
         scenes.n_discs,
         batch.ok,
         batch.x,

@@ -48,12 +48,12 @@ def _one(court, shot):
 
 @pytest.mark.parametrize(
     ("mu", "mu_speed", "v0"),
-    [(0.0123, 0.0144, 0.6), (0.0123, 0.0144, 1.9), (0.02, 0.004, 1.2), (0.03, -0.005, 1.5), (0.05, 0.5, 2.0)],
+    [(0.0123, 0.0144, 0.6), (0.0123, 0.0144, 1.4), (0.02, 0.004, 1.2), (0.03, -0.005, 1.5), (0.05, 0.5, 2.0)],
 )
 def test_a_spin_free_slide_stops_where_the_closed_form_says(mu, mu_speed, v0):
     court = HORSE_COLLAR.with_params(mu=mu, mu_speed=mu_speed)
     time, distance = _speed_law_stop(v0, mu, mu_speed, court.params["gravity"])
-    heading = 1.5
+    heading = 1.55  # nearly along the table: the longest slide (4.6 m) stays 0.1 m from the centre line
     x0, y0 = 0.0, 0.3
     vx, vy = v0 * math.cos(heading), v0 * math.sin(heading)
     expected = (x0 + distance * math.cos(heading), y0 + distance * math.sin(heading))

@@ -179,7 +179,8 @@ def test_the_situation_of_a_game_in_play_knows_its_format():
         is None
     )
     crokinole = CrokinoleGame(("A", "B"), CrokinoleOptions(championship=True))
-    frame = SimpleNamespace(all_turns=crokinole.turns(), turn_index=1, twenties={})
+    turns = crokinole.turns()
+    frame = SimpleNamespace(planned=turns, taken=1, turns_after=lambda: turns[1:], twenties={})
     ctx = SimpleNamespace(
         info={"game": crokinole, "frame": frame, "twenties": {"A": 1}}, turn=crokinole.turns()[0], shooter="A"
     )

@@ -33,7 +33,7 @@ from shuffle_sim.physics.loop import run_events
 from shuffle_sim.physics.state import DEAD, EV_COLUMNS, STATUS, TOUCHED
 
 
-@jit.inline
+@jit.no_refcount
 def _refused(table, ja, index, board_x, board_y, launches, outs, problem, k):
     """Whether shot k cannot be played (``shot_problem``, noted in ``problem``): then its rows are
     those of a shot not played, the shot disc out of play at its start and worth nothing."""
@@ -41,16 +41,16 @@ def _refused(table, ja, index, board_x, board_y, launches, outs, problem, k):
     out_x, out_y, out_status, out_dead, out_value, out_zone, out_hanger, out_touched, out_ok, out_played = outs
     why = shot_problem(table, ja, index, board_x, board_y, xs[k], ys[k], vxs[k], vys[k], omegas[k])
     problem[k] = why
-    if why == 0:
-        return False
-    fill_unplayed(
-        k, board_x, board_y, xs[k], ys[k], out_x, out_y, out_status, out_dead, out_touched, out_ok, out_played
-    )
-    shot = board_x.shape[0]
-    out_value[k, shot] = 0
-    out_zone[k, shot] = -1
-    out_hanger[k, shot] = HANGER_NONE
-    return True
+    # Compiled on its own: inlined into the chunk loops, numba lost the writes of fill_unplayed.
+    if why != 0:
+        fill_unplayed(
+            k, board_x, board_y, xs[k], ys[k], out_x, out_y, out_status, out_dead, out_touched, out_ok, out_played
+        )
+        shot = board_x.shape[0]
+        out_value[k, shot] = 0
+        out_zone[k, shot] = -1
+        out_hanger[k, shot] = HANGER_NONE
+    return why != 0
 
 
 @jit.no_refcount

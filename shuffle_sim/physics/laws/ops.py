@@ -42,6 +42,8 @@ state's first rows are every law's (``physics.state``). The operations:
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from numba.extending import overload
 
@@ -61,7 +63,7 @@ from shuffle_sim.physics.state import SEG_COLUMNS
 
 #: Every operation is inlined where it is called: it only picks its law's function, and a separate
 #: compile of each would cost more than it does.
-_INLINED = {"jit_options": dict(jit.COMMON), "inline": "always"}
+_INLINED: dict[str, Any] = {"jit_options": dict(jit.COMMON), "inline": "always"}
 
 
 def _closed(law) -> bool:
