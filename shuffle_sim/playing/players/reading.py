@@ -45,9 +45,9 @@ import numpy as np
 
 from shuffle_sim._runtime.threads import one_numba_thread
 from shuffle_sim.court import Court
-from shuffle_sim.court.friction_law import decelerations, friction_law, launch_speed, stop_distance
+from shuffle_sim.court.friction_law import decelerations, launch_speed, stop_distance
 from shuffle_sim.physics import Scene, simulate
-from shuffle_sim.physics.numba_api import court_law, court_motion
+from shuffle_sim.physics.numba_api import closed_form_court, court_law, court_motion
 from shuffle_sim.playing.players.context import Launch, ShotContext
 from shuffle_sim.playing.players.read_kernels import (
     HALVINGS,
@@ -84,8 +84,8 @@ class Reading:
 
 def needs_reading(court: Court) -> bool:
     """Whether a straight launch's closed form misses on ``court``: its surface is not flat, or its
-    friction grows or falls with speed (``court.friction_law``)."""
-    return not court.surface_shape.flat or friction_law(court.params) != "coulomb"
+    friction grows or falls with speed: the court has no closed form (``numba_api.closed_form_court``)."""
+    return not closed_form_court(court)
 
 
 def surface_court(court: Court) -> Court:
