@@ -19,7 +19,7 @@ import numpy as np
 from shuffle_sim.court import load_court
 from shuffle_sim.games import get_game
 from shuffle_sim.playing import FramePlay, GamePlay, play_game
-from shuffle_sim.playing._matches import SIDES, best_of_three
+from shuffle_sim.playing._matches import SIDES, MatchRequest, best_of_three
 from shuffle_sim.playing.players import Draw, ShotContext, Stance, TakeOut
 from shuffle_sim.playing.records import FrameRecord, MatchRecord
 from shuffle_sim.playing.shooting import single_threaded
@@ -147,24 +147,10 @@ class PushTactics:
 
 class PushFrame(FramePlay):
     def __init__(self, court, tactics: PushTactics, game: PushGame):
-        super().__init__(court, game.turns())
-        self.tactics, self.game = tactics, game
+        super().__init__(court, game.turns(), tactics, game)
 
     def context(self, turn: Turn, shot: int, seed: int, game_index: int) -> ShotContext:
-        bx, by = self.board_arrays()
-        return ShotContext(
-            court=self.court,
-            stance=self.tactics.stance,
-            board_x=bx,
-            board_y=by,
-            board_team=tuple(self.teams),
-            shooter=turn.team,
-            tactics=self.tactics,
-            seed=seed,
-            game_index=game_index,
-            shot=shot,
-            turn=turn,
-        )
+        return self.shot_context(turn, shot, seed, game_index, self.tactics.stance, turn.team)
 
     def after_shot(self, turn: Turn, outcome):
         rulings = self.rulings(outcome, turn.team)  # no ruler of its own: fallen and dead discs leave
@@ -175,24 +161,14 @@ class PushFrame(FramePlay):
         frame = score_frame(Board(self.court, *self.board_arrays(), tuple(self.teams)))
         points = self.game.record_frame(frame)
         number = len(self.game.scoreboard)
-        return FrameRecord(
-            number=number,
-            label=f"frame {number}",
-            score=points,
-            points=points,
-            totals=dict(self.game.scores),
-            board=[d.to_dict() for d in frame.discs],
-            shots=shots,
-        )
+        return self.record(number, f"frame {number}", frame, shots, score=points, points=points)
 
 
 class PushPlay(GamePlay):
-    def __init__(self, game: PushGame, court):
-        self.game, self.sides, self.court = game, game.sides, court
-        self.tactics = PushTactics(court)
+    frame_play = PushFrame
 
-    def new_frame(self) -> PushFrame:
-        return PushFrame(self.court, self.tactics, self.game)
+    def __init__(self, game: PushGame, court):
+        super().__init__(game, court, PushTactics(court))
 
     def roles(self) -> dict[str, str]:
         return {self.sides[0]: "shoots first", self.sides[1]: "shoots second"}
@@ -207,9 +183,5 @@ def play_push_game(
     return play_game(PushPlay(game, court), players, seed, game_index, number, 50, on_frame)
 
 
-def play_match(
-    players: Mapping, seed: int, match: bool, length, on_frame=None, on_game=None, court=None
-) -> MatchRecord:
-    return best_of_three(
-        GAME, lambda number: PushGame(), play_push_game, players, seed, match, on_frame, on_game, court
-    )
+def play_match(request: MatchRequest) -> MatchRecord:
+    return best_of_three(GAME, lambda number: PushGame(), play_push_game, request)

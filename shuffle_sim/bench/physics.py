@@ -383,6 +383,18 @@ QUICK = BenchSizes(
 )
 
 
+def _kernel_rates(run, count: int, repeats: int, cores: int) -> dict:
+    """The best rate of ``run`` (``count`` items a run, ``repeats`` runs) on all ``cores`` and on one
+    thread."""
+    one = with_threads(1, lambda: best_rate(run, count, repeats))
+    return {"kernel_per_s": with_threads(cores, lambda: best_rate(run, count, repeats)), "kernel_1thread_per_s": one}
+
+
+def _beside(kernel: dict, pymunk_rate: float) -> dict:
+    """The kernel's rates (``_kernel_rates``) beside pymunk's, and their ratio (kernel on all cores)."""
+    return {**kernel, "pymunk_per_s": pymunk_rate, "ratio": kernel["kernel_per_s"] / pymunk_rate}
+
+
 def run_bench(sizes: BenchSizes = FULL, court: Court | None = None) -> dict:
     """Run the benchmark and return ``{"single_shot": {...}, "half_round": {...}, "jit": {...}}``.
 
@@ -398,29 +410,16 @@ def run_bench(sizes: BenchSizes = FULL, court: Court | None = None) -> dict:
     singles = single_shots(court, sizes.single_shots)
     run_singles = _kernel_single_shot_runner(court, singles)
     _kernel_single_shot_runner(court, singles[:16])()  # compile (or load) before the clock starts
-    one = with_threads(1, lambda: best_rate(run_singles, len(singles), sizes.repeats))
-    everyone = with_threads(cores, lambda: best_rate(run_singles, len(singles), sizes.repeats))
+    single = _kernel_rates(run_singles, len(singles), sizes.repeats, cores)
     run_fresh = _kernel_single_shot_runner(court, singles, reuse_arrays=False)
     fresh = with_threads(cores, lambda: best_rate(run_fresh, len(singles), sizes.repeats))
     pymunk_rate, _ = _pymunk_single_shot_rate(court, singles, sizes.pymunk_budget_s)
-    results["single_shot"] = {
-        "kernel_per_s": everyone,
-        "kernel_1thread_per_s": one,
-        "pymunk_per_s": pymunk_rate,
-        "ratio": everyone / pymunk_rate,
-        "kernel_new_arrays_per_s": fresh,
-    }
+    results["single_shot"] = {**_beside(single, pymunk_rate), "kernel_new_arrays_per_s": fresh}
     # The same shots without spin: the closed-form path (no coupled tables), side by side.
     spin_free = singles.copy()
     spin_free[:, 4] = 0.0
-    run_free = _kernel_single_shot_runner(court, spin_free)
-    free_one = with_threads(1, lambda: best_rate(run_free, len(spin_free), sizes.repeats))
-    free_all = with_threads(cores, lambda: best_rate(run_free, len(spin_free), sizes.repeats))
-    results["single_shot_spin_free"] = {
-        "kernel_per_s": free_all,
-        "kernel_1thread_per_s": free_one,
-        "spin_over_spin_free": everyone / free_all,
-    }
+    free = _kernel_rates(_kernel_single_shot_runner(court, spin_free), len(spin_free), sizes.repeats, cores)
+    results["single_shot_spin_free"] = {**free, "spin_over_spin_free": single["kernel_per_s"] / free["kernel_per_s"]}
     from shuffle_sim.bench.surface import surface_beside_flat
 
     results["surface"] = surface_beside_flat(
@@ -429,16 +428,9 @@ def run_bench(sizes: BenchSizes = FULL, court: Court | None = None) -> dict:
 
     rounds = half_round_shots(court, sizes.half_rounds)
     kernel_half_rounds(court, rounds[:2])  # compile (or load) before the clock starts
-    run_rounds = lambda: kernel_half_rounds(court, rounds)  # noqa: E731
-    one = with_threads(1, lambda: best_rate(run_rounds, len(rounds), sizes.repeats))
-    everyone = with_threads(cores, lambda: best_rate(run_rounds, len(rounds), sizes.repeats))
+    half_rounds = _kernel_rates(lambda: kernel_half_rounds(court, rounds), len(rounds), sizes.repeats, cores)
     pymunk_rate, _ = _pymunk_half_round_rate(court, rounds, sizes.pymunk_budget_s)
-    results["half_round"] = {
-        "kernel_per_s": everyone,
-        "kernel_1thread_per_s": one,
-        "pymunk_per_s": pymunk_rate,
-        "ratio": everyone / pymunk_rate,
-    }
+    results["half_round"] = _beside(half_rounds, pymunk_rate)
     from shuffle_sim.bench.restitution import board_beside_constant, law_beside_constant
 
     results["restitution_law"] = law_beside_constant(court, rounds, kernel_half_rounds, sizes.repeats)

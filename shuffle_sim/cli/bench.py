@@ -6,84 +6,78 @@ from __future__ import annotations
 
 import argparse
 import json
+from dataclasses import replace
 
 from shuffle_sim.cli._common import UsageError, positive_int
 from shuffle_sim.games import game_names
+
+
+def _print_report(args: argparse.Namespace, report: dict, format_report) -> int:
+    """Print a benchmark's report: JSON with --json, else as ``format_report`` writes it."""
+    print(json.dumps(report) if args.json else format_report(report))
+    return 0
+
+
+def _sizes(args: argparse.Namespace, quick, full, **options: str):
+    """A benchmark's sizes: ``quick`` with --quick, else ``full``, each size named in ``options``
+    (size field -> option) set from its option where given."""
+    given = {size: getattr(args, option) for size, option in options.items() if getattr(args, option) is not None}
+    return replace(quick if args.quick else full, **given)
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
     """Benchmark the physics kernel beside pymunk: single shots, half-rounds, JIT warm-up."""
     from shuffle_sim.bench.physics import FULL, QUICK, format_table, run_bench
 
-    results = run_bench(QUICK if args.quick else FULL)
-    print(json.dumps(results) if args.json else format_table(results))
-    return 0
+    return _print_report(args, run_bench(QUICK if args.quick else FULL), format_table)
 
 
 def cmd_bench_judge(args: argparse.Namespace) -> int:
     """Benchmark judge_batch on the deck court: discs per second on one thread and on all."""
     from shuffle_sim.bench.judging import format_report, run_bench
 
-    report = run_bench(n=args.n, repeats=args.repeats)
-    print(json.dumps(report) if args.json else format_report(report))
-    return 0
+    return _print_report(args, run_bench(n=args.n, repeats=args.repeats), format_report)
 
 
 def cmd_bench_games(args: argparse.Namespace) -> int:
     """Benchmark whole simulated deck games to 75 (numba engine) beside the rules-layer driver."""
     from shuffle_sim.bench.games import FULL, QUICK, format_report, run_bench
 
-    report = run_bench(QUICK if args.quick else FULL)
-    print(json.dumps(report) if args.json else format_report(report))
-    return 0
+    return _print_report(args, run_bench(QUICK if args.quick else FULL), format_report)
 
 
 def cmd_bench_players(args: argparse.Namespace) -> int:
     """Play a few games per game type and preset; report shot mix and success rates by intent."""
-    from dataclasses import replace
-
     from shuffle_sim.bench.players import FULL, QUICK, format_report, run_bench
 
-    sizes = QUICK if args.quick else FULL
-    if args.games is not None:
-        sizes = replace(sizes, games=args.games)
-    if args.head_to_head is not None:
-        sizes = replace(sizes, head_to_head_games=args.head_to_head)
-    if args.workers is not None:
-        sizes = replace(sizes, head_to_head_workers=args.workers)
-    if args.budget is not None:
-        if args.players is not None:
-            raise UsageError(
-                "--budget sets the default win player's budget; with --players name it there (expert-win3000)"
-            )
-        sizes = replace(sizes, head_to_head_budget=args.budget)
+    if args.budget is not None and args.players is not None:
+        raise UsageError("--budget sets the default win player's budget; with --players name it there (expert-win3000)")
+    sizes = _sizes(
+        args,
+        QUICK,
+        FULL,
+        games="games",
+        head_to_head_games="head_to_head",
+        head_to_head_workers="workers",
+        head_to_head_budget="budget",
+    )
     if args.players is not None:
-        from shuffle_sim.playing.player_names import (
-            parse_players,
-        )
+        from shuffle_sim.playing.player_names import parse_players
 
         # each game's players are checked before any game is played (the names are the same for all)
         pairs = [parse_players(game, args.players) for game in args.game or game_names()]
         sizes = replace(sizes, head_to_head_players=(pairs[0][0].name, pairs[0][1].name))
     report = run_bench(sizes, tuple(args.game) if args.game else None, seed=args.seed)
-    print(json.dumps(report) if args.json else format_report(report))
-    return 0
+    return _print_report(args, report, format_report)
 
 
 def cmd_bench_envs(args: argparse.Namespace) -> int:
     """Random-agent steps per second in the game environments, against plan and ev opponents."""
-    from dataclasses import replace
-
     from shuffle_sim.bench.envs import FULL, QUICK, format_report, run_bench
 
-    sizes = QUICK if args.quick else FULL
-    if args.workers is not None:
-        sizes = replace(sizes, workers=args.workers)
-    if args.steps is not None:
-        sizes = replace(sizes, plan_steps=args.steps)
+    sizes = _sizes(args, QUICK, FULL, workers="workers", plan_steps="steps")
     report = run_bench(sizes, tuple(args.game) if args.game else None, seed=args.seed)
-    print(json.dumps(report) if args.json else format_report(report))
-    return 0
+    return _print_report(args, report, format_report)
 
 
 def cmd_bench_experiments(args: argparse.Namespace) -> int:

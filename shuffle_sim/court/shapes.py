@@ -434,3 +434,32 @@ def _grade_arrows(court: Court, x0: float, y0: float, x1: float, y1: float) -> n
     _, hx, hy = court.surface_shape.heights(px, py)
     grade = np.column_stack([px, py, -hx, -hy]).reshape(-1, 4)
     return grade[np.hypot(grade[:, 2], grade[:, 3]) > 0.0]
+
+
+def diagram_points(court: Court, end: str) -> tuple[list[float], list[float]]:
+    """The x and y that bound ``end``'s scoring diagram: the ends of its lines, the boxes of its
+    arcs and of its scoring zones (dead zones left out). What a view of that end must show."""
+    diagram = court.for_end(end)
+    xs: list[float] = []
+    ys: list[float] = []
+    for line in diagram.lines:
+        if line.kind == "segment":
+            xs += [line.geom[0], line.geom[2]]
+            ys += [line.geom[1], line.geom[3]]
+        else:
+            cx, cy, radius, _ = line.geom
+            xs += [cx - radius, cx + radius]
+            ys += [cy - radius, cy + radius]
+    for zone in diagram.zones:
+        if zone.dead:
+            continue
+        if zone.kind == "polygon":
+            assert zone.polygon is not None
+            xs += list(zone.polygon[:, 0])
+            ys += list(zone.polygon[:, 1])
+        else:
+            assert zone.annulus is not None
+            cx, cy, _, outer = zone.annulus
+            xs += [cx - outer, cx + outer]
+            ys += [cy - outer, cy + outer]
+    return xs, ys

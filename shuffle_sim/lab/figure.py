@@ -23,6 +23,7 @@ from bokeh.models.annotations import ColorBar
 from bokeh.plotting import figure
 
 from shuffle_sim.court import Court
+from shuffle_sim.court.shapes import diagram_points
 from shuffle_sim.lab.court_glyphs import court_extent, draw_court, draw_labels
 from shuffle_sim.lab.starts import Start
 from shuffle_sim.lab.surface_glyphs import ReliefGlyphs
@@ -69,29 +70,7 @@ def view_box(court: Court, view: str) -> tuple[float, float, float, float]:
     whole = court_extent(court)
     if view == WHOLE or not court.ends:
         return to_aspect(whole)
-    diagram = court.for_end(view.removesuffix(" end"))
-    xs: list[float] = []
-    ys: list[float] = []
-    for line in diagram.lines:
-        if line.kind == "segment":
-            xs += [line.geom[0], line.geom[2]]
-            ys += [line.geom[1], line.geom[3]]
-        else:
-            cx, cy, radius, _ = line.geom
-            xs += [cx - radius, cx + radius]
-            ys += [cy - radius, cy + radius]
-    for zone in diagram.zones:
-        if zone.dead:
-            continue
-        if zone.kind == "polygon":
-            assert zone.polygon is not None
-            xs += list(zone.polygon[:, 0])
-            ys += list(zone.polygon[:, 1])
-        else:
-            assert zone.annulus is not None
-            cx, cy, _, outer = zone.annulus
-            xs += [cx - outer, cx + outer]
-            ys += [cy - outer, cy + outer]
+    xs, ys = diagram_points(court, view.removesuffix(" end"))
     if not xs:
         return to_aspect(whole)
     pad = VIEW_MARGIN_DIAMETERS * 2 * court.disc_radius

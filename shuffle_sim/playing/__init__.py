@@ -31,9 +31,10 @@ module                what it holds
 ====================  ==============================================================================
 
 Inside the package: the one game loop (``_loop``: ``GameDriver``, a game a shot at a time, and
-``play_game``), the match formats and the checks of a game's arguments (``_matches``), and the deck
-engine's parts (``_deck_setup``, ``_deck_plan``, ``_deck_half_round``) and the one board shot of the
-deck engine and rollouts (``_board_shot``).
+``play_game``), the match formats and the checks of a game's arguments (``_matches``), the deck
+engine's parts (``_deck_setup``, ``_deck_plan``, ``_deck_half_round``), and one shot run among a
+board's discs in numba under the court's motion law, which the deck engine and the win search's
+rollouts share (``_board_shot``).
 """
 
 from shuffle_sim.playing._loop import FramePlay, GameDriver, GamePlay, PendingShot, play_game

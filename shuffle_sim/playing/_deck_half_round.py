@@ -11,21 +11,9 @@ from __future__ import annotations
 import numpy as np
 
 from shuffle_sim._runtime import jit
-from shuffle_sim.physics.numba_api import (
-    DEAD,
-    DISC_DISC,
-    N_FLOAT_ROWS,
-    N_INT_ROWS,
-    STATUS,
-    STATUS_FALLEN,
-    TOUCHED,
-    place_disc,
-    run_table,
-    state_at,
-)
+from shuffle_sim.playing._board_shot import dead_touched_live, moved, out_of_play, run_among
 from shuffle_sim.playing._deck_plan import _planned_shot, value_and_dead
 from shuffle_sim.playing.players import half_turn
-from shuffle_sim.playing.players.read_tables import no_reads
 
 YELLOW_CODE = 0
 DISCS = 8
@@ -36,52 +24,44 @@ C20A_POINTS = 10
 
 
 @jit.inline
-def _keep_live_discs(
-    table,
-    orbit_tables,
-    st,
-    ist,
-    m,
-    n,
-    t_end,
-    head_target,
-    px,
-    py,
-    bx,
-    by,
-    value,
-    colour_of,
-    ja_foot,
-    prep_foot,
-    ja_head,
-    prep_head,
-):
-    """Remove at once what a shot left fallen, dead by the kernel (backstop, past the baseline) or
-    judged dead, packing the live discs' positions, values and colours to the front; returns their
-    number. A disc nothing touched has not moved: its standing and value stand as judged before."""
+def keep_live_discs(shot, n, turn, judges, board, in_play):
+    """Remove at once what the shot of disc ``n`` left fallen, dead by the kernel (backstop, past the
+    baseline) or judged dead at the target end, packing the live discs' positions, canonical values
+    and colours (``board``: x, y, colour, value) to the front; returns their number. ``in_play[i]``
+    says whether disc i stayed. ``shot``: the shot's integer state rows and rest rows (``run_among``);
+    ``turn``: (whether the target is the head end, the pivot of the half
+    turn to the canonical frame); ``judges``: the judge's arrays at the foot and at the head (each
+    ``judge_arrays`` and ``judge_prepare``). A disc nothing touched has not moved: its standing and
+    value stand as judged before."""
+    ist, rest = shot
+    head_target, px, py = turn
+    ja_foot, prep_foot, ja_head, prep_head = judges
+    bx, by, colour_of, value = board
     kept = 0
-    for i in range(m):
-        if ist[STATUS, i] == STATUS_FALLEN or ist[DEAD, i] != 0:
+    for i in range(n + 1):
+        in_play[i] = False
+        if out_of_play(ist, i):
             continue
-        moved = i == n or ist[TOUCHED, i] != 0
-        if moved:
-            x, y, _, _, _ = state_at(table, orbit_tables, st, ist, i, t_end)
+        if moved(ist, i, n):
+            x = rest[i, 0]
+            y = rest[i, 1]
             if head_target:
                 dead = value_and_dead(x, y, ja_head, prep_head)[1]
                 qx, qy = half_turn(px, py, x, y)
+                v = value_and_dead(qx, qy, ja_foot, prep_foot)[0]
             else:
-                dead = value_and_dead(x, y, ja_foot, prep_foot)[1]
-                qx, qy = x, y
+                v, dead = value_and_dead(x, y, ja_foot, prep_foot)
             if dead:
                 continue
             bx[kept] = x
             by[kept] = y
-            value[kept] = value_and_dead(qx, qy, ja_foot, prep_foot)[0]
+            value[kept] = v
         else:
             bx[kept] = bx[i]
             by[kept] = by[i]
             value[kept] = value[i]
         colour_of[kept] = colour_of[i]
+        in_play[i] = True
         kept += 1
     return kept
 
@@ -105,32 +85,6 @@ def _to_canonical(n, head_target, px, py, bx, by, cx, cy):
         else:
             cx[i] = bx[i]
             cy[i] = by[i]
-
-
-@jit.inline
-def _run_shot(table, orbit_tables, n, bx, by, sx, sy, vx, vy, w, ev, no_seg, max_events):
-    """Run a disc launched from (sx, sy) among the ``n`` resting discs; returns the kernel's state,
-    the number of events logged in ``ev`` and the time everything came to rest."""
-    m = n + 1
-    st = np.empty((N_FLOAT_ROWS, m))
-    ist = np.empty((N_INT_ROWS, m), np.int64)
-    pair_t = np.full((m, m), np.inf)
-    for i in range(n):
-        place_disc(table, orbit_tables, st, ist, i, bx[i], by[i], 0.0, 0.0, 0.0)
-    place_disc(table, orbit_tables, st, ist, n, sx, sy, vx, vy, w)
-    n_ev, _, _, t_end, _ = run_table(table, orbit_tables, st, ist, pair_t, ev, no_seg, max_events)
-    return st, ist, n_ev, t_end
-
-
-@jit.inline
-def _dead_touched_live(ev, n_ev):
-    """MSA C-20a: whether a dead disc touched a live one during the shot (the kernel's contact log)."""
-    touched = False
-    for e in range(n_ev):
-        if ev[e, 1] == DISC_DISC and (ev[e, 4] != 0.0) != (ev[e, 5] != 0.0):
-            touched = True
-            break
-    return touched
 
 
 @jit.inline
@@ -159,34 +113,16 @@ def _score_half_round(row, completed, head_target, lead, penalty_side, ended_at_
 
 
 @jit.inline
-def _play_half_round(
-    table,
-    orbit_tables,
-    head_target,
-    lead,
-    px,
-    py,
-    board,
-    spots,
-    setup_numbers,
-    sd,
-    k0,
-    k1,
-    game_index,
-    shot_counter,
-    ev,
-    no_seg,
-    max_events,
-    ja_foot,
-    prep_foot,
-    ja_head,
-    prep_head,
-):
+def _play_half_round(law, motion, turn, lead, board, plan, stream, shot_counter, logs, max_events, judges):
     """Shoot the half-round's eight discs, removing what each shot leaves dead at once; stop early on
-    a C-20a replay. ``board``: the game's board arrays (``deck_engine._game_board``). Returns (discs
-    left, the side that caused a replay or -1, whether that was the eighth disc, the shot counter)."""
-    bx, by, colour_of, cx, cy, value, reach = board
-    reads = no_reads()  # the engine runs closed-form courts only (``flat_only``)
+    a C-20a replay. ``board``: the game's board arrays (``deck_engine._game_board``); ``plan``: the
+    setup's numbers (``setup_numbers``), its spots, its read table (``_deck_setup.deck_reads``) and the
+    sides' deviations; ``stream``: the seed's key words and the game index; ``law`` and ``motion``:
+    the court's motion law and its arrays at the target end (``_board_shot``); ``turn`` and
+    ``judges`` as ``keep_live_discs``. Returns (discs left, the side that caused a replay or -1,
+    whether that was the eighth disc, the shot counter)."""
+    bx, by, colour_of, cx, cy, value, reach, in_play = board
+    head_target, px, py = turn
     n = 0
     penalty_side = -1
     ended_at_eight = False
@@ -196,55 +132,17 @@ def _play_half_round(
         sign = 1.0 if (colour == YELLOW_CODE) != head_target else -1.0
         _to_canonical(n, head_target, px, py, bx, by, cx, cy)
         sx, sy, vx, vy, w = _planned_shot(
-            cx,
-            cy,
-            colour_of,
-            value,
-            reach,
-            n,
-            colour,
-            sign,
-            spots,
-            setup_numbers,
-            reads,
-            sd,
-            k0,
-            k1,
-            game_index,
-            shot_counter,
+            (cx, cy, colour_of, value, reach), n, colour, sign, plan, stream, shot_counter
         )
         shot_counter += 1
         if head_target:
             sx, sy = half_turn(px, py, sx, sy)
             vx = -vx
             vy = -vy
-        m = n + 1
-        st, ist, n_ev, t_end = _run_shot(table, orbit_tables, n, bx, by, sx, sy, vx, vy, w, ev, no_seg, max_events)
-        bx[n] = sx
-        by[n] = sy
-        colour_of[n] = colour
-        if _dead_touched_live(ev, n_ev):
+        ist, rest, n_ev = run_among(law, motion, (bx, by, colour_of), n, (sx, sy, vx, vy, w), colour, logs, max_events)
+        if dead_touched_live(logs[0], n_ev):
             penalty_side = colour
             ended_at_eight = k == DISCS - 1
             break
-        n = _keep_live_discs(
-            table,
-            orbit_tables,
-            st,
-            ist,
-            m,
-            n,
-            t_end,
-            head_target,
-            px,
-            py,
-            bx,
-            by,
-            value,
-            colour_of,
-            ja_foot,
-            prep_foot,
-            ja_head,
-            prep_head,
-        )
+        n = keep_live_discs((ist, rest), n, turn, judges, (bx, by, colour_of, value), in_play)
     return n, penalty_side, ended_at_eight, shot_counter

@@ -23,17 +23,17 @@ game index), so the same seed plays the same game bit for bit.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from shuffle_sim.court import Court
-from shuffle_sim.playing.players import Decision, Launch, Player, ShotContext
+from shuffle_sim.court import Court, load_court
+from shuffle_sim.playing.players import Decision, Launch, Player, ShotContext, Stance
 from shuffle_sim.playing.records import FrameRecord, GameRecord, ShotRecord
-from shuffle_sim.playing.shooting import ShotOutcome, run_shot
-from shuffle_sim.rules import Board, ShotRulings, shot_rulings
+from shuffle_sim.playing.shooting import ShotOutcome, run_shot, single_threaded
+from shuffle_sim.rules import Board, FrameScore, ShotRulings, shot_rulings
 from shuffle_sim.rules.common import Turn
 
 
@@ -44,10 +44,11 @@ class FramePlay(ABC):
 
     Subclasses give ``context``, ``after_shot`` and ``finish``, and ``next_turn`` where the rules
     decide turn by turn (deck); ``shoot`` runs the launch on the frame's court from its board as it
-    stands.
+    stands. ``tactics`` (what the players know of the game) and ``game`` (the rules' game flow) serve
+    ``shot_context`` and ``record``, which a subclass's ``context`` and ``finish`` may build on.
     """
 
-    def __init__(self, court: Court, planned: tuple[Turn, ...] = ()):
+    def __init__(self, court: Court, planned: tuple[Turn, ...] = (), tactics: Any = None, game: Any = None):
         self.court = court
         self.xs: list[float] = []
         self.ys: list[float] = []
@@ -55,6 +56,8 @@ class FramePlay(ABC):
         self.planned = planned
         self.taken = 0
         self.twenties: dict[str, int] = {}
+        self.tactics = tactics
+        self.game = game
 
     def next_turn(self) -> Turn | None:
         """The next shot of the frame, or None once the frame is over."""
@@ -76,6 +79,32 @@ class FramePlay(ABC):
         """What the shooter of ``turn`` sees; ``shot`` counts the game's shots before this one."""
         ...
 
+    def seen_board(self) -> tuple[Court, np.ndarray, np.ndarray]:
+        """The court and the board's discs (x, y) as the shooters see them: as they stand."""
+        return (self.court, *self.board_arrays())
+
+    def shot_context(
+        self, turn: Turn, shot: int, seed: int, game_index: int, stance: Stance, shooter: str, **info
+    ) -> ShotContext:
+        """What ``shooter`` (the board's label of the shooter of ``turn``) sees from ``stance``: the
+        board (``seen_board``), the frame's tactics, the shot's noise draws and, in ``info``, the
+        rules' game flow (``"game"``) and the game facts given."""
+        court, bx, by = self.seen_board()
+        return ShotContext(
+            court,
+            stance,
+            bx,
+            by,
+            tuple(self.teams),
+            shooter,
+            self.tactics,
+            seed=seed,
+            game_index=game_index,
+            shot=shot,
+            turn=turn,
+            info={**info, "game": self.game},
+        )
+
     def shoot(self, turn: Turn, launch: Launch) -> ShotOutcome:
         """Run ``launch`` from the board as it stands to rest."""
         return run_shot(self.court, self.xs, self.ys, launch)
@@ -95,6 +124,30 @@ class FramePlay(ABC):
         """Score the frame, tell the game flow, and return the frame's record."""
         ...
 
+    def record(
+        self,
+        number: int,
+        label: str,
+        scored: FrameScore,
+        shots: list[ShotRecord],
+        score: Mapping[str, int],
+        points: Mapping[str, int],
+        **more,
+    ) -> FrameRecord:
+        """The frame's record: its ``score`` and the ``points`` it adds, the game's totals after it,
+        the board as the rules scored it (``scored``) and its ``shots``; ``more``: ``FrameRecord``'s
+        other fields (end, note, twenties)."""
+        return FrameRecord(
+            number=number,
+            label=label,
+            score=dict(score),
+            points=dict(points),
+            totals=dict(self.game.scores),
+            board=[d.to_dict() for d in scored.discs],
+            shots=shots,
+            **more,
+        )
+
     def keep(self, rulings: ShotRulings) -> None:
         """The board after a shot: every disc the rulings left in play."""
         board = rulings.board
@@ -108,13 +161,46 @@ class FramePlay(ABC):
 
 
 class GamePlay(ABC):
-    """A game in play: the rules' game flow (``game``), its sides, and how to start each frame."""
+    """A game in play: the rules' game flow (``game``), its sides, the court and the players'
+    tactics, and how to start each frame (``frame_play``: the game's ``FramePlay``, made from the
+    court, the tactics and the game)."""
 
     #: The rules' game object; each game's subclass names its class.
     game: Any = None
     sides: tuple[str, str]
     #: A game still going after this many frames stops unfinished.
     max_frames: int = 200
+    #: The game's ``FramePlay`` class: ``new_frame`` makes each frame of it from the court, the
+    #: tactics and the game.
+    frame_play: Callable[..., FramePlay]
+    #: The court a game is played on when ``play_out`` is given none (its name).
+    default_court: str = ""
+
+    def __init__(self, game: Any, court: Court, tactics: Any = None, sides: Sequence[str] | None = None):
+        """``game`` played on ``court`` by ``sides`` (default the game's ``sides``) knowing ``tactics``."""
+        self.game = game
+        sides = game.sides if sides is None else sides
+        self.sides = (sides[0], sides[1])
+        self.court = court
+        self.tactics = tactics
+
+    @classmethod
+    @single_threaded
+    def play_out(
+        cls,
+        game: Any,
+        players: Mapping[str, Player],
+        seed: int,
+        game_index: int = 0,
+        court: Court | None = None,
+        number: int = 1,
+        max_frames: int | None = None,
+        on_frame: Callable[[FrameRecord], None] | None = None,
+    ) -> GameRecord:
+        """Play ``game`` (the rules' game flow) to its end on ``court`` (default ``default_court``),
+        ``players`` by side name; shot k of the game uses noise stream k (``play_game``)."""
+        play = cls(game, court or load_court(cls.default_court))
+        return play_game(play, players, seed, game_index, number, max_frames or cls.max_frames, on_frame)
 
     def frames_posted(self) -> int:
         """Frames on the game's scoreboard so far."""
@@ -124,8 +210,8 @@ class GamePlay(ABC):
         """The most discs a frame's board can hold: its shots (asked before the game is over)."""
         return len(self.game.turns())
 
-    @abstractmethod
-    def new_frame(self) -> FramePlay: ...
+    def new_frame(self) -> FramePlay:
+        return self.frame_play(self.court, self.tactics, self.game)
 
     @abstractmethod
     def roles(self) -> dict[str, str]:

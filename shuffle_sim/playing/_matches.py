@@ -1,18 +1,19 @@
-"""The match formats the game modules share (``single_game``, ``best_of_three``, ``finish_match``),
-the checks of a game's arguments, and the court a game is played on. ``match_play.play`` plays the
-games and matches themselves."""
+"""What ``play`` asks of a game's play module (``MatchRequest``), the match formats the game modules
+share (``single_game``, ``best_of_three``), the checks of a game's arguments, and the court a game is
+played on. ``match_play.play`` plays the games and matches themselves."""
 
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 
 from shuffle_sim.court import Court, as_court
 from shuffle_sim.games import UnknownGameError, game_names, get_game
 from shuffle_sim.messages import shown
 from shuffle_sim.playing.flat_only import require_win_search
 from shuffle_sim.playing.players import Player, PlayerError
-from shuffle_sim.playing.records import GameRecord, MatchRecord
+from shuffle_sim.playing.records import FrameRecord, GameRecord, MatchRecord
 
 SIDES = ("A", "B")
 #: Games a side must win in the matches the rules leave open (horse collar, ricochet).
@@ -91,47 +92,72 @@ def frame_callback(on_frame, number):
     return None if on_frame is None else (lambda frame: on_frame(number, frame))
 
 
-def finish_match(game: str, seed: int, match: bool, games: list[GameRecord], winner, wins, notes=()) -> MatchRecord:
-    """The record of a game or match as played (players are filled in by ``play``)."""
-    return MatchRecord(
-        game=game, seed=seed, players={}, match=match, games=games, winner=winner, wins=wins, notes=list(notes)
-    )
+@dataclass(frozen=True)
+class MatchRequest:
+    """What ``play`` asks of a game's play module (its ``play_match``): ``players`` by side, the
+    ``seed``, a game or a ``match``, the game's ``length`` (None: the rules' default), the callbacks
+    as frames and games finish (``on_frame(game_number, frame)``, ``on_game(game)``) and the
+    ``court`` (None: the game's own)."""
+
+    players: Mapping[str, Player]
+    seed: int
+    match: bool = False
+    length: int | None = None
+    on_frame: Callable[[int, FrameRecord], None] | None = None
+    on_game: Callable[[GameRecord], None] | None = None
+    court: Court | None = None
+
+    def play_game(self, play_one, game, number: int) -> GameRecord:
+        """Game ``number`` of the match (the rules' ``game``, game index ``number - 1``) played on the
+        request's court by ``play_one`` (a game's ``GamePlay.play_out``), and told to ``on_game``."""
+        record = play_one(
+            game,
+            self.players,
+            self.seed,
+            number - 1,
+            court=self.court,
+            number=number,
+            on_frame=frame_callback(self.on_frame, number),
+        )
+        if self.on_game:
+            self.on_game(record)
+        return record
+
+    def record(self, game: str, games: list[GameRecord], winner, wins, notes=()) -> MatchRecord:
+        """The record of the game or match as played (players are filled in by ``play``)."""
+        return MatchRecord(
+            game=game,
+            seed=self.seed,
+            players={},
+            match=self.match,
+            games=games,
+            winner=winner,
+            wins=wins,
+            notes=list(notes),
+        )
 
 
-def single_game(game_name, play_one, game, players, seed, on_frame, on_game, court) -> MatchRecord:
-    """One game played alone (not a match) on ``court``: game index 0, number 1."""
-    record = play_one(game, players, seed, 0, court=court, on_frame=frame_callback(on_frame, 1))
-    if on_game:
-        on_game(record)
-    return finish_match(game_name, seed, False, [record], record.winner, {s: int(s == record.winner) for s in SIDES})
+def single_game(game_name: str, play_one, game, request: MatchRequest) -> MatchRecord:
+    """One game played alone (not a match): game index 0, number 1."""
+    record = request.play_game(play_one, game, 1)
+    return request.record(game_name, [record], record.winner, {s: int(s == record.winner) for s in SIDES})
 
 
-def best_of_three(game_name, make_game, play_one, players, seed, match, on_frame, on_game, court) -> MatchRecord:
-    """A game, or a match won by the first side to win ``BEST_OF_THREE`` games on ``court``
-    (``make_game(number)`` sets up game ``number``; an unfinished game ends the match without a
-    winner)."""
+def best_of_three(game_name: str, make_game, play_one, request: MatchRequest) -> MatchRecord:
+    """A game, or a match won by the first side to win ``BEST_OF_THREE`` games (``make_game(number)``
+    sets up game ``number``; an unfinished game ends the match without a winner)."""
     games: list[GameRecord] = []
     wins = {s: 0 for s in SIDES}
     while True:
         number = len(games) + 1
-        record = play_one(
-            make_game(number),
-            players,
-            seed,
-            number - 1,
-            court=court,
-            number=number,
-            on_frame=frame_callback(on_frame, number),
-        )
+        record = request.play_game(play_one, make_game(number), number)
         games.append(record)
-        if on_game:
-            on_game(record)
         if record.winner is not None:
             wins[record.winner] += 1
-        if not match:
-            return finish_match(game_name, seed, False, games, record.winner, wins)
+        if not request.match:
+            return request.record(game_name, games, record.winner, wins)
         leader = max(SIDES, key=lambda s: wins[s])
         if wins[leader] >= BEST_OF_THREE:
-            return finish_match(game_name, seed, True, games, leader, wins)
+            return request.record(game_name, games, leader, wins)
         if not record.finished:
-            return finish_match(game_name, seed, True, games, None, wins)
+            return request.record(game_name, games, None, wins)

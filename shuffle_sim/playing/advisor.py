@@ -39,7 +39,7 @@ import numpy as np
 
 from shuffle_sim.court import Court
 from shuffle_sim.games import get_game
-from shuffle_sim.noise import EXACT, SEARCH_DEPTHS, seed_key
+from shuffle_sim.noise import EXACT
 from shuffle_sim.playing.flat_only import require_win_search, surface_words
 from shuffle_sim.playing.players import Intent, Launch, Player, PlayerError, ShotContext, noise_vector
 from shuffle_sim.playing.players.reading import needs_reading
@@ -152,36 +152,15 @@ def _rows(batch: ShotBatch, start: int, stop: int) -> ShotBatch:
 
 
 def _executions(ctx: ShotContext, launches: list[Launch], skill, n: int) -> tuple[np.ndarray, ...]:
-    """Every launch under samples 0..n-1 of the search stream (shot 0 of game 0): x, y, vx, vy, omega."""
-    from shuffle_sim.playing.search.kr_uct import sampled_executions as executions
+    """Every launch under samples 0..n-1 of the search stream of ``ctx``'s shot: x, y, vx, vy, omega."""
+    from shuffle_sim.playing.search.kr_uct import executions, launch_rows
 
-    rows = len(launches) * n
-    ts = np.repeat([la.t for la in launches], n).astype(np.float64)
-    vxs = np.repeat([la.vx for la in launches], n).astype(np.float64)
-    vys = np.repeat([la.vy for la in launches], n).astype(np.float64)
-    ws = np.repeat([la.omega for la in launches], n).astype(np.float64)
-    ids = np.tile(np.arange(n, dtype=np.int64), len(launches))
-    out = [np.empty(rows) for _ in range(5)]
-    ox, oy, reach = ctx.obstacles()
-    k0, k1 = seed_key(ctx.seed)
-    executions(
-        ctx.stance.array,
-        ts,
-        vxs,
-        vys,
-        ws,
-        ids,
-        noise_vector(skill),
-        k0,
-        k1,
-        int(ctx.game_index),
-        int(ctx.shot) * SEARCH_DEPTHS,
-        ox,
-        oy,
-        reach,
-        *out,
-    )
-    return tuple(out)
+    return executions(ctx, skill, launch_rows(launches, n), _sample_ids(launches, n))
+
+
+def _sample_ids(launches: list[Launch], n: int) -> np.ndarray:
+    """Samples 0..n-1 of each launch, as ``_executions`` lays its rows out."""
+    return np.tile(np.arange(n, dtype=np.int64), len(launches))
 
 
 def _frame_values(game: str, ctx: ShotContext, launches: list[Launch], skill, n: int, batch: ShotBatch) -> np.ndarray:
@@ -190,28 +169,11 @@ def _frame_values(game: str, ctx: ShotContext, launches: list[Launch], skill, n:
     shot in the rollout kernel (``search.deck_rollout``), under the court's own motion law."""
     values = np.asarray(ctx.tactics.evaluate(ctx, batch), dtype=np.float64)
     if game == "deck":
-        from shuffle_sim.playing.deck import COLOUR_CODES
-        from shuffle_sim.playing.search.deck_rollout import deck_rollouts
+        from shuffle_sim.playing.search.deck_rollout import rollouts_from
+        from shuffle_sim.playing.search.kr_uct import launch_rows
 
-        rows = np.repeat([[la.t, la.vx, la.vy, la.omega] for la in launches], n, axis=0)
-        colours = [COLOUR_CODES.get(t, 1) for t in ctx.board_team]
-        sd = noise_vector(skill)
-        out = deck_rollouts(
-            ctx.court,
-            ctx.board_x,
-            ctx.board_y,
-            colours,
-            ctx.info["sign"],
-            COLOUR_CODES.get(ctx.shooter, 0),
-            rows,
-            sd,
-            sd,
-            0,
-            ctx.seed,
-            ctx.game_index,
-            ctx.shot,
-            np.tile(np.arange(n, dtype=np.int64), len(launches)),
-        )
+        rows = launch_rows(launches, n)
+        _, out = rollouts_from(ctx, rows, noise_vector(skill), 0, _sample_ids(launches, n))
         values = np.where(out["penalty"] >= 0, -10.0, values)
     return values
 

@@ -21,19 +21,18 @@ shooter's on a closed board, or an open 20 on a board left open.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 import numpy as np
 
 from shuffle_sim.court import Court, load_court
 from shuffle_sim.physics import STATUS_HOLED
-from shuffle_sim.playing._loop import FramePlay, GamePlay, play_game
-from shuffle_sim.playing._matches import SIDES, finish_match, frame_callback, single_game
-from shuffle_sim.playing.players import Draw, Open20, Player, PlayerError, ShotContext, Stance
+from shuffle_sim.playing._loop import FramePlay, GamePlay
+from shuffle_sim.playing._matches import SIDES, MatchRequest, single_game
+from shuffle_sim.playing.players import Draw, Open20, PlayerError, ShotContext, Stance
 from shuffle_sim.playing.players.repertoire import Shot, Strike, strike_line, visibility
 from shuffle_sim.playing.records import FrameRecord, GameRecord, MatchRecord, ShotRecord
-from shuffle_sim.playing.shooting import ShotOutcome, single_threaded
+from shuffle_sim.playing.shooting import ShotOutcome
 from shuffle_sim.rules.common import Board, Turn
 from shuffle_sim.rules.crokinole import (
     FIFTEEN_LINE,
@@ -226,10 +225,10 @@ class CrokinoleFrame(FramePlay):
     """One round: shooters in seat order; after each shot the hit and open-shot rules (``shot_rulings``)
     set 20s aside and remove fouls and dead discs."""
 
+    game: CrokinoleGame
+
     def __init__(self, court: Court, tactics: CrokinoleTactics, game: CrokinoleGame):
-        super().__init__(court, game.turns())
-        self.tactics = tactics
-        self.game = game
+        super().__init__(court, game.turns(), tactics, game)
         self.twenties = {s: 0 for s in game.sides}
         self.fouls: list[str] = []
         self.shot = 0
@@ -240,26 +239,17 @@ class CrokinoleFrame(FramePlay):
 
     def context(self, turn: Turn, shot: int, seed: int, game_index: int) -> ShotContext:
         self.shot = shot + 1
-        bx, by = self.board_arrays()
-        return ShotContext(
-            court=self.court,
-            stance=self.tactics.stance(turn.end),
-            board_x=bx,
-            board_y=by,
-            board_team=tuple(self.teams),
-            shooter=turn.team,
-            tactics=self.tactics,
-            seed=seed,
-            game_index=game_index,
-            shot=shot,
-            turn=turn,
-            info={
-                "seat": turn.end,
-                "opponent_shots_left": self.opponent_shots_left(turn),
-                "twenties": dict(self.twenties),
-                "game": self.game,
-                "frame": self,
-            },
+        return self.shot_context(
+            turn,
+            shot,
+            seed,
+            game_index,
+            self.tactics.stance(turn.end),
+            turn.team,
+            seat=turn.end,
+            opponent_shots_left=self.opponent_shots_left(turn),
+            twenties=dict(self.twenties),
+            frame=self,
         )
 
     def after_shot(self, turn: Turn, outcome: ShotOutcome) -> ShotRulings:
@@ -277,55 +267,37 @@ class CrokinoleFrame(FramePlay):
             Board(self.court, *self.board_arrays(), tuple(self.teams)), twenties=self.twenties, teams=game.sides
         )
         entry = game.record_round(frame, self.twenties)
-        return FrameRecord(
-            number=entry.number,
-            label=f"round {entry.number}: {first.team} starts from the {first.end}",
-            score=dict(entry.totals),
-            points=dict(entry.points),
-            totals=dict(game.scores),
-            board=[d.to_dict() for d in frame.discs],
-            end=None,
+        return self.record(
+            entry.number,
+            f"round {entry.number}: {first.team} starts from the {first.end}",
+            frame,
+            shots,
+            score=entry.totals,
+            points=entry.points,
             note="; ".join(self.fouls),
             twenties=dict(entry.twenties),
-            shots=shots,
         )
 
 
 class CrokinolePlay(GamePlay):
     game: CrokinoleGame
     max_frames = MAX_ROUNDS
+    frame_play = CrokinoleFrame
+    default_court = "crokinole"
 
     def __init__(self, game: CrokinoleGame, court: Court):
-        self.game = game
-        self.sides = (game.sides[0], game.sides[1])
-        self.court = court
-        self.tactics = crokinole_tactics(court)
+        super().__init__(game, court, crokinole_tactics(court))
 
     def frames_posted(self) -> int:
         return len(self.game.rounds)
-
-    def new_frame(self) -> CrokinoleFrame:
-        return CrokinoleFrame(self.court, self.tactics, self.game)
 
     def roles(self) -> dict[str, str]:
         game = self.game
         return {s: ", ".join(seat for side, _, seat in game.seats if side == s) for s in game.sides}
 
 
-@single_threaded
-def play_crokinole_game(
-    game: CrokinoleGame,
-    players: Mapping[str, Player],
-    seed: int,
-    game_index: int = 0,
-    court: Court | None = None,
-    number: int = 1,
-    max_rounds: int = MAX_ROUNDS,
-    on_frame: Callable[[FrameRecord], None] | None = None,
-) -> GameRecord:
-    """Play ``game`` to its end (``players`` by side name); shot k of the game uses noise stream k."""
-    play = CrokinolePlay(game, court or load_court("crokinole"))
-    return play_game(play, players, seed, game_index, number, max_rounds, on_frame)
+#: Play a ``CrokinoleGame`` to its end (``GamePlay.play_out``; ``players`` by side name).
+play_crokinole_game = CrokinolePlay.play_out
 
 
 #: Formats ``play_match`` knows beside a number of rounds (``_matches.check_format``).
@@ -342,41 +314,26 @@ def game_play(seed: int, length: int | None = None, court: Court | None = None) 
     return CrokinolePlay(CrokinoleGame(SIDES, crokinole_options(length)), court or load_court("crokinole"))
 
 
-def play_match(
-    players: Mapping[str, Player],
-    seed: int,
-    match: bool,
-    length: int | None,
-    on_frame=None,
-    on_game=None,
-    court: Court | None = None,
-    championship: bool = False,
-) -> MatchRecord:
-    """A singles game of 4 rounds (``length`` rounds) on ``court`` (default the tournament board), A
-    shooting first; a match is the category's number of games (singles: 10), the first shooter
-    alternating. A ``championship`` game plays another round while level after its rounds, and a
-    championship match is best two of three games (crokinole tournament rules)."""
+def play_match(request: MatchRequest, championship: bool = False) -> MatchRecord:
+    """A singles game of 4 rounds (``request.length`` rounds) on the request's court (default the
+    tournament board), A shooting first; a match is the category's number of games (singles: 10),
+    the first shooter alternating. A ``championship`` game plays another round while level after its
+    rounds, and a championship match is best two of three games (crokinole tournament rules)."""
+    length = request.length
     options = CrokinoleOptions(rounds=CrokinoleOptions.rounds if length is None else length, championship=championship)
-    if not match:
-        game = CrokinoleGame(SIDES, options)
-        return single_game(GAME, play_crokinole_game, game, players, seed, on_frame, on_game, court)
+    if not request.match:
+        return single_game(GAME, play_crokinole_game, CrokinoleGame(SIDES, options), request)
     crokinole_match = CrokinoleMatch(SIDES, options)
     games: list[GameRecord] = []
     while not crokinole_match.over:
-        number = len(games) + 1
         game = crokinole_match.next_game()
-        record = play_crokinole_game(
-            game, players, seed, number - 1, court=court, number=number, on_frame=frame_callback(on_frame, number)
-        )
+        games.append(request.play_game(play_crokinole_game, game, len(games) + 1))
         crokinole_match.record_game(game)
-        games.append(record)
-        if on_game:
-            on_game(record)
     notes = [
         "match points: " + ", ".join(f"{s} {p}" for s, p in crokinole_match.points.items()),
         "20s: " + ", ".join(f"{s} {n}" for s, n in crokinole_match.twenties.items()),
     ]
-    return finish_match(GAME, seed, True, games, crokinole_match.winner, dict(crokinole_match.wins), notes)
+    return request.record(GAME, games, crokinole_match.winner, dict(crokinole_match.wins), notes)
 
 
 def named_stances(court: Court) -> list[tuple[str, str, Stance]]:
@@ -405,17 +362,12 @@ def default_position(board: Board, shooter: str) -> str:
 def shooter_context(board: Board, shooter: str, position: str) -> ShotContext:
     """What a crokinole shooter sees on ``board`` from the seat ``position`` (the shot advisor)."""
     tactics = crokinole_tactics(board.court)
-    return ShotContext(
-        board.court,
+    return ShotContext.on_board(
+        board,
         tactics.stance(position),
-        np.asarray(board.x, dtype=np.float64),
-        np.asarray(board.y, dtype=np.float64),
-        tuple(board.team),
         shooter,
         tactics,
-        info={
-            "seat": position,
-            "opponent_shots_left": ADVICE_OPPONENT_SHOTS,
-            "twenties": dict(board.twenties or {}),
-        },
+        seat=position,
+        opponent_shots_left=ADVICE_OPPONENT_SHOTS,
+        twenties=dict(board.twenties or {}),
     )

@@ -25,13 +25,12 @@ from shuffle_sim.judging import lag_distance
 from shuffle_sim.judging.packing import judge_arrays
 from shuffle_sim.judging.procedure import judge_prepare
 from shuffle_sim.playing._loop import FramePlay, GamePlay, play_game
-from shuffle_sim.playing._matches import SIDES, finish_match, frame_callback, single_game
+from shuffle_sim.playing._matches import SIDES, MatchRequest, single_game
 from shuffle_sim.playing.deck_engine import (
-    BLACK_CODE,
+    COLOUR_CODES,
     MAX_HALF_ROUNDS,
     PLAN_TAKEOUT,
     SPOT_ZONES,
-    YELLOW_CODE,
     DeckSetup,
     canonical_values,
     deck_plan,
@@ -58,7 +57,6 @@ from shuffle_sim.rules.deck_game import DeckGame, DeckMatch, DeckOptions
 from shuffle_sim.rules.rulings import ShotRulings
 from shuffle_sim.shots import ShotBatch
 
-COLOUR_CODES = {YELLOW: YELLOW_CODE, BLACK: BLACK_CODE}
 #: Take-out speeds the expected-value player weighs (m of slide to spare past the disc).
 TAKEOUT_EXTRAS = (1.5, 3.0)
 #: A guard stops this far in front of the disc it guards (m); a hide this far behind its cover.
@@ -179,14 +177,14 @@ class DeckFrame(FramePlay):
     (toward the foot) and their launch is turned to the real end; the rules (``DeckHalfRound``) say
     who shoots, apply each shot's effects (removals, C-20a, penalties) and may end it early."""
 
+    game: DeckGame
+
     def __init__(self, setup: DeckSetup, tactics: DeckTactics, game: DeckGame):
-        self.game = game
         self.half = game.half_round()
         self.target = game.target_end()
         self.head_target = self.target == "head"
-        super().__init__(setup.court_at(self.target))
+        super().__init__(setup.court_at(self.target), (), tactics, game)
         self.setup = setup
-        self.tactics = tactics
 
     def next_turn(self) -> Turn | None:
         return None if self.half.ended else self.half.next_turn()
@@ -198,23 +196,15 @@ class DeckFrame(FramePlay):
     def hammer(self) -> str | None:
         return self.half.turns[-1].team
 
+    def seen_board(self) -> tuple[Court, np.ndarray, np.ndarray]:
+        """The court toward the diagram the shooters aim at and the board in the canonical frame."""
+        return (self.setup.court_toward(self.head_target), *_canonical(self.setup, self.head_target, self.xs, self.ys))
+
     def context(self, turn: Turn, shot: int, seed: int, game_index: int) -> ShotContext:
         sign = 1 if turn.side == "right" else -1
         assert turn.colour is not None, "a deck turn names its colour"
-        bx, by = _canonical(self.setup, self.head_target, self.xs, self.ys)
-        return ShotContext(
-            court=self.setup.court_toward(self.head_target),
-            stance=self.setup.stance(sign),
-            board_x=bx,
-            board_y=by,
-            board_team=tuple(self.teams),
-            shooter=turn.colour,
-            tactics=self.tactics,
-            seed=seed,
-            game_index=game_index,
-            shot=shot,
-            turn=turn,
-            info={"sign": sign, "game": self.game, "half": self.half},
+        return self.shot_context(
+            turn, shot, seed, game_index, self.setup.stance(sign), turn.colour, sign=sign, half=self.half
         )
 
     def shoot(self, turn: Turn, launch: Launch) -> ShotOutcome:
@@ -236,20 +226,18 @@ class DeckFrame(FramePlay):
             half.finish(board)
         entry = half.entry
         assert entry is not None, "a finished half-round has its scoreboard entry"
-        frame_score = score_half_round(board)
         notes = [f"{side} {rule} {points}-off" for side, rule, points in entry.penalties]
         if entry.replayed:
             notes.append("half-round replayed")
-        return FrameRecord(
-            number=len(game.scoreboard),
-            label=f"half-round {entry.number + 1}: {entry.shooting_end} to {self.target}, {entry.lead} leads",
-            score=dict(entry.points),
+        return self.record(
+            len(game.scoreboard),
+            f"half-round {entry.number + 1}: {entry.shooting_end} to {self.target}, {entry.lead} leads",
+            score_half_round(board),
+            shots,
+            score=entry.points,
             points={s: entry.total(s) for s in game.sides},
-            totals=dict(game.scores),
-            board=[d.to_dict() for d in frame_score.discs],
             end=self.target,
             note="; ".join(notes),
-            shots=shots,
         )
 
 
@@ -258,10 +246,8 @@ class DeckPlay(GamePlay):
     max_frames = MAX_HALF_ROUNDS
 
     def __init__(self, game: DeckGame, setup: DeckSetup):
-        self.game = game
-        self.sides = (game.sides[0], game.sides[1])
+        super().__init__(game, setup.court, deck_tactics(setup))
         self.setup = setup
-        self.tactics = deck_tactics(setup)
 
     def new_frame(self) -> DeckFrame:
         return DeckFrame(self.setup, self.tactics, self.game)
@@ -381,46 +367,32 @@ def game_play(seed: int, length: int | None = None, court: Court | None = None) 
     return DeckPlay(DeckGame(*SIDES, options=deck_options(length)), deck_setup(court or load_court("deck")))
 
 
-def play_match(
-    players: Mapping[str, Player],
-    seed: int,
-    match: bool,
-    length: int | None,
-    on_frame=None,
-    on_game=None,
-    court: Court | None = None,
-    frames: int | None = None,
-) -> MatchRecord:
-    """A singles game to 75 (``length`` another game point; ``frames``: a game of that many frames,
-    MSA C-1, the sides switching colours at half way in 24- and 36-frame games) on ``court``
-    (default the MSA court), A on yellow; a match is best two of three, A on yellow in game 1 and on
-    black in game 2, the third game's colours by a simulated lag (MSA C-1a, C-2; the lag winner
-    takes yellow)."""
-    options = deck_options(length, frames)
-    if not match:
-        game = DeckGame(*SIDES, options=options)
-        return single_game(GAME, play_deck_game, game, players, seed, on_frame, on_game, court)
+def play_match(request: MatchRequest, frames: int | None = None) -> MatchRecord:
+    """A singles game to 75 (``request.length`` another game point; ``frames``: a game of that many
+    frames, MSA C-1, the sides switching colours at half way in 24- and 36-frame games) on the
+    request's court (default the MSA court), A on yellow; a match is best two of three, A on yellow
+    in game 1 and on black in game 2, the third game's colours by a simulated lag (MSA C-1a, C-2; the
+    lag winner takes yellow)."""
+    seed, court = request.seed, request.court
+    options = deck_options(request.length, frames)
+    if not request.match:
+        return single_game(GAME, play_deck_game, DeckGame(*SIDES, options=options), request)
     deck_match = DeckMatch(*SIDES, options=options)
     games: list[GameRecord] = []
     notes: list[str] = []
     while not deck_match.over:
         if deck_match.needs_lag:
-            winner, lag_notes = play_lag(deck_match, players, seed, court)
+            winner, lag_notes = play_lag(deck_match, request.players, seed, court)
             notes += lag_notes
             deck_match.record_lag(winner, "yellow")
         number = len(games) + 1
         game = deck_match.next_game()
-        record = play_deck_game(
-            game, players, seed, number - 1, court=court, number=number, on_frame=frame_callback(on_frame, number)
-        )
-        games.append(record)
-        if on_game:
-            on_game(record)
+        games.append(request.play_game(play_deck_game, game, number))
         if not game.over:
             notes.append(f"game {number} stopped unfinished: the match has no winner")
-            return finish_match(GAME, seed, True, games, None, dict(deck_match.wins), notes)
+            return request.record(GAME, games, None, dict(deck_match.wins), notes)
         deck_match.record_game(game)
-    return finish_match(GAME, seed, True, games, deck_match.winner, dict(deck_match.wins), notes)
+    return request.record(GAME, games, deck_match.winner, dict(deck_match.wins), notes)
 
 
 def named_stances(court: Court) -> list[tuple[str, str, Stance]]:

@@ -29,14 +29,17 @@ from shuffle_sim._runtime import jit
 from shuffle_sim.court import Court
 from shuffle_sim.judging.packing import judge_arrays
 from shuffle_sim.judging.procedure import judge_prepare
-from shuffle_sim.physics.numba_api import EV_COLUMNS, SEG_COLUMNS, court_table, kernel_arrays
+from shuffle_sim.physics.numba_api import CLOSED_FORM, EV_COLUMNS, SEG_COLUMNS, court_table, kernel_arrays
 from shuffle_sim.playing._deck_half_round import DISCS, ENTRY_COLUMNS, YELLOW_CODE, _play_half_round, _score_half_round
 from shuffle_sim.playing._deck_plan import PLAN_DRAW, PLAN_TAKEOUT, canonical_values, deck_plan, value_and_dead
 from shuffle_sim.playing._deck_setup import SPOT_ZONES, TAKEOUT_EXTRA, DeckSetup, deck_setup, setup_numbers
 from shuffle_sim.playing.flat_only import require_closed_form
+from shuffle_sim.playing.players.read_tables import no_reads
+from shuffle_sim.rules.deck import BLACK, YELLOW
 
 __all__ = [
     "BLACK_CODE",
+    "COLOUR_CODES",
     "DISCS",
     "ENTRY_COLUMNS",
     "MAX_EVENTS",
@@ -59,6 +62,8 @@ __all__ = [
 ]
 
 BLACK_CODE = 1
+#: The engines' code of each colour (the rules' names).
+COLOUR_CODES = {YELLOW: YELLOW_CODE, BLACK: BLACK_CODE}
 #: Event bound per shot (as ``physics.simulate``'s default).
 MAX_EVENTS = 10_000
 #: A game still going after this many half-rounds (replays included) stops unfinished.
@@ -72,7 +77,8 @@ TIE_EXTENSION_SINGLES = 2
 
 @jit.inline
 def _game_board(radius):
-    """A game's board arrays: positions, colours, canonical copies of the positions, values, reach."""
+    """A game's board arrays: positions, colours, canonical copies of the positions, values, reach,
+    and whether each disc stayed in play after the last shot."""
     bx = np.empty(DISCS)
     by = np.empty(DISCS)
     colour_of = np.empty(DISCS, np.int64)
@@ -80,7 +86,8 @@ def _game_board(radius):
     cy = np.empty(DISCS)
     value = np.zeros(DISCS, np.int64)  # canonical (foot-end) value of each disc, for the plan
     reach = np.full(DISCS, 2.0 * radius)
-    return bx, by, colour_of, cx, cy, value, reach
+    in_play = np.empty(DISCS, np.bool_)
+    return bx, by, colour_of, cx, cy, value, reach, in_play
 
 
 @jit.inline
@@ -99,38 +106,29 @@ def _after_half_round(completed, extension_until, scores, game_point):
 
 
 @jit.kernel
-def deck_game_kernel(
-    foot_table,
-    head_table,
-    orbit_tables,
-    ja_foot,
-    ja_head,
-    setup_numbers,
-    spots,
-    sd,
-    k0,
-    k1,
-    game_index,
-    game_point,
-    max_half_rounds,
-    max_events,
-    entries,
-):
+def deck_game_kernel(courts, ja_foot, ja_head, plan, key, game_index, game_point, max_half_rounds, max_events, entries):
     """Play one singles game, side 0 on yellow; fill ``entries`` (scoreboard rows, ``ENTRY_COLUMNS``).
 
-    ``setup_numbers``: stance y, stance |x| inner and outer, preferred parameter, samples, take-out
-    extra, disc radius, deceleration mu g, pivot x, pivot y. ``spots`` (2, 5, 2) as ``DeckSetup``;
-    ``sd`` (2, 5): each side's execution-noise deviations (speed, direction, spin, start, speed floor).
-    Returns (entries used, score of side 0, score of side 1, winner 0 or 1 or -1 if unfinished, shots).
+    ``courts``: the foot end's and the head end's packed tables and the orbit tables; ``ja_foot``,
+    ``ja_head``: the judge's arrays at the foot and at the head (``judge_arrays``; apart, as numba's
+    parallel loop takes no tuple of them); ``plan``: ``setup_numbers`` (stance y, stance |x| inner
+    and outer, preferred parameter, samples, take-out extra, disc radius, deceleration mu g, pivot x,
+    pivot y), the spots (2, 5, 2) as ``DeckSetup`` and each side's execution-noise deviations (2, 5:
+    speed, direction, spin, start, speed floor); ``key``: the seed's key words. Returns (entries
+    used, score of side 0, score of side 1, winner 0 or 1 or -1 if unfinished, shots).
     """
-    radius = setup_numbers[6]
-    px = setup_numbers[8]
-    py = setup_numbers[9]
+    foot_table, head_table, orbit_tables = courts
+    setup_numbers, spots, sd = plan
+    # The engine runs courts the closed form aims on (``flat_only``): its plan reads nothing.
+    half_round_plan = (setup_numbers, spots, no_reads(), sd)
     prep_foot = judge_prepare(ja_foot)
     prep_head = judge_prepare(ja_head)
-    board = _game_board(radius)
-    ev = np.empty((2 * max_events + DISCS + 1, EV_COLUMNS))
-    no_seg = np.empty((0, SEG_COLUMNS))
+    judges = (ja_foot, prep_foot, ja_head, prep_head)
+    stream = (key[0], key[1], game_index)
+    px = setup_numbers[8]
+    py = setup_numbers[9]
+    board = _game_board(setup_numbers[6])
+    logs = (np.empty((2 * max_events + DISCS + 1, EV_COLUMNS)), np.empty((0, SEG_COLUMNS)))
     scores = np.zeros(2, np.int64)
     completed = 0
     n_entries = 0
@@ -139,30 +137,20 @@ def deck_game_kernel(
     winner = -1
     while n_entries < max_half_rounds:
         head_target = completed % 2 == 1  # the first half-round is shot from the head to the foot
-        table = head_table if head_target else foot_table
+        motion = (head_table if head_target else foot_table, orbit_tables)
         lead = completed % 2  # singles: the lead changes every half-round (C-3c)
         n, penalty_side, ended_at_eight, shot_counter = _play_half_round(
-            table,
-            orbit_tables,
-            head_target,
+            CLOSED_FORM,
+            motion,
+            (head_target, px, py),
             lead,
-            px,
-            py,
             board,
-            spots,
-            setup_numbers,
-            sd,
-            k0,
-            k1,
-            game_index,
+            half_round_plan,
+            stream,
             shot_counter,
-            ev,
-            no_seg,
+            logs,
             max_events,
-            ja_foot,
-            prep_foot,
-            ja_head,
-            prep_head,
+            judges,
         )
         ja = ja_head if head_target else ja_foot
         prep = prep_head if head_target else prep_foot
@@ -179,52 +167,28 @@ def deck_game_kernel(
     return n_entries, scores[0], scores[1], winner, shot_counter
 
 
+@jit.kernel
+def _play_game_into(courts, ja_foot, ja_head, plan, key, first_game, g, game_point, max_half_rounds, max_events, outs):
+    """Play game ``g`` of a batch (game index ``first_game + g``) into row ``g`` of ``outs``."""
+    entries, n_entries, scores, winners, shots = outs
+    used, a, b, w, s = deck_game_kernel(
+        courts, ja_foot, ja_head, plan, key, first_game + g, game_point, max_half_rounds, max_events, entries[g]
+    )
+    n_entries[g] = used
+    scores[g, 0] = a
+    scores[g, 1] = b
+    winners[g] = w
+    shots[g] = s
+
+
 @jit.parallel
-def deck_games_kernel(
-    foot_table,
-    head_table,
-    orbit_tables,
-    ja_foot,
-    ja_head,
-    setup_numbers,
-    spots,
-    sd,
-    k0,
-    k1,
-    first_game,
-    game_point,
-    max_half_rounds,
-    max_events,
-    entries,
-    n_entries,
-    scores,
-    winners,
-    shots,
-):
-    """Play ``winners.size`` independent games (game indices first_game, first_game + 1, ...) in parallel."""
-    for g in prange(winners.shape[0]):
-        used, a, b, w, s = deck_game_kernel(
-            foot_table,
-            head_table,
-            orbit_tables,
-            ja_foot,
-            ja_head,
-            setup_numbers,
-            spots,
-            sd,
-            k0,
-            k1,
-            first_game + g,
-            game_point,
-            max_half_rounds,
-            max_events,
-            entries[g],
+def deck_games_kernel(courts, ja_foot, ja_head, plan, key, first_game, game_point, max_half_rounds, max_events, outs):
+    """Play ``winners.size`` independent games (game indices first_game, first_game + 1, ...) in
+    parallel; ``outs``: the arrays of ``DeckGames`` (entries, entries used, scores, winners, shots)."""
+    for g in prange(outs[0].shape[0]):
+        _play_game_into(
+            courts, ja_foot, ja_head, plan, key, first_game, g, game_point, max_half_rounds, max_events, outs
         )
-        n_entries[g] = used
-        scores[g, 0] = a
-        scores[g, 1] = b
-        winners[g] = w
-        shots[g] = s
 
 
 @dataclass
@@ -263,7 +227,6 @@ def run_deck_games(
     setup = deck_setup(court) if setup is None else setup
     foot = setup.court
     head = foot.for_end("head")
-    k0, k1 = seed_key(seed)
     noise = np.ascontiguousarray(noise, dtype=np.float64)
     if noise.shape != (2, 5):
         raise ValueError(f"noise must have shape (2, 5), got {noise.shape}")
@@ -275,24 +238,15 @@ def run_deck_games(
         shots=np.zeros(n_games, np.int64),
     )
     deck_games_kernel(
-        court_table(foot),
-        court_table(head),
-        kernel_arrays(foot).orbit_tables,
+        (court_table(foot), court_table(head), kernel_arrays(foot).orbit_tables),
         judge_arrays(foot),
         judge_arrays(head),
-        setup_numbers(setup),
-        setup.spots,
-        noise,
-        k0,
-        k1,
+        (setup_numbers(setup), setup.spots, noise),
+        seed_key(seed),
         int(first_game),
         int(game_point),
         int(max_half_rounds),
         MAX_EVENTS,
-        out.entries,
-        out.n_entries,
-        out.scores,
-        out.winners,
-        out.shots,
+        (out.entries, out.n_entries, out.scores, out.winners, out.shots),
     )
     return out

@@ -15,17 +15,15 @@ yet opened by a 3 is weighed by the chance that a later puck opens it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-
 import numpy as np
 
 from shuffle_sim.court import Court, load_court
 from shuffle_sim.physics import STATUS_FALLEN
-from shuffle_sim.playing._loop import FramePlay, GamePlay, play_game
-from shuffle_sim.playing._matches import SIDES, best_of_three
-from shuffle_sim.playing.players import Draw, Hanger, Intent, Player, ShotContext, Stance, zone_spot
-from shuffle_sim.playing.records import FrameRecord, GameRecord, MatchRecord, ShotRecord
-from shuffle_sim.playing.shooting import ShotOutcome, single_threaded
+from shuffle_sim.playing._loop import FramePlay, GamePlay
+from shuffle_sim.playing._matches import SIDES, MatchRequest, best_of_three
+from shuffle_sim.playing.players import Draw, Hanger, Intent, ShotContext, Stance, zone_spot
+from shuffle_sim.playing.records import FrameRecord, MatchRecord, ShotRecord
+from shuffle_sim.playing.shooting import ShotOutcome
 from shuffle_sim.rules.common import Board, Turn
 from shuffle_sim.rules.horse_collar import (
     GAME,
@@ -101,10 +99,10 @@ def horse_collar_tactics(court: Court) -> HorseCollarTactics:
 class HorseCollarFrame(FramePlay):
     """One frame: ``side`` throws all eight pucks from its end; fallen pucks go to the gutter list."""
 
+    game: HorseCollarGame
+
     def __init__(self, court: Court, tactics: HorseCollarTactics, game: HorseCollarGame):
-        super().__init__(court, game.turns())
-        self.tactics = tactics
-        self.game = game
+        super().__init__(court, game.turns(), tactics, game)
         self.gutter: list[tuple[float, float]] = []
 
     @property
@@ -120,21 +118,8 @@ class HorseCollarFrame(FramePlay):
         return self.game.sides[1]
 
     def context(self, turn: Turn, shot: int, seed: int, game_index: int) -> ShotContext:
-        bx, by = self.board_arrays()
-        return ShotContext(
-            court=self.court,
-            stance=self.tactics.stance,
-            board_x=bx,
-            board_y=by,
-            board_team=tuple([self.side] * len(self.xs)),
-            shooter=self.side,
-            tactics=self.tactics,
-            seed=seed,
-            game_index=game_index,
-            shot=shot,
-            turn=turn,
-            info={"game": self.game},
-        )
+        # every puck on the board is the throwing side's (``after_shot``: the rulings' shooter)
+        return self.shot_context(turn, shot, seed, game_index, self.tactics.stance, self.side)
 
     def after_shot(self, turn: Turn, outcome: ShotOutcome) -> ShotRulings:
         rulings = self.rulings(outcome, self.side)  # the pucks that fell into the gutter leave the table
@@ -148,69 +133,40 @@ class HorseCollarFrame(FramePlay):
         all_y = self.ys + [g[1] for g in self.gutter]
         frame = score_frame(Board(self.court, np.array(all_x), np.array(all_y), tuple([side] * len(all_x))), side=side)
         entry = game.record_frame(frame)
-        return FrameRecord(
-            number=entry.number + 1,
-            label=f"frame {entry.number + 1}: {side} throws from the {self.first.end}",
-            score={s: (entry.points if s == side else 0) for s in game.sides},
-            points={s: (entry.points if s == side else 0) for s in game.sides},
-            totals=dict(game.scores),
-            board=[d.to_dict() for d in frame.discs],
-            end=None,
+        points = {s: (entry.points if s == side else 0) for s in game.sides}
+        return self.record(
+            entry.number + 1,
+            f"frame {entry.number + 1}: {side} throws from the {self.first.end}",
+            frame,
+            shots,
+            score=points,
+            points=points,
             note=entry.void or "",
-            shots=shots,
         )
 
 
 class HorseCollarPlay(GamePlay):
     game: HorseCollarGame
     max_frames = MAX_FRAMES
+    frame_play = HorseCollarFrame
+    default_court = "horse-collar"
 
     def __init__(self, game: HorseCollarGame, court: Court):
-        self.game = game
-        self.sides = (game.sides[0], game.sides[1])
-        self.court = court
-        self.tactics = horse_collar_tactics(court)
-
-    def new_frame(self) -> HorseCollarFrame:
-        return HorseCollarFrame(self.court, self.tactics, self.game)
+        super().__init__(game, court, horse_collar_tactics(court))
 
     def roles(self) -> dict[str, str]:
         return {self.game.sides[0]: "throws first", self.game.sides[1]: "hammer"}
 
 
-@single_threaded
-def play_horse_collar_game(
-    game: HorseCollarGame,
-    players: Mapping[str, Player],
-    seed: int,
-    game_index: int = 0,
-    court: Court | None = None,
-    number: int = 1,
-    max_frames: int = MAX_FRAMES,
-    on_frame: Callable[[FrameRecord], None] | None = None,
-) -> GameRecord:
-    """Play ``game`` to its end (``players`` by side name); shot k of the game uses noise stream k."""
-    play = HorseCollarPlay(game, court or load_court("horse-collar"))
-    return play_game(play, players, seed, game_index, number, max_frames, on_frame)
+#: Play a ``HorseCollarGame`` to its end (``GamePlay.play_out``; ``players`` by side name).
+play_horse_collar_game = HorseCollarPlay.play_out
 
 
-def play_match(
-    players: Mapping[str, Player],
-    seed: int,
-    match: bool,
-    length: int | None,
-    on_frame=None,
-    on_game=None,
-    court: Court | None = None,
-) -> MatchRecord:
-    """A game to 51 with the hammer rule (``length`` another game point) on ``court`` (default the
-    horse collar table), A throwing first; a match (not defined by the rules: the project's choice) is
-    best two of three, the first thrower alternating."""
-
-    def make(number: int) -> HorseCollarGame:
-        return new_game(number, length)
-
-    return best_of_three(GAME, make, play_horse_collar_game, players, seed, match, on_frame, on_game, court)
+def play_match(request: MatchRequest) -> MatchRecord:
+    """A game to 51 with the hammer rule (``request.length`` another game point) on the request's
+    court (default the horse collar table), A throwing first; a match (not defined by the rules: the
+    project's choice) is best two of three, the first thrower alternating."""
+    return best_of_three(GAME, lambda number: new_game(number, request.length), play_horse_collar_game, request)
 
 
 def new_game(number: int, length: int | None = None) -> HorseCollarGame:
@@ -239,12 +195,4 @@ POSITIONS = ("end",)
 def shooter_context(board: Board, shooter: str, position: str) -> ShotContext:
     """What a horse collar shooter sees on ``board`` from the near end (the shot advisor)."""
     tactics = horse_collar_tactics(board.court)
-    return ShotContext(
-        board.court,
-        tactics.stance,
-        np.asarray(board.x, dtype=np.float64),
-        np.asarray(board.y, dtype=np.float64),
-        tuple(board.team),
-        shooter,
-        tactics,
-    )
+    return ShotContext.on_board(board, tactics.stance, shooter, tactics)

@@ -23,8 +23,9 @@ A play module that knows more formats than its game's length names them in ``FOR
 (``check_format``).
 
 Game g of a match draws its execution errors from noise stream g (``players.shot_normals``), so the
-same seed plays the same match bit for bit. The match formats the game modules share are in
-``_matches`` (``single_game``, ``best_of_three``, ``finish_match``).
+same seed plays the same match bit for bit. What ``play`` asks of a play module
+(``MatchRequest``) and the match formats the game modules share are in ``_matches``
+(``single_game``, ``best_of_three``).
 """
 
 from __future__ import annotations
@@ -34,7 +35,15 @@ from collections.abc import Callable, Sequence
 
 from shuffle_sim.court import Court
 from shuffle_sim.games import get_game
-from shuffle_sim.playing._matches import SIDES, _check_game, check_format, check_game_length, check_seed, game_court
+from shuffle_sim.playing._matches import (
+    SIDES,
+    MatchRequest,
+    _check_game,
+    check_format,
+    check_game_length,
+    check_seed,
+    game_court,
+)
 from shuffle_sim.playing.player_names import as_player, parse_players
 from shuffle_sim.playing.players import Player, PlayerError
 from shuffle_sim.playing.records import FrameRecord, GameRecord, MatchRecord
@@ -86,7 +95,9 @@ def play(
     played_on = game_court(game, court, by_side)
     with one_numba_thread():
         record = (
-            get_game(game).play_module().play_match(by_side, seed, match, length, on_frame, on_game, played_on, **fmt)
+            get_game(game)
+            .play_module()
+            .play_match(MatchRequest(by_side, seed, match, length, on_frame, on_game, played_on), **fmt)
         )
     record.players = {side: p.name for side, p in by_side.items()}
     record.court = played_on

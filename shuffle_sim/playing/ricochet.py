@@ -16,16 +16,15 @@ rule: the points the shooter would score if the round ended now, minus the oppon
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping
 
 import numpy as np
 
 from shuffle_sim.court import Court, load_court
-from shuffle_sim.playing._loop import FramePlay, GamePlay, play_game
-from shuffle_sim.playing._matches import SIDES, best_of_three
-from shuffle_sim.playing.players import Bank, Player, PlayerError, ShotContext, Stance, hanger_point, zone_spot
-from shuffle_sim.playing.records import FrameRecord, GameRecord, MatchRecord, ShotRecord
-from shuffle_sim.playing.shooting import ShotOutcome, single_threaded
+from shuffle_sim.playing._loop import FramePlay, GamePlay
+from shuffle_sim.playing._matches import SIDES, MatchRequest, best_of_three
+from shuffle_sim.playing.players import Bank, PlayerError, ShotContext, Stance, hanger_point, zone_spot
+from shuffle_sim.playing.records import FrameRecord, MatchRecord, ShotRecord
+from shuffle_sim.playing.shooting import ShotOutcome
 from shuffle_sim.rules.common import Board, Turn
 from shuffle_sim.rules.ricochet import (
     FRONT_EDGE,
@@ -163,27 +162,15 @@ class RicochetFrame(FramePlay):
     """One round: weights alternate from the round's half; short and fallen weights are removed after
     each shot (``shot_removals``)."""
 
+    game: RicochetGame
+
     def __init__(self, court: Court, tactics: RicochetTactics, game: RicochetGame):
-        super().__init__(court, game.turns())
-        self.tactics = tactics
-        self.game = game
+        super().__init__(court, game.turns(), tactics, game)
 
     def context(self, turn: Turn, shot: int, seed: int, game_index: int) -> ShotContext:
         assert turn.side is not None, "a ricochet turn names its half"
-        bx, by = self.board_arrays()
-        return ShotContext(
-            court=self.court,
-            stance=self.tactics.stance(turn.side),
-            board_x=bx,
-            board_y=by,
-            board_team=tuple(self.teams),
-            shooter=turn.team,
-            tactics=self.tactics,
-            seed=seed,
-            game_index=game_index,
-            shot=shot,
-            turn=turn,
-            info={"side": turn.side, "game": self.game},
+        return self.shot_context(
+            turn, shot, seed, game_index, self.tactics.stance(turn.side), turn.team, side=turn.side
         )
 
     def after_shot(self, turn: Turn, outcome: ShotOutcome) -> ShotRulings:
@@ -197,31 +184,25 @@ class RicochetFrame(FramePlay):
             Board(self.court, *self.board_arrays(), tuple(self.teams)), teams=game.players, half=game.scoring_half
         )
         entry = game.record_round(frame)
-        return FrameRecord(
-            number=entry.number + 1,
-            label=f"round {entry.number + 1}: from the {entry.side} half onto the {entry.half}, {entry.starter} starts",
-            score=dict(entry.points),
-            points=dict(entry.points),
-            totals=dict(game.scores),
-            board=[d.to_dict() for d in frame.discs],
-            end=None,
-            shots=shots,
+        return self.record(
+            entry.number + 1,
+            f"round {entry.number + 1}: from the {entry.side} half onto the {entry.half}, {entry.starter} starts",
+            frame,
+            shots,
+            score=entry.points,
+            points=entry.points,
         )
 
 
 class RicochetPlay(GamePlay):
     game: RicochetGame
     max_frames = MAX_ROUNDS
+    frame_play = RicochetFrame
+    default_court = "ricochet"
 
     def __init__(self, game: RicochetGame, court: Court):
-        self.game = game
-        self.sides = (game.players[0], game.players[1])
-        self.court = court
-        self.tactics = ricochet_tactics(court)
+        super().__init__(game, court, ricochet_tactics(court), game.players)
         self.starter, self.first_side = game.starter, game.side
-
-    def new_frame(self) -> RicochetFrame:
-        return RicochetFrame(self.court, self.tactics, self.game)
 
     def roles(self) -> dict[str, str]:
         players = self.game.players
@@ -229,53 +210,29 @@ class RicochetPlay(GamePlay):
         return {self.starter: f"won the toss, started from the {self.first_side} half", loser: "lost the toss"}
 
 
-@single_threaded
-def play_ricochet_game(
-    game: RicochetGame,
-    players: Mapping[str, Player],
-    seed: int,
-    game_index: int = 0,
-    court: Court | None = None,
-    number: int = 1,
-    max_rounds: int = MAX_ROUNDS,
-    on_frame: Callable[[FrameRecord], None] | None = None,
-) -> GameRecord:
-    """Play ``game`` to its end (``players`` by player name); shot k of the game uses noise stream k."""
-    play = RicochetPlay(game, court or load_court("ricochet"))
-    return play_game(play, players, seed, game_index, number, max_rounds, on_frame)
+#: Play a ``RicochetGame`` to its end (``GamePlay.play_out``; ``players`` by player name).
+play_ricochet_game = RicochetPlay.play_out
 
 
-def play_match(
-    players: Mapping[str, Player],
-    seed: int,
-    match: bool,
-    length: int | None,
-    on_frame=None,
-    on_game=None,
-    court: Court | None = None,
-) -> MatchRecord:
-    """A game to 15 (or 21) on ``court`` (default the ricochet table), starter and starting half by a
-    coin toss drawn from the seed; a match (the project's choice) is best two of three, a new toss
-    each game."""
-    options = RicochetOptions() if length is None else RicochetOptions(game_point=length)
+def play_match(request: MatchRequest) -> MatchRecord:
+    """A game to 15 (or 21) on the request's court (default the ricochet table), starter and starting
+    half by a coin toss drawn from the seed; a match (the project's choice) is best two of three, a
+    new toss each game."""
+    options = ricochet_options(request.length)
     return best_of_three(
-        GAME,
-        lambda number: new_game(seed, number - 1, SIDES, options),
-        play_ricochet_game,
-        players,
-        seed,
-        match,
-        on_frame,
-        on_game,
-        court,
+        GAME, lambda number: new_game(request.seed, number - 1, SIDES, options), play_ricochet_game, request
     )
+
+
+def ricochet_options(length: int | None) -> RicochetOptions:
+    """A game to 15, or to ``length``."""
+    return RicochetOptions() if length is None else RicochetOptions(game_point=length)
 
 
 def game_play(seed: int, length: int | None = None, court: Court | None = None) -> RicochetPlay:
     """A game played alone, as ``play`` plays it (the coin toss drawn from the seed, to 15 or
     ``length``), on ``court`` (default the ricochet table), ready for a ``GameDriver``."""
-    options = RicochetOptions() if length is None else RicochetOptions(game_point=length)
-    return RicochetPlay(new_game(seed, 0, SIDES, options), court or load_court("ricochet"))
+    return RicochetPlay(new_game(seed, 0, SIDES, ricochet_options(length)), court or load_court("ricochet"))
 
 
 def named_stances(court: Court) -> list[tuple[str, str, Stance]]:
@@ -292,13 +249,4 @@ POSITIONS = ("left", "right")
 def shooter_context(board: Board, shooter: str, position: str) -> ShotContext:
     """What a ricochet shooter sees on ``board`` sliding from the half ``position`` (the shot advisor)."""
     tactics = ricochet_tactics(board.court)
-    return ShotContext(
-        board.court,
-        tactics.stance(position),
-        np.asarray(board.x, dtype=np.float64),
-        np.asarray(board.y, dtype=np.float64),
-        tuple(board.team),
-        shooter,
-        tactics,
-        info={"side": position},
-    )
+    return ShotContext.on_board(board, tactics.stance(position), shooter, tactics, side=position)

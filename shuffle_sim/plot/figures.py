@@ -12,7 +12,7 @@ import os
 import numpy as np
 
 from shuffle_sim.court import Court, as_court
-from shuffle_sim.court.shapes import extent
+from shuffle_sim.court.shapes import diagram_points, extent
 from shuffle_sim.court.speed import speed_label
 from shuffle_sim.plot.court import draw_court, draw_discs
 from shuffle_sim.units import FOOT, INCH
@@ -66,33 +66,6 @@ def _secondary_axes(ax, court: Court) -> None:
     right.set_ylabel(f"y ({name})")
 
 
-def _diagram_bounds(court: Court, end: str) -> tuple[list[float], list[float]]:
-    """The x and y of an end's scoring diagram: its lines and its scoring zones."""
-    diagram = court.for_end(end)
-    xs, ys = [], []
-    for line in diagram.lines:
-        if line.kind == "segment":
-            xs += [line.geom[0], line.geom[2]]
-            ys += [line.geom[1], line.geom[3]]
-        else:
-            cx, cy, radius, _ = line.geom
-            xs += [cx - radius, cx + radius]
-            ys += [cy - radius, cy + radius]
-    for zone in diagram.zones:
-        if zone.dead:
-            continue
-        if zone.kind == "polygon":
-            assert zone.polygon is not None
-            xs += list(zone.polygon[:, 0])
-            ys += list(zone.polygon[:, 1])
-        else:
-            assert zone.annulus is not None
-            cx, cy, _, outer = zone.annulus
-            xs += [cx - outer, cx + outer]
-            ys += [cy - outer, cy + outer]
-    return xs, ys
-
-
 def zoom_box(court: Court, zoom) -> tuple[float, float, float, float]:
     """The region (xmin, ymin, xmax, ymax) in metres that ``zoom`` names.
 
@@ -107,7 +80,7 @@ def zoom_box(court: Court, zoom) -> tuple[float, float, float, float]:
         return box
     if zoom not in court.ends:
         raise ValueError(f"zoom: court {court.name!r} has no end {zoom!r} (ends: {', '.join(court.ends)})")
-    xs, ys = _diagram_bounds(court, zoom)
+    xs, ys = diagram_points(court, zoom)
     if not xs:
         return extent(court)
     bx0, by0, bx1, by1 = min(xs), min(ys), max(xs), max(ys)

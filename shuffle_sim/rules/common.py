@@ -235,3 +235,9 @@ def touching_phrase(names: Sequence[str]) -> str:
     if len(parts) <= 1:
         return "".join(parts)
     return ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def line_reason(touching: Sequence[str], if_touching: str, otherwise: str) -> str:
+    """The reason a disc touching the lines ``touching`` gets ("touching the 8 line: ``if_touching``"),
+    or ``otherwise`` when it touches none."""
+    return f"touching {touching_phrase(touching)}: {if_touching}" if touching else otherwise

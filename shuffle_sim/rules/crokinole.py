@@ -40,8 +40,8 @@ from shuffle_sim.rules.common import (
     check_contacts,
     check_int,
     check_side_names,
+    line_reason,
     reached_by,
-    touching_phrase,
 )
 
 GAME = "crokinole"
@@ -101,13 +101,9 @@ def disc_reason(judgement: Judgement, i: int) -> tuple[int, str]:
         return int(judgement.value[i]), f"in the 20 hole: {int(judgement.value[i])}, removed at once"
     touching = judgement.touching_names(i)
     if judgement.dead[i]:
-        if touching:
-            return 0, f"touching {touching_phrase(touching)}: removed"
-        return 0, "beyond the 5 line: removed"
+        return 0, line_reason(touching, "removed", "beyond the 5 line: removed")
     value = int(judgement.value[i])
-    if touching:
-        return value, f"touching {touching_phrase(touching)}: counts {value}"
-    return value, f"in the {value} circle"
+    return value, line_reason(touching, f"counts {value}", f"in the {value} circle")
 
 
 def score_round(board: Board, twenties: Mapping[str, int] | None = None, teams: Sequence[str] = ()) -> FrameScore:

@@ -34,6 +34,7 @@ from shuffle_sim.rules.common import (
     RulesError,
     check_choice,
     check_contacts,
+    line_reason,
     touching_phrase,
 )
 
@@ -105,9 +106,9 @@ def disc_reason(judgement: Judgement, i: int, short_discs: str = "removed") -> t
         return value, "10-off"
     if value > 0:
         return value, f"in the {value} zone, touching no line"
-    if touching:
-        return 0, f"touching {touching_phrase(touching)}: in play (C-4b note), scores nothing"
-    return 0, "outside the scoring diagram: scores nothing"
+    return 0, line_reason(
+        touching, "in play (C-4b note), scores nothing", "outside the scoring diagram: scores nothing"
+    )
 
 
 def score_half_round(board: Board, short_discs: str = "removed", teams: Sequence[str] = ()) -> FrameScore:

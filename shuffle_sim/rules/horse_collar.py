@@ -28,7 +28,7 @@ from shuffle_sim.rules.common import (
     Turn,
     check_int,
     check_side_names,
-    touching_phrase,
+    line_reason,
 )
 
 GAME = "horse-collar"
@@ -52,17 +52,13 @@ def puck_reason(judgement: Judgement, i: int) -> tuple[int, str]:
         return 0, "in the alley: dead"
     touching = judgement.touching_names(i)
     if judgement.dead[i]:
-        if touching:
-            return 0, f"touching {touching_phrase(touching)}: has not cleared the foul line, dead"
-        return 0, "short of the foul line: dead"
+        return 0, line_reason(touching, "has not cleared the foul line, dead", "short of the foul line: dead")
     value = int(judgement.value[i])
     if judgement.hanger[i] == HANGER_CORNER:
         return value, f"{value}-point hanger at a corner"
     if judgement.hanger[i] == HANGER_END:
         return value, f"{value}-point hanger over the far end"
-    if touching:
-        return value, f"touching {touching_phrase(touching)}: counts {value}"
-    return value, f"in the {value} zone"
+    return value, line_reason(touching, f"counts {value}", f"in the {value} zone")
 
 
 def score_frame(board: Board, side: str | None = None) -> FrameScore:

@@ -39,7 +39,7 @@ from shuffle_sim.rules.common import (
     check_choice,
     check_int,
     check_side_names,
-    touching_phrase,
+    line_reason,
 )
 
 GAME = "ricochet"
@@ -115,12 +115,8 @@ def weight_reason(judgement: Judgement, i: int) -> tuple[int, str]:
     value = int(judgement.value[i])
     if judgement.hanger[i] != HANGER_NONE:
         return value, f"overhanging the front edge: {value}"
-    touching = judgement.touching_names(i)
-    if touching and value == 0:
-        return 0, f"touching {touching_phrase(touching)}: has not cleared it, scores nothing"
-    if touching:
-        return value, f"touching {touching_phrase(touching)}: counts {value}"
-    return value, f"in the {value} zone"
+    cleared = f"counts {value}" if value else "has not cleared it, scores nothing"
+    return value, line_reason(judgement.touching_names(i), cleared, f"in the {value} zone")
 
 
 def _worth(board: Board, half: str | None) -> tuple[list[tuple[int, str]], list[int]]:

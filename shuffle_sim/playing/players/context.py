@@ -4,22 +4,39 @@ interface a game's tactics module implements (plan, candidates, value of an outc
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
 import numpy as np
 
-from shuffle_sim.court import Court
+from shuffle_sim.court import Court, Hole
 from shuffle_sim.messages import shown
 from shuffle_sim.noise import NoiseModel
 from shuffle_sim.physics.scene import Scene
 from shuffle_sim.playing.players.launch import STANCE_ARC, STANCE_SEGMENT, stance_length, stance_point
-from shuffle_sim.rules.common import Turn
+from shuffle_sim.rules.common import Board, Turn
 from shuffle_sim.shots import ShotBatch
 
 
 class PlayerError(ValueError):
     """A player or shot that cannot be made; the message names the field and the value."""
+
+
+def fixed_obstacles(court: Court, holes: Sequence[Hole] | None = None) -> tuple[np.ndarray, ...]:
+    """What a disc's path must clear besides the board's discs, pegs first, then holes (``holes``:
+    by default the court's): centres x and y, reach (the disc's radius plus a peg's; a hole's
+    capture radius: a slow disc passing over one drops in) and the speed below which each stops
+    a disc (inf for a peg; a hole's capture speed), as the line kernels take them (``lines``)."""
+    r = court.disc_radius
+    pegs = court.pegs
+    holes = court.holes if holes is None else holes
+    return (
+        np.array([p.x for p in pegs] + [h.x for h in holes], dtype=np.float64),
+        np.array([p.y for p in pegs] + [h.y for h in holes], dtype=np.float64),
+        np.array([r + p.radius for p in pegs] + [h.capture_radius for h in holes], dtype=np.float64),
+        np.array([math.inf] * len(pegs) + [h.capture_speed for h in holes], dtype=np.float64),
+    )
 
 
 # --------------------------------------------------------------------------------------------------
@@ -144,6 +161,12 @@ class ShotContext:
     #: (``reading``); set by the ``Player`` before aiming.
     reads: float = 1.0
 
+    @classmethod
+    def on_board(cls, board: Board, stance: Stance, shooter: str, tactics: Tactics, **info) -> ShotContext:
+        """What ``shooter`` sees of a rules ``Board`` (its court, discs and teams) from ``stance``, with
+        the game facts ``info`` (the shot advisor's context)."""
+        return cls(board.court, stance, board.x, board.y, tuple(board.team), shooter, tactics, info=info)
+
     def __post_init__(self) -> None:
         self.board_x = np.ascontiguousarray(self.board_x, dtype=np.float64).reshape(-1)
         self.board_y = np.ascontiguousarray(self.board_y, dtype=np.float64).reshape(-1)
@@ -154,6 +177,14 @@ class ShotContext:
     @property
     def n_discs(self) -> int:
         return int(self.board_x.size)
+
+    def disc_index(self, target, what: str) -> int:
+        """``target`` checked to be the index of a board disc (``what``: the shot that names it)."""
+        if isinstance(target, bool) or not isinstance(target, (int, np.integer)) or not 0 <= target < self.n_discs:
+            raise PlayerError(
+                f"{what}: target must be a board disc index in 0..{self.n_discs - 1} (got {shown(target)})"
+            )
+        return int(target)
 
     @property
     def decel(self) -> float:
@@ -171,13 +202,10 @@ class ShotContext:
         found = self.__dict__.get("_obstacles")
         if found is not None:
             return found
-        r = self.court.disc_radius
-        pegs, holes = self.court.pegs, self.court.holes
-        ox = np.concatenate([self.board_x, [p.x for p in pegs], [h.x for h in holes]])
-        oy = np.concatenate([self.board_y, [p.y for p in pegs], [h.y for h in holes]])
-        reach = np.concatenate(
-            [np.full(self.n_discs, 2.0 * r), [r + p.radius for p in pegs], [h.capture_radius for h in holes]]
-        )
+        fixed_x, fixed_y, fixed_reach, _ = fixed_obstacles(self.court)
+        ox = np.concatenate([self.board_x, fixed_x])
+        oy = np.concatenate([self.board_y, fixed_y])
+        reach = np.concatenate([np.full(self.n_discs, 2.0 * self.court.disc_radius), fixed_reach])
         self.__dict__["_obstacles"] = found = (ox, oy, reach)
         return found
 

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-
-import numpy as np
+from typing import ClassVar
 
 from shuffle_sim.messages import shown
 from shuffle_sim.playing.players.aiming import hanger_point, solve_bank
@@ -26,12 +25,6 @@ def _straight(ctx: ShotContext, aim_x: float, aim_y: float, extra: float, exclud
         raise PlayerError(f"{what}: every start on the stance is blocked by a disc")
     sx, sy, vx, vy = straight_launch(stance.array, t, aim_x, aim_y, extra, ctx.decel)
     return read_launch(ctx, Launch(float(t), float(sx), float(sy), float(vx), float(vy), 0.0), aim_x, aim_y)
-
-
-def _check_target(ctx: ShotContext, target: int, what: str) -> int:
-    if isinstance(target, bool) or not isinstance(target, (int, np.integer)) or not 0 <= target < ctx.n_discs:
-        raise PlayerError(f"{what}: target must be a board disc index in 0..{ctx.n_discs - 1} (got {shown(target)})")
-    return int(target)
 
 
 @dataclass(frozen=True)
@@ -57,7 +50,7 @@ class TakeOut(Intent):
     KIND = "take-out"
 
     def aim(self, ctx: ShotContext) -> Launch:
-        i = _check_target(ctx, self.target, "take-out")
+        i = ctx.disc_index(self.target, "take-out")
         return _straight(ctx, float(ctx.board_x[i]), float(ctx.board_y[i]), self.extra, i, f"take-out of disc {i}")
 
 
@@ -70,37 +63,43 @@ def _along_line_of_fire(ctx: ShotContext, target: int, distance: float) -> tuple
 
 
 @dataclass(frozen=True)
-class Guard(Intent):
-    """Draw to a point ``distance`` metres in front of board disc ``target`` (toward the shooter)."""
+class _BesideDisc(Intent):
+    """Draw to a point on the line of fire through board disc ``target``, ``distance`` metres from it:
+    in front of it (toward the shooter, ``toward`` 1) or behind it (``toward`` -1)."""
 
     target: int
     distance: float
-    label: str = "guard"
-    KIND = "guard"
+    toward: ClassVar[float]
+    #: How the shot is named in a message about it (before "disc N").
+    named: ClassVar[str]
 
     def point(self, ctx: ShotContext) -> tuple[float, float]:
-        return _along_line_of_fire(ctx, _check_target(ctx, self.target, "guard"), self.distance)
+        target = ctx.disc_index(self.target, self.KIND)
+        return _along_line_of_fire(ctx, target, self.toward * self.distance)
 
     def aim(self, ctx: ShotContext) -> Launch:
         x, y = self.point(ctx)
-        return _straight(ctx, x, y, 0.0, -1, f"guard of disc {self.target}")
+        return _straight(ctx, x, y, 0.0, -1, f"{self.named} disc {self.target}")
 
 
 @dataclass(frozen=True)
-class Hide(Intent):
+class Guard(_BesideDisc):
+    """Draw to a point ``distance`` metres in front of board disc ``target`` (toward the shooter)."""
+
+    label: str = "guard"
+    KIND = "guard"
+    toward = 1.0
+    named = "guard of"
+
+
+@dataclass(frozen=True)
+class Hide(_BesideDisc):
     """Draw to a point ``distance`` metres behind board disc ``target`` (seen from the shooter)."""
 
-    target: int
-    distance: float
     label: str = "hide"
     KIND = "hide"
-
-    def point(self, ctx: ShotContext) -> tuple[float, float]:
-        return _along_line_of_fire(ctx, _check_target(ctx, self.target, "hide"), -self.distance)
-
-    def aim(self, ctx: ShotContext) -> Launch:
-        x, y = self.point(ctx)
-        return _straight(ctx, x, y, 0.0, -1, f"hide behind disc {self.target}")
+    toward = -1.0
+    named = "hide behind"
 
 
 def hole_overshoot(distance: float, capture_radius: float, capture_speed: float, decel: float) -> float:

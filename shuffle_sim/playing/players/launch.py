@@ -150,6 +150,19 @@ def perturb(
 
 
 @jit.kernel
+def executed_launch(stance, t, vx, vy, omega, z, sd, ox, oy, reach):
+    """A launch from stance parameter ``t`` as executed: the errors of the four normals ``z`` (speed,
+    direction, spin, start; ``shot_normals``) scaled by the deviations ``sd`` (``noise_vector``'s
+    five) added (``perturb``), its start kept where it was meant when the perturbed one is not free
+    of the obstacles (``start_is_free``). Returns (start parameter, x, y, vx, vy, spin)."""
+    t2, vx, vy, omega = perturb(stance, t, vx, vy, omega, z[0], z[1], z[2], z[3], sd[0], sd[1], sd[2], sd[3], sd[4])
+    if not start_is_free(stance, t2, ox, oy, reach):
+        t2 = t
+    x, y = stance_point(stance, t2)
+    return t2, x, y, vx, vy, omega
+
+
+@jit.kernel
 def shot_normals(k0, k1, game, stream, shot, sample):
     """Four standard normals for one shot: speed, direction, spin, start (in that order).
 
@@ -175,31 +188,11 @@ def _perturb_batch(stance, ts, vxs, vys, ws, z, sd, ox, oy, reach, out_x, out_y,
     n_samples = z.shape[0]
     for c in range(ts.shape[0]):
         for s in range(n_samples):
-            t, vx, vy, w = perturb(
-                stance,
-                ts[c],
-                vxs[c],
-                vys[c],
-                ws[c],
-                z[s, 0],
-                z[s, 1],
-                z[s, 2],
-                z[s, 3],
-                sd[0],
-                sd[1],
-                sd[2],
-                sd[3],
-                sd[4],
-            )
-            if not start_is_free(stance, t, ox, oy, reach):
-                t = ts[c]
-            x, y = stance_point(stance, t)
             k = c * n_samples + s
-            out_x[k] = x
-            out_y[k] = y
-            out_vx[k] = vx
-            out_vy[k] = vy
-            out_w[k] = w
+            errors = (z[s, 0], z[s, 1], z[s, 2], z[s, 3])
+            _, out_x[k], out_y[k], out_vx[k], out_vy[k], out_w[k] = executed_launch(
+                stance, ts[c], vxs[c], vys[c], ws[c], errors, sd, ox, oy, reach
+            )
 
 
 @jit.kernel

@@ -35,6 +35,19 @@ SIGMA_FLOOR = math.radians(0.3)
 WINDOW_ANGLES = 41
 
 
+@jit.inline
+def add_fixed(fixed, start, ox, oy, reach, slow):
+    """Enter the fixed obstacles (``fixed``: x, y, reach, capture speed, as ``fixed_obstacles`` gives
+    them) after the first ``start`` entries of the obstacle arrays; returns the obstacles' number."""
+    fixed_x, fixed_y, fixed_reach, fixed_slow = fixed
+    for j in range(fixed_x.shape[0]):
+        ox[start + j] = fixed_x[j]
+        oy[start + j] = fixed_y[j]
+        reach[start + j] = fixed_reach[j]
+        slow[start + j] = fixed_slow[j]
+    return start + fixed_x.shape[0]
+
+
 @jit.kernel
 def first_contact(sx, sy, ux, uy, v0sq, decel, ox, oy, reach, slow, skip):
     """(index, distance) of the first obstacle a disc from (sx, sy) along unit (ux, uy) touches.

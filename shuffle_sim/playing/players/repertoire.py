@@ -23,7 +23,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from shuffle_sim.messages import shown
 from shuffle_sim.physics import STATUS_FALLEN, STATUS_HOLED, restitution_at, speed_for_distance
 from shuffle_sim.playing.players.aiming import surface_key
 from shuffle_sim.playing.players.context import Launch, PlayerError, ShotContext
@@ -67,12 +66,7 @@ def strike_line(ctx: ShotContext, target: int, extra: float = LINE_REACH) -> tup
         stance.array,
         stance.preferred,
         stance.samples,
-        float(ctx.board_x[target]),
-        float(ctx.board_y[target]),
-        target,
-        extra,
-        ctx.decel,
-        ctx.radius,
+        *_line_to(ctx, target, extra),
         direction_sd(ctx),
         OTHER_DISC_WEIGHT,
         good,
@@ -84,10 +78,10 @@ def strike_line(ctx: ShotContext, target: int, extra: float = LINE_REACH) -> tup
     )
 
 
-def _target(ctx: ShotContext, target: int, what: str) -> int:
-    if isinstance(target, bool) or not isinstance(target, (int, np.integer)) or not 0 <= target < ctx.n_discs:
-        raise PlayerError(f"{what}: target must be a board disc index in 0..{ctx.n_discs - 1} (got {shown(target)})")
-    return int(target)
+def _line_to(ctx: ShotContext, target: int, extra: float) -> tuple[float, float, int, float, float, float]:
+    """What the line kernels (``lines``) take of a shot at board disc ``target``: its centre, its
+    index, the slide past its centre, the deceleration and the disc radius."""
+    return float(ctx.board_x[target]), float(ctx.board_y[target]), target, extra, ctx.decel, ctx.radius
 
 
 def edge_distance(ctx: ShotContext, x: float, y: float, ux: float, uy: float) -> float:
@@ -150,10 +144,10 @@ class Strike(Intent):
     KIND = "take-out"
 
     def line(self, ctx: ShotContext) -> tuple[float, float, float, float]:
-        return strike_line(ctx, _target(ctx, self.target, "take-out"))
+        return strike_line(ctx, ctx.disc_index(self.target, "take-out"))
 
     def aim(self, ctx: ShotContext) -> Launch:
-        i = _target(ctx, self.target, "take-out")
+        i = ctx.disc_index(self.target, "take-out")
         t, angle, p, _ = self.line(ctx)
         if t < 0.0 or p <= 0.0:
             raise PlayerError(f"take-out of disc {i}: no straight line from the shooting arc touches it first")
@@ -171,19 +165,7 @@ def visibility(ctx: ShotContext, target: int, extra: float = LINE_REACH) -> floa
     stance = ctx.stance
     return float(
         visible_fraction(
-            stance.array,
-            max(stance.samples, 25),
-            float(ctx.board_x[target]),
-            float(ctx.board_y[target]),
-            target,
-            extra,
-            ctx.decel,
-            ctx.radius,
-            ox,
-            oy,
-            reach,
-            slow,
-            reach,
+            stance.array, max(stance.samples, 25), *_line_to(ctx, target, extra), ox, oy, reach, slow, reach
         )
     )
 
@@ -259,9 +241,9 @@ class Shot(Intent):
     def aim(self, ctx: ShotContext) -> Launch:
         if self.goal not in GOALS:
             raise PlayerError(f"shot goal must be one of {', '.join(GOALS)} (got {self.goal!r})")
-        i = _target(ctx, self.target, f"{self.goal} shot")
+        i = ctx.disc_index(self.target, f"{self.goal} shot")
         if self.goal == "double":
-            j = _target(ctx, self.second, "double take-out (second)")
+            j = ctx.disc_index(self.second, "double take-out (second)")
             if j == i:
                 raise PlayerError(f"double take-out: second must differ from target (both {i})")
         key = (

@@ -30,9 +30,9 @@ import numpy as np
 from shuffle_sim._runtime import jit
 from shuffle_sim.judging import judge_batch
 from shuffle_sim.physics import STATUS_FALLEN, STATUS_HOLED
-from shuffle_sim.playing.players.context import Intent, ShotContext
+from shuffle_sim.playing.players.context import Intent, ShotContext, fixed_obstacles
 from shuffle_sim.playing.players.intents import Bank, Draw, Guard, Hanger, Hide, Open20, TakeOut
-from shuffle_sim.playing.players.lines import visible_fraction
+from shuffle_sim.playing.players.lines import add_fixed, visible_fraction
 from shuffle_sim.playing.players.repertoire import LINE_REACH, Shot, Strike, goal_met
 from shuffle_sim.shots import ShotBatch
 
@@ -47,13 +47,11 @@ def in_play(batch: ShotBatch, column: int) -> np.ndarray:
 
 
 @jit.kernel
-def _visible_after(
-    stance, samples, xs, ys, alive, column, extra, decel, radius, fixed_x, fixed_y, fixed_reach, fixed_slow, out
-):
+def _visible_after(stance, samples, xs, ys, alive, column, extra, decel, radius, fixed, out):
     """``out[k]``: the visible fraction of disc ``column`` of outcome k from ``stance``, the other
-    discs still in play, the pegs and the holes (``fixed_*``) in the way."""
+    discs still in play, the pegs and the holes (``fixed``: ``fixed_obstacles``) in the way."""
     n_discs = xs.shape[1]
-    m = n_discs + fixed_x.shape[0]
+    m = n_discs + fixed[0].shape[0]
     ox = np.empty(m)
     oy = np.empty(m)
     reach = np.empty(m)
@@ -68,11 +66,7 @@ def _visible_after(
             # a disc out of play is no obstacle: put it out of reach
             reach[i] = 2.0 * radius if alive[k, i] else 0.0
             slow[i] = math.inf
-        for j in range(fixed_x.shape[0]):
-            ox[n_discs + j] = fixed_x[j]
-            oy[n_discs + j] = fixed_y[j]
-            reach[n_discs + j] = fixed_reach[j]
-            slow[n_discs + j] = fixed_slow[j]
+        add_fixed(fixed, n_discs, ox, oy, reach, slow)
         out[k] = visible_fraction(
             stance, samples, xs[k, column], ys[k, column], column, extra, decel, radius, ox, oy, reach, slow, reach
         )
@@ -80,14 +74,7 @@ def _visible_after(
 
 def visible_from(ctx: ShotContext, stance, batch: ShotBatch, column: int) -> np.ndarray:
     """The share of disc ``column``'s hit window open from the best start of ``stance``, per outcome."""
-    court = ctx.court
     alive = np.ascontiguousarray(np.stack([in_play(batch, i) for i in range(batch.x.shape[1])], axis=1))
-    fixed_x = np.array([p.x for p in court.pegs] + [h.x for h in court.holes], dtype=np.float64)
-    fixed_y = np.array([p.y for p in court.pegs] + [h.y for h in court.holes], dtype=np.float64)
-    fixed_reach = np.array(
-        [ctx.radius + p.radius for p in court.pegs] + [h.capture_radius for h in court.holes], dtype=np.float64
-    )
-    fixed_slow = np.array([math.inf] * len(court.pegs) + [h.capture_speed for h in court.holes], dtype=np.float64)
     out = np.empty(batch.x.shape[0])
     _visible_after(
         stance.array,
@@ -99,10 +86,7 @@ def visible_from(ctx: ShotContext, stance, batch: ShotBatch, column: int) -> np.
         LINE_REACH,
         ctx.decel,
         ctx.radius,
-        fixed_x,
-        fixed_y,
-        fixed_reach,
-        fixed_slow,
+        fixed_obstacles(ctx.court),
         out,
     )
     return out

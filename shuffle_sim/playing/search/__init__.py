@@ -20,6 +20,7 @@ module                 what it does
                        plan, many sampled executions in one call (C-20a included)
 ``crokinole_rollout``  numba: a crokinole shot and the rest of its round (hit rule, 20s)
 ``_crokinole_plan``    numba: the crokinole rollouts' quick plan (take-out or open 20)
+``_draws``             the sampled shots' errors from the search stream, their sample numbers
 ``kr_uct``             the search: kernel-regression UCT over the candidate shots (``WinSearch``)
 ``self_play``          whole games between two simulated players, kept as the rules' game objects
 =====================  ====================================================================

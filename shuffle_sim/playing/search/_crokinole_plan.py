@@ -15,7 +15,7 @@ import numpy as np
 
 from shuffle_sim._runtime import jit
 from shuffle_sim.playing.players.launch import clearest_start, stance_point, straight_launch
-from shuffle_sim.playing.players.lines import best_line
+from shuffle_sim.playing.players.lines import add_fixed, best_line
 
 #: Opponent discs (nearest the centre first) the quick plan tries to take out.
 TARGETS = 2
@@ -30,18 +30,15 @@ LINE_REACH = 0.3
 
 
 @jit.inline
-def _obstacles(bx, by, n, fixed_x, fixed_y, fixed_reach, fixed_slow, radius, ox, oy, reach, slow):
+def _obstacles(bx, by, n, fixed, radius, ox, oy, reach, slow):
+    """The first ``n`` board discs and the fixed obstacles (``fixed``: the pegs and the hole) into the
+    obstacle arrays; returns their number."""
     for i in range(n):
         ox[i] = bx[i]
         oy[i] = by[i]
         reach[i] = 2.0 * radius
         slow[i] = math.inf
-    for j in range(fixed_x.shape[0]):
-        ox[n + j] = fixed_x[j]
-        oy[n + j] = fixed_y[j]
-        reach[n + j] = fixed_reach[j]
-        slow[n + j] = fixed_slow[j]
-    return n + fixed_x.shape[0]
+    return add_fixed(fixed, n, ox, oy, reach, slow)
 
 
 @jit.inline
@@ -69,12 +66,11 @@ def _plan(stance, team, bx, by, side, n, numbers, sigma, fixed, obstacles):
     """The quick plan's launch (t, vx, vy) for ``team`` from ``stance`` (module docstring). ``fixed``:
     the pegs and the hole (x, y, reach, capture speed); ``obstacles``: scratch for them and the discs
     (x, y, reach, capture speed, whether a hit on it is good)."""
-    fixed_x, fixed_y, fixed_reach, fixed_slow = fixed
     ox, oy, reach, slow, good = obstacles
     radius = numbers[0]
     decel = numbers[1]
     hx, hy, capture_r, capture_v = numbers[6], numbers[7], numbers[8], numbers[9]
-    m = _obstacles(bx, by, n, fixed_x, fixed_y, fixed_reach, fixed_slow, radius, ox, oy, reach, slow)
+    m = _obstacles(bx, by, n, fixed, radius, ox, oy, reach, slow)
     any_opponent = False
     for i in range(m):
         good[i] = i < n and side[i] != team
@@ -127,7 +123,7 @@ def _plan(stance, team, bx, by, side, n, numbers, sigma, fixed, obstacles):
             speed = _takeout_speed(stance, best_t, ux, uy, bx[best_i], by[best_i], numbers)
             return best_t, speed * ux, speed * uy
     # the open 20
-    hole_index = n + fixed_x.shape[0] - 1
+    hole_index = m - 1
     t = clearest_start(stance, 0.5, 13, hx, hy, ox[:m], oy[:m], reach[:m], hole_index)
     if t < 0.0:
         t = 0.5

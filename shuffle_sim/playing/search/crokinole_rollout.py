@@ -36,12 +36,11 @@ from shuffle_sim._runtime.threads import run_shares
 from shuffle_sim.court import Court
 from shuffle_sim.judging.packing import judge_arrays
 from shuffle_sim.judging.procedure import judge_one_call, judge_prepare
-from shuffle_sim.noise import SEARCH_DEPTHS, STREAM_SEARCH, seed_key
+from shuffle_sim.noise import SEARCH_DEPTHS, seed_key
 from shuffle_sim.physics.numba_api import (
+    CLOSED_FORM,
     DEAD,
     EV_COLUMNS,
-    N_FLOAT_ROWS,
-    N_INT_ROWS,
     SEG_COLUMNS,
     STATUS,
     STATUS_FALLEN,
@@ -49,12 +48,11 @@ from shuffle_sim.physics.numba_api import (
     TOUCHED,
     court_table,
     kernel_arrays,
-    place_disc,
-    run_table,
-    state_at,
 )
+from shuffle_sim.playing._board_shot import moved, run_among
 from shuffle_sim.playing.flat_only import require_closed_form
-from shuffle_sim.playing.players.launch import as_deviations, perturb, shot_normals, stance_point, start_is_free
+from shuffle_sim.playing.players.context import fixed_obstacles
+from shuffle_sim.playing.players.launch import as_deviations, executed_launch, start_is_free
 from shuffle_sim.playing.search._crokinole_plan import (
     LINE_REACH,
     LINE_STARTS,
@@ -64,6 +62,7 @@ from shuffle_sim.playing.search._crokinole_plan import (
     _obstacles,
     _plan,
 )
+from shuffle_sim.playing.search._draws import sample_numbers, search_normals
 
 __all__ = [
     "LINE_REACH",
@@ -82,25 +81,12 @@ MAX_EVENTS = 10_000
 
 
 @jit.inline
-def _run_shot(table, orbit_tables, n, bx, by, sx, sy, vx, vy, w, no_log, no_seg, max_events):
-    """Run a disc launched from (sx, sy) among the ``n`` resting discs; the kernel's state and the time
-    everything came to rest."""
-    k = n + 1
-    st = np.empty((N_FLOAT_ROWS, k))
-    ist = np.empty((N_INT_ROWS, k), np.int64)
-    pair_t = np.full((k, k), np.inf)
-    for i in range(n):
-        place_disc(table, orbit_tables, st, ist, i, bx[i], by[i], 0.0, 0.0, 0.0)
-    place_disc(table, orbit_tables, st, ist, n, sx, sy, vx, vy, w)
-    _, _, _, t_end, _ = run_table(table, orbit_tables, st, ist, pair_t, no_log, no_seg, max_events)
-    return st, ist, t_end
-
-
-@jit.inline
-def _fouls(table, orbit_tables, st, ist, t_end, n, side, team, opponent_before, hx, hy, fifteen_reach):
+def _fouls(shot, n, side, team, opponent_before, hx, hy, fifteen_reach):
     """Which discs the shot (disc ``n``, of ``team``) leaves fouled: with an opponent disc on the board
     the shot must hit one, else it and the shooter's discs it touched are removed; on an empty board
-    it must rest within the 15 line or in the 20 hole."""
+    it must rest within the 15 line or in the 20 hole. ``shot``: the shot's integer state rows and
+    rest rows (``_board_shot.run_among``)."""
+    ist, rest = shot
     foul = np.zeros(n + 1, np.bool_)
     if opponent_before:
         hit = False
@@ -112,17 +98,19 @@ def _fouls(table, orbit_tables, st, ist, t_end, n, side, team, opponent_before, 
             for i in range(n):
                 if side[i] == team and ist[TOUCHED, i] != 0:
                     foul[i] = True
-    elif ist[STATUS, n] != STATUS_HOLED:
-        x, y, _, _, _ = state_at(table, orbit_tables, st, ist, n, t_end)
-        if math.hypot(x - hx, y - hy) > fifteen_reach:
-            foul[n] = True
+    elif ist[STATUS, n] != STATUS_HOLED and math.hypot(rest[n, 0] - hx, rest[n, 1] - hy) > fifteen_reach:
+        foul[n] = True
     return foul
 
 
 @jit.inline
-def _keep_in_play(table, orbit_tables, st, ist, t_end, n, bx, by, side, foul, twenties, ja, prep):
-    """Pack the discs still in play after the shot to the front of the board arrays, counting the 20s
-    into ``twenties`` and leaving out fouled, fallen, dead and ditched discs; returns their number."""
+def _keep_in_play(shot, n, board, foul, twenties, judge):
+    """Pack the discs still in play after the shot to the front of the board arrays (``board``: x, y,
+    side), counting the 20s into ``twenties`` and leaving out fouled, fallen, dead and ditched discs;
+    returns their number. ``shot`` as ``_fouls``."""
+    ist, rest = shot
+    bx, by, side = board
+    ja, prep = judge
     kept = 0
     for i in range(n + 1):
         if foul[i] or ist[STATUS, i] == STATUS_FALLEN:
@@ -130,12 +118,13 @@ def _keep_in_play(table, orbit_tables, st, ist, t_end, n, bx, by, side, foul, tw
         if ist[STATUS, i] == STATUS_HOLED:
             twenties[side[i]] += 1
             continue
-        if i < n and ist[TOUCHED, i] == 0:
-            x, y = bx[i], by[i]
-        else:
-            x, y, _, _, _ = state_at(table, orbit_tables, st, ist, i, t_end)
+        if moved(ist, i, n):
+            x = rest[i, 0]
+            y = rest[i, 1]
             if ist[DEAD, i] != 0 or judge_one_call(x, y, ja, prep)[3]:
                 continue
+        else:
+            x, y = bx[i], by[i]
         bx[kept] = x
         by[kept] = y
         side[kept] = side[i]
@@ -144,66 +133,33 @@ def _keep_in_play(table, orbit_tables, st, ist, t_end, n, bx, by, side, foul, tw
 
 
 @jit.inline
-def _copy_board(board, bx, by, side):
-    """The resting discs (``board``: x, y, side) into the sample's board arrays; their number."""
-    board_x, board_y, board_side = board
-    n = board_x.shape[0]
-    for i in range(n):
-        bx[i] = board_x[i]
-        by[i] = board_y[i]
-        side[i] = board_side[i]
-    return n
-
-
-@jit.inline
 def _sample_scratch(width):
     """A share's scratch for its samples: the board's arrays (x, y, side), the obstacles' (x, y, reach,
     capture speed, good to hit; ``width`` long: the discs, the pegs and the hole), and the empty
     event log and segment table."""
-    bx = np.empty(MAX_DISCS)
-    by = np.empty(MAX_DISCS)
-    side = np.empty(MAX_DISCS, np.int64)
-    ox = np.empty(width)
-    oy = np.empty(width)
-    reach = np.empty(width)
-    slow = np.empty(width)
-    good = np.empty(width, np.bool_)
-    no_log = np.empty((0, EV_COLUMNS))
-    no_seg = np.empty((0, SEG_COLUMNS))
-    return bx, by, side, ox, oy, reach, slow, good, no_log, no_seg
+    board = (np.empty(MAX_DISCS), np.empty(MAX_DISCS), np.empty(MAX_DISCS, np.int64))
+    obstacles = (np.empty(width), np.empty(width), np.empty(width), np.empty(width), np.empty(width, np.bool_))
+    return board, obstacles, (np.empty((0, EV_COLUMNS)), np.empty((0, SEG_COLUMNS)))
 
 
 @jit.kernel
-def _rollout(
-    table,
-    orbit_tables,
-    ja,
-    prep,
-    numbers,
-    stances,
-    board,
-    launch,
-    sd,
-    later,
-    k0,
-    k1,
-    game_index,
-    counter,
-    sample,
-    max_events,
-    fixed,
-    scratch,
-):
+def _rollout(motion, judge, numbers, stances, board, launch, sd, later, stream, sample, max_events, fixed, scratch):
     """One sample: the root ``launch`` (start parameter, vx, vy, spin) by side 0, then ``later`` shots
-    alternating from side 1. ``board``: the resting discs (x, y, side); ``fixed``: the pegs and the
-    hole (``_crokinole_plan._plan``); ``scratch`` as ``_sample_scratch``. Returns (side 0's round
-    total, side 1's, side 0's 20s, side 1's)."""
-    bx, by, side, ox, oy, reach, slow, good, no_log, no_seg = scratch
-    fixed_x, fixed_y, fixed_reach, fixed_slow = fixed
+    alternating from side 1, side k from ``stances[k]`` with the deviations ``sd[k]``. ``board``: the
+    resting discs (x, y, side); ``motion``: the court's packed table and orbit tables; ``judge``:
+    its judge's arrays (``judge_arrays``, ``judge_prepare``); ``numbers``: ``_board_numbers``;
+    ``stream``: as ``search_normals``; ``fixed``: the pegs and the hole (``_crokinole_plan._plan``);
+    ``scratch`` as ``_sample_scratch``. Returns (side 0's round total, side 1's, side 0's 20s,
+    side 1's)."""
+    (bx, by, side), obstacles, logs = scratch
+    ox, oy, reach, slow, _ = obstacles
     radius = numbers[0]
     fifteen_reach = numbers[10]
     hx, hy = numbers[6], numbers[7]
-    n = _copy_board(board, bx, by, side)
+    n = board[0].shape[0]
+    bx[:n] = board[0]
+    by[:n] = board[1]
+    side[:n] = board[2]
     twenties = np.zeros(2, np.int64)
     for depth in range(later + 1):
         team = depth % 2
@@ -211,82 +167,38 @@ def _rollout(
         if depth == 0:
             t, vx, vy, w = launch
         else:
-            obstacles = (ox, oy, reach, slow, good)
             t, vx, vy = _plan(stance, team, bx, by, side, n, numbers, sd[team, 1], fixed, obstacles)
             w = 0.0
-        z0, z1, z2, z3 = shot_normals(
-            k0, k1, np.uint64(game_index), np.uint64(STREAM_SEARCH), np.uint64(counter + depth), np.uint64(sample)
-        )
-        t2, vx, vy, w = perturb(
-            stance, t, vx, vy, w, z0, z1, z2, z3, sd[team, 0], sd[team, 1], sd[team, 2], sd[team, 3], sd[team, 4]
-        )
-        m = _obstacles(bx, by, n, fixed_x, fixed_y, fixed_reach, fixed_slow, radius, ox, oy, reach, slow)
-        if not start_is_free(stance, t2, ox[:m], oy[:m], reach[:m]):
-            t2 = t
-        sx, sy = stance_point(stance, t2)
+        z = search_normals(stream, depth, sample)
+        m = _obstacles(bx, by, n, fixed, radius, ox, oy, reach, slow)
+        t2, sx, sy, vx, vy, w = executed_launch(stance, t, vx, vy, w, z, sd[team], ox[:m], oy[:m], reach[:m])
         if not start_is_free(stance, t2, ox[:n], oy[:n], reach[:n]):
             continue  # no room to put the disc down on the arc: the shot is not played
         opponent_before = False
         for i in range(n):
             if side[i] != team:
                 opponent_before = True
-        st, ist, t_end = _run_shot(table, orbit_tables, n, bx, by, sx, sy, vx, vy, w, no_log, no_seg, max_events)
-        side[n] = team
-        foul = _fouls(table, orbit_tables, st, ist, t_end, n, side, team, opponent_before, hx, hy, fifteen_reach)
-        n = _keep_in_play(table, orbit_tables, st, ist, t_end, n, bx, by, side, foul, twenties, ja, prep)
+        ist, rest, _ = run_among(CLOSED_FORM, motion, (bx, by, side), n, (sx, sy, vx, vy, w), team, logs, max_events)
+        foul = _fouls((ist, rest), n, side, team, opponent_before, hx, hy, fifteen_reach)
+        n = _keep_in_play((ist, rest), n, (bx, by, side), foul, twenties, judge)
     totals = np.zeros(2, np.int64)
     for i in range(n):
-        totals[side[i]] += judge_one_call(bx[i], by[i], ja, prep)[0]
+        totals[side[i]] += judge_one_call(bx[i], by[i], judge[0], judge[1])[0]
     return totals[0] + 20 * twenties[0], totals[1] + 20 * twenties[1], twenties[0], twenties[1]
 
 
 @jit.shares
 def _rollouts(
-    lo,
-    hi,
-    table,
-    orbit_tables,
-    ja,
-    prep,
-    numbers,
-    stances,
-    board,
-    launches,
-    sd,
-    later,
-    seed_words,
-    game_index,
-    counter,
-    sample_ids,
-    max_events,
-    fixed,
-    out,
+    lo, hi, motion, judge, numbers, stances, board, launches, sd, later, stream, sample_ids, max_events, fixed, out
 ):
     """Samples ``lo`` to ``hi - 1``, one share of the samples (``threads.run_shares``) with its own
-    scratch: ``board`` the resting discs (x, y, side), ``seed_words`` the stream's key, ``fixed`` the
-    pegs and the hole (x, y, reach, capture speed), ``out`` the rows of ``crokinole_rollouts``."""
-    k0, k1 = seed_words
+    scratch: the arguments as ``_rollout``'s, ``launches`` (S, 4) and ``sample_ids`` (S,) by sample,
+    ``out`` the rows of ``crokinole_rollouts``."""
     scratch = _sample_scratch(MAX_DISCS + fixed[0].shape[0])
     for s in range(lo, hi):
+        launch = (launches[s, 0], launches[s, 1], launches[s, 2], launches[s, 3])
         a, b, ta, tb = _rollout(
-            table,
-            orbit_tables,
-            ja,
-            prep,
-            numbers,
-            stances,
-            board,
-            (launches[s, 0], launches[s, 1], launches[s, 2], launches[s, 3]),
-            sd,
-            later,
-            k0,
-            k1,
-            game_index,
-            counter,
-            sample_ids[s],
-            max_events,
-            fixed,
-            scratch,
+            motion, judge, numbers, stances, board, launch, sd, later, stream, sample_ids[s], max_events, fixed, scratch
         )
         out[s, 0] = a
         out[s, 1] = b
@@ -321,37 +233,27 @@ def crokinole_rollouts(
     if n + 1 + later > MAX_DISCS:
         raise ValueError(f"later: at most {MAX_DISCS} discs in a round (got {n} on the board, {later} to come)")
     sides = np.where(np.asarray(board_own, dtype=bool), 0, 1).astype(np.int64)
-    hole = court.holes[0]
-    numbers = _board_numbers(court)
-    pegs = court.pegs
-    fixed_x = np.array([p.x for p in pegs] + [hole.x], dtype=np.float64)
-    fixed_y = np.array([p.y for p in pegs] + [hole.y], dtype=np.float64)
-    fixed_reach = np.array([court.disc_radius + p.radius for p in pegs] + [hole.capture_radius], dtype=np.float64)
-    fixed_slow = np.array([math.inf] * len(pegs) + [hole.capture_speed], dtype=np.float64)
     stances = np.ascontiguousarray(np.stack([np.asarray(own_stance.array), np.asarray(opponent_stance.array)]))
     sd = np.ascontiguousarray(np.stack([as_deviations(sd_self), as_deviations(sd_opp)]))
     launches = np.ascontiguousarray(launches, dtype=np.float64)
     out = np.empty((launches.shape[0], 4), np.int64)
     ja = judge_arrays(court)
+    k0, k1 = seed_key(seed)
     run_shares(
         _rollouts,
         launches.shape[0],
-        court_table(court),
-        kernel_arrays(court).orbit_tables,
-        ja,
-        judge_prepare(ja),
-        numbers,
+        (court_table(court), kernel_arrays(court).orbit_tables),
+        (ja, judge_prepare(ja)),
+        _board_numbers(court),
         stances,
         (bx, by, sides),
         launches,
         sd,
         int(later),
-        seed_key(seed),
-        int(game_index),
-        int(shot) * SEARCH_DEPTHS,
-        _ids(sample_ids, launches.shape[0]),
+        (k0, k1, int(game_index), int(shot) * SEARCH_DEPTHS),
+        sample_numbers(sample_ids, launches.shape[0]),
         MAX_EVENTS,
-        (fixed_x, fixed_y, fixed_reach, fixed_slow),
+        fixed_obstacles(court, court.holes[:1]),
         out,
     )
     return out
@@ -380,13 +282,3 @@ def _board_numbers(court: Court) -> np.ndarray:
             fifteen.geom[2] + fifteen.width / 2 + court.disc_radius,
         ]
     )
-
-
-def _ids(sample_ids, n: int) -> np.ndarray:
-    """Each row's sample number in the search stream (rows of equal number share their draws)."""
-    if sample_ids is None:
-        return np.arange(n, dtype=np.int64)
-    ids = np.ascontiguousarray(sample_ids, dtype=np.int64)
-    if ids.shape != (n,):
-        raise ValueError(f"sample_ids must have one entry per launch ({n}), got shape {ids.shape}")
-    return ids

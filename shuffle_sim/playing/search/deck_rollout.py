@@ -29,29 +29,16 @@ from shuffle_sim._runtime.threads import run_shares
 from shuffle_sim.court import Court
 from shuffle_sim.judging.packing import judge_arrays
 from shuffle_sim.judging.procedure import judge_prepare
-from shuffle_sim.noise import SEARCH_DEPTHS, STREAM_SEARCH, seed_key
-from shuffle_sim.physics.numba_api import (
-    DEAD,
-    DISC_DISC,
-    EV_COLUMNS,
-    SEG_COLUMNS,
-    STATUS,
-    STATUS_FALLEN,
-    TOUCHED,
-    court_law,
-    court_motion,
-)
-from shuffle_sim.playing._board_shot import run_board_shot
-from shuffle_sim.playing._deck_plan import _stance_array, plan_aim
+from shuffle_sim.noise import SEARCH_DEPTHS, seed_key
+from shuffle_sim.physics.numba_api import EV_COLUMNS, SEG_COLUMNS, court_law, court_motion
+from shuffle_sim.playing._board_shot import dead_touched_live, run_among
+from shuffle_sim.playing._deck_half_round import keep_live_discs
+from shuffle_sim.playing._deck_plan import _stance_array, plan_launch
 from shuffle_sim.playing._deck_setup import deck_reads
-from shuffle_sim.playing.deck_engine import DISCS, deck_setup, setup_numbers, value_and_dead
-from shuffle_sim.playing.players.launch import (
-    as_deviations,
-    perturb,
-    shot_normals,
-    stance_point,
-    start_is_free,
-)
+from shuffle_sim.playing.deck_engine import COLOUR_CODES, DISCS, canonical_values, deck_setup, setup_numbers
+from shuffle_sim.playing.players.context import ShotContext
+from shuffle_sim.playing.players.launch import as_deviations, executed_launch
+from shuffle_sim.playing.search._draws import sample_numbers, search_normals
 
 #: Rows of the contact log kept per shot (C-20a reads it); events beyond are still simulated.
 LOG_ROWS = 1024
@@ -62,104 +49,15 @@ MAX_EVENTS = 10_000
 ROLLOUT_TAKEOUT_EXTRA = 3.0
 
 
-@jit.kernel
-def _one_shot(
-    law,
-    motion,
-    ja,
-    prep,
-    bx,
-    by,
-    colour_of,
-    value,
-    n,
-    sx,
-    sy,
-    vx,
-    vy,
-    w,
-    colour,
-    ev,
-    no_seg,
-    max_events,
-    keep_x,
-    keep_y,
-    keep_on,
-):
-    """Run one launched disc among the ``n`` resting discs under the court's motion law
-    (``_board_shot``), apply the removals and C-20a; the board arrays are updated in place. Returns
-    (new n, C-20a happened). ``keep_*`` (n + 1 long) receive every disc's rest position and whether it
-    is still in play (before compaction)."""
-    m = n + 1
-    ist, final, n_ev = run_board_shot(law, motion, n, bx, by, sx, sy, vx, vy, w, ev, no_seg, max_events)
-    bx[n] = sx
-    by[n] = sy
-    colour_of[n] = colour
-    c20a = False
-    for e in range(n_ev):
-        if ev[e, 1] == DISC_DISC and (ev[e, 4] != 0.0) != (ev[e, 5] != 0.0):
-            c20a = True
-            break
-    kept = 0
-    for i in range(m):
-        x = final[i, 0]
-        y = final[i, 1]
-        keep_x[i] = x
-        keep_y[i] = y
-        keep_on[i] = False
-        if ist[STATUS, i] == STATUS_FALLEN or ist[DEAD, i] != 0:
-            continue
-        if i == n or ist[TOUCHED, i] != 0:
-            v, dead = value_and_dead(x, y, ja, prep)
-            if dead:
-                continue
-            bx[kept] = x
-            by[kept] = y
-            value[kept] = v
-        else:
-            bx[kept] = bx[i]
-            by[kept] = by[i]
-            value[kept] = value[i]
-        colour_of[kept] = colour_of[i]
-        keep_on[i] = True
-        kept += 1
-    return kept, c20a
-
-
-@jit.inline
-def _plan_launch(stance, numbers, spots, reads, bx, by, colour_of, value, reach, n, colour, sign):
-    """The rollout plan's launch (start parameter, vx, vy, spin) for ``colour`` on the board: the plan's
-    read launch (``_deck_plan.plan_aim``), without spin."""
-    t, vx, vy = plan_aim(stance, bx, by, colour_of, value, reach, n, colour, sign, spots, numbers, reads)
-    return t, vx, vy, 0.0
-
-
 @jit.inline
 def _copy_board(board, bx, by, colour_of, value):
     """The resting discs (``board``: x, y, colour, value) into the sample's board arrays; their number."""
-    board_x, board_y, board_colour, board_value = board
-    n = board_x.shape[0]
-    for i in range(n):
-        bx[i] = board_x[i]
-        by[i] = board_y[i]
-        colour_of[i] = board_colour[i]
-        value[i] = board_value[i]
+    n = board[0].shape[0]
+    bx[:n] = board[0]
+    by[:n] = board[1]
+    colour_of[:n] = board[2]
+    value[:n] = board[3]
     return n
-
-
-@jit.inline
-def _executed(stance, t, vx, vy, w, sd, k0, k1, game_index, counter, sample, bx, by, reach):
-    """A launch as executed: the side's errors drawn from the search stream's slot (``counter``,
-    ``sample``) added to it, and its start (x, y) on the stance, the planned one if the perturbed one
-    is not free of the resting discs. Returns (x, y, vx, vy, spin)."""
-    z0, z1, z2, z3 = shot_normals(
-        k0, k1, np.uint64(game_index), np.uint64(STREAM_SEARCH), np.uint64(counter), np.uint64(sample)
-    )
-    t2, vx, vy, w = perturb(stance, t, vx, vy, w, z0, z1, z2, z3, sd[0], sd[1], sd[2], sd[3], sd[4])
-    if not start_is_free(stance, t2, bx, by, reach):
-        t2 = t
-    sx, sy = stance_point(stance, t2)
-    return sx, sy, vx, vy, w
 
 
 @jit.inline
@@ -178,93 +76,59 @@ def _side_points(n, colour_of, value):
 @jit.inline
 def _sample_scratch():
     """A share's scratch for its samples: the event log, the empty segment table, the board's arrays
-    and the rest positions kept (the root shot's and the last later shot's)."""
-    ev = np.empty((LOG_ROWS, EV_COLUMNS))
-    no_seg = np.empty((0, SEG_COLUMNS))
-    bx = np.empty(DISCS + 1)
-    by = np.empty(DISCS + 1)
-    colour_of = np.empty(DISCS + 1, np.int64)
-    value = np.empty(DISCS + 1, np.int64)
-    keep_x = np.empty(2 * (DISCS + 1))
-    keep_y = np.empty(2 * (DISCS + 1))
-    keep_on = np.empty(2 * (DISCS + 1), np.bool_)
-    return ev, no_seg, bx, by, colour_of, value, keep_x, keep_y, keep_on
+    (x, y, colour, value, reach) and the rest positions and in-play flags kept (the root shot's
+    first, then the last later shot's)."""
+    logs = (np.empty((LOG_ROWS, EV_COLUMNS)), np.empty((0, SEG_COLUMNS)))
+    board = (
+        np.empty(DISCS + 1),
+        np.empty(DISCS + 1),
+        np.empty(DISCS + 1, np.int64),
+        np.empty(DISCS + 1, np.int64),
+        np.empty(DISCS + 1),
+    )
+    kept = (np.empty(DISCS + 1), np.empty(DISCS + 1), np.empty(2 * (DISCS + 1), np.bool_))
+    return logs, board, kept
 
 
 @jit.kernel
-def _rollout(
-    law,
-    motion,
-    ja,
-    prep,
-    numbers,
-    spots,
-    reads,
-    board,
-    root_sign,
-    root_colour,
-    launch,
-    sd_self,
-    sd_opp,
-    later,
-    k0,
-    k1,
-    game_index,
-    counter,
-    sample,
-    max_events,
-    scratch,
-):
-    """One sample: the root ``launch`` (start parameter, vx, vy, spin) under the shooter's errors, then
-    ``later`` plan shots. ``board``: the resting discs (x, y, colour, value); ``scratch`` as
-    ``_sample_scratch``. Returns (yellow
-    points, black points, C-20a colour or -1, the C-20a shot was the last of the half-round)."""
-    ev, no_seg, bx, by, colour_of, value, keep_x, keep_y, keep_on = scratch
+def _rollout(law, motion, judge, plan, board, root, launch, sds, later, stream, sample, max_events, scratch):
+    """One sample: the root ``launch`` (start parameter, vx, vy, spin) by the root's colour from its
+    half (``root``: sign, colour) under the shooter's errors, then ``later`` plan shots (``plan``: the
+    setup's numbers, its spots, the court's read table), each side with its own deviations (``sds``:
+    the shooter's, the opponent's). ``board``: the resting discs (x, y, colour, value); ``law`` and
+    ``motion``: the court's motion law and its arrays (``_board_shot``); ``judge``: its judge's
+    arrays (``judge_arrays``, ``judge_prepare``); ``stream``: as ``search_normals``; ``scratch`` as
+    ``_sample_scratch``. Returns (yellow points, black points, C-20a colour or -1, the C-20a shot was
+    the last of the half-round)."""
+    logs, (bx, by, colour_of, value, reach), (rest_x, rest_y, in_play) = scratch
+    numbers, spots, reads = plan
+    root_sign, root_colour = root
     n = _copy_board(board, bx, by, colour_of, value)
-    reach = np.full(DISCS + 1, 2.0 * numbers[6])
+    reach[:] = 2.0 * numbers[6]
+    judges = (judge[0], judge[1], judge[0], judge[1])
     penalty = -1
     last = False
     for depth in range(later + 1):
+        colour = root_colour if depth % 2 == 0 else 1 - root_colour
+        sign = root_sign if colour == root_colour else -root_sign
+        stance = _stance_array(float(sign), numbers)
         if depth == 0:
-            colour = root_colour
-            sign = root_sign
-            stance = _stance_array(float(sign), numbers)
             t, vx, vy, w = launch
-            sd = sd_self
         else:
-            colour = root_colour if depth % 2 == 0 else 1 - root_colour
-            sign = root_sign if colour == root_colour else -root_sign
-            sd = sd_self if colour == root_colour else sd_opp
-            stance = _stance_array(float(sign), numbers)
-            t, vx, vy, w = _plan_launch(stance, numbers, spots, reads, bx, by, colour_of, value, reach, n, colour, sign)
-        sx, sy, vx, vy, w = _executed(
-            stance, t, vx, vy, w, sd, k0, k1, game_index, counter + depth, sample, bx[:n], by[:n], reach[:n]
-        )
-        # The root shot's rest positions go to the first half of ``keep_*``, every later one's to the second.
-        kept = 0 if depth == 0 else DISCS + 1
-        n, c20a = _one_shot(
-            law,
-            motion,
-            ja,
-            prep,
-            bx,
-            by,
-            colour_of,
-            value,
-            n,
-            sx,
-            sy,
-            vx,
-            vy,
-            w,
-            colour,
-            ev,
-            no_seg,
-            max_events,
-            keep_x[kept:],
-            keep_y[kept:],
-            keep_on[kept:],
-        )
+            t, vx, vy = plan_launch(stance, numbers, spots, reads, (bx, by, colour_of, value, reach), n, colour, sign)
+            w = 0.0
+        sd = sds[0] if colour == root_colour else sds[1]
+        z = search_normals(stream, depth, sample)
+        _, sx, sy, vx, vy, w = executed_launch(stance, t, vx, vy, w, z, sd, bx[:n], by[:n], reach[:n])
+        ist, rest, n_ev = run_among(law, motion, (bx, by, colour_of), n, (sx, sy, vx, vy, w), colour, logs, max_events)
+        if depth == 0:
+            for i in range(n + 1):
+                rest_x[i] = rest[i, 0]
+                rest_y[i] = rest[i, 1]
+        c20a = dead_touched_live(logs[0], n_ev)
+        # The root shot's in-play flags go to the first half of ``in_play``, every later one's to the second.
+        flags = in_play[0 if depth == 0 else DISCS + 1 :]
+        n = keep_live_discs((ist, rest), n, (False, 0.0, 0.0), judges, (bx, by, colour_of, value), flags)
         if c20a:
             penalty = colour
             last = depth == later
@@ -277,68 +141,27 @@ def _rollout(
 
 @jit.shares
 def _rollouts(
-    lo,
-    hi,
-    law,
-    motion,
-    ja,
-    prep,
-    numbers,
-    spots,
-    reads,
-    board,
-    root_sign,
-    root_colour,
-    launches,
-    sd_self,
-    sd_opp,
-    later,
-    seed_words,
-    game_index,
-    counter,
-    sample_ids,
-    max_events,
-    outs,
+    lo, hi, law, motion, judge, plan, board, root, launches, sds, later, stream, sample_ids, max_events, outs
 ):
     """Samples ``lo`` to ``hi - 1``, one share of the samples (``threads.run_shares``) with its own
-    scratch: ``board`` the resting discs (x, y, colour, value), ``seed_words`` the stream's key,
+    scratch: the arguments as ``_rollout``'s, ``launches`` (S, 4) and ``sample_ids`` (S,) by sample,
     ``outs`` the output arrays (points, penalty, last, x, y, in play) of ``deck_rollouts``."""
-    k0, k1 = seed_words
     out_points, out_penalty, out_last, out_x, out_y, out_on = outs
     scratch = _sample_scratch()
-    keep_x, keep_y, keep_on = scratch[6], scratch[7], scratch[8]
+    rest_x, rest_y, in_play = scratch[2]
     for s in range(lo, hi):
+        launch = (launches[s, 0], launches[s, 1], launches[s, 2], launches[s, 3])
         yellow, black, penalty, last = _rollout(
-            law,
-            motion,
-            ja,
-            prep,
-            numbers,
-            spots,
-            reads,
-            board,
-            root_sign,
-            root_colour,
-            (launches[s, 0], launches[s, 1], launches[s, 2], launches[s, 3]),
-            sd_self,
-            sd_opp,
-            later,
-            k0,
-            k1,
-            game_index,
-            counter,
-            sample_ids[s],
-            max_events,
-            scratch,
+            law, motion, judge, plan, board, root, launch, sds, later, stream, sample_ids[s], max_events, scratch
         )
         out_points[s, 0] = yellow
         out_points[s, 1] = black
         out_penalty[s] = penalty
         out_last[s] = last
         for i in range(out_x.shape[1]):
-            out_x[s, i] = keep_x[i]
-            out_y[s, i] = keep_y[i]
-            out_on[s, i] = keep_on[i]
+            out_x[s, i] = rest_x[i]
+            out_y[s, i] = rest_y[i]
+            out_on[s, i] = in_play[i]
 
 
 def deck_rollouts(
@@ -378,8 +201,6 @@ def deck_rollouts(
             f"later: a half-round has {DISCS} discs; {n} on the board and {later} to come after this shot is too many"
         )
     values = np.zeros(n, dtype=np.int64)
-    from shuffle_sim.playing.deck_engine import canonical_values
-
     prepared = judge_prepare(ja)
     canonical_values(bx, by, n, ja, prepared, values)
     launches = np.ascontiguousarray(launches, dtype=np.float64)
@@ -394,38 +215,52 @@ def deck_rollouts(
     }
     numbers = setup_numbers(setup)
     numbers[5] = ROLLOUT_TAKEOUT_EXTRA
+    k0, k1 = seed_key(seed)
     run_shares(
         _rollouts,
         s,
         court_law(foot),
         court_motion(foot),
-        ja,
-        prepared,
-        numbers,
-        setup.spots,
-        deck_reads(setup, foot, ROLLOUT_TAKEOUT_EXTRA, read_density),
+        (ja, prepared),
+        (numbers, setup.spots, deck_reads(setup, foot, ROLLOUT_TAKEOUT_EXTRA, read_density)),
         (bx, by, colours, values),
-        int(root_sign),
-        int(root_colour),
+        (int(root_sign), int(root_colour)),
         launches,
-        as_deviations(sd_self),
-        as_deviations(sd_opp),
+        (as_deviations(sd_self), as_deviations(sd_opp)),
         int(later),
-        seed_key(seed),
-        int(game_index),
-        int(shot) * SEARCH_DEPTHS,
-        _ids(sample_ids, launches.shape[0]),
+        (k0, k1, int(game_index), int(shot) * SEARCH_DEPTHS),
+        sample_numbers(sample_ids, s),
         MAX_EVENTS,
         tuple(out.values()),
     )
     return out
 
 
-def _ids(sample_ids, n: int) -> np.ndarray:
-    """Each row's sample number in the search stream (rows of equal number share their draws)."""
-    if sample_ids is None:
-        return np.arange(n, dtype=np.int64)
-    ids = np.ascontiguousarray(sample_ids, dtype=np.int64)
-    if ids.shape != (n,):
-        raise ValueError(f"sample_ids must have one entry per launch ({n}), got shape {ids.shape}")
-    return ids
+def rollouts_from(
+    ctx: ShotContext, rows: np.ndarray, sd: np.ndarray, later: int, sample_ids=None, read_density: int = 1
+) -> tuple[int, dict]:
+    """``deck_rollouts`` of the launch ``rows`` (start parameter, vx, vy, spin) from what a deck
+    shooter sees (``ctx``: the canonical board, the shooter's half ``info["sign"]``), both sides
+    with the deviations ``sd``, placed in the search stream by ``ctx``'s shot (``read_density`` as
+    ``deck_rollouts``). Returns the shooter's colour code and the rollouts' arrays. Colours are the
+    engines' codes (``COLOUR_CODES``): a shooter of neither colour plays yellow, a disc of neither
+    colour is black's."""
+    colour = COLOUR_CODES.get(ctx.shooter, 0)
+    board_colour = [COLOUR_CODES.get(t, 1) for t in ctx.board_team]
+    return colour, deck_rollouts(
+        ctx.court,
+        ctx.board_x,
+        ctx.board_y,
+        board_colour,
+        ctx.info["sign"],
+        colour,
+        rows,
+        sd,
+        sd,
+        later,
+        ctx.seed,
+        ctx.game_index,
+        ctx.shot,
+        sample_ids,
+        read_density,
+    )

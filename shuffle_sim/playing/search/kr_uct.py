@@ -46,10 +46,11 @@ from typing import ClassVar
 import numpy as np
 
 from shuffle_sim._runtime import jit
-from shuffle_sim.noise import SEARCH_DEPTHS, STREAM_SEARCH, NoiseModel, seed_key
+from shuffle_sim.noise import SEARCH_DEPTHS, NoiseModel, seed_key
 from shuffle_sim.playing.players.context import Intent, Launch, PlayerError, ShotContext
-from shuffle_sim.playing.players.launch import noise_vector, perturb, shot_normals, stance_point, start_is_free
+from shuffle_sim.playing.players.launch import executed_launch, noise_vector
 from shuffle_sim.playing.players.strategies import Decision, ExpectedValue, with_skill
+from shuffle_sim.playing.search._draws import search_normals
 from shuffle_sim.playing.search.situations import CrokinoleSituation, DeckSituation, FrameValueSituation, situation_of
 from shuffle_sim.shots import simulate_shots
 
@@ -77,19 +78,45 @@ def sampled_executions(
     stance, ts, vxs, vys, ws, samples, sd, k0, k1, game, counter, ox, oy, reach, out_x, out_y, out_vx, out_vy, out_w
 ):
     """Each launch (row) under its sample's execution errors from the search stream (depth 0)."""
+    stream = (k0, k1, game, counter)
     for k in range(ts.shape[0]):
-        z0, z1, z2, z3 = shot_normals(
-            k0, k1, np.uint64(game), np.uint64(STREAM_SEARCH), np.uint64(counter), np.uint64(samples[k])
+        z = search_normals(stream, 0, samples[k])
+        _, out_x[k], out_y[k], out_vx[k], out_vy[k], out_w[k] = executed_launch(
+            stance, ts[k], vxs[k], vys[k], ws[k], z, sd, ox, oy, reach
         )
-        t, vx, vy, w = perturb(stance, ts[k], vxs[k], vys[k], ws[k], z0, z1, z2, z3, sd[0], sd[1], sd[2], sd[3], sd[4])
-        if not start_is_free(stance, t, ox, oy, reach):
-            t = ts[k]
-        x, y = stance_point(stance, t)
-        out_x[k] = x
-        out_y[k] = y
-        out_vx[k] = vx
-        out_vy[k] = vy
-        out_w[k] = w
+
+
+def executions(ctx: ShotContext, skill: NoiseModel, rows: np.ndarray, samples) -> tuple[np.ndarray, ...]:
+    """The launch ``rows`` (start parameter, vx, vy, spin) from ``ctx``'s stance, each under the
+    execution errors of its sample (``samples``) of the search stream of ``ctx``'s shot, for a
+    shooter of ``skill``: (x, y, vx, vy, spin) of each."""
+    out = [np.empty(rows.shape[0]) for _ in range(5)]
+    ox, oy, reach = ctx.obstacles()
+    k0, k1 = seed_key(ctx.seed)
+    sampled_executions(
+        ctx.stance.array,
+        rows[:, 0].copy(),
+        rows[:, 1].copy(),
+        rows[:, 2].copy(),
+        rows[:, 3].copy(),
+        np.ascontiguousarray(samples, dtype=np.int64),
+        noise_vector(skill),
+        k0,
+        k1,
+        int(ctx.game_index),
+        int(ctx.shot) * SEARCH_DEPTHS,
+        ox,
+        oy,
+        reach,
+        *out,
+    )
+    return tuple(out)
+
+
+def launch_rows(launches: list[Launch], repeats: int = 1) -> np.ndarray:
+    """The launches as the rollouts take them, (start parameter, vx, vy, spin) a row, each row
+    ``repeats`` times in a row."""
+    return np.repeat(np.array([[la.t, la.vx, la.vy, la.omega] for la in launches], dtype=np.float64), repeats, axis=0)
 
 
 def shots_per_sample(situation) -> int:
@@ -200,31 +227,12 @@ class WinSearch:
         """Win probability of each (launch, sample) row: the launch under sample's execution errors,
         the frame rolled out, the game's table (the deck's plan read from a read table ``read_density``
         times as fine as its own on a court that is not flat: ``deck_rollout.deck_rollouts``)."""
-        rows = np.array([[la.t, la.vx, la.vy, la.omega] for la in launches], dtype=np.float64)
+        rows = launch_rows(launches)
         sd = noise_vector(skill)
         if isinstance(situation, DeckSituation):
-            from shuffle_sim.playing.deck import COLOUR_CODES
-            from shuffle_sim.playing.search.deck_rollout import deck_rollouts
+            from shuffle_sim.playing.search.deck_rollout import rollouts_from
 
-            colour = COLOUR_CODES[ctx.shooter]
-            board_colour = [COLOUR_CODES[t] for t in ctx.board_team]
-            out = deck_rollouts(
-                ctx.court,
-                ctx.board_x,
-                ctx.board_y,
-                board_colour,
-                ctx.info["sign"],
-                colour,
-                rows,
-                sd,
-                sd,
-                situation.later,
-                ctx.seed,
-                ctx.game_index,
-                ctx.shot,
-                samples,
-                read_density,
-            )
+            colour, out = rollouts_from(ctx, rows, sd, situation.later, samples, read_density)
             return situation.value(colour, out)
         if isinstance(situation, CrokinoleSituation):
             from shuffle_sim.playing.crokinole import CrokinoleTactics
@@ -253,28 +261,7 @@ class WinSearch:
         return situation.value(self._frame_values(ctx, skill, rows, samples))
 
     def _frame_values(self, ctx: ShotContext, skill: NoiseModel, rows: np.ndarray, samples: np.ndarray) -> np.ndarray:
-        n = rows.shape[0]
-        out = [np.empty(n) for _ in range(5)]
-        ox, oy, reach = ctx.obstacles()
-        k0, k1 = seed_key(ctx.seed)
-        sampled_executions(
-            ctx.stance.array,
-            rows[:, 0].copy(),
-            rows[:, 1].copy(),
-            rows[:, 2].copy(),
-            rows[:, 3].copy(),
-            np.ascontiguousarray(samples, dtype=np.int64),
-            noise_vector(skill),
-            k0,
-            k1,
-            int(ctx.game_index),
-            int(ctx.shot) * SEARCH_DEPTHS,
-            ox,
-            oy,
-            reach,
-            *out,
-        )
-        x, y, vx, vy, omega = out
+        x, y, vx, vy, omega = executions(ctx, skill, rows, samples)
         batch = simulate_shots(ctx.court, x, y, vx, vy, omega, board=ctx.board_scene(), bad_starts="skip")
         return np.asarray(ctx.tactics.evaluate(ctx, batch), dtype=np.float64)
 

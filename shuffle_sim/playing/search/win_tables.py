@@ -32,11 +32,8 @@ Per game (the rules named are those of ``shuffle_sim.rules``):
 - ricochet: a state is (next round's starter's score, the other's); only one side scores a round;
   the scorer starts the next (the default option); the game ends when a side reaches game point.
 
-The data files are made by self-play (``table_making``; the command is also in
-docs/players/strategies.md)::
-
-    python -m shuffle_sim.playing.search.table_making            # all four games, default sizes
-    python -m shuffle_sim.playing.search.table_making crokinole --games 200 --seed 0
+The data files are made by self-play: ``table_making``, whose docstring gives the command (also in
+docs/players/strategies.md).
 """
 
 from __future__ import annotations
