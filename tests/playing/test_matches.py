@@ -377,7 +377,6 @@ def test_play_deck_pictures_are_judged_at_the_scoring_end(tmp_path):
         ["play", "deck", "--seed", "-1"],
         ["play", "deck", "--court", "crokinole"],
         ["play", "deck", "--court", "no-such-court.toml"],
-        ["play", "deck", "--court", "deck-drifting", "--players", "expert-win"],
         ["play", "crokinole", "--frames", "12"],
         ["play", "deck", "--championship"],
         ["play", "deck", "--frames", "12", "--game-length", "50"],
