@@ -74,7 +74,7 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 def cmd_advise(args: argparse.Namespace) -> int:
     """Rank the candidate shots for a board: success of what each shot means, frame value, win probability."""
-    from shuffle_sim.playing.advisor import advise, plot_advice
+    from shuffle_sim.playing.advisor import advise, plot_advice, unreached_line
     from shuffle_sim.playing.player_names import (
         parse_player,
     )
@@ -114,10 +114,15 @@ def cmd_advise(args: argparse.Namespace) -> int:
                     "score": list(score) if score else None,
                     "situation": None if situation is None else situation.describe(),
                     "assumed": assumed,
+                    "unreached": unreached_line(ctx, advice),
                     "shots": [a.to_dict() for a in advice],
                 }
             )
         )
+        return 0
+    line = unreached_line(ctx, advice)
+    if not advice and line:
+        print(line)
         return 0
     ranked = "win probability" if score else "expected frame value"
     samples = advice[0].samples if advice else 0
@@ -139,6 +144,8 @@ def cmd_advise(args: argparse.Namespace) -> int:
             f"  {a.intent.label[:44]:44s}{w} {a.success:7.0%} ({a.success_low:4.0%}-{a.success_high:4.0%}) "
             f"{a.expected:+8.2f} {a.as_meant:+8.1f} {a.spread:6.2f}"
         )
+    if line:
+        print(line)
     if args.plot:
         print(f"picture: {args.plot}")
     return 0

@@ -11,8 +11,9 @@ An action is four numbers, the shot as a player of the game chooses it (``ACTION
 - ``spin``: rad/s, counter-clockwise seen from above.
 
 Each game's limits come from ``data/actions.toml``: the largest turn either way, the fastest launch
-(one that would slide a number of court lengths on an empty surface, ``sqrt(2 mu g d)``) and the
-largest spin. An action is clipped to them. A start that would put the disc on a resting disc moves
+(one that would slide a number of court lengths on an empty flat surface under the court's friction
+law, ``court.friction_law``: Coulomb's ``sqrt(2 mu g d)``) and the largest spin. An action is
+clipped to them. A start that would put the disc on a resting disc moves
 along the stance to the nearest free start (``free_start``), as a player puts the disc down beside
 it; the shot is then executed under the shooter's noise like any player's (``players.execute``).
 """
@@ -28,6 +29,7 @@ from pathlib import Path
 import numpy as np
 
 from shuffle_sim.court import Court
+from shuffle_sim.court.friction_law import decelerations, launch_speed
 from shuffle_sim.messages import shown
 from shuffle_sim.playing.players import Launch, ShotContext, Stance, start_is_free
 
@@ -91,7 +93,7 @@ def action_limits(game: str, court: Court) -> ActionLimits:
     rec = table[game]
     x0, y0, x1, y1 = court.bounds
     slide = rec["slide"] * max(x1 - x0, y1 - y0)
-    speed = math.sqrt(2.0 * court.params["mu"] * court.params["gravity"] * slide)
+    speed = launch_speed(slide, *decelerations(court.params))
     return ActionLimits(math.radians(rec["direction"]), speed, rec["spin"])
 
 

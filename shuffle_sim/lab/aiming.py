@@ -21,6 +21,7 @@ import math
 
 import numpy as np
 
+from shuffle_sim.court.friction_law import decelerations, launch_speed, stop_distance
 from shuffle_sim.lab.board import LabError
 from shuffle_sim.lab.fields import shot_fields
 from shuffle_sim.lab.shots import Aim, max_speed, predicted_path
@@ -83,13 +84,11 @@ class Aiming:
         self.aim_at(*(self.target or self.default_target()))
 
     # ---- the aim's numbers --------------------------------------------------------------------------
-    def decel(self) -> float:
-        return self.app.court.params["mu"] * self.app.court.params["gravity"]
-
     def aim_at(self, tx: float, ty: float) -> None:
-        """Speed and direction that put the arrow's tip at (tx, ty) from the start."""
+        """Speed and direction that put the arrow's tip at (tx, ty) from the start: the speed that
+        slides there on a flat court under the court's friction law (``court.friction_law``)."""
         sx, sy = self.start_point()
-        self.set_field("speed", math.sqrt(2 * self.decel() * math.hypot(tx - sx, ty - sy)))
+        self.set_field("speed", launch_speed(math.hypot(tx - sx, ty - sy), *decelerations(self.app.court.params)))
         self.set_field("direction", math.degrees(math.atan2(ty - sy, tx - sx)))
         self.redraw()
 
@@ -97,7 +96,7 @@ class Aiming:
         """The arrow's tip was pressed or dragged to (x, y): aim there, or as far as the lab allows."""
         sx, sy = self.start_point()
         length = math.hypot(x - sx, y - sy)
-        longest = max_speed(self.app.court) ** 2 / (2 * self.decel())
+        longest = stop_distance(max_speed(self.app.court), *decelerations(self.app.court.params))
         if length > longest:
             f = longest / length
             x, y = sx + f * (x - sx), sy + f * (y - sy)
@@ -157,7 +156,7 @@ class Aiming:
             app.write(app.figure.aim_path, dict(x=[], y=[]))
             app.analysis.aim_changed(None)
             return
-        length = good["speed"] ** 2 / (2 * self.decel())
+        length = stop_distance(good["speed"], *decelerations(self.app.court.params))
         a = math.radians(good["direction"])
         tx, ty = sx + length * math.cos(a), sy + length * math.sin(a)
         self.target = (tx, ty)

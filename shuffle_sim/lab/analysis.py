@@ -10,6 +10,8 @@ aim, exactly.
 
 from __future__ import annotations
 
+from html import escape
+
 from bokeh.models.widgets import TableColumn
 
 from shuffle_sim.lab.advice import (
@@ -140,6 +142,8 @@ class Analysis:
         )
 
     def show_advice(self, ranked, shooter: str, position: str, name: str) -> None:
+        from shuffle_sim.playing.advisor import unreached_line
+
         app = self.app
         ctx, advice = ranked
         rows = [a.to_dict() for a in advice[:ROWS]]
@@ -156,12 +160,17 @@ class Analysis:
         self.table_source.selected.indices = []
         c.advice_table.visible = bool(rows)
         c.aim_advised.disabled = True
-        c.advice_div.text = (
-            f"<b>Advice</b> for {shooter} from {position} ({name}): "
-            f"{counted(len(advice), 'candidate shot')}, best first"
-            + (f" (the first {ROWS} shown)" if len(advice) > ROWS else "")
-            + ". Select a row, then <i>Aim this</i>."
-        )
+        unreached = unreached_line(ctx, advice)
+        if not advice and unreached:
+            c.advice_div.text = f"<b>Advice</b> for {shooter} from {position} ({name}): {escape(unreached)}."
+        else:
+            c.advice_div.text = (
+                f"<b>Advice</b> for {shooter} from {position} ({name}): "
+                f"{counted(len(advice), 'candidate shot')}, best first"
+                + (f" (the first {ROWS} shown)" if len(advice) > ROWS else "")
+                + ". Select a row, then <i>Aim this</i>."
+                + (f" {escape(unreached[0].upper() + unreached[1:])}." if unreached else "")
+            )
         c.advice_help.text = "<b>The columns</b>" + meanings_html(columns)
         c.show_result("advice")
         app.status.succeeded(f"advice ready: {counted(len(advice), 'candidate shot')} ranked")

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from shuffle_sim.court import Court
+from shuffle_sim.court.friction_law import decelerations, launch_speed
 from shuffle_sim.lab.board import LabBoard, LabError
 from shuffle_sim.lab.referee import FrameState, Ruling, after_ruling, rule_shot
 from shuffle_sim.messages import shown
@@ -68,10 +69,11 @@ class Aim:
 
 def max_speed(court: Court) -> float:
     """The fastest launch the lab accepts: one that would slide ``MAX_SLIDE_COURTS`` times the court's
-    longest side on an empty surface, sqrt(2 mu g d)."""
+    longest side on an empty flat surface under the court's friction law (``court.friction_law``:
+    Coulomb's sqrt(2 mu g d))."""
     x0, y0, x1, y1 = court.bounds
     d = MAX_SLIDE_COURTS * max(x1 - x0, y1 - y0)
-    return math.sqrt(2.0 * court.params["mu"] * court.params["gravity"] * d)
+    return launch_speed(d, *decelerations(court.params))
 
 
 def check_aim(court: Court, aim: Aim) -> None:

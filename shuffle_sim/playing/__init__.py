@@ -27,13 +27,14 @@ module                what it holds
 ``horse_collar``      horse collar tactics and frames
 ``ricochet``          ricochet tactics and rounds
 ``crokinole``         crokinole tactics, rounds and matches
-``flat_only``         whole frames in numba (engine, rollouts) run flat courts only: the refusals
+``flat_only``         what runs flat Coulomb courts only (deck engine, crokinole rollouts): refusals
 ====================  ==============================================================================
 
 Inside the package: the one game loop (``_loop``: ``GameDriver``, a game a shot at a time, and
 ``play_game``), the match formats and the checks of a game's arguments (``_matches``), the deck
 engine's parts (``_deck_setup``, ``_deck_plan``, ``_deck_half_round``), and one shot run among a
-board's discs in numba, which the deck engine and the win search's rollouts share (``_board_shot``).
+board's discs in numba under the court's motion law, which the deck engine and the win search's
+rollouts share (``_board_shot``).
 """
 
 from shuffle_sim.playing._loop import FramePlay, GameDriver, GamePlay, PendingShot, play_game

@@ -1,13 +1,19 @@
-"""One shot run to rest among the resting discs of a board, in numba: what the deck engine and the
-win search's rollouts share (``_deck_half_round``, ``search.deck_rollout``, ``search.crokinole_rollout``).
+"""One shot run to rest among the resting discs of a board, in numba, under the court's motion law:
+what the deck engine and the win search's rollouts share (``_deck_half_round``,
+``search.deck_rollout``, ``search.crokinole_rollout``).
 
 A board here is the first ``n`` entries of arrays (x, y, team code, ...) that the engines keep per
-game or per sample; the shot disc becomes entry ``n``. ``motion`` is the flat court as the
-closed-form law's kernels take it (packed table, orbit tables), ``logs`` the event log and the
-segment table the kernel writes (either may have no rows: it then records nothing).
+game or per sample; the shot disc becomes entry ``n``. The shot runs in the event loop
+(``numba_api.run_from_start``) under the law the court takes (``numba_api.court_law``: closed form
+on a flat court under Coulomb friction, integrated otherwise) with its arrays (``motion``,
+``numba_api.court_motion``); ``logs`` are the event log and the segment table the kernel writes
+(either may have no rows: it then records nothing). A kernel taking the law is compiled once per
+law it meets, so a flat court's loops hold nothing of the integrated law.
 """
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 
@@ -15,37 +21,42 @@ from shuffle_sim._runtime import jit
 from shuffle_sim.physics.numba_api import (
     DEAD,
     DISC_DISC,
-    N_FLOAT_ROWS,
-    N_INT_ROWS,
     STATUS,
     STATUS_FALLEN,
     TOUCHED,
-    place_disc,
-    run_table,
+    new_state,
+    run_from_start,
 )
+
+#: Starts are never refused for touching a cushion or peg: a plan starts on its stance, clear of them.
+NO_OVERLAP_CHECK = math.inf
 
 
 @jit.inline
-def run_among(motion, board, n, launch, team, logs, max_events):
+def run_among(law, motion, board, n, launch, team, logs, max_events):
     """Run a disc of ``team`` launched (x, y, vx, vy, spin) among the ``n`` resting discs of ``board``
-    (x, y, team code) to rest, and enter it on the board as disc ``n`` where it started. Returns the
-    kernel's state (float rows, int rows), the number of events logged and the time everything came
-    to rest."""
-    table, orbit_tables = motion
+    (x, y, team code) to rest under ``law``, and enter it on the board as disc ``n`` where it
+    started. Returns the discs' integer state rows (``STATUS``, ``DEAD``, ``TOUCHED``, ...), their
+    rest rows (n + 1, 5: x, y, vx, vy, spin) and the number of events logged."""
     bx, by, team_of = board
     sx, sy, vx, vy, w = launch
     m = n + 1
-    st = np.empty((N_FLOAT_ROWS, m))
-    ist = np.empty((N_INT_ROWS, m), np.int64)
-    pair_t = np.full((m, m), np.inf)
+    state = new_state(law, np.int64(m))
+    start = np.zeros((m, 5))
+    rest = np.empty((m, 5))
     for i in range(n):
-        place_disc(table, orbit_tables, st, ist, i, bx[i], by[i], 0.0, 0.0, 0.0)
-    place_disc(table, orbit_tables, st, ist, n, sx, sy, vx, vy, w)
-    n_ev, _, _, t_end, _ = run_table(table, orbit_tables, st, ist, pair_t, logs[0], logs[1], max_events)
+        start[i, 0] = bx[i]
+        start[i, 1] = by[i]
+    start[n, 0] = sx
+    start[n, 1] = sy
+    start[n, 2] = vx
+    start[n, 3] = vy
+    start[n, 4] = w
+    _, n_ev, _, _, _ = run_from_start(law, motion, start, NO_OVERLAP_CHECK, state, logs[0], logs[1], max_events, rest)
     bx[n] = sx
     by[n] = sy
     team_of[n] = team
-    return st, ist, n_ev, t_end
+    return state[1], rest, n_ev
 
 
 @jit.inline

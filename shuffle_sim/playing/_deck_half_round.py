@@ -11,7 +11,6 @@ from __future__ import annotations
 import numpy as np
 
 from shuffle_sim._runtime import jit
-from shuffle_sim.physics.numba_api import state_at
 from shuffle_sim.playing._board_shot import dead_touched_live, moved, out_of_play, run_among
 from shuffle_sim.playing._deck_plan import _planned_shot, value_and_dead
 from shuffle_sim.playing.players import half_turn
@@ -25,16 +24,16 @@ C20A_POINTS = 10
 
 
 @jit.inline
-def keep_live_discs(motion, state, t_end, n, turn, judges, board, in_play):
+def keep_live_discs(shot, n, turn, judges, board, in_play):
     """Remove at once what the shot of disc ``n`` left fallen, dead by the kernel (backstop, past the
     baseline) or judged dead at the target end, packing the live discs' positions, canonical values
     and colours (``board``: x, y, colour, value) to the front; returns their number. ``in_play[i]``
-    says whether disc i stayed. ``turn``: (whether the target is the head end, the pivot of the half
+    says whether disc i stayed. ``shot``: the shot's integer state rows and rest rows (``run_among``);
+    ``turn``: (whether the target is the head end, the pivot of the half
     turn to the canonical frame); ``judges``: the judge's arrays at the foot and at the head (each
     ``judge_arrays`` and ``judge_prepare``). A disc nothing touched has not moved: its standing and
     value stand as judged before."""
-    table, orbit_tables = motion
-    st, ist = state
+    ist, rest = shot
     head_target, px, py = turn
     ja_foot, prep_foot, ja_head, prep_head = judges
     bx, by, colour_of, value = board
@@ -44,7 +43,8 @@ def keep_live_discs(motion, state, t_end, n, turn, judges, board, in_play):
         if out_of_play(ist, i):
             continue
         if moved(ist, i, n):
-            x, y, _, _, _ = state_at(table, orbit_tables, st, ist, i, t_end)
+            x = rest[i, 0]
+            y = rest[i, 1]
             if head_target:
                 dead = value_and_dead(x, y, ja_head, prep_head)[1]
                 qx, qy = half_turn(px, py, x, y)
@@ -113,13 +113,14 @@ def _score_half_round(row, completed, head_target, lead, penalty_side, ended_at_
 
 
 @jit.inline
-def _play_half_round(motion, turn, lead, board, plan, stream, shot_counter, logs, max_events, judges):
+def _play_half_round(law, motion, turn, lead, board, plan, stream, shot_counter, logs, max_events, judges):
     """Shoot the half-round's eight discs, removing what each shot leaves dead at once; stop early on
     a C-20a replay. ``board``: the game's board arrays (``deck_engine._game_board``); ``plan``: the
-    setup's numbers (``setup_numbers``), its spots and the sides' deviations; ``stream``: the seed's
-    key words and the game index; ``motion``, ``turn`` and ``judges`` as ``keep_live_discs``.
-    Returns (discs left, the side that caused a replay or -1, whether that was the eighth disc, the
-    shot counter)."""
+    setup's numbers (``setup_numbers``), its spots, its read table (``_deck_setup.deck_reads``) and the
+    sides' deviations; ``stream``: the seed's key words and the game index; ``law`` and ``motion``:
+    the court's motion law and its arrays at the target end (``_board_shot``); ``turn`` and
+    ``judges`` as ``keep_live_discs``. Returns (discs left, the side that caused a replay or -1,
+    whether that was the eighth disc, the shot counter)."""
     bx, by, colour_of, cx, cy, value, reach, in_play = board
     head_target, px, py = turn
     n = 0
@@ -138,10 +139,10 @@ def _play_half_round(motion, turn, lead, board, plan, stream, shot_counter, logs
             sx, sy = half_turn(px, py, sx, sy)
             vx = -vx
             vy = -vy
-        st, ist, n_ev, t_end = run_among(motion, (bx, by, colour_of), n, (sx, sy, vx, vy, w), colour, logs, max_events)
+        ist, rest, n_ev = run_among(law, motion, (bx, by, colour_of), n, (sx, sy, vx, vy, w), colour, logs, max_events)
         if dead_touched_live(logs[0], n_ev):
             penalty_side = colour
             ended_at_eight = k == DISCS - 1
             break
-        n = keep_live_discs(motion, (st, ist), t_end, n, turn, judges, (bx, by, colour_of, value), in_play)
+        n = keep_live_discs((ist, rest), n, turn, judges, (bx, by, colour_of, value), in_play)
     return n, penalty_side, ended_at_eight, shot_counter

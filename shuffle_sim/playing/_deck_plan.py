@@ -4,9 +4,10 @@
 board order on a tie) with ``takeout_extra`` metres of slide to spare; otherwise draw to the first free
 spot of: the 10, the 8 on the shooter's side, the other 8, the 7 on the shooter's side, the other 7 (a
 spot is free when no disc's centre lies within a disc diameter of it); with none free, draw to the 10
-anyway. ``plan_launch`` turns the plan into a launch as meant, ``_planned_shot`` into one with the
-side's execution errors, in the canonical frame (``_deck_setup``); the win search's deck rollouts
-(``search.deck_rollout``) plan their later shots with ``plan_launch`` too.
+anyway. ``plan_launch`` turns the plan into a launch as meant, read for the court from its read table
+(``players.read_tables``; a flat court's launch is the straight one), ``_planned_shot`` into one with
+the side's execution errors, in the canonical frame (``_deck_setup``); the win search's deck
+rollouts (``search.deck_rollout``) plan their later shots with ``plan_launch`` too.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from shuffle_sim._runtime import jit
 from shuffle_sim.judging.procedure import judge_one_call
 from shuffle_sim.noise import STREAM_PLAY
 from shuffle_sim.playing.players import clearest_start, executed_launch, shot_normals, straight_launch
+from shuffle_sim.playing.players.read_tables import read_correction
 
 PLAN_DRAW = 0
 PLAN_TAKEOUT = 1
@@ -75,17 +77,25 @@ def _stance_array(sign, setup_numbers):
 
 
 @jit.inline
-def plan_launch(stance, numbers, spots, board, n, colour, sign):
+def plan_launch(stance, numbers, spots, reads, board, n, colour, sign):
     """The fixed plan's launch for ``colour`` from ``stance`` (the shooter's half, ``sign``) on a
     canonical board (``board``: x, y, colour, value and reach of its first ``n`` discs), as meant: the
     plan's aim (``deck_plan``, with the take-out's slide of ``numbers``, ``setup_numbers``), the
-    clearest start of the stance and a straight launch without spin. Returns (start parameter, vx, vy)."""
+    clearest start of the stance and a straight launch without spin, read for the court (``reads``,
+    ``players.read_tables``: a draw by its spot's entry, a take-out by its target's place on the
+    grid). Returns (start parameter, vx, vy)."""
     bx, by, colour_of, value, reach = board
-    _, ax, ay, extra, exclude = deck_plan(
-        bx, by, colour_of, value, n, colour, spots[0 if sign > 0 else 1], numbers[5], numbers[6]
-    )
+    side_spots = spots[0 if sign > 0 else 1]
+    kind, ax, ay, extra, exclude = deck_plan(bx, by, colour_of, value, n, colour, side_spots, numbers[5], numbers[6])
     t = clearest_start(stance, numbers[3], np.int64(numbers[4]), ax, ay, bx[:n], by[:n], reach[:n], exclude)
     _, _, vx, vy = straight_launch(stance, t, ax, ay, extra, numbers[7])
+    slot = -1
+    if kind == PLAN_DRAW:
+        for k in range(side_spots.shape[0]):
+            if side_spots[k, 0] == ax and side_spots[k, 1] == ay:
+                slot = k
+                break
+    vx, vy = read_correction(reads, 0 if sign > 0 else 1, t, slot, ax, ay, vx, vy)
     return t, vx, vy
 
 
@@ -94,12 +104,12 @@ def _planned_shot(board, n, colour, sign, plan, stream, shot_counter):
     """The launch (x, y, vx, vy, omega) of the fixed plan's next shot for ``colour`` on a canonical
     board (as ``plan_launch``; from the head toward the foot), with the side's execution errors drawn
     from its Philox slot (``stream``: the seed's key words and the game index; ``plan``: the setup's
-    numbers, its spots and the sides' deviations, side 0 playing yellow), the planned start kept if
-    the perturbed one is not free."""
-    numbers, spots, sd = plan
+    numbers, its spots, its read table and the sides' deviations, side 0 playing yellow), the planned
+    start kept if the perturbed one is not free."""
+    numbers, spots, reads, sd = plan
     k0, k1, game_index = stream
     stance = _stance_array(sign, numbers)
-    t, vx, vy = plan_launch(stance, numbers, spots, board, n, colour, sign)
+    t, vx, vy = plan_launch(stance, numbers, spots, reads, board, n, colour, sign)
     z = shot_normals(k0, k1, np.uint64(game_index), np.uint64(STREAM_PLAY), np.uint64(shot_counter), np.uint64(0))
     bx, by, _, _, reach = board
     _, sx, sy, vx, vy, w = executed_launch(stance, t, vx, vy, 0.0, z, sd[colour], bx[:n], by[:n], reach[:n])

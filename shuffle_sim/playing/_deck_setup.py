@@ -6,7 +6,8 @@ foot diagram (a board at the head end is turned half a turn about the court's ce
 shooter's half (MSA C-3: yellow from the right half at the head, the left half at the foot), legal
 from end to end (C-4, C-4a, C-4b: within the half, touching none of its lines, the separation
 triangle included; ``rules.deck.legal_start_span``); the draw targets are the best spots of the 10, 8
-and 7 zones (``players.zone_spot``).
+and 7 zones (``players.zone_spot``). On a court that is not flat, or under a friction that changes
+with speed, the compiled plan reads its launches from the court's read table (``deck_reads``).
 """
 
 from __future__ import annotations
@@ -17,14 +18,19 @@ from functools import lru_cache
 import numpy as np
 
 from shuffle_sim.court import Court, load_court
+from shuffle_sim.court.friction_law import decelerations, launch_speed
 from shuffle_sim.court.surface_shape import SurfaceShape
-from shuffle_sim.playing.players import Stance, zone_spot
+from shuffle_sim.playing.players import Stance, straight_launch, zone_spot
+from shuffle_sim.playing.players.read_tables import no_reads, read_table, t_nodes
+from shuffle_sim.playing.players.reading import needs_reading
 from shuffle_sim.rules.deck import legal_start_span
 
 #: Spot order of the fixed plan: the 10, own 8, other 8, own 7, other 7 ("own" = the shooter's half).
 SPOT_ZONES = {1: ("10", "8 right", "8 left", "7 right", "7 left"), -1: ("10", "8 left", "8 right", "7 left", "7 right")}
 #: Slide to spare past a disc the fixed plan's take-out aims at (m).
 TAKEOUT_EXTRA = 2.0
+#: Take-out targets the read table reads at: a grid over the scoring zones (across, along the court).
+TAKEOUT_GRID = (5, 6)
 
 
 @dataclass(frozen=True)
@@ -150,3 +156,39 @@ def setup_numbers(setup: DeckSetup) -> np.ndarray:
             setup.pivot[1],
         ]
     )
+
+
+def deck_reads(setup: DeckSetup, court: Court, takeout_extra: float, density: int = 1) -> tuple:
+    """The compiled plan's read table on ``court`` (the canonical frame: ``setup.court``, or the court
+    turned toward the head, ``setup.court_toward``) for take-outs with ``takeout_extra`` to spare
+    (``players.read_tables``): per stance half (+x first), the draws to the five spots and a grid of
+    take-out targets over the scoring zones (``TAKEOUT_GRID``), its nodes ``density`` times as
+    finely spaced as the plans' own (a finer table measures their interpolation). A court the
+    closed form aims on (flat, Coulomb) has none; a table is made once per court."""
+    if not needs_reading(court):
+        return no_reads()
+    key = f"deck_reads {float(takeout_extra)!r} {int(density)}"
+    return court.memo(key, lambda c: _deck_reads(setup, c, float(takeout_extra), int(density)))
+
+
+def _deck_reads(setup: DeckSetup, court: Court, takeout_extra: float, density: int) -> tuple:
+    c, k = decelerations(court.params)
+    scoring = np.concatenate([z.polygon for z in court.zones if z.value > 0 and z.polygon is not None])
+    (x0, y0), (x1, y1) = scoring.min(axis=0), scoring.max(axis=0)
+    nx, ny = ((n - 1) * density + 1 for n in TAKEOUT_GRID)
+    xs, ys = np.linspace(x0, x1, nx), np.linspace(y0, y1, ny)
+    ts = t_nodes(density)
+    through = launch_speed(takeout_extra, c, k)
+    fixed = np.empty((2, ts.size, setup.spots.shape[1], 8))
+    grid = np.empty((2, ts.size, nx, ny, 8))
+    for s, sign in enumerate((1, -1)):
+        stance = setup.stance(sign).array
+        for j, t in enumerate(ts):
+            for q, (px, py) in enumerate(setup.spots_for(sign)):
+                sx, sy, vx, vy = straight_launch(stance, t, px, py, 0.0, c)
+                fixed[s, j, q] = (sx, sy, vx, vy, 0.0, px, py, 0.0)
+            for a, px in enumerate(xs):
+                for b, py in enumerate(ys):
+                    sx, sy, vx, vy = straight_launch(stance, t, px, py, takeout_extra, c)
+                    grid[s, j, a, b] = (sx, sy, vx, vy, 0.0, px, py, through)
+    return read_table(court, fixed, grid, (x0, xs[1] - xs[0], y0, ys[1] - ys[0]))

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from shuffle_sim.court import Court, as_court
 from shuffle_sim.games import UnknownGameError, game_names, get_game
 from shuffle_sim.messages import shown
-from shuffle_sim.playing.flat_only import require_flat
+from shuffle_sim.playing.flat_only import require_win_search
 from shuffle_sim.playing.players import Player, PlayerError
 from shuffle_sim.playing.records import FrameRecord, GameRecord, MatchRecord
 
@@ -76,14 +76,14 @@ def game_court(
     game: str, court: Court | str | os.PathLike | None, players: Mapping[str, Player] | None = None
 ) -> Court:
     """``court`` (a ``Court``, name or file; None: the game's own court) checked to be a court of
-    ``game`` or a custom court, and flat if any of ``players`` (by side) plays to win: the win
-    search's rollouts run the flat kernels (``flat_only``)."""
+    ``game`` or a custom court, and one the game's win search rolls out on if any of ``players`` (by
+    side) plays to win (``flat_only.require_win_search``)."""
     found = as_court(get_game(game).court if court is None else court)
     if not found.plays(game):
         raise PlayerError(f"court: {found.name!r} is a {found.game} court, not a {game} court")
     for side, player in (players or {}).items():
         if getattr(player.strategy, "name", None) == "win":
-            require_flat(found, f"players: side {side} ({player.name})")
+            require_win_search(game, found, f"players: side {side} ({player.name})")
     return found
 
 

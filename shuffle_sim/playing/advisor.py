@@ -22,7 +22,8 @@ The default sample count, ``DEFAULT_SAMPLES`` (1068), bounds the 95 % interval o
 shooter's and the opponent's; ``hammer``; ``frames_left``) the shots are ranked by the probability
 of winning the game, estimated as the ``win`` players estimate it (``playing.search``: the shot, the
 rest of its frame rolled out, the game's table of win probability): ``win`` with its 95 % interval
-(``win_low``, ``win_high``) over ``win_samples`` rollouts. Otherwise they are ranked by expected
+(``win_low``, ``win_high``) over ``win_samples`` rollouts (fewer on a court whose shots run the
+integrated law, ``WIN_BUDGET_READ``). Otherwise they are ranked by expected
 frame value, then success, then spread. The best few can be drawn on the court (``plot_advice``).
 
 ``Advice`` is the Python result (the lab shows it); ``Advice.to_dict`` is the JSON row of
@@ -39,8 +40,9 @@ import numpy as np
 from shuffle_sim.court import Court
 from shuffle_sim.games import get_game
 from shuffle_sim.noise import EXACT
-from shuffle_sim.playing.flat_only import require_flat
+from shuffle_sim.playing.flat_only import require_win_search, surface_words
 from shuffle_sim.playing.players import Intent, Launch, Player, PlayerError, ShotContext, noise_vector
+from shuffle_sim.playing.players.reading import needs_reading
 from shuffle_sim.playing.players.strategies import with_skill
 from shuffle_sim.playing.players.success import intent_met, samples_for_margin, wilson_interval
 from shuffle_sim.rules.common import Board
@@ -49,8 +51,12 @@ from shuffle_sim.shots import ShotBatch, simulate_shots
 #: Sampled executions per candidate by default: a success rate's 95 % interval within +-3 points.
 SUCCESS_MARGIN = 0.03
 DEFAULT_SAMPLES = samples_for_margin(SUCCESS_MARGIN)
-#: Simulated shots (each shot and the shots of its rollout) the win ranking may spend in all.
+#: Simulated shots (each shot and the shots of its rollout) the win ranking may spend in all: on a
+#: court the closed form aims on, and on one whose shots run the integrated law (graded, crowned or
+#: mapped, or a friction of speed: about 50 times the cost a shot), where the ranking answers within
+#: about 30 s on two cores.
 WIN_BUDGET = 400_000
+WIN_BUDGET_READ = 20_000
 #: Rollouts per candidate for the win ranking, at least.
 MIN_WIN_SAMPLES = 64
 
@@ -160,10 +166,9 @@ def _sample_ids(launches: list[Launch], n: int) -> np.ndarray:
 def _frame_values(game: str, ctx: ShotContext, launches: list[Launch], skill, n: int, batch: ShotBatch) -> np.ndarray:
     """Each execution's value for the frame (``Tactics.evaluate``); deck: C-20a (a dead disc touching a
     live one) makes it the shooter's 10-off, the half-round played over. The C-20a check replays the
-    shot in the flat rollout kernel (``search.deck_rollout``), so on a court that is not flat it is
-    left out: the values there do not count the rare 10-off."""
+    shot in the rollout kernel (``search.deck_rollout``), under the court's own motion law."""
     values = np.asarray(ctx.tactics.evaluate(ctx, batch), dtype=np.float64)
-    if game == "deck" and ctx.court.surface_shape.flat:
+    if game == "deck":
         from shuffle_sim.playing.search.deck_rollout import rollouts_from
         from shuffle_sim.playing.search.kr_uct import launch_rows
 
@@ -194,15 +199,18 @@ def advise(
     ``score`` (the shooter's, the opponent's), ``hammer``, ``frames_left``, ``shots_left``,
     ``game_length``, ``frames`` (a deck game of that many frames) and ``championship`` (a crokinole
     championship game) describe the game the board is part of (``search.told_situation``); with a score
-    the shots are ranked by the probability of winning the game (flat courts only: the win estimates
-    roll out the frame with the flat kernels, ``playing.flat_only``; the court and the game
-    situation are checked before any shot is simulated). The situation is then in
+    the shots are ranked by the probability of winning the game (crokinole's rollouts need a flat
+    court under Coulomb friction, ``playing.flat_only``; the court and the game situation are
+    checked before any shot is simulated). The situation is then in
     ``ctx.info["situation"]`` (its ``describe()`` says it in players' words) and what the advisor
     assumed, not told, in ``ctx.info["assumed"]`` (by argument name).
 
-    On a court that is not flat the candidates are aimed as the player reads the court
-    (``players.reading``; a ``-flat`` player aims as if flat) and every sample runs through the
-    curved kernel (``simulate_shots``).
+    On a court that is not flat, or under a friction that changes with speed, the candidates are
+    aimed as the player reads the court (``players.reading``; a ``-flat`` player aims as if flat)
+    and every sample runs through the court's own motion law (``simulate_shots``). A candidate whose
+    read launch does not reach its goal on the court (it leaves the court on the way: a fast table
+    with a steep cross grade) is not ranked; its label goes to ``ctx.info["unreached"]``, and
+    ``unreached_line`` says so in one line.
     """
     ctx = advice_context(game, board, shooter, position)
     skill = player.skill
@@ -214,10 +222,10 @@ def advise(
     n = 1 if skill.is_exact else samples
     situation = None
     if score is not None:
-        # Checked before any shot is simulated: the win estimates need a flat court and a valid game.
+        # Checked before any shot is simulated: the win estimates need a court their rollouts take and a valid game.
         from shuffle_sim.playing.search.told_situation import advice_situation
 
-        require_flat(ctx.court, "advise with a score")
+        require_win_search(game, ctx.court, "advise with a score")
         situation, assumed = advice_situation(
             game, ctx, score, hammer, frames_left, shots_left, game_length, frames, championship
         )
@@ -226,13 +234,18 @@ def advise(
         # the shots after this one alternate, the opponent's first (crokinole's frame value weighs
         # the opponent's next shot only while it has one)
         ctx.info["opponent_shots_left"] = (situation.later + 1) // 2
-    intents, launches = [], []
+    intents, launches, unreached = [], [], []
     for intent in ctx.tactics.candidates(ctx):
         try:
-            launches.append(intent.aim(ctx))
+            launch = intent.aim(ctx)
         except PlayerError:
             continue
+        if not launch.reaches:
+            unreached.append(intent.label)
+            continue
+        launches.append(launch)
         intents.append(intent)
+    ctx.info["unreached"] = unreached
     if not intents:
         return ctx, []
     board_scene = ctx.board_scene()
@@ -277,13 +290,28 @@ def advise(
     return ctx, advice
 
 
+def unreached_line(ctx: ShotContext, advice: list[Advice]) -> str | None:
+    """One plain line naming the candidate shots left out because no launch reaches their goal on
+    the court (``advise``), or None when every candidate was ranked."""
+    unreached = ctx.info.get("unreached", [])
+    if not unreached:
+        return None
+    kinds = list(dict.fromkeys(label.split(" (")[0] for label in unreached))
+    names = kinds[0] if len(kinds) == 1 else f"{', '.join(kinds[:-1])} or {kinds[-1]}"
+    court = f"court {ctx.court.name!r} ({surface_words(ctx.court) or 'flat'})"
+    if not advice:
+        return f"no shot reaches on {court}: no {names} gets there without leaving the court"
+    return f"not ranked: no {names} reaches on {court} without leaving the court"
+
+
 def _win_estimates(ctx, skill, launches, situation, n):
     """Per launch: the win probability in ``situation`` (mean over rollouts), its 95 % interval and the
     rollouts."""
     from shuffle_sim.playing.search.kr_uct import WinSearch, shots_per_sample
 
     cost = shots_per_sample(situation)
-    m = 1 if skill.is_exact else max(MIN_WIN_SAMPLES, min(n, WIN_BUDGET // (cost * len(launches))))
+    budget = WIN_BUDGET_READ if needs_reading(ctx.court) else WIN_BUDGET
+    m = 1 if skill.is_exact else max(MIN_WIN_SAMPLES, min(n, budget // (cost * len(launches))))
     rows = [la for la in launches for _ in range(m)]
     ids = np.tile(np.arange(m, dtype=np.int64), len(launches))
     values = WinSearch().evaluate(ctx, skill, situation, rows, ids).reshape(len(launches), m)

@@ -29,11 +29,12 @@ from shuffle_sim._runtime import jit
 from shuffle_sim.court import Court
 from shuffle_sim.judging.packing import judge_arrays
 from shuffle_sim.judging.procedure import judge_prepare
-from shuffle_sim.physics.numba_api import EV_COLUMNS, SEG_COLUMNS, court_table, kernel_arrays
+from shuffle_sim.physics.numba_api import CLOSED_FORM, EV_COLUMNS, SEG_COLUMNS, court_table, kernel_arrays
 from shuffle_sim.playing._deck_half_round import DISCS, ENTRY_COLUMNS, YELLOW_CODE, _play_half_round, _score_half_round
 from shuffle_sim.playing._deck_plan import PLAN_DRAW, PLAN_TAKEOUT, canonical_values, deck_plan, value_and_dead
 from shuffle_sim.playing._deck_setup import SPOT_ZONES, TAKEOUT_EXTRA, DeckSetup, deck_setup, setup_numbers
-from shuffle_sim.playing.flat_only import require_flat
+from shuffle_sim.playing.flat_only import require_closed_form
+from shuffle_sim.playing.players.read_tables import no_reads
 from shuffle_sim.rules.deck import BLACK, YELLOW
 
 __all__ = [
@@ -117,7 +118,9 @@ def deck_game_kernel(courts, ja_foot, ja_head, plan, key, game_index, game_point
     used, score of side 0, score of side 1, winner 0 or 1 or -1 if unfinished, shots).
     """
     foot_table, head_table, orbit_tables = courts
-    setup_numbers = plan[0]
+    setup_numbers, spots, sd = plan
+    # The engine runs courts the closed form aims on (``flat_only``): its plan reads nothing.
+    half_round_plan = (setup_numbers, spots, no_reads(), sd)
     prep_foot = judge_prepare(ja_foot)
     prep_head = judge_prepare(ja_head)
     judges = (ja_foot, prep_foot, ja_head, prep_head)
@@ -137,11 +140,12 @@ def deck_game_kernel(courts, ja_foot, ja_head, plan, key, game_index, game_point
         motion = (head_table if head_target else foot_table, orbit_tables)
         lead = completed % 2  # singles: the lead changes every half-round (C-3c)
         n, penalty_side, ended_at_eight, shot_counter = _play_half_round(
+            CLOSED_FORM,
             motion,
             (head_target, px, py),
             lead,
             board,
-            plan,
+            half_round_plan,
             stream,
             shot_counter,
             logs,
@@ -219,7 +223,7 @@ def run_deck_games(
     """
     from shuffle_sim.noise import seed_key
 
-    require_flat(court, "deck game engine")
+    require_closed_form(court, "the deck game engine")
     setup = deck_setup(court) if setup is None else setup
     foot = setup.court
     head = foot.for_end("head")

@@ -225,9 +225,10 @@ def test_a_game_is_played_on_the_court_it_is_given():
     assert first_boards[0] != first_boards[1]
 
 
-def test_a_win_player_is_refused_a_court_that_is_not_flat_before_any_shot():
-    with pytest.raises(PlayerError, match=r"side B \(expert-win\): court 'deck-drifting' is not flat"):
-        play("deck", "expert-plan,expert-win", court="deck-drifting")
+def test_a_crokinole_win_player_is_refused_a_court_that_is_not_flat_before_any_shot():
+    graded = load_court("crokinole").with_params(slope=[0.01, 0.0])
+    with pytest.raises(PlayerError, match=r"side B \(top-competitive-win\): court 'crokinole' is not flat"):
+        play("crokinole", "top-competitive-plan,top-competitive-win", court=graded)
 
 
 # ---- matches ---------------------------------------------------------------------------------------
@@ -376,7 +377,6 @@ def test_play_deck_pictures_are_judged_at_the_scoring_end(tmp_path):
         ["play", "deck", "--seed", "-1"],
         ["play", "deck", "--court", "crokinole"],
         ["play", "deck", "--court", "no-such-court.toml"],
-        ["play", "deck", "--court", "deck-drifting", "--players", "expert-win"],
         ["play", "crokinole", "--frames", "12"],
         ["play", "deck", "--championship"],
         ["play", "deck", "--frames", "12", "--game-length", "50"],

@@ -8,6 +8,8 @@ module              what it does
 ``intents``         draw, take-out, guard, hide, open 20, hanger, bank
 ``aiming``          hanger points, zone spots and the bank solver
 ``reading``         reading a court that is not flat: straight launches solved with the kernel
+``read_kernels``    the reading's Newton solve in numba, many reads in one call
+``read_tables``     a compiled plan's reads of a court, looked up by interpolation in numba
 ``lines``           numba lines of fire: first contact, the clearest start and aim for a take-out
 ``repertoire``      crokinole shots: ``Strike`` (straight take-out) and kernel-aimed ``Shot``
                     (take-out and stick, roll off, roll in, double take-out, carom)

@@ -83,7 +83,9 @@ class Stance:
 
 @dataclass(frozen=True)
 class Launch:
-    """A disc's launch state in SI: start (x, y) at stance parameter ``t``, velocity, spin."""
+    """A disc's launch state in SI: start (x, y) at stance parameter ``t``, velocity, spin; ``reaches``
+    False when the launch was read for a court whose surface takes every path to its goal off the
+    court first (``reading``: no such launch gets there)."""
 
     t: float
     x: float
@@ -91,6 +93,7 @@ class Launch:
     vx: float
     vy: float
     omega: float = 0.0
+    reaches: bool = True
 
     @property
     def speed(self) -> float:

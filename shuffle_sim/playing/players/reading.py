@@ -16,17 +16,24 @@ shot means, and ``read_launch`` finds that launch with the physics kernel:
   deceleration). Moving p along the path changes the two terms by nearly equal and opposite
   amounts (exactly where the path's deceleration is the nominal one), so the miss hardly depends
   on how finely p is found;
-- Newton steps on (direction, speed) from the flat launch, the Jacobian by forward differences:
-  the two difference trials of an iteration go through the kernel in one ``simulate_shots`` call; a pass
-  runs each trial through ``simulate`` and samples its path (``physics.Trajectories.positions``). A step
-  that does not shrink the miss is halved (at most ``HALVINGS`` times). The solve stops within
+- Newton steps on (direction, speed) from the flat launch, the Jacobian by forward differences; a
+  step that does not shrink the miss is halved (at most ``HALVINGS`` times). The solve stops within
   ``READ_TOLERANCE`` of the goal, or after ``MAX_ITERATIONS``; the launch with the smallest miss
-  found is played (the flat launch if nothing beat it): a player always shoots.
+  found is played (the flat launch if nothing beat it): a player always shoots. The solve runs in
+  numba (``read_kernels``), every trial a lone disc through the court's own motion law.
 
 The trial shots run on the court stripped of its edges, cushions, pegs, holes and kill lines (what
 the disc would do on the surface alone): a player reads the surface, not the obstacles, as the flat
 closed form ignores them too. A player who reads only a fraction f of the drift
 (``ShotContext.reads``) plays the flat launch plus f times the correction.
+
+A read launch *reaches* its goal when, played on the real court (its edges in place), it does not
+fall before it comes nearest the goal and misses it by no more than ``read_kernels.REACH_MISS``: on
+a fast table with a steep cross grade every path to the far zones leaves the table on the way, and
+the launch says so (``Launch.reaches`` False), so that the advisor can say that no shot gets there.
+
+The goal's speed and the miss's slide follow the court's friction law (``court.friction_law``:
+Coulomb's constant deceleration, or one that grows with speed), as does every trial.
 """
 
 from __future__ import annotations
@@ -38,30 +45,47 @@ import numpy as np
 
 from shuffle_sim._runtime.threads import one_numba_thread
 from shuffle_sim.court import Court
+from shuffle_sim.court.friction_law import decelerations, launch_speed, stop_distance
 from shuffle_sim.physics import Scene, simulate
+from shuffle_sim.physics.numba_api import closed_form_court, court_law, court_motion
 from shuffle_sim.playing.players.context import Launch, ShotContext
-from shuffle_sim.shots import simulate_shots
+from shuffle_sim.playing.players.read_kernels import (
+    HALVINGS,
+    MAX_ITERATIONS,
+    READ_TOLERANCE,
+    ROW_COLUMNS,
+    read_rows,
+)
 
-#: A read launch's miss (m) at which the solve stops.
-READ_TOLERANCE = 1e-4
-#: Newton iterations at most, and halvings of a step that does not shrink the miss.
-MAX_ITERATIONS = 12
-HALVINGS = 8
-#: Forward-difference steps of the Jacobian: direction (rad) and relative speed.
-STEP_ANGLE = 1e-6
-STEP_SPEED = 1e-6
-#: Samples of a pass's path searched for the point nearest its goal.
-PATH_SAMPLES = 513
+__all__ = [
+    "HALVINGS",
+    "MAX_ITERATIONS",
+    "READ_TOLERANCE",
+    "Reading",
+    "needs_reading",
+    "read_launch",
+    "read_points",
+    "solve_reading",
+    "surface_court",
+]
 
 
 @dataclass(frozen=True)
 class Reading:
-    """A read launch: its velocity, its miss (m) under the real surface, and the iterations taken."""
+    """A read launch: its velocity, its miss (m) under the real surface, the iterations taken, and
+    whether it reaches its goal on the real court (module docstring)."""
 
     vx: float
     vy: float
     miss: float
     iterations: int
+    reaches: bool = True
+
+
+def needs_reading(court: Court) -> bool:
+    """Whether a straight launch's closed form misses on ``court``: its surface is not flat, or its
+    friction grows or falls with speed: the court has no closed form (``numba_api.closed_form_court``)."""
+    return not closed_form_court(court)
 
 
 def surface_court(court: Court) -> Court:
@@ -72,105 +96,54 @@ def surface_court(court: Court) -> Court:
 def read_launch(ctx: ShotContext, launch: Launch, px: float, py: float) -> Launch:
     """``launch``, a straight launch through (px, py) as the flat closed form aims it, read for the
     court's surface (module docstring). Unchanged on a flat court or for a player who reads nothing."""
-    if ctx.court.surface_shape.flat or ctx.reads <= 0.0 or launch.speed == 0.0:
+    if not needs_reading(ctx.court) or ctx.reads <= 0.0 or launch.speed == 0.0:
         return launch
-    court = surface_court(ctx.court)
     key = (launch.x, launch.y, launch.vx, launch.vy, launch.omega, float(px), float(py))
-    cache = court.memo("reading_cache", lambda c: {})
+    cache = ctx.court.memo("reading_cache", lambda c: {})
     if key not in cache:
-        with one_numba_thread():  # a batch of three shots costs less than waking the pool
-            cache[key] = solve_reading(court, launch, float(px), float(py))
+        with one_numba_thread():  # one read costs less than waking the pool
+            cache[key] = solve_reading(ctx.court, launch, float(px), float(py))
     reading = cache[key]
     f = min(ctx.reads, 1.0)
     vx = reading.vx if f == 1.0 else launch.vx + f * (reading.vx - launch.vx)
     vy = reading.vy if f == 1.0 else launch.vy + f * (reading.vy - launch.vy)
-    return Launch(launch.t, launch.x, launch.y, vx, vy, launch.omega)
+    return Launch(launch.t, launch.x, launch.y, vx, vy, launch.omega, reading.reaches)
+
+
+def goal_speed(court: Court, launch: Launch, px: float, py: float) -> float:
+    """The speed at which the flat launch passes (px, py) under the court's friction law, 0 for a
+    launch that stops there (a draw)."""
+    c, k = decelerations(court.params)
+    left = stop_distance(launch.speed, c, k) - math.hypot(px - launch.x, py - launch.y)
+    if left <= 1e-12 * stop_distance(launch.speed, c, k):
+        return 0.0
+    return launch_speed(left, c, k)
 
 
 def solve_reading(court: Court, launch: Launch, px: float, py: float) -> Reading:
     """Newton's method on (direction, speed) for the launch whose path meets the flat launch's goal at
-    (px, py) on ``court`` (a surface court: ``surface_court``)."""
-    decel = court.params["mu"] * court.params["gravity"]
-    left = launch.speed**2 - 2.0 * decel * math.hypot(px - launch.x, py - launch.y)
-    goal_speed = math.sqrt(left) if left > 1e-12 * launch.speed**2 else 0.0
-    misses = _draw_misses if goal_speed == 0.0 else _pass_misses
-
-    def miss(trials: np.ndarray) -> np.ndarray:
-        return misses(court, launch, trials, px, py, goal_speed, decel)
-
-    angle, speed = math.atan2(launch.vy, launch.vx), launch.speed
-    residual = miss(np.array([[angle, speed]]))[0]
-    best = (float(np.hypot(*residual)), angle, speed)
-    iterations = 0
-    while iterations < MAX_ITERATIONS and best[0] > READ_TOLERANCE:
-        iterations += 1
-        h_angle, h_speed = STEP_ANGLE, STEP_SPEED * speed
-        near = miss(np.array([[angle + h_angle, speed], [angle, speed + h_speed]]))
-        jacobian = np.column_stack([(near[0] - residual) / h_angle, (near[1] - residual) / h_speed])
-        try:
-            step = np.linalg.solve(jacobian, -residual)
-        except np.linalg.LinAlgError:
-            break
-        for _ in range(HALVINGS):
-            trial_angle, trial_speed = angle + step[0], max(speed + step[1], 1e-6)
-            trial = miss(np.array([[trial_angle, trial_speed]]))[0]
-            if float(np.hypot(*trial)) < best[0]:
-                angle, speed, residual = trial_angle, trial_speed, trial
-                best = (float(np.hypot(*trial)), angle, speed)
-                break
-            step = step / 2.0
-        else:
-            break
-    size, angle, speed = best
-    return Reading(speed * math.cos(angle), speed * math.sin(angle), size, iterations)
+    (px, py) on ``court`` (``read_kernels.read_one``)."""
+    row = [launch.x, launch.y, launch.vx, launch.vy, launch.omega, px, py, goal_speed(court, launch, px, py)]
+    vx, vy, miss, iterations, reaches = read_points(court, np.array([row]), threads=1)[0]
+    return Reading(float(vx), float(vy), float(miss), int(iterations), bool(reaches))
 
 
-def _draw_misses(
-    court: Court, launch: Launch, trials: np.ndarray, px: float, py: float, goal_speed: float, decel: float
-) -> np.ndarray:
-    """Rest point minus the goal for each trial (angle, speed): all trials in one batch call."""
-    n = trials.shape[0]
-    batch = simulate_shots(
-        court,
-        np.full(n, launch.x),
-        np.full(n, launch.y),
-        trials[:, 1] * np.cos(trials[:, 0]),
-        trials[:, 1] * np.sin(trials[:, 0]),
-        np.full(n, launch.omega),
-    )
-    return np.column_stack([batch.x[:, 0] - px, batch.y[:, 0] - py])
+def read_points(court: Court, rows: np.ndarray, threads: int | None = None) -> np.ndarray:
+    """Read many launches on ``court`` in one numba call: ``rows`` (R, 8) as
+    ``read_kernels.ROW_COLUMNS`` says (the goal speed of each from ``goal_speed``); (R, 5) answers:
+    vx, vy, miss, iterations, reaches."""
+    rows = np.ascontiguousarray(rows, dtype=np.float64).reshape(-1, ROW_COLUMNS)
+    c, k = decelerations(court.params)
+    bare = surface_court(court)
+    columns = _log_columns(court, rows[0, 0], rows[0, 1]) if rows.shape[0] else 0
+    return read_rows(court_law(court), court_motion(court), court_motion(bare), rows, c, k, columns, threads)
 
 
-def _pass_misses(
-    court: Court, launch: Launch, trials: np.ndarray, px: float, py: float, goal_speed: float, decel: float
-) -> np.ndarray:
-    """For each trial (angle, speed): the point nearest the goal on its path, moved on by the slide its
-    speed there exceeds the goal's by (module docstring), minus the goal."""
-    out = np.empty((trials.shape[0], 2))
-    for k, (angle, speed) in enumerate(trials):
-        scene = Scene(
-            court=court,
-            x=np.array([launch.x]),
-            y=np.array([launch.y]),
-            vx=np.array([speed * math.cos(angle)]),
-            vy=np.array([speed * math.sin(angle)]),
-            omega=np.array([launch.omega]),
-            source="reading",
-        )
-        result = simulate(scene)
-        tr = result.trajectories
-        times = np.linspace(0.0, result.t_end, PATH_SAMPLES)
-        path = tr.positions(1, times)
-        nearest = int(np.nanargmin(np.hypot(path[:, 0, 0] - px, path[:, 0, 1] - py)))
-        dt = 0.25 * result.t_end / (PATH_SAMPLES - 1)
-        t = times[nearest]
-        around = np.array([max(t - dt, 0.0), t, min(t + dt, result.t_end)])
-        local = tr.positions(1, around)
-        span = around[2] - around[0]
-        vx, vy = (local[2, 0] - local[0, 0]) / span if span > 0.0 else (0.0, 0.0)
-        v = math.hypot(vx, vy)
-        ux, uy = (vx / v, vy / v) if v > 0.0 else (math.cos(angle), math.sin(angle))
-        slide = (v * v - goal_speed * goal_speed) / (2.0 * decel)
-        out[k, 0] = local[1, 0, 0] + slide * ux - px
-        out[k, 1] = local[1, 0, 1] + slide * uy - py
-    return out
+def _log_columns(court: Court, x: float, y: float) -> int:
+    """The width of the trajectory log of ``court``'s motion law: a disc at rest at (x, y) run once."""
+
+    def width(c: Court) -> int:
+        zero = np.zeros(1)
+        return int(simulate(Scene(c, np.array([x]), np.array([y]), zero, zero, zero)).trajectories.log.shape[1])
+
+    return court.memo("reading_log_columns", width)

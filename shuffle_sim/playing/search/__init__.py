@@ -1,7 +1,8 @@
 """Players who play to win: the ``win`` strategy, its rollouts and its tables of win probability.
 
-The rollouts simulate flat courts only: on a court that is not flat the search is refused with an
-error naming its surface (``playing.flat_only``).
+The deck's rollouts run the court's own motion law, their fixed plan read for a court that is not
+flat or whose friction changes with speed (``players.read_tables``); crokinole's run flat courts
+under Coulomb friction only and refuse others with an error naming the court (``playing.flat_only``).
 
 =====================  ====================================================================
 module                 what it does

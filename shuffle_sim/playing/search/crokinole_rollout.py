@@ -38,6 +38,7 @@ from shuffle_sim.judging.packing import judge_arrays
 from shuffle_sim.judging.procedure import judge_one_call, judge_prepare
 from shuffle_sim.noise import SEARCH_DEPTHS, seed_key
 from shuffle_sim.physics.numba_api import (
+    CLOSED_FORM,
     DEAD,
     EV_COLUMNS,
     SEG_COLUMNS,
@@ -47,10 +48,9 @@ from shuffle_sim.physics.numba_api import (
     TOUCHED,
     court_table,
     kernel_arrays,
-    state_at,
 )
 from shuffle_sim.playing._board_shot import moved, run_among
-from shuffle_sim.playing.flat_only import require_flat
+from shuffle_sim.playing.flat_only import require_closed_form
 from shuffle_sim.playing.players.context import fixed_obstacles
 from shuffle_sim.playing.players.launch import as_deviations, executed_launch, start_is_free
 from shuffle_sim.playing.search._crokinole_plan import (
@@ -81,11 +81,12 @@ MAX_EVENTS = 10_000
 
 
 @jit.inline
-def _fouls(motion, state, t_end, n, side, team, opponent_before, hx, hy, fifteen_reach):
+def _fouls(shot, n, side, team, opponent_before, hx, hy, fifteen_reach):
     """Which discs the shot (disc ``n``, of ``team``) leaves fouled: with an opponent disc on the board
     the shot must hit one, else it and the shooter's discs it touched are removed; on an empty board
-    it must rest within the 15 line or in the 20 hole."""
-    st, ist = state
+    it must rest within the 15 line or in the 20 hole. ``shot``: the shot's integer state rows and
+    rest rows (``_board_shot.run_among``)."""
+    ist, rest = shot
     foul = np.zeros(n + 1, np.bool_)
     if opponent_before:
         hit = False
@@ -97,19 +98,17 @@ def _fouls(motion, state, t_end, n, side, team, opponent_before, hx, hy, fifteen
             for i in range(n):
                 if side[i] == team and ist[TOUCHED, i] != 0:
                     foul[i] = True
-    elif ist[STATUS, n] != STATUS_HOLED:
-        x, y, _, _, _ = state_at(motion[0], motion[1], st, ist, n, t_end)
-        if math.hypot(x - hx, y - hy) > fifteen_reach:
-            foul[n] = True
+    elif ist[STATUS, n] != STATUS_HOLED and math.hypot(rest[n, 0] - hx, rest[n, 1] - hy) > fifteen_reach:
+        foul[n] = True
     return foul
 
 
 @jit.inline
-def _keep_in_play(motion, state, t_end, n, board, foul, twenties, judge):
+def _keep_in_play(shot, n, board, foul, twenties, judge):
     """Pack the discs still in play after the shot to the front of the board arrays (``board``: x, y,
     side), counting the 20s into ``twenties`` and leaving out fouled, fallen, dead and ditched discs;
-    returns their number."""
-    st, ist = state
+    returns their number. ``shot`` as ``_fouls``."""
+    ist, rest = shot
     bx, by, side = board
     ja, prep = judge
     kept = 0
@@ -120,7 +119,8 @@ def _keep_in_play(motion, state, t_end, n, board, foul, twenties, judge):
             twenties[side[i]] += 1
             continue
         if moved(ist, i, n):
-            x, y, _, _, _ = state_at(motion[0], motion[1], st, ist, i, t_end)
+            x = rest[i, 0]
+            y = rest[i, 1]
             if ist[DEAD, i] != 0 or judge_one_call(x, y, ja, prep)[3]:
                 continue
         else:
@@ -178,9 +178,9 @@ def _rollout(motion, judge, numbers, stances, board, launch, sd, later, stream, 
         for i in range(n):
             if side[i] != team:
                 opponent_before = True
-        st, ist, _, t_end = run_among(motion, (bx, by, side), n, (sx, sy, vx, vy, w), team, logs, max_events)
-        foul = _fouls(motion, (st, ist), t_end, n, side, team, opponent_before, hx, hy, fifteen_reach)
-        n = _keep_in_play(motion, (st, ist), t_end, n, (bx, by, side), foul, twenties, judge)
+        ist, rest, _ = run_among(CLOSED_FORM, motion, (bx, by, side), n, (sx, sy, vx, vy, w), team, logs, max_events)
+        foul = _fouls((ist, rest), n, side, team, opponent_before, hx, hy, fifteen_reach)
+        n = _keep_in_play((ist, rest), n, (bx, by, side), foul, twenties, judge)
     totals = np.zeros(2, np.int64)
     for i in range(n):
         totals[side[i]] += judge_one_call(bx[i], by[i], judge[0], judge[1])[0]
@@ -226,7 +226,7 @@ def crokinole_rollouts(
     (``board_own``: True for the shooter's discs), ``later`` shots left in the round after this one,
     the opponent's first; ``shot`` and ``sample_ids`` (default 0, 1, ...) place the draws. Returns
     (S, 4): the shooter's round total, the opponent's, and their 20s."""
-    require_flat(court, "crokinole rollouts")
+    require_closed_form(court, "crokinole rollouts")
     bx = np.ascontiguousarray(board_x, dtype=np.float64)
     by = np.ascontiguousarray(board_y, dtype=np.float64)
     n = bx.size

@@ -30,12 +30,12 @@ from shuffle_sim.court import Court
 from shuffle_sim.judging.packing import judge_arrays
 from shuffle_sim.judging.procedure import judge_prepare
 from shuffle_sim.noise import SEARCH_DEPTHS, seed_key
-from shuffle_sim.physics.numba_api import EV_COLUMNS, SEG_COLUMNS, court_table, kernel_arrays, state_at
+from shuffle_sim.physics.numba_api import EV_COLUMNS, SEG_COLUMNS, court_law, court_motion
 from shuffle_sim.playing._board_shot import dead_touched_live, run_among
 from shuffle_sim.playing._deck_half_round import keep_live_discs
 from shuffle_sim.playing._deck_plan import _stance_array, plan_launch
+from shuffle_sim.playing._deck_setup import deck_reads
 from shuffle_sim.playing.deck_engine import COLOUR_CODES, DISCS, canonical_values, deck_setup, setup_numbers
-from shuffle_sim.playing.flat_only import require_flat
 from shuffle_sim.playing.players.context import ShotContext
 from shuffle_sim.playing.players.launch import as_deviations, executed_launch
 from shuffle_sim.playing.search._draws import sample_numbers, search_normals
@@ -91,16 +91,17 @@ def _sample_scratch():
 
 
 @jit.kernel
-def _rollout(motion, judge, plan, board, root, launch, sds, later, stream, sample, max_events, scratch):
+def _rollout(law, motion, judge, plan, board, root, launch, sds, later, stream, sample, max_events, scratch):
     """One sample: the root ``launch`` (start parameter, vx, vy, spin) by the root's colour from its
     half (``root``: sign, colour) under the shooter's errors, then ``later`` plan shots (``plan``: the
-    setup's numbers, its spots), each side with its own deviations (``sds``: the shooter's, the
-    opponent's). ``board``: the resting discs (x, y, colour, value); ``motion``: the court's packed
-    table and orbit tables; ``judge``: its judge's arrays (``judge_arrays``, ``judge_prepare``);
-    ``stream``: as ``search_normals``; ``scratch`` as ``_sample_scratch``. Returns (yellow points,
-    black points, C-20a colour or -1, the C-20a shot was the last of the half-round)."""
+    setup's numbers, its spots, the court's read table), each side with its own deviations (``sds``:
+    the shooter's, the opponent's). ``board``: the resting discs (x, y, colour, value); ``law`` and
+    ``motion``: the court's motion law and its arrays (``_board_shot``); ``judge``: its judge's
+    arrays (``judge_arrays``, ``judge_prepare``); ``stream``: as ``search_normals``; ``scratch`` as
+    ``_sample_scratch``. Returns (yellow points, black points, C-20a colour or -1, the C-20a shot was
+    the last of the half-round)."""
     logs, (bx, by, colour_of, value, reach), (rest_x, rest_y, in_play) = scratch
-    numbers, spots = plan
+    numbers, spots, reads = plan
     root_sign, root_colour = root
     n = _copy_board(board, bx, by, colour_of, value)
     reach[:] = 2.0 * numbers[6]
@@ -114,19 +115,20 @@ def _rollout(motion, judge, plan, board, root, launch, sds, later, stream, sampl
         if depth == 0:
             t, vx, vy, w = launch
         else:
-            t, vx, vy = plan_launch(stance, numbers, spots, (bx, by, colour_of, value, reach), n, colour, sign)
+            t, vx, vy = plan_launch(stance, numbers, spots, reads, (bx, by, colour_of, value, reach), n, colour, sign)
             w = 0.0
         sd = sds[0] if colour == root_colour else sds[1]
         z = search_normals(stream, depth, sample)
         _, sx, sy, vx, vy, w = executed_launch(stance, t, vx, vy, w, z, sd, bx[:n], by[:n], reach[:n])
-        st, ist, n_ev, t_end = run_among(motion, (bx, by, colour_of), n, (sx, sy, vx, vy, w), colour, logs, max_events)
+        ist, rest, n_ev = run_among(law, motion, (bx, by, colour_of), n, (sx, sy, vx, vy, w), colour, logs, max_events)
         if depth == 0:
             for i in range(n + 1):
-                rest_x[i], rest_y[i], _, _, _ = state_at(motion[0], motion[1], st, ist, i, t_end)
+                rest_x[i] = rest[i, 0]
+                rest_y[i] = rest[i, 1]
         c20a = dead_touched_live(logs[0], n_ev)
         # The root shot's in-play flags go to the first half of ``in_play``, every later one's to the second.
         flags = in_play[0 if depth == 0 else DISCS + 1 :]
-        n = keep_live_discs(motion, (st, ist), t_end, n, (False, 0.0, 0.0), judges, (bx, by, colour_of, value), flags)
+        n = keep_live_discs((ist, rest), n, (False, 0.0, 0.0), judges, (bx, by, colour_of, value), flags)
         if c20a:
             penalty = colour
             last = depth == later
@@ -138,7 +140,9 @@ def _rollout(motion, judge, plan, board, root, launch, sds, later, stream, sampl
 
 
 @jit.shares
-def _rollouts(lo, hi, motion, judge, plan, board, root, launches, sds, later, stream, sample_ids, max_events, outs):
+def _rollouts(
+    lo, hi, law, motion, judge, plan, board, root, launches, sds, later, stream, sample_ids, max_events, outs
+):
     """Samples ``lo`` to ``hi - 1``, one share of the samples (``threads.run_shares``) with its own
     scratch: the arguments as ``_rollout``'s, ``launches`` (S, 4) and ``sample_ids`` (S,) by sample,
     ``outs`` the output arrays (points, penalty, last, x, y, in play) of ``deck_rollouts``."""
@@ -148,7 +152,7 @@ def _rollouts(lo, hi, motion, judge, plan, board, root, launches, sds, later, st
     for s in range(lo, hi):
         launch = (launches[s, 0], launches[s, 1], launches[s, 2], launches[s, 3])
         yellow, black, penalty, last = _rollout(
-            motion, judge, plan, board, root, launch, sds, later, stream, sample_ids[s], max_events, scratch
+            law, motion, judge, plan, board, root, launch, sds, later, stream, sample_ids[s], max_events, scratch
         )
         out_points[s, 0] = yellow
         out_points[s, 1] = black
@@ -175,14 +179,16 @@ def deck_rollouts(
     game_index: int,
     shot: int,
     sample_ids=None,
+    read_density: int = 1,
 ) -> dict:
     """Roll out ``launches`` (S, 4: stance parameter, vx, vy, omega; noise-free as aimed) from a
     canonical deck board (colour codes 0 yellow, 1 black) with ``later`` shots left in the half-round
     after this one. ``shot`` (the shot's number in the game) and ``sample_ids`` (default 0, 1, ...)
-    place the draws.
+    place the draws. On a court that is not flat, or under a friction of speed, the plan's launches are
+    read from the court's read table (``_deck_setup.deck_reads``, its nodes ``read_density`` times as
+    fine as the plans' own).
     Returns arrays: ``points`` (S, 2) by colour code, ``penalty`` (S,) C-20a colour or -1, ``last``
     (S,) that C-20a ended the half-round, and the root shot's rest ``x``, ``y``, ``in_play`` (S, n + 1)."""
-    require_flat(court, "deck rollouts")
     setup = deck_setup(court)
     foot = setup.court
     ja = judge_arrays(foot)
@@ -213,9 +219,10 @@ def deck_rollouts(
     run_shares(
         _rollouts,
         s,
-        (court_table(foot), kernel_arrays(foot).orbit_tables),
+        court_law(foot),
+        court_motion(foot),
         (ja, prepared),
-        (numbers, setup.spots),
+        (numbers, setup.spots, deck_reads(setup, foot, ROLLOUT_TAKEOUT_EXTRA, read_density)),
         (bx, by, colours, values),
         (int(root_sign), int(root_colour)),
         launches,
@@ -229,12 +236,15 @@ def deck_rollouts(
     return out
 
 
-def rollouts_from(ctx: ShotContext, rows: np.ndarray, sd: np.ndarray, later: int, sample_ids=None) -> tuple[int, dict]:
+def rollouts_from(
+    ctx: ShotContext, rows: np.ndarray, sd: np.ndarray, later: int, sample_ids=None, read_density: int = 1
+) -> tuple[int, dict]:
     """``deck_rollouts`` of the launch ``rows`` (start parameter, vx, vy, spin) from what a deck
     shooter sees (``ctx``: the canonical board, the shooter's half ``info["sign"]``), both sides
-    with the deviations ``sd``, placed in the search stream by ``ctx``'s shot. Returns the
-    shooter's colour code and the rollouts' arrays. Colours are the engines' codes (``COLOUR_CODES``):
-    a shooter of neither colour plays yellow, a disc of neither colour is black's."""
+    with the deviations ``sd``, placed in the search stream by ``ctx``'s shot (``read_density`` as
+    ``deck_rollouts``). Returns the shooter's colour code and the rollouts' arrays. Colours are the
+    engines' codes (``COLOUR_CODES``): a shooter of neither colour plays yellow, a disc of neither
+    colour is black's."""
     colour = COLOUR_CODES.get(ctx.shooter, 0)
     board_colour = [COLOUR_CODES.get(t, 1) for t in ctx.board_team]
     return colour, deck_rollouts(
@@ -252,4 +262,5 @@ def rollouts_from(ctx: ShotContext, rows: np.ndarray, sd: np.ndarray, later: int
         ctx.game_index,
         ctx.shot,
         sample_ids,
+        read_density,
     )

@@ -47,7 +47,6 @@ import numpy as np
 
 from shuffle_sim._runtime import jit
 from shuffle_sim.noise import SEARCH_DEPTHS, NoiseModel, seed_key
-from shuffle_sim.playing.flat_only import require_flat
 from shuffle_sim.playing.players.context import Intent, Launch, PlayerError, ShotContext
 from shuffle_sim.playing.players.launch import executed_launch, noise_vector
 from shuffle_sim.playing.players.strategies import Decision, ExpectedValue, with_skill
@@ -201,7 +200,6 @@ class WinSearch:
         return getattr(situation, "budget", None) or DEFAULT_BUDGET
 
     def choose(self, ctx: ShotContext, skill: NoiseModel) -> Decision:
-        require_flat(ctx.court, "win player")
         ctx = with_skill(ctx, skill)
         situation = situation_of(ctx)
         if situation is None or situation.decided or self._before_horizon(situation):
@@ -218,16 +216,23 @@ class WinSearch:
         return situation.horizon is not None and situation.later > situation.horizon
 
     def evaluate(
-        self, ctx: ShotContext, skill: NoiseModel, situation, launches: list[Launch], samples: np.ndarray
+        self,
+        ctx: ShotContext,
+        skill: NoiseModel,
+        situation,
+        launches: list[Launch],
+        samples: np.ndarray,
+        read_density: int = 1,
     ) -> np.ndarray:
         """Win probability of each (launch, sample) row: the launch under sample's execution errors,
-        the frame rolled out, the game's table."""
+        the frame rolled out, the game's table (the deck's plan read from a read table ``read_density``
+        times as fine as its own on a court that is not flat: ``deck_rollout.deck_rollouts``)."""
         rows = launch_rows(launches)
         sd = noise_vector(skill)
         if isinstance(situation, DeckSituation):
             from shuffle_sim.playing.search.deck_rollout import rollouts_from
 
-            colour, out = rollouts_from(ctx, rows, sd, situation.later, samples)
+            colour, out = rollouts_from(ctx, rows, sd, situation.later, samples, read_density)
             return situation.value(colour, out)
         if isinstance(situation, CrokinoleSituation):
             from shuffle_sim.playing.crokinole import CrokinoleTactics
