@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import importlib
 import multiprocessing
+import queue
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -36,7 +37,7 @@ PHYSICS_CALLS = (
     ("shuffle_sim.playing.shooting", "simulate"),
     ("shuffle_sim.playing.players.strategies", "simulate_shots"),
     ("shuffle_sim.playing.players.repertoire", "simulate_shots"),
-    ("shuffle_sim.playing.players.reading", "simulate_shots"),
+    ("shuffle_sim.playing.players.reading", "read_rows"),
     ("shuffle_sim.playing.players.reading", "simulate"),
     ("shuffle_sim.physics", "simulate"),
 )
@@ -125,6 +126,22 @@ def _worker(game: str, opponent: str, steps: int, warmup: int, seed: int, start,
     )
 
 
+def _result(results, processes, game: str, opponent: str) -> dict:
+    """The next worker's figures; a worker that died first is an error naming it, not a wait forever."""
+    while True:
+        try:
+            return results.get(timeout=1.0)
+        except queue.Empty:
+            dead = [p for p in processes if p.exitcode not in (None, 0)]
+            if dead:
+                for process in processes:
+                    process.kill()
+                raise RuntimeError(
+                    f"bench-envs: a worker for {game} against {opponent} stopped with exit code "
+                    f"{dead[0].exitcode} (its traceback is above)"
+                ) from None
+
+
 def measure(game: str, opponent: str, steps: int, warmup: int, workers: int, seed: int = 0) -> dict:
     """Random-agent steps per second of ``workers`` processes at once against ``opponent``."""
     context = multiprocessing.get_context("spawn")
@@ -136,7 +153,7 @@ def measure(game: str, opponent: str, steps: int, warmup: int, workers: int, see
     ]
     for process in processes:
         process.start()
-    runs = [results.get() for _ in processes]
+    runs = [_result(results, processes, game, opponent) for _ in processes]
     for process in processes:
         process.join()
     wall = max(run["seconds"] for run in runs)

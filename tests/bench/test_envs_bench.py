@@ -28,3 +28,29 @@ def test_the_physics_clock_times_the_kernel_and_puts_it_back():
     with PhysicsClock().timing() as clock:
         env.step(env.action_space.sample())
     assert clock.seconds > 0 and shooting.run_from_start is original
+
+
+def test_every_physics_entry_the_clock_times_exists():
+    import importlib
+
+    from shuffle_sim.bench.envs import PHYSICS_CALLS
+
+    for module_name, name in PHYSICS_CALLS:
+        assert callable(getattr(importlib.import_module(module_name), name)), (module_name, name)
+
+
+def test_a_worker_that_dies_is_an_error_not_a_wait():
+    import multiprocessing
+
+    from shuffle_sim.bench.envs import _result
+
+    context = multiprocessing.get_context("spawn")
+    dead = context.Process(target=_exit_with_three)
+    dead.start()
+    dead.join()
+    with pytest.raises(RuntimeError, match="exit code 3"):
+        _result(context.Queue(), [dead], "deck", "expert-plan")
+
+
+def _exit_with_three():
+    raise SystemExit(3)
