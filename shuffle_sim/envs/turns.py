@@ -126,4 +126,5 @@ class ShuffleAEC(AECEnv):
         return picture(self.session)
 
     def close(self):
-        pass
+        """Nothing to release: a game in play holds no files, processes or open figures (PettingZoo
+        asks every environment for ``close``)."""
