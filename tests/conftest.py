@@ -37,9 +37,9 @@ def pytest_configure(config):
 
 #: The scale lane (docs/developers.md, "Test lanes"): tests at full scale, whole browser sessions and
 #: checks in fresh processes with an empty numba cache, by test file or test (node id prefix) and why.
-#: They carry the ``scale`` marker, which the README's ``python3 -m pytest`` leaves out (its default
-#: lane, pyproject.toml's ``-m "not scale"``) and ``.ci/run`` runs after it (``-m scale``). Each
-#: behaviour they check is checked at small scale in the default lane too.
+#: They carry the ``scale`` marker, which the README's test command (``python3 -m pytest -n 2 ...``)
+#: leaves out (its default lane, pyproject.toml's ``-m "not scale"``) and ``.ci/run`` runs after it
+#: (``-m scale``). Each behaviour they check is checked at small scale in the default lane too.
 SCALE_LANE = {
     "tests/physics/test_fuzz_scale.py": "fuzz at 100,000 scenes (small: tests/physics/test_fuzz.py)",
     "tests/physics/test_surface_scenes.py::test_random_scenes_on_curved_courts_keep_the_invariants": (

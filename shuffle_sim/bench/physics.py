@@ -54,7 +54,7 @@ from shuffle_sim._runtime import compile_ahead, jit
 from shuffle_sim._runtime.threads import numba_thread_limit
 from shuffle_sim.bench._timing import best_rate, with_threads
 from shuffle_sim.court import Court, load_court
-from shuffle_sim.physics import speed_for_distance
+from shuffle_sim.court.friction_law import decelerations, launch_speed
 from shuffle_sim.physics.numba_api import (
     DEAD,
     EV_COLUMNS,
@@ -102,13 +102,13 @@ def shot_launch(
 ) -> tuple[float, float, float, float, float]:
     """(x, y, vx, vy, omega) in SI of a shot from the launch line aimed at a target on the court.
 
-    Speed sqrt(2 mu g d) slides exactly d = the distance to the target plus ``extra_ft``.
+    Its speed slides a free disc exactly d = the distance to the target plus ``extra_ft`` under the
+    court's friction law (``court.friction_law.launch_speed``: Coulomb's sqrt(2 mu g d)).
     """
-    mu, g = court.params["mu"], court.params["gravity"]
     x0, y0 = start_x_ft * FOOT, LAUNCH_Y_FT * FOOT
     dx, dy = target_x_ft * FOOT - x0, target_y_ft * FOOT - y0
     distance = math.hypot(dx, dy)
-    speed = speed_for_distance(distance + extra_ft * FOOT, mu * g)
+    speed = launch_speed(distance + extra_ft * FOOT, *decelerations(court.params))
     return x0, y0, speed * dx / distance, speed * dy / distance, spin
 
 

@@ -79,18 +79,20 @@ def stop_time(v0: float, c: float, k: float = 0.0) -> float:
     return slide_to_rest.py_func(v0, c, k)[0]
 
 
-def launch_speed(distance: float, c: float, k: float = 0.0) -> float:
-    """The launch speed (m/s) that slides a disc ``distance`` metres to rest under deceleration
-    c + k v: Coulomb's sqrt(2 c d), or the speed law's inverted by Newton's method."""
+@jit.inline
+def law_launch_speed(distance, c, k):
+    """The launch speed (m/s) that slides a disc ``distance`` metres (> 0) to rest under deceleration
+    c + k v: Coulomb's sqrt(2 c d), or the speed law's ``slide_to_rest`` inverted by Newton's method
+    (inlined where a kernel aims, as the experiments' shots at a target do)."""
     coulomb = math.sqrt(2.0 * c * distance)
-    if k == 0.0 or distance <= 0.0:
+    if k == 0.0:
         return coulomb
     v = coulomb
     if k < 0.0:
         v = min(v, 0.5 * c / -k)
     for _ in range(NEWTON_STEPS):
         # ds/dv0 = v0 / (c + k v0).
-        step = (stop_distance(v, c, k) - distance) * (c + k * v) / v
+        step = (slide_to_rest(v, c, k)[1] - distance) * (c + k * v) / v
         v_next = v - step
         if k < 0.0:
             v_next = min(v_next, 0.5 * (v + c / -k))
@@ -100,6 +102,15 @@ def launch_speed(distance: float, c: float, k: float = 0.0) -> float:
             return v_next
         v = v_next
     return v
+
+
+def launch_speed(distance: float, c: float, k: float = 0.0) -> float:
+    """The launch speed (m/s) that slides a disc ``distance`` metres to rest under deceleration
+    c + k v: Coulomb's sqrt(2 c d), or the speed law's inverted by Newton's method
+    (``law_launch_speed``, compiled on first use under a speed law)."""
+    if k == 0.0 or distance <= 0.0:
+        return math.sqrt(2.0 * c * distance)
+    return float(law_launch_speed(float(distance), float(c), float(k)))
 
 
 def diagonal(bounds: tuple[float, float, float, float]) -> float:

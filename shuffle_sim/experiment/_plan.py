@@ -9,6 +9,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from shuffle_sim.court.friction_law import decelerations
 from shuffle_sim.experiment._chunk_kernels import DIST_NORMAL, DIST_UNIFORM, PARAMETER_CODES
 from shuffle_sim.experiment._court_axes import court_strides
 from shuffle_sim.experiment.spec import Experiment
@@ -72,6 +73,7 @@ def shot_plan(experiment: Experiment) -> ShotPlan:
         experiment.speed_given,
         float(nominal["overshoot"]),
         np.array([speed_for_distance(1.0, c.params["mu"] * c.params["gravity"]) for c in experiment.courts()]),
+        np.array([decelerations(c.params) for c in experiment.courts()], dtype=np.float64).reshape(-1, 2),
         k0,
         k1,
     )
