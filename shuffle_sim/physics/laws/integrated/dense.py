@@ -2,9 +2,10 @@
 over its step (``dop853``, Hairer, Norsett and Wanner, section II.10), as a loop over the method's
 coefficient tables (numba).
 
-The step itself is unrolled (``step``: its speed is the path's); the dense output is wanted far more
-rarely (an event search on a step, a path drawn) and is a loop: it repeats the step's stages, adds
-the three stages of the continuous extension, and writes the interpolant's coefficients. Every sum
+The step itself is unrolled (``step``, its stages calling the equations compiled once); the dense
+output is wanted far more rarely (an event search on a step, a path drawn) and is a loop: it repeats
+the step's stages, adds the three stages of the continuous extension, and writes the interpolant's
+coefficients. Every sum
 runs over a stage row's non-zero coefficients in order, the first term starting it, so the
 coefficients are those the unrolled form would give, bit for bit.
 """
