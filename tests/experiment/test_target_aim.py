@@ -11,36 +11,22 @@ import pytest
 
 from shuffle_sim.court.friction_law import decelerations, launch_speed
 from shuffle_sim.experiment._chunks import intended_shots
-from shuffle_sim.experiment.spec import parse_experiment
 from shuffle_sim.shots import simulate_shots
 from shuffle_sim.units import FOOT
+from tests.experiment.test_court_speed_axis import experiment as speeds_experiment
 
-TEXT = """
-name = "aim"
-court = "deck"
-end = "foot"
-seed = 1
-samples = 1
-[shot]
-start = ["9 in", "7.25 ft"]
-target = ["0 ft", "37.35 ft"]
-team = "yellow"
-[grid]
-AXIS
-target_y = ["20 ft", "35.5 ft", "37.9 ft", "43 ft"]
-target_x = ["-0.3 ft", "0 ft"]
-[noise]
-preset = "exact"
-PARAMS
-"""
+TARGET_Y_FT = [35.5, 36.6, 37.9, 43.0]  # the grid of ``test_court_speed_axis``'s experiment
+TARGET_X_FT = [-0.3, 0.0]
 
 
 def _experiment(params: str, axis: str = ""):
-    return parse_experiment(TEXT.replace("AXIS", axis).replace("PARAMS", params), "aim.toml")
+    """``test_court_speed_axis``'s experiment (a shot from the foot aimed at a grid of targets in the
+    far scoring area, one exact shot a cell) with ``params`` and ``axis``."""
+    return speeds_experiment(axis=axis, params=params)
 
 
 def _rests(experiment):
-    """Each cell's intended shot played alone on its cell's court: (shots, rest x, rest y, court index)."""
+    """Each cell's intended shot played alone on its cell's court: (the shots, rest x, rest y)."""
     shots = intended_shots(experiment, 0, experiment.n_shots)
     vx, vy = shots.velocities()
     courts = experiment.courts()
@@ -56,7 +42,7 @@ def _rests(experiment):
 
 def _targets(experiment):
     """The target of each cell, in the grid's order (target_y, target_x)."""
-    ty, tx = np.meshgrid([20.0, 35.5, 37.9, 43.0], [-0.3, 0.0], indexing="ij")
+    ty, tx = np.meshgrid(TARGET_Y_FT, TARGET_X_FT, indexing="ij")
     per_court = np.column_stack([tx.ravel(), ty.ravel()]) * FOOT
     return np.tile(per_court, (len(experiment.courts()), 1))
 
