@@ -294,11 +294,12 @@ def first_event(shape, dense, y0, y1, y2, y3, y5, lo, hi, ox, oy, accel):
     return math.inf
 
 
-@jit.inline
+@jit.no_refcount
 def _polish(shape, dense, y0, y1, y2, y3, y5, a, b, ox, oy):
     """The first theta in (a, b] with gap <= 0, the gap positive at a and not at b: the Illinois
     method (regula falsi that halves the stale end's weight) to the last bit; the end returned is
-    the one at which the gap is no longer positive."""
+    the one at which the gap is no longer positive. Compiled on its own: it runs only once an event
+    is bracketed, and inlined into ``first_event`` it doubled that function's compile."""
     xa, ya, va, _ = _probe(dense, y0, y1, y2, y3, y5, a, ox, oy)
     xb, yb, vb, _ = _probe(dense, y0, y1, y2, y3, y5, b, ox, oy)
     ga = gap(shape, xa, ya, va)
