@@ -301,12 +301,15 @@ def _pymunk_half_round_rate(court: Court, shots: np.ndarray, budget_s: float) ->
     return done / (time.perf_counter() - began), done
 
 
-def jit_probe_scene():
+def jit_probe_scene(slope=None):
     """The JIT probe's scene on the deck court: a shot with a little spin that hits a disc at rest (the
-    placing, the pair prediction, an impact and the coupled motion all compile)."""
+    placing, the pair prediction, an impact and the coupled motion all compile); on the deck court
+    graded by ``slope`` (gx, gy) if given, which the integrated law runs."""
     from shuffle_sim.physics.scene import Scene
 
     court = load_court("deck").with_params(spin_model="coupled")
+    if slope is not None:
+        court = court.with_params(slope=list(slope))
     return Scene(
         court,
         x=np.array([0.3, 0.0]),

@@ -198,3 +198,26 @@ RUN_FROM_START_SHARED = (
         f"({_F2}, {_F2}, {_F2}, {_I2}, int64, float64)",
     ),
 )
+
+# The same for a court whose motion is integrated (graded, crowned, mapped, or the friction law of
+# speed): the event loop's steps its compile reaches last, the last first, while this process
+# compiles the placement of the discs (the motion's first step and event search). The entry is the
+# integrated law's step of the loop that predicts, compiled here.
+_F1 = "float64[::1]"
+_EVENTS = f"Tuple(({_F2}, {_F2}, {_F2}, {_F2}, int64[::1], {_F2}))"
+_CURVED = f"{_F2}, {_F2}, {_F1}, {_F2}, {_I2}"  # the motion (table, orbit tables, surface), the state
+_CURVED_STEPS = "shuffle_sim.physics.laws.integrated.loop_steps"
+RUN_CURVED_FROM_START = Callee(
+    _CURVED_STEPS, "refresh", f"({_CURVED}, {_F2}, {_F2}, {_EVENTS}, {_F2}, int64, float64, int64)"
+)
+RUN_CURVED_FROM_START_SHARED = (
+    Callee(
+        _CURVED_STEPS,
+        "apply_event",
+        f"({_CURVED}, {_F2}, {_EVENTS}, {_F2}, int64, float64, int64, int64, int64, boolean)",
+    ),
+    Callee(_CURVED_STEPS, "start_pending", f"({_CURVED}, {_EVENTS}, float64)"),
+    Callee(_CURVED_STEPS, "end_ride", f"({_CURVED}, {_EVENTS}, int64, float64)"),
+    Callee(_CURVED_STEPS, "exact_time", f"({_CURVED}, {_F2}, {_EVENTS}, int64, int64, int64, float64, float64)"),
+    Callee(_CURVED_STEPS, "advance", f"({_CURVED}, {_F2}, {_F2}, {_EVENTS}, int64, float64)"),
+)

@@ -13,7 +13,19 @@ import pytest
 from shuffle_sim._runtime import compile_ahead
 from shuffle_sim._runtime.compile_ahead import Callee
 from shuffle_sim.bench.physics import jit_probe_scene
-from shuffle_sim.physics.loop import RUN_FROM_START, RUN_FROM_START_SHARED
+from shuffle_sim.physics.loop import (
+    RUN_CURVED_FROM_START,
+    RUN_CURVED_FROM_START_SHARED,
+    RUN_FROM_START,
+    RUN_FROM_START_SHARED,
+)
+
+#: Each motion law's helper lists (``physics.loop``), and the grade of the JIT probe's deck court whose
+#: ``simulate`` compiles them: none (flat), or one the integrated law runs.
+HELPERS = {
+    "flat": ("RUN_FROM_START", "RUN_FROM_START_SHARED", None),
+    "curved": ("RUN_CURVED_FROM_START", "RUN_CURVED_FROM_START_SHARED", (0.0005, 0.0002)),
+}
 
 
 def _rest_state_hex(result) -> list[str]:
@@ -22,7 +34,7 @@ def _rest_state_hex(result) -> list[str]:
 
 
 def test_a_callee_s_spec_round_trips_with_the_colons_of_its_signature_and_names_every_argument():
-    for callee in (RUN_FROM_START, *RUN_FROM_START_SHARED):
+    for callee in (RUN_FROM_START, *RUN_FROM_START_SHARED, RUN_CURVED_FROM_START, *RUN_CURVED_FROM_START_SHARED):
         assert Callee.from_spec(callee.spec) == callee
         assert len(callee.argument_types()) == callee.dispatcher().py_func.__code__.co_argcount
 
@@ -97,32 +109,37 @@ def test_a_function_compiled_in_this_process_needs_no_compiling():
 
 
 @pytest.mark.slow
-def test_simulate_s_kernel_loads_every_shared_callee_the_helper_compiled_and_runs_the_same(tmp_path):
-    """The helper's signatures are those simulate's kernel compiles: with the helper run to its end
-    first (so no race), the kernel's compile finds each shared callee in the cache, and the result is
-    bit-identical to this process's. About 15 s: a whole compile from an empty cache."""
+@pytest.mark.parametrize("law", sorted(HELPERS))
+def test_simulate_s_kernel_loads_every_shared_callee_the_helper_compiled_and_runs_the_same(tmp_path, law):
+    """The helper's signatures are those simulate's kernel compiles, under either motion law: with the
+    helper run to its end first (so no race), the kernel's compile finds each shared callee in the
+    cache, and the result is bit-identical to this process's. A whole compile from an empty cache:
+    about 15 s on the flat court, a minute or two on the graded one."""
+    from shuffle_sim.physics import loop as engine_loop
     from shuffle_sim.physics import simulate
 
+    entry_name, shared_name, slope = HELPERS[law]
+    shared = getattr(engine_loop, shared_name)
     env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "numba"))
     env[compile_ahead.ENV_SWITCH] = "0"
     helper = subprocess.run(
-        [sys.executable, "-m", "shuffle_sim._runtime.compile_ahead", *(c.spec for c in RUN_FROM_START_SHARED)],
+        [sys.executable, "-m", "shuffle_sim._runtime.compile_ahead", *(c.spec for c in shared)],
         env=env,
         capture_output=True,
         text=True,
         check=False,
     )
     assert helper.returncode == 0, helper.stderr
-    probe = """
+    probe = f"""
 import json
 from shuffle_sim.bench.physics import jit_probe_scene
 from shuffle_sim._runtime.compile_ahead import needs_compiling
 from shuffle_sim.physics import simulate
-from shuffle_sim.physics.loop import RUN_FROM_START, RUN_FROM_START_SHARED
-report = {"entry_cold": needs_compiling(RUN_FROM_START),
-          "shared_cold": [needs_compiling(c) for c in RUN_FROM_START_SHARED]}
-result = simulate(jit_probe_scene())
-stats = [c.dispatcher().stats for c in RUN_FROM_START_SHARED]
+from shuffle_sim.physics.loop import {entry_name} as ENTRY, {shared_name} as SHARED
+scene = jit_probe_scene({slope!r})
+report = {{"entry_cold": needs_compiling(ENTRY), "shared_cold": [needs_compiling(c) for c in SHARED]}}
+result = simulate(scene)
+stats = [c.dispatcher().stats for c in SHARED]
 report["hits"] = [sum(s.cache_hits.values()) for s in stats]
 report["misses"] = [sum(s.cache_misses.values()) for s in stats]
 report["state"] = [float(v).hex() for v in [*result.x, *result.y, *result.omega, result.t_end]]
@@ -131,8 +148,8 @@ print(json.dumps(report))
     run = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True, check=False)
     assert run.returncode == 0, run.stderr
     report = json.loads(run.stdout.strip().splitlines()[-1])
-    n = len(RUN_FROM_START_SHARED)
+    n = len(shared)
     assert report["entry_cold"] is True
     assert report["shared_cold"] == [False] * n
     assert report["hits"] == [1] * n and report["misses"] == [0] * n
-    assert report["state"] == _rest_state_hex(simulate(jit_probe_scene()))
+    assert report["state"] == _rest_state_hex(simulate(jit_probe_scene(slope)))

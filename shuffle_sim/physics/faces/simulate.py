@@ -19,7 +19,13 @@ from shuffle_sim.physics.events import DISC_CUSHION, DISC_DISC, DISC_PEG, EVENT_
 from shuffle_sim.physics.laws import ops
 from shuffle_sim.physics.laws.choice import court_law, court_motion, trajectory_log
 from shuffle_sim.physics.laws.law import CLOSED_FORM, Law
-from shuffle_sim.physics.loop import RUN_FROM_START, RUN_FROM_START_SHARED, run_from_start
+from shuffle_sim.physics.loop import (
+    RUN_CURVED_FROM_START,
+    RUN_CURVED_FROM_START_SHARED,
+    RUN_FROM_START,
+    RUN_FROM_START_SHARED,
+    run_from_start,
+)
 from shuffle_sim.physics.scene import OVERLAP_TOLERANCE, Scene, SceneError
 from shuffle_sim.physics.state import DEAD, EV_COLUMNS, STATUS
 from shuffle_sim.physics.tables.court_table import H_DECEL, obstacle_overlap
@@ -258,8 +264,11 @@ def simulate(scene: Scene, max_events: int = 10_000) -> SimResult:
     scene.validate()
     court = scene.court
     law = court_law(court)
+    # The first compile only, shared with a helper process (``compile_ahead``).
     if law is CLOSED_FORM:
-        start_helper(RUN_FROM_START, RUN_FROM_START_SHARED)  # the first compile only: ``compile_ahead``
+        start_helper(RUN_FROM_START, RUN_FROM_START_SHARED)
+    else:
+        start_helper(RUN_CURVED_FROM_START, RUN_CURVED_FROM_START_SHARED)
     motion = court_motion(court)
     n = scene.n_discs
     start = np.column_stack([scene.x, scene.y, scene.vx, scene.vy, scene.omega]).astype(np.float64)
