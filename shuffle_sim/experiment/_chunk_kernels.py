@@ -128,10 +128,9 @@ def cell_parameters(cell, grid):
 def drawn_parameters(shot, intended, variation, with_noise):
     """(speed, direction, spin, start x, start y) of shot index ``shot`` (uint64) from its cell's
     ``intended`` shot (``cell_parameters``): the parameter distributions, the aim at a target (the
-    launch that stops a free slide there on the cell's court: Coulomb's
-    ``stop_speed_per_root_metre[court]`` times the root of the distance, or the friction law of speed
-    inverted, ``court.friction_law.law_launch_speed``), and the execution noise of the cell's skill
-    when ``with_noise``. ``variation`` as in ``build_shots``."""
+    launch that stops a free slide there on the cell's court: Coulomb's sqrt(2 mu g) times the root of
+    the distance, or the friction law of speed inverted, ``court.friction_law.law_launch_speed``), and
+    the execution noise of the cell's skill when ``with_noise``. ``variation`` as in ``build_shots``."""
     speed, direction, spin, sx, sy, tx, ty, skill, court = intended
     (
         dist_param,
@@ -142,7 +141,6 @@ def drawn_parameters(shot, intended, variation, with_noise):
         uses_target,
         speed_given,
         overshoot,
-        stop_speed_per_root_metre,
         court_decelerations,
         k0,
         k1,
@@ -164,11 +162,12 @@ def drawn_parameters(shot, intended, variation, with_noise):
         direction = math.atan2(dx, dy)
         if not speed_given:
             distance = math.hypot(dx, dy) + overshoot
+            decel = court_decelerations[court, 0]
             growth = court_decelerations[court, 1]
             if growth == 0.0 or distance <= 0.0:
-                speed = stop_speed_per_root_metre[court] * math.sqrt(distance if distance > 0.0 else 0.0)
+                speed = math.sqrt(2.0 * decel) * math.sqrt(distance if distance > 0.0 else 0.0)
             else:
-                speed = law_launch_speed(distance, court_decelerations[court, 0], growth)
+                speed = law_launch_speed(distance, decel, growth)
     if speed < 0.0:
         speed = 0.0
     if with_noise:
@@ -228,10 +227,9 @@ def build_shots(first, samples, grid, variation, with_noise, outs):
     ``dist_kind``, ``dist_a``, ``dist_b``), the skills' standard deviations ``skill_sd`` (skills x 5:
     speed (relative), direction (rad), spin (rad/s), start (m) and speed floor (m/s);
     ``NoiseModel.deviations``), the aim (``uses_target``, ``speed_given``, ``overshoot``,
-    ``stop_speed_per_root_metre``: sqrt(2 mu g) per court of a court-speed axis, one entry without
-    one; ``court_decelerations``: (courts, 2), each court's sliding deceleration at rest g mu and its
-    growth with speed g mu_speed, ``court.friction_law.decelerations``) and the random key (``k0``,
-    ``k1``). Speeds never go negative.
+    ``court_decelerations``: (courts, 2), per court of a court-speed axis (one row without one) its
+    sliding deceleration at rest g mu and its growth with speed g mu_speed,
+    ``court.friction_law.decelerations``) and the random key (``k0``, ``k1``). Speeds never go negative.
     """
     n = outs[0].shape[0]
     for i in prange(n):

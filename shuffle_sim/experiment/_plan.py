@@ -14,7 +14,6 @@ from shuffle_sim.experiment._chunk_kernels import DIST_NORMAL, DIST_UNIFORM, PAR
 from shuffle_sim.experiment._court_axes import court_strides
 from shuffle_sim.experiment.spec import Experiment
 from shuffle_sim.noise import seed_key
-from shuffle_sim.physics import speed_for_distance
 from shuffle_sim.physics.numba_api import closed_form_court
 from shuffle_sim.rules import ricochet
 
@@ -72,7 +71,6 @@ def shot_plan(experiment: Experiment) -> ShotPlan:
         experiment.uses_target,
         experiment.speed_given,
         float(nominal["overshoot"]),
-        np.array([speed_for_distance(1.0, c.params["mu"] * c.params["gravity"]) for c in experiment.courts()]),
         np.array([decelerations(c.params) for c in experiment.courts()], dtype=np.float64).reshape(-1, 2),
         k0,
         k1,

@@ -6,8 +6,8 @@ Two paths, each compiled on first use, for the law it meets:
 * On an empty board (the commonest batch: draws, aim and speed sweeps) each shot is a lone disc run
   by the law's lone-disc run (``laws.ops.run_lone``: the event loop for one disc, its state in local
   variables, called rather than inlined so that the chunk compiles in seconds) and judged at once
-  where it stops (``shot_rows.judge_rest``), so no rest position makes
-  a second trip through memory. The chunk loop is compiled without reference counting: it allocates
+  where it stops (``shot_rows.judge_rest``), so no rest position makes a second trip through
+  memory. The chunk loop is compiled without reference counting: it allocates
   nothing, and counting references to the court's arrays for every shot, atomically, would cost more
   than the shot's physics.
 * Among board discs, each chunk allocates its state once and reuses it for all its shots, through

@@ -5,9 +5,8 @@ coefficient tables (numba).
 The step itself is unrolled (``step``, its stages calling the equations compiled once); the dense
 output is wanted far more rarely (an event search on a step, a path drawn) and is a loop: it repeats
 the step's stages, adds the three stages of the continuous extension, and writes the interpolant's
-coefficients. Every sum
-runs over a stage row's non-zero coefficients in order, the first term starting it, so the
-coefficients are those the unrolled form would give, bit for bit.
+coefficients. Every sum runs over a stage row's non-zero coefficients in order, the first term
+starting it, so the coefficients are those the unrolled form would give, bit for bit.
 """
 
 from __future__ import annotations
