@@ -52,6 +52,7 @@ SCALE_LANE = {
     "tests/lab/test_lab_parts.py::test_the_labs_own_warm_up_says_nothing": "the lab's helper processes, twice",
     "tests/test_notebooks.py": "notebooks, top to bottom",
     "tests/_runtime/test_compile_ahead.py::test_simulate_s_kernel_loads_every": "a fresh process, an empty cache",
+    "tests/_runtime/test_compile_ahead.py::test_a_command_compiles_every_kernel": "a fresh process, an empty cache",
     "tests/experiment/test_first_run_compile.py::test_the_two_processes": "fresh processes, an empty cache",
     "tests/bench/test_physics.py::test_jit_probe_runs_in_fresh_processes": "fresh processes, an empty cache",
     "tests/cli/test_compile.py::test_after_compile": "fresh processes, an empty cache",

@@ -33,6 +33,7 @@ class Compilation:
     function: str  # module.qualname
     signature: str
     parent: str | None  # the function being compiled when this one began (None: called from Python)
+    arg_types: list | None  # the argument types as JSON data (``numba_types``), None if not writable
     began: float  # seconds since the log was installed
     seconds: float = 0.0  # inclusive: its callees' compiles too
     own_seconds: float = 0.0  # less the compiles nested in it
@@ -45,6 +46,7 @@ class CompileLog:
     """Records ``numba:compile`` events while installed (``install``)."""
 
     compilations: list[Compilation] = field(default_factory=list)
+    role: str = "command"  # or "compile helper" (``compile_ahead``)
     _stack: list[list] = field(default_factory=list)  # [record, wall and cpu at its start, nested wall and cpu]
     _origin: float = field(default_factory=time.perf_counter)
     _lock: threading.Lock = field(default_factory=threading.Lock)
@@ -56,7 +58,7 @@ class CompileLog:
         with self._lock:
             parent = self._stack[-1][0].function if self._stack else None
             now = time.perf_counter()
-            record = Compilation(function, signature, parent, now - self._origin)
+            record = Compilation(function, signature, parent, _encoded(event.data["args"]), now - self._origin)
             self._stack.append([record, now, time.thread_time(), 0.0, 0.0])
 
     def on_end(self, event) -> None:
@@ -92,6 +94,7 @@ class CompileLog:
         top = [c for c in self.compilations if c.parent is None]
         return {
             "pid": os.getpid(),
+            "role": self.role,
             "compilations": [c.__dict__ for c in sorted(self.compilations, key=lambda c: c.began)],
             "count": len(self.compilations),
             "seconds": round(sum(c.seconds for c in top), 3),
@@ -106,12 +109,21 @@ class CompileLog:
         return path
 
 
-def install_from_environment() -> CompileLog | None:
+def _encoded(argument_types) -> list | None:
+    from shuffle_sim._runtime.numba_types import encode_signature
+
+    try:
+        return encode_signature(argument_types)
+    except Exception:  # a type that cannot be pickled: recorded by its name only
+        return None
+
+
+def install_from_environment(role: str = "command") -> CompileLog | None:
     """Install a log that is written at exit when ``SHUFFLE_SIM_COMPILE_LOG`` names a folder."""
     folder = os.environ.get(ENV_LOG)
     if not folder:
         return None
-    log = CompileLog().install()
+    log = CompileLog(role=role).install()
     atexit.register(log.write, folder)
     return log
 

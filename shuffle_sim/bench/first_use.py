@@ -74,6 +74,57 @@ COMMANDS = (
     Command("run_deck-draw", ("run", str(EXPERIMENTS / "deck-draw.toml"), "--out", "{dir}/deck-draw")),
     Command("run_crokinole-open20", ("run", str(EXPERIMENTS / "crokinole-open20.toml"), "--out", "{dir}/open20")),
 )
+_CLOSED_FORM = "shuffle_sim.physics.laws.closed_form"
+_INTEGRATED = "shuffle_sim.physics.laws.integrated"
+#: The callees a flat court's event loop compiles last, the coupled pair prediction (the largest) first.
+_LOOP_TAIL = (
+    f"{_CLOSED_FORM}.pair_predict.coupled_predict_pair",
+    f"{_CLOSED_FORM}.impacts.disc_disc_impact",
+    f"{_CLOSED_FORM}.impacts.fixed_body_impact",
+    f"{_CLOSED_FORM}.disc_state.state_at",
+)
+_RUN_FROM_START = "shuffle_sim.physics.loop.run_from_start"
+_BOARD_SHOTS = "shuffle_sim.physics.faces.shot_kernels.play_board_shots"
+_JUDGE_RANGE = "shuffle_sim.judging.batch.judge_range"
+_ADVISE_DECK = (
+    *_LOOP_TAIL,
+    "shuffle_sim.judging.batch.judge_ranges",  # the batch's judging pass, compiled last
+    "shuffle_sim.playing._deck_plan.canonical_values",
+    "shuffle_sim.playing.players.success._visible_after",
+    "shuffle_sim.playing.search.deck_rollout._rollouts",
+)
+#: For each command with a compile plan (``_runtime.compile_ahead``), the kernels its helper process
+#: compiles, in the order the command reaches them: about half the compile, those the command
+#: reaches last, while the command compiles the rest (the judge, the placing of the discs, the lone
+#: shots or the first batch among discs). ``--record`` writes each with the argument types the
+#: command compiled it for.
+PLANS = {
+    "simulate_flat": _LOOP_TAIL,
+    # The integrated law: the event search's pieces the placing of the discs reaches last, the event
+    # loop's steps that need no body started, then those that do (``PLAN_WAITS``), and the judge.
+    "simulate_sloped": (
+        f"{_INTEGRATED}.shapes.start_shape",
+        f"{_INTEGRATED}.shapes.first_event",
+        f"{_INTEGRATED}.rides.ride_release",
+        f"{_INTEGRATED}.loop_steps.refresh",
+        f"{_INTEGRATED}.loop_steps.exact_time",
+        f"{_INTEGRATED}.groups._dissolve",
+        f"{_INTEGRATED}.lone_events.event_state",
+        f"{_INTEGRATED}.loop_steps.apply_event",
+        f"{_INTEGRATED}.loop_steps.start_pending",
+        _JUDGE_RANGE,
+    ),
+    "advise_deck": _ADVISE_DECK,
+    "advise_deck_score": _ADVISE_DECK,
+    "play_deck": (_RUN_FROM_START, _BOARD_SHOTS),
+    "play_crokinole": (_RUN_FROM_START, _BOARD_SHOTS),
+}
+#: Kernels a plan's helper waits for rather than compiles: callees of its own kernels that the command
+#: compiles first (starting a body of the integrated law: the placing of the discs; a body's own
+#: events: the loop's end of a ride), so that the two never compile the same kernel at once.
+PLAN_WAITS = {
+    "simulate_sloped": (f"{_INTEGRATED}.bodies.start_body", f"{_INTEGRATED}.contacts._body_event"),
+}
 #: The commands of a quick run (a smoke run for the tests: the cheapest cold compile).
 QUICK_COMMANDS = ("judge",)
 #: Kernels listed per command in the report, the most compile seconds of their own first.
@@ -114,7 +165,8 @@ def kernel_report(logs: list[dict], top: int = TOP_KERNELS) -> dict:
     """The compile events of one command's processes, summed per function: totals (wall and the
     compiling threads' processor seconds), the functions with the most processor seconds of their
     own (a busy machine stretches wall seconds, hardly these), and those compiled for more than one
-    signature."""
+    signature. ``waited_seconds`` leaves out the compile helpers (``_runtime.compile_ahead``), which
+    compile beside the command rather than before it: what the command is expected to wait for."""
     own: dict[str, float] = defaultdict(float)
     signatures: dict[str, set[str]] = defaultdict(set)
     count = 0
@@ -124,8 +176,14 @@ def kernel_report(logs: list[dict], top: int = TOP_KERNELS) -> dict:
             signatures[c["function"]].add(c["signature"])
             count += 1
     ranked = sorted(own.items(), key=lambda item: -item[1])
+    waited: dict[str, float] = defaultdict(float)
+    for log in logs:
+        if log.get("role") != "compile helper":
+            for c in log["compilations"]:
+                waited[c["function"]] += c["own_cpu_seconds"]
     return {
         "own_seconds": {name: round(seconds, 3) for name, seconds in ranked if seconds >= 0.005},
+        "waited_seconds": {name: round(s, 3) for name, s in sorted(waited.items(), key=lambda i: -i[1]) if s >= 0.005},
         "compilations": count,
         "compile_seconds": round(sum(log["seconds"] for log in logs), 2),
         "compile_cpu_seconds": round(sum(log["cpu_seconds"] for log in logs), 2),
@@ -137,6 +195,21 @@ def kernel_report(logs: list[dict], top: int = TOP_KERNELS) -> dict:
     }
 
 
+def planned_signatures(logs: list[dict], functions: tuple[str, ...]) -> list[dict]:
+    """``functions`` each with every argument signature the command compiled it for (a compile
+    helper's, for one the command took from the cache), as ``compile_ahead``'s plans record them."""
+    found: dict[str, dict[str, list]] = {name: {} for name in functions}
+    for helper in (False, True):
+        for log in logs:
+            if (log.get("role") == "compile helper") != helper:
+                continue
+            for c in log["compilations"]:
+                name = c["function"]
+                if name in found and c.get("arg_types") is not None and not (helper and found[name]):
+                    found[name].setdefault(c["signature"], c["arg_types"])
+    return [{"function": name, "args": args} for name in functions for args in found[name].values()]
+
+
 def measure_command(command: Command, inputs: Path, with_warm: bool = True) -> dict:
     """One command cold (a new empty numba cache, compile events logged) and, with ``with_warm``, warm."""
     from shuffle_sim._runtime.compile_log import ENV_LOG, read_logs
@@ -146,7 +219,12 @@ def measure_command(command: Command, inputs: Path, with_warm: bool = True) -> d
         cache, logs = Path(tmp) / "cache", Path(tmp) / "logs"
         cold, cold_cpu, stderr = _run(argv, _environment(NUMBA_CACHE_DIR=str(cache), **{ENV_LOG: str(logs)}))
         result: dict[str, Any] = {"cold_seconds": round(cold, 2), "cold_cpu_seconds": round(cold_cpu, 2)}
-        result.update(kernel_report(read_logs(logs)))
+        cold_logs = read_logs(logs)
+        result.update(kernel_report(cold_logs))
+        if command.key in PLANS:
+            result["plan"] = planned_signatures(cold_logs, PLANS[command.key])
+            waits = planned_signatures(cold_logs, PLAN_WAITS.get(command.key, ()))
+            result["plan"] += [{**entry, "wait": True} for entry in waits]
         result["cold_stderr_lines"] = [line for line in stderr.replace("\r", "\n").splitlines() if line.strip()][-3:]
         if with_warm:
             warm, warm_cpu, stderr = _run(argv, _environment(NUMBA_CACHE_DIR=str(cache)))
@@ -186,4 +264,15 @@ def format_first_use(results: dict) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["COMMANDS", "QUICK_COMMANDS", "Command", "first_use", "format_first_use", "kernel_report", "measure_command"]
+__all__ = [
+    "COMMANDS",
+    "PLANS",
+    "PLAN_WAITS",
+    "QUICK_COMMANDS",
+    "Command",
+    "first_use",
+    "format_first_use",
+    "kernel_report",
+    "measure_command",
+    "planned_signatures",
+]

@@ -30,7 +30,9 @@ nothing is asserted (timings are benchmarks, not tests):
    that took its compile time (numba's compile events, ``first_use``). Goals: the first use at most
    20 s, the graded ``simulate``, ``advise`` and ``play`` at most 30 s (``FIRST_USE_GOALS``). With
    ``--record``, each command's compile seconds per kernel go to the record of the expected compile
-   time that a compiling command states (``_runtime.compile_notice``).
+   time that a compiling command states (``_runtime.compile_notice``), and the argument types of the
+   kernels each command's compile helper takes (``first_use.PLANS``) to the record of its plan
+   (``_runtime.compile_ahead``).
 """
 
 from __future__ import annotations
@@ -223,10 +225,12 @@ def first_use_figures(quick: bool, record: bool = False) -> dict:
         figures["goal_seconds"] = FIRST_USE_GOALS.get(key, FIRST_USE_GOAL)
         figures["met"] = figures["cold_seconds"] <= figures["goal_seconds"]
     if record:
+        from shuffle_sim._runtime.compile_ahead import write_recorded_plans
         from shuffle_sim._runtime.compile_notice import write_recorded_seconds
 
         machine = f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}" if hasattr(os, "getloadavg") else ""
-        write_recorded_seconds({key: figures["own_seconds"] for key, figures in found.items()}, machine)
+        write_recorded_seconds({key: figures["waited_seconds"] for key, figures in found.items()}, machine)
+        write_recorded_plans({key: figures["plan"] for key, figures in found.items() if "plan" in figures}, machine)
     return found
 
 

@@ -94,8 +94,10 @@ def main(argv: list[str] | None = None, notice: bool = False) -> int:
     watching = notice and args.command not in _QUIET_COMPILERS and not args.command.startswith("bench")
     if watching:
         from shuffle_sim._runtime import compile_notice
+        from shuffle_sim._runtime.compile_ahead import start_plan
 
         compile_notice.watch(compile_key(args), what=f"shuffle-sim {args.command}")
+        start_plan(compile_key(args))
     try:
         return args.func(args)
     except (UsageError, ValueError, FileNotFoundError) as exc:  # CourtError and ExperimentError are ValueErrors

@@ -37,7 +37,6 @@ from __future__ import annotations
 import numpy as np
 
 from shuffle_sim._runtime import jit
-from shuffle_sim._runtime.compile_ahead import Callee
 from shuffle_sim.physics.contacts.pushing import STORM_IMPACTS
 from shuffle_sim.physics.events import DISC_CUSHION, DISC_DISC, DISC_PEG, KILLED
 from shuffle_sim.physics.laws import ops
@@ -163,61 +162,3 @@ def run_table(table, orbit_tables, st, ist, pair_t, ev, seg, max_events):
     """``run_events`` under the closed-form law, the motion and state given as arrays: for the game
     engines and rollouts that run flat courts from their own numba loops."""
     return run_events(CLOSED_FORM, (table, orbit_tables), (st, ist, pair_t), ev, seg, max_events)
-
-
-# The first compile of a flat court's ``run_from_start`` (``simulate``'s kernel) is shared with a
-# helper process (``compile_ahead``): the callees the loop's compile reaches last, the coupled pair
-# prediction (the largest) first. ``RUN_FROM_START``, the closed-form law's step of the loop that
-# predicts, is compiled here: its absence from numba's cache says that the first compile is ahead.
-_F2 = "float64[:, ::1]"
-_I2 = "int64[:, ::1]"
-RUN_FROM_START = Callee(
-    "shuffle_sim.physics.laws.closed_form.loop_steps",
-    "refresh",
-    f"({_F2}, {_F2}, {_F2}, {_I2}, {_F2}, {_F2}, int64, float64, int64)",
-)
-RUN_FROM_START_SHARED = (
-    Callee(
-        "shuffle_sim.physics.laws.closed_form.pair_predict",
-        "coupled_predict_pair",
-        f"({_F2}, {_F2}, {_I2}, int64, int64, float64, float64, float64, float64)",
-    ),
-    Callee(
-        "shuffle_sim.physics.laws.closed_form.impacts",
-        "disc_disc_impact",
-        f"({_F2}, {_F2}, {_F2}, {_I2}, int64, int64, float64, boolean)",
-    ),
-    Callee(
-        "shuffle_sim.physics.laws.closed_form.impacts",
-        "fixed_body_impact",
-        f"({_F2}, {_F2}, {_F2}, {_I2}, int64, int64, float64, boolean)",
-    ),
-    Callee(
-        "shuffle_sim.physics.laws.closed_form.disc_state",
-        "state_at",
-        f"({_F2}, {_F2}, {_F2}, {_I2}, int64, float64)",
-    ),
-)
-
-# The same for a court whose motion is integrated (graded, crowned, mapped, or the friction law of
-# speed): the event loop's steps its compile reaches last, the last first, while this process
-# compiles the placement of the discs (the motion's first step and event search). The entry is the
-# integrated law's step of the loop that predicts, compiled here.
-_F1 = "float64[::1]"
-_EVENTS = f"Tuple(({_F2}, {_F2}, {_F2}, {_F2}, int64[::1], {_F2}))"
-_CURVED = f"{_F2}, {_F2}, {_F1}, {_F2}, {_I2}"  # the motion (table, orbit tables, surface), the state
-_CURVED_STEPS = "shuffle_sim.physics.laws.integrated.loop_steps"
-RUN_CURVED_FROM_START = Callee(
-    _CURVED_STEPS, "refresh", f"({_CURVED}, {_F2}, {_F2}, {_EVENTS}, {_F2}, int64, float64, int64)"
-)
-RUN_CURVED_FROM_START_SHARED = (
-    Callee(
-        _CURVED_STEPS,
-        "apply_event",
-        f"({_CURVED}, {_F2}, {_EVENTS}, {_F2}, int64, float64, int64, int64, int64, boolean)",
-    ),
-    Callee(_CURVED_STEPS, "start_pending", f"({_CURVED}, {_EVENTS}, float64)"),
-    Callee(_CURVED_STEPS, "end_ride", f"({_CURVED}, {_EVENTS}, int64, float64)"),
-    Callee(_CURVED_STEPS, "exact_time", f"({_CURVED}, {_F2}, {_EVENTS}, int64, int64, int64, float64, float64)"),
-    Callee(_CURVED_STEPS, "advance", f"({_CURVED}, {_F2}, {_F2}, {_EVENTS}, int64, float64)"),
-)

@@ -31,20 +31,22 @@ def write_scorecard(record: MatchRecord, out: str | os.PathLike, pictures: bool 
     Returns the paths written.
     """
     from shuffle_sim.court import load_court
-    from shuffle_sim.plot import plot_court
+    from shuffle_sim.plot import plot_courts
 
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     written = []
     if pictures:
         court = load_court(record.game) if record.court is None else record.court
+        drawn = []
         for g in record.games:
             for f in g.frames:
                 path = out / f"game{g.number}-frame{f.number:02d}.png"
                 discs = picture_discs(record.game, [(d["x"], d["y"], d["team"]) for d in f.board], g.sides)
-                plot_court(court, path, discs=discs or None, end=f.end, zoom=picture_zoom(record.game, f.end), dpi=dpi)
+                drawn.append((path, discs, f.end, picture_zoom(record.game, f.end)))
                 f.picture = path.name
                 written.append(path)
+        plot_courts(court, drawn, dpi=dpi)
     json_path = out / "scorecard.json"
     json_path.write_text(json.dumps(record.to_dict(), indent=1))
     csv_path = out / "scorecard.csv"

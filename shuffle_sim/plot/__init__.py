@@ -11,8 +11,8 @@ module              what it draws
 ==================  =======================================================================
 ``colours``         team, surface, zone and court colours (the shot lab uses them too)
 ``court``           ``draw_court`` and ``draw_discs`` on an ``Axes`` the caller owns
-``figures``         ``plot_court``: a court picture in a file (``court_image``: as an RGB array);
-                    figure size, axes, ``zoom_box``
+``figures``         ``plot_court``: a court picture in a file (``plot_courts``: many of one court;
+                    ``court_image``: as an RGB array); figure size, axes, ``zoom_box``
 ``paths``           ``plot_trajectories`` and ``animate_trajectories``
 ``surface``         ``draw_surface``: a surface's relief (heights, grade arrows, friction map)
 ==================  =======================================================================
@@ -30,6 +30,7 @@ from shuffle_sim.plot.figures import (
     court_picture,
     finish_axes,
     plot_court,
+    plot_courts,
     zoom_box,
 )
 from shuffle_sim.plot.paths import MAX_FRAMES, animate_trajectories, plot_trajectories
@@ -46,6 +47,7 @@ __all__ = [
     "draw_discs",
     "finish_axes",
     "plot_court",
+    "plot_courts",
     "plot_trajectories",
     "surface_colour_of",
     "team_colours",

@@ -160,6 +160,30 @@ def plot_court(
     court_picture(court, discs, end, zoom).savefig(os.fspath(path), dpi=dpi)
 
 
+def plot_courts(court: Court, pictures, dpi: int = DEFAULT_DPI) -> None:
+    """Write many pictures of one court, each as ``plot_court`` draws it: ``pictures`` are
+    ``(path, discs, end, zoom)``. The court is drawn and laid out once per end and zoom and only the
+    discs are drawn per picture (a game's frames: about a third of the time of one ``plot_court``
+    each); each file is the same as ``plot_court`` would write."""
+    court = as_court(court)
+    figures: dict = {}
+    for path, discs, end, zoom in pictures:
+        key = (end, zoom if isinstance(zoom, str) or zoom is None else tuple(zoom))
+        if key not in figures:
+            figures[key] = court_picture(court, None, end, zoom)
+        fig = figures[key]
+        ax = fig.axes[0]
+        patches, texts = len(ax.patches), len(ax.texts)
+        if discs:
+            xs, ys, teams = _parse_discs(discs)
+            draw_discs(ax, court, xs, ys, teams, judged_labels(court.for_end(end), xs, ys))
+        fig.savefig(os.fspath(path), dpi=dpi)
+        # The discs' own artists go; the court's stay, and so does the layout found for them.
+        for artist in [*ax.patches[patches:], *ax.texts[texts:]]:
+            artist.remove()
+        fig.set_layout_engine("none")
+
+
 def court_image(
     court: Court | str, discs=None, end: str | None = None, zoom=None, title: str | None = None, dpi: int = 60
 ) -> np.ndarray:

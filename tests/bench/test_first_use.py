@@ -23,13 +23,22 @@ def test_the_report_sums_own_seconds_per_kernel_and_names_kernels_compiled_twice
             ],
         },
         {"seconds": 1.0, "cpu_seconds": 1.0, "compilations": [_compilation("shuffle_sim.b.k", "(float64)", 2.0)]},
+        {
+            "role": "compile helper",
+            "seconds": 0.5,
+            "cpu_seconds": 0.5,
+            "compilations": [_compilation("shuffle_sim.a.inner", "(float64)", 0.5)],
+        },
     ]
     report = kernel_report(logs, top=2)
-    assert report["compilations"] == 6 and report["processes"] == 2
-    assert report["compile_seconds"] == 4.0 and report["compile_cpu_seconds"] == 3.5
-    assert report["kernels"] == {"shuffle_sim.b.k": 2.0, "shuffle_sim.a.outer": 1.0}
-    assert report["own_seconds"]["shuffle_sim.a.inner"] == 0.75
-    assert report["twice_compiled"] == {"shuffle_sim.a.inner": ["(Literal[int](0))", "(int64)"]}  # numba's own left out
+    assert report["compilations"] == 7 and report["processes"] == 3
+    assert report["compile_seconds"] == 4.5 and report["compile_cpu_seconds"] == 4.0
+    assert report["kernels"] == {"shuffle_sim.b.k": 2.0, "shuffle_sim.a.inner": 1.25}
+    assert report["own_seconds"]["shuffle_sim.a.inner"] == 1.25
+    assert report["waited_seconds"]["shuffle_sim.a.inner"] == 0.75  # the helper's compile is beside the command's
+    assert report["twice_compiled"] == {
+        "shuffle_sim.a.inner": ["(Literal[int](0))", "(float64)", "(int64)"]  # numba's own left out
+    }
 
 
 def test_the_table_holds_the_commands_a_user_meets_first():
@@ -46,3 +55,33 @@ def test_a_command_s_first_use_is_measured_cold_and_warm():
     assert any("judging" in name for name in judge["kernels"])
     assert judge["cold_stderr_lines"] and "compiling kernels" in judge["cold_stderr_lines"][0]
     assert judge["warm_stderr"] == ""
+
+
+def test_a_plan_records_each_kernel_s_signatures_from_the_command_and_from_its_helper_only_if_absent():
+    from shuffle_sim.bench.first_use import planned_signatures
+
+    def compiled(function, signature, args):
+        return {**_compilation(function, signature, 1.0), "arg_types": args}
+
+    command = {
+        "role": "command",
+        "compilations": [
+            compiled("m.late", "(int64)", ["int64"]),
+            compiled("m.late", "(float64)", ["float64"]),
+            compiled("m.other", "(int64)", ["int64"]),
+            compiled("m.unwritable", "(x)", None),
+        ],
+    }
+    helper = {
+        "role": "compile helper",
+        "compilations": [
+            compiled("m.late", "(bool)", ["bool"]),  # a stale record of the helper's: not kept
+            compiled("m.loaded", "(int8)", ["int8"]),  # the command loaded it from the cache
+        ],
+    }
+    plan = planned_signatures([helper, command], ("m.loaded", "m.late", "m.unwritable", "m.absent"))
+    assert plan == [
+        {"function": "m.loaded", "args": ["int8"]},
+        {"function": "m.late", "args": ["int64"]},
+        {"function": "m.late", "args": ["float64"]},
+    ]

@@ -15,12 +15,14 @@ from PIL import Image
 
 from shuffle_sim import load_court
 from shuffle_sim.cli import main
+from shuffle_sim.games import get_game
 from shuffle_sim.plot import (
     TEAM_COLOURS,
     animate_trajectories,
     draw_court,
     draw_discs,
     plot_court,
+    plot_courts,
     plot_trajectories,
     team_colours,
     zoom_box,
@@ -222,3 +224,27 @@ def test_cli_draw(tmp_path, capsys):
     with pytest.raises(SystemExit) as info:
         main(["draw", "deck", "-o", str(tmp_path / "x.png"), "--zoom", "1,2,3"])
     assert info.value.code == 2
+
+
+@pytest.mark.parametrize("game", ["deck", "crokinole"])
+def test_many_pictures_of_one_court_are_each_the_same_file_as_one_drawn_alone(tmp_path, game):
+    """``plot_courts`` draws the court once per end and zoom and only the discs per picture: each
+    image is pixel for pixel ``plot_court``'s, whatever discs the pictures before it had (a disc on
+    the edge of the drawing, none at all, the other end)."""
+    court = load_court(game)
+    x0, y0, x1, y1 = court.bounds
+    ends = [e for e in court.ends if e != "default"] or [None]
+    teams = list(get_game(game).sides)
+    rng = np.random.default_rng(7)
+    pictures = []
+    for k in range(5):
+        end = ends[k % len(ends)]
+        discs = [(rng.uniform(x0, x1), rng.uniform(y0, y1), teams[j % 2]) for j in range(int(rng.integers(0, 5)))]
+        if k == 2:
+            discs.append((x1 - 0.001, y1 - 0.001, teams[0]))
+        pictures.append((tmp_path / f"many{k}.png", discs, end, end))
+    plot_courts(court, pictures, dpi=60)
+    for path, discs, end, zoom in pictures:
+        alone = tmp_path / f"alone-{path.name}"
+        plot_court(court, alone, discs=discs or None, end=end, zoom=zoom, dpi=60)
+        assert np.array_equal(np.asarray(Image.open(path)), np.asarray(Image.open(alone))), path.name

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from shuffle_sim._runtime import jit
-from shuffle_sim._runtime.compile_ahead import start_helper
+from shuffle_sim._runtime.compile_ahead import start_plan
 from shuffle_sim.court import Court
 from shuffle_sim.messages import shown
 from shuffle_sim.physics.events import DISC_CUSHION, DISC_DISC, DISC_PEG, EVENT_NAMES, STATUS_FALLEN, STATUS_NAMES
@@ -20,10 +20,6 @@ from shuffle_sim.physics.laws import ops
 from shuffle_sim.physics.laws.choice import court_law, court_motion, trajectory_log
 from shuffle_sim.physics.laws.law import CLOSED_FORM, Law
 from shuffle_sim.physics.loop import (
-    RUN_CURVED_FROM_START,
-    RUN_CURVED_FROM_START_SHARED,
-    RUN_FROM_START,
-    RUN_FROM_START_SHARED,
     run_from_start,
 )
 from shuffle_sim.physics.scene import OVERLAP_TOLERANCE, Scene, SceneError
@@ -265,10 +261,7 @@ def simulate(scene: Scene, max_events: int = 10_000) -> SimResult:
     court = scene.court
     law = court_law(court)
     # The first compile only, shared with a helper process (``compile_ahead``).
-    if law is CLOSED_FORM:
-        start_helper(RUN_FROM_START, RUN_FROM_START_SHARED)
-    else:
-        start_helper(RUN_CURVED_FROM_START, RUN_CURVED_FROM_START_SHARED)
+    start_plan("simulate_flat" if law is CLOSED_FORM else "simulate_sloped")
     motion = court_motion(court)
     n = scene.n_discs
     start = np.column_stack([scene.x, scene.y, scene.vx, scene.vy, scene.omega]).astype(np.float64)
