@@ -12,6 +12,9 @@ checks numba's cache before its first chunk).
 The expected time comes from measurement: the functions each command compiled on an empty cache and
 the processor seconds each took of its own (``shuffle-sim bench-startup --record``, on a 2-core
 machine), kept in ``compile_seconds.json`` under the command's key (``judge``, ``play_deck``, ...).
+A compile helper's functions (``compile_ahead``) are left out: they compile beside the command, so
+the record is what the command waits for with a core free for the helper (with none, the wait is
+longer than said).
 Of those, the ones numba's cache already holds are left out, so a command whose kernels were partly
 compiled before (by another command or by ``shuffle-sim compile``) expects only the rest. A function
 that is no longer found under its recorded name counts as still to compile. A key with no record
