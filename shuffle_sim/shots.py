@@ -1,10 +1,11 @@
-"""Batch API: many independent shots simulated to rest and judged in one numba call.
+"""Batch API: many independent shots simulated to rest and judged in numba, Python never called per shot.
 
 ``simulate_shots(court, x, y, vx, vy, omega, board=...)`` plays each shot (one disc launched among the
-resting discs of ``board``) through the physics kernel and judges every disc where it stops, in one
-numba call: Python is called once per batch, never per shot. It returns a ``ShotBatch``: every
-disc's rest position, standing and judgement, shot by shot. Shots are independent and each writes
-its own rows, so results are bit-identical whatever the thread count or chunking.
+resting discs of ``board``) through the physics kernel and judges every disc where it stops, in
+numba kernels called once per share of the batch (one share a thread): Python is never called per
+shot. It returns a ``ShotBatch``: every disc's rest position, standing and judgement, shot by shot.
+Shots are independent and each writes its own rows, so results are bit-identical whatever the
+thread count or chunking.
 
 Judging merges two verdicts: the judge's, from the rest position, and the kernel's standing, made
 while the disc moved (past a kill line, off a killing cushion: dead wherever it stops, MSA C-20,
@@ -14,9 +15,10 @@ hole's value.
 Results go to new arrays, or into a ``ShotBatch`` passed as ``out`` (a loop of equal batches reuses
 one set of arrays and skips the system's zeroing of fresh memory).
 
-How a batch runs: a parallel loop over chunks of ``CHUNK`` shots, in one of two paths, each compiled
-on first use for the court's motion law (``physics.faces.shot_kernels``: closed form on a flat court,
-integrated on a court with a slope, a crown or maps), with the same results layout and judging.
+How a batch runs: chunks of ``CHUNK`` shots shared among numba's thread count of threads, in one
+of two paths, each compiled on first use for the court's motion law
+(``physics.faces.shot_kernels``: closed form on a flat court, integrated on a court with a slope, a
+crown or maps), with the same results layout and judging.
 
 * On an empty board (the commonest batch: draws, aim and speed sweeps) each shot is a lone disc,
   played by the law's lone-disc event loop (its state in local variables) and judged at once where
@@ -25,7 +27,7 @@ integrated on a court with a slope, a crown or maps), with the same results layo
   references to the court's arrays for every shot, atomically, would cost more than the shot's
   physics.
 * Among board discs, each chunk allocates its state once and reuses it for all its shots, through
-  the event loop; then every rest position is judged in one parallel pass.
+  the event loop; then every rest position is judged in one pass, shared among the threads.
 
 Both judge with the judge's grid of cells for the batch (``judging.batch.cached_judge_index``), built
 once per court and batch size and reused by later batches.
@@ -44,16 +46,19 @@ from shuffle_sim.court import Court, as_court
 from shuffle_sim.judging.batch import cached_judge_index
 from shuffle_sim.judging.packing import judge_arrays
 from shuffle_sim.physics import check_max_events, check_obstacles, obstacle_at_start
-from shuffle_sim.physics.numba_api import CHUNK as CHUNK  # shots per chunk of the parallel loop
+from shuffle_sim.physics.numba_api import CHUNK as CHUNK  # shots per chunk
 from shuffle_sim.physics.numba_api import (
     NOT_FINITE,
     OFF_SURFACE,
     ON_BOARD_DISC,
     court_law,
     court_motion,
-    play_board_shots,
-    play_lone_shots,
+    play_shots,
 )
+from shuffle_sim.physics.numba_api import play_board_chunks as play_board_chunks  # the kernels, for numba code
+from shuffle_sim.physics.numba_api import play_board_shots as play_board_shots
+from shuffle_sim.physics.numba_api import play_lone_chunks as play_lone_chunks
+from shuffle_sim.physics.numba_api import play_lone_shots as play_lone_shots
 from shuffle_sim.physics.scene import Scene, SceneError
 
 
@@ -186,10 +191,12 @@ def simulate_shots(
     ja = judge_arrays(court)
     prepared, index = cached_judge_index(ja, n * d)
     law = court_law(court)
-    play = play_lone_shots if d == 1 else play_board_shots  # each compiles on first use, for the law it meets
     launches = (xs, ys, vxs, vys, omegas)
     outs = (out.x, out.y, out.status, out.dead, out.value, out.zone, out.hanger, out.touched, out.ok, out.played)
-    play(law, court_motion(court), ja, prepared, index, board_x, board_y, launches, int(max_events), outs, problem)
+    # Each path compiles on first use, for the law it meets.
+    play_shots(
+        law, court_motion(court), ja, prepared, index, board_x, board_y, launches, int(max_events), outs, problem
+    )
     bad = np.flatnonzero(problem)
     if bad.size and bad_starts == "skip":
         bad = np.flatnonzero(problem == NOT_FINITE)

@@ -242,3 +242,30 @@ def test_a_skipped_start_on_the_empty_board_and_bad_values_still_raise():
         simulate_shots(DECK, *shots, bad_starts="skip")
     with pytest.raises(ValueError, match="bad_starts must be 'raise' or 'skip'"):
         simulate_shots(DECK, *shots, bad_starts="ignore")
+
+
+@pytest.mark.parametrize("with_board", [False, True])
+def test_the_parallel_kernels_for_numba_code_give_the_batch_s_results(with_board):
+    """``play_lone_shots`` and ``play_board_shots`` (one parallel numba call) play and judge a batch
+    exactly as ``simulate_shots`` does through its share kernels."""
+    from shuffle_sim.judging.batch import cached_judge_index
+    from shuffle_sim.judging.packing import judge_arrays
+    from shuffle_sim.physics.numba_api import court_law, court_motion
+    from shuffle_sim.shots import play_board_shots, play_lone_shots
+
+    n = CHUNK + 9
+    shots = deck_shots(n, seed=5)
+    resting = board() if with_board else None
+    expected = simulate_shots(DECK, *shots, board=resting)
+    d = 4 if with_board else 1
+    out = ShotBatch.empty(n, d)
+    board_x = resting.x if with_board else np.empty(0)
+    board_y = resting.y if with_board else np.empty(0)
+    ja = judge_arrays(DECK)
+    prepared, index = cached_judge_index(ja, n * d)
+    outs = (out.x, out.y, out.status, out.dead, out.value, out.zone, out.hanger, out.touched, out.ok, out.played)
+    play = play_board_shots if with_board else play_lone_shots
+    problem = np.empty(n, np.int8)
+    play(court_law(DECK), court_motion(DECK), ja, prepared, index, board_x, board_y, shots, 10_000, outs, problem)
+    for field in ("x", "y", "status", "dead", "value", "zone", "hanger", "touched", "ok", "played"):
+        np.testing.assert_array_equal(getattr(out, field), getattr(expected, field), err_msg=field)

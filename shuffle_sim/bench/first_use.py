@@ -84,11 +84,10 @@ _LOOP_TAIL = (
     f"{_CLOSED_FORM}.disc_state.state_at",
 )
 _RUN_FROM_START = "shuffle_sim.physics.loop.run_from_start"
-_BOARD_SHOTS = "shuffle_sim.physics.faces.shot_kernels.play_board_shots"
+_BOARD_SHOTS = "shuffle_sim.physics.faces.shot_kernels.play_board_chunks"
 _JUDGE_RANGE = "shuffle_sim.judging.batch.judge_range"
 _ADVISE_DECK = (
     *_LOOP_TAIL,
-    "shuffle_sim.judging.batch.judge_ranges",  # the batch's judging pass, compiled last
     "shuffle_sim.playing._deck_plan.canonical_values",
     "shuffle_sim.playing.players.success._visible_after",
     "shuffle_sim.playing.search.deck_rollout._rollouts",
@@ -196,22 +195,34 @@ def kernel_report(logs: list[dict], top: int = TOP_KERNELS) -> dict:
 
 
 def planned_signatures(logs: list[dict], functions: tuple[str, ...]) -> list[dict]:
-    """``functions`` each with every argument signature the command compiled it for (a compile
-    helper's, for one the command took from the cache), as ``compile_ahead``'s plans record them."""
+    """``functions`` each with every argument signature the logged processes compiled it for, in the
+    order of ``functions``, as ``compile_ahead``'s plans record them."""
     found: dict[str, dict[str, list]] = {name: {} for name in functions}
-    for helper in (False, True):
-        for log in logs:
-            if (log.get("role") == "compile helper") != helper:
-                continue
-            for c in log["compilations"]:
-                name = c["function"]
-                if name in found and c.get("arg_types") is not None and not (helper and found[name]):
-                    found[name].setdefault(c["signature"], c["arg_types"])
+    for log in logs:
+        for c in log["compilations"]:
+            if c["function"] in found and c.get("arg_types") is not None:
+                found[c["function"]].setdefault(c["signature"], c["arg_types"])
     return [{"function": name, "args": args} for name in functions for args in found[name].values()]
 
 
-def measure_command(command: Command, inputs: Path, with_warm: bool = True) -> dict:
-    """One command cold (a new empty numba cache, compile events logged) and, with ``with_warm``, warm."""
+def _recorded_plan(key: str, argv: list[str]) -> list[dict]:
+    """``key``'s plan for ``compile_ahead``: the command run alone on an empty cache (its helper
+    switched off, so that it compiles every planned kernel itself), each planned kernel with the
+    argument types it compiled it for, those its helper waits for marked so."""
+    from shuffle_sim._runtime.compile_ahead import ENV_SWITCH
+    from shuffle_sim._runtime.compile_log import ENV_LOG, read_logs
+
+    with tempfile.TemporaryDirectory(prefix="shuffle-sim-plan-") as tmp:
+        cache, logs = Path(tmp) / "cache", Path(tmp) / "logs"
+        _run(argv, _environment(NUMBA_CACHE_DIR=str(cache), **{ENV_LOG: str(logs), ENV_SWITCH: "0"}))
+        alone = read_logs(logs)
+    waits = planned_signatures(alone, PLAN_WAITS.get(key, ()))
+    return planned_signatures(alone, PLANS[key]) + [{**entry, "wait": True} for entry in waits]
+
+
+def measure_command(command: Command, inputs: Path, with_warm: bool = True, plan: bool = False) -> dict:
+    """One command cold (a new empty numba cache, compile events logged) and, with ``with_warm``, warm;
+    with ``plan``, its compile plan too (``_recorded_plan``, another cold run), if it has one."""
     from shuffle_sim._runtime.compile_log import ENV_LOG, read_logs
 
     argv = [sys.executable, "-P", "-m", "shuffle_sim.cli", *(a.replace("{dir}", str(inputs)) for a in command.args)]
@@ -221,10 +232,8 @@ def measure_command(command: Command, inputs: Path, with_warm: bool = True) -> d
         result: dict[str, Any] = {"cold_seconds": round(cold, 2), "cold_cpu_seconds": round(cold_cpu, 2)}
         cold_logs = read_logs(logs)
         result.update(kernel_report(cold_logs))
-        if command.key in PLANS:
-            result["plan"] = planned_signatures(cold_logs, PLANS[command.key])
-            waits = planned_signatures(cold_logs, PLAN_WAITS.get(command.key, ()))
-            result["plan"] += [{**entry, "wait": True} for entry in waits]
+        if plan and command.key in PLANS:
+            result["plan"] = _recorded_plan(command.key, argv)
         result["cold_stderr_lines"] = [line for line in stderr.replace("\r", "\n").splitlines() if line.strip()][-3:]
         if with_warm:
             warm, warm_cpu, stderr = _run(argv, _environment(NUMBA_CACHE_DIR=str(cache)))
@@ -233,9 +242,9 @@ def measure_command(command: Command, inputs: Path, with_warm: bool = True) -> d
     return result
 
 
-def first_use(quick: bool = False, only: tuple[str, ...] | None = None) -> dict:
+def first_use(quick: bool = False, only: tuple[str, ...] | None = None, plans: bool = False) -> dict:
     """Every command of the table (``quick``: those of ``QUICK_COMMANDS``; ``only``: those named),
-    cold and warm, keyed by the command's key."""
+    cold and warm, keyed by the command's key; ``plans``: with the compile plans to record."""
     keys = only or (QUICK_COMMANDS if quick else tuple(c.key for c in COMMANDS))
     unknown = set(keys) - {c.key for c in COMMANDS}
     if unknown:
@@ -246,7 +255,8 @@ def first_use(quick: bool = False, only: tuple[str, ...] | None = None) -> dict:
         write_inputs(inputs)
         for command in COMMANDS:
             if command.key in keys:
-                results[command.key] = {"command": " ".join(command.args), **measure_command(command, inputs)}
+                measured = measure_command(command, inputs, plan=plans)
+                results[command.key] = {"command": " ".join(command.args), **measured}
     return results
 
 

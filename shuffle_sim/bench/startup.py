@@ -220,7 +220,7 @@ def first_use_figures(quick: bool, record: bool = False) -> dict:
     and whether it was met; ``record`` writes the compile seconds per kernel (``compile_notice``)."""
     from shuffle_sim.bench.first_use import first_use
 
-    found = first_use(quick=quick)
+    found = first_use(quick=quick, plans=record)
     for key, figures in found.items():
         figures["goal_seconds"] = FIRST_USE_GOALS.get(key, FIRST_USE_GOAL)
         figures["met"] = figures["cold_seconds"] <= figures["goal_seconds"]

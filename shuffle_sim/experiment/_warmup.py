@@ -44,9 +44,9 @@ def job_kernels(experiment) -> list:
 
         return [play_lone_blocks, sum_lone_rows]
     from shuffle_sim.experiment._chunk_kernels import build_shots, reduce_chunk
-    from shuffle_sim.physics.numba_api import play_board_shots, play_lone_shots
+    from shuffle_sim.physics.numba_api import play_board_chunks, play_lone_chunks
 
-    play = play_lone_shots if experiment.board is None else play_board_shots
+    play = play_lone_chunks if experiment.board is None else play_board_chunks
     if experiment.paired:
         from shuffle_sim.experiment._chunk_kernels import reduce_rows
         from shuffle_sim.experiment.pairing import add_pair_sums, build_drawn_shots

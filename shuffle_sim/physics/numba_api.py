@@ -36,8 +36,11 @@ insides without breaking its callers.
     the same, compiled as a function of its own
 ``LONE_CALLEES``
     its callees, for a first compile shared between processes
+``play_shots``
+    the batch API's play and judging of a batch, from Python: the share kernels ``play_lone_chunks``
+    and ``play_board_chunks`` on threads (``faces.shot_kernels``)
 ``play_lone_shots``, ``play_board_shots``
-    the batch API's kernels (``faces.shot_kernels``)
+    the same in one parallel numba call, for numba code
 ``new_state``
     the state arrays of n discs under a law, for ``run_from_start`` called from Python
 ``sample_paths``
@@ -66,7 +69,13 @@ from shuffle_sim.physics.contacts.impulses import disc_disc_impulse, fixed_body_
 from shuffle_sim.physics.contacts.tolerances import APPROACH_TOL, CONTACT_GAP, EDGE_TOL, OVERLAP_SLACK
 from shuffle_sim.physics.events import DISC_DISC, STATUS_FALLEN, STATUS_HOLED, STATUS_MOVING, STATUS_REST
 from shuffle_sim.physics.face_friction import force, torque
-from shuffle_sim.physics.faces.shot_kernels import play_board_shots, play_lone_shots
+from shuffle_sim.physics.faces.shot_kernels import (
+    play_board_chunks,
+    play_board_shots,
+    play_lone_chunks,
+    play_lone_shots,
+    play_shots,
+)
 from shuffle_sim.physics.faces.shot_rows import (
     CHUNK,
     NOT_FINITE,
@@ -129,8 +138,11 @@ __all__ = [
     "obstacle_overlap",
     "pack_court",
     "place_disc",
+    "play_board_chunks",
     "play_board_shots",
+    "play_lone_chunks",
     "play_lone_shots",
+    "play_shots",
     "run_events",
     "run_from_start",
     "run_lone",

@@ -57,31 +57,27 @@ def test_a_command_s_first_use_is_measured_cold_and_warm():
     assert judge["warm_stderr"] == ""
 
 
-def test_a_plan_records_each_kernel_s_signatures_from_the_command_and_from_its_helper_only_if_absent():
+def test_a_plan_records_each_kernel_with_every_signature_it_was_compiled_for_in_the_plan_s_order():
     from shuffle_sim.bench.first_use import planned_signatures
 
     def compiled(function, signature, args):
         return {**_compilation(function, signature, 1.0), "arg_types": args}
 
-    command = {
-        "role": "command",
-        "compilations": [
-            compiled("m.late", "(int64)", ["int64"]),
-            compiled("m.late", "(float64)", ["float64"]),
-            compiled("m.other", "(int64)", ["int64"]),
-            compiled("m.unwritable", "(x)", None),
-        ],
-    }
-    helper = {
-        "role": "compile helper",
-        "compilations": [
-            compiled("m.late", "(bool)", ["bool"]),  # a stale record of the helper's: not kept
-            compiled("m.loaded", "(int8)", ["int8"]),  # the command loaded it from the cache
-        ],
-    }
-    plan = planned_signatures([helper, command], ("m.loaded", "m.late", "m.unwritable", "m.absent"))
+    logs = [
+        {
+            "compilations": [
+                compiled("m.late", "(int64)", ["int64"]),
+                compiled("m.late", "(float64)", ["float64"]),
+                compiled("m.late", "(int64)", ["int64"]),  # a second process's compile of the same
+                compiled("m.other", "(int64)", ["int64"]),
+                compiled("m.unwritable", "(x)", None),
+            ]
+        },
+        {"compilations": [compiled("m.first", "(int8)", ["int8"])]},
+    ]
+    plan = planned_signatures(logs, ("m.first", "m.late", "m.unwritable", "m.absent"))
     assert plan == [
-        {"function": "m.loaded", "args": ["int8"]},
+        {"function": "m.first", "args": ["int8"]},
         {"function": "m.late", "args": ["int64"]},
         {"function": "m.late", "args": ["float64"]},
     ]

@@ -11,10 +11,13 @@ Two paths, each compiled on first use, for the law it meets:
   nothing, and counting references to the court's arrays for every shot, atomically, would cost more
   than the shot's physics.
 * Among board discs, each chunk allocates its state once and reuses it for all its shots, through
-  the event loop (``loop``); then every rest position is judged in one parallel pass.
+  the event loop (``loop``); then every rest position is judged in one pass.
 
-The shots run in a parallel loop over chunks of ``shot_rows.CHUNK`` shots; every shot writes only its
-own rows, so results are bit-identical whatever the thread count or chunking. ``launches`` bundles
+The shots run in chunks of ``shot_rows.CHUNK`` shots: from Python (``play_shots``, which
+``simulate_shots`` calls) in one share of chunks a thread, the share kernels compiled as ordinary
+loops; for numba code, in one parallel loop (``play_lone_shots``, ``play_board_shots``), whose own
+compile takes seconds more. Every shot writes only its own rows, so results are bit-identical
+whatever the thread count or chunking. ``launches`` bundles
 the launch arrays (x, y, vx, vy, omega) and ``outs`` the output arrays of ``ShotBatch`` (x, y, status,
 dead, value, zone, hanger, touched, ok, played).
 """
@@ -25,7 +28,8 @@ import numpy as np
 from numba import prange
 
 from shuffle_sim._runtime import jit
-from shuffle_sim.judging.batch import judge_ranges
+from shuffle_sim._runtime.threads import run_shares
+from shuffle_sim.judging.batch import judge_discs, judge_ranges
 from shuffle_sim.judging.procedure import HANGER_NONE
 from shuffle_sim.physics.events import STATUS_FALLEN
 from shuffle_sim.physics.faces.shot_rows import CHUNK, fill_unplayed, judge_rest, shot_problem
@@ -121,13 +125,46 @@ def _play_board_chunk(law, motion, ja, index, board_x, board_y, launches, max_ev
             out_touched[k, i] = ist[TOUCHED, i] != 0
 
 
-@jit.parallel
-def play_lone_shots(law, motion, ja, prepared, index, board_x, board_y, launches, max_events, outs, problem):
-    """Play and judge every shot on an empty board, in parallel over chunks of ``CHUNK`` shots."""
+@jit.shares
+def play_lone_chunks(lo, hi, law, motion, ja, prepared, index, board_x, board_y, launches, max_events, outs, problem):
+    """Play and judge the chunks ``lo .. hi - 1`` of ``CHUNK`` shots on an empty board: one share of a
+    batch (``play_shots``), each chunk with scratch arrays of its own."""
     n_shots = launches[0].shape[0]
-    for c in prange((n_shots + CHUNK - 1) // CHUNK):
+    for c in range(lo, hi):
         span = (np.int64(c * CHUNK), np.int64(min(n_shots, (c + 1) * CHUNK)))
+        scratch = ops.lone_scratch(law)
         _play_lone_chunk(
+            law, motion, ja, prepared, index, board_x, board_y, launches, max_events, span, outs, problem, scratch
+        )
+
+
+@jit.shares
+def play_board_chunks(lo, hi, law, motion, ja, index, board_x, board_y, launches, max_events, outs, problem):
+    """Play the chunks ``lo .. hi - 1`` of ``CHUNK`` shots among the board's discs, each chunk with a
+    state of its own: one share of a batch (``play_shots``), judged after."""
+    n_shots = launches[0].shape[0]
+    n_discs = board_x.shape[0] + 1
+    for c in range(lo, hi):
+        span = (np.int64(c * CHUNK), np.int64(min(n_shots, (c + 1) * CHUNK)))
+        logs = (np.empty((0, EV_COLUMNS)), ops.no_log(law))
+        state = ops.new_state(law, n_discs)
+        _play_board_chunk(
+            law, motion, ja, index, board_x, board_y, launches, max_events, span, state, logs, outs, problem
+        )
+
+
+def play_shots(law, motion, ja, prepared, index, board_x, board_y, launches, max_events, outs, problem) -> None:
+    """Play and judge every shot of a batch, from Python: the chunks of ``CHUNK`` shots in one share a
+    thread (``threads.run_shares``, numba's thread count), then, among board discs, every rest
+    position judged in shares the same way. Each shot writes only its own rows, so the results are
+    the same whatever the thread count. The share kernels compile as ordinary loops, in a fraction
+    of a parallel loop's compile; ``play_lone_shots`` and ``play_board_shots`` do the same in one
+    numba call, for numba code."""
+    n_chunks = (launches[0].shape[0] + CHUNK - 1) // CHUNK
+    if board_x.shape[0] == 0:
+        run_shares(
+            play_lone_chunks,
+            n_chunks,
             law,
             motion,
             ja,
@@ -137,37 +174,64 @@ def play_lone_shots(law, motion, ja, prepared, index, board_x, board_y, launches
             board_y,
             launches,
             max_events,
-            span,
             outs,
             problem,
-            ops.lone_scratch(law),
+        )
+        return
+    run_shares(
+        play_board_chunks, n_chunks, law, motion, ja, index, board_x, board_y, launches, max_events, outs, problem
+    )
+    out_x, out_y, out_status, out_dead, out_value, out_zone, out_hanger, _, _, _ = outs
+    n = out_x.size
+    value, zone, hanger, dead = (a.reshape(n) for a in (out_value, out_zone, out_hanger, out_dead))
+    judged_dead = np.empty(n, np.bool_)
+    touching, fallen, holed = np.empty(n, np.uint64), np.empty(n, np.bool_), np.empty(n, np.bool_)
+    judge_discs(
+        out_x.reshape(n),
+        out_y.reshape(n),
+        ja,
+        prepared,
+        index,
+        value,
+        zone,
+        touching,
+        judged_dead,
+        hanger,
+        fallen,
+        holed,
+    )
+    _merge_verdicts(out_status.reshape(n), dead, judged_dead, value, zone, hanger)
+
+
+def _merge_verdicts(status, dead, judged_dead, value, zone, hanger) -> None:
+    """Merge in the kernel's verdicts (``_judge_rests``' rule): a fallen disc is dead, in no zone and
+    on no hanger; a dead disc is worth 0."""
+    fallen = status == STATUS_FALLEN
+    zone[fallen] = -1
+    hanger[fallen] = HANGER_NONE
+    dead |= fallen | judged_dead
+    value[dead] = 0
+
+
+@jit.parallel
+def play_lone_shots(law, motion, ja, prepared, index, board_x, board_y, launches, max_events, outs, problem):
+    """Play and judge every shot on an empty board, in parallel over chunks of ``CHUNK`` shots, in one
+    numba call (for numba code; from Python, ``play_shots`` runs the same chunks)."""
+    n_shots = launches[0].shape[0]
+    for c in prange((n_shots + CHUNK - 1) // CHUNK):
+        play_lone_chunks(
+            c, c + 1, law, motion, ja, prepared, index, board_x, board_y, launches, max_events, outs, problem
         )
 
 
 @jit.parallel
 def play_board_shots(law, motion, ja, prepared, index, board_x, board_y, launches, max_events, outs, problem):
     """Play every shot among the board's discs in parallel over chunks of ``CHUNK`` shots, then judge
-    every rest position in one parallel pass and merge in the kernel's verdicts."""
+    every rest position in one parallel pass and merge in the kernel's verdicts, in one numba call
+    (for numba code; from Python, ``play_shots`` runs the same chunks)."""
     n_shots = launches[0].shape[0]
-    n_discs = board_x.shape[0] + 1
     for c in prange((n_shots + CHUNK - 1) // CHUNK):
-        span = (np.int64(c * CHUNK), np.int64(min(n_shots, (c + 1) * CHUNK)))
-        logs = (np.empty((0, EV_COLUMNS)), ops.no_log(law))
-        _play_board_chunk(
-            law,
-            motion,
-            ja,
-            index,
-            board_x,
-            board_y,
-            launches,
-            max_events,
-            span,
-            ops.new_state(law, n_discs),
-            logs,
-            outs,
-            problem,
-        )
+        play_board_chunks(c, c + 1, law, motion, ja, index, board_x, board_y, launches, max_events, outs, problem)
     out_x, out_y, out_status, out_dead, out_value, out_zone, out_hanger, _, _, _ = outs
     _judge_rests(ja, prepared, index, out_x, out_y, out_status, out_dead, out_value, out_zone, out_hanger)
 
