@@ -123,8 +123,8 @@ def face_force(eps):
     if math.isinf(eps):
         return 1.0
     if eps < 1.0:
-        return 4.0 / (3.0 * math.pi * eps) * _bracket(eps * eps, 0)
-    return 4.0 * eps * eps / (3.0 * math.pi) * _bracket(1.0 / (eps * eps), 0)
+        return 4.0 / (3.0 * math.pi * eps) * _bracket(eps * eps, np.int64(0))
+    return 4.0 * eps * eps / (3.0 * math.pi) * _bracket(1.0 / (eps * eps), np.int64(0))
 
 
 @jit.kernel
@@ -137,8 +137,8 @@ def face_torque(eps):
     if math.isinf(eps):
         return 0.0
     if eps < 1.0:
-        return 4.0 / (9.0 * math.pi) * _bracket(eps * eps, 1)
-    return 4.0 * eps**3 / (9.0 * math.pi) * _bracket(1.0 / (eps * eps), 2)
+        return 4.0 / (9.0 * math.pi) * _bracket(eps * eps, np.int64(1))
+    return 4.0 * eps**3 / (9.0 * math.pi) * _bracket(1.0 / (eps * eps), np.int64(2))
 
 
 @jit.kernel
@@ -209,7 +209,7 @@ def face_force_ratio(eps):
     if eps <= 0.0:
         return 1.0
     if eps * eps <= SERIES_LIMIT:
-        return 4.0 / (3.0 * math.pi * eps * eps) * _series(eps * eps, 0)
+        return 4.0 / (3.0 * math.pi * eps * eps) * _series(eps * eps, np.int64(0))
     return face_force(eps) / eps
 
 
