@@ -29,7 +29,7 @@ from numba import prange
 
 from shuffle_sim._runtime import jit
 from shuffle_sim._runtime.threads import run_shares
-from shuffle_sim.judging.batch import judge_discs, judge_ranges
+from shuffle_sim.judging.batch import JUDGE_CHUNK, judge_range
 from shuffle_sim.judging.procedure import HANGER_NONE
 from shuffle_sim.physics.events import STATUS_FALLEN
 from shuffle_sim.physics.faces.shot_rows import CHUNK, fill_unplayed, judge_rest, shot_problem
@@ -181,36 +181,50 @@ def play_shots(law, motion, ja, prepared, index, board_x, board_y, launches, max
     run_shares(
         play_board_chunks, n_chunks, law, motion, ja, index, board_x, board_y, launches, max_events, outs, problem
     )
+    rows = rest_rows(outs)
+    run_shares(judge_rest_rows, rows[0].size, ja, prepared, index, *rows)
+
+
+@jit.kernel
+def rest_rows(outs):
+    """The batch's rest positions and verdicts as rows of one disc each (views of ``outs``), and the
+    judge's scratch rows: (x, y, status, dead, value, zone, hanger, judged dead, touching, fallen,
+    holed), as ``judge_rest_rows`` takes them. A function of its own, so that Python and numba code
+    lay them out alike."""
     out_x, out_y, out_status, out_dead, out_value, out_zone, out_hanger, _, _, _ = outs
     n = out_x.size
-    value, zone, hanger, dead = (a.reshape(n) for a in (out_value, out_zone, out_hanger, out_dead))
-    judged_dead = np.empty(n, np.bool_)
-    touching, fallen, holed = np.empty(n, np.uint64), np.empty(n, np.bool_), np.empty(n, np.bool_)
-    judge_discs(
+    return (
         out_x.reshape(n),
         out_y.reshape(n),
-        ja,
-        prepared,
-        index,
-        value,
-        zone,
-        touching,
-        judged_dead,
-        hanger,
-        fallen,
-        holed,
+        out_status.reshape(n),
+        out_dead.reshape(n),
+        out_value.reshape(n),
+        out_zone.reshape(n),
+        out_hanger.reshape(n),
+        np.empty(n, np.bool_),
+        np.empty(n, np.uint64),
+        np.empty(n, np.bool_),
+        np.empty(n, np.bool_),
     )
-    _merge_verdicts(out_status.reshape(n), dead, judged_dead, value, zone, hanger)
 
 
-def _merge_verdicts(status, dead, judged_dead, value, zone, hanger) -> None:
-    """Merge in the kernel's verdicts (``_judge_rests``' rule): a fallen disc is dead, in no zone and
-    on no hanger; a dead disc is worth 0."""
-    fallen = status == STATUS_FALLEN
-    zone[fallen] = -1
-    hanger[fallen] = HANGER_NONE
-    dead |= fallen | judged_dead
-    value[dead] = 0
+@jit.threaded
+def judge_rest_rows(
+    lo, hi, ja, prepared, index, xs, ys, status, dead, value, zone, hanger, judged, touching, fallen, holed
+):
+    """Judge the rest positions ``lo .. hi - 1`` (``rest_rows``) and merge in the kernel's verdicts: a
+    fallen disc is dead, in no zone and on no hanger; a dead disc is worth 0. One share of the
+    judging pass, from Python threads (``play_shots``) or a parallel loop (``play_board_shots``)."""
+    judge_range(lo, hi, xs, ys, ja, prepared, index, value, zone, touching, judged, hanger, fallen, holed)
+    for m in range(lo, hi):
+        if status[m] == STATUS_FALLEN:
+            zone[m] = -1
+            hanger[m] = HANGER_NONE
+            dead[m] = True
+        else:
+            dead[m] = dead[m] or judged[m]
+        if dead[m]:
+            value[m] = 0
 
 
 @jit.parallel
@@ -232,41 +246,7 @@ def play_board_shots(law, motion, ja, prepared, index, board_x, board_y, launche
     n_shots = launches[0].shape[0]
     for c in prange((n_shots + CHUNK - 1) // CHUNK):
         play_board_chunks(c, c + 1, law, motion, ja, index, board_x, board_y, launches, max_events, outs, problem)
-    out_x, out_y, out_status, out_dead, out_value, out_zone, out_hanger, _, _, _ = outs
-    _judge_rests(ja, prepared, index, out_x, out_y, out_status, out_dead, out_value, out_zone, out_hanger)
-
-
-@jit.parallel
-def _judge_rests(ja, prepared, index, out_x, out_y, out_status, out_dead, out_value, out_zone, out_hanger):
-    """Judge every rest position of a batch of shots in one parallel pass and merge in the kernel's
-    verdicts: a fallen disc is dead, in no zone and on no hanger; a dead disc is worth 0."""
-    n = out_x.size
-    value = out_value.reshape(n)
-    zone = out_zone.reshape(n)
-    hanger = out_hanger.reshape(n)
-    judged_dead = np.empty(n, np.bool_)
-    judge_ranges(
-        out_x.reshape(n),
-        out_y.reshape(n),
-        ja,
-        prepared,
-        index,
-        value,
-        zone,
-        np.empty(n, np.uint64),
-        judged_dead,
-        hanger,
-        np.empty(n, np.bool_),
-        np.empty(n, np.bool_),
-    )
-    status = out_status.reshape(n)
-    dead = out_dead.reshape(n)
-    for m in prange(n):
-        if status[m] == STATUS_FALLEN:
-            zone[m] = -1
-            hanger[m] = HANGER_NONE
-            dead[m] = True
-        else:
-            dead[m] = dead[m] or judged_dead[m]
-        if dead[m]:
-            value[m] = 0
+    rows = rest_rows(outs)
+    n = rows[0].size
+    for c in prange((n + JUDGE_CHUNK - 1) // JUDGE_CHUNK):
+        judge_rest_rows(c * JUDGE_CHUNK, min(n, (c + 1) * JUDGE_CHUNK), ja, prepared, index, *rows)
