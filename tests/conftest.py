@@ -60,6 +60,9 @@ SCALE_LANE = {
     "tests/bench/test_experiments.py::test_quick_run_prints_every_measurement": "a benchmark's whole quick run",
     "tests/bench/test_physics.py::test_bench_command_prints_the_documented_keys": "a benchmark's whole quick run",
     "tests/bench/test_startup.py::test_bench_startup_quick": "a benchmark's whole quick run, an empty cache",
+    "tests/bench/test_first_use.py::test_the_lab_s_first_use_is_measured_from_its_start_to_a_grade_answered_warm": (
+        "the shot lab started on an empty cache and driven in the browser"
+    ),
     "tests/bench/test_players.py::test_quick_crokinole_run_counts_every_shot": "a benchmark's whole quick run",
     "tests/playing/test_any_court_strategy.py::test_five_boards_within_two_points": (
         "the read table against finer reads on five boards at full count (small: the same file, one board)"

@@ -9,7 +9,8 @@ The presets differ in one thing each:
 preset             what it is for
 =================  ======================================================================
 ``kernel``         a compiled function
-``inline``         a small helper numba inlines into its callers (a hot inner step)
+``inline``         a small helper numba inlines into its callers (a hot inner step of the
+                   closed-form law, the judge, the games): see below for its compile cost
 ``no_refcount``    a loop over discs or shots that allocates nothing: compiled without numba's
                    reference counting, whose atomic increments per array argument cost more
                    than the work of one disc
@@ -32,6 +33,16 @@ and a constant written at a call site inside a kernel has a type of its own (``L
 ``Literal[bool](True)``), so ``f(x, 0)`` in one kernel and ``f(x, n)`` in another compile ``f``
 twice. A constant handed to a function that is compiled on its own (any preset but ``inline``) is
 written with its type: ``np.int64(0)``, ``np.bool_(True)``, ``0.0`` for a float.
+
+Inlined or compiled on its own: numba inlines an ``inline`` helper by copying its intermediate
+code into each caller and typing it again there, once per call site, so a helper called from many
+places costs compile time at every one of them. A kernel is compiled once, and LLVM still inlines
+it where that pays when its caller is optimized. The integrated law, whose helpers (the equations of
+motion, the dense output, the event shapes) are called from dozens of sites, uses kernels for all
+but one, which returns a view of its caller's array (a caller without reference counting cannot
+take an array a call returns). Measured in turn on an empty cache, its graded ``simulate``
+compiled in 55 s of processor time instead of 66 s, and its warm rate of curved shots stayed
+within 1 %.
 """
 
 from __future__ import annotations

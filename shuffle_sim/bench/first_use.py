@@ -99,18 +99,21 @@ _ADVISE_DECK = (
 #: command compiled it for.
 PLANS = {
     "simulate_flat": _LOOP_TAIL,
-    # The integrated law: the event search's pieces the placing of the discs reaches last, the event
-    # loop's steps that need no body started, then those that do (``PLAN_WAITS``), and the judge.
+    # The integrated law: the integrator's step, which the placing of the discs waits for, the event
+    # search's pieces it reaches last, the event loop's steps in the order the loop reaches them
+    # (those that start a body wait for the command's, ``PLAN_WAITS``), and the judge.
     "simulate_sloped": (
+        f"{_INTEGRATED}.step.step",
         f"{_INTEGRATED}.shapes.start_shape",
         f"{_INTEGRATED}.shapes.first_event",
         f"{_INTEGRATED}.rides.ride_release",
         f"{_INTEGRATED}.loop_steps.refresh",
+        f"{_INTEGRATED}.loop_steps.advance",
         f"{_INTEGRATED}.loop_steps.exact_time",
         f"{_INTEGRATED}.groups._dissolve",
         f"{_INTEGRATED}.lone_events.event_state",
-        f"{_INTEGRATED}.loop_steps.apply_event",
         f"{_INTEGRATED}.loop_steps.start_pending",
+        f"{_INTEGRATED}.loop_steps.apply_event",
         _JUDGE_RANGE,
     ),
     "advise_deck": _ADVISE_DECK,
@@ -124,6 +127,8 @@ PLANS = {
 PLAN_WAITS = {
     "simulate_sloped": (f"{_INTEGRATED}.bodies.start_body", f"{_INTEGRATED}.contacts._body_event"),
 }
+#: The key of the shot lab's first use (``measure_lab``), measured after the commands.
+LAB = "lab"
 #: The commands of a quick run (a smoke run for the tests: the cheapest cold compile).
 QUICK_COMMANDS = ("judge",)
 #: Kernels listed per command in the report, the most compile seconds of their own first.
@@ -243,12 +248,14 @@ def measure_command(command: Command, inputs: Path, with_warm: bool = True, plan
 
 
 def first_use(quick: bool = False, only: tuple[str, ...] | None = None, plans: bool = False) -> dict:
-    """Every command of the table (``quick``: those of ``QUICK_COMMANDS``; ``only``: those named),
-    cold and warm, keyed by the command's key; ``plans``: with the compile plans to record."""
-    keys = only or (QUICK_COMMANDS if quick else tuple(c.key for c in COMMANDS))
-    unknown = set(keys) - {c.key for c in COMMANDS}
+    """Every command of the table and the shot lab (``LAB``, ``measure_lab``), cold and warm,
+    keyed by the command's key (``quick``: those of ``QUICK_COMMANDS``; ``only``: those named);
+    ``plans``: with the compile plans to record."""
+    known = (*(c.key for c in COMMANDS), LAB)
+    keys = only or (QUICK_COMMANDS if quick else known)
+    unknown = set(keys) - set(known)
     if unknown:
-        raise ValueError(f"unknown command keys {sorted(unknown)}: choose from {[c.key for c in COMMANDS]}")
+        raise ValueError(f"unknown command keys {sorted(unknown)}: choose from {list(known)}")
     results = {}
     with tempfile.TemporaryDirectory(prefix="shuffle-sim-first-use-inputs-") as tmp:
         inputs = Path(tmp)
@@ -257,18 +264,40 @@ def first_use(quick: bool = False, only: tuple[str, ...] | None = None, plans: b
             if command.key in keys:
                 measured = measure_command(command, inputs, plan=plans)
                 results[command.key] = {"command": " ".join(command.args), **measured}
+    if LAB in keys:
+        results[LAB] = measure_lab()
     return results
+
+
+def measure_lab() -> dict:
+    """The shot lab's first use, as ``python -m shuffle_sim.lab.first_use --json`` measures it (the
+    lab driven in the browser from its start on an empty numba cache); a failing measurement raises,
+    with its error."""
+    argv = [sys.executable, "-P", "-m", "shuffle_sim.lab.first_use", "--json"]
+    done = subprocess.run(argv, env=_environment(), capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        raise RuntimeError(f"the lab's first use failed ({done.returncode}): {done.stderr.strip()[-2000:]}")
+    return dict(json.loads(done.stdout.strip().splitlines()[-1]))
 
 
 def format_first_use(results: dict) -> str:
     """The table as text: each command's cold and warm seconds and its costliest kernels."""
     lines = [f"{'command':24s} {'first use':>10s} {'again':>8s} {'compiles':>9s}  costliest kernels (own s)"]
     for key, r in results.items():
+        if "skipped" in r:
+            lines.append(f"{key:24s} not measured: {r['skipped']}")
+            continue
         kernels = ", ".join(f"{name.rsplit('.', 1)[-1]} {s}" for name, s in list(r["kernels"].items())[:3])
         lines.append(
             f"{key:24s} {r['cold_seconds']:>9.1f}s {r.get('warm_seconds', float('nan')):>7.1f}s "
             f"{r['compilations']:>9d}  {kernels}"
         )
+        if "grade_seconds" in r:
+            lines.append(
+                f"{'':24s} usable after {r['cold_seconds']:.1f} s; a grade typed then had its path drawn after "
+                f"{r['first_grade_seconds']:.1f} s, another grade after {r['grade_seconds']:.2f} s "
+                f"(goal {r['grade_goal_seconds']:.0f} s)"
+            )
         for name, sigs in r["twice_compiled"].items():
             lines.append(f"{'':24s} compiled {len(sigs)} times: {name}")
     return "\n".join(lines)
@@ -276,6 +305,7 @@ def format_first_use(results: dict) -> str:
 
 __all__ = [
     "COMMANDS",
+    "LAB",
     "PLANS",
     "PLAN_WAITS",
     "QUICK_COMMANDS",
@@ -284,5 +314,6 @@ __all__ = [
     "format_first_use",
     "kernel_report",
     "measure_command",
+    "measure_lab",
     "planned_signatures",
 ]

@@ -234,7 +234,7 @@ def build_shots(first, samples, grid, variation, with_noise, outs):
     n = outs[0].shape[0]
     for i in prange(n):
         shot = first + np.uint64(i)
-        put_shot(i, shot // np.uint64(samples), shot, grid, variation, with_noise, outs)
+        put_shot(np.int64(i), shot // np.uint64(samples), shot, grid, variation, with_noise, outs)
 
 
 @jit.inline

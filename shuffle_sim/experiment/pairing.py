@@ -107,7 +107,7 @@ def build_drawn_shots(cells, draws, grid, variation, with_noise, outs):
     (``shot_cells``): shot ``i`` is the intended shot of cell ``cells[i]`` played with the draws of
     ``draws[i]``."""
     for i in prange(cells.shape[0]):
-        put_shot(i, np.uint64(cells[i]), np.uint64(draws[i]), grid, variation, with_noise, outs)
+        put_shot(np.int64(i), np.uint64(cells[i]), np.uint64(draws[i]), grid, variation, with_noise, outs)
 
 
 @jit.kernel

@@ -37,6 +37,7 @@ module                what it does
 ``browser``           headless Chromium for the tests and the screenshots (Playwright)
 ``screenshots``       the lab on each court, as PNG files for the documentation
 ``latency``           how long the lab's answers take to reach the page, measured in the browser
+``first_use``         the lab's first use on an empty numba cache (``shuffle-sim bench-startup``)
 ====================  ================================================================================
 
 Needs the optional extra ``lab`` (Bokeh): ``pip install 'shuffle_sim[lab]'``.

@@ -53,16 +53,19 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def lab_server(court: str = "deck", port: int | None = None, command: list[str] | None = None):
+def lab_server(
+    court: str = "deck", port: int | None = None, command: list[str] | None = None, env: dict[str, str] | None = None
+):
     """Run ``shuffle-sim lab --no-browser`` on a free port; yield the page's URL and the process; stop
     it after.
 
     ``command`` runs another program in its place (it gets the same ``--court``, ``--port`` and
-    ``--no-browser`` arguments): a server set up for one test. The server's output goes to a file, never
-    to a pipe nobody reads (a full pipe would stop the server at its next line).
+    ``--no-browser`` arguments): a server set up for one test. ``env``: variables set for the server
+    beside this process's (``NUMBA_CACHE_DIR``, say). The server's output goes to a file, never to a
+    pipe nobody reads (a full pipe would stop the server at its next line).
     """
     port = port or free_port()
-    env = dict(os.environ)
+    env = {**os.environ, **(env or {})}
     root = str(Path(__file__).resolve().parents[2])
     env["PYTHONPATH"] = root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
     program = command or [sys.executable, "-m", "shuffle_sim.cli", "lab"]

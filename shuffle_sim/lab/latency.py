@@ -30,15 +30,27 @@ GRADES = ("1 in 1000", "1 in 2000")
 TARGETS = {"value": 0.2, "shot": 0.2, "copies": 1.0, "grade": 2.0}
 
 
-def _timed(page: LabPage, act, clock: str, done: str | None = None) -> float:
+def _timed(page: LabPage, act, clock: str, done: str | None = None, timeout: float = 60.0) -> float:
     """Seconds from the click ``act`` makes to ``window.<clock>`` being set."""
     page.page.evaluate(f"() => {{ window.{clock} = null; window.labClickAt = null; }}")
     act()
-    page.wait_for(f"window.{clock} != null && window.labClickAt != null")
+    page.wait_for(f"window.{clock} != null && window.labClickAt != null", timeout)
     elapsed = page.page.evaluate(f"() => window.{clock} - window.labClickAt")
     if done:
         page.wait_for(done)
     return float(elapsed) / 1000.0
+
+
+def grade_seconds(page: LabPage, grade: str, timeout: float = 60.0) -> float:
+    """Seconds from ``grade`` entered as the court's grade across (as a typed grade reaches the
+    server: Enter, or leaving the field) to the aim's predicted path on the graded court arriving."""
+
+    def enter() -> None:
+        page.page.evaluate(
+            "(grade) => { window.labClickAt = performance.now(); labModel('grade_x').value = grade; }", grade
+        )
+
+    return _timed(page, enter, "labPathReceived", timeout=timeout)
 
 
 def measure(
@@ -74,13 +86,7 @@ def measure(
         return _timed(page, lambda: page.click_button("Run noisy copies"), "labDensityReceived")
 
     def one_grade(k: int) -> float:
-        def enter() -> None:  # as a typed grade reaches the server (Enter, or leaving the field)
-            page.page.evaluate(
-                "(grade) => { window.labClickAt = performance.now(); labModel('grade_x').value = grade; }",
-                GRADES[k % len(GRADES)],
-            )
-
-        return _timed(page, enter, "labPathReceived")
+        return grade_seconds(page, GRADES[k % len(GRADES)])
 
     one_value(), one_shot(), one_copies()  # warm
     value_times = [one_value() for _ in range(values)]

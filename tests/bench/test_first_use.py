@@ -81,3 +81,24 @@ def test_a_plan_records_each_kernel_with_every_signature_it_was_compiled_for_in_
         {"function": "m.late", "args": ["int64"]},
         {"function": "m.late", "args": ["float64"]},
     ]
+
+
+def test_an_unknown_key_is_refused_naming_the_commands_and_the_lab():
+    import pytest
+
+    from shuffle_sim.bench.first_use import LAB, first_use
+
+    with pytest.raises(ValueError, match=r"unknown command keys \['nope'\].*'lab'"):
+        first_use(only=("nope", LAB))
+
+
+def test_the_lab_s_first_use_is_measured_from_its_start_to_a_grade_answered_warm():
+    from shuffle_sim.bench.first_use import LAB, first_use, format_first_use
+
+    lab = first_use(only=(LAB,))[LAB]
+    assert lab["command"] == "lab --court deck"
+    assert lab["cold_seconds"] > 0 and lab["first_grade_seconds"] > 0 and lab["grade_seconds"] > 0
+    assert lab["grade_met"] == (lab["grade_seconds"] <= lab["grade_goal_seconds"] == 2.0)
+    # Stopped with Ctrl-C, the lab wrote its compile events: it compiled on its empty cache.
+    assert lab["compilations"] > 0 and lab["kernels"]
+    assert "a grade typed then had its path drawn" in format_first_use({LAB: lab})

@@ -28,6 +28,14 @@ def test_every_game_has_its_tasks_and_every_task_waits_only_for_earlier_ones():
     assert not any("graded" in t.name for t in tasks(["deck"], graded=False))
 
 
+def test_the_games_experiments_compile_their_shared_chunk_kernels_once():
+    games = list(game_names())
+    after = {t.name: t.after for t in tasks(games, graded=False)}
+    assert f"run {games[0]}" not in after[f"run {games[0]}"]
+    for game in games[1:]:
+        assert f"run {games[0]}" in after[f"run {game}"], game
+
+
 def test_an_unknown_game_or_both_forms_exit_2(capsys):
     assert main(["compile", "tennis"]) == 2
     assert "unknown game 'tennis'" in capsys.readouterr().err

@@ -82,7 +82,7 @@ def _plan(stance, team, bx, by, side, n, numbers, sigma, fixed, obstacles):
         best_i = -1
         tried = np.zeros(n, np.bool_)
         for _ in range(TARGETS):
-            pick = -1
+            pick = np.int64(-1)
             pick_r = math.inf
             for i in range(n):
                 if good[i] and not tried[i]:
@@ -96,7 +96,7 @@ def _plan(stance, team, bx, by, side, n, numbers, sigma, fixed, obstacles):
             t, angle, p, _ = best_line(
                 stance,
                 0.5,
-                LINE_STARTS,
+                np.int64(LINE_STARTS),
                 bx[pick],
                 by[pick],
                 pick,

@@ -98,8 +98,8 @@ def body_state(table, orbit_tables, surface, st, ist, lead, t, members, out):
         c,
         members,
         ride,
-        state.rows(st, state.C_Y, lead),
-        state.rows(st, state.C_F, lead),
+        state.rows(st, np.int64(state.C_Y), lead),
+        state.rows(st, np.int64(state.C_F), lead),
         st[state.C_H, lead] * theta,
     )
     return e[0], e[1], e[2], e[3], e[4]
@@ -155,7 +155,7 @@ def start_body(table, orbit_tables, surface, st, ist, lead, t, x, y, vx, vy, w, 
     return _next_stretch(table, orbit_tables, surface, st, ist, lead, members, out)
 
 
-@jit.inline
+@jit.kernel
 def _rest(surface, table, st, ist, i, t, x, y, w):
     """Disc i at rest at (x, y) from time t, alone, spinning at w (decaying in place)."""
     ist[LEADER, i] = i

@@ -77,8 +77,8 @@ def _body_event(table, orbit_tables, surface, st, ist, lead, a, kind, row, t, st
         shape,
         np.bool_(False),
         out,
-        rows(st, C_Y, lead),
-        rows(st, C_F, lead),
+        rows(st, np.int64(C_Y), lead),
+        rows(st, np.int64(C_F), lead),
         st[C_H, lead],
         theta,
         st[C_LO, lead],
@@ -192,7 +192,7 @@ def _out_of_play(st, ist, a, kind, x, y, t):
     ist[MOVED, a] = 1
 
 
-@jit.inline
+@jit.kernel
 def _shifted(shape, ox, oy):
     """A shape moved by (-ox, -oy): the shape a body's reference point meets when its disc at offset
     (ox, oy) meets ``shape``."""

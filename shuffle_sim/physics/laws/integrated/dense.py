@@ -11,6 +11,8 @@ starting it, so the coefficients are those the unrolled form would give, bit for
 
 from __future__ import annotations
 
+import numpy as np
+
 from shuffle_sim._runtime import jit
 from shuffle_sim.physics.laws.integrated.dop853 import N_STAGES, N_STAGES_EXTENDED, A, D
 from shuffle_sim.physics.laws.integrated.motion import derivatives_call
@@ -21,7 +23,7 @@ STAGE_ROW = DENSE_ROWS
 OUT_ROWS = DENSE_ROWS + N_STAGES_EXTENDED
 
 
-@jit.inline
+@jit.kernel
 def _combination(coefficients, out, stages, component):
     """The sum over j < ``stages`` of coefficients[j] times stage j's ``component`` (rows of ``out``
     from ``STAGE_ROW``), over the non-zero coefficients in order."""
@@ -47,13 +49,13 @@ def dense(surface, c, members, ride, y, f, h, out):
     for k in range(6):
         out[STAGE_ROW, k] = f[k]
     for s in range(1, N_STAGES_EXTENDED):
-        a0 = y0 + h * _combination(A[s], out, s, 0)
-        a1 = y1 + h * _combination(A[s], out, s, 1)
-        a2 = y2 + h * _combination(A[s], out, s, 2)
-        a3 = y3 + h * _combination(A[s], out, s, 3)
-        a4 = y4 + h * _combination(A[s], out, s, 4)
+        a0 = y0 + h * _combination(A[s], out, s, np.int64(0))
+        a1 = y1 + h * _combination(A[s], out, s, np.int64(1))
+        a2 = y2 + h * _combination(A[s], out, s, np.int64(2))
+        a3 = y3 + h * _combination(A[s], out, s, np.int64(3))
+        a4 = y4 + h * _combination(A[s], out, s, np.int64(4))
         if s == N_STAGES:  # the new state, where the stage is the next step's first
-            a5 = y5 + h * _combination(A[s], out, s, 5)
+            a5 = y5 + h * _combination(A[s], out, s, np.int64(5))
             new = (a0, a1, a2, a3, a4, a5)
             for k in range(6):
                 out[0, k] = new[k] - y[k]
@@ -64,4 +66,4 @@ def dense(surface, c, members, ride, y, f, h, out):
         out[1, k] = h * f[k] - out[0, k]
         out[2, k] = 2.0 * out[0, k] - h * (out[STAGE_ROW + N_STAGES, k] + f[k])
         for r in range(D.shape[0]):
-            out[3 + r, k] = h * _combination(D[r], out, N_STAGES_EXTENDED, k)
+            out[3 + r, k] = h * _combination(D[r], out, np.int64(N_STAGES_EXTENDED), k)

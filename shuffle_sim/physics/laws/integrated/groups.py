@@ -116,7 +116,7 @@ def _grow_group(table, orbit_tables, surface, st, ist, t, contact, buf, out, pen
                     break
 
 
-@jit.inline
+@jit.kernel
 def _rider_of(st, ist, i):
     """If disc i rides a cushion or peg (its body's ride names it): (True, the ride as the disc's own,
     offset zero, the ridden row); else (False, no ride, -1)."""

@@ -62,7 +62,7 @@ from shuffle_sim.physics.tables.surface import surface_at
 MAX_STEPS = 20_000
 
 
-@jit.inline
+@jit.kernel
 def _sign(w):
     """The sign of a spin for the motion's constants (0: no spin)."""
     return 0.0 if w == 0.0 else math.copysign(1.0, w)
@@ -247,7 +247,7 @@ def run_lone(table, orbit_tables, surface, x, y, vx, vy, omega, max_events, out,
                 break
             processed += 1
             dead = np.bool_(True)
-            now = dense_component(out, 5, y5, theta)
+            now = dense_component(out, np.int64(5), y5, theta)
             lo = theta
         if kind == KILLED:  # the event bound, reached at a kill line
             ok = np.bool_(False)

@@ -37,7 +37,7 @@ EVENT_GAP = 1e-13
 EVENT_PROBE = 1e-6
 
 
-@jit.inline
+@jit.kernel
 def _event_gap(surface, c, members, ride, shape, push, x, y, vx, vy, w):
     """The gap that closes at an event: a shape's, or the ridden body's push (``push``)."""
     if push and shape[0] < 0.0:
@@ -71,11 +71,11 @@ def event_state(surface, c, members, ride, shape, push, out, y, f, h, theta, lo)
             ride,
             shape,
             push,
-            dense_component(out, 0, y0, a),
-            dense_component(out, 1, y1, a),
-            dense_component(out, 2, y2, a),
-            dense_component(out, 3, y3, a),
-            dense_component(out, 4, y4, a),
+            dense_component(out, np.int64(0), y0, a),
+            dense_component(out, np.int64(1), y1, a),
+            dense_component(out, np.int64(2), y2, a),
+            dense_component(out, np.int64(3), y3, a),
+            dense_component(out, np.int64(4), y4, a),
         )
         gb = _event_gap(
             surface,
@@ -84,11 +84,11 @@ def event_state(surface, c, members, ride, shape, push, out, y, f, h, theta, lo)
             ride,
             shape,
             push,
-            dense_component(out, 0, y0, b),
-            dense_component(out, 1, y1, b),
-            dense_component(out, 2, y2, b),
-            dense_component(out, 3, y3, b),
-            dense_component(out, 4, y4, b),
+            dense_component(out, np.int64(0), y0, b),
+            dense_component(out, np.int64(1), y1, b),
+            dense_component(out, np.int64(2), y2, b),
+            dense_component(out, np.int64(3), y3, b),
+            dense_component(out, np.int64(4), y4, b),
         )
         slope = (gb - ga) / (b - a)
         if not slope < 0.0:
@@ -162,10 +162,10 @@ def _step_event(table, surface, c, members, ride, ride_row, dead, start, accel, 
     if lo == 0.0:
         xa, ya, va, ta = y0, y1, math.sqrt(y2 * y2 + y3 * y3), y5
     else:
-        xa = dense_component(out, 0, y0, lo)
-        ya = dense_component(out, 1, y1, lo)
-        va = math.hypot(dense_component(out, 2, y2, lo), dense_component(out, 3, y3, lo))
-        ta = dense_component(out, 5, y5, lo)
+        xa = dense_component(out, np.int64(0), y0, lo)
+        ya = dense_component(out, np.int64(1), y1, lo)
+        va = math.hypot(dense_component(out, np.int64(2), y2, lo), dense_component(out, np.int64(3), y3, lo))
+        ta = dense_component(out, np.int64(5), y5, lo)
     xb, yb, vb, tb = n[0], n[1], math.sqrt(n[2] * n[2] + n[3] * n[3]), n[5]
     duration = tb - ta
     delta = accel * duration * duration / 8.0 + 1e-9

@@ -113,7 +113,7 @@ def refresh(table, orbit_tables, surface, st, ist, pair_t, pair_rho, scratch, se
     return n_seg
 
 
-@jit.inline
+@jit.kernel
 def horizon(st, ist):
     """(t, body): the earliest end of a stepping body's present step, and that body (-1: none)."""
     t = math.inf

@@ -44,6 +44,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from shuffle_sim._runtime import jit
 from shuffle_sim.court.friction_law import slide_to_rest
 from shuffle_sim.physics.face_friction import force, force_ratio, torque
@@ -82,7 +84,7 @@ RIDE_INSIDE = 3
 NO_RIDE = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
 
 
-@jit.inline
+@jit.kernel
 def ride_normal(ride, x, y):
     """(nx, ny, kappa): the unit normal from the ridden body to the disc at the body's reference
     point (x, y), and the normal acceleration the path's curvature needs per unit speed squared."""
@@ -97,7 +99,7 @@ def ride_normal(ride, x, y):
     return -dx / d, -dy / d, 1.0 / ride[3]
 
 
-@jit.inline
+@jit.kernel
 def derivatives(surface, c, members, ride, x, y, vx, vy, w):
     """d(x, y, vx, vy, omega, t)/d(sigma) of a body on the ground (module docstring).
 
@@ -176,7 +178,7 @@ def ride_force(surface, c, members, ride, x, y, vx, vy, w):
     return kappa * (vx * vx + vy * vy) - (dvx * nx + dvy * ny) / q
 
 
-@jit.inline
+@jit.kernel
 def onto_ride(ride, x, y, vx, vy):
     """(x, y, vx, vy) put back exactly on the ride's path, the normal velocity removed: the
     integration keeps the constraint only to its tolerance, and a rider must neither sink into its
@@ -196,7 +198,7 @@ def onto_ride(ride, x, y, vx, vy):
     return x + off * nx, y + off * ny, vx - normal * nx, vy - normal * ny
 
 
-@jit.inline
+@jit.kernel
 def error_norm(c, h, y, n, e5, e3):
     """The step's error over its tolerance ``c[7]`` (below 1: accepted), as Hairer's dop853 combines
     its 5th- and 3rd-order estimates: |h| E5^2 / sqrt((E5^2 + 0.01 E3^2) n), each component scaled by
@@ -213,7 +215,7 @@ def error_norm(c, h, y, n, e5, e3):
     return abs(h) * s5 / math.sqrt((s5 + 0.01 * s3) * 6.0)
 
 
-@jit.inline
+@jit.kernel
 def next_step(h, err):
     """The next step after one of size h with error norm ``err`` (accepted or not)."""
     if err == 0.0:
@@ -222,7 +224,7 @@ def next_step(h, err):
     return h * min(GROW_MAX, max(SHRINK_MIN, factor))
 
 
-@jit.inline
+@jit.kernel
 def interpolate(d0, d1, d2, d3, d4, d5, d6, y, theta):
     """The dense output's value at the fraction ``theta`` of a step, from the step's start value y and
     the interpolant's seven coefficients (Hairer's ``contd8``, in Horner form)."""
@@ -237,13 +239,13 @@ def interpolate(d0, d1, d2, d3, d4, d5, d6, y, theta):
     return v * theta + y
 
 
-@jit.inline
+@jit.kernel
 def dense_component(out, k, y, theta):
     """One component of a step's dense output ``out[:7]`` (``dense``), at the fraction ``theta`` of it."""
     return interpolate(out[0, k], out[1, k], out[2, k], out[3, k], out[4, k], out[5, k], out[6, k], y, theta)
 
 
-@jit.inline
+@jit.kernel
 def spin_stop_fraction(out, w, sign, lo):
     """Where in (lo, 1] of a step (dense output ``out[:7]``, spin w at its start) a decoupled spin of
     the sign ``sign`` reaches zero: bisection to the last representable fraction (the sign is fixed
@@ -254,14 +256,14 @@ def spin_stop_fraction(out, w, sign, lo):
         if e - a <= 2.0e-16:
             break
         m = 0.5 * (a + e)
-        if dense_component(out, 4, w, m) * sign > 0.0:
+        if dense_component(out, np.int64(4), w, m) * sign > 0.0:
             a = m
         else:
             e = m
     return e
 
 
-@jit.inline
+@jit.kernel
 def speed_scale(c, vx, vy, w):
     """q: the speed, or sqrt(v^2 + (r omega)^2) while coupled spin lasts."""
     v2 = vx * vx + vy * vy
@@ -331,7 +333,7 @@ def hodograph_rest(ax, ay, friction, speed_friction, vx, vy):
     return tau, down * gx + across * px, down * gy + across * py
 
 
-@jit.inline
+@jit.kernel
 def closed_end(surface, c, m, ax, ay, speed):
     """Whether a slide without coupled spin at ``speed`` on ground of in-plane gravity (ax, ay) and
     friction multiplier m there may end in closed form (``hodograph_rest``; ``may_finish``), and the
@@ -347,7 +349,7 @@ def closed_end(surface, c, m, ax, ay, speed):
     return may_finish(surface, c[0] + max(c[8], 0.0) * speed, speed, net), net
 
 
-@jit.inline
+@jit.kernel
 def spin_after(w, sign, rate, speed_rate, tau):
     """A decoupled spin w of the sign ``sign`` after ``tau`` of its decay d|w|/dt = -(rate + speed_rate
     |w|) (the pure-spin rate, and the speed law's per unit spin): 0 once it has stopped."""
@@ -358,13 +360,13 @@ def spin_after(w, sign, rate, speed_rate, tau):
     return 0.0 if w * sign <= 0.0 else w
 
 
-@jit.inline
+@jit.kernel
 def spin_stop_time(w, rate, speed_rate):
     """How long a decoupled spin w lasts under d|w|/dt = -(rate + speed_rate |w|) (s)."""
     return slide_to_rest(abs(w), rate, speed_rate)[0]
 
 
-@jit.inline
+@jit.kernel
 def may_finish(surface, decel, speed, net_decel):
     """Whether a slide of ``speed`` that decelerates at no less than ``net_decel`` may end in closed
     form: the ground's variation along the slide left, (|grad a| + mu g |grad m|) L, acting over the
@@ -377,7 +379,7 @@ def may_finish(surface, decel, speed, net_decel):
     return variation * speed * tau * tau * tau <= 4.0 * FINISH_ERROR
 
 
-@jit.inline
+@jit.kernel
 def max_acceleration(surface, decel, speed_decel, energy):
     """An upper bound of |d^2 p / dt^2| of any disc on this ground (m/s^2): the grade's bound plus
     the friction's (``surface``). Under a friction law rising with speed (``speed_decel`` > 0) the

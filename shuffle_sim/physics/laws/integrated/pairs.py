@@ -54,10 +54,10 @@ def disc_at(st, ist, i, t):
     if phase == PHASE_STEP:
         theta = theta_at(st, lead, t)
         return (
-            dense_row(st, lead, 0, theta) + ox,
-            dense_row(st, lead, 1, theta) + oy,
-            dense_row(st, lead, 2, theta),
-            dense_row(st, lead, 3, theta),
+            dense_row(st, lead, np.int64(0), theta) + ox,
+            dense_row(st, lead, np.int64(1), theta) + oy,
+            dense_row(st, lead, np.int64(2), theta),
+            dense_row(st, lead, np.int64(3), theta),
         )
     if phase == PHASE_FINISH:
         t0 = st[C_Y + 5, lead]
@@ -69,13 +69,13 @@ def disc_at(st, ist, i, t):
     return st[C_Y, i], st[C_Y + 1, i], 0.0, 0.0
 
 
-@jit.inline
+@jit.kernel
 def _bound(st, ist, lead):
     """How fast body ``lead`` may accelerate, for the pair bound: its A while stepping, none otherwise."""
     return st[C_ACCEL, lead] if ist[I_PHASE, lead] == PHASE_STEP else 0.0
 
 
-@jit.inline
+@jit.kernel
 def _clear(ax, ay, bx, by, rho, delta):
     """Whether the segment from (ax, ay) to (bx, by), widened by delta, stays out of the circle of
     radius rho about the origin."""
@@ -88,7 +88,7 @@ def _clear(ax, ay, bx, by, rho, delta):
     return math.sqrt(dx * dx + dy * dy) > rho + delta
 
 
-@jit.inline
+@jit.kernel
 def _relative(st, ist, a, b, t):
     xa, ya, _, _ = disc_at(st, ist, a, t)
     xb, yb, _, _ = disc_at(st, ist, b, t)

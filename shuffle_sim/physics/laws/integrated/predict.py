@@ -169,24 +169,24 @@ def _predict_body(table, orbit_tables, surface, st, ist, lead, members, out):
         st[state.C_EVENT_THETA, lead] = best
 
 
-@jit.inline
+@jit.kernel
 def _dense_time(st, lead, theta):
     if theta >= 1.0:
         return st[state.C_N + 5, lead]
     if theta <= 0.0:
         return st[state.C_Y + 5, lead]
-    return state.dense_row(st, lead, 5, theta)
+    return state.dense_row(st, lead, np.int64(5), theta)
 
 
-@jit.inline
+@jit.kernel
 def _dense_probe(st, lead, theta, ox, oy):
-    vx = state.dense_row(st, lead, 2, theta)
-    vy = state.dense_row(st, lead, 3, theta)
+    vx = state.dense_row(st, lead, np.int64(2), theta)
+    vy = state.dense_row(st, lead, np.int64(3), theta)
     return (
-        state.dense_row(st, lead, 0, theta) + ox,
-        state.dense_row(st, lead, 1, theta) + oy,
+        state.dense_row(st, lead, np.int64(0), theta) + ox,
+        state.dense_row(st, lead, np.int64(1), theta) + oy,
         math.sqrt(vx * vx + vy * vy),
-        state.dense_row(st, lead, 5, theta),
+        state.dense_row(st, lead, np.int64(5), theta),
     )
 
 

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from shuffle_sim._runtime import jit
 from shuffle_sim.physics.contacts.pushing import PUSH_MERGE_SPEED
 from shuffle_sim.physics.laws.integrated.motion import (
@@ -31,7 +33,7 @@ RIDE_END = -2
 RIDE_SAMPLES = 16
 
 
-@jit.inline
+@jit.kernel
 def settles(surface, coupled, x, y, vx, vy, w):
     """(vx, vy, w, moving): velocity and spin with rounding residues set to zero, and whether the disc
     moves: it slides, or it spins in the coupled model on a spot with a grade."""
@@ -100,7 +102,7 @@ def pushed_ride(surface, c, members, table, row, x, y, vx, vy, w):
     return vx, vy, NO_RIDE
 
 
-@jit.inline
+@jit.kernel
 def ride_shapes(table, row, ride):
     """The half planes whose gaps close where a ride on a straight cushion (row ``row``) must end: on
     its flat side, the rider's distances from the two ends along it; on an end cap, its distance
@@ -146,13 +148,13 @@ def ride_release(surface, c, members, ride, out, y0, y1, y2, y3, y4, lo, hi):
     return math.inf
 
 
-@jit.inline
+@jit.kernel
 def _push(surface, c, members, ride, out, y0, y1, y2, y3, y4, theta):
-    x = dense_component(out, 0, y0, theta)
-    y = dense_component(out, 1, y1, theta)
-    vx = dense_component(out, 2, y2, theta)
-    vy = dense_component(out, 3, y3, theta)
-    w = dense_component(out, 4, y4, theta)
+    x = dense_component(out, np.int64(0), y0, theta)
+    y = dense_component(out, np.int64(1), y1, theta)
+    vx = dense_component(out, np.int64(2), y2, theta)
+    vy = dense_component(out, np.int64(3), y3, theta)
+    w = dense_component(out, np.int64(4), y4, theta)
     if vx == 0.0 and vy == 0.0 and (c[5] == 0.0 or w == 0.0):
         return 1.0
     return ride_force(surface, c, members, ride, x, y, vx, vy, w)
@@ -175,7 +177,7 @@ def straight_stop(surface, c, members, ride, x, y, vx, vy, w):
     return tau, 0.5 * vx * tau, 0.5 * vy * tau
 
 
-@jit.inline
+@jit.kernel
 def ride_from(ride, ox, oy):
     """A disc's own ride (offset zero) as the ride of a body whose reference disc is at (-ox, -oy) from it."""
     rho = ride[3] - (ox * ride[1] + oy * ride[2] if ride[0] == RIDE_LINE else 0.0)

@@ -86,8 +86,8 @@ def sample_paths(table, orbit_tables, surface, seg, n_discs, times, out):
                 steps += 1
             if phase == PHASE_STEP:
                 theta = theta_at(st, np.int64(0), t)
-                out[f, i, 0] = dense_row(st, 0, 0, theta) + ox
-                out[f, i, 1] = dense_row(st, 0, 1, theta) + oy
+                out[f, i, 0] = dense_row(st, np.int64(0), np.int64(0), theta) + ox
+                out[f, i, 1] = dense_row(st, np.int64(0), np.int64(1), theta) + oy
             else:
                 t0 = st[C_Y + 5, 0]
                 t1 = st[C_FINISH, 0]
@@ -121,7 +121,7 @@ def _load(table, orbit_tables, surface, seg, k, st, ist, buf):
     for m in range(6):
         st[C_RIDE + m, 0] = seg[k, 12 + m]
     c = constants(table, orbit_tables, surface, st[C_SIGN, 0])
-    ride = ride_of_body(st, 0)
+    ride = ride_of_body(st, np.int64(0))
     st[C_Y, 0] = x
     st[C_Y + 1, 0] = y
     st[C_Y + 2, 0] = seg[k, 5]
@@ -142,7 +142,7 @@ def _stretch(table, orbit_tables, surface, st, ist, members, dense_out):
     """The body's next stretch from its step start, as ``_curved_bodies._next_stretch`` takes it: the
     closed-form end (returns PHASE_FINISH) or the next step, with its dense output (PHASE_STEP)."""
     c = constants(table, orbit_tables, surface, st[C_SIGN, 0])
-    ride = ride_of_body(st, 0)
+    ride = ride_of_body(st, np.int64(0))
     ok, tau, dx, dy = finish_stretch(
         surface, c, members, ride, st[C_Y, 0], st[C_Y + 1, 0], st[C_Y + 2, 0], st[C_Y + 3, 0], st[C_Y + 4, 0]
     )
@@ -163,7 +163,7 @@ def _accept(table, orbit_tables, surface, st, members):
     for r in range(6):
         st[C_Y + r, 0] = st[C_N + r, 0]
         st[C_F + r, 0] = st[C_K + r, 0]
-    ride = ride_of_body(st, 0)
+    ride = ride_of_body(st, np.int64(0))
     if ride[0] != RIDE_NONE:
         x, y, vx, vy = onto_ride(ride, st[C_Y, 0], st[C_Y + 1, 0], st[C_Y + 2, 0], st[C_Y + 3, 0])
         st[C_Y, 0] = x

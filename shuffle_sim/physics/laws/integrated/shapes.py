@@ -71,7 +71,7 @@ MAX_SEARCH = 2000
 MAX_POLISH = 200
 
 
-@jit.inline
+@jit.kernel
 def _segment_distance(px, py, x0, y0, ux, uy, length):
     """Distance from p to the segment x0 + u s, 0 <= s <= length, and the unit normal from the
     segment's nearest point to p."""
@@ -86,7 +86,7 @@ def _segment_distance(px, py, x0, y0, ux, uy, length):
     return d, dx / d, dy / d
 
 
-@jit.inline
+@jit.kernel
 def _point_segment(px, py, ax, ay, bx, by):
     """Distance from p to the segment a-b."""
     ex = bx - ax
@@ -98,7 +98,7 @@ def _point_segment(px, py, ax, ay, bx, by):
     return math.sqrt(dx * dx + dy * dy)
 
 
-@jit.inline
+@jit.kernel
 def _segments_distance(ax, ay, bx, by, cx, cy, dx, dy):
     """Distance between the segments a-b and c-d (zero if they cross)."""
     d1x = bx - ax
@@ -117,7 +117,7 @@ def _segments_distance(ax, ay, bx, by, cx, cy, dx, dy):
     )
 
 
-@jit.inline
+@jit.kernel
 def gap(shape, x, y, speed):
     """The shape's gap at a centre (x, y) moving at ``speed`` (module docstring)."""
     kind = shape[0]
@@ -132,7 +132,7 @@ def gap(shape, x, y, speed):
     return max(math.sqrt((x - shape[1]) ** 2 + (y - shape[2]) ** 2) - shape[3], speed - shape[4])
 
 
-@jit.inline
+@jit.kernel
 def clear(shape, xa, ya, va, xb, yb, vb, delta, dv):
     """Whether no path within ``delta`` of the chord (xa, ya)-(xb, yb), its speed within ``dv`` of
     both ends' speeds, can close the shape's gap."""
@@ -225,7 +225,7 @@ def start_shape(table, row, x, y, vx, vy, alive, moving):
     return NO_SHAPE, False
 
 
-@jit.inline
+@jit.kernel
 def outside_shape(cx, cy, rho, x, y, vx, vy):
     """A circle to stay out of (a peg, a disc at rest) from a centre at (x, y) moving at (vx, vy), with
     ``toi.circle_entry``'s contact rules: (shape, at_once)."""
@@ -239,7 +239,7 @@ def outside_shape(cx, cy, rho, x, y, vx, vy):
     return (float(S_OUTSIDE), cx, cy, 0.0, 0.0, 0.0, 0.0, rho), False
 
 
-@jit.inline
+@jit.kernel
 def edge_holds(shape, x, y):
     """Whether a crossing of an edge's line at (x, y) lies on the edge (within ``toi.EDGE_TOL``); kill
     lines (no length) always hold."""
@@ -249,14 +249,14 @@ def edge_holds(shape, x, y):
     return -EDGE_TOL <= along <= shape[7] + EDGE_TOL
 
 
-@jit.inline
+@jit.kernel
 def _probe(dense, y0, y1, y2, y3, y5, theta, ox, oy):
     """(x, y, speed, t) of a member at offset (ox, oy) at the fraction theta of a step."""
-    x = dense_component(dense, 0, y0, theta) + ox
-    y = dense_component(dense, 1, y1, theta) + oy
-    vx = dense_component(dense, 2, y2, theta)
-    vy = dense_component(dense, 3, y3, theta)
-    return x, y, math.sqrt(vx * vx + vy * vy), dense_component(dense, 5, y5, theta)
+    x = dense_component(dense, np.int64(0), y0, theta) + ox
+    y = dense_component(dense, np.int64(1), y1, theta) + oy
+    vx = dense_component(dense, np.int64(2), y2, theta)
+    vy = dense_component(dense, np.int64(3), y3, theta)
+    return x, y, math.sqrt(vx * vx + vy * vy), dense_component(dense, np.int64(5), y5, theta)
 
 
 @jit.no_refcount

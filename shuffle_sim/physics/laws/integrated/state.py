@@ -90,7 +90,7 @@ PHASE_FINISH = 2
 FINISH_LENGTH = 1e-10
 
 
-@jit.inline
+@jit.kernel
 def constants(table, orbit_tables, surface, sign):
     """``curved_motion.derivatives``' constants for a motion whose spin has the sign ``sign``."""
     return (
@@ -107,13 +107,13 @@ def constants(table, orbit_tables, surface, sign):
     )
 
 
-@jit.inline
+@jit.kernel
 def with_sign(c, sign):
     """The constants ``c`` of a motion whose spin has the sign ``sign``."""
     return (c[0], c[1], c[2], c[3], c[4], c[5], sign, c[7], c[8], c[9])
 
 
-@jit.inline
+@jit.kernel
 def body_acceleration(table, surface, vx, vy, w):
     """``motion.max_acceleration`` for a body moving off at (vx, vy) with spin w: its kinetic energy
     per half its mass, v^2 + k r^2 omega^2, and all it may gain descending the ground
@@ -123,7 +123,7 @@ def body_acceleration(table, surface, vx, vy, w):
     return max_acceleration(surface, table[0, H_DECEL], table[0, H_SPEED_DECEL], energy)
 
 
-@jit.inline
+@jit.kernel
 def ride_of_body(st, i):
     return (
         st[C_RIDE, i],
@@ -135,13 +135,13 @@ def ride_of_body(st, i):
     )
 
 
-@jit.inline
+@jit.kernel
 def set_ride(st, i, ride):
     for k in range(6):
         st[C_RIDE + k, i] = ride[k]
 
 
-@jit.inline
+@jit.kernel
 def rows(st, row, i):
     """The six rows of ``st`` from ``row`` for body i (a state or its derivatives), as a tuple."""
     return (st[row, i], st[row + 1, i], st[row + 2, i], st[row + 3, i], st[row + 4, i], st[row + 5, i])
@@ -153,7 +153,7 @@ def take_step(surface, c, members, ride, st, i):
     accepted) into the end rows; returns False if ``MAX_REJECTS`` rejections in a row were reached."""
     h = st[C_H_NEXT, i]
     for _ in range(MAX_REJECTS):
-        n, k, err = step(surface, c, members, ride, rows(st, C_Y, i), rows(st, C_F, i), h)
+        n, k, err = step(surface, c, members, ride, rows(st, np.int64(C_Y), i), rows(st, np.int64(C_F), i), h)
         if err <= 1.0:
             for r in range(6):
                 st[C_N + r, i] = n[r]
@@ -170,7 +170,7 @@ def take_step(surface, c, members, ride, st, i):
 def body_dense(surface, c, members, ride, st, ist, i, out):
     """Make sure the body's dense output is in its rows (``C_DENSE``) and in ``out[:7]`` (``dense``)."""
     if ist[I_DENSE, i] == 0:
-        dense(surface, c, members, ride, rows(st, C_Y, i), rows(st, C_F, i), st[C_H, i], out)
+        dense(surface, c, members, ride, rows(st, np.int64(C_Y), i), rows(st, np.int64(C_F), i), st[C_H, i], out)
         for a in range(7):
             for b in range(6):
                 st[C_DENSE + 6 * a + b, i] = out[a, b]
@@ -181,7 +181,7 @@ def body_dense(surface, c, members, ride, st, ist, i, out):
                 out[a, b] = st[C_DENSE + 6 * a + b, i]
 
 
-@jit.inline
+@jit.kernel
 def dense_row(st, i, k, theta):
     """Component k of body i's dense output at theta (from its rows)."""
     d = C_DENSE + k
@@ -212,7 +212,7 @@ def theta_at(st, i, t):
     hi = 1.0
     theta = (t - t0) / (t1 - t0)
     for _ in range(60):
-        g = dense_row(st, i, 5, theta) - t
+        g = dense_row(st, i, np.int64(5), theta) - t
         if g == 0.0:
             return theta
         if g > 0.0:
@@ -223,7 +223,7 @@ def theta_at(st, i, t):
         probe = 1e-7
         a = max(0.0, theta - probe)
         b = min(1.0, theta + probe)
-        slope = (dense_row(st, i, 5, b) - dense_row(st, i, 5, a)) / (b - a)
+        slope = (dense_row(st, i, np.int64(5), b) - dense_row(st, i, np.int64(5), a)) / (b - a)
         better = theta - g / slope if slope > 0.0 else 0.5 * (lo + hi)
         if not (lo < better < hi):
             better = 0.5 * (lo + hi)
@@ -266,7 +266,7 @@ def finish_stretch(surface, c, members, ride, x, y, vx, vy, w):
     return True, tau, 0.5 * vx * tau, 0.5 * vy * tau
 
 
-@jit.inline
+@jit.kernel
 def first_step_size(surface, decel, x, y):
     """The first step of a motion in sigma (``curved_motion.FIRST_STEP``)."""
     return FIRST_STEP / (decel * max(1e-3, surface_at(surface, x, y)[2]))
