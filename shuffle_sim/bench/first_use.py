@@ -288,10 +288,8 @@ def format_first_use(results: dict) -> str:
             lines.append(f"{key:24s} not measured: {r['skipped']}")
             continue
         kernels = ", ".join(f"{name.rsplit('.', 1)[-1]} {s}" for name, s in list(r["kernels"].items())[:3])
-        lines.append(
-            f"{key:24s} {r['cold_seconds']:>9.1f}s {r.get('warm_seconds', float('nan')):>7.1f}s "
-            f"{r['compilations']:>9d}  {kernels}"
-        )
+        again = "-" if r.get("warm_seconds") is None else f"{r['warm_seconds']:.1f}s"  # the lab: none
+        lines.append(f"{key:24s} {r['cold_seconds']:>9.1f}s {again:>8s} {r['compilations']:>9d}  {kernels}")
         if "grade_seconds" in r:
             lines.append(
                 f"{'':24s} usable after {r['cold_seconds']:.1f} s; a grade typed then had its path drawn after "

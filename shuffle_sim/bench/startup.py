@@ -229,11 +229,11 @@ def first_use_figures(quick: bool, record: bool = False) -> dict:
     if record:
         from shuffle_sim._runtime.compile_ahead import write_recorded_plans
         from shuffle_sim._runtime.compile_notice import write_recorded_seconds
-        from shuffle_sim.bench.first_use import COMMANDS
+        from shuffle_sim.bench.first_use import LAB
 
         machine = f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}" if hasattr(os, "getloadavg") else ""
-        commands = {c.key for c in COMMANDS}  # the lab states no expected compile time
-        write_recorded_seconds({k: f["waited_seconds"] for k, f in found.items() if k in commands}, machine)
+        # The lab states no expected compile time.
+        write_recorded_seconds({k: f["waited_seconds"] for k, f in found.items() if k != LAB}, machine)
         write_recorded_plans({key: figures["plan"] for key, figures in found.items() if "plan" in figures}, machine)
     return found
 

@@ -193,13 +193,13 @@ def tasks(games: list[str], graded: bool) -> list[Task]:
             Task("batches of shots on a graded court", partial(shots, graded=True), ("simulate on a graded court",)),
         ]
     basics = ("batches of shots",)
-    # Every game's experiments run the same chunk kernels: the first game's run compiles them.
-    first_run = tuple(f"run {game}" for game in games[:1])
     for game in games:
+        # Every game's experiments run the same chunk kernels: the first game's run compiles them.
+        run_after = basics if game == games[0] else (*basics, f"run {games[0]}")
         out += [
             Task(f"play {game}", partial(play_frames, game), basics),
             Task(f"advise {game}", partial(advise_shot, game), (*basics, f"play {game}")),
-            Task(f"run {game}", partial(run_experiments, game), basics if game == games[0] else (*basics, *first_run)),
+            Task(f"run {game}", partial(run_experiments, game), run_after),
         ]
     return out
 

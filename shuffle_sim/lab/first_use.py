@@ -29,17 +29,14 @@ import time
 from pathlib import Path
 
 from shuffle_sim._runtime.compile_log import ENV_LOG, read_logs
-from shuffle_sim.bench.first_use import kernel_report
+from shuffle_sim.bench.first_use import LAB, format_first_use, kernel_report
 from shuffle_sim.lab.browser import LabPage, chromium, chromium_path, lab_server
-from shuffle_sim.lab.latency import grade_seconds
+from shuffle_sim.lab.latency import GRADES, TARGETS, grade_seconds
 
-#: The court the lab is opened on (its default), a disc placed in its far 10 and the grades typed.
+#: The court the lab is opened on (its default) and a disc placed in its far 10; the grades typed and
+#: the warm grade's goal are ``latency``'s (``GRADES``, ``TARGETS``).
 COURT = "deck"
 DISC = (0.0, 11.2)
-GRADES = ("1 in 1000", "1 in 2000")
-#: Goals (s): the page usable after ``shuffle-sim lab``; a grade answered once the lab is warm.
-USABLE_GOAL = 30.0
-GRADE_GOAL = 2.0
 #: A predicted path has more points than this (an empty one: none while it waits).
 PATH_POINTS = 50
 #: How long any one step may take before the measurement gives up (s).
@@ -62,7 +59,7 @@ def _first_path_seconds(page: LabPage, grade: str, timeout: float) -> float:
 def lab_first_use(timeout: float = TIMEOUT) -> dict:
     """The lab's first use (module docstring): seconds, goals and the compile events of its server."""
     if chromium_path() is None:
-        return {"command": "lab", "skipped": "no Chromium on this machine"}
+        return {"command": LAB, "skipped": "no Chromium on this machine"}
     with tempfile.TemporaryDirectory(prefix="shuffle-sim-lab-first-use-") as tmp:
         cache, logs = Path(tmp) / "cache", Path(tmp) / "logs"
         env = {"NUMBA_CACHE_DIR": str(cache), ENV_LOG: str(logs)}
@@ -84,8 +81,8 @@ def lab_first_use(timeout: float = TIMEOUT) -> dict:
         "cold_seconds": round(usable, 2),
         "first_grade_seconds": round(first_grade, 2),
         "grade_seconds": round(again, 3),
-        "grade_goal_seconds": GRADE_GOAL,
-        "grade_met": again <= GRADE_GOAL,
+        "grade_goal_seconds": TARGETS["grade"],
+        "grade_met": again <= TARGETS["grade"],
         **report,
     }
 
@@ -95,16 +92,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="print JSON")
     args = parser.parse_args(argv)
     found = lab_first_use()
-    if args.json:
-        print(json.dumps(found))
-    elif "skipped" in found:
-        print(f"the lab's first use was not measured: {found['skipped']}")
-    else:
-        print(
-            f"shuffle-sim lab on an empty numba cache: usable after {found['cold_seconds']:.1f} s (goal "
-            f"{USABLE_GOAL:.0f} s); a grade typed then had its path drawn after {found['first_grade_seconds']:.1f} s, "
-            f"another grade after {found['grade_seconds']:.2f} s (goal {GRADE_GOAL:.0f} s)"
-        )
+    print(json.dumps(found) if args.json else format_first_use({LAB: found}))
     return 0
 
 
@@ -112,4 +100,4 @@ if __name__ == "__main__":
     raise SystemExit(main())
 
 
-__all__ = ["COURT", "GRADE_GOAL", "USABLE_GOAL", "lab_first_use", "main"]
+__all__ = ["COURT", "lab_first_use", "main"]

@@ -15,7 +15,7 @@ import numpy as np
 
 from shuffle_sim._runtime import jit
 from shuffle_sim.physics.laws.integrated.dop853 import N_STAGES, N_STAGES_EXTENDED, A, D
-from shuffle_sim.physics.laws.integrated.motion import derivatives_call
+from shuffle_sim.physics.laws.integrated.motion import derivatives
 
 #: Rows of ``dense``'s scratch ``out``: the interpolant's coefficients (7), then the stages (16).
 DENSE_ROWS = 7
@@ -59,7 +59,7 @@ def dense(surface, c, members, ride, y, f, h, out):
             new = (a0, a1, a2, a3, a4, a5)
             for k in range(6):
                 out[0, k] = new[k] - y[k]
-        d = derivatives_call(surface, c, members, ride, a0, a1, a2, a3, a4)
+        d = derivatives(surface, c, members, ride, a0, a1, a2, a3, a4)
         for k in range(6):
             out[STAGE_ROW + s, k] = d[k]
     for k in range(6):

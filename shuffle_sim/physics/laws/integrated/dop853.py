@@ -236,12 +236,12 @@ def step_source() -> str:
         "",
         "``step`` advances the state (x, y, vx, vy, w, t) by h in sigma and returns the new state, its",
         "derivatives (the next step's first stage) and the error norm (``motion.error_norm``). Each",
-        "stage calls the equations (``motion.derivatives_call``), compiled once rather than inlined",
+        "stage calls the equations (``motion.derivatives``), a kernel compiled once rather than inlined",
         "twelve times: the same numbers at a fraction of the compile. The dense output of a step is",
         'a loop over the same coefficients (``dense``)."""',
         "",
         "from shuffle_sim._runtime import jit",
-        "from shuffle_sim.physics.laws.integrated.motion import derivatives_call, error_norm",
+        "from shuffle_sim.physics.laws.integrated.motion import derivatives, error_norm",
         "",
     ]
 
@@ -255,14 +255,14 @@ def step_source() -> str:
             lines.append(
                 f"{indent}"
                 + ", ".join(f"k{s}_{c}" for c in range(n))
-                + " = derivatives_call(surface, c, members, ride, a0, a1, a2, a3, a4)"
+                + " = derivatives(surface, c, members, ride, a0, a1, a2, a3, a4)"
             )
         for c in range(n):
             lines.append(f"{indent}n{c} = y{c} + h * ({_sum(B, [f'k{j}_{c}' for j in range(N_STAGES)])})")
         lines.append(
             f"{indent}"
             + ", ".join(f"k12_{c}" for c in range(n))
-            + " = derivatives_call(surface, c, members, ride, n0, n1, n2, n3, n4)"
+            + " = derivatives(surface, c, members, ride, n0, n1, n2, n3, n4)"
         )
         return lines
 

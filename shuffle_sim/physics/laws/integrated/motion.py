@@ -99,9 +99,11 @@ def ride_normal(ride, x, y):
     return -dx / d, -dy / d, 1.0 / ride[3]
 
 
-@jit.kernel
+@jit.no_refcount
 def derivatives(surface, c, members, ride, x, y, vx, vy, w):
-    """d(x, y, vx, vy, omega, t)/d(sigma) of a body on the ground (module docstring).
+    """d(x, y, vx, vy, omega, t)/d(sigma) of a body on the ground (module docstring). Compiled once
+    and called from every stage of a step (``step``, ``dense``) and the event searches; it allocates
+    nothing, so it runs without numba's reference counting.
 
     ``c`` = (mu g, decoupled spin deceleration, radius, eta, inertia ratio k, coupled 1/0, sign of
     omega, error tolerance, the speed law's g mu_speed and its spin decay per unit spin
@@ -144,13 +146,6 @@ def derivatives(surface, c, members, ride, x, y, vx, vy, w):
         dvx += push * nx
         dvy += push * ny
     return q * vx, q * vy, dvx, dvy, dw, q
-
-
-@jit.no_refcount
-def derivatives_call(surface, c, members, ride, x, y, vx, vy, w):
-    """``derivatives`` as a call (the step's stages and its dense output, ``step`` and ``dense``: the
-    same numbers, compiled once rather than inlined at every stage; the warm speed is unchanged)."""
-    return derivatives(surface, c, members, ride, x, y, vx, vy, w)
 
 
 @jit.no_refcount

@@ -141,7 +141,8 @@ def _predict_body(table, orbit_tables, surface, st, ist, lead, members, out):
                 continue
             ox = ride[4]
             oy = ride[5]
-            if gap(shape, _dense_probe(st, lead, lo, ox, oy)[0], _dense_probe(st, lead, lo, ox, oy)[1], 0.0) <= 0.0:
+            px, py, _, _ = _dense_probe(st, lead, lo, ox, oy)
+            if gap(shape, px, py, 0.0) <= 0.0:
                 continue
             theta = first_event(shape, out, y0, y1, y2, y3, y5, lo, min(1.0, best), ox, oy, accel)
             if theta < best:

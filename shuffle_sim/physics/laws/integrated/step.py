@@ -3,12 +3,12 @@
 
 ``step`` advances the state (x, y, vx, vy, w, t) by h in sigma and returns the new state, its
 derivatives (the next step's first stage) and the error norm (``motion.error_norm``). Each
-stage calls the equations (``motion.derivatives_call``), compiled once rather than inlined
+stage calls the equations (``motion.derivatives``), a kernel compiled once rather than inlined
 twelve times: the same numbers at a fraction of the compile. The dense output of a step is
 a loop over the same coefficients (``dense``)."""
 
 from shuffle_sim._runtime import jit
-from shuffle_sim.physics.laws.integrated.motion import derivatives_call, error_norm
+from shuffle_sim.physics.laws.integrated.motion import derivatives, error_norm
 
 
 @jit.no_refcount
@@ -29,42 +29,42 @@ def step(surface, c, members, ride, y, f, h):
     a3 = y3 + h * (0.05260015195876773 * k0_3)
     a4 = y4 + h * (0.05260015195876773 * k0_4)
     a5 = y5 + h * (0.05260015195876773 * k0_5)
-    k1_0, k1_1, k1_2, k1_3, k1_4, k1_5 = derivatives_call(surface, c, members, ride, a0, a1, a2, a3, a4)
+    k1_0, k1_1, k1_2, k1_3, k1_4, k1_5 = derivatives(surface, c, members, ride, a0, a1, a2, a3, a4)
     a0 = y0 + h * (0.0197250569845379 * k0_0 + 0.0591751709536137 * k1_0)
     a1 = y1 + h * (0.0197250569845379 * k0_1 + 0.0591751709536137 * k1_1)
     a2 = y2 + h * (0.0197250569845379 * k0_2 + 0.0591751709536137 * k1_2)
     a3 = y3 + h * (0.0197250569845379 * k0_3 + 0.0591751709536137 * k1_3)
     a4 = y4 + h * (0.0197250569845379 * k0_4 + 0.0591751709536137 * k1_4)
     a5 = y5 + h * (0.0197250569845379 * k0_5 + 0.0591751709536137 * k1_5)
-    k2_0, k2_1, k2_2, k2_3, k2_4, k2_5 = derivatives_call(surface, c, members, ride, a0, a1, a2, a3, a4)
+    k2_0, k2_1, k2_2, k2_3, k2_4, k2_5 = derivatives(surface, c, members, ride, a0, a1, a2, a3, a4)
     a0 = y0 + h * (0.02958758547680685 * k0_0 + 0.08876275643042054 * k2_0)
     a1 = y1 + h * (0.02958758547680685 * k0_1 + 0.08876275643042054 * k2_1)
     a2 = y2 + h * (0.02958758547680685 * k0_2 + 0.08876275643042054 * k2_2)
     a3 = y3 + h * (0.02958758547680685 * k0_3 + 0.08876275643042054 * k2_3)
     a4 = y4 + h * (0.02958758547680685 * k0_4 + 0.08876275643042054 * k2_4)
     a5 = y5 + h * (0.02958758547680685 * k0_5 + 0.08876275643042054 * k2_5)
-    k3_0, k3_1, k3_2, k3_3, k3_4, k3_5 = derivatives_call(surface, c, members, ride, a0, a1, a2, a3, a4)
+    k3_0, k3_1, k3_2, k3_3, k3_4, k3_5 = derivatives(surface, c, members, ride, a0, a1, a2, a3, a4)
     a0 = y0 + h * (0.2413651341592667 * k0_0 + -0.8845494793282861 * k2_0 + 0.924834003261792 * k3_0)
     a1 = y1 + h * (0.2413651341592667 * k0_1 + -0.8845494793282861 * k2_1 + 0.924834003261792 * k3_1)
     a2 = y2 + h * (0.2413651341592667 * k0_2 + -0.8845494793282861 * k2_2 + 0.924834003261792 * k3_2)
     a3 = y3 + h * (0.2413651341592667 * k0_3 + -0.8845494793282861 * k2_3 + 0.924834003261792 * k3_3)
     a4 = y4 + h * (0.2413651341592667 * k0_4 + -0.8845494793282861 * k2_4 + 0.924834003261792 * k3_4)
     a5 = y5 + h * (0.2413651341592667 * k0_5 + -0.8845494793282861 * k2_5 + 0.924834003261792 * k3_5)
-    k4_0, k4_1, k4_2, k4_3, k4_4, k4_5 = derivatives_call(surface, c, members, ride, a0, a1, a2, a3, a4)
+    k4_0, k4_1, k4_2, k4_3, k4_4, k4_5 = derivatives(surface, c, members, ride, a0, a1, a2, a3, a4)
     a0 = y0 + h * (0.037037037037037035 * k0_0 + 0.17082860872947386 * k3_0 + 0.12546768756682242 * k4_0)
     a1 = y1 + h * (0.037037037037037035 * k0_1 + 0.17082860872947386 * k3_1 + 0.12546768756682242 * k4_1)
     a2 = y2 + h * (0.037037037037037035 * k0_2 + 0.17082860872947386 * k3_2 + 0.12546768756682242 * k4_2)
     a3 = y3 + h * (0.037037037037037035 * k0_3 + 0.17082860872947386 * k3_3 + 0.12546768756682242 * k4_3)
     a4 = y4 + h * (0.037037037037037035 * k0_4 + 0.17082860872947386 * k3_4 + 0.12546768756682242 * k4_4)
     a5 = y5 + h * (0.037037037037037035 * k0_5 + 0.17082860872947386 * k3_5 + 0.12546768756682242 * k4_5)
-    k5_0, k5_1, k5_2, k5_3, k5_4, k5_5 = derivatives_call(surface, c, members, ride, a0, a1, a2, a3, a4)
+    k5_0, k5_1, k5_2, k5_3, k5_4, k5_5 = derivatives(surface, c, members, ride, a0, a1, a2, a3, a4)
     a0 = y0 + h * (0.037109375 * k0_0 + 0.17025221101954405 * k3_0 + 0.06021653898045596 * k4_0 + -0.017578125 * k5_0)
     a1 = y1 + h * (0.037109375 * k0_1 + 0.17025221101954405 * k3_1 + 0.06021653898045596 * k4_1 + -0.017578125 * k5_1)
     a2 = y2 + h * (0.037109375 * k0_2 + 0.17025221101954405 * k3_2 + 0.06021653898045596 * k4_2 + -0.017578125 * k5_2)
     a3 = y3 + h * (0.037109375 * k0_3 + 0.17025221101954405 * k3_3 + 0.06021653898045596 * k4_3 + -0.017578125 * k5_3)
     a4 = y4 + h * (0.037109375 * k0_4 + 0.17025221101954405 * k3_4 + 0.06021653898045596 * k4_4 + -0.017578125 * k5_4)
     a5 = y5 + h * (0.037109375 * k0_5 + 0.17025221101954405 * k3_5 + 0.06021653898045596 * k4_5 + -0.017578125 * k5_5)
-    k6_0, k6_1, k6_2, k6_3, k6_4, k6_5 = derivatives_call(surface, c, members, ride, a0, a1, a2, a3, a4)
+    k6_0, k6_1, k6_2, k6_3, k6_4, k6_5 = derivatives(surface, c, members, ride, a0, a1, a2, a3, a4)
     a0 = y0 + h * (
         0.03709200011850479 * k0_0
         + 0.17038392571223998 * k3_0
@@ -107,7 +107,7 @@ def step(surface, c, members, ride, y, f, h):
         + -0.015319437748624402 * k5_5
         + 0.008273789163814023 * k6_5
     )
-    k7_0, k7_1, k7_2, k7_3, k7_4, k7_5 = derivatives_call(surface, c, members, ride, a0, a1, a2, a3, a4)
+    k7_0, k7_1, k7_2, k7_3, k7_4, k7_5 = derivatives(surface, c, members, ride, a0, a1, a2, a3, a4)
     a0 = y0 + h * (
         0.6241109587160757 * k0_0
         + -3.3608926294469414 * k3_0
@@ -156,7 +156,7 @@ def step(surface, c, members, ride, y, f, h):
         + 20.154067550477894 * k6_5
         + -43.48988418106996 * k7_5
     )
-    k8_0, k8_1, k8_2, k8_3, k8_4, k8_5 = derivatives_call(surface, c, members, ride, a0, a1, a2, a3, a4)
+    k8_0, k8_1, k8_2, k8_3, k8_4, k8_5 = derivatives(surface, c, members, ride, a0, a1, a2, a3, a4)
     a0 = y0 + h * (
         0.47766253643826434 * k0_0
         + -2.4881146199716677 * k3_0
@@ -211,7 +211,7 @@ def step(surface, c, members, ride, y, f, h):
         + -33.28821096898486 * k7_5
         + -0.020331201708508627 * k8_5
     )
-    k9_0, k9_1, k9_2, k9_3, k9_4, k9_5 = derivatives_call(surface, c, members, ride, a0, a1, a2, a3, a4)
+    k9_0, k9_1, k9_2, k9_3, k9_4, k9_5 = derivatives(surface, c, members, ride, a0, a1, a2, a3, a4)
     a0 = y0 + h * (
         -0.9371424300859873 * k0_0
         + 5.186372428844064 * k3_0
@@ -272,7 +272,7 @@ def step(surface, c, members, ride, y, f, h):
         + 2.4936055526796523 * k8_5
         + -3.0467644718982196 * k9_5
     )
-    k10_0, k10_1, k10_2, k10_3, k10_4, k10_5 = derivatives_call(surface, c, members, ride, a0, a1, a2, a3, a4)
+    k10_0, k10_1, k10_2, k10_3, k10_4, k10_5 = derivatives(surface, c, members, ride, a0, a1, a2, a3, a4)
     a0 = y0 + h * (
         2.273310147516538 * k0_0
         + -10.53449546673725 * k3_0
@@ -339,7 +339,7 @@ def step(surface, c, members, ride, y, f, h):
         + 12.360567175794303 * k9_5
         + 0.6433927460157636 * k10_5
     )
-    k11_0, k11_1, k11_2, k11_3, k11_4, k11_5 = derivatives_call(surface, c, members, ride, a0, a1, a2, a3, a4)
+    k11_0, k11_1, k11_2, k11_3, k11_4, k11_5 = derivatives(surface, c, members, ride, a0, a1, a2, a3, a4)
     n0 = y0 + h * (
         0.054293734116568765 * k0_0
         + 4.450312892752409 * k5_0
@@ -400,7 +400,7 @@ def step(surface, c, members, ride, y, f, h):
         + 0.20136540080403034 * k10_5
         + 0.04471061572777259 * k11_5
     )
-    k12_0, k12_1, k12_2, k12_3, k12_4, k12_5 = derivatives_call(surface, c, members, ride, n0, n1, n2, n3, n4)
+    k12_0, k12_1, k12_2, k12_3, k12_4, k12_5 = derivatives(surface, c, members, ride, n0, n1, n2, n3, n4)
     e5_0 = (
         0.01312004499419488 * k0_0
         + -1.2251564463762044 * k5_0
