@@ -21,7 +21,7 @@ from shuffle_sim.experiment._lone_kernels import (
 )
 from shuffle_sim.judging.batch import cached_judge_index
 from shuffle_sim.judging.packing import judge_arrays
-from shuffle_sim.physics.numba_api import court_table, kernel_arrays, run_lone_call
+from shuffle_sim.physics.numba_api import court_table, kernel_arrays, run_lone
 
 __all__ = [
     "BATCH_SHOTS",
@@ -159,12 +159,12 @@ def compile_lone_kernel(experiment, shot_plan) -> None:
 
 
 def compile_lone_physics(experiment, shot_plan) -> None:
-    """Compile (or load) the lone disc's physics as the chunk kernel calls it (``run_lone_call`` for
+    """Compile (or load) the lone disc's physics as the chunk kernel calls it (``run_lone`` for
     this court's tables), then the kernel's blocks (``play_lone_blocks``), whose other callees
     ``compile_lone_parts`` puts in numba's cache meanwhile: one of the two processes of a first run's
     compile (``experiment.warmup``)."""
     court = experiment.court.for_end(experiment.end)
-    run_lone_call(court_table(court), kernel_arrays(court).orbit_tables, 0.0, 0.0, 0.0, 0.0, 0.0, MAX_EVENTS)
+    run_lone(court_table(court), kernel_arrays(court).orbit_tables, 0.0, 0.0, 0.0, 0.0, 0.0, MAX_EVENTS)
     plays, _ = _stand_in_args(experiment, shot_plan)
     play_lone_blocks(0, 0, *plays)
 

@@ -34,7 +34,7 @@ from shuffle_sim.experiment._chunk_kernels import (
     drawn_parameters,
     value_slot,
 )
-from shuffle_sim.physics.numba_api import CHUNK, NOT_FINITE, judge_rest, run_lone_call, shot_problem
+from shuffle_sim.physics.numba_api import CHUNK, NOT_FINITE, judge_rest, run_lone, shot_problem
 
 #: Bits of a shot's flags.
 FLAG_FAILED = 1  # not played (its start) or not finished (event bound): counted in ``failed`` only
@@ -92,7 +92,7 @@ def _play_block(first, start, stop, samples, grid, variation, courts, ja, index,
             shot_value[k] = 0
             shot_flags[k] = FLAG_FAILED | (FLAG_NOT_FINITE if why == NOT_FINITE else 0)
             continue
-        x, y, _, _, _, status, dead, ok, _, _ = run_lone_call(table, orbit_tables, x, y, vx, vy, spin, max_events)
+        x, y, _, _, _, status, dead, ok, _, _ = run_lone(table, orbit_tables, x, y, vx, vy, spin, max_events)
         rest_x[k] = x
         rest_y[k] = y
         shot_value[k] = status | (PACK_DEAD if dead else 0) | (0 if ok else PACK_NOT_OK)

@@ -9,7 +9,7 @@ draw: one shot of each paired combination).
 
 On an empty numba cache an experiment on an empty board compiles its one-call chunk kernel
 (``experiment.lone.play_lone_chunk``) in two processes side by side on two cores: a second Python
-process compiles the lone disc's physics (``physics.laws.closed_form.lone.run_lone_call``) and then the kernel's
+process compiles the lone disc's physics (``physics.laws.closed_form.lone.run_lone``) and then the kernel's
 blocks (``lone.play_lone_blocks``), writing them to numba's cache, while this one compiles the
 kernel's other pieces (the judging pass, the start check's and the draws' callees, the sums:
 ``lone.compile_lone_parts``), which the other finds in the cache when its blocks need them; then

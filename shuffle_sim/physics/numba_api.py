@@ -31,9 +31,9 @@ insides without breaking its callers.
 ``run_table``
     the event loop of the closed-form law on a packed table (flat courts' game engines)
 ``run_lone``
-    the closed-form law's lone disc (a shot at an empty flat court)
+    the closed-form law's lone disc (a shot at an empty flat court), compiled as a function of its own
 ``run_lone_call``
-    the same, compiled as a function of its own
+    the same kernel under a second name
 ``LONE_CALLEES``
     its callees, for a first compile shared between processes
 ``play_shots``

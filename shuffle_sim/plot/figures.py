@@ -165,6 +165,8 @@ def plot_courts(court: Court, pictures, dpi: int = DEFAULT_DPI) -> None:
     ``(path, discs, end, zoom)``. The court is drawn and laid out once per end and zoom and only the
     discs are drawn per picture (a game's frames: about a third of the time of one ``plot_court``
     each); each file is the same as ``plot_court`` would write."""
+    import matplotlib
+
     court = as_court(court)
     figures: dict = {}
     for path, discs, end, zoom in pictures:
@@ -178,10 +180,13 @@ def plot_courts(court: Court, pictures, dpi: int = DEFAULT_DPI) -> None:
             xs, ys, teams = _parse_discs(discs)
             draw_discs(ax, court, xs, ys, teams, judged_labels(court.for_end(end), xs, ys))
         fig.savefig(os.fspath(path), dpi=dpi)
-        # The discs' own artists go; the court's stay, and so does the layout found for them.
+        # The discs' own artists go; the court's stay, and so does the layout found for them. No
+        # layout engine from here on (not even matplotlib's "none" placeholder, for which every
+        # save draws the figure once more before drawing it into the file).
         for artist in [*ax.patches[patches:], *ax.texts[texts:]]:
             artist.remove()
-        fig.set_layout_engine("none")
+        with matplotlib.rc_context({"figure.autolayout": False, "figure.constrained_layout.use": False}):
+            fig.set_layout_engine(None)
 
 
 def court_image(

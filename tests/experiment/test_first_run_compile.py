@@ -64,7 +64,7 @@ print(json.dumps({{"compiled": [c for c in compiled if c.startswith("shuffle_sim
     assert report["compiled"] == [
         "shuffle_sim.experiment._lone_kernels._play_block",
         "shuffle_sim.experiment._lone_kernels.play_lone_blocks",
-        "shuffle_sim.physics.laws.closed_form.lone.run_lone_call",
+        "shuffle_sim.physics.laws.closed_form.lone.run_lone",
     ]
     from shuffle_sim.experiment._chunks import compute_chunk
     from shuffle_sim.experiment.spec import load_experiment

@@ -30,7 +30,7 @@ state's first rows are every law's (``physics.state``). The operations:
     the event loop's steps (``loop``)
 ``run_lone(law, motion, x, y, vx, vy, w, max_events, scratch)``
     one disc alone on the court run to rest: (x, y, vx, vy, w, status, dead, ok, t_end, processed);
-    a call of the law's lone run compiled on its own (the closed form's ``run_lone_call``), not its
+    a call of the law's lone run compiled on its own (the closed form's ``run_lone``), not its
     loop inlined into the caller: inlined, the batch API's lone chunk took about 45 s to compile
 ``storms_at_bodies(law)``
     whether impacts on cushions and pegs count toward a storm and end it (``contacts.pushing``)
@@ -329,7 +329,7 @@ def _run_lone(law, motion, x, y, vx, vy, w, max_events, scratch):
     if _closed(law):
 
         def closed(law, motion, x, y, vx, vy, w, max_events, scratch):
-            return closed_lone.run_lone_call(motion[0], motion[1], x, y, vx, vy, w, max_events)
+            return closed_lone.run_lone(motion[0], motion[1], x, y, vx, vy, w, max_events)
 
         return closed
 

@@ -10,9 +10,11 @@ reference state lives in scalars instead of the state arrays, there are no pairs
 logs to write, and nothing is passed to a non-inlined function as an array, so a shot costs no
 reference counting at all.
 
-``run_lone`` is inlined into its caller (the batch loop calls it once per shot); ``run_lone_call``
-is the same loop compiled as a function of its own, for the experiments' chunk kernel, whose first
-compile is then two pieces that two processes compile at once (``experiment.warmup``).
+``run_lone`` is compiled as a function of its own, which the batch loops call once per shot: about
+2 to 4 % more time per shot than inlining the loop, for a first compile that splits into this (the
+lone disc's physics) and the rest (drawing, judging, adding up), which a first run compiles in two
+processes at once (``experiment.warmup``). Its helpers are inlined into it, but it is never inlined
+itself: numba's copy of an inlined function takes a time that grows with the square of its size.
 """
 
 from __future__ import annotations
@@ -84,7 +86,7 @@ def _status_after(kind, speed):
     return events.STATUS_MOVING if speed > 0.0 else events.STATUS_REST
 
 
-@jit.inline
+@jit.no_refcount
 def run_lone(table, orbit_tables, x, y, vx, vy, omega, max_events):
     """Run one disc launched at (x, y) with (vx, vy, omega) at time 0 until it rests or leaves play.
 
@@ -187,19 +189,11 @@ def run_lone(table, orbit_tables, x, y, vx, vy, omega, max_events):
     return (px + ux * slid, py + uy * slid, ux * v, uy * v, w, status, dead, ok, now, processed)
 
 
-@jit.no_refcount
-def run_lone_call(table, orbit_tables, x, y, vx, vy, omega, max_events):
-    """``run_lone`` compiled as a function of its own (the same operations, so the same results).
-
-    The experiments' chunk kernel and the batch API's lone chunks (``laws.ops.run_lone``) call it
-    once per shot instead of inlining the loop: about 2 to 4 % more time per shot, for a first compile
-    that splits into this (the lone disc's physics) and the rest (drawing, judging, adding up), which
-    a first run compiles in two processes at once; inlined into the batch API's chunk, the loop took
-    about 45 s more to compile."""
-    return run_lone(table, orbit_tables, x, y, vx, vy, omega, max_events)
+#: The same kernel under a second name, for numba code written against it.
+run_lone_call = run_lone
 
 
-# The functions ``run_lone_call``'s compile reaches, in the order it reaches them, with the signatures
+# The functions ``run_lone``'s compile reaches, in the order it reaches them, with the signatures
 # it compiles them for (checked by a test): a first run's other process compiles them last first,
 # meeting this one's compile half way (``experiment.warmup``). They are kept as text, so that listing
 # them loads nothing.
