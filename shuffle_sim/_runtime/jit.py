@@ -46,12 +46,12 @@ within 1 %.
 
 The copy itself takes a time that grows with the square of the helper's size, its own inlined
 helpers included (each block's copy copies every variable of the function), so a large body is
-never inlined, even at a single call site: the closed-form law's lone-disc loop and its prediction
-of a disc's next event are kernels of their own. Inlined at their one call site, they compiled in
-7.7 s and 3.6 s of a first ``play``'s processor time; as kernels, in 4.4 s and 2.3 s (that of
-``refresh``, their caller, included), and their warm rates stayed within 2 %. Small hot helpers
-stay inlined: there the compiler specializes them on their caller's constants, which a call would
-lose (the lone shots' path prediction, called, cost 16 % of their rate).
+not inlined, even at a single call site: the closed-form law's lone-disc loop is a kernel of its
+own, called once per shot. Inlined into its one caller, it compiled in 7.7 s of a first ``play``'s
+processor time, 5 s of it the copy; as a kernel, in 4.4 s, and the rate of lone shots stayed within
+2 %. Small hot helpers stay inlined: there the compiler specializes them on their caller's
+constants, which a call would lose (the lone shots' path prediction, called, cost 16 % of their
+rate).
 """
 
 from __future__ import annotations

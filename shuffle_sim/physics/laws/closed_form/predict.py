@@ -151,7 +151,7 @@ def predict_path(table, qx, qy, ux, uy, speed, reach_c, s_slow, moving, alive, t
     return t_next, kind, b, t_kill, kill_b, best, kill
 
 
-@jit.no_refcount
+@jit.inline
 def predict_disc(table, st, ist, i, s_slow):
     """Disc i's next boundary event (stop, cushion, peg, fall, hole) and kill-line crossing.
 
@@ -159,10 +159,6 @@ def predict_disc(table, st, ist, i, s_slow):
     feature's table row (left unchanged, and unused, while ``T_NEXT`` or ``T_KILL`` is inf). In the
     coupled motion (``MODE`` >= 0) the times of events other than the stop are left to
     ``coupled_event_times``; returns the arc lengths it needs.
-
-    A function of its own, which the event loop's ``refresh`` calls once per disc it predicts, with
-    ``predict_path`` inlined here: inlined into ``refresh`` too, numba copied the whole prediction
-    into it once more, a copy whose cost grows with the square of its size.
     """
     st[T_NEXT, i] = math.inf
     ist[NEXT_KIND, i] = -1
